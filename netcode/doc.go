@@ -1,0 +1,15 @@
+// Package netcode is the game logic shared by the tanknet server and its clients: tank poses,
+// the movement step, the arena, and the client-side machinery of prediction, replay,
+// reconciliation, bounded correction and remote interpolation.
+//
+// Package netcode performs no I/O, starts no goroutines, never reads the wall clock and never
+// uses global randomness: every function that needs time takes it as an argument, so the
+// server, the clients and the tests all drive it the same way and get the same bits.
+//
+// Determinism is the package's main promise. [Step] is the only movement code in the project;
+// the server runs it on each MoveInput and clients run it to predict and to replay. Given the
+// same pose, input and duration it returns bit-identical results on both sides, so with no
+// tank contact a client's replayed pose equals the server's exactly. Expressions of the form
+// a*b+c are written float64(a*b)+c so that no compiler may fuse them into an FMA instruction,
+// which would round differently on architectures that have one.
+package netcode
