@@ -1,0 +1,37 @@
+package server
+
+import (
+	"fmt"
+	"time"
+
+	"tanknet/netcode"
+)
+
+// verdict is what the server does with one received MoveInput.
+type verdict int
+
+const (
+	admitted verdict = iota // queue it for simulation
+	stale                   // at or below a tick already queued or applied: drop it, count it
+	refused                 // a protocol violation: drop the client
+)
+
+// admit checks one MoveInput from a client whose newest queued-or-applied tick is last and
+// whose last applied tick is ack. It returns the input to queue (turn and throttle clamped),
+// a verdict, and for refused inputs the reason. It never panics on any input.
+func admit(in netcode.PendingInput, last, ack uint32, cfg *Config) (netcode.PendingInput, verdict, string) {
+	if err := in.Input.Validate(); err != nil {
+		return in, refused, fmt.Sprintf("move tick %d: turn %v / throttle %v is not a finite number", in.Tick, in.Input.Turn, in.Input.Throttle)
+	}
+	if in.Duration < time.Millisecond || in.Duration > cfg.MaxInputDuration {
+		return in, refused, fmt.Sprintf("move tick %d: duration %v outside [1ms, %v]", in.Tick, in.Duration, cfg.MaxInputDuration)
+	}
+	if in.Tick <= last {
+		return in, stale, ""
+	}
+	if uint64(in.Tick) > uint64(ack)+uint64(cfg.MaxInputLead) {
+		return in, refused, fmt.Sprintf("move tick %d is more than %d ahead of the last applied tick %d", in.Tick, cfg.MaxInputLead, ack)
+	}
+	in.Input = in.Input.Clamp()
+	return in, admitted, ""
+}

@@ -1,0 +1,85 @@
+package server
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"tanknet/netcode"
+)
+
+// ProtocolVersion is the Hello.protocol_version this server speaks.
+const ProtocolVersion = 1
+
+// Config is the server's configuration. Start from DefaultConfig; the zero value is not
+// valid.
+type Config struct {
+	// Addr is the UDP address to listen on, e.g. ":7777" or "127.0.0.1:0".
+	Addr string
+	// MaxPlayers is how many players may be in the game at once; one more is rejected.
+	MaxPlayers int
+	// Contact turns tank-vs-tank collision on. Off, tanks pass through each other and a
+	// client's prediction of its own tank is always exact.
+	Contact bool
+	// Arena is the field and movement rules; sent to every client in Welcome.
+	Arena netcode.Arena
+	// MaxInputLead is how far ahead of its last applied input a client's MoveInput tick may
+	// run before the client is dropped, in ticks.
+	MaxInputLead uint32
+	// MaxInputDuration is the longest MoveInput.duration_ms accepted.
+	MaxInputDuration time.Duration
+	// TimeSlack is how much simulated time a player may be granted beyond the wall time it
+	// has been connected: room for network jitter, no room for a speed hack.
+	TimeSlack time.Duration
+	// HelloTimeout is how long a new connection has to send its Hello.
+	HelloTimeout time.Duration
+	// IdleTimeout drops a client that has sent nothing for this long.
+	IdleTimeout time.Duration
+	// Logger receives one line per join, reject and drop. Nil means slog.Default().
+	Logger *slog.Logger
+}
+
+// DefaultConfig returns a configuration for a local game on port 7777.
+func DefaultConfig() Config {
+	return Config{
+		Addr:             ":7777",
+		MaxPlayers:       16,   // fills the default arena without making it a traffic jam
+		Contact:          true, // contact is what makes prediction miss, so show it by default
+		Arena:            netcode.DefaultArena(),
+		MaxInputLead:     40,                     // 2 s of inputs: far more than any honest burst after a stall
+		MaxInputDuration: 200 * time.Millisecond, // four steps: a client catching up a frame hitch
+		TimeSlack:        250 * time.Millisecond, // absorbs bursts after a KCP retransmission
+		HelloTimeout:     5 * time.Second,
+		IdleTimeout:      5 * time.Second, // clients send every 50 ms; 5 s of silence is gone
+	}
+}
+
+// Validate reports the first problem with c.
+func (c Config) Validate() error {
+	switch {
+	case c.Addr == "":
+		return errors.New("server: empty listen address")
+	case c.MaxPlayers < 1 || c.MaxPlayers > 256:
+		return fmt.Errorf("server: max players %d outside [1, 256]", c.MaxPlayers)
+	case c.MaxInputLead < 1:
+		return errors.New("server: max input lead must be at least 1 tick")
+	case c.MaxInputDuration < time.Millisecond:
+		return fmt.Errorf("server: max input duration %v below 1ms", c.MaxInputDuration)
+	case c.TimeSlack < 0:
+		return fmt.Errorf("server: negative time slack %v", c.TimeSlack)
+	case c.HelloTimeout <= 0 || c.IdleTimeout <= 0:
+		return errors.New("server: timeouts must be positive")
+	}
+	if err := c.Arena.Validate(); err != nil {
+		return fmt.Errorf("server: %w", err)
+	}
+	return nil
+}
+
+func (c Config) logger() *slog.Logger {
+	if c.Logger != nil {
+		return c.Logger
+	}
+	return slog.Default()
+}

@@ -1,0 +1,9 @@
+// Package server is the authoritative tanknet game server: it accepts KCP sessions, checks
+// each client's handshake and inputs, simulates every tank with netcode.Step on a 50 ms tick,
+// resolves tank contact, and sends every client a snapshot of the world each tick.
+//
+// One goroutine owns the world; connection goroutines only decode and enqueue, and a slow
+// client only ever holds up its own connection. Package server never trusts a byte from the
+// network: malformed frames, bad values and impossible timing get a logged reason, a counter
+// and, where needed, a disconnect of that one client.
+package server

@@ -1,0 +1,199 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	tankv1 "tanknet/proto/tank/v1"
+	"tanknet/transport"
+)
+
+// Server runs one game. Create it with New, then call Serve or ListenAndServe once.
+type Server struct {
+	cfg      Config
+	log      *slog.Logger
+	stats    counters
+	tick     atomic.Uint32 // latest server tick, for Pong
+	joins    chan joinRequest
+	leaves   chan leaveNote
+	observer func(TickRecord)
+}
+
+type joinRequest struct {
+	sess  *session
+	hello *tankv1.Hello
+	reply chan joinReply
+}
+
+type joinReply struct {
+	id     uint32
+	reject *tankv1.Reject
+}
+
+type leaveNote struct {
+	id      uint32
+	reason  string
+	dropped bool // the server's decision (error, timeout), not the client's
+}
+
+// New returns a server for cfg, or the reason cfg is invalid.
+func New(cfg Config) (*Server, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	return &Server{
+		cfg:    cfg,
+		log:    cfg.logger(),
+		joins:  make(chan joinRequest),
+		leaves: make(chan leaveNote),
+	}, nil
+}
+
+// Observe registers f to be called by the world goroutine after every tick with the
+// authoritative outcome. It must be called before Serve and f must not block.
+func (s *Server) Observe(f func(TickRecord)) { s.observer = f }
+
+// Stats returns the running totals. It is safe to call at any time.
+func (s *Server) Stats() Stats { return s.stats.snapshot() }
+
+// ListenAndServe listens on cfg.Addr and serves until ctx is done.
+func (s *Server) ListenAndServe(ctx context.Context) error {
+	pc, err := net.ListenPacket("udp", s.cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("server: listen %s: %w", s.cfg.Addr, err)
+	}
+	return s.Serve(ctx, pc)
+}
+
+// Serve runs the game on pc until ctx is done, then tells every client the server is
+// shutting down, closes pc and waits for its goroutines. It returns nil after a clean
+// shutdown. pc may be a link conditioner wrapping a UDP socket.
+func (s *Server) Serve(ctx context.Context, pc net.PacketConn) error {
+	ln, err := transport.Listen(pc)
+	if err != nil {
+		pc.Close()
+		return err
+	}
+	s.log.Info("server listening", "addr", pc.LocalAddr().String(), "max_players", s.cfg.MaxPlayers, "contact", s.cfg.Contact)
+	var conns sync.WaitGroup
+	worldDone := make(chan struct{})
+	go func() {
+		defer close(worldDone)
+		s.runWorld(ctx)
+	}()
+	acceptDone := make(chan error, 1)
+	go func() { acceptDone <- s.accept(ctx, ln, &conns) }()
+
+	<-ctx.Done()
+	<-worldDone // every player has been kicked with a reason
+	ln.Close()
+	aerr := <-acceptDone
+	conns.Wait()
+	s.log.Info("server stopped", "ticks", s.stats.ticks.Load())
+	if aerr != nil && ctx.Err() == nil {
+		return aerr
+	}
+	return nil
+}
+
+func (s *Server) accept(ctx context.Context, ln *transport.Listener, conns *sync.WaitGroup) error {
+	for {
+		conn, err := ln.Accept()
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
+			return fmt.Errorf("server: accept: %w", err)
+		}
+		conns.Add(1)
+		go func() {
+			defer conns.Done()
+			s.handle(ctx, conn)
+		}()
+	}
+}
+
+// runWorld owns the world: it admits joins and leaves between ticks and steps every 50 ms.
+func (s *Server) runWorld(ctx context.Context) {
+	w := newWorld(&s.cfg, s.log, &s.stats)
+	peers := map[uint32]*session{}
+	start := time.Now()
+	ticker := time.NewTicker(tickInterval)
+	defer ticker.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			for _, p := range w.players {
+				p.peer.kick("server shutting down")
+			}
+			s.drainJoins()
+			return
+		case req := <-s.joins:
+			p, reject := w.join(time.Since(start), req.hello.GetName(), req.sess)
+			if reject != nil {
+				s.stats.rejects.Add(1)
+				req.reply <- joinReply{reject: reject}
+				continue
+			}
+			peers[p.id] = req.sess
+			req.reply <- joinReply{id: p.id}
+		case note := <-s.leaves:
+			if _, ok := peers[note.id]; !ok {
+				continue
+			}
+			delete(peers, note.id)
+			if note.dropped {
+				s.stats.drops.Add(1)
+			} else {
+				s.stats.leaves.Add(1)
+			}
+			w.leave(note.id, note.reason)
+		case <-ticker.C:
+			t0 := time.Now()
+			rec := w.step(t0.Sub(start))
+			s.tick.Store(rec.Tick)
+			for _, id := range rec.Dropped {
+				delete(peers, id)
+			}
+			if s.observer != nil {
+				rec.Duration = time.Since(t0)
+				s.observer(rec)
+			}
+		}
+	}
+}
+
+// drainJoins refuses handshakes that raced with shutdown.
+func (s *Server) drainJoins() {
+	for {
+		select {
+		case req := <-s.joins:
+			req.reply <- joinReply{reject: &tankv1.Reject{Code: tankv1.RejectCode_REJECT_CODE_SHUTTING_DOWN, Reason: "server shutting down"}}
+		default:
+			return
+		}
+	}
+}
+
+// tickInterval is the server's simulation and snapshot period.
+const tickInterval = 50 * time.Millisecond
+
+// readErrorReason turns a failed read into a drop reason and whether it was the client's
+// fault (a protocol error) rather than a vanished or closed connection.
+func readErrorReason(err error, idle time.Duration) (reason string, protocol bool) {
+	switch {
+	case transport.IsTimeout(err):
+		return fmt.Sprintf("timed out: nothing received for %v", idle), false
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrClosedPipe), errors.Is(err, net.ErrClosed):
+		return "connection closed", false
+	default:
+		return "protocol error: " + err.Error(), true
+	}
+}

@@ -1,0 +1,137 @@
+package server
+
+import (
+	"sync"
+
+	"tanknet/netcode"
+	tankv1 "tanknet/proto/tank/v1"
+	"tanknet/transport"
+)
+
+// Limits on what one session may queue, so that one client can cost the server only so much.
+const (
+	maxInbox   = 64  // MoveInputs between two ticks: ~3 s worth, far above any honest burst
+	maxControl = 256 // control messages waiting to be written (joins, leaves, pongs)
+)
+
+// session is the server side of one connection: the inbox its reader fills, and the outbox
+// its writer drains. It implements peer for the world.
+type session struct {
+	conn *transport.Conn
+
+	inMu  sync.Mutex
+	inbox []netcode.PendingInput
+
+	outMu    sync.Mutex
+	control  [][]byte
+	snapshot []byte // newest unsent snapshot frame, shared read-only with other sessions
+	goodbye  string // set once by kick: the writer sends Disconnect and closes
+	closing  bool
+	wake     chan struct{} // capacity 1: "the outbox changed"
+	done     chan struct{} // closed when the connection is closed
+	doneOnce sync.Once
+}
+
+func newSession(conn *transport.Conn) *session {
+	return &session{conn: conn, wake: make(chan struct{}, 1), done: make(chan struct{})}
+}
+
+func (s *session) notify() {
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+}
+
+// pushInput is called by the reader goroutine. It reports false when the inbox is full,
+// which means the client floods and must go.
+func (s *session) pushInput(in netcode.PendingInput) bool {
+	s.inMu.Lock()
+	defer s.inMu.Unlock()
+	if len(s.inbox) >= maxInbox {
+		return false
+	}
+	s.inbox = append(s.inbox, in)
+	return true
+}
+
+func (s *session) takeInputs(dst []netcode.PendingInput) []netcode.PendingInput {
+	s.inMu.Lock()
+	dst = append(dst, s.inbox...)
+	s.inbox = s.inbox[:0]
+	s.inMu.Unlock()
+	return dst
+}
+
+func (s *session) send(frame []byte) {
+	s.outMu.Lock()
+	full := len(s.control) >= maxControl
+	if !full && !s.closing {
+		s.control = append(s.control, frame)
+	}
+	s.outMu.Unlock()
+	if full {
+		s.kick("cannot keep up: control queue full")
+		return
+	}
+	s.notify()
+}
+
+func (s *session) sendSnapshot(frame []byte) {
+	s.outMu.Lock()
+	s.snapshot = frame
+	s.outMu.Unlock()
+	s.notify()
+}
+
+// kick asks the writer to send Disconnect{reason} and close. Only the first reason counts.
+func (s *session) kick(reason string) {
+	s.outMu.Lock()
+	if !s.closing {
+		s.closing, s.goodbye = true, reason
+	}
+	s.outMu.Unlock()
+	s.notify()
+}
+
+// close closes the connection at once; safe to call more than once.
+func (s *session) close() {
+	s.doneOnce.Do(func() {
+		close(s.done)
+		s.conn.Close()
+	})
+}
+
+// writeLoop writes the outbox until the session closes. It returns the write error that
+// ended it, if any. Control messages go first, in order, then the newest snapshot.
+func (s *session) writeLoop() error {
+	var batch [][]byte
+	for {
+		select {
+		case <-s.wake:
+		case <-s.done:
+			return nil
+		}
+		s.outMu.Lock()
+		batch = append(batch[:0], s.control...)
+		clear(s.control)
+		s.control = s.control[:0]
+		if s.snapshot != nil && !s.closing {
+			batch = append(batch, s.snapshot)
+			s.snapshot = nil
+		}
+		closing, reason := s.closing, s.goodbye
+		s.outMu.Unlock()
+		for _, f := range batch {
+			if err := s.conn.SendFrame(f); err != nil {
+				return err
+			}
+		}
+		if closing {
+			// Best effort: the frame is on the wire before Close, but not retransmitted.
+			_ = s.conn.Send(&tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Disconnect{Disconnect: &tankv1.Disconnect{Reason: reason}}})
+			s.close()
+			return nil
+		}
+	}
+}

@@ -1,0 +1,255 @@
+package server
+
+import (
+	"fmt"
+	"log/slog"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"tanknet/netcode"
+	tankv1 "tanknet/proto/tank/v1"
+	"tanknet/transport"
+)
+
+// peer is the world's view of one connected client. The real one is a KCP session; tests use
+// a fake. None of its methods may block.
+type peer interface {
+	// takeInputs appends the MoveInputs received since the last call to dst and returns it.
+	takeInputs(dst []netcode.PendingInput) []netcode.PendingInput
+	// send queues one framed control message, in order.
+	send(frame []byte)
+	// sendSnapshot offers a framed snapshot; an unsent older one is replaced.
+	sendSnapshot(frame []byte)
+	// kick tells the client why and closes its connection.
+	kick(reason string)
+}
+
+// player is one tank in the world.
+type player struct {
+	id       uint32
+	name     string
+	peer     peer
+	pose     netcode.Pose
+	ack      uint32                 // last applied move tick
+	last     uint32                 // last queued or applied move tick
+	queue    []netcode.PendingInput // admitted, not yet simulated, in tick order
+	granted  time.Duration          // simulated time given to this player so far
+	joinedAt time.Duration
+	state    *tankv1.PlayerState // reused snapshot entry
+}
+
+// TickRecord is the authoritative outcome of one tick, for observers that measure clients
+// against ground truth (tanksim). Poses is indexed like IDs and only valid during the call.
+type TickRecord struct {
+	Tick     uint32
+	Now      time.Duration // server time of the tick, since the server started
+	IDs      []uint32
+	Poses    []netcode.Pose
+	Duration time.Duration // wall time the tick took, filled in by the loop
+	Dropped  []uint32      // players the server dropped during this tick
+}
+
+// world is the game state. Exactly one goroutine calls its methods.
+type world struct {
+	cfg     *Config
+	log     *slog.Logger
+	stats   *counters
+	tick    uint32
+	nextID  uint32
+	players []*player // in increasing id order
+
+	inputs []netcode.PendingInput // scratch for takeInputs
+	poses  []netcode.Pose         // scratch for contact
+	ids    []uint32
+	gone   []uint32 // players dropped this tick
+	snap   tankv1.Snapshot
+	msg    tankv1.ServerMessage
+}
+
+func newWorld(cfg *Config, log *slog.Logger, stats *counters) *world {
+	w := &world{cfg: cfg, log: log, stats: stats, nextID: 1}
+	w.msg.Kind = &tankv1.ServerMessage_Snapshot{Snapshot: &w.snap}
+	return w
+}
+
+// cleanName trims and bounds a client-chosen display name.
+func cleanName(name string, id uint32) string {
+	name = strings.TrimSpace(strings.ToValidUTF8(name, ""))
+	for len(name) > 32 {
+		_, size := utf8.DecodeLastRuneInString(name)
+		name = name[:len(name)-size]
+	}
+	if name == "" {
+		name = fmt.Sprintf("tank-%d", id)
+	}
+	return name
+}
+
+// join adds a player for p and queues its Welcome and the roster, or returns a Reject.
+func (w *world) join(now time.Duration, name string, p peer) (*player, *tankv1.Reject) {
+	if len(w.players) >= w.cfg.MaxPlayers {
+		return nil, &tankv1.Reject{Code: tankv1.RejectCode_REJECT_CODE_SERVER_FULL,
+			Reason: fmt.Sprintf("server full (%d players)", w.cfg.MaxPlayers)}
+	}
+	pl := &player{id: w.nextID, peer: p, joinedAt: now, state: &tankv1.PlayerState{Position: &tankv1.Vec2{}}}
+	w.nextID++
+	pl.name = cleanName(name, pl.id)
+	pl.pose = w.spawnPose()
+	p.send(encode(&tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Welcome{Welcome: &tankv1.Welcome{
+		PlayerId: pl.id, TickIntervalMs: uint32(netcode.StepInterval / time.Millisecond),
+		ServerTick: w.tick, Arena: transport.ArenaToProto(&w.cfg.Arena), MaxInputLead: w.cfg.MaxInputLead,
+	}}}))
+	joined := encode(&tankv1.ServerMessage{Kind: &tankv1.ServerMessage_PlayerJoined{PlayerJoined: &tankv1.PlayerJoined{PlayerId: pl.id, Name: pl.name}}})
+	for _, o := range w.players {
+		p.send(encode(&tankv1.ServerMessage{Kind: &tankv1.ServerMessage_PlayerJoined{PlayerJoined: &tankv1.PlayerJoined{PlayerId: o.id, Name: o.name}}}))
+		o.peer.send(joined)
+	}
+	p.send(joined)
+	w.players = append(w.players, pl)
+	w.stats.joins.Add(1)
+	w.log.Info("player joined", "player", pl.id, "name", pl.name, "players", len(w.players))
+	return pl, nil
+}
+
+// spawnPoints are where tanks enter, tried in order; each faces the arena's centre line.
+var spawnPoints = []netcode.Pose{
+	{X: 4, Y: 4, Heading: 0}, {X: 36, Y: 21, Heading: 3.14159},
+	{X: 36, Y: 4, Heading: 3.14159}, {X: 4, Y: 21, Heading: 0},
+	{X: 20, Y: 3, Heading: 1.5708}, {X: 20, Y: 22, Heading: -1.5708},
+	{X: 3, Y: 12.5, Heading: 0}, {X: 37, Y: 12.5, Heading: 3.14159},
+}
+
+// spawnPose returns the first spawn point clear of every tank, or a point derived from the
+// next id when all are taken.
+func (w *world) spawnPose() netcode.Pose {
+	scale := func(p netcode.Pose) netcode.Pose { // fit the points to any arena size
+		x, y := w.cfg.Arena.Contain(p.X/40*w.cfg.Arena.Width, p.Y/25*w.cfg.Arena.Height)
+		return netcode.Pose{X: x, Y: y, Heading: p.Heading}
+	}
+	clear := 4 * w.cfg.Arena.TankRadius
+	for _, sp := range spawnPoints {
+		sp = scale(sp)
+		if !slices.ContainsFunc(w.players, func(o *player) bool { return o.pose.Distance(sp) < clear }) {
+			return sp
+		}
+	}
+	return scale(spawnPoints[int(w.nextID)%len(spawnPoints)])
+}
+
+// leave removes player id, if present, and tells the others.
+func (w *world) leave(id uint32, reason string) {
+	i := slices.IndexFunc(w.players, func(p *player) bool { return p.id == id })
+	if i < 0 {
+		return
+	}
+	w.players = slices.Delete(w.players, i, i+1)
+	left := encode(&tankv1.ServerMessage{Kind: &tankv1.ServerMessage_PlayerLeft{PlayerLeft: &tankv1.PlayerLeft{PlayerId: id, Reason: reason}}})
+	for _, o := range w.players {
+		o.peer.send(left)
+	}
+	w.log.Info("player left", "player", id, "reason", reason, "players", len(w.players))
+}
+
+// drop kicks player p for reason and removes it.
+func (w *world) drop(p *player, reason string) {
+	w.stats.drops.Add(1)
+	w.log.Warn("dropping player", "player", p.id, "reason", reason)
+	p.peer.kick(reason)
+	w.leave(p.id, reason)
+}
+
+// step runs one server tick at server time now: admit inputs, simulate, resolve contact,
+// and send the snapshot. It returns the tick's record for observers.
+func (w *world) step(now time.Duration) TickRecord {
+	w.tick++
+	w.stats.ticks.Add(1)
+	w.gone = w.gone[:0]
+	for i := 0; i < len(w.players); {
+		p := w.players[i]
+		if reason := w.simulate(p, now); reason != "" {
+			w.drop(p, reason)
+			w.gone = append(w.gone, p.id)
+			continue // drop removed players[i]
+		}
+		i++
+	}
+	w.poses, w.ids = w.poses[:0], w.ids[:0]
+	for _, p := range w.players {
+		w.poses, w.ids = append(w.poses, p.pose), append(w.ids, p.id)
+	}
+	if w.cfg.Contact {
+		if n := netcode.ResolveContacts(&w.cfg.Arena, w.poses); n > 0 {
+			w.stats.contacts.Add(uint64(n))
+			for i, p := range w.players {
+				p.pose = w.poses[i]
+			}
+		}
+	}
+	w.broadcast()
+	return TickRecord{Tick: w.tick, Now: now, IDs: w.ids, Poses: w.poses, Dropped: w.gone}
+}
+
+// simulate admits p's new inputs and applies as many queued ones as its time budget allows.
+// It returns a non-empty reason when p must be dropped.
+func (w *world) simulate(p *player, now time.Duration) string {
+	w.inputs = p.peer.takeInputs(w.inputs[:0])
+	for _, in := range w.inputs {
+		raw := in.Input
+		in, v, reason := admit(in, p.last, p.ack, w.cfg)
+		switch v {
+		case refused:
+			return "protocol error: " + reason
+		case stale:
+			w.stats.staleInputs.Add(1)
+			continue
+		}
+		if in.Input != raw {
+			w.stats.clamped.Add(1)
+		}
+		p.queue = append(p.queue, in)
+		p.last = in.Tick
+	}
+	budget := now - p.joinedAt + w.cfg.TimeSlack
+	n := 0
+	for _, in := range p.queue {
+		if p.granted+in.Duration > budget {
+			w.stats.deferred.Add(1)
+			break
+		}
+		p.pose = netcode.Simulate(&w.cfg.Arena, p.pose, in.Input, in.Duration)
+		p.granted += in.Duration
+		p.ack = in.Tick
+		n++
+	}
+	w.stats.applied.Add(uint64(n))
+	p.queue = p.queue[:copy(p.queue, p.queue[n:])]
+	return ""
+}
+
+// broadcast encodes this tick's snapshot once and offers the same bytes to every player.
+func (w *world) broadcast() {
+	w.snap.ServerTick = w.tick
+	w.snap.Players = w.snap.Players[:0]
+	for _, p := range w.players {
+		s := p.state
+		s.PlayerId, s.Tick, s.Rotation, s.AcknowledgedMoveTick = p.id, w.tick, p.pose.Heading, p.ack
+		s.Position.X, s.Position.Y = p.pose.X, p.pose.Y
+		w.snap.Players = append(w.snap.Players, s)
+	}
+	frame := encode(&w.msg)
+	for _, p := range w.players {
+		p.peer.sendSnapshot(frame)
+	}
+}
+
+// encode frames a server message. Server messages are built here and always fit, so an
+// error is a bug in this package.
+func encode(m *tankv1.ServerMessage) []byte {
+	b, err := transport.AppendFrame(nil, m)
+	if err != nil {
+		panic(fmt.Sprintf("server: encode %T: %v", m.GetKind(), err))
+	}
+	return b
+}

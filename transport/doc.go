@@ -1,0 +1,7 @@
+// Package transport carries tanknet messages over KCP: session tuning, length-prefixed
+// protobuf framing, the conversions between wire messages and netcode values, and a link
+// conditioner that adds latency, jitter and loss underneath KCP for testing.
+//
+// Package transport knows nothing about game rules: it never validates inputs or decides who
+// may play. Every decoder of network bytes here returns an error instead of panicking.
+package transport

@@ -1,0 +1,180 @@
+package transport
+
+import (
+	"crypto/rand"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"net"
+	"sync"
+	"time"
+
+	"github.com/xtaci/kcp-go/v5"
+	"google.golang.org/protobuf/proto"
+)
+
+// Game tuning for every KCP session, in one place. kcp-go's defaults favour bulk throughput;
+// a game wants each small message delivered as soon as possible and retransmitted quickly.
+const (
+	kcpNoDelay    = 1    // "nodelay" mode: RTO grows gently (x1.5, not x2) after a loss
+	kcpIntervalMS = 10   // internal flush timer; 10 ms keeps added latency well under a tick
+	kcpResend     = 2    // fast retransmit after 2 duplicate ACKs, before the RTO fires
+	kcpNoCongest  = 1    // no congestion window: our traffic is tiny and must not back off
+	kcpWindow     = 256  // segments in flight each way: ~12 s of snapshots before Write blocks
+	kcpMTU        = 1200 // below common path MTUs, tunnels and VPNs included: no fragmentation
+)
+
+// Timeouts shared by server and client.
+const (
+	// IdleTimeout is how long a peer may stay silent before it is presumed gone. KCP has no
+	// close message, so silence is the only sign of a vanished peer. Clients send an input
+	// every 50 ms and the server a snapshot every 50 ms, so 5 s is a hundred missed messages.
+	IdleTimeout = 5 * time.Second
+	// WriteTimeout bounds one blocked Write: a peer whose window stays full this long is not
+	// reading and is dropped.
+	WriteTimeout = 2 * time.Second
+)
+
+// tune applies the game settings to s.
+func tune(s *kcp.UDPSession) {
+	s.SetNoDelay(kcpNoDelay, kcpIntervalMS, kcpResend, kcpNoCongest)
+	s.SetWindowSize(kcpWindow, kcpWindow)
+	s.SetMtu(kcpMTU)
+	s.SetACKNoDelay(true)  // acknowledge at once: faster RTT estimates and retransmits
+	s.SetWriteDelay(false) // put each message on the wire when written
+}
+
+// Conn is one framed KCP session. Send and SendFrame may be called from several goroutines;
+// Recv from one goroutine at a time.
+type Conn struct {
+	sess *kcp.UDPSession
+	fr   *FrameReader
+
+	mu   sync.Mutex // serializes writes and guards buf
+	buf  []byte
+	once sync.Once
+}
+
+func newConn(s *kcp.UDPSession) *Conn {
+	tune(s)
+	return &Conn{sess: s, fr: NewFrameReader(s)}
+}
+
+// Dial opens a KCP session to addr ("host:port") over pc, or over a new UDP socket when pc is
+// nil. The returned Conn owns pc and closes it on Close. KCP has no handshake, so Dial
+// succeeds even if nobody listens; the first Recv then times out.
+func Dial(addr string, pc net.PacketConn) (*Conn, error) {
+	raddr, err := net.ResolveUDPAddr("udp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("transport: resolve %s: %w", addr, err)
+	}
+	if pc == nil {
+		if pc, err = net.ListenUDP("udp", nil); err != nil {
+			return nil, fmt.Errorf("transport: open socket: %w", err)
+		}
+	}
+	var id [4]byte
+	rand.Read(id[:]) // conversation id: random, so a restarted client is a new session
+	conv := binary.LittleEndian.Uint32(id[:])
+	s, err := kcp.NewConn4(conv, raddr, nil, 0, 0, true, pc)
+	if err != nil {
+		pc.Close()
+		return nil, fmt.Errorf("transport: dial %s: %w", addr, err)
+	}
+	return newConn(s), nil
+}
+
+// Send frames m and writes it as one KCP message, blocking at most WriteTimeout.
+func (c *Conn) Send(m proto.Message) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var err error
+	if c.buf, err = AppendFrame(c.buf[:0], m); err != nil {
+		return err
+	}
+	return c.write(c.buf)
+}
+
+// SendFrame writes an already framed message (see AppendFrame), blocking at most
+// WriteTimeout. The server uses it to send one encoded snapshot to every client.
+func (c *Conn) SendFrame(frame []byte) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.write(frame)
+}
+
+func (c *Conn) write(b []byte) error {
+	c.sess.SetWriteDeadline(time.Now().Add(WriteTimeout))
+	if _, err := c.sess.Write(b); err != nil {
+		return fmt.Errorf("transport: write to %s: %w", c.sess.RemoteAddr(), err)
+	}
+	return nil
+}
+
+// Recv reads the next message into m, waiting at most timeout (0 means IdleTimeout).
+func (c *Conn) Recv(m proto.Message, timeout time.Duration) error {
+	if timeout <= 0 {
+		timeout = IdleTimeout
+	}
+	c.sess.SetReadDeadline(time.Now().Add(timeout))
+	return c.fr.Read(m)
+}
+
+// RemoteAddr returns the peer's address.
+func (c *Conn) RemoteAddr() net.Addr { return c.sess.RemoteAddr() }
+
+// SmoothedRTT returns KCP's smoothed round-trip estimate, or 0 before the first ACK.
+func (c *Conn) SmoothedRTT() time.Duration {
+	return time.Duration(c.sess.GetSRTT()) * time.Millisecond
+}
+
+// Close closes the session; it is safe to call more than once. Queued data may be lost: to
+// say goodbye, Send first and give KCP a moment to flush.
+func (c *Conn) Close() error {
+	var err error
+	c.once.Do(func() { err = c.sess.Close() })
+	return err
+}
+
+// IsTimeout reports whether err is a read or write deadline expiring.
+func IsTimeout(err error) bool {
+	var ne net.Error
+	return errors.As(err, &ne) && ne.Timeout()
+}
+
+// Listener accepts KCP sessions on a packet connection.
+type Listener struct {
+	l  *kcp.Listener
+	pc net.PacketConn
+}
+
+// Listen serves KCP on pc and owns it: Close closes pc too.
+func Listen(pc net.PacketConn) (*Listener, error) {
+	l, err := kcp.ServeConn(nil, 0, 0, pc)
+	if err != nil {
+		return nil, fmt.Errorf("transport: serve %s: %w", pc.LocalAddr(), err)
+	}
+	return &Listener{l: l, pc: pc}, nil
+}
+
+// Accept waits for the next session.
+func (l *Listener) Accept() (*Conn, error) {
+	s, err := l.l.AcceptKCP()
+	if err != nil {
+		return nil, err
+	}
+	return newConn(s), nil
+}
+
+// Addr returns the local address.
+func (l *Listener) Addr() net.Addr { return l.pc.LocalAddr() }
+
+// Close stops accepting and closes the packet connection. Sessions already accepted stay
+// open until closed themselves but can no longer send or receive.
+func (l *Listener) Close() error {
+	err := l.l.Close()
+	if cerr := l.pc.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
