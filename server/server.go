@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"tanknet/netcode"
 	tankv1 "tanknet/proto/tank/v1"
 	"tanknet/transport"
 )
@@ -197,3 +198,6 @@ func readErrorReason(err error, idle time.Duration) (reason string, protocol boo
 		return "protocol error: " + err.Error(), true
 	}
 }
+
+// Arena returns the arena the server plays in.
+func (s *Server) Arena() netcode.Arena { return s.cfg.Arena }

@@ -1,0 +1,80 @@
+# tanknet — `make` lists the targets. `make demo` plays, `make test` checks everything.
+
+GO       ?= go
+BUF      := $(GO) run github.com/bufbuild/buf/cmd/buf@v1.75.0
+PORT     ?= 7777
+ARGS     ?=
+BIN      := bin
+# What the window client needs to build (cgo, X11/GL headers) and what its tests need to run
+# without a screen (Xvfb). Debian/Ubuntu package names.
+APT_PKGS := gcc libc6-dev pkg-config libgl1-mesa-dev libxcursor-dev libxi-dev libxinerama-dev \
+            libxrandr-dev libxxf86vm-dev xvfb xauth libgl1-mesa-dri
+SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.DEFAULT_GOAL := help
+.PHONY: help deps build demo server client sim test bench fuzz gen lint fmt clean
+
+help: ## list the targets
+	@awk 'BEGIN {FS = ":.*## "} /^[a-z]+:.*## / {printf "  make %-7s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+
+deps: ## install the system packages the build and tests need, when missing (apt-get)
+	@missing=$$(for p in $(APT_PKGS); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	  if ! command -v apt-get >/dev/null; then \
+	    echo "tanknet needs these packages (or your system's equivalents): $$missing" >&2; \
+	    echo "apt-get is not available here: install them by hand, then run make again." >&2; exit 1; \
+	  fi; \
+	  echo "installing:" $$missing; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing >/dev/null \
+	    || { echo "could not install: $$missing (need root or sudo)" >&2; exit 1; }; \
+	fi
+	@command -v $(GO) >/dev/null || { echo "Go is not installed: see https://go.dev/doc/install" >&2; exit 1; }
+
+build: deps ## build tankserver, tankclient and tanksim into bin/
+	$(GO) build -o $(BIN)/ ./cmd/...
+
+demo: build ## start a server and two window clients, the second on a bad network (Ctrl-C stops all)
+	@if [ -z "$$DISPLAY" ] && [ -z "$$WAYLAND_DISPLAY" ]; then \
+	  echo "make demo opens windows, but there is no display here (DISPLAY is unset)." >&2; \
+	  echo "Try the headless simulation instead: make sim" >&2; exit 1; fi
+	@trap 'kill 0' INT TERM; \
+	$(BIN)/tankserver -addr 127.0.0.1:$(PORT) & sleep 0.5; \
+	$(BIN)/tankclient -server 127.0.0.1:$(PORT) -name near & \
+	$(BIN)/tankclient -server 127.0.0.1:$(PORT) -name far -latency 150ms -jitter 20ms -loss 0.02 & \
+	wait
+
+server: build ## run a server on PORT (default 7777)
+	$(BIN)/tankserver -addr :$(PORT) $(ARGS)
+
+client: build ## run a window client against 127.0.0.1:PORT; pass flags in ARGS="..."
+	$(BIN)/tankclient -server 127.0.0.1:$(PORT) $(ARGS)
+
+sim: ## run a short headless simulation with 8 bots and print its report
+	$(GO) run ./cmd/tanksim -bots 8 -duration 10s $(ARGS)
+
+test: deps ## gofmt, go vet and every test with the race detector (window tests under Xvfb)
+	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	  [ -z "$$unformatted" ] || { echo "gofmt needed:" $$unformatted >&2; exit 1; }
+	$(GO) vet ./...
+	xvfb-run -a -s "-screen 0 1280x800x24" $(GO) test -race -count=1 ./...
+
+bench: ## run the benchmarks with allocation counts
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+fuzz: ## fuzz every decoder of network bytes for FUZZTIME each (default 30s)
+	$(GO) test -run '^$$' -fuzz FuzzFrameReader -fuzztime $${FUZZTIME:-30s} ./transport
+
+gen: ## regenerate Go code from proto/ (buf, protoc-gen-go at the go.mod version)
+	$(BUF) generate
+
+lint: ## buf lint the protocol, gofmt and go vet the code
+	$(BUF) lint
+	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); exit 1; }
+	$(GO) vet ./...
+
+fmt: ## gofmt every Go file
+	gofmt -w $$(git ls-files '*.go')
+
+clean: ## remove built binaries and test caches
+	rm -rf $(BIN)
+	$(GO) clean -testcache

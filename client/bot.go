@@ -1,0 +1,108 @@
+package client
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"net"
+	"time"
+
+	"tanknet/netcode"
+)
+
+// Driver is a scripted, seeded driver: it holds a random input for a random stretch of
+// steps, then picks another. The same seed always drives the same path.
+type Driver struct {
+	rng  *rand.Rand
+	cur  netcode.Input
+	left int // steps before the next pick
+}
+
+// NewDriver returns a Driver seeded with seed.
+func NewDriver(seed uint64) *Driver {
+	return &Driver{rng: rand.New(rand.NewPCG(seed, 0x7a6b))}
+}
+
+// throttles weights the drive towards moving forward, so bots cover the arena.
+var throttles = [...]float64{1, 1, 1, 0.6, 0.3, -0.5}
+
+// Next returns the input for the next prediction step.
+func (d *Driver) Next() netcode.Input {
+	if d.left <= 0 {
+		d.left = 5 + d.rng.IntN(30) // hold for 0.25 to 1.7 s
+		d.cur = netcode.Input{
+			Turn:     float64(d.rng.IntN(5)-2) / 2, // -1, -0.5, 0, 0.5, 1
+			Throttle: throttles[d.rng.IntN(len(throttles))],
+		}
+	}
+	d.left--
+	return d.cur
+}
+
+// BotConfig says where a bot plays and for how long.
+type BotConfig struct {
+	Addr     string
+	Name     string
+	Seed     uint64
+	Duration time.Duration // play this long, then say goodbye; 0 means until ctx is done
+	Frame    time.Duration // update period; 0 means 60 per second like the window client
+	Options  Options
+	// PacketConn, if set, carries the session (e.g. a link conditioner); nil means a new
+	// UDP socket.
+	PacketConn net.PacketConn
+	// OnFrame, if set, is called after every Update with the Game, on the bot's goroutine.
+	OnFrame func(now time.Time, g *Game)
+}
+
+// RunBot connects a bot, drives it until cfg.Duration has passed or ctx is done, says
+// goodbye and returns its report. An error means the bot could not join or lost the server.
+func RunBot(ctx context.Context, cfg BotConfig) (Report, error) {
+	sess, err := Dial(ctx, cfg.Addr, cfg.Name, cfg.PacketConn, 5*time.Second)
+	if err != nil {
+		return Report{}, err
+	}
+	runErr := make(chan error, 1)
+	go func() { runErr <- sess.Run() }()
+	frame := cfg.Frame
+	if frame <= 0 {
+		frame = time.Second / 60
+	}
+	start := time.Now()
+	g := NewGame(sess, cfg.Options, start)
+	driver := NewDriver(cfg.Seed)
+	var end <-chan time.Time
+	if cfg.Duration > 0 {
+		timer := time.NewTimer(cfg.Duration)
+		defer timer.Stop()
+		end = timer.C
+	}
+	ticker := time.NewTicker(frame)
+	defer ticker.Stop()
+	in := driver.Next()
+	steps := 0
+	for {
+		select {
+		case <-ctx.Done():
+			sess.Close("bot stopped")
+			<-runErr
+			return g.Report(), nil
+		case <-end:
+			sess.Close("bot finished")
+			<-runErr
+			return g.Report(), nil
+		case now := <-ticker.C:
+			if err := g.Update(now, in); err != nil {
+				sess.Close("error")
+				<-runErr
+				return g.Report(), fmt.Errorf("bot %s: %w", cfg.Name, err)
+			}
+			// One new driver decision per prediction step taken.
+			for ; steps < g.Stats().InputsSent; steps++ {
+				in = driver.Next()
+			}
+			if cfg.OnFrame != nil {
+				cfg.OnFrame(now, g)
+			}
+		}
+	}
+}

@@ -1,0 +1,9 @@
+// Package client is a tanknet player without a window: it connects to a server, handshakes,
+// sends one MoveInput per 50 ms prediction step, and feeds every snapshot to the netcode
+// layer, which predicts the player's own tank and interpolates everyone else's. Scripted
+// bots drive it for tests and for tanksim; the Ebitengine client in package render drives
+// the same Game with a keyboard.
+//
+// Package client never imports Ebitengine, so it runs headless. Its netcode state belongs to
+// whichever goroutine calls Game.Update; only the network reader runs beside it.
+package client

@@ -1,0 +1,191 @@
+package client
+
+import (
+	"time"
+
+	"tanknet/netcode"
+	tankv1 "tanknet/proto/tank/v1"
+	"tanknet/transport"
+)
+
+// pingEvery is how often a Game measures the round trip with Ping: often enough for a live
+// graph, rare enough to be noise in the bandwidth.
+const pingEvery = 500 * time.Millisecond
+
+// Options tune a Game's netcode.
+type Options struct {
+	Local  netcode.LocalConfig
+	Interp netcode.InterpConfig
+}
+
+// DefaultOptions returns the netcode defaults.
+func DefaultOptions() Options {
+	return Options{Local: netcode.DefaultLocalConfig(), Interp: netcode.DefaultInterpConfig()}
+}
+
+// Remote is another player's tank as this client sees it.
+type Remote struct {
+	ID     uint32
+	Name   string
+	Interp *netcode.Interpolator
+	// Pose is where to draw the tank this frame, sampled by the last Update; Bracketed is
+	// false when no pair of snapshots surrounded the render time (a hold).
+	Pose      netcode.Pose
+	Bracketed bool
+}
+
+// Game is a playing client: the session plus the netcode state for every tank. One
+// goroutine calls Update once per frame and reads the rest between Updates.
+type Game struct {
+	sess    *Session
+	welcome Welcome
+	opts    Options
+	epoch   time.Time // local time zero for netcode's durations
+	last    time.Time // previous Update
+	started bool
+
+	local   *netcode.Local // nil until the first snapshot that contains us
+	remotes map[uint32]*Remote
+	names   map[uint32]string
+	seen    map[uint32]bool
+
+	recv     []Received
+	departed []netcode.InterpCounters // counters of remotes that left, for reports
+	lastPing time.Time
+	stats    Stats
+}
+
+// Stats counts what a Game has sent and received.
+type Stats struct {
+	InputsSent  int
+	Snapshots   int
+	LastAck     uint32 // acknowledged_move_tick in our newest state
+	ServerTick  uint32 // newest snapshot's tick
+	PlayersSeen int    // distinct players ever seen in a snapshot, us included
+	RTT         time.Duration
+	RTTSamples  int
+}
+
+// NewGame returns a Game on an established session. now is the local time to count from.
+func NewGame(sess *Session, opts Options, now time.Time) *Game {
+	return &Game{
+		sess:    sess,
+		welcome: sess.Welcome(),
+		opts:    opts,
+		epoch:   now,
+		last:    now,
+		remotes: map[uint32]*Remote{},
+		names:   map[uint32]string{},
+		seen:    map[uint32]bool{},
+	}
+}
+
+// Update runs one frame at local time now: it applies what the server sent, runs the due
+// prediction steps with input in and sends them. It returns the error that ended the session,
+// if it has ended.
+func (g *Game) Update(now time.Time, in netcode.Input) error {
+	frame := now.Sub(g.last)
+	g.last = now
+	var err error
+	g.recv, err = g.sess.Drain(g.recv[:0])
+	for i := range g.recv {
+		g.receive(g.recv[i])
+		g.recv[i] = Received{}
+	}
+	if err != nil {
+		return err
+	}
+	if g.local != nil {
+		for n := g.local.Advance(frame); n > 0; n-- {
+			if err := g.sess.SendInput(g.local.Predict(in)); err != nil {
+				return err
+			}
+			g.stats.InputsSent++
+		}
+	}
+	for _, rm := range g.remotes {
+		rm.Pose, rm.Bracketed = rm.Interp.Sample(g.Now())
+	}
+	if now.Sub(g.lastPing) >= pingEvery {
+		g.lastPing = now
+		if err := g.sess.Ping(uint64(now.Sub(g.epoch) / time.Microsecond)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// receive applies one server message.
+func (g *Game) receive(r Received) {
+	at := r.At.Sub(g.epoch)
+	switch k := r.Msg.GetKind().(type) {
+	case *tankv1.ServerMessage_Snapshot:
+		g.stats.Snapshots++
+		g.stats.ServerTick = max(g.stats.ServerTick, k.Snapshot.GetServerTick())
+		for _, ps := range k.Snapshot.GetPlayers() {
+			g.receiveState(at, ps)
+		}
+	case *tankv1.ServerMessage_PlayerJoined:
+		g.names[k.PlayerJoined.GetPlayerId()] = k.PlayerJoined.GetName()
+		if rm := g.remotes[k.PlayerJoined.GetPlayerId()]; rm != nil {
+			rm.Name = k.PlayerJoined.GetName()
+		}
+	case *tankv1.ServerMessage_PlayerLeft:
+		if rm := g.remotes[k.PlayerLeft.GetPlayerId()]; rm != nil {
+			g.departed = append(g.departed, rm.Interp.Counters())
+		}
+		delete(g.remotes, k.PlayerLeft.GetPlayerId())
+		delete(g.names, k.PlayerLeft.GetPlayerId())
+	case *tankv1.ServerMessage_Pong:
+		sent := time.Duration(k.Pong.GetClientTimeUs()) * time.Microsecond
+		if rtt := at - sent; rtt >= 0 {
+			g.stats.RTT = rtt
+			g.stats.RTTSamples++
+		}
+	}
+}
+
+func (g *Game) receiveState(at time.Duration, ps *tankv1.PlayerState) {
+	id := ps.GetPlayerId()
+	if !g.seen[id] {
+		g.seen[id] = true
+		g.stats.PlayersSeen = len(g.seen)
+	}
+	st := transport.StateFromProto(ps)
+	if id == g.welcome.PlayerID {
+		if g.local == nil {
+			g.local = netcode.NewLocal(&g.welcome.Arena, g.opts.Local, st)
+		} else {
+			g.local.Reconcile(st)
+		}
+		g.stats.LastAck = max(g.stats.LastAck, st.Ack)
+		return
+	}
+	rm := g.remotes[id]
+	if rm == nil {
+		rm = &Remote{ID: id, Name: g.names[id], Interp: netcode.NewInterpolator(g.opts.Interp)}
+		g.remotes[id] = rm
+	}
+	rm.Interp.Push(at, st)
+}
+
+// Now returns the local time of the last Update on netcode's timeline.
+func (g *Game) Now() time.Duration { return g.last.Sub(g.epoch) }
+
+// Welcome returns what the server said when we joined.
+func (g *Game) Welcome() Welcome { return g.welcome }
+
+// Local returns our own tank's netcode, or nil before the first snapshot.
+func (g *Game) Local() *netcode.Local { return g.local }
+
+// Remotes returns the other players' tanks by id. The map belongs to the Game.
+func (g *Game) Remotes() map[uint32]*Remote { return g.remotes }
+
+// Name returns a player's name, or "" if we have not been told it.
+func (g *Game) Name(id uint32) string { return g.names[id] }
+
+// Stats returns the Game's counters.
+func (g *Game) Stats() Stats { return g.stats }
+
+// Session returns the underlying session.
+func (g *Game) Session() *Session { return g.sess }

@@ -1,0 +1,65 @@
+package client
+
+import "tanknet/netcode"
+
+// Report is a bot's summary, as tanksim prints it.
+type Report struct {
+	PlayerID    uint32 `json:"player_id"`
+	Name        string `json:"name"`
+	InputsSent  int    `json:"inputs_sent"`
+	Snapshots   int    `json:"snapshots"`
+	LastAck     uint32 `json:"last_ack"`
+	PlayersSeen int    `json:"players_seen"`
+
+	Reconciliations  int     `json:"reconciliations"`
+	ReplayedSubsteps int     `json:"replayed_substeps"`
+	ResidualNonZero  int     `json:"residual_nonzero"`
+	ResidualMax      float64 `json:"residual_max"`
+	Corrections      int     `json:"corrections"`
+	CorrectionsFold  int     `json:"corrections_folded"`
+	Converged        int     `json:"corrections_converged"`
+	Escalated        int     `json:"corrections_escalated"`
+	Snaps            int     `json:"snaps"`
+	StaleRejects     int     `json:"stale_rejects"`
+	Holds            int     `json:"holds"`
+	InterpFrames     int     `json:"interp_frames"`
+	RTTMillis        float64 `json:"rtt_ms"`
+}
+
+// Report summarises the Game's counters so far.
+func (g *Game) Report() Report {
+	r := Report{
+		PlayerID:    g.welcome.PlayerID,
+		Name:        g.names[g.welcome.PlayerID],
+		InputsSent:  g.stats.InputsSent,
+		Snapshots:   g.stats.Snapshots,
+		LastAck:     g.stats.LastAck,
+		PlayersSeen: g.stats.PlayersSeen,
+		RTTMillis:   float64(g.stats.RTT.Microseconds()) / 1000,
+	}
+	if g.local != nil {
+		c := g.local.Counters()
+		r.Reconciliations = c.Reconciliations
+		r.ReplayedSubsteps = c.ReplayedSubsteps
+		r.ResidualNonZero = c.NonZeroResiduals
+		r.ResidualMax = c.MaxResidual
+		r.Corrections = c.CorrectionsStarted
+		r.CorrectionsFold = c.CorrectionsFolded
+		r.Converged = c.CorrectionsConverged
+		r.Escalated = c.CorrectionsEscalated
+		r.Snaps = c.Snaps
+		r.StaleRejects = c.StaleRejects
+	}
+	add := func(c netcode.InterpCounters) {
+		r.StaleRejects += c.StaleRejects
+		r.Holds += c.Holds
+		r.InterpFrames += c.Frames
+	}
+	for _, rm := range g.remotes {
+		add(rm.Interp.Counters())
+	}
+	for _, c := range g.departed {
+		add(c)
+	}
+	return r
+}

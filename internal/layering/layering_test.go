@@ -1,0 +1,48 @@
+package layering
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// deps returns the module-internal and third-party packages pkg depends on, via go list.
+func deps(t *testing.T, pkg string) []string {
+	t.Helper()
+	out, err := exec.Command("go", "list", "-deps", "-f", "{{if not .Standard}}{{.ImportPath}}{{end}}", pkg).Output()
+	if err != nil {
+		t.Fatalf("go list -deps %s: %v", pkg, err)
+	}
+	return strings.Fields(string(out))
+}
+
+// TestLayering checks each rule with the reason it exists.
+func TestLayering(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go list")
+	}
+	rules := []struct {
+		pkg    string
+		banned []string // substrings of import paths; "*" bans everything outside the standard library
+		why    string
+	}{
+		{"tanknet/netcode", []string{"*"}, "netcode is pure game logic shared by server and client: standard library only"},
+		{"tanknet/transport", []string{"tanknet/server", "tanknet/client", "tanknet/render", "ebiten"}, "transport carries bytes and knows no game roles"},
+		{"tanknet/server", []string{"tanknet/client", "tanknet/render", "ebiten"}, "the server runs headless and never shares client code"},
+		{"tanknet/client", []string{"tanknet/server", "tanknet/render", "ebiten"}, "bots and tanksim use client headless; only render may draw"},
+		{"tanknet/cmd/tankserver", []string{"ebiten"}, "the server must start without a display"},
+		{"tanknet/cmd/tanksim", []string{"ebiten", "tanknet/render"}, "tanksim must run on a machine with no display"},
+	}
+	for _, r := range rules {
+		for _, d := range deps(t, r.pkg) {
+			if d == r.pkg {
+				continue
+			}
+			for _, ban := range r.banned {
+				if ban == "*" || strings.Contains(d, ban) {
+					t.Errorf("%s depends on %s: %s", r.pkg, d, r.why)
+				}
+			}
+		}
+	}
+}

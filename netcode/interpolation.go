@@ -1,0 +1,209 @@
+package netcode
+
+import (
+	"fmt"
+	"math"
+	"time"
+)
+
+// InterpConfig tunes remote-tank interpolation.
+type InterpConfig struct {
+	// Timeline selects where samples sit in time; the zero value is ReceiveTimeline.
+	Timeline Timeline
+	// Delay is how far behind now the receive timeline renders.
+	Delay time.Duration
+	// BufferCap is the most samples kept; the oldest is dropped beyond it.
+	BufferCap int
+	// TeleportDistance is the largest jump (world units) between two samples that is slid
+	// across; across a larger one the later sample is shown at once.
+	TeleportDistance float64
+
+	// MinDelay, JitterFactor and MaxDelay set the server timeline's delay behind its
+	// estimate of server time: MinDelay + JitterFactor * jitter, at most MaxDelay.
+	MinDelay     time.Duration
+	JitterFactor float64
+	MaxDelay     time.Duration
+	// MaxRate bounds how far the server timeline's render clock may run from real time
+	// while it catches up or falls back to a new delay: a rate within 1 +/- MaxRate.
+	MaxRate float64
+
+	// Disabled shows the newest sample as is, with no delay: the teaching demo's
+	// "no interpolation" switch.
+	Disabled bool
+}
+
+// DefaultInterpConfig returns the settings tanknet clients use, on the receive timeline of
+// the specs; set Timeline to ServerTimeline for the adaptive one.
+func DefaultInterpConfig() InterpConfig {
+	return InterpConfig{
+		Timeline:         ReceiveTimeline,
+		Delay:            100 * time.Millisecond, // the spec's: two 50 ms snapshots, so one may be late and still bracket
+		BufferCap:        32,                     // 1.6 s at 20 Hz: MaxDelay plus a retransmission burst
+		TeleportDistance: 3,                      // 12 ticks of full-speed driving: only a respawn moves a tank further
+		MinDelay:         StepInterval,           // one tick: the least that still brackets when every snapshot is on time
+		JitterFactor:     1.5,                    // the estimate follows peaks; half as much again covers the next burst
+		MaxDelay:         400 * time.Millisecond, // older than this, remote tanks are too stale to aim at: hold instead
+		MaxRate:          0.1,                    // +/-10% playback speed is hard to notice, and closes 100 ms in a second
+	}
+}
+
+// Validate reports whether c is usable.
+func (c InterpConfig) Validate() error {
+	switch {
+	case c.Timeline != ReceiveTimeline && c.Timeline != ServerTimeline:
+		return fmt.Errorf("netcode: interpolation timeline %v is unknown", c.Timeline)
+	case c.Delay < 0:
+		return fmt.Errorf("netcode: interpolation delay %v is negative", c.Delay)
+	case c.BufferCap < 2:
+		return fmt.Errorf("netcode: interpolation buffer cap %d must be at least 2", c.BufferCap)
+	case !(c.TeleportDistance > 0):
+		return fmt.Errorf("netcode: teleport distance %v must be positive", c.TeleportDistance)
+	case c.MinDelay < 0 || c.MaxDelay < c.MinDelay:
+		return fmt.Errorf("netcode: interpolation needs 0 <= min delay (%v) <= max delay (%v)", c.MinDelay, c.MaxDelay)
+	case !(c.JitterFactor >= 0) || math.IsInf(c.JitterFactor, 0):
+		return fmt.Errorf("netcode: jitter factor %v must be non-negative and finite", c.JitterFactor)
+	case !(c.MaxRate >= 0 && c.MaxRate < 1):
+		return fmt.Errorf("netcode: max rate %v must be in [0, 1)", c.MaxRate)
+	}
+	return nil
+}
+
+// sample is one buffered remote state, placed on the interpolator's timeline.
+type sample struct {
+	at   time.Duration // receive time, or server time on the server timeline
+	tick uint32
+	pose Pose
+}
+
+// Interpolator shows one remote tank a little in the past, sliding between the two buffered
+// states that bracket the render time: position linearly, heading on the shortest arc. With
+// nothing to bracket it holds the newest state (or, before the first pair, the oldest); it
+// never extrapolates. States arrive through Push in any order; only ones newer than the
+// newest so far are kept, in a buffer of at most BufferCap.
+//
+// An Interpolator is not safe for concurrent use.
+type Interpolator struct {
+	cfg        InterpConfig
+	buf        []sample
+	newest     State
+	clock      serverClock
+	renderTick float64
+	counters   InterpCounters
+}
+
+// NewInterpolator returns an empty interpolator. It panics if cfg is invalid.
+func NewInterpolator(cfg InterpConfig) *Interpolator {
+	if err := cfg.Validate(); err != nil {
+		panic(err)
+	}
+	return &Interpolator{cfg: cfg, buf: make([]sample, 0, cfg.BufferCap)}
+}
+
+// Push offers s, received at local time now. It returns false, and changes nothing but a
+// counter, when s.Tick is not newer than the newest state pushed.
+func (ip *Interpolator) Push(now time.Duration, s State) bool {
+	n := len(ip.buf)
+	if ip.counters.Samples > 0 && s.Tick <= ip.newest.Tick {
+		ip.counters.StaleRejects++
+		return false
+	}
+	at := now
+	if ip.cfg.Timeline == ServerTimeline {
+		at = time.Duration(s.Tick) * StepInterval
+		ip.clock.arrive(now, at)
+	} else if n > 0 {
+		at = max(at, ip.buf[n-1].at) // receive times never run backwards
+	}
+	if n == cap(ip.buf) {
+		ip.buf = ip.buf[:copy(ip.buf, ip.buf[1:])]
+		ip.counters.Overflows++
+	}
+	ip.buf = append(ip.buf, sample{at: at, tick: s.Tick, pose: s.Pose})
+	ip.newest = s
+	ip.counters.Samples++
+	return true
+}
+
+// Sample returns the pose to draw at local time now, and whether it came from a bracketing
+// pair of states (false for a hold, an empty buffer or a disabled interpolator). Samples
+// older than the lower bracket are dropped. Calls should come with now non-decreasing.
+func (ip *Interpolator) Sample(now time.Duration) (Pose, bool) {
+	ip.counters.Frames++
+	n := len(ip.buf)
+	if n == 0 {
+		ip.counters.Holds++
+		return Pose{}, false
+	}
+	if ip.cfg.Disabled {
+		ip.renderTick = float64(ip.newest.Tick)
+		return ip.newest.Pose, false
+	}
+	rt := now - ip.cfg.Delay
+	if ip.cfg.Timeline == ServerTimeline {
+		rt = ip.clock.renderTime(&ip.cfg, now)
+	}
+	if rt < ip.buf[0].at || rt >= ip.buf[n-1].at {
+		i := 0
+		if rt >= ip.buf[n-1].at {
+			i = n - 1
+		}
+		ip.trim(i)
+		ip.counters.Holds++
+		ip.renderTick = float64(ip.buf[0].tick)
+		return ip.buf[0].pose, false
+	}
+	i := 0
+	for ip.buf[i+1].at <= rt {
+		i++
+	}
+	ip.trim(i)
+	a, b := ip.buf[0], ip.buf[1]
+	if a.pose.Distance(b.pose) > ip.cfg.TeleportDistance {
+		ip.counters.Teleports++
+		ip.renderTick = float64(b.tick)
+		return b.pose, true
+	}
+	t := float64(rt-a.at) / float64(b.at-a.at)
+	ip.renderTick = float64(a.tick) + float64(t*float64(b.tick-a.tick))
+	return Lerp(a.pose, b.pose, t), true
+}
+
+// trim drops the i oldest samples.
+func (ip *Interpolator) trim(i int) {
+	if i > 0 {
+		ip.buf = ip.buf[:copy(ip.buf, ip.buf[i:])]
+	}
+}
+
+// RenderTick returns the server tick, with a fraction, that the last Sample showed: where
+// between its bracketing states' ticks it was. It is how far in the past a remote tank is
+// drawn, and lets a test compare the drawn pose with the server's at that moment.
+func (ip *Interpolator) RenderTick() float64 { return ip.renderTick }
+
+// Newest returns the newest state pushed, and false when there is none.
+func (ip *Interpolator) Newest() (State, bool) {
+	return ip.newest, ip.counters.Samples > 0
+}
+
+// Delay returns the render delay: on the receive timeline the configured Delay; on the
+// server timeline how far the render clock is behind the estimated server time of the
+// fastest arrivals (so one-way latency comes on top of it in both cases).
+func (ip *Interpolator) Delay() time.Duration {
+	if ip.cfg.Timeline == ServerTimeline {
+		return ip.clock.delay(&ip.cfg)
+	}
+	return ip.cfg.Delay
+}
+
+// Len returns how many states are buffered.
+func (ip *Interpolator) Len() int { return len(ip.buf) }
+
+// Counters returns what ip has done so far.
+func (ip *Interpolator) Counters() InterpCounters {
+	c := ip.counters
+	c.Delay, c.Depth = ip.Delay(), len(ip.buf)
+	if ip.cfg.Timeline == ServerTimeline {
+		c.Jitter = ip.clock.jitter
+	}
+	return c
+}

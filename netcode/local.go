@@ -1,0 +1,228 @@
+package netcode
+
+import (
+	"fmt"
+	"math"
+	"time"
+)
+
+// LocalConfig tunes the local (controlled) tank's prediction and correction.
+type LocalConfig struct {
+	// MaxCatchUp is the most prediction steps one Advance may ask for.
+	MaxCatchUp int
+	// MaxPending is the most unacknowledged inputs kept; the oldest is discarded beyond it.
+	MaxPending int
+	// Correction bounds how the visible pose follows a reconciled prediction.
+	Correction CorrectionConfig
+
+	// Switches for the teaching demo (Gambetta's client-side prediction pages). They only
+	// change what the client shows; inputs are recorded and sent either way.
+
+	// DisablePrediction keeps the tank where the server last put it: Predict records and
+	// returns inputs but does not move the predicted pose.
+	DisablePrediction bool
+	// DisableReconciliation takes each accepted state's pose as the prediction without
+	// replaying pending inputs, so the tank rubber-bands back by the round trip.
+	DisableReconciliation bool
+}
+
+// DefaultLocalConfig returns the settings tanknet clients use.
+func DefaultLocalConfig() LocalConfig {
+	return LocalConfig{
+		MaxCatchUp: 5,   // 250 ms of backlog per frame: past a longer stall, dropping steps beats a spiral of slow frames
+		MaxPending: 100, // 5 s of inputs: a link silent that long is down, and replay stays at 100 Step calls
+		Correction: DefaultCorrectionConfig(),
+	}
+}
+
+// Validate reports whether c is usable.
+func (c LocalConfig) Validate() error {
+	if c.MaxCatchUp < 1 {
+		return fmt.Errorf("netcode: local max catch-up %d must be at least 1", c.MaxCatchUp)
+	}
+	if c.MaxPending < 1 {
+		return fmt.Errorf("netcode: local max pending %d must be at least 1", c.MaxPending)
+	}
+	return c.Correction.Validate()
+}
+
+// Local is the client's controlled tank: it predicts each 50 ms step from the driver's input,
+// keeps the inputs the server has not acknowledged, reconciles with every newer own state the
+// server sends, and keeps the visible pose smooth through a bounded correction.
+//
+// Three poses matter. The predicted pose (Predicted) is gameplay truth: the server's latest
+// accepted state plus a replay of every input it has not applied yet, advanced by each
+// Predict. The target (Target) is the predicted pose as it was rebuilt by the last accepted
+// state; it changes only then. The visible pose (Visible) is what is drawn: the predicted
+// pose interpolated between the last two steps by the clock's alpha, plus the correction
+// offset.
+//
+// A frame of a client looks like:
+//
+//	for range l.Advance(frame) {
+//		send(l.Predict(input))
+//	}
+//	for _, s := range ownStatesReceived {
+//		l.Reconcile(s)
+//	}
+//	draw(l.Visible())
+//
+// A Local is not safe for concurrent use.
+type Local struct {
+	arena   *Arena
+	cfg     LocalConfig
+	clock   *Clock
+	now     time.Duration // sum of the frame times given to Advance
+	pending Pending
+
+	baseline   State
+	lastTick   uint32 // newest move tick predicted
+	prev, cur  Pose   // predicted pose before and after the newest step
+	target     Pose
+	correction correction
+	counters   LocalCounters
+}
+
+// NewLocal returns the controlled tank starting from start, the first own state the server
+// sent: it becomes the baseline and the predicted pose, and move ticks continue after its
+// Ack. a must not change while the Local is in use. NewLocal panics if cfg is invalid.
+func NewLocal(a *Arena, cfg LocalConfig, start State) *Local {
+	if err := cfg.Validate(); err != nil {
+		panic(err)
+	}
+	return &Local{
+		arena:    a,
+		cfg:      cfg,
+		clock:    NewClock(StepInterval, cfg.MaxCatchUp),
+		pending:  Pending{steps: make([]PendingInput, 0, cfg.MaxPending+1)},
+		baseline: start,
+		lastTick: start.Ack,
+		prev:     start.Pose,
+		cur:      start.Pose,
+		target:   start.Pose,
+	}
+}
+
+// Advance moves the local clock on by one rendered frame of length frame, ages the
+// correction, and returns how many prediction steps are due now (at most MaxCatchUp). Call
+// Predict that many times.
+func (l *Local) Advance(frame time.Duration) int {
+	l.now += max(0, frame)
+	n := l.clock.Advance(frame)
+	l.counters.DroppedSteps = l.clock.Dropped()
+	l.correction.update(&l.cfg.Correction, l.now, &l.counters)
+	return n
+}
+
+// Predict runs one StepInterval prediction step with in (clamped to [-1, 1]) through
+// Simulate, exactly as the server and Reconcile's replay will, records it as pending under
+// the next move tick, and returns it for the caller to send as a MoveInput.
+func (l *Local) Predict(in Input) PendingInput {
+	l.lastTick = max(l.lastTick, l.baseline.Ack) + 1
+	p := PendingInput{Tick: l.lastTick, Input: in.Clamp(), Duration: StepInterval}
+	if l.pending.Len() >= l.cfg.MaxPending {
+		l.counters.PendingDropped += l.pending.Ack(l.pending.steps[0].Tick)
+	}
+	l.pending.Add(p)
+	l.prev = l.cur
+	if !l.cfg.DisablePrediction {
+		l.cur = Simulate(l.arena, l.cur, p.Input, p.Duration)
+	}
+	l.counters.Steps++
+	return p
+}
+
+// Reconcile accepts s, a newer own state from the server, and rebuilds the prediction: s
+// becomes the baseline, inputs at or below s.Ack are pruned, the rest are replayed from s's
+// pose, and the result is the new predicted pose and target. The visible pose does not jump:
+// the difference becomes the correction, or a snap when it is too large. Reconcile returns
+// false, and changes nothing but a counter, when s.Tick is not newer than the baseline's.
+func (l *Local) Reconcile(s State) bool {
+	if s.Tick <= l.baseline.Tick {
+		l.counters.StaleRejects++
+		return false
+	}
+	visible := l.Visible()
+	l.baseline = s
+	l.counters.Reconciliations++
+	l.counters.Pruned += l.pending.Ack(s.Ack)
+
+	rebuilt := s.Pose
+	if !l.cfg.DisablePrediction && !l.cfg.DisableReconciliation {
+		steps := l.pending.Steps()
+		rebuilt = Replay(l.arena, s.Pose, steps)
+		for _, st := range steps {
+			l.counters.ReplayedSubsteps += Substeps(st.Duration)
+		}
+	}
+	l.recordResidual(l.cur, rebuilt)
+
+	// Carry the render interpolation over: the previous step moves with the newest one.
+	dx, dy, dh := rebuilt.X-l.cur.X, rebuilt.Y-l.cur.Y, l.cur.AngleTo(rebuilt)
+	l.prev = Pose{X: l.prev.X + dx, Y: l.prev.Y + dy, Heading: WrapAngle(l.prev.Heading + dh)}
+	l.cur, l.target = rebuilt, rebuilt
+
+	smooth := l.smoothed()
+	cx, cy := visible.X-smooth.X, visible.Y-smooth.Y
+	if l.correction.apply(&l.cfg.Correction, l.now, cx, cy, smooth.AngleTo(visible), &l.counters) {
+		l.prev = l.cur // a snap shows the rebuilt prediction itself
+	}
+	return true
+}
+
+func (l *Local) recordResidual(before, after Pose) {
+	d, a := before.Distance(after), math.Abs(before.AngleTo(after))
+	c := &l.counters
+	c.LastResidual, c.LastResidualAngle = d, a
+	c.MaxResidual, c.MaxResidualAngle = max(c.MaxResidual, d), max(c.MaxResidualAngle, a)
+	if d != 0 || a != 0 {
+		c.NonZeroResiduals++
+	}
+}
+
+// smoothed returns the predicted pose interpolated between the last two steps.
+func (l *Local) smoothed() Pose {
+	return Lerp(l.prev, l.cur, l.clock.Alpha())
+}
+
+// Visible returns the pose to draw now: the predicted pose interpolated between its last two
+// steps by the clock's alpha, plus the correction offset.
+func (l *Local) Visible() Pose {
+	p := l.smoothed()
+	dx, dy, dh := l.correction.offset(&l.cfg.Correction, l.now)
+	return Pose{X: p.X + dx, Y: p.Y + dy, Heading: WrapAngle(p.Heading + dh)}
+}
+
+// Offset returns the correction offset now, visible minus interpolated predicted pose; all
+// zero when no correction is active.
+func (l *Local) Offset() Pose {
+	dx, dy, dh := l.correction.offset(&l.cfg.Correction, l.now)
+	return Pose{X: dx, Y: dy, Heading: dh}
+}
+
+// Correcting reports whether a correction is active.
+func (l *Local) Correcting() bool { return l.correction.active }
+
+// Predicted returns the predicted pose after the newest step: the client's gameplay truth.
+func (l *Local) Predicted() Pose { return l.cur }
+
+// Target returns the predicted pose as rebuilt by the last accepted state (the start state
+// until one is accepted). Predict does not change it.
+func (l *Local) Target() Pose { return l.target }
+
+// Baseline returns the last accepted own state.
+func (l *Local) Baseline() State { return l.baseline }
+
+// Pending returns the unacknowledged inputs in tick order. The slice is valid until the next
+// Predict or Reconcile; callers must not modify it.
+func (l *Local) Pending() []PendingInput { return l.pending.Steps() }
+
+// Alpha returns the render alpha, in [0, 1), that Visible interpolates with.
+func (l *Local) Alpha() float64 { return l.clock.Alpha() }
+
+// Counters returns what l has done so far.
+func (l *Local) Counters() LocalCounters {
+	c := l.counters
+	c.Pending = l.pending.Len()
+	return c
+}

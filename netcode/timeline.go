@@ -1,0 +1,112 @@
+package netcode
+
+import (
+	"fmt"
+	"time"
+)
+
+// Timeline says where an Interpolator places its samples in time, and so how it chooses the
+// moment it renders.
+type Timeline int
+
+const (
+	// ReceiveTimeline places each sample at its local receive time and renders a fixed
+	// InterpConfig.Delay behind now. It is simple and needs no clock estimate, but uneven
+	// arrivals (jitter, a retransmission followed by a burst) show up as uneven motion and
+	// holds.
+	ReceiveTimeline Timeline = iota
+	// ServerTimeline places each sample at its server tick times StepInterval, estimates
+	// the offset between the local clock and server time from the earliest arrivals, and
+	// renders behind that estimate by a delay that grows with measured arrival jitter and
+	// shrinks again slowly. The render clock never jumps: it runs slightly fast or slow
+	// (within InterpConfig.MaxRate) to reach a new delay.
+	ServerTimeline
+)
+
+func (t Timeline) String() string {
+	switch t {
+	case ReceiveTimeline:
+		return "receive"
+	case ServerTimeline:
+		return "server"
+	}
+	return fmt.Sprintf("Timeline(%d)", int(t))
+}
+
+const (
+	// offsetWindow is how many recent arrivals the clock-offset estimate takes its minimum
+	// over: 3.2 s at 20 Hz, long enough to see an on-time packet between bursts, short
+	// enough to follow a route change.
+	offsetWindow = 64
+	// steerTime sets how hard the render clock steers toward its ideal position: the rate
+	// offset is the error divided by this, then clamped to MaxRate. An error of 100 ms is
+	// corrected at +10%, taking about a second.
+	steerTime = time.Second
+	// jitterRise and jitterFall are the gains of the jitter estimate toward a larger and a
+	// smaller lag: it jumps up within a few late packets and decays over about three seconds,
+	// so one burst keeps the delay raised long enough to cover the next.
+	jitterRise, jitterFall = 4, 64
+)
+
+// serverClock estimates, for the server timeline, how far the local clock is ahead of server
+// time for the fastest arrivals (offset), how late the rest arrive (jitter), and where the
+// render clock is on the server's timeline.
+type serverClock struct {
+	window  [offsetWindow]time.Duration // recent (receive time - server time) values
+	n, next int
+	offset  time.Duration // minimum over window
+	jitter  time.Duration // peak-following estimate of lag behind offset
+
+	started bool
+	render  time.Duration // render position on the server timeline
+	lastNow time.Duration
+}
+
+// arrive records that the sample for server time at arrived at local time now.
+func (c *serverClock) arrive(now, at time.Duration) {
+	c.window[c.next] = now - at
+	c.next = (c.next + 1) % offsetWindow
+	c.n = min(c.n+1, offsetWindow)
+	c.offset = c.window[0]
+	for _, o := range c.window[1:c.n] {
+		c.offset = min(c.offset, o)
+	}
+	lag := now - at - c.offset
+	if lag > c.jitter {
+		c.jitter += (lag - c.jitter) / jitterRise
+	} else {
+		c.jitter += (lag - c.jitter) / jitterFall
+	}
+}
+
+// targetDelay returns the delay the render clock steers toward.
+func (c *serverClock) targetDelay(cfg *InterpConfig) time.Duration {
+	d := cfg.MinDelay + time.Duration(cfg.JitterFactor*float64(c.jitter))
+	return min(d, cfg.MaxDelay)
+}
+
+// renderTime moves the render clock to local time now and returns its position on the
+// server timeline. It runs at a rate within 1 +/- MaxRate toward now - offset - target
+// delay, and jumps there only on the first call or when more than MaxDelay away.
+func (c *serverClock) renderTime(cfg *InterpConfig, now time.Duration) time.Duration {
+	ideal := now - c.offset - c.targetDelay(cfg)
+	dt := max(0, now-c.lastNow)
+	err := ideal - (c.render + dt) // how far off running at rate 1 would leave it
+	if !c.started || err > cfg.MaxDelay || err < -cfg.MaxDelay {
+		c.started, c.render = true, ideal
+	} else {
+		r := max(-cfg.MaxRate, min(cfg.MaxRate, err.Seconds()/steerTime.Seconds()))
+		c.render += time.Duration(float64(dt) * (1 + r))
+	}
+	c.lastNow = now
+	return c.render
+}
+
+// delay returns how far the render clock is behind the estimate of server time, as of the
+// last renderTime call.
+func (c *serverClock) delay(cfg *InterpConfig) time.Duration {
+	if !c.started {
+		return c.targetDelay(cfg)
+	}
+	return c.lastNow - c.offset - c.render
+}

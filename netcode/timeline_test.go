@@ -1,0 +1,125 @@
+package netcode
+
+import (
+	"testing"
+	"time"
+)
+
+// The server timeline: samples at tick x 50 ms, a clock-offset estimate from arrivals, and a
+// render delay that adapts to jitter without jumps.
+
+func serverInterp(t testing.TB) *Interpolator {
+	t.Helper()
+	cfg := DefaultInterpConfig()
+	cfg.Timeline = ServerTimeline
+	return NewInterpolator(cfg)
+}
+
+func TestServerTimeline_PlacesSamplesAtTicks(t *testing.T) {
+	ip := serverInterp(t)
+	for k := uint32(1); k <= 10; k++ { // every snapshot 30 ms after its tick
+		ip.Push(time.Duration(k)*StepInterval+30*ms, st(k, float64(k), 0, 0))
+	}
+	// Offset 30 ms, no jitter: render 30 + 50 ms behind now.
+	tests := []struct {
+		now  time.Duration
+		tick float64
+	}{
+		{530 * ms, 9},
+		{547 * ms, 9.34},
+		{560 * ms, 9.6},
+	}
+	for _, tt := range tests {
+		got, ok := ip.Sample(tt.now)
+		if !ok || !near(ip.RenderTick(), tt.tick, 1e-9) || !near(got.X, tt.tick, 1e-9) {
+			t.Errorf("Sample(%v) = %v, %v at tick %v, want x = tick = %v", tt.now, got, ok, ip.RenderTick(), tt.tick)
+		}
+	}
+	if c := ip.Counters(); c.Delay != StepInterval || c.Jitter != 0 {
+		t.Errorf("Counters() = %+v, want delay %v and no jitter", c, StepInterval)
+	}
+}
+
+// burstyArrival returns when the snapshot of tick k arrives: 40 ms after it is sent, except
+// that every 20th is lost and retransmitted 150 ms later, holding up the ones behind it.
+func burstyArrival(k uint32, prev time.Duration) time.Duration {
+	at := time.Duration(k)*StepInterval + 40*ms
+	if k%20 == 0 {
+		at += 150 * ms
+	}
+	return max(at, prev)
+}
+
+func TestServerTimeline_DelayAdaptsSmoothly(t *testing.T) {
+	ip := serverInterp(t)
+	cfg := DefaultInterpConfig()
+	var next, prevArrival time.Duration
+	k := uint32(1)
+	next = burstyArrival(k, 0)
+	lastTick, lastDelay := -1.0, time.Duration(-1)
+	maxDelay := time.Duration(0)
+	for i := 1; i <= 60*10; i++ { // ten seconds at 60 FPS
+		now := time.Duration(i) * time.Second / 60
+		for next <= now {
+			ip.Push(next, st(k, float64(k), 0, 0))
+			prevArrival = next
+			k++
+			next = burstyArrival(k, prevArrival)
+		}
+		_, ok := ip.Sample(now)
+		rt, d := ip.RenderTick(), ip.Delay()
+		if lastDelay >= 0 {
+			if step := d - lastDelay; step > 2*ms || step < -2*ms {
+				t.Fatalf("frame %d: Delay() jumped %v -> %v", i, lastDelay, d)
+			}
+		}
+		lastDelay = d
+		maxDelay = max(maxDelay, d)
+		if !ok { // a hold shows the newest sample's tick, not the render clock
+			lastTick = -1
+			continue
+		}
+		if lastTick >= 0 {
+			// The render clock runs at 1 +/- MaxRate: per frame it moves between 0.9 and 1.1
+			// frames' worth of ticks (a little slack for the frame rounding and holds).
+			adv := (rt - lastTick) * float64(StepInterval) / float64(time.Second/60)
+			if adv < 1-cfg.MaxRate-0.01 || adv > 1+cfg.MaxRate+0.01 {
+				t.Fatalf("frame %d: render tick went %v -> %v: %.3f frames in one", i, lastTick, rt, adv)
+			}
+		}
+		lastTick = rt
+	}
+	c := ip.Counters()
+	if c.Jitter <= 0 {
+		t.Errorf("Counters().Jitter = %v after bursts, want > 0", c.Jitter)
+	}
+	if maxDelay <= cfg.MinDelay+50*ms || maxDelay > cfg.MaxDelay {
+		t.Errorf("largest Delay() = %v, want above %v (it adapted) and at most %v", maxDelay, cfg.MinDelay+50*ms, cfg.MaxDelay)
+	}
+}
+
+func TestServerTimeline_ResyncsAfterClockJump(t *testing.T) {
+	ip := serverInterp(t)
+	for k := uint32(1); k <= 5; k++ {
+		ip.Push(time.Duration(k)*StepInterval+2*time.Second, st(k, 0, 0, 0))
+	}
+	ip.Sample(2280 * ms) // renders tick 4.6: 2280 - 2000 - 50 ms
+	if !near(ip.RenderTick(), 4.6, 1e-9) {
+		t.Fatalf("RenderTick() = %v, want 4.6", ip.RenderTick())
+	}
+	// The arrivals now say server time is a second further on: jump, don't crawl.
+	for k := uint32(26); k <= 30; k++ {
+		ip.Push(time.Duration(k)*StepInterval+1*time.Second+300*ms, st(k, 0, 0, 0))
+	}
+	ip.Sample(2800 * ms)
+	if rt := ip.RenderTick(); rt < 25 {
+		t.Errorf("RenderTick() after a 1 s clock jump = %v, want >= 25 (resynchronised)", rt)
+	}
+}
+
+func TestServerTimeline_DelayBeforeFirstFrame(t *testing.T) {
+	ip := serverInterp(t)
+	if got := ip.Delay(); got != StepInterval {
+		t.Errorf("Delay() before any sample = %v, want the minimum %v", got, StepInterval)
+	}
+}

@@ -1,0 +1,201 @@
+package server_test
+
+import (
+	"context"
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"google.golang.org/protobuf/encoding/protowire"
+
+	"tanknet/client"
+	"tanknet/netcode"
+	tankv1 "tanknet/proto/tank/v1"
+	"tanknet/transport"
+)
+
+// rawClient speaks the protocol by hand, so a test can send what no real client would.
+type rawClient struct {
+	t    *testing.T
+	conn *transport.Conn
+	id   uint32
+}
+
+func dialRaw(t *testing.T, addr string) *rawClient {
+	t.Helper()
+	conn, err := transport.Dial(addr, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	return &rawClient{t: t, conn: conn}
+}
+
+func (r *rawClient) send(m *tankv1.ClientMessage) {
+	r.t.Helper()
+	if err := r.conn.Send(m); err != nil {
+		r.t.Fatal(err)
+	}
+}
+
+func (r *rawClient) sendRaw(b []byte) {
+	r.t.Helper()
+	if err := r.conn.SendFrame(b); err != nil {
+		r.t.Fatal(err)
+	}
+}
+
+// next returns the next server message that is not a snapshot or roster change.
+func (r *rawClient) next() *tankv1.ServerMessage {
+	r.t.Helper()
+	for range 1000 { // bounded: at most 50 s of snapshots
+		m := new(tankv1.ServerMessage)
+		if err := r.conn.Recv(m, 5*time.Second); err != nil {
+			r.t.Fatalf("waiting for the server's answer: %v", err)
+		}
+		switch m.GetKind().(type) {
+		case *tankv1.ServerMessage_Snapshot, *tankv1.ServerMessage_PlayerJoined, *tankv1.ServerMessage_PlayerLeft:
+			continue
+		}
+		return m
+	}
+	r.t.Fatal("no answer among 1000 messages")
+	return nil
+}
+
+// ownState returns this client's state from the next snapshot that has one with ack >= ack.
+func (r *rawClient) ownState(ack uint32) netcode.State {
+	r.t.Helper()
+	for range 1000 {
+		m := new(tankv1.ServerMessage)
+		if err := r.conn.Recv(m, 5*time.Second); err != nil {
+			r.t.Fatalf("waiting for a snapshot: %v", err)
+		}
+		if d := m.GetDisconnect(); d != nil {
+			r.t.Fatalf("disconnected while waiting for a snapshot: %s", d.GetReason())
+		}
+		for _, ps := range m.GetSnapshot().GetPlayers() {
+			if ps.GetPlayerId() == r.id && ps.GetAcknowledgedMoveTick() >= ack {
+				return transport.StateFromProto(ps)
+			}
+		}
+	}
+	r.t.Fatal("no snapshot with our state")
+	return netcode.State{}
+}
+
+func hello(version uint32) *tankv1.ClientMessage {
+	return &tankv1.ClientMessage{Kind: &tankv1.ClientMessage_Hello{Hello: &tankv1.Hello{ProtocolVersion: version, Name: "raw"}}}
+}
+
+func move(tick uint32, turn, throttle float64, ms uint32) *tankv1.ClientMessage {
+	return &tankv1.ClientMessage{Kind: &tankv1.ClientMessage_MoveInput{MoveInput: &tankv1.MoveInput{
+		Tick: tick, Turn: turn, Throttle: throttle, DurationMs: ms}}}
+}
+
+// join handshakes and returns the client's first state.
+func (r *rawClient) join() netcode.State {
+	r.t.Helper()
+	r.send(hello(client.ProtocolVersion))
+	w := r.next().GetWelcome()
+	if w == nil {
+		r.t.Fatal("no Welcome")
+	}
+	r.id = w.GetPlayerId()
+	return r.ownState(0)
+}
+
+// oversized is a frame whose length prefix claims 1 MiB.
+var oversized = append(protowire.AppendVarint(nil, 1<<20), 0x0a, 0x00)
+
+// TestBadInput_OthersUnaffected throws every kind of bad input at one server while a
+// well-behaved bot plays on it, and checks each offender gets a clear answer and the bot
+// notices nothing.
+func TestBadInput_OthersUnaffected(t *testing.T) {
+	addr, srv := startServer(t, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	type result struct {
+		rep client.Report
+		err error
+	}
+	botDone := make(chan result, 1)
+	go func() {
+		rep, err := client.RunBot(ctx, client.BotConfig{
+			Addr: addr, Name: "good", Seed: 7, Duration: 2 * time.Second, Options: client.DefaultOptions()})
+		botDone <- result{rep, err}
+	}()
+
+	rejects := []struct {
+		name   string
+		send   func(r *rawClient)
+		code   tankv1.RejectCode
+		reason string
+	}{
+		{"garbage bytes", func(r *rawClient) { r.sendRaw([]byte("\x05\xff\xff\xff\xff\xff")) }, tankv1.RejectCode_REJECT_CODE_BAD_HELLO, "bad frame"},
+		{"oversized frame", func(r *rawClient) { r.sendRaw(oversized) }, tankv1.RejectCode_REJECT_CODE_BAD_HELLO, "exceeds maximum size"},
+		{"wrong protocol version", func(r *rawClient) { r.send(hello(7)) }, tankv1.RejectCode_REJECT_CODE_VERSION_MISMATCH, "protocol version 7 not supported (want 1)"},
+		{"input before hello", func(r *rawClient) { r.send(move(1, 0, 1, 50)) }, tankv1.RejectCode_REJECT_CODE_BAD_HELLO, "first message must be Hello"},
+	}
+	for _, tt := range rejects {
+		t.Run("handshake/"+tt.name, func(t *testing.T) {
+			r := dialRaw(t, addr)
+			tt.send(r)
+			rej := r.next().GetReject()
+			if rej.GetCode() != tt.code || !strings.Contains(rej.GetReason(), tt.reason) {
+				t.Errorf("reject = %v, want %v mentioning %q", rej, tt.code, tt.reason)
+			}
+		})
+	}
+
+	drops := []struct {
+		name   string
+		send   func(r *rawClient)
+		reason string
+	}{
+		{"NaN input", func(r *rawClient) { r.send(move(1, math.NaN(), 1, 50)) }, "not a finite number"},
+		{"infinite input", func(r *rawClient) { r.send(move(1, 0, math.Inf(1), 50)) }, "not a finite number"},
+		{"tick far in the future", func(r *rawClient) { r.send(move(1_000_000, 0, 1, 50)) }, "ahead of the last applied tick"},
+		{"huge duration", func(r *rawClient) { r.send(move(1, 0, 1, 60_000)) }, "duration"},
+		{"garbage bytes", func(r *rawClient) { r.sendRaw([]byte("\x04\xde\xad\xbe\xef")) }, "bad frame"},
+		{"oversized frame", func(r *rawClient) { r.sendRaw(oversized) }, "exceeds maximum size"},
+		{"unknown message kind", func(r *rawClient) { r.send(&tankv1.ClientMessage{}) }, "unknown message kind"},
+		{"second hello", func(r *rawClient) { r.send(hello(1)) }, "second Hello"},
+	}
+	for _, tt := range drops {
+		t.Run("in game/"+tt.name, func(t *testing.T) {
+			r := dialRaw(t, addr)
+			r.join()
+			tt.send(r)
+			d := r.next().GetDisconnect()
+			if !strings.Contains(d.GetReason(), "protocol error") || !strings.Contains(d.GetReason(), tt.reason) {
+				t.Errorf("disconnect = %v, want a protocol error mentioning %q", d, tt.reason)
+			}
+		})
+	}
+
+	t.Run("in game/out-of-range input is clamped, not dropped", func(t *testing.T) {
+		r := dialRaw(t, addr)
+		start := r.join()
+		r.send(move(start.Ack+1, 5, 9, 50))
+		got := r.ownState(start.Ack + 1)
+		arena := srv.Arena()
+		want := netcode.Simulate(&arena, start.Pose, netcode.Input{Turn: 1, Throttle: 1}, 50*time.Millisecond)
+		if got.Pose != want {
+			t.Errorf("pose after turn 5 throttle 9 = %v, want %v (as turn 1 throttle 1)", got.Pose, want)
+		}
+	})
+
+	res := <-botDone // the bot plays its two seconds while, and after, the others misbehave
+	if res.err != nil {
+		t.Fatalf("well-behaved bot: %v", res.err)
+	}
+	if res.rep.Snapshots < 20 || res.rep.ResidualNonZero != 0 || res.rep.Snaps != 0 {
+		t.Errorf("well-behaved bot: %+v, want it playing undisturbed", res.rep)
+	}
+	st := srv.Stats()
+	if st.Rejects < uint64(len(rejects)) || st.Drops < uint64(len(drops)) || st.InputsClamped < 1 {
+		t.Errorf("server stats %+v: want >= %d rejects, >= %d drops, >= 1 clamped input", st, len(rejects), len(drops))
+	}
+}

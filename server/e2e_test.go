@@ -1,0 +1,126 @@
+package server_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"sync"
+	"testing"
+	"time"
+
+	"tanknet/client"
+	"tanknet/server"
+)
+
+// startServer runs a server on a free loopback port for the rest of the test.
+func startServer(t *testing.T, mutate func(*server.Config)) (string, *server.Server) {
+	t.Helper()
+	cfg := server.DefaultConfig()
+	cfg.Addr = "127.0.0.1:0"
+	cfg.Contact = false
+	cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	if mutate != nil {
+		mutate(&cfg)
+	}
+	srv, err := server.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pc, err := net.ListenPacket("udp", cfg.Addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ctx, pc) }()
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("Serve: %v", err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Error("server did not shut down within 10s")
+		}
+	})
+	return pc.LocalAddr().String(), srv
+}
+
+// ackWatch records, from a bot's frames, the longest run of server ticks over which its
+// acknowledged move tick did not advance, and whether it ever went backwards.
+type ackWatch struct {
+	lastAck, sinceTick uint32
+	maxStall           uint32
+	backwards          bool
+}
+
+func (w *ackWatch) frame(_ time.Time, g *client.Game) {
+	s := g.Stats()
+	if s.LastAck == 0 {
+		return
+	}
+	switch {
+	case s.LastAck < w.lastAck:
+		w.backwards = true
+	case s.LastAck > w.lastAck:
+		w.lastAck, w.sinceTick = s.LastAck, s.ServerTick
+	}
+	w.maxStall = max(w.maxStall, s.ServerTick-w.sinceTick)
+}
+
+// TestEndToEnd_ThreeBotsExactReplay plays a server and three bots over real KCP on loopback
+// for two seconds with contact off: every bot sees every player, acks advance with the ticks,
+// and every reconciliation's replay lands exactly where the prediction already was.
+func TestEndToEnd_ThreeBotsExactReplay(t *testing.T) {
+	addr, srv := startServer(t, nil)
+	const bots = 3
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+
+	reports := make([]client.Report, bots)
+	errs := make([]error, bots)
+	watches := make([]ackWatch, bots)
+	var wg sync.WaitGroup
+	for i := range bots {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			reports[i], errs[i] = client.RunBot(ctx, client.BotConfig{
+				Addr: addr, Name: fmt.Sprintf("bot-%d", i), Seed: uint64(i), Duration: 2 * time.Second,
+				Options: client.DefaultOptions(), OnFrame: watches[i].frame,
+			})
+		}()
+	}
+	wg.Wait()
+
+	for i, r := range reports {
+		if errs[i] != nil {
+			t.Fatalf("bot %d: %v", i, errs[i])
+		}
+		if r.PlayersSeen != bots {
+			t.Errorf("bot %d saw %d players, want %d", i, r.PlayersSeen, bots)
+		}
+		if r.Reconciliations < 10 {
+			t.Errorf("bot %d reconciled %d times in 2s, want many", i, r.Reconciliations)
+		}
+		if r.ResidualNonZero != 0 || r.ResidualMax != 0 {
+			t.Errorf("bot %d: %d reconciliations with a residual (max %g), want exactly 0 with contact off", i, r.ResidualNonZero, r.ResidualMax)
+		}
+		if r.Snaps != 0 || r.Corrections != 0 {
+			t.Errorf("bot %d: %d corrections, %d snaps, want none with contact off", i, r.Corrections, r.Snaps)
+		}
+		// Loose bounds: the machine may be loaded, but acks must keep up with inputs.
+		if w := watches[i]; w.backwards || w.maxStall > 20 {
+			t.Errorf("bot %d: ack went backwards (%v) or stalled for %d ticks", i, w.backwards, w.maxStall)
+		}
+		if lag := uint32(r.InputsSent) - r.LastAck; r.LastAck == 0 || lag > 20 {
+			t.Errorf("bot %d: sent %d inputs, last ack %d", i, r.InputsSent, r.LastAck)
+		}
+	}
+	if st := srv.Stats(); st.Joins != bots || st.Drops != 0 || st.BadFrames != 0 {
+		t.Errorf("server stats %+v, want %d joins and no drops or bad frames", st, bots)
+	}
+}

@@ -1,0 +1,255 @@
+package server
+
+import (
+	"bytes"
+	"io"
+	"log/slog"
+	"math"
+	"testing"
+	"time"
+
+	"tanknet/netcode"
+	tankv1 "tanknet/proto/tank/v1"
+	"tanknet/transport"
+)
+
+// fakePeer stands in for a KCP session: it holds queued inputs and records what the world
+// sends.
+type fakePeer struct {
+	inputs   []netcode.PendingInput
+	control  []*tankv1.ServerMessage
+	snapshot []byte
+	kicked   string
+}
+
+func (p *fakePeer) takeInputs(dst []netcode.PendingInput) []netcode.PendingInput {
+	dst = append(dst, p.inputs...)
+	p.inputs = p.inputs[:0]
+	return dst
+}
+func (p *fakePeer) send(frame []byte)         { p.control = append(p.control, decodeFrame(frame)) }
+func (p *fakePeer) sendSnapshot(frame []byte) { p.snapshot = frame }
+func (p *fakePeer) kick(reason string)        { p.kicked = reason }
+
+func decodeFrame(frame []byte) *tankv1.ServerMessage {
+	m := new(tankv1.ServerMessage)
+	if err := transport.NewFrameReader(bytes.NewReader(frame)).Read(m); err != nil {
+		panic(err) // the world only ever encodes valid frames
+	}
+	return m
+}
+
+func newTestWorld(t *testing.T, mutate func(*Config)) *world {
+	t.Helper()
+	cfg := DefaultConfig()
+	cfg.Contact = false
+	if mutate != nil {
+		mutate(&cfg)
+	}
+	if err := cfg.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	return newWorld(&cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), new(counters))
+}
+
+func mustJoin(t *testing.T, w *world, now time.Duration, name string) (*player, *fakePeer) {
+	t.Helper()
+	fp := new(fakePeer)
+	p, reject := w.join(now, name, fp)
+	if reject != nil {
+		t.Fatalf("join(%q) rejected: %v", name, reject)
+	}
+	return p, fp
+}
+
+func steps(first uint32, n int, in netcode.Input, d time.Duration) []netcode.PendingInput {
+	var out []netcode.PendingInput
+	for i := range n {
+		out = append(out, netcode.PendingInput{Tick: first + uint32(i), Input: in, Duration: d})
+	}
+	return out
+}
+
+func TestWorld_AppliesInputsInOrderLikeReplay(t *testing.T) {
+	w := newTestWorld(t, nil)
+	p, fp := mustJoin(t, w, 0, "ada")
+	spawn := p.pose
+	inputs := append(steps(1, 3, netcode.Input{Turn: 0.5, Throttle: 1}, 50*time.Millisecond),
+		netcode.PendingInput{Tick: 4, Input: netcode.Input{Throttle: -1}, Duration: 120 * time.Millisecond})
+	fp.inputs = append(fp.inputs, inputs...)
+	w.step(time.Second)
+
+	if want := netcode.Replay(&w.cfg.Arena, spawn, inputs); p.pose != want {
+		t.Errorf("pose after inputs = %v, want %v (bit-identical to a client replay)", p.pose, want)
+	}
+	snap := decodeFrame(fp.snapshot).GetSnapshot()
+	if snap == nil || len(snap.GetPlayers()) != 1 {
+		t.Fatalf("snapshot = %v, want one player", snap)
+	}
+	got := transport.StateFromProto(snap.GetPlayers()[0])
+	if got.Ack != 4 || got.Pose != p.pose || got.Tick != 1 {
+		t.Errorf("snapshot state = %+v, want ack 4, tick 1, pose %v", got, p.pose)
+	}
+}
+
+func TestWorld_StaleAndDuplicateInputsIgnored(t *testing.T) {
+	w := newTestWorld(t, nil)
+	p, fp := mustJoin(t, w, 0, "ada")
+	fwd := netcode.Input{Throttle: 1}
+	fp.inputs = steps(1, 2, fwd, 50*time.Millisecond)
+	w.step(time.Second)
+	before := p.pose
+	fp.inputs = append(steps(1, 2, fwd, 50*time.Millisecond), steps(2, 1, fwd, 50*time.Millisecond)...)
+	w.step(2 * time.Second)
+	if p.pose != before || p.ack != 2 {
+		t.Errorf("after replayed ticks pose = %v ack %d, want unchanged %v ack 2", p.pose, p.ack, before)
+	}
+	if got := w.stats.staleInputs.Load(); got != 3 {
+		t.Errorf("stale inputs = %d, want 3", got)
+	}
+	if fp.kicked != "" {
+		t.Errorf("stale inputs kicked the player: %q", fp.kicked)
+	}
+}
+
+func TestWorld_TimeBudgetDefersSpeedHack(t *testing.T) {
+	w := newTestWorld(t, nil)
+	p, fp := mustJoin(t, w, 0, "cheat")
+	fp.inputs = steps(1, 20, netcode.Input{Throttle: 1}, 200*time.Millisecond) // 4 s of driving at once
+	w.step(100 * time.Millisecond)
+	// Budget: 100 ms elapsed + 250 ms slack = 350 ms, so one 200 ms input fits, two do not.
+	if p.ack != 1 || p.granted != 200*time.Millisecond {
+		t.Fatalf("after 100ms: ack %d granted %v, want ack 1 granted 200ms", p.ack, p.granted)
+	}
+	if len(p.queue) != 19 {
+		t.Errorf("queued inputs = %d, want 19 waiting", len(p.queue))
+	}
+	w.step(4 * time.Second)
+	if p.ack != 20 {
+		t.Errorf("after 4s: ack %d, want 20 (all applied once time allows)", p.ack)
+	}
+	if fp.kicked != "" {
+		t.Errorf("deferred inputs kicked the player: %q", fp.kicked)
+	}
+}
+
+func TestWorld_DropsOnlyTheOffender(t *testing.T) {
+	tests := []struct {
+		name string
+		in   netcode.PendingInput
+	}{
+		{"NaN", netcode.PendingInput{Tick: 1, Input: netcode.Input{Turn: math.NaN()}, Duration: 50 * time.Millisecond}},
+		{"far future tick", netcode.PendingInput{Tick: 1000, Input: netcode.Input{}, Duration: 50 * time.Millisecond}},
+		{"huge duration", netcode.PendingInput{Tick: 1, Input: netcode.Input{}, Duration: time.Hour}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := newTestWorld(t, nil)
+			good, goodPeer := mustJoin(t, w, 0, "good")
+			bad, badPeer := mustJoin(t, w, 0, "bad")
+			goodPeer.inputs = steps(1, 1, netcode.Input{Throttle: 1}, 50*time.Millisecond)
+			badPeer.inputs = []netcode.PendingInput{tt.in}
+			rec := w.step(time.Second)
+
+			if badPeer.kicked == "" {
+				t.Fatalf("bad input %+v: not kicked", tt.in)
+			}
+			if len(rec.Dropped) != 1 || rec.Dropped[0] != bad.id {
+				t.Errorf("tick record dropped = %v, want [%d]", rec.Dropped, bad.id)
+			}
+			if goodPeer.kicked != "" || good.ack != 1 {
+				t.Errorf("good player: kicked %q ack %d, want playing with ack 1", goodPeer.kicked, good.ack)
+			}
+			last := goodPeer.control[len(goodPeer.control)-1].GetPlayerLeft()
+			if last.GetPlayerId() != bad.id || last.GetReason() != badPeer.kicked {
+				t.Errorf("good player told %v, want PlayerLeft{%d, %q}", last, bad.id, badPeer.kicked)
+			}
+			if snap := decodeFrame(goodPeer.snapshot).GetSnapshot(); len(snap.GetPlayers()) != 1 {
+				t.Errorf("snapshot after drop has %d players, want 1", len(snap.GetPlayers()))
+			}
+		})
+	}
+}
+
+func TestWorld_JoinSendsWelcomeAndRoster(t *testing.T) {
+	w := newTestWorld(t, nil)
+	first, fp1 := mustJoin(t, w, 0, "ada")
+	second, fp2 := mustJoin(t, w, 0, "bob")
+
+	welcome := fp2.control[0].GetWelcome()
+	if welcome.GetPlayerId() != second.id || welcome.GetTickIntervalMs() != 50 || welcome.GetMaxInputLead() != 40 {
+		t.Errorf("welcome = %v", welcome)
+	}
+	arena, err := transport.ArenaFromProto(welcome.GetArena())
+	if err != nil || arena.Speed != w.cfg.Arena.Speed || len(arena.Obstacles) != len(w.cfg.Arena.Obstacles) {
+		t.Errorf("welcome arena = %+v, %v; want the server's", arena, err)
+	}
+	var roster []uint32
+	for _, m := range fp2.control[1:] {
+		roster = append(roster, m.GetPlayerJoined().GetPlayerId())
+	}
+	if len(roster) != 2 || roster[0] != first.id || roster[1] != second.id {
+		t.Errorf("newcomer roster = %v, want [%d %d]", roster, first.id, second.id)
+	}
+	if got := fp1.control[len(fp1.control)-1].GetPlayerJoined(); got.GetPlayerId() != second.id || got.GetName() != "bob" {
+		t.Errorf("existing player told %v, want PlayerJoined{%d bob}", got, second.id)
+	}
+	if first.pose.Distance(second.pose) < 4*w.cfg.Arena.TankRadius {
+		t.Errorf("spawns %v and %v overlap", first.pose, second.pose)
+	}
+}
+
+func TestWorld_ServerFullRejects(t *testing.T) {
+	w := newTestWorld(t, func(c *Config) { c.MaxPlayers = 1 })
+	mustJoin(t, w, 0, "ada")
+	if _, reject := w.join(0, "bob", new(fakePeer)); reject.GetCode() != tankv1.RejectCode_REJECT_CODE_SERVER_FULL {
+		t.Errorf("join beyond max players: reject %v, want SERVER_FULL", reject)
+	}
+}
+
+func TestWorld_SnapshotEncodedOnceForEveryone(t *testing.T) {
+	w := newTestWorld(t, nil)
+	_, fp1 := mustJoin(t, w, 0, "ada")
+	_, fp2 := mustJoin(t, w, 0, "bob")
+	w.step(50 * time.Millisecond)
+	if len(fp1.snapshot) == 0 || &fp1.snapshot[0] != &fp2.snapshot[0] {
+		t.Error("players got different snapshot buffers, want one shared encoding")
+	}
+	snap := decodeFrame(fp1.snapshot).GetSnapshot()
+	if ids := snap.GetPlayers(); len(ids) != 2 || ids[0].GetPlayerId() >= ids[1].GetPlayerId() {
+		t.Errorf("snapshot players %v, want two in increasing id order", ids)
+	}
+}
+
+func TestWorld_Contact(t *testing.T) {
+	for _, contact := range []bool{true, false} {
+		w := newTestWorld(t, func(c *Config) { c.Contact = contact })
+		a, _ := mustJoin(t, w, 0, "a")
+		b, _ := mustJoin(t, w, 0, "b")
+		a.pose = netcode.Pose{X: 20, Y: 3}
+		b.pose = netcode.Pose{X: 20.5, Y: 3}
+		w.step(50 * time.Millisecond)
+		d := a.pose.Distance(b.pose)
+		if contact && d < 2*w.cfg.Arena.TankRadius-1e-9 {
+			t.Errorf("contact on: tanks %v apart, want at least %v", d, 2*w.cfg.Arena.TankRadius)
+		}
+		if !contact && d != 0.5 {
+			t.Errorf("contact off: tanks %v apart, want untouched 0.5", d)
+		}
+	}
+}
+
+func TestWorld_LeaveTellsOthers(t *testing.T) {
+	w := newTestWorld(t, nil)
+	a, _ := mustJoin(t, w, 0, "a")
+	_, fpB := mustJoin(t, w, 0, "b")
+	w.leave(a.id, "goodbye: done")
+	w.leave(a.id, "again") // unknown id: nothing happens
+	left := fpB.control[len(fpB.control)-1].GetPlayerLeft()
+	if left.GetPlayerId() != a.id || left.GetReason() != "goodbye: done" {
+		t.Errorf("PlayerLeft = %v", left)
+	}
+	if len(w.players) != 1 {
+		t.Errorf("players = %d, want 1", len(w.players))
+	}
+}
