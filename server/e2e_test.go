@@ -120,7 +120,13 @@ func TestEndToEnd_ThreeBotsExactReplay(t *testing.T) {
 			t.Errorf("bot %d: sent %d inputs, last ack %d", i, r.InputsSent, r.LastAck)
 		}
 	}
-	if st := srv.Stats(); st.Joins != bots || st.Drops != 0 || st.BadFrames != 0 {
-		t.Errorf("server stats %+v, want %d joins and no drops or bad frames", st, bots)
+	// Each bot said goodbye; the server hears it (KCP has no close, so this is the only way
+	// it learns before the idle timeout).
+	st := srv.Stats()
+	for deadline := time.Now().Add(5 * time.Second); st.Leaves < bots && time.Now().Before(deadline); st = srv.Stats() {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if st.Joins != bots || st.Leaves != bots || st.Drops != 0 || st.BadFrames != 0 {
+		t.Errorf("server stats %+v, want %d joins, %d goodbyes, no drops or bad frames", st, bots, bots)
 	}
 }

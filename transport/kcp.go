@@ -49,6 +49,7 @@ func tune(s *kcp.UDPSession) {
 type Conn struct {
 	sess *kcp.UDPSession
 	fr   *FrameReader
+	own  net.PacketConn // the dialed socket, closed shortly after the session; nil on a server
 
 	mu   sync.Mutex // serializes writes and guards buf
 	buf  []byte
@@ -61,7 +62,7 @@ func newConn(s *kcp.UDPSession) *Conn {
 }
 
 // Dial opens a KCP session to addr ("host:port") over pc, or over a new UDP socket when pc is
-// nil. The returned Conn owns pc and closes it on Close. KCP has no handshake, so Dial
+// nil. The returned Conn owns pc and closes it after Close. KCP has no handshake, so Dial
 // succeeds even if nobody listens; the first Recv then times out.
 func Dial(addr string, pc net.PacketConn) (*Conn, error) {
 	raddr, err := net.ResolveUDPAddr("udp", addr)
@@ -76,12 +77,14 @@ func Dial(addr string, pc net.PacketConn) (*Conn, error) {
 	var id [4]byte
 	rand.Read(id[:]) // conversation id: random, so a restarted client is a new session
 	conv := binary.LittleEndian.Uint32(id[:])
-	s, err := kcp.NewConn4(conv, raddr, nil, 0, 0, true, pc)
+	s, err := kcp.NewConn3(conv, raddr, nil, 0, 0, pc)
 	if err != nil {
 		pc.Close()
 		return nil, fmt.Errorf("transport: dial %s: %w", addr, err)
 	}
-	return newConn(s), nil
+	c := newConn(s)
+	c.own = pc
+	return c, nil
 }
 
 // Send frames m and writes it as one KCP message, blocking at most WriteTimeout.
@@ -128,11 +131,22 @@ func (c *Conn) SmoothedRTT() time.Duration {
 	return time.Duration(c.sess.GetSRTT()) * time.Millisecond
 }
 
-// Close closes the session; it is safe to call more than once. Queued data may be lost: to
-// say goodbye, Send first and give KCP a moment to flush.
+// closeLinger is how long a dialed socket outlives its session. kcp-go hands outgoing
+// packets to a goroutine of its own; closing the socket at once would lose a last message
+// such as Goodbye, even through a link conditioner that delays it by a few hundred ms.
+const closeLinger = 500 * time.Millisecond
+
+// Close closes the session and returns at once; it is safe to call more than once. A message
+// sent just before is flushed to the network (once, not retransmitted); a dialed socket is
+// closed closeLinger later so that flush can leave.
 func (c *Conn) Close() error {
 	var err error
-	c.once.Do(func() { err = c.sess.Close() })
+	c.once.Do(func() {
+		err = c.sess.Close()
+		if c.own != nil {
+			time.AfterFunc(closeLinger, func() { c.own.Close() })
+		}
+	})
 	return err
 }
 
