@@ -49,8 +49,10 @@ func newTestWorld(t *testing.T, mutate func(*Config)) *world {
 	if err := cfg.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	return newWorld(&cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), new(counters))
+	return newWorld(&cfg, discardLogger(), new(counters))
 }
+
+func discardLogger() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
 
 func mustJoin(t *testing.T, w *world, now time.Duration, name string) (*player, *fakePeer) {
 	t.Helper()
