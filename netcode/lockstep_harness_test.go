@@ -1,0 +1,268 @@
+package netcode_test
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"tanknet/netcode"
+)
+
+// The lockstep world: a tiny authoritative server, client netcode and a seeded model of a
+// KCP link, all advanced by one loop at 60 frames per second. No sockets, no sleeps, no wall
+// clock: a failing seed replays exactly. The tests that drive it are in lockstep_test.go.
+
+const fps60 = time.Second / 60
+
+// link is one direction of one KCP stream: reliable and ordered. A packet takes the one-way
+// latency plus up to jitter; a lost one is sent again one RTO later (and may be lost again),
+// and since the stream is ordered everything sent after it waits and then arrives at once.
+type link[T any] struct {
+	rng             *rand.Rand
+	latency, jitter time.Duration
+	rto             time.Duration
+	loss            float64
+	last            time.Duration // delivery time of the previous packet
+	queue           []delivery[T]
+}
+
+type delivery[T any] struct {
+	at  time.Duration
+	msg T
+}
+
+func (l *link[T]) send(now time.Duration, msg T) {
+	at := now + l.latency
+	if l.jitter > 0 {
+		at += time.Duration(l.rng.Int64N(int64(l.jitter)))
+	}
+	for l.rng.Float64() < l.loss {
+		at += l.rto
+	}
+	at = max(at, l.last)
+	l.last = at
+	l.queue = append(l.queue, delivery[T]{at, msg})
+}
+
+// recv returns, in order, every message delivered by now.
+func (l *link[T]) recv(now time.Duration) []T {
+	var out []T
+	for len(l.queue) > 0 && l.queue[0].at <= now {
+		out = append(out, l.queue[0].msg)
+		l.queue = l.queue[1:]
+	}
+	return out
+}
+
+// profile is a network condition, the same both ways.
+type profile struct {
+	name   string
+	rtt    time.Duration
+	jitter time.Duration // extra one-way delay, uniform in [0, jitter)
+	loss   float64       // chance a packet needs a retransmission
+}
+
+func (p profile) rto() time.Duration { return p.rtt + 4*p.jitter + 50*time.Millisecond }
+
+// server applies each MoveInput with netcode.Simulate in tick order as it arrives, steps the
+// world every 50 ms, and remembers every tick's poses as ground truth.
+type server struct {
+	arena   *netcode.Arena
+	contact bool
+	tick    uint32
+	poses   []netcode.Pose
+	acks    []uint32
+	history [][]netcode.Pose // history[k] = poses in the snapshot of tick k
+	touches int
+}
+
+func (s *server) apply(player int, in netcode.PendingInput) {
+	if in.Tick <= s.acks[player] {
+		return // stale
+	}
+	s.poses[player] = netcode.Simulate(s.arena, s.poses[player], in.Input, in.Duration)
+	s.acks[player] = in.Tick
+}
+
+func (s *server) step() []netcode.State {
+	s.tick++
+	if s.contact {
+		s.touches += netcode.ResolveContacts(s.arena, s.poses)
+	}
+	s.history = append(s.history, append([]netcode.Pose(nil), s.poses...))
+	out := make([]netcode.State, len(s.poses))
+	for i, p := range s.poses {
+		out[i] = netcode.State{Tick: s.tick, Pose: p, Ack: s.acks[i]}
+	}
+	return out
+}
+
+// truth returns player p's server pose at the fractional tick f.
+func (s *server) truth(p int, f float64) netcode.Pose {
+	k := int(math.Floor(f))
+	if k+1 >= len(s.history) {
+		return s.history[k][p]
+	}
+	return netcode.Lerp(s.history[k][p], s.history[k+1][p], f-float64(k))
+}
+
+type client struct {
+	id     int
+	local  *netcode.Local
+	recv   []*netcode.Interpolator // receive timeline, per player (nil for self)
+	adapt  []*netcode.Interpolator // server timeline, per player (nil for self)
+	up     *link[netcode.PendingInput]
+	down   *link[[]netcode.State]
+	drive  func(now time.Duration) netcode.Input
+	maxOff float64       // largest correction offset seen, units
+	maxRun time.Duration // longest a correction stayed active
+	runFor time.Duration
+}
+
+type world struct {
+	t       *testing.T
+	arena   netcode.Arena
+	srv     *server
+	clients []*client
+	now     time.Duration
+
+	residualFails int // reconciliations with a non-zero residual
+	bracketed     [2]int
+	worstRemote   float64
+}
+
+// newWorld makes a server and one client per start pose. drive returns player p's input.
+func newWorld(t *testing.T, seed uint64, pr profile, contact bool, starts []netcode.Pose,
+	drive func(p int, rng *rand.Rand, now time.Duration) netcode.Input) *world {
+	w := &world{t: t, arena: netcode.DefaultArena()}
+	w.srv = &server{arena: &w.arena, contact: contact, poses: append([]netcode.Pose(nil), starts...),
+		acks: make([]uint32, len(starts)), history: [][]netcode.Pose{append([]netcode.Pose(nil), starts...)}}
+	adaptive := netcode.DefaultInterpConfig()
+	adaptive.Timeline = netcode.ServerTimeline
+	for i, p := range starts {
+		rng := rand.New(rand.NewPCG(seed, uint64(i)))
+		mk := func() *rand.Rand { return rand.New(rand.NewPCG(rng.Uint64(), rng.Uint64())) }
+		c := &client{
+			id:    i,
+			local: netcode.NewLocal(&w.arena, netcode.DefaultLocalConfig(), netcode.State{Pose: p}),
+			recv:  make([]*netcode.Interpolator, len(starts)),
+			adapt: make([]*netcode.Interpolator, len(starts)),
+			up:    &link[netcode.PendingInput]{rng: mk(), latency: pr.rtt / 2, jitter: pr.jitter, rto: pr.rto(), loss: pr.loss},
+			down:  &link[[]netcode.State]{rng: mk(), latency: pr.rtt / 2, jitter: pr.jitter, rto: pr.rto(), loss: pr.loss},
+		}
+		driver := mk()
+		c.drive = func(now time.Duration) netcode.Input { return drive(i, driver, now) }
+		for j := range starts {
+			if j != i {
+				c.recv[j] = netcode.NewInterpolator(netcode.DefaultInterpConfig())
+				c.adapt[j] = netcode.NewInterpolator(adaptive)
+			}
+		}
+		w.clients = append(w.clients, c)
+	}
+	return w
+}
+
+// run advances the world by d in 60 FPS frames, checking every frame.
+func (w *world) run(d time.Duration) {
+	corr := netcode.DefaultCorrectionConfig()
+	nextTick := time.Duration(w.srv.tick+1) * netcode.StepInterval
+	for end := w.now + d; w.now < end; {
+		frameStart := w.now
+		w.now = time.Duration(int64(w.now/fps60)+1) * fps60 // frame boundaries at i/60 s
+		w.now = max(w.now, frameStart+1)
+		frame := w.now - frameStart
+
+		for ; nextTick <= w.now; nextTick += netcode.StepInterval {
+			for _, c := range w.clients {
+				for _, in := range c.up.recv(nextTick) {
+					w.srv.apply(c.id, in)
+				}
+			}
+			states := w.srv.step()
+			for _, c := range w.clients {
+				c.down.send(nextTick, states)
+			}
+		}
+
+		for _, c := range w.clients {
+			for range c.local.Advance(frame) {
+				c.up.send(w.now, c.local.Predict(c.drive(w.now)))
+			}
+			for _, snap := range c.down.recv(w.now) {
+				for p, s := range snap {
+					if p != c.id {
+						c.recv[p].Push(w.now, s)
+						c.adapt[p].Push(w.now, s)
+						continue
+					}
+					if c.local.Reconcile(s) {
+						if lc := c.local.Counters(); lc.LastResidual != 0 || lc.LastResidualAngle != 0 {
+							w.residualFails++
+						}
+					}
+				}
+			}
+			w.checkRemotes(c)
+
+			off := c.local.Offset()
+			dist := math.Hypot(off.X, off.Y)
+			if dist > corr.SnapDistance || math.Abs(off.Heading) > corr.SnapAngle {
+				w.t.Fatalf("%v: player %d correction offset %v is beyond the snap threshold", w.now, c.id, off)
+			}
+			c.maxOff = max(c.maxOff, dist)
+			if c.local.Correcting() {
+				c.runFor += frame
+				c.maxRun = max(c.maxRun, c.runFor)
+			} else {
+				c.runFor = 0
+			}
+		}
+	}
+}
+
+// stop lets every driver release the controls and runs the world for d more.
+func (w *world) stop(d time.Duration) {
+	for _, c := range w.clients {
+		c.drive = func(time.Duration) netcode.Input { return netcode.Input{} }
+	}
+	w.run(d)
+}
+
+// checkRemotes samples c's remote tanks on both timelines and compares every bracketed pose
+// with the server's pose at the tick it claims to show.
+func (w *world) checkRemotes(c *client) {
+	for p := range w.clients {
+		if p == c.id {
+			continue
+		}
+		for tl, ip := range [2]*netcode.Interpolator{c.recv[p], c.adapt[p]} {
+			got, ok := ip.Sample(w.now)
+			if !ok {
+				continue
+			}
+			w.bracketed[tl]++
+			want := w.srv.truth(p, ip.RenderTick())
+			e := math.Max(got.Distance(want), math.Abs(got.AngleTo(want)))
+			w.worstRemote = max(w.worstRemote, e)
+			if e > 1e-9 {
+				w.t.Fatalf("%v: client %d sees player %d at %v (tick %.3f, timeline %d), server had %v",
+					w.now, c.id, p, got, ip.RenderTick(), tl, want)
+			}
+		}
+	}
+}
+
+// holds returns the hold counts of all remote interpolators, per timeline.
+func (w *world) holds() (recv, adapt int) {
+	for _, c := range w.clients {
+		for p := range w.clients {
+			if p != c.id {
+				recv += c.recv[p].Counters().Holds
+				adapt += c.adapt[p].Counters().Holds
+			}
+		}
+	}
+	return recv, adapt
+}
