@@ -1,6 +1,7 @@
 // Command tankserver runs an authoritative tanknet game server.
 //
 //	tankserver -addr :7777 -max-players 16 -contact=true
+//	tankserver -net wifi-bad            # every client behind a simulated bad network
 //
 // It ticks every 50 ms, logs every join, reject and drop with its reason, and shuts down
 // cleanly on SIGINT or SIGTERM.
@@ -11,19 +12,28 @@ import (
 	"flag"
 	"fmt"
 	"log/slog"
+	"net"
 	"os"
 	"os/signal"
 	"syscall"
 
 	"tanknet/server"
+	"tanknet/transport"
 )
 
+// Config is everything tankserver needs.
+type Config struct {
+	Server server.Config
+	Net    transport.NetFlags
+}
+
 func main() {
-	cfg := server.DefaultConfig()
-	flag.StringVar(&cfg.Addr, "addr", cfg.Addr, "UDP `address` to listen on")
-	flag.IntVar(&cfg.MaxPlayers, "max-players", cfg.MaxPlayers, "most players at once (1-256)")
-	flag.BoolVar(&cfg.Contact, "contact", cfg.Contact, "resolve tank-vs-tank contact (off: client prediction is always exact)")
-	flag.DurationVar(&cfg.IdleTimeout, "idle-timeout", cfg.IdleTimeout, "drop a client silent this long")
+	cfg := Config{Server: server.DefaultConfig()}
+	flag.StringVar(&cfg.Server.Addr, "addr", cfg.Server.Addr, "UDP `address` to listen on")
+	flag.IntVar(&cfg.Server.MaxPlayers, "max-players", cfg.Server.MaxPlayers, "most players at once (1-256)")
+	flag.BoolVar(&cfg.Server.Contact, "contact", cfg.Server.Contact, "resolve tank-vs-tank contact (off: client prediction is always exact)")
+	flag.DurationVar(&cfg.Server.IdleTimeout, "idle-timeout", cfg.Server.IdleTimeout, "drop a client silent this long")
+	cfg.Net.Register(flag.CommandLine)
 	verbose := flag.Bool("v", false, "log debug detail")
 	flag.Parse()
 
@@ -31,7 +41,7 @@ func main() {
 	if *verbose {
 		level = slog.LevelDebug
 	}
-	cfg.Logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+	cfg.Server.Logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -41,10 +51,28 @@ func main() {
 	}
 }
 
-func run(ctx context.Context, cfg server.Config) error {
-	srv, err := server.New(cfg)
+func run(ctx context.Context, cfg Config) error {
+	cond, err := cfg.Net.Conditions()
 	if err != nil {
 		return err
 	}
-	return srv.ListenAndServe(ctx)
+	srv, err := server.New(cfg.Server)
+	if err != nil {
+		return err
+	}
+	pc, err := net.ListenPacket("udp", cfg.Server.Addr)
+	if err != nil {
+		return fmt.Errorf("listen %s: %w", cfg.Server.Addr, err)
+	}
+	if cond != (transport.Conditions{}) {
+		// Outbound is server -> clients, inbound clients -> server: every client sees it.
+		cpc, err := transport.Condition(pc, cond, cfg.Net.Seed)
+		if err != nil {
+			pc.Close()
+			return err
+		}
+		cfg.Server.Logger.Info("simulating network", "conditions", cond.String())
+		pc = cpc
+	}
+	return srv.Serve(ctx, pc)
 }
