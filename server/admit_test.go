@@ -32,8 +32,8 @@ func TestAdmit(t *testing.T) {
 		{"zero duration", in(6, 0, 1, 0), 5, 5, refused, netcode.Input{}, "duration"},
 		{"duration too long", in(6, 0, 1, 201), 5, 5, refused, netcode.Input{}, "duration"},
 		{"longest duration", in(6, 0, 1, 200), 5, 5, admitted, netcode.Input{Throttle: 1}, ""},
-		{"at the lead limit", in(45, 0, 1, 50), 5, 5, admitted, netcode.Input{Throttle: 1}, ""},
-		{"beyond the lead limit", in(46, 0, 1, 50), 5, 5, refused, netcode.Input{}, "ahead"},
+		{"at the lead limit", in(125, 0, 1, 50), 5, 5, admitted, netcode.Input{Throttle: 1}, ""},
+		{"beyond the lead limit", in(126, 0, 1, 50), 5, 5, refused, netcode.Input{}, "ahead"},
 		{"max uint32 tick", in(math.MaxUint32, 0, 1, 50), 5, 5, refused, netcode.Input{}, "ahead"},
 	}
 	for _, tt := range tests {

@@ -25,13 +25,18 @@ type Config struct {
 	// Arena is the field and movement rules; sent to every client in Welcome.
 	Arena netcode.Arena
 	// MaxInputLead is how far ahead of its last applied input a client's MoveInput tick may
-	// run before the client is dropped, in ticks.
+	// run before the client is dropped, in ticks. It must exceed what an honest client can
+	// have in flight: tanknet clients keep at most 100 unacknowledged inputs.
 	MaxInputLead uint32
 	// MaxInputDuration is the longest MoveInput.duration_ms accepted.
 	MaxInputDuration time.Duration
 	// TimeSlack is how much simulated time a player may be granted beyond the wall time it
 	// has been connected: room for network jitter, no room for a speed hack.
 	TimeSlack time.Duration
+	// MaxSimPerTick caps the simulated time one player gets in one tick. Time a player saved
+	// by sending nothing can then only be spent at this rate, so a stalled honest client
+	// catches up quickly while a cheater cannot teleport.
+	MaxSimPerTick time.Duration
 	// HelloTimeout is how long a new connection has to send its Hello.
 	HelloTimeout time.Duration
 	// IdleTimeout drops a client that has sent nothing for this long.
@@ -47,9 +52,10 @@ func DefaultConfig() Config {
 		MaxPlayers:       16,   // fills the default arena without making it a traffic jam
 		Contact:          true, // contact is what makes prediction miss, so show it by default
 		Arena:            netcode.DefaultArena(),
-		MaxInputLead:     40,                     // 2 s of inputs: far more than any honest burst after a stall
+		MaxInputLead:     120,                    // 6 s: past the 5 s idle timeout, so only a liar gets here
 		MaxInputDuration: 200 * time.Millisecond, // four steps: a client catching up a frame hitch
 		TimeSlack:        250 * time.Millisecond, // absorbs bursts after a KCP retransmission
+		MaxSimPerTick:    200 * time.Millisecond, // 4x real time: a 2 s stall drains in under a second
 		HelloTimeout:     5 * time.Second,
 		IdleTimeout:      5 * time.Second, // clients send every 50 ms; 5 s of silence is gone
 	}
@@ -66,6 +72,8 @@ func (c Config) Validate() error {
 		return errors.New("server: max input lead must be at least 1 tick")
 	case c.MaxInputDuration < time.Millisecond:
 		return fmt.Errorf("server: max input duration %v below 1ms", c.MaxInputDuration)
+	case c.MaxSimPerTick < c.MaxInputDuration:
+		return fmt.Errorf("server: max simulated time per tick %v below the max input duration %v", c.MaxSimPerTick, c.MaxInputDuration)
 	case c.TimeSlack < 0:
 		return fmt.Errorf("server: negative time slack %v", c.TimeSlack)
 	case c.HelloTimeout <= 0 || c.IdleTimeout <= 0:

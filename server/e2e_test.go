@@ -3,9 +3,9 @@ package server_test
 import (
 	"context"
 	"fmt"
-	"io"
 	"log/slog"
 	"net"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -20,7 +20,7 @@ func startServer(t *testing.T, mutate func(*server.Config)) (string, *server.Ser
 	cfg := server.DefaultConfig()
 	cfg.Addr = "127.0.0.1:0"
 	cfg.Contact = false
-	cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	cfg.Logger = slog.New(slog.NewTextHandler(testWriter{t}, nil))
 	if mutate != nil {
 		mutate(&cfg)
 	}
@@ -129,4 +129,13 @@ func TestEndToEnd_ThreeBotsExactReplay(t *testing.T) {
 	if st.Joins != bots || st.Leaves != bots || st.Drops != 0 || st.BadFrames != 0 {
 		t.Errorf("server stats %+v, want %d joins, %d goodbyes, no drops or bad frames", st, bots, bots)
 	}
+}
+
+// testWriter sends the server's log to the test log, shown when a test fails.
+type testWriter struct{ t *testing.T }
+
+func (w testWriter) Write(p []byte) (int, error) {
+	w.t.Helper()
+	w.t.Log(strings.TrimSpace(string(p)))
+	return len(p), nil
 }

@@ -10,7 +10,7 @@ import (
 
 // Limits on what one session may queue, so that one client can cost the server only so much.
 const (
-	maxInbox   = 64  // MoveInputs between two ticks: ~3 s worth, far above any honest burst
+	maxInbox   = 128 // MoveInputs between two ticks: 6.4 s worth, more than a client keeps in flight
 	maxControl = 256 // control messages waiting to be written (joins, leaves, pongs)
 )
 
@@ -124,7 +124,12 @@ func (s *session) writeLoop() error {
 		s.outMu.Unlock()
 		for _, f := range batch {
 			if err := s.conn.SendFrame(f); err != nil {
-				return err
+				select {
+				case <-s.done: // we closed the connection under this write: not the client's fault
+					return nil
+				default:
+					return err
+				}
 			}
 		}
 		if closing {

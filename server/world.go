@@ -211,7 +211,7 @@ func (w *world) simulate(p *player, now time.Duration) string {
 		p.queue = append(p.queue, in)
 		p.last = in.Tick
 	}
-	budget := now - p.joinedAt + w.cfg.TimeSlack
+	budget := min(now-p.joinedAt+w.cfg.TimeSlack, p.granted+w.cfg.MaxSimPerTick)
 	n := 0
 	for _, in := range p.queue {
 		if p.granted+in.Duration > budget {

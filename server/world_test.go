@@ -80,6 +80,7 @@ func TestWorld_AppliesInputsInOrderLikeReplay(t *testing.T) {
 		netcode.PendingInput{Tick: 4, Input: netcode.Input{Throttle: -1}, Duration: 120 * time.Millisecond})
 	fp.inputs = append(fp.inputs, inputs...)
 	w.step(time.Second)
+	w.step(time.Second + 50*time.Millisecond) // 270 ms of input is more than one tick may simulate
 
 	if want := netcode.Replay(&w.cfg.Arena, spawn, inputs); p.pose != want {
 		t.Errorf("pose after inputs = %v, want %v (bit-identical to a client replay)", p.pose, want)
@@ -89,8 +90,8 @@ func TestWorld_AppliesInputsInOrderLikeReplay(t *testing.T) {
 		t.Fatalf("snapshot = %v, want one player", snap)
 	}
 	got := transport.StateFromProto(snap.GetPlayers()[0])
-	if got.Ack != 4 || got.Pose != p.pose || got.Tick != 1 {
-		t.Errorf("snapshot state = %+v, want ack 4, tick 1, pose %v", got, p.pose)
+	if got.Ack != 4 || got.Pose != p.pose || got.Tick != 2 {
+		t.Errorf("snapshot state = %+v, want ack 4, tick 2, pose %v", got, p.pose)
 	}
 }
 
@@ -126,12 +127,34 @@ func TestWorld_TimeBudgetDefersSpeedHack(t *testing.T) {
 	if len(p.queue) != 19 {
 		t.Errorf("queued inputs = %d, want 19 waiting", len(p.queue))
 	}
-	w.step(4 * time.Second)
+	for now := 150 * time.Millisecond; now <= 4*time.Second; now += 50 * time.Millisecond {
+		w.step(now)
+		if limit := now + w.cfg.TimeSlack; p.granted > limit {
+			t.Fatalf("at %v granted %v, more than wall time plus slack %v", now, p.granted, limit)
+		}
+	}
 	if p.ack != 20 {
 		t.Errorf("after 4s: ack %d, want 20 (all applied once time allows)", p.ack)
 	}
 	if fp.kicked != "" {
 		t.Errorf("deferred inputs kicked the player: %q", fp.kicked)
+	}
+}
+
+func TestWorld_SavedTimeSpentAtBoundedRate(t *testing.T) {
+	w := newTestWorld(t, nil)
+	p, fp := mustJoin(t, w, 0, "idler")
+	w.step(time.Minute) // a minute of sending nothing
+	fp.inputs = steps(1, 100, netcode.Input{Throttle: 1}, 50*time.Millisecond)
+	for i := range 10 {
+		before := p.granted
+		w.step(time.Minute + time.Duration(i+1)*50*time.Millisecond)
+		if spent := p.granted - before; spent != w.cfg.MaxSimPerTick {
+			t.Fatalf("tick %d simulated %v, want exactly the %v cap", i, spent, w.cfg.MaxSimPerTick)
+		}
+	}
+	if p.ack != 40 {
+		t.Errorf("after 10 ticks ack = %d, want 40 (4 inputs a tick)", p.ack)
 	}
 }
 
@@ -179,7 +202,7 @@ func TestWorld_JoinSendsWelcomeAndRoster(t *testing.T) {
 	second, fp2 := mustJoin(t, w, 0, "bob")
 
 	welcome := fp2.control[0].GetWelcome()
-	if welcome.GetPlayerId() != second.id || welcome.GetTickIntervalMs() != 50 || welcome.GetMaxInputLead() != 40 {
+	if welcome.GetPlayerId() != second.id || welcome.GetTickIntervalMs() != 50 || welcome.GetMaxInputLead() != 120 {
 		t.Errorf("welcome = %v", welcome)
 	}
 	arena, err := transport.ArenaFromProto(welcome.GetArena())

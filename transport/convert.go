@@ -73,7 +73,7 @@ func MoveToProto(p netcode.PendingInput) *tankv1.MoveInput {
 		Tick:       p.Tick,
 		Turn:       p.Input.Turn,
 		Throttle:   p.Input.Throttle,
-		DurationMs: uint32(p.Duration / time.Millisecond),
+		DurationMs: uint32(max(0, p.Duration/time.Millisecond)),
 	}
 }
 

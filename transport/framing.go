@@ -69,6 +69,7 @@ func NewFrameReader(r io.Reader) *FrameReader {
 // ends mid-frame yields io.ErrUnexpectedEOF. After any error the stream position is
 // undefined, so the caller should drop the connection.
 func (fr *FrameReader) Read(m proto.Message) error {
+	fr.src.err = nil // a caller may read on after a timeout; judge this frame on its own
 	err := protodelim.UnmarshalOptions{MaxSize: MaxFrameSize}.UnmarshalFrom(fr.r, m)
 	var tooLarge *protodelim.SizeTooLargeError
 	switch {

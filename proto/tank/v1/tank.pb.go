@@ -579,9 +579,9 @@ func (x *Reject) GetReason() string {
 // (every 50 ms), in increasing tick order.
 type MoveInput struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// Move tick: 1 for the first input, then +1 per step. The server drops ticks at or below the
-	// last one it applied and disconnects a client whose tick runs more than
-	// Welcome.max_input_lead ahead of it.
+	// Move tick: acknowledged_move_tick + 1 for the first input, then +1 per step. The server
+	// ignores ticks at or below the last one it queued or applied, and disconnects a client
+	// whose tick runs more than Welcome.max_input_lead ahead of the last one it applied.
 	Tick uint32 `protobuf:"varint,1,opt,name=tick,proto3" json:"tick,omitempty"`
 	// Steering in [-1, 1]; +1 turns counter-clockwise at Arena.turn_rate. Values outside the
 	// range are clamped; NaN or infinity is a protocol error.

@@ -1,0 +1,231 @@
+package transport
+
+import (
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"google.golang.org/protobuf/proto"
+
+	"tanknet/netcode"
+	tankv1 "tanknet/proto/tank/v1"
+)
+
+// throughWire marshals m and unmarshals it into a fresh message, as the network would.
+func throughWire[M proto.Message](t *testing.T, m M) M {
+	t.Helper()
+	b, err := proto.Marshal(m)
+	if err != nil {
+		t.Fatalf("marshal: %v", err)
+	}
+	out := m.ProtoReflect().New().Interface().(M)
+	if err := proto.Unmarshal(b, out); err != nil {
+		t.Fatalf("unmarshal: %v", err)
+	}
+	return out
+}
+
+// sameBits reports whether a and b are the same float64 bit pattern (so -0 != +0 and a NaN
+// equals only the identical NaN).
+func sameBits(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) }
+
+func arenaBitsEqual(t *testing.T, got, want netcode.Arena) {
+	t.Helper()
+	for _, f := range []struct {
+		name      string
+		got, want float64
+	}{
+		{"width", got.Width, want.Width}, {"height", got.Height, want.Height},
+		{"tank radius", got.TankRadius, want.TankRadius}, {"speed", got.Speed, want.Speed},
+		{"turn rate", got.TurnRate, want.TurnRate},
+	} {
+		if !sameBits(f.got, f.want) {
+			t.Errorf("%s = %v (%#x), want %v (%#x)", f.name, f.got, math.Float64bits(f.got), f.want, math.Float64bits(f.want))
+		}
+	}
+	if len(got.Obstacles) != len(want.Obstacles) {
+		t.Fatalf("%d obstacles, want %d", len(got.Obstacles), len(want.Obstacles))
+	}
+	for i, o := range got.Obstacles {
+		w := want.Obstacles[i]
+		if !sameBits(o.MinX, w.MinX) || !sameBits(o.MinY, w.MinY) || !sameBits(o.MaxX, w.MaxX) || !sameBits(o.MaxY, w.MaxY) {
+			t.Errorf("obstacle %d = %+v, want %+v (bit for bit)", i, o, w)
+		}
+	}
+}
+
+func TestArena_RoundTripIsBitIdentical(t *testing.T) {
+	odd := netcode.Arena{
+		Width:  math.Nextafter(40, 41),
+		Height: 0.1 + 0.2, // 0.30000000000000004
+		Obstacles: []netcode.Rect{
+			{MinX: math.Copysign(0, -1), MinY: 0, MaxX: 1.0 / 3, MaxY: math.SmallestNonzeroFloat64}, // -0 is a valid min
+			{MinX: 0.1, MinY: 0.1, MaxX: 0.1, MaxY: 0.2},                                            // zero-width box
+			{MinX: 0.3 / 3, MinY: math.Nextafter(0.2, 1), MaxX: 0.3, MaxY: 0.3},
+		},
+		TankRadius: math.Nextafter(0.1, 0),
+		Speed:      math.MaxFloat64,
+		TurnRate:   math.SmallestNonzeroFloat64,
+	}
+	for name, a := range map[string]netcode.Arena{
+		"default":      netcode.DefaultArena(),
+		"no obstacles": {Width: 10, Height: 10, TankRadius: 1, Speed: 1, TurnRate: 1},
+		"odd floats":   odd,
+	} {
+		t.Run(name, func(t *testing.T) {
+			if err := a.Validate(); err != nil {
+				t.Fatalf("test arena invalid: %v", err)
+			}
+			m := ArenaToProto(&a)
+			got, err := ArenaFromProto(throughWire(t, m))
+			if err != nil {
+				t.Fatalf("ArenaFromProto: %v", err)
+			}
+			arenaBitsEqual(t, got, a)
+			// And directly, without the wire in between.
+			direct, err := ArenaFromProto(m)
+			if err != nil {
+				t.Fatalf("ArenaFromProto (direct): %v", err)
+			}
+			arenaBitsEqual(t, direct, a)
+		})
+	}
+}
+
+func TestArenaFromProto_RejectsInvalid(t *testing.T) {
+	valid := func() *tankv1.Arena { a := netcode.DefaultArena(); return ArenaToProto(&a) }
+	with := func(f func(*tankv1.Arena)) *tankv1.Arena { m := valid(); f(m); return m }
+	rect := func(x0, y0, x1, y1 float64) *tankv1.Rect {
+		return &tankv1.Rect{Min: &tankv1.Vec2{X: x0, Y: y0}, Max: &tankv1.Vec2{X: x1, Y: y1}}
+	}
+	for _, tc := range []struct {
+		name string
+		m    *tankv1.Arena
+		want string // substring of the error
+	}{
+		{"nil", nil, "missing"},
+		{"empty", &tankv1.Arena{}, "width"},
+		{"zero height", with(func(m *tankv1.Arena) { m.Height = 0 }), "height"},
+		{"negative width", with(func(m *tankv1.Arena) { m.Width = -40 }), "width"},
+		{"infinite width", with(func(m *tankv1.Arena) { m.Width = math.Inf(1) }), "width"},
+		{"NaN speed", with(func(m *tankv1.Arena) { m.Speed = math.NaN() }), "speed"},
+		{"zero turn rate", with(func(m *tankv1.Arena) { m.TurnRate = 0 }), "turn rate"},
+		{"negative radius", with(func(m *tankv1.Arena) { m.TankRadius = -0.6 }), "radius"},
+		{"tank wider than the arena", with(func(m *tankv1.Arena) { m.TankRadius = 12.5 }), "too small"},
+		{"obstacle min > max", with(func(m *tankv1.Arena) { m.Obstacles = append(m.Obstacles, rect(5, 5, 4, 6)) }), "obstacle 5"},
+		{"obstacle outside", with(func(m *tankv1.Arena) { m.Obstacles = []*tankv1.Rect{rect(39, 1, 41, 2)} }), "obstacle 0"},
+		{"obstacle negative", with(func(m *tankv1.Arena) { m.Obstacles = []*tankv1.Rect{rect(-1, 1, 2, 2)} }), "obstacle 0"},
+		{"obstacle NaN", with(func(m *tankv1.Arena) { m.Obstacles = []*tankv1.Rect{rect(math.NaN(), 1, 2, 2)} }), "obstacle 0"},
+		{"obstacle without max", with(func(m *tankv1.Arena) {
+			m.Obstacles = []*tankv1.Rect{{Min: &tankv1.Vec2{X: 1, Y: 1}}} // max reads as (0, 0) < min
+		}), "obstacle 0"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a, err := ArenaFromProto(tc.m)
+			if err == nil {
+				t.Fatalf("ArenaFromProto accepted %v as %+v", tc.m, a)
+			}
+			if !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %q does not mention %q", err, tc.want)
+			}
+			if a.Width != 0 || a.Obstacles != nil {
+				t.Errorf("ArenaFromProto returned %+v with its error, want the zero Arena", a)
+			}
+		})
+	}
+}
+
+func TestState_RoundTrip(t *testing.T) {
+	for name, tc := range map[string]struct {
+		id uint32
+		s  netcode.State
+	}{
+		"spawn":            {1, netcode.State{Tick: 1, Pose: netcode.Pose{X: 4, Y: 4}}},
+		"moving":           {7, netcode.State{Tick: 1234, Pose: netcode.Pose{X: 0.1 + 0.2, Y: 24.4, Heading: -math.Pi}, Ack: 1230}},
+		"max ids":          {math.MaxUint32, netcode.State{Tick: math.MaxUint32, Pose: netcode.Pose{X: math.Nextafter(39.4, 0), Y: 0.6, Heading: math.Pi}, Ack: math.MaxUint32}},
+		"negative zero":    {2, netcode.State{Tick: 3, Pose: netcode.Pose{X: 1, Y: 1, Heading: math.Copysign(0, -1)}, Ack: 2}},
+		"tiny and subnorm": {3, netcode.State{Tick: 4, Pose: netcode.Pose{X: math.SmallestNonzeroFloat64, Y: 1e-300, Heading: 1e-17}, Ack: 0}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			m := throughWire(t, StateToProto(tc.id, tc.s))
+			if m.GetPlayerId() != tc.id {
+				t.Errorf("player id %d, want %d", m.GetPlayerId(), tc.id)
+			}
+			got := StateFromProto(m)
+			if got.Tick != tc.s.Tick || got.Ack != tc.s.Ack {
+				t.Errorf("tick/ack = %d/%d, want %d/%d", got.Tick, got.Ack, tc.s.Tick, tc.s.Ack)
+			}
+			if !sameBits(got.Pose.X, tc.s.Pose.X) || !sameBits(got.Pose.Y, tc.s.Pose.Y) || !sameBits(got.Pose.Heading, tc.s.Pose.Heading) {
+				t.Errorf("pose = %#v, want %#v bit for bit", got.Pose, tc.s.Pose)
+			}
+		})
+	}
+}
+
+func TestStateFromProto_MissingFieldsReadAsZero(t *testing.T) {
+	for name, m := range map[string]*tankv1.PlayerState{
+		"nil":         nil,
+		"empty":       {},
+		"no position": {PlayerId: 1, Tick: 5, Rotation: 1, AcknowledgedMoveTick: 3},
+	} {
+		t.Run(name, func(t *testing.T) {
+			got := StateFromProto(m)
+			if got.Pose.X != 0 || got.Pose.Y != 0 {
+				t.Errorf("position = (%v, %v), want (0, 0)", got.Pose.X, got.Pose.Y)
+			}
+			if got.Tick != m.GetTick() || got.Ack != m.GetAcknowledgedMoveTick() || got.Pose.Heading != m.GetRotation() {
+				t.Errorf("StateFromProto(%v) = %+v", m, got)
+			}
+		})
+	}
+}
+
+func TestMove_RoundTrip(t *testing.T) {
+	for name, p := range map[string]netcode.PendingInput{
+		"normal step":  {Tick: 1, Input: netcode.Input{Turn: 1, Throttle: 1}, Duration: 50 * time.Millisecond},
+		"shortest":     {Tick: 2, Input: netcode.Input{Turn: -0.25, Throttle: 0.1 + 0.2}, Duration: time.Millisecond},
+		"longest":      {Tick: math.MaxUint32, Input: netcode.Input{Turn: -1, Throttle: -1}, Duration: 200 * time.Millisecond},
+		"remainder":    {Tick: 9, Input: netcode.Input{Turn: math.Nextafter(0, 1)}, Duration: 120 * time.Millisecond},
+		"out of range": {Tick: 3, Input: netcode.Input{Turn: 7, Throttle: -1e300}, Duration: 50 * time.Millisecond},
+	} {
+		t.Run(name, func(t *testing.T) {
+			m := throughWire(t, MoveToProto(p))
+			if want := uint32(p.Duration / time.Millisecond); m.GetDurationMs() != want {
+				t.Errorf("duration_ms = %d, want %d", m.GetDurationMs(), want)
+			}
+			got := MoveFromProto(m)
+			if got.Tick != p.Tick || got.Duration != p.Duration {
+				t.Errorf("tick/duration = %d/%v, want %d/%v", got.Tick, got.Duration, p.Tick, p.Duration)
+			}
+			if !sameBits(got.Input.Turn, p.Input.Turn) || !sameBits(got.Input.Throttle, p.Input.Throttle) {
+				t.Errorf("input = %+v, want %+v bit for bit", got.Input, p.Input)
+			}
+		})
+	}
+}
+
+func TestMove_DurationUnits(t *testing.T) {
+	// The wire carries whole milliseconds; finer durations are truncated toward zero.
+	for _, tc := range []struct {
+		d  time.Duration
+		ms uint32
+	}{
+		{50 * time.Millisecond, 50},
+		{time.Millisecond, 1},
+		{50*time.Millisecond + 999*time.Microsecond, 50},
+		{999 * time.Microsecond, 0},
+	} {
+		if got := MoveToProto(netcode.PendingInput{Duration: tc.d}).GetDurationMs(); got != tc.ms {
+			t.Errorf("MoveToProto(%v).duration_ms = %d, want %d", tc.d, got, tc.ms)
+		}
+	}
+	for _, ms := range []uint32{0, 1, 50, 200, math.MaxUint32} {
+		if got := MoveFromProto(&tankv1.MoveInput{DurationMs: ms}).Duration; got != time.Duration(ms)*time.Millisecond {
+			t.Errorf("MoveFromProto(duration_ms %d).Duration = %v", ms, got)
+		}
+	}
+	if got := MoveFromProto(nil); got != (netcode.PendingInput{}) {
+		t.Errorf("MoveFromProto(nil) = %+v, want zero", got)
+	}
+}
