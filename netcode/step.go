@@ -1,9 +1,6 @@
 package netcode
 
-import (
-	"math"
-	"time"
-)
+import "time"
 
 // StepInterval is the server's tick and the client's prediction step: 20 steps per second.
 // Every duration is simulated in substeps of this length (see Simulate).
@@ -20,8 +17,9 @@ func Step(a *Arena, p Pose, in Input, dt time.Duration) Pose {
 	s := dt.Seconds()
 	heading := WrapAngle(p.Heading + float64(float64(in.Turn*a.TurnRate)*s))
 	dist := float64(in.Throttle*a.Speed) * s
-	x := p.X + float64(math.Cos(heading)*dist)
-	y := p.Y + float64(math.Sin(heading)*dist)
+	sin, cos := sincos(heading)
+	x := p.X + float64(cos*dist)
+	y := p.Y + float64(sin*dist)
 	x, y = a.Contain(x, y)
 	return Pose{X: x, Y: y, Heading: heading}
 }
