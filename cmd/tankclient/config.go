@@ -1,0 +1,134 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"tanknet/client"
+	"tanknet/netcode"
+	"tanknet/render"
+	"tanknet/render/view"
+	"tanknet/transport"
+)
+
+// Config is everything tankclient needs to play. Start from DefaultConfig.
+type Config struct {
+	// Server is the tankserver's UDP address, host:port.
+	Server string
+	// Name is the player name shown above our tank; the server may shorten it.
+	Name string
+	// DialTimeout is how long to wait for the server's Welcome before giving up.
+	DialTimeout time.Duration
+
+	// Net names the network conditions in force: a transport preset, or "custom".
+	Net string
+	// Conditions is what the link conditioner under the session does to our packets.
+	Conditions transport.Conditions
+	// Seed drives the conditioner's random choices, so a run can be replayed.
+	Seed uint64
+
+	// Game tunes the netcode; Techniques are the teaching switches at start.
+	Game       client.Options
+	Techniques view.Techniques
+
+	// Width and Height are the initial window size.
+	Width, Height int
+	// Screenshot, if set, runs Frames frames, writes the window to this PNG file and exits.
+	Screenshot string
+	Frames     int
+}
+
+// DefaultConfig returns the settings for a local game against a tankserver on port 7777.
+func DefaultConfig() Config {
+	return Config{
+		Server:      "127.0.0.1:7777",
+		Name:        "player",
+		DialTimeout: 5 * time.Second, // the server answers in one round trip; 5 s covers any real link
+		Net:         "none",
+		Seed:        1,
+		Game:        client.DefaultOptions(),
+		Techniques:  view.AllOn(),
+		Width:       1200,
+		Height:      580, // the default arena and the HUD panel, with little to spare
+		Frames:      120, // two seconds at 60 TPS: joined, snapshots flowing, buffers full
+	}
+}
+
+// Validate reports the first problem with c.
+func (c Config) Validate() error {
+	switch {
+	case c.Server == "":
+		return errors.New("no server address")
+	case c.DialTimeout <= 0:
+		return fmt.Errorf("dial timeout %v must be positive", c.DialTimeout)
+	case c.Width < 200 || c.Height < 150:
+		return fmt.Errorf("window %dx%d is smaller than 200x150", c.Width, c.Height)
+	case c.Screenshot != "" && c.Frames < 1:
+		return fmt.Errorf("-frames %d: a screenshot needs at least one frame", c.Frames)
+	}
+	if err := c.Conditions.Validate(); err != nil {
+		return err
+	}
+	return c.renderOptions(nil).Validate()
+}
+
+// renderOptions returns the window options for c over the conditioner cc (nil: none).
+func (c Config) renderOptions(cc *transport.ConditionedConn) render.Options {
+	o := render.Options{
+		Title:            "tanknet — " + c.Name + " @ " + c.Server,
+		Width:            c.Width,
+		Height:           c.Height,
+		Game:             c.Game,
+		Techniques:       c.Techniques,
+		ScreenshotPath:   c.Screenshot,
+		ScreenshotFrames: c.Frames,
+	}
+	if cc != nil {
+		o.Net = &render.Network{Conn: cc, Preset: c.Net}
+	}
+	return o
+}
+
+// netFlags are the -net, -latency, -jitter and -loss flags before they become Conditions.
+type netFlags struct {
+	preset          string
+	latency, jitter time.Duration
+	loss            float64
+	set             map[string]bool // which of latency, jitter, loss were given
+}
+
+// conditions starts from the preset and applies each link flag that was given to both
+// directions. With any of them given the result is named "custom".
+func (f netFlags) conditions() (string, transport.Conditions, error) {
+	c, err := transport.Preset(f.preset)
+	if err != nil {
+		return "", c, err
+	}
+	name := f.preset
+	for _, l := range []*transport.Link{&c.Outbound, &c.Inbound} {
+		if f.set["latency"] {
+			l.Latency = f.latency
+		}
+		if f.set["jitter"] {
+			l.Jitter = f.jitter
+		}
+		if f.set["loss"] {
+			l.Loss = f.loss
+		}
+	}
+	if f.set["latency"] || f.set["jitter"] || f.set["loss"] {
+		name = "custom"
+	}
+	return name, c, c.Validate()
+}
+
+// timeline parses the -timeline flag.
+func timeline(s string) (netcode.Timeline, error) {
+	for _, t := range []netcode.Timeline{netcode.ReceiveTimeline, netcode.ServerTimeline} {
+		if t.String() == s {
+			return t, nil
+		}
+	}
+	return 0, fmt.Errorf("-timeline %q: want receive or server", s)
+}

@@ -1,0 +1,82 @@
+// Command tankclient is the tanknet window: drive a tank with WASD or the arrow keys against
+// a tankserver, and watch the netcode work.
+//
+//	tankclient -server 127.0.0.1:7777 -name ada
+//	tankclient -net mobile-3g                   # play over a simulated 3G link
+//	tankclient -latency 80ms -jitter 10ms -loss 0.02
+//	tankclient -screenshot shot.png -frames 120 # write a PNG after 120 frames and exit
+//
+// Keys: W/S or Up/Down drive, A/D or Left/Right turn; P, R and I switch prediction,
+// reconciliation and interpolation off and on; G the ghosts, H the HUD; N and Shift+N step
+// through the network presets; F1 shows the keys; Esc quits. It exits 0 when the player quits, 1 when the server is lost mid-game
+// and 2 when it cannot join (no answer, rejected) or the flags are wrong.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"tanknet/transport"
+)
+
+func main() {
+	cfg := DefaultConfig()
+	nf := netFlags{set: map[string]bool{}}
+	flag.StringVar(&cfg.Server, "server", cfg.Server, "tankserver UDP `address`")
+	flag.StringVar(&cfg.Name, "name", cfg.Name, "player `name` shown above your tank")
+	flag.DurationVar(&cfg.DialTimeout, "timeout", cfg.DialTimeout, "give up joining after this long")
+	flag.StringVar(&nf.preset, "net", cfg.Net, "network `preset`: "+strings.Join(transport.PresetNames(), ", "))
+	flag.DurationVar(&nf.latency, "latency", 0, "one-way `delay` added each way (overrides -net)")
+	flag.DurationVar(&nf.jitter, "jitter", 0, "delay variation each way, +/- this `much` (overrides -net)")
+	flag.Float64Var(&nf.loss, "loss", 0, "packet loss `probability` 0-1 each way (overrides -net)")
+	flag.Uint64Var(&cfg.Seed, "seed", cfg.Seed, "seed for the network conditioner")
+	tl := flag.String("timeline", cfg.Game.Interp.Timeline.String(), "remote interpolation `timeline`: receive (fixed delay) or server (adaptive)")
+	flag.DurationVar(&cfg.Game.Interp.Delay, "interp-delay", cfg.Game.Interp.Delay, "render `delay` of the receive timeline")
+	flag.BoolVar(&cfg.Techniques.Prediction, "prediction", cfg.Techniques.Prediction, "start with prediction on")
+	flag.BoolVar(&cfg.Techniques.Reconciliation, "reconciliation", cfg.Techniques.Reconciliation, "start with reconciliation on")
+	flag.BoolVar(&cfg.Techniques.Interpolation, "interpolation", cfg.Techniques.Interpolation, "start with interpolation on")
+	flag.IntVar(&cfg.Width, "width", cfg.Width, "initial window `width`")
+	flag.IntVar(&cfg.Height, "height", cfg.Height, "initial window `height`")
+	flag.StringVar(&cfg.Screenshot, "screenshot", "", "write a PNG of the window to `file` after -frames frames, then exit")
+	flag.IntVar(&cfg.Frames, "frames", cfg.Frames, "frames to run before -screenshot")
+	flag.Parse()
+	flag.Visit(func(f *flag.Flag) { nf.set[f.Name] = true })
+
+	var err error
+	if cfg.Net, cfg.Conditions, err = nf.conditions(); err != nil {
+		fail(2, err)
+	}
+	if cfg.Game.Interp.Timeline, err = timeline(*tl); err != nil {
+		fail(2, err)
+	}
+	if !cfg.Techniques.Prediction {
+		cfg.Techniques.Reconciliation = false // reconciliation needs prediction
+	}
+	if err := cfg.Validate(); err != nil {
+		fail(2, err)
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	err = run(ctx, cfg)
+	var join *joinError
+	switch {
+	case err == nil:
+	case errors.As(err, &join):
+		fail(2, err)
+	default:
+		fail(1, err)
+	}
+}
+
+// fail prints err on one line and exits with code.
+func fail(code int, err error) {
+	fmt.Fprintln(os.Stderr, "tankclient:", strings.ReplaceAll(err.Error(), "\n", " "))
+	os.Exit(code)
+}

@@ -1,0 +1,263 @@
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"image"
+	"image/color"
+	"image/png"
+	"io"
+	"log/slog"
+	"math"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"tanknet/client"
+	"tanknet/netcode"
+	"tanknet/render/view"
+	"tanknet/server"
+)
+
+// Bounds for the subprocess and the polls around it. Xvfb renders in software, and a
+// loaded machine may manage only a few frames a second.
+const (
+	clientTimeout = 120 * time.Second
+	pollTimeout   = 20 * time.Second
+	pollEvery     = 20 * time.Millisecond
+)
+
+var tankclient struct {
+	once sync.Once
+	path string
+	err  error
+	dir  string
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if tankclient.dir != "" {
+		os.RemoveAll(tankclient.dir)
+	}
+	os.Exit(code)
+}
+
+// needDisplay skips t without an X display, and otherwise returns the built tankclient.
+func needDisplay(t *testing.T) string {
+	t.Helper()
+	if os.Getenv("DISPLAY") == "" {
+		t.Skip("no X display: Ebitengine cannot open a window; run under xvfb-run -a go test ./render/...")
+	}
+	tankclient.once.Do(func() {
+		root := moduleRoot(t)
+		if tankclient.dir, tankclient.err = os.MkdirTemp("", "tankclient-e2e"); tankclient.err != nil {
+			return
+		}
+		tankclient.path = filepath.Join(tankclient.dir, "tankclient")
+		cmd := exec.Command("go", "build", "-o", tankclient.path, "tanknet/cmd/tankclient")
+		cmd.Dir = root
+		if out, err := cmd.CombinedOutput(); err != nil {
+			tankclient.err = fmt.Errorf("go build tankclient: %v\n%s", err, out)
+		}
+	})
+	if tankclient.err != nil {
+		t.Fatal(tankclient.err)
+	}
+	return tankclient.path
+}
+
+// world is an in-process server with the authoritative pose of every player it has seen.
+type world struct {
+	addr   string
+	arena  netcode.Arena
+	cancel context.CancelFunc
+
+	mu    sync.Mutex
+	poses map[uint32]netcode.Pose // last pose of every player ever seen
+}
+
+// startWorld runs a server without contact on a loopback port until stop or the test's end.
+func startWorld(t *testing.T, maxPlayers int) *world {
+	t.Helper()
+	cfg := server.DefaultConfig()
+	cfg.Addr = "127.0.0.1:0"
+	cfg.Contact = false
+	cfg.MaxPlayers = maxPlayers
+	cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	srv, err := server.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := &world{arena: cfg.Arena, poses: map[uint32]netcode.Pose{}}
+	srv.Observe(func(r server.TickRecord) {
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		for i, id := range r.IDs {
+			w.poses[id] = r.Poses[i]
+		}
+	})
+	pc, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.addr = pc.LocalAddr().String()
+	ctx, cancel := context.WithCancel(context.Background())
+	w.cancel = cancel
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ctx, pc) }()
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			t.Error("server did not stop within 10s")
+		}
+	})
+	return w
+}
+
+// ids returns the players seen so far.
+func (w *world) ids() map[uint32]netcode.Pose {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	m := make(map[uint32]netcode.Pose, len(w.poses))
+	for id, p := range w.poses {
+		m[id] = p
+	}
+	return m
+}
+
+// waitPlayers polls until at least n players have been seen.
+func (w *world) waitPlayers(t *testing.T, n int) {
+	t.Helper()
+	deadline := time.Now().Add(pollTimeout)
+	for len(w.ids()) < n {
+		if time.Now().After(deadline) {
+			t.Fatalf("only %d of %d players joined within %v", len(w.ids()), n, pollTimeout)
+		}
+		time.Sleep(pollEvery)
+	}
+}
+
+// startBots drives n scripted bots on w until the test ends.
+func startBots(t *testing.T, w *world, n int) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, err := client.RunBot(ctx, client.BotConfig{Addr: w.addr, Name: fmt.Sprintf("bot-%d", i+1), Seed: uint64(i + 1), Options: client.DefaultOptions()})
+			if err != nil && ctx.Err() == nil {
+				t.Errorf("bot %d: %v", i+1, err)
+			}
+		}()
+	}
+	t.Cleanup(func() { cancel(); wg.Wait() })
+	w.waitPlayers(t, n)
+}
+
+// result is how a tankclient run ended.
+type result struct {
+	code   int
+	stderr string
+}
+
+// runClient runs tankclient with args and waits for it to exit.
+func runClient(t *testing.T, bin string, args ...string) result {
+	t.Helper()
+	r, err := execClient(context.Background(), bin, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// execClient runs tankclient with args, killing it when ctx is done or after clientTimeout.
+// It is safe to call from any goroutine.
+func execClient(ctx context.Context, bin string, args ...string) (result, error) {
+	ctx, cancel := context.WithTimeout(ctx, clientTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, args...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	err := cmd.Run()
+	if ctx.Err() != nil {
+		return result{}, fmt.Errorf("tankclient %v did not exit (%v); stderr:\n%s", args, ctx.Err(), stderr.String())
+	}
+	code := 0
+	if ee := (*exec.ExitError)(nil); errors.As(err, &ee) {
+		code = ee.ExitCode()
+	} else if err != nil {
+		return result{}, fmt.Errorf("tankclient %v: %v", args, err)
+	}
+	return result{code: code, stderr: stderr.String()}, nil
+}
+
+// checkFailure asserts a failed run exited with code and said why on a last stderr line
+// starting "tankclient:" and containing one of wants, with no stack trace.
+func checkFailure(t *testing.T, r result, code int, wants ...string) {
+	t.Helper()
+	lines := strings.Split(strings.TrimSpace(r.stderr), "\n")
+	last := lines[len(lines)-1]
+	said := false
+	for _, w := range wants {
+		said = said || strings.Contains(last, w)
+	}
+	if r.code != code || !strings.HasPrefix(last, "tankclient: ") || !said {
+		t.Errorf("tankclient exited %d with last stderr line %q, want %d and a line containing one of %q\nstderr:\n%s",
+			r.code, last, code, wants, r.stderr)
+	}
+	if strings.Contains(r.stderr, "goroutine ") || strings.Contains(r.stderr, "panic") {
+		t.Errorf("tankclient printed a stack trace:\n%s", r.stderr)
+	}
+}
+
+func readPNG(t *testing.T, path string) *image.RGBA {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatalf("decode %s: %v", path, err)
+	}
+	rgba := image.NewRGBA(img.Bounds())
+	for y := img.Bounds().Min.Y; y < img.Bounds().Max.Y; y++ {
+		for x := img.Bounds().Min.X; x < img.Bounds().Max.X; x++ {
+			rgba.Set(x, y, img.At(x, y))
+		}
+	}
+	return rgba
+}
+
+// count returns how many pixels of img inside r (grown by pad) satisfy match.
+func count(img *image.RGBA, r view.Rect, pad float64, match func(color.RGBA) bool) int {
+	b := img.Bounds().Intersect(image.Rect(int(r.X-pad), int(r.Y-pad), int(math.Ceil(r.X+r.W+pad)), int(math.Ceil(r.Y+r.H+pad))))
+	n := 0
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			if match(img.RGBAAt(x, y)) {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// close matches colours within a few levels of want in every channel: the tank body is
+// filled with exactly want, but blending at the edges may shift it slightly.
+func close(want color.RGBA) func(color.RGBA) bool {
+	d := func(a, b uint8) bool { return max(a, b)-min(a, b) <= 6 }
+	return func(c color.RGBA) bool { return d(c.R, want.R) && d(c.G, want.G) && d(c.B, want.B) }
+}

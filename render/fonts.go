@@ -1,0 +1,40 @@
+package render
+
+import (
+	"bytes"
+	"fmt"
+
+	"github.com/hajimehoshi/ebiten/v2/text/v2"
+	"golang.org/x/image/font/gofont/gomono"
+	"golang.org/x/image/font/gofont/goregular"
+)
+
+// Font sizes, in logical pixels.
+const (
+	hudSize   = 13 // fits PanelWidth with the longest HUD line
+	labelSize = 13 // name tags: readable, smaller than a tank at default scale
+	titleSize = 22 // failure and waiting messages
+)
+
+// fonts holds the faces the window draws with.
+type fonts struct {
+	mono  *text.GoTextFace // HUD and help, so columns line up
+	label *text.GoTextFace
+	title *text.GoTextFace
+}
+
+func loadFonts() (*fonts, error) {
+	mono, err := text.NewGoTextFaceSource(bytes.NewReader(gomono.TTF))
+	if err != nil {
+		return nil, fmt.Errorf("render: load Go Mono: %w", err)
+	}
+	regular, err := text.NewGoTextFaceSource(bytes.NewReader(goregular.TTF))
+	if err != nil {
+		return nil, fmt.Errorf("render: load Go Regular: %w", err)
+	}
+	return &fonts{
+		mono:  &text.GoTextFace{Source: mono, Size: hudSize},
+		label: &text.GoTextFace{Source: regular, Size: labelSize},
+		title: &text.GoTextFace{Source: regular, Size: titleSize},
+	}, nil
+}

@@ -1,0 +1,68 @@
+package render
+
+import (
+	"errors"
+	"fmt"
+
+	"tanknet/client"
+	"tanknet/render/view"
+	"tanknet/transport"
+)
+
+// Options configure the window.
+type Options struct {
+	// Title is the window title; "" means "tanknet".
+	Title string
+	// Width and Height are the initial window size in logical pixels; the window stays
+	// resizable. Zero means 1200 x 580.
+	Width, Height int
+	// Game tunes the netcode.
+	Game client.Options
+	// Techniques are the switches at start; see view.Techniques.
+	Techniques view.Techniques
+	// Net, if set, is the link conditioner under the session, so the network presets can be
+	// switched from the keyboard. Nil shows conditioning as unavailable.
+	Net *Network
+	// ScreenshotPath, if set, makes the window run ScreenshotFrames frames, write a PNG of
+	// what it shows there and close.
+	ScreenshotPath   string
+	ScreenshotFrames int
+}
+
+// Network is the link conditioner the session runs over, and what it is set to.
+type Network struct {
+	Conn *transport.ConditionedConn
+	// Preset is the name of the preset in force (see transport.PresetNames), or "custom"
+	// for conditions set by hand.
+	Preset string
+}
+
+// Validate reports whether o is usable.
+func (o Options) Validate() error {
+	switch {
+	case o.Width < 0 || o.Height < 0:
+		return fmt.Errorf("render: window size %dx%d is negative", o.Width, o.Height)
+	case o.ScreenshotPath != "" && o.ScreenshotFrames < 1:
+		return errors.New("render: a screenshot needs at least one frame")
+	case o.Net != nil && o.Net.Conn == nil:
+		return errors.New("render: network without a conditioner")
+	}
+	if err := o.Game.Local.Validate(); err != nil {
+		return fmt.Errorf("render: %w", err)
+	}
+	if err := o.Game.Interp.Validate(); err != nil {
+		return fmt.Errorf("render: %w", err)
+	}
+	return nil
+}
+
+func (o Options) size() (int, int) {
+	w, h := o.Width, o.Height
+	if w == 0 {
+		w = 1200
+	}
+	if h == 0 {
+		h = 580
+	}
+	return w, h
+}

@@ -1,0 +1,120 @@
+package render
+
+import (
+	"fmt"
+	"image/color"
+	"strings"
+	"time"
+
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/text/v2"
+	"github.com/hajimehoshi/ebiten/v2/vector"
+
+	"tanknet/render/view"
+)
+
+// drawOverlays draws what sits over the arena: the switches that are off, the waiting and
+// failure messages, and the help.
+func (g *Game) drawOverlays(dst *ebiten.Image, f view.Frame) {
+	a := f.Arena
+	var off []string
+	for _, s := range []struct {
+		name string
+		on   bool
+	}{{"PREDICTION", g.tech.Prediction}, {"RECONCILIATION", g.tech.Reconciliation}, {"INTERPOLATION", g.tech.Interpolation}} {
+		if !s.on {
+			off = append(off, s.name)
+		}
+	}
+	if len(off) > 0 {
+		drawCentred(dst, strings.Join(off, " + ")+" OFF", g.fonts.mono, a.X+a.W/2, a.Y+8, view.WarnText)
+	}
+	if !g.showHUD {
+		drawText(dst, "F1 help  H HUD", g.fonts.mono, a.X+8, a.Y+a.H-lineHeight-4, view.DimText)
+	}
+
+	switch {
+	case g.failure != nil:
+		vector.FillRect(dst, 0, 0, float32(dst.Bounds().Dx()), float32(dst.Bounds().Dy()), color.NRGBA{0, 0, 0, 0xa0}, false)
+		left := failureLinger - time.Since(g.failAt)
+		lines := []string{wrap(g.failure.Error(), 70), fmt.Sprintf("closing in %.0f s (Esc quits now)", max(0, left.Seconds()))}
+		g.messageBox(dst, f, "Connection lost", lines, view.ErrorText)
+	case g.game.Local() == nil:
+		g.messageBox(dst, f, "Joined — waiting for the first snapshot", nil, view.TextColor)
+	}
+	if g.showHelp {
+		g.drawHelp(dst, f)
+	}
+}
+
+// messageBox draws a title and lines centred on the arena in a dark box.
+func (g *Game) messageBox(dst *ebiten.Image, f view.Frame, title string, lines []string, clr color.Color) {
+	cx, cy := f.Arena.X+f.Arena.W/2, f.Arena.Y+f.Arena.H/2
+	w := text.Advance(title, g.fonts.title)
+	n := 0
+	for _, l := range lines {
+		for _, s := range strings.Split(l, "\n") {
+			w = max(w, text.Advance(s, g.fonts.mono))
+			n++
+		}
+	}
+	h := titleSize + 10 + float64(n*lineHeight)
+	x, y := cx-w/2-20, cy-h/2-16
+	vector.FillRect(dst, float32(x), float32(y), float32(w+40), float32(h+32), view.BoxFill, false)
+	vector.StrokeRect(dst, float32(x), float32(y), float32(w+40), float32(h+32), 1, clr, false)
+	drawCentred(dst, title, g.fonts.title, cx, y+14, clr)
+	ly := y + 16 + titleSize + 10
+	for _, l := range lines {
+		for _, s := range strings.Split(l, "\n") {
+			drawCentred(dst, s, g.fonts.mono, cx, ly, view.TextColor)
+			ly += lineHeight
+		}
+	}
+}
+
+// drawHelp draws the key help in a box over the arena's centre.
+func (g *Game) drawHelp(dst *ebiten.Image, f view.Frame) {
+	lines := view.Help()
+	w := 0.0
+	for _, l := range lines {
+		w = max(w, text.Advance(l.Text, g.fonts.mono))
+	}
+	h := float64(len(lines)*lineHeight + 3*len(lines)/6)
+	x, y := f.Arena.X+f.Arena.W/2-w/2-padding*2, f.Arena.Y+f.Arena.H/2-h/2-padding
+	vector.FillRect(dst, float32(x), float32(y), float32(w+4*padding), float32(h+3*padding), view.BoxFill, false)
+	ly := y + padding
+	for _, l := range lines {
+		if l.Style == view.Heading && ly > y+padding {
+			ly += 6
+		}
+		drawText(dst, l.Text, g.fonts.mono, x+2*padding, ly, styleColor(l.Style))
+		ly += lineHeight
+	}
+}
+
+// drawCentred writes s centred horizontally on cx, its top at y.
+func drawCentred(dst *ebiten.Image, s string, face text.Face, cx, y float64, clr color.Color) {
+	op := &text.DrawOptions{}
+	op.GeoM.Translate(cx, y)
+	op.PrimaryAlign = text.AlignCenter
+	op.ColorScale.ScaleWithColor(clr)
+	text.Draw(dst, s, face, op)
+}
+
+// wrap breaks s into lines of at most width characters at spaces.
+func wrap(s string, width int) string {
+	var b strings.Builder
+	n := 0
+	for i, w := range strings.Fields(s) {
+		if i > 0 && n+1+len(w) > width {
+			b.WriteByte('\n')
+			n = 0
+		} else if i > 0 {
+			b.WriteByte(' ')
+			n++
+		}
+		b.WriteString(w)
+		n += len(w)
+	}
+	return b.String()
+}

@@ -1,0 +1,66 @@
+package view
+
+import "math"
+
+// Layout tuning, in logical pixels.
+const (
+	// Margin keeps the arena and the panel off the window edge and apart.
+	Margin = 12
+	// PanelWidth fits the longest HUD line (43 characters of 13 px Go Mono) plus padding.
+	PanelWidth = 370
+	// minSideArena is the narrowest arena worth keeping beside the panel; in a narrower
+	// window the panel floats over the arena instead.
+	minSideArena = 360
+	// GraphHeight is the live graph's height inside the panel.
+	GraphHeight = 120
+)
+
+// Rect is a screen rectangle in logical pixels.
+type Rect struct{ X, Y, W, H float64 }
+
+// Contains reports whether the point (x, y) is inside r.
+func (r Rect) Contains(x, y float64) bool {
+	return x >= r.X && x < r.X+r.W && y >= r.Y && y < r.Y+r.H
+}
+
+// Frame is where things go in a window of one size: the arena scaled to fit and keeping its
+// aspect ratio, and the HUD panel beside it (or over it when the window is narrow).
+type Frame struct {
+	Arena Rect    // the arena's on-screen rectangle
+	Scale float64 // pixels per world unit
+	Panel Rect    // the HUD panel; zero when the HUD is hidden
+	Side  bool    // the panel sits beside the arena rather than over it
+	// worldH is the arena height in world units, to flip y: world y points up, screen y down.
+	worldH float64
+}
+
+// Layout places an arena of worldW x worldH units in a screenW x screenH window, as large as
+// fits, centred across and against the top. With hud
+// set it reserves a panel on the right when there is room, or floats one over the arena's
+// top-left corner when there is not.
+func Layout(screenW, screenH int, worldW, worldH float64, hud bool) Frame {
+	w, h := float64(screenW), float64(screenH)
+	f := Frame{worldH: worldH}
+	avail := Rect{X: Margin, Y: Margin, W: w - 2*Margin, H: h - 2*Margin}
+	if hud {
+		if avail.W-PanelWidth-Margin >= minSideArena {
+			f.Side = true
+			f.Panel = Rect{X: w - Margin - PanelWidth, Y: Margin, W: PanelWidth, H: avail.H}
+			avail.W -= PanelWidth + Margin
+		} else {
+			f.Panel = Rect{X: Margin, Y: Margin, W: math.Min(PanelWidth, avail.W), H: avail.H}
+		}
+	}
+	if worldW <= 0 || worldH <= 0 || avail.W <= 0 || avail.H <= 0 {
+		return f
+	}
+	f.Scale = math.Min(avail.W/worldW, avail.H/worldH)
+	aw, ah := worldW*f.Scale, worldH*f.Scale
+	f.Arena = Rect{X: avail.X + (avail.W-aw)/2, Y: avail.Y, W: aw, H: ah} // top-aligned, like the panel
+	return f
+}
+
+// ToScreen returns the screen point of world point (x, y).
+func (f Frame) ToScreen(x, y float64) (sx, sy float64) {
+	return f.Arena.X + x*f.Scale, f.Arena.Y + (f.worldH-y)*f.Scale
+}

@@ -1,0 +1,138 @@
+package view
+
+import (
+	"math"
+	"testing"
+)
+
+func TestLayout(t *testing.T) {
+	tests := []struct {
+		name       string
+		w, h       int
+		hud        bool
+		wantSide   bool
+		wantScale  float64
+		wantPanelW float64
+	}{
+		{"wide window puts the panel beside", 1200, 580, true, true, (1200 - 2*Margin - PanelWidth - Margin) / 40.0, PanelWidth},
+		{"hud hidden gives the arena everything", 1200, 580, false, false, (580 - 2*Margin) / 25.0, 0},
+		{"narrow window floats the panel", 600, 800, true, false, (600 - 2*Margin) / 40.0, PanelWidth},
+		{"tiny window floats a clipped panel", 200, 150, true, false, (200 - 2*Margin) / 40.0, 200 - 2*Margin},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := Layout(tt.w, tt.h, 40, 25, tt.hud)
+			if f.Side != tt.wantSide || math.Abs(f.Scale-tt.wantScale) > 1e-9 || f.Panel.W != tt.wantPanelW {
+				t.Errorf("Layout(%d, %d, hud %v) = side %v scale %v panel %v, want side %v scale %v panel width %v",
+					tt.w, tt.h, tt.hud, f.Side, f.Scale, f.Panel, tt.wantSide, tt.wantScale, tt.wantPanelW)
+			}
+			a := f.Arena
+			if math.Abs(a.W/a.H-40.0/25) > 1e-9 {
+				t.Errorf("arena %v lost the 40:25 aspect ratio", a)
+			}
+			if a.X < Margin-1e-9 || a.Y < Margin-1e-9 || a.X+a.W > float64(tt.w)-Margin+1e-9 || a.Y+a.H > float64(tt.h)-Margin+1e-9 {
+				t.Errorf("arena %v leaves the %dx%d window's margins", a, tt.w, tt.h)
+			}
+			if f.Side && a.X+a.W > f.Panel.X-Margin+1e-9 {
+				t.Errorf("arena %v overlaps the side panel %v", a, f.Panel)
+			}
+		})
+	}
+}
+
+func TestToScreenFlipsY(t *testing.T) {
+	f := Layout(1000, 700, 40, 25, false)
+	a := f.Arena
+	tests := []struct {
+		name         string
+		x, y         float64
+		wantX, wantY float64
+	}{
+		{"world origin is the bottom-left corner", 0, 0, a.X, a.Y + a.H},
+		{"top-right corner", 40, 25, a.X + a.W, a.Y},
+		{"top-left corner", 0, 25, a.X, a.Y},
+		{"centre", 20, 12.5, a.X + a.W/2, a.Y + a.H/2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			x, y := f.ToScreen(tt.x, tt.y)
+			if math.Abs(x-tt.wantX) > 1e-9 || math.Abs(y-tt.wantY) > 1e-9 {
+				t.Errorf("ToScreen(%v, %v) = (%v, %v), want (%v, %v)", tt.x, tt.y, x, y, tt.wantX, tt.wantY)
+			}
+		})
+	}
+	// A tank turning left (counter-clockwise in the world) turns anticlockwise on screen
+	// too: heading +90 degrees points up the screen.
+	sin, cos := math.Sincos(math.Pi / 2)
+	x0, y0 := f.ToScreen(20, 12)
+	x1, y1 := f.ToScreen(20+cos, 12+sin)
+	if math.Abs(x1-x0) > 1e-9 || y1 >= y0 {
+		t.Errorf("heading pi/2 draws from (%v, %v) to (%v, %v), want straight up", x0, y0, x1, y1)
+	}
+}
+
+func TestKeysInput(t *testing.T) {
+	tests := []struct {
+		name           string
+		k              Keys
+		turn, throttle float64
+	}{
+		{"nothing held", Keys{}, 0, 0},
+		{"forward", Keys{Forward: true}, 0, 1},
+		{"back", Keys{Back: true}, 0, -1},
+		{"left turns counter-clockwise", Keys{Left: true}, 1, 0},
+		{"right turns clockwise", Keys{Right: true}, -1, 0},
+		{"opposites cancel", Keys{Forward: true, Back: true, Left: true, Right: true}, 0, 0},
+		{"forward and left", Keys{Forward: true, Left: true}, 1, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tt.k.Input(); got.Turn != tt.turn || got.Throttle != tt.throttle {
+				t.Errorf("%+v.Input() = %+v, want turn %v throttle %v", tt.k, got, tt.turn, tt.throttle)
+			}
+		})
+	}
+}
+
+func TestPlayerColorsDiffer(t *testing.T) {
+	seen := map[[3]uint8]uint32{}
+	for id := uint32(1); id <= uint32(len(players)); id++ {
+		c := PlayerColor(id)
+		key := [3]uint8{c.R, c.G, c.B}
+		if other, ok := seen[key]; ok {
+			t.Errorf("PlayerColor(%d) = PlayerColor(%d) = %v", id, other, c)
+		}
+		seen[key] = id
+		if c == ArenaFloor || c == Background {
+			t.Errorf("PlayerColor(%d) = %v is a scenery colour", id, c)
+		}
+	}
+	if PlayerColor(0) != PlayerColor(uint32(len(players))) {
+		t.Errorf("PlayerColor(0) should wrap like any other id")
+	}
+}
+
+func TestCyclePreset(t *testing.T) {
+	names := []string{"none", "lan", "broadband"}
+	tests := []struct {
+		name, cur string
+		step      int
+		want      string
+	}{
+		{"next", "none", 1, "lan"},
+		{"wraps forward", "broadband", 1, "none"},
+		{"previous wraps back", "none", -1, "broadband"},
+		{"custom goes to the first", "custom", 1, "none"},
+		{"custom back goes to the last", "custom", -1, "broadband"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := CyclePreset(names, tt.cur, tt.step); got != tt.want {
+				t.Errorf("CyclePreset(%v, %q, %d) = %q, want %q", names, tt.cur, tt.step, got, tt.want)
+			}
+		})
+	}
+	if got := CyclePreset(nil, "x", 1); got != "x" {
+		t.Errorf("CyclePreset(nil, %q, 1) = %q, want it unchanged", "x", got)
+	}
+}

@@ -1,0 +1,235 @@
+package view
+
+// Loopback end-to-end tests: a real server and real clients over KCP, driven frame by frame
+// like the window drives them, checking what the technique switches would draw.
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net"
+	"testing"
+	"time"
+
+	"tanknet/client"
+	"tanknet/netcode"
+	"tanknet/server"
+	"tanknet/transport"
+)
+
+// Bounds for every loop below: frames are 1/60 s apart, so these are generous.
+const (
+	frame      = time.Second / 60
+	maxFrames  = 900
+	loopBudget = 30 * time.Second
+)
+
+// startServer serves a game without tank contact on a loopback port until the test ends.
+func startServer(t *testing.T) string {
+	t.Helper()
+	cfg := server.DefaultConfig()
+	cfg.Addr = "127.0.0.1:0"
+	cfg.Contact = false // prediction is then exact, so lags are clean multiples of a step
+	cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	srv, err := server.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pc, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ctx, pc) }()
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("Serve: %v", err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Error("server did not stop within 10s")
+		}
+	})
+	return pc.LocalAddr().String()
+}
+
+// join connects a client named name over a link with cond and returns its Game.
+func join(t *testing.T, addr, name string, cond transport.Conditions) *client.Game {
+	t.Helper()
+	udp, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cc, err := transport.Condition(udp, cond, 7)
+	if err != nil {
+		udp.Close()
+		t.Fatal(err)
+	}
+	sess, err := client.Dial(context.Background(), addr, name, cc, 5*time.Second)
+	if err != nil {
+		cc.Close()
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- sess.Run() }()
+	t.Cleanup(func() {
+		sess.Close("test over")
+		select {
+		case <-done:
+		case <-time.After(5 * time.Second):
+			t.Errorf("%s: session reader did not stop within 5s", name)
+		}
+		cc.Close()
+	})
+	return client.NewGame(sess, client.DefaultOptions(), time.Now())
+}
+
+// player is one client in a lockstep frame loop and the input it holds.
+type player struct {
+	g  *client.Game
+	in netcode.Input
+}
+
+// run updates every player once per frame until each returns false or a bound is hit; it
+// fails the test on a session error or when the bounds run out first.
+func run(t *testing.T, ps []player, each func(frame int) bool) {
+	t.Helper()
+	tick := time.NewTicker(frame)
+	defer tick.Stop()
+	deadline := time.Now().Add(loopBudget)
+	for f := 0; f < maxFrames && time.Now().Before(deadline); f++ {
+		now := <-tick.C
+		for _, p := range ps {
+			if err := p.g.Update(now, p.in); err != nil {
+				t.Fatalf("frame %d: Update: %v", f, err)
+			}
+		}
+		if !each(f) {
+			return
+		}
+	}
+	t.Fatalf("gave up after %d frames or %v", maxFrames, loopBudget)
+}
+
+// TestPredictionOffLagsByTheRoundTrip shows what switching prediction off does: the drawn
+// tank is the server's last state, which trails the predicted one by exactly the inputs
+// still unacknowledged — a round trip of driving.
+func TestPredictionOffLagsByTheRoundTrip(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loopback end-to-end test")
+	}
+	const oneWay = 40 * time.Millisecond
+	addr := startServer(t)
+	cond := transport.Symmetric(transport.Link{Latency: oneWay})
+	a := join(t, addr, "driver", cond)
+	arena := a.Welcome().Arena
+	var shadow Unreconciled
+	fwd := netcode.Input{Throttle: 1} // the first spawn faces +x with open floor ahead
+	step := arena.Speed * netcode.StepInterval.Seconds()
+
+	var frames, acked int
+	var lagSum float64
+	run(t, []player{{a, fwd}}, func(int) bool {
+		l := a.Local()
+		if l == nil {
+			return true
+		}
+		shadow.Observe(&arena, l, fwd)
+		if l.Counters().Reconciliations < 10 { // let the pipeline fill
+			return true
+		}
+		off, on := (Techniques{}).LocalPose(l, &shadow), AllOn().LocalPose(l, &shadow)
+		if base := l.Baseline().Pose; off != base {
+			t.Fatalf("prediction off draws %v, want the server's last state %v", off, base)
+		}
+		if on != l.Visible() {
+			t.Fatalf("prediction on draws %v, want Visible %v", on, l.Visible())
+		}
+		pending := len(l.Pending())
+		lag := l.Predicted().X - off.X
+		if want := float64(pending) * step; lag < want-1e-6 || lag > want+1e-6 {
+			t.Fatalf("prediction off trails by %.4f units, want %d pending steps = %.4f", lag, pending, want)
+		}
+		frames++
+		lagSum += lag
+		acked = int(a.Stats().LastAck)
+		return frames < 90
+	})
+
+	rtt := a.Stats().RTT
+	lagTime := time.Duration(lagSum / float64(frames) / arena.Speed * float64(time.Second))
+	t.Logf("RTT %v, mean lag of the drawn tank %v of driving, acked up to move %d", rtt, lagTime, acked)
+	if rtt < 2*oneWay {
+		t.Errorf("RTT %v is below the %v the link adds", rtt, 2*oneWay)
+	}
+	// The lag cannot be shorter than the added round trip less a step of rounding, and on
+	// a loaded machine it stays well within the RTT plus a few ticks of queueing.
+	if lagTime < 2*oneWay-netcode.StepInterval || lagTime > rtt+10*netcode.StepInterval {
+		t.Errorf("the drawn tank trails by %v of driving, want about the RTT %v", lagTime, rtt)
+	}
+}
+
+// TestInterpolationOffStepsWithSnapshots shows what switching interpolation off does: a
+// remote tank drawn from the newest snapshot moves only in frames where a snapshot arrived,
+// while the interpolated one also moves in the frames between.
+func TestInterpolationOffStepsWithSnapshots(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loopback end-to-end test")
+	}
+	addr := startServer(t)
+	watcher := join(t, addr, "watcher", transport.Conditions{})
+	mover := join(t, addr, "mover", transport.Conditions{})
+	circle := netcode.Input{Turn: 1, Throttle: 1} // always turning, so always moving
+
+	var frames, arrivals, offMoves, onMoves, onBetween int
+	var lastTick uint32
+	var lastOff, lastOn netcode.Pose
+	run(t, []player{{watcher, netcode.Input{}}, {mover, circle}}, func(int) bool {
+		rm := watcher.Remotes()[mover.Welcome().PlayerID]
+		if rm == nil {
+			return true
+		}
+		newest, ok := rm.Interp.Newest()
+		if !ok || rm.Interp.Counters().Samples < 10 { // let the buffer fill
+			lastTick, lastOff, lastOn = newest.Tick, AllOn().RemotePose(rm), (Techniques{}).RemotePose(rm)
+			return true
+		}
+		off, on := (Techniques{}).RemotePose(rm), AllOn().RemotePose(rm)
+		arrived := newest.Tick != lastTick
+		if arrived {
+			arrivals++
+		}
+		if off != lastOff {
+			offMoves++
+			if !arrived {
+				t.Fatalf("interpolation off moved from %v to %v in a frame without a snapshot", lastOff, off)
+			}
+		}
+		if on != lastOn {
+			onMoves++
+			if !arrived {
+				onBetween++
+			}
+		}
+		frames++
+		lastTick, lastOff, lastOn = newest.Tick, off, on
+		return frames < 120
+	})
+
+	t.Logf("%d frames, %d with a new snapshot; interpolation off moved in %d, on in %d (%d between snapshots)",
+		frames, arrivals, offMoves, onMoves, onBetween)
+	if offMoves > arrivals {
+		t.Errorf("interpolation off moved in %d frames, more than the %d with a snapshot", offMoves, arrivals)
+	}
+	if offMoves < arrivals/2 {
+		t.Errorf("interpolation off moved in only %d of %d snapshot frames; is the tank moving?", offMoves, arrivals)
+	}
+	// At 60 frames a second and 20 snapshots, two frames in three fall between snapshots;
+	// ask for far fewer so a slow, loaded machine still passes.
+	if onBetween < arrivals/4 {
+		t.Errorf("interpolation on moved in %d frames between snapshots, want at least %d", onBetween, arrivals/4)
+	}
+}
