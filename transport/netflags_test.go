@@ -14,17 +14,21 @@ func TestNetFlags(t *testing.T) {
 		args    []string
 		want    Conditions
 		wantErr string
+		preset  string // what Name reports
 	}{
-		{"nothing set is a perfect link", nil, Conditions{}, ""},
-		{"preset", []string{"-net", "mobile-3g"}, threeG, ""},
+		{"nothing set is a perfect link", nil, Conditions{}, "", "none"},
+		{"preset none", []string{"-net", "none"}, Conditions{}, "", "none"},
+		{"preset", []string{"-net", "mobile-3g"}, threeG, "", "mobile-3g"},
 		{"explicit only", []string{"-latency", "150ms", "-jitter", "20ms", "-loss", "0.02"},
-			Symmetric(Link{Latency: 150 * time.Millisecond, Jitter: 20 * time.Millisecond, Loss: 0.02}), ""},
+			Symmetric(Link{Latency: 150 * time.Millisecond, Jitter: 20 * time.Millisecond, Loss: 0.02}), "", "custom"},
 		{"custom means explicit only", []string{"-net", "custom", "-dup", "0.5", "-reorder", "0.25"},
-			Symmetric(Link{Duplicate: 0.5, Reorder: 0.25}), ""},
+			Symmetric(Link{Duplicate: 0.5, Reorder: 0.25}), "", "custom"},
 		{"explicit overrides the preset", []string{"-net", "mobile-3g", "-loss", "0.5"},
-			Symmetric(Link{Latency: threeG.Outbound.Latency, Jitter: threeG.Outbound.Jitter, Loss: 0.5}), ""},
-		{"unknown preset", []string{"-net", "dialup"}, Conditions{}, "unknown network preset"},
-		{"loss above 1", []string{"-loss", "2"}, Conditions{}, "outside [0, 1]"},
+			Symmetric(Link{Latency: threeG.Outbound.Latency, Jitter: threeG.Outbound.Jitter, Loss: 0.5}), "", "custom"},
+		{"explicit zero clears the preset's value", []string{"-net", "mobile-3g", "-loss", "0"},
+			Symmetric(Link{Latency: threeG.Outbound.Latency, Jitter: threeG.Outbound.Jitter}), "", "custom"},
+		{"unknown preset", []string{"-net", "dialup"}, Conditions{}, "unknown network preset", ""},
+		{"loss above 1", []string{"-loss", "2"}, Conditions{}, "outside [0, 1]", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -43,6 +47,9 @@ func TestNetFlags(t *testing.T) {
 			}
 			if err != nil || got != tt.want {
 				t.Errorf("Conditions(%v) = %v, %v; want %v", tt.args, got, err, tt.want)
+			}
+			if name := f.Name(); name != tt.preset {
+				t.Errorf("Name() after %v = %q, want %q", tt.args, name, tt.preset)
 			}
 		})
 	}

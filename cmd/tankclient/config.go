@@ -90,39 +90,6 @@ func (c Config) renderOptions(cc *transport.ConditionedConn) render.Options {
 	return o
 }
 
-// netFlags are the -net, -latency, -jitter and -loss flags before they become Conditions.
-type netFlags struct {
-	preset          string
-	latency, jitter time.Duration
-	loss            float64
-	set             map[string]bool // which of latency, jitter, loss were given
-}
-
-// conditions starts from the preset and applies each link flag that was given to both
-// directions. With any of them given the result is named "custom".
-func (f netFlags) conditions() (string, transport.Conditions, error) {
-	c, err := transport.Preset(f.preset)
-	if err != nil {
-		return "", c, err
-	}
-	name := f.preset
-	for _, l := range []*transport.Link{&c.Outbound, &c.Inbound} {
-		if f.set["latency"] {
-			l.Latency = f.latency
-		}
-		if f.set["jitter"] {
-			l.Jitter = f.jitter
-		}
-		if f.set["loss"] {
-			l.Loss = f.loss
-		}
-	}
-	if f.set["latency"] || f.set["jitter"] || f.set["loss"] {
-		name = "custom"
-	}
-	return name, c, c.Validate()
-}
-
 // timeline parses the -timeline flag.
 func timeline(s string) (netcode.Timeline, error) {
 	for _, t := range []netcode.Timeline{netcode.ReceiveTimeline, netcode.ServerTimeline} {

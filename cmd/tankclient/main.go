@@ -27,15 +27,11 @@ import (
 
 func main() {
 	cfg := DefaultConfig()
-	nf := netFlags{set: map[string]bool{}}
+	nf := transport.NetFlags{Preset: cfg.Net, Seed: cfg.Seed}
 	flag.StringVar(&cfg.Server, "server", cfg.Server, "tankserver UDP `address`")
 	flag.StringVar(&cfg.Name, "name", cfg.Name, "player `name` shown above your tank")
 	flag.DurationVar(&cfg.DialTimeout, "timeout", cfg.DialTimeout, "give up joining after this long")
-	flag.StringVar(&nf.preset, "net", cfg.Net, "network `preset`: "+strings.Join(transport.PresetNames(), ", "))
-	flag.DurationVar(&nf.latency, "latency", 0, "one-way `delay` added each way (overrides -net)")
-	flag.DurationVar(&nf.jitter, "jitter", 0, "delay variation each way, +/- this `much` (overrides -net)")
-	flag.Float64Var(&nf.loss, "loss", 0, "packet loss `probability` 0-1 each way (overrides -net)")
-	flag.Uint64Var(&cfg.Seed, "seed", cfg.Seed, "seed for the network conditioner")
+	nf.Register(flag.CommandLine)
 	tl := flag.String("timeline", cfg.Game.Interp.Timeline.String(), "remote interpolation `timeline`: receive (fixed delay) or server (adaptive)")
 	flag.DurationVar(&cfg.Game.Interp.Delay, "interp-delay", cfg.Game.Interp.Delay, "render `delay` of the receive timeline")
 	flag.BoolVar(&cfg.Techniques.Prediction, "prediction", cfg.Techniques.Prediction, "start with prediction on")
@@ -46,12 +42,12 @@ func main() {
 	flag.StringVar(&cfg.Screenshot, "screenshot", "", "write a PNG of the window to `file` after -frames frames, then exit")
 	flag.IntVar(&cfg.Frames, "frames", cfg.Frames, "frames to run before -screenshot")
 	flag.Parse()
-	flag.Visit(func(f *flag.Flag) { nf.set[f.Name] = true })
 
 	var err error
-	if cfg.Net, cfg.Conditions, err = nf.conditions(); err != nil {
+	if cfg.Conditions, err = nf.Conditions(); err != nil {
 		fail(2, err)
 	}
+	cfg.Net, cfg.Seed = nf.Name(), nf.Seed
 	if cfg.Game.Interp.Timeline, err = timeline(*tl); err != nil {
 		fail(2, err)
 	}
