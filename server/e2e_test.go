@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net"
@@ -138,4 +139,38 @@ func (w testWriter) Write(p []byte) (int, error) {
 	w.t.Helper()
 	w.t.Log(strings.TrimSpace(string(p)))
 	return len(p), nil
+}
+
+// TestShutdown_TellsClientsWhy stops a server under a connected client, which must hear the
+// reason instead of waiting out the idle timeout.
+func TestShutdown_TellsClientsWhy(t *testing.T) {
+	cfg := server.DefaultConfig()
+	cfg.Addr = "127.0.0.1:0"
+	cfg.Logger = slog.New(slog.NewTextHandler(testWriter{t}, nil))
+	srv, err := server.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pc, err := net.ListenPacket("udp", cfg.Addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ctx, pc) }()
+
+	sess, err := client.Dial(context.Background(), pc.LocalAddr().String(), "ada", nil, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runErr := make(chan error, 1)
+	go func() { runErr <- sess.Run() }()
+	cancel()
+	if err := <-served; err != nil {
+		t.Errorf("Serve: %v", err)
+	}
+	var d *client.DisconnectedError
+	if err := <-runErr; !errors.As(err, &d) || d.Reason != "server shutting down" {
+		t.Errorf("client ended with %v, want a disconnect saying the server is shutting down", err)
+	}
 }

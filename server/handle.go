@@ -12,6 +12,7 @@ import (
 func (s *Server) handle(ctx context.Context, conn *transport.Conn) {
 	sess := newSession(conn)
 	defer sess.close()
+	defer s.track(sess)()
 	addr := conn.RemoteAddr().String()
 
 	id, ok := s.handshake(ctx, sess, addr)

@@ -25,6 +25,9 @@ type Server struct {
 	joins    chan joinRequest
 	leaves   chan leaveNote
 	observer func(TickRecord)
+
+	liveMu sync.Mutex
+	live   map[*session]struct{} // every open connection, for shutdown
 }
 
 type joinRequest struct {
@@ -54,6 +57,7 @@ func New(cfg Config) (*Server, error) {
 		log:    cfg.logger(),
 		joins:  make(chan joinRequest),
 		leaves: make(chan leaveNote),
+		live:   map[*session]struct{}{},
 	}, nil
 }
 
@@ -94,8 +98,9 @@ func (s *Server) Serve(ctx context.Context, pc net.PacketConn) error {
 
 	<-ctx.Done()
 	<-worldDone // every player has been kicked with a reason
-	ln.Close()
+	ln.Close()  // no more accepts; the socket itself stays open a little longer
 	aerr := <-acceptDone
+	s.awaitGoodbyes(&conns)
 	conns.Wait()
 	s.log.Info("server stopped", "ticks", s.stats.ticks.Load())
 	if aerr != nil && ctx.Err() == nil {
@@ -168,6 +173,41 @@ func (s *Server) runWorld(ctx context.Context) {
 				s.observer(rec)
 			}
 		}
+	}
+}
+
+// shutdownGrace is how long kicked players get to receive their Disconnect before every
+// remaining connection is closed. It stays well inside the listener's socket linger.
+const shutdownGrace = transport.CloseLinger / 2
+
+// awaitGoodbyes gives kicked sessions up to shutdownGrace to send their Disconnect and
+// close, then closes whatever is still open (handshakes in progress, stuck writers).
+func (s *Server) awaitGoodbyes(conns *sync.WaitGroup) {
+	done := make(chan struct{})
+	go func() { conns.Wait(); close(done) }()
+	timer := time.NewTimer(shutdownGrace)
+	defer timer.Stop()
+	select {
+	case <-done:
+		return
+	case <-timer.C:
+	}
+	s.liveMu.Lock()
+	for sess := range s.live {
+		sess.close()
+	}
+	s.liveMu.Unlock()
+}
+
+// track registers sess as open until the returned func is called.
+func (s *Server) track(sess *session) (untrack func()) {
+	s.liveMu.Lock()
+	s.live[sess] = struct{}{}
+	s.liveMu.Unlock()
+	return func() {
+		s.liveMu.Lock()
+		delete(s.live, sess)
+		s.liveMu.Unlock()
 	}
 }
 

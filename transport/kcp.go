@@ -131,20 +131,21 @@ func (c *Conn) SmoothedRTT() time.Duration {
 	return time.Duration(c.sess.GetSRTT()) * time.Millisecond
 }
 
-// closeLinger is how long a dialed socket outlives its session. kcp-go hands outgoing
-// packets to a goroutine of its own; closing the socket at once would lose a last message
-// such as Goodbye, even through a link conditioner that delays it by a few hundred ms.
-const closeLinger = 500 * time.Millisecond
+// CloseLinger is how long a socket outlives what closed it: a dialed session, or a listener.
+// kcp-go hands outgoing packets to a goroutine of its own; closing the socket at once would
+// lose a last message such as Goodbye or Disconnect, even through a link conditioner that
+// delays it by a few hundred ms.
+const CloseLinger = 500 * time.Millisecond
 
 // Close closes the session and returns at once; it is safe to call more than once. A message
 // sent just before is flushed to the network (once, not retransmitted); a dialed socket is
-// closed closeLinger later so that flush can leave.
+// closed CloseLinger later so that flush can leave.
 func (c *Conn) Close() error {
 	var err error
 	c.once.Do(func() {
 		err = c.sess.Close()
 		if c.own != nil {
-			time.AfterFunc(closeLinger, func() { c.own.Close() })
+			time.AfterFunc(CloseLinger, func() { c.own.Close() })
 		}
 	})
 	return err
@@ -183,12 +184,11 @@ func (l *Listener) Accept() (*Conn, error) {
 // Addr returns the local address.
 func (l *Listener) Addr() net.Addr { return l.pc.LocalAddr() }
 
-// Close stops accepting and closes the packet connection. Sessions already accepted stay
-// open until closed themselves but can no longer send or receive.
+// Close stops accepting and returns at once; the packet connection closes CloseLinger later,
+// so messages flushed by sessions closed just before (a Disconnect, say) still leave.
+// Sessions already accepted stay open until closed themselves but can no longer receive.
 func (l *Listener) Close() error {
 	err := l.l.Close()
-	if cerr := l.pc.Close(); err == nil {
-		err = cerr
-	}
+	time.AfterFunc(CloseLinger, func() { l.pc.Close() })
 	return err
 }
