@@ -3,28 +3,118 @@ package main
 import (
 	"fmt"
 	"io"
+	"math"
+	"strings"
 	"text/tabwriter"
+	"time"
 
 	"tanknet/client"
 )
 
-// Report is tanksim's output. Counts are totals over all bots.
+// Report is one run's result, printed as text or as JSON. Counts are totals over all bots;
+// distances are world units; a null metric could not be measured (see notes).
 type Report struct {
-	Bots            int             `json:"bots"`
-	DurationSeconds float64         `json:"duration_s"`
-	Reconciliations int             `json:"reconciliations"`
-	ResidualNonZero int             `json:"residual_nonzero"`
-	ResidualMax     float64         `json:"residual_max"`
-	Corrections     int             `json:"corrections"`
-	Snaps           int             `json:"snaps"`
-	Holds           int             `json:"holds"`
-	StaleRejects    int             `json:"stale_rejects"`
-	Clients         []client.Report `json:"clients"`
+	Bots            int     `json:"bots"`
+	DurationSeconds float64 `json:"duration_s"`
+	Profile         string  `json:"profile"` // network preset, or "custom"
+	// Link is the conditioner under every bot's socket: "out" is bot to server, "in"
+	// server to bot; latency and jitter are one-way.
+	Link    string `json:"link"`
+	Interp  string `json:"interp"`  // "receive" or "adaptive" (netcode.ServerTimeline)
+	Contact *bool  `json:"contact"` // null against an external server, which decides
+	Seed    uint64 `json:"seed"`
+	Server  string `json:"server"` // "in-process" or the -server address
+	// WindowSeconds is the measured span [from, to] in seconds since the run started:
+	// every bot playing, the warm-up over. Remote and holds metrics come from it only.
+	WindowSeconds [2]float64 `json:"window_s"`
+
+	// Own-tank prediction over the whole run (netcode.LocalCounters).
+	Reconciliations int     `json:"reconciliations"`
+	ResidualNonZero int     `json:"residual_nonzero"` // reconciliations whose replay moved the prediction
+	ResidualMax     float64 `json:"residual_max"`     // largest such move (world units)
+	Corrections     int     `json:"corrections"`      // smoothed corrections started
+	Snaps           int     `json:"snaps"`            // visible jumps
+	// Holds and StaleRejects are the interpolators' own counters over the whole run, all
+	// remote tanks of all bots (StaleRejects adds the own tank's).
+	Holds        int `json:"holds"`
+	StaleRejects int `json:"stale_rejects"`
+
+	// RemoteFrames is how many (bot frame, remote tank) pairs the window holds.
+	RemoteFrames int `json:"remote_frames"`
+	// HoldsRatio is the share of RemoteFrames drawn with no bracketing pair of snapshots.
+	HoldsRatio *float64 `json:"holds_ratio"`
+	// RTT is the Ping/Pong round trip each bot measured, from send to receive (ms).
+	RTT *Quantiles `json:"rtt_ms"`
+	// RemoteError is the distance between the drawn remote pose and the server's pose at
+	// the drawn server tick (Interpolator.RenderTick), the history lerped between the two
+	// ticks around it. A hold draws a real server state, so its error is zero; holds show
+	// up as delay instead.
+	RemoteError *ErrorSummary `json:"remote_error"`
+	// RemotePlaybackError is the distance between the drawn remote pose and the server's
+	// pose a steady remote_delay_ms.p50 behind the server's present: what uneven playback
+	// and holds cost in position once the constant part of the delay is taken out.
+	RemotePlaybackError *ErrorSummary `json:"remote_playback_error"`
+	// RemoteDelay is how far behind the server's present the drawn remote pose is: server
+	// time at the frame minus the server time of the drawn tick (ms).
+	RemoteDelay *Quantiles `json:"remote_delay_ms"`
+	// OneWayMillis is the profile's server-to-bot latency, before jitter (ms).
+	OneWayMillis float64 `json:"one_way_ms"`
+	// ConfiguredDelayMillis is the mean over measured frames of Interpolator.Delay(): for
+	// receive exactly InterpConfig.Delay; for adaptive the delay the server timeline chose
+	// behind its estimate of server time (MinDelay plus jitter allowance) (ms).
+	ConfiguredDelayMillis *float64 `json:"configured_delay_ms"`
+	// RemoteDelayRatio is remote_delay_ms.p50 / (one_way_ms + configured_delay_ms): 1 means
+	// remote tanks are as old as latency plus interpolation delay promise, above 1 means
+	// extra lag (retransmissions, processing, holds).
+	RemoteDelayRatio *float64 `json:"remote_delay_ratio"`
+	// RemoteUnmatched counts remote frames whose drawn tick had left the server history.
+	RemoteUnmatched int `json:"remote_unmatched"`
+	// BytesPerSecond is the mean over clients of their UDP payload rates (bytes/s).
+	BytesPerSecond Rates `json:"bytes_per_s"`
+	// ServerTick is the wall time of one server tick: simulate, contact, encode (ms).
+	ServerTick *Quantiles `json:"server_tick_ms"`
+	// AllocsPerTick is the heap allocations of one tick of a synthetic world with as many
+	// players (server.TickAllocs), measured after the run when the process is quiet.
+	AllocsPerTick *float64 `json:"allocs_per_tick"`
+
+	Notes   []string       `json:"notes,omitempty"`
+	Clients []ClientReport `json:"clients"`
 }
 
-func summarize(cfg Config, reports []client.Report) Report {
-	r := Report{Bots: cfg.Bots, DurationSeconds: cfg.Duration.Seconds(), Clients: reports}
-	for _, c := range reports {
+// ClientReport is one bot's counters plus its traffic.
+type ClientReport struct {
+	client.Report
+	BytesPerSecond Rates `json:"bytes_per_s"`
+}
+
+// Rates is traffic each way in UDP payload bytes per second, over the bot's whole session.
+// Up is what the bot's KCP wrote and down what the server sent it, both counted before
+// simulated loss, so retransmissions and acknowledgements are in and UDP/IP headers are not.
+type Rates struct {
+	Up   float64 `json:"up"`
+	Down float64 `json:"down"`
+}
+
+// buildReport turns a run's measurements into its Report.
+func buildReport(d *runData) Report {
+	cfg := d.spec.cfg
+	r := Report{
+		Bots: cfg.Bots, DurationSeconds: cfg.Duration.Seconds(),
+		Profile: d.spec.profile, Link: d.spec.cond.String(), Interp: d.spec.interp,
+		Contact: ptr(cfg.Contact), Seed: cfg.Seed, Server: "in-process",
+		WindowSeconds: [2]float64{d.windowStart.Seconds(), d.windowEnd.Seconds()},
+		OneWayMillis:  millis(d.spec.cond.Inbound.Latency),
+		AllocsPerTick: d.allocsPerTick,
+		Notes:         d.notes,
+	}
+	if cfg.Server != "" {
+		r.Server = cfg.Server
+		r.Contact = nil
+	}
+	var errs, delays, configured, rtts []float64
+	holds, sampled := 0, false
+	for _, b := range d.bots {
+		c := b.report
 		r.Reconciliations += c.Reconciliations
 		r.ResidualNonZero += c.ResidualNonZero
 		r.ResidualMax = max(r.ResidualMax, c.ResidualMax)
@@ -32,18 +122,164 @@ func summarize(cfg Config, reports []client.Report) Report {
 		r.Snaps += c.Snaps
 		r.Holds += c.Holds
 		r.StaleRejects += c.StaleRejects
+		cr := ClientReport{Report: c}
+		if secs := b.end.Sub(b.dialed).Seconds(); secs > 0 && b.up != nil {
+			cr.BytesPerSecond = Rates{Up: float64(b.up.writtenBytes.Load()) / secs, Down: float64(b.down.readBytes.Load()) / secs}
+		}
+		r.BytesPerSecond.Up += cr.BytesPerSecond.Up / float64(len(d.bots))
+		r.BytesPerSecond.Down += cr.BytesPerSecond.Down / float64(len(d.bots))
+		r.Clients = append(r.Clients, cr)
+
+		p := b.probe
+		sampled = sampled || p.remote.sampled()
+		r.RemoteUnmatched += p.unmatched
+		for _, rtt := range p.rtts.items {
+			rtts = append(rtts, millis(rtt))
+		}
+		for _, s := range p.remote.items {
+			if !d.inWindow(s.at) {
+				continue
+			}
+			r.RemoteFrames++
+			if !s.bracketed {
+				holds++
+			}
+			configured = append(configured, millis(s.configured))
+			if !math.IsNaN(s.err) {
+				errs = append(errs, s.err)
+				delays = append(delays, millis(s.delay))
+			}
+		}
+	}
+	if sampled {
+		r.Notes = append(r.Notes, "long run: remote metrics come from a uniform random subset of frames")
+	}
+	if r.RemoteFrames > 0 {
+		r.HoldsRatio = ptr(float64(holds) / float64(r.RemoteFrames))
+		r.ConfiguredDelayMillis = ptr(mean(configured))
+	} else {
+		r.Notes = append(r.Notes, "no remote tank frames measured: holds_ratio and remote metrics need at least 2 bots")
+	}
+	r.RTT = quantiles(rtts)
+	r.RemoteError = errorSummary(errs)
+	r.RemoteDelay = quantiles(delays)
+	if r.RemoteDelay != nil && r.ConfiguredDelayMillis != nil {
+		if want := r.OneWayMillis + *r.ConfiguredDelayMillis; want > 0 {
+			r.RemoteDelayRatio = ptr(r.RemoteDelay.P50 / want)
+		}
+	}
+	if r.RemoteDelay != nil {
+		r.RemotePlaybackError = playbackError(d, r.RemoteDelay.P50)
+	}
+	if d.truth != nil {
+		var ticks []float64
+		for _, t := range d.truth.tickDurations() {
+			ticks = append(ticks, millis(t))
+		}
+		r.ServerTick = quantiles(ticks)
 	}
 	return r
 }
 
+// playbackError summarizes playbackErrors.
+func playbackError(d *runData, delayMillis float64) *ErrorSummary {
+	var errs []float64
+	for _, e := range playbackErrors(d, delayMillis) {
+		errs = append(errs, e.v)
+	}
+	return errorSummary(errs)
+}
+
+// timedValue is one measurement at a time since the run started.
+type timedValue struct {
+	at time.Duration
+	v  float64
+}
+
+// playbackErrors compares every measured remote frame with the server's pose a steady
+// delayMillis behind the server's present at that frame.
+func playbackErrors(d *runData, delayMillis float64) []timedValue {
+	delay := time.Duration(delayMillis * float64(time.Millisecond))
+	var errs []timedValue
+	for _, b := range d.bots {
+		for _, s := range b.probe.remote.items {
+			if !d.inWindow(s.at) || math.IsNaN(s.err) {
+				continue
+			}
+			ft, ok := d.truth.tickAt(s.serverNow - delay)
+			if !ok {
+				continue
+			}
+			if truth, _, ok := d.truth.at(s.id, ft); ok {
+				errs = append(errs, timedValue{at: s.at, v: s.pose.Distance(truth)})
+			}
+		}
+	}
+	return errs
+}
+
+func millis(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+func ptr[T any](v T) *T { return &v }
+
+// opt formats an optional number with format, or "n/a".
+func opt(format string, v *float64) string {
+	if v == nil {
+		return "n/a"
+	}
+	return fmt.Sprintf(format, *v)
+}
+
+// print writes r for people.
 func (r Report) print(w io.Writer) {
-	fmt.Fprintf(w, "%d bots for %.1fs: %d reconciliations, %d with a residual (max %.4g units), %d corrections, %d snaps, %d holds, %d stale\n\n",
-		r.Bots, r.DurationSeconds, r.Reconciliations, r.ResidualNonZero, r.ResidualMax, r.Corrections, r.Snaps, r.Holds, r.StaleRejects)
+	contact := "decided by the server"
+	if r.Contact != nil {
+		contact = fmt.Sprint(*r.Contact)
+	}
+	fmt.Fprintf(w, "%d bots for %.1fs on %s (%s), %s interpolation, contact %s, seed %d, server %s\n",
+		r.Bots, r.DurationSeconds, r.Profile, r.Link, r.Interp, contact, r.Seed, r.Server)
+	fmt.Fprintf(w, "own tank:  %d reconciliations, %d with a residual (max %.4g units), %d corrections, %d snaps\n",
+		r.Reconciliations, r.ResidualNonZero, r.ResidualMax, r.Corrections, r.Snaps)
+	fmt.Fprintf(w, "remotes:   %d frames measured in [%.1fs, %.1fs], holds %s, %d holds and %d stale over the run\n",
+		r.RemoteFrames, r.WindowSeconds[0], r.WindowSeconds[1], optPercent(r.HoldsRatio), r.Holds, r.StaleRejects)
+	if e := r.RemoteError; e != nil {
+		fmt.Fprintf(w, "           error rms %.4f, p99 %.4f, max %.4f units at the drawn tick\n", e.RMS, e.P99, e.Max)
+	}
+	if e := r.RemotePlaybackError; e != nil {
+		fmt.Fprintf(w, "           error rms %.4f, p99 %.4f, max %.4f units at a steady median delay (playback)\n", e.RMS, e.P99, e.Max)
+	}
+	if q := r.RemoteDelay; q != nil {
+		fmt.Fprintf(w, "           delay p50 %.1f ms, p99 %.1f ms = %s x (one-way %.1f ms + configured %s ms)\n",
+			q.P50, q.P99, opt("%.2f", r.RemoteDelayRatio), r.OneWayMillis, opt("%.1f", r.ConfiguredDelayMillis))
+	}
+	fmt.Fprintf(w, "network:   RTT %s ms, %.0f B/s up, %.0f B/s down per client\n",
+		quantileString(r.RTT), r.BytesPerSecond.Up, r.BytesPerSecond.Down)
+	fmt.Fprintf(w, "server:    tick %s ms, %s allocs/tick\n", quantileString(r.ServerTick), opt("%.1f", r.AllocsPerTick))
+	for _, n := range r.Notes {
+		fmt.Fprintf(w, "note:      %s\n", n)
+	}
+	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "player\tinputs\tsnapshots\tlast ack\tplayers seen\tresiduals\tcorrections\tsnaps\tholds\tRTT ms\t")
+	fmt.Fprintln(tw, "player\tinputs\tsnapshots\tlast ack\tplayers seen\tresiduals\tcorrections\tsnaps\tholds\tRTT ms\tup B/s\tdown B/s\t")
 	for _, c := range r.Clients {
-		fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%.1f\t\n", c.PlayerID, c.InputsSent, c.Snapshots, c.LastAck,
-			c.PlayersSeen, c.ResidualNonZero, c.Corrections, c.Snaps, c.Holds, c.RTTMillis)
+		fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%.1f\t%.0f\t%.0f\t\n", c.PlayerID, c.InputsSent, c.Snapshots, c.LastAck,
+			c.PlayersSeen, c.ResidualNonZero, c.Corrections, c.Snaps, c.Holds, c.RTTMillis, c.BytesPerSecond.Up, c.BytesPerSecond.Down)
 	}
 	tw.Flush()
+}
+
+func optPercent(v *float64) string {
+	if v == nil {
+		return "n/a"
+	}
+	return fmt.Sprintf("%.2f%%", 100**v)
+}
+
+func quantileString(q *Quantiles) string {
+	if q == nil {
+		return "n/a"
+	}
+	return strings.Join([]string{
+		fmt.Sprintf("p50 %.2f", q.P50), fmt.Sprintf("p99 %.2f", q.P99), fmt.Sprintf("max %.2f", q.Max),
+	}, ", ")
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -13,80 +12,155 @@ import (
 
 	"tanknet/client"
 	"tanknet/server"
+	"tanknet/transport"
 )
 
-// Config is one tanksim run.
-type Config struct {
-	Server   string // address of an external server; "" runs one in-process
-	Bots     int
-	Duration time.Duration
-	Seed     uint64
-	Contact  bool // in-process server only
-	JSON     bool
+// warmup is how long after the last bot's first frame measurement starts: the receive
+// timeline needs its 100 ms delay to fill and the adaptive one a second or so for its
+// offset and jitter estimates. Runs shorter than four warm-ups warm up a quarter of their
+// length instead.
+const warmup = time.Second
+
+// allocTicks is how many synthetic ticks allocs_per_tick is measured over.
+const allocTicks = 200
+
+// runSpec is one measured run: the config with its profile and timeline resolved.
+type runSpec struct {
+	cfg     Config
+	profile string // preset name, or "custom"
+	cond    transport.Conditions
+	interp  string // "receive" or "adaptive"
 }
 
-// DefaultConfig returns a short run that still shows every counter moving.
-func DefaultConfig() Config {
-	return Config{Bots: 4, Duration: 10 * time.Second, Seed: 1, Contact: true}
-}
-
-// Validate reports the first problem with c.
-func (c Config) Validate() error {
-	switch {
-	case c.Bots < 1 || c.Bots > 256:
-		return fmt.Errorf("-bots %d outside [1, 256]", c.Bots)
-	case c.Duration <= 0:
-		return fmt.Errorf("-duration %v must be positive", c.Duration)
+// newSpec resolves cfg's profile and timeline for a run of preset name with interp.
+func newSpec(cfg Config, name, interp string) (runSpec, error) {
+	cond, err := cfg.conditions(name)
+	if err != nil {
+		return runSpec{}, err
 	}
-	return nil
+	if _, err := timeline(interp); err != nil {
+		return runSpec{}, err
+	}
+	return runSpec{cfg: cfg, profile: name, cond: cond, interp: interp}, nil
 }
 
-// run plays one simulation and writes its report to out.
-func run(ctx context.Context, cfg Config, out io.Writer) error {
-	if err := cfg.Validate(); err != nil {
-		return err
-	}
+// label names the run in progress lines and plot files, e.g. "wifi-bad/adaptive".
+func (s runSpec) label() string { return s.profile + "/" + s.interp }
+
+// botRun is what one bot left behind.
+type botRun struct {
+	report      client.Report
+	probe       *probe
+	up, down    *countingConn // above the conditioner (what the bot wrote) and below it (what the server sent)
+	dialed, end time.Time
+	err         error
+}
+
+// runData is everything one run measured, for the report and the plots.
+type runData struct {
+	spec          runSpec
+	start         time.Time
+	bots          []botRun
+	truth         *history // nil against an external server
+	windowStart   time.Duration
+	windowEnd     time.Duration
+	allocsPerTick *float64
+	notes         []string
+}
+
+// simulate plays one run: an in-process server (unless cfg.Server names one), cfg.Bots bots
+// each behind its own link conditioner, and the measurements taken along the way.
+func simulate(ctx context.Context, spec runSpec) (*runData, error) {
+	cfg := spec.cfg
+	d := &runData{spec: spec, start: time.Now()}
 	addr := cfg.Server
 	var stopServer func() error
 	if addr == "" {
+		d.truth = newHistory(cfg.Duration + 10*time.Second) // joining takes up to 5 s
 		var err error
-		if addr, stopServer, err = startServer(ctx, cfg); err != nil {
-			return err
+		if addr, stopServer, err = startServer(ctx, cfg, d.truth); err != nil {
+			return nil, err
 		}
+	} else {
+		d.notes = append(d.notes, "external server: no ground truth, so remote_error, remote_playback_error, remote_delay_ms, remote_delay_ratio, server_tick_ms and allocs_per_tick are null")
 	}
-	reports, err := runBots(ctx, cfg, addr)
+	d.bots = runBots(ctx, spec, addr, d.start, d.truth)
+	var errs []error
+	for _, b := range d.bots {
+		errs = append(errs, b.err)
+	}
 	if stopServer != nil {
-		if serr := stopServer(); err == nil {
-			err = serr
+		errs = append(errs, stopServer())
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	if ctx.Err() != nil {
+		d.notes = append(d.notes, fmt.Sprintf("interrupted after %.1fs", time.Since(d.start).Seconds()))
+	}
+	d.setWindow()
+	if d.truth != nil {
+		scfg := serverConfig(cfg)
+		if a, err := server.TickAllocs(scfg, cfg.Bots, allocTicks); err == nil {
+			d.allocsPerTick = &a
+		} else {
+			d.notes = append(d.notes, "allocs_per_tick: "+err.Error())
 		}
 	}
-	if err != nil {
-		return err
-	}
-	rep := summarize(cfg, reports)
-	if cfg.JSON {
-		enc := json.NewEncoder(out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rep)
-	}
-	rep.print(out)
-	return nil
+	return d, nil
 }
 
-// startServer runs a server on a free loopback port until the returned stop is called.
-func startServer(ctx context.Context, cfg Config) (string, func() error, error) {
+// setWindow picks the measured part of the run: from the last bot's first frame plus the
+// warm-up to the first bot's last frame, so every bot is playing throughout and no one is
+// seen leaving.
+func (d *runData) setWindow() {
+	var first, last time.Time
+	for _, b := range d.bots {
+		if b.probe.frames == 0 {
+			continue
+		}
+		if first.IsZero() || b.probe.first.After(first) {
+			first = b.probe.first
+		}
+		if last.IsZero() || b.probe.last.Before(last) {
+			last = b.probe.last
+		}
+	}
+	warm := min(warmup, d.spec.cfg.Duration/4)
+	d.windowStart, d.windowEnd = first.Sub(d.start)+warm, last.Sub(d.start)
+	if d.windowEnd <= d.windowStart {
+		d.windowStart = first.Sub(d.start)
+		d.notes = append(d.notes, "run too short for a warm-up: measured from the last bot's first frame")
+	}
+}
+
+// inWindow reports whether a sample taken at at counts.
+func (d *runData) inWindow(at time.Duration) bool {
+	return at >= d.windowStart && at <= d.windowEnd
+}
+
+// serverConfig is the in-process server's configuration for cfg.
+func serverConfig(cfg Config) server.Config {
 	scfg := server.DefaultConfig()
 	scfg.Addr = "127.0.0.1:0"
 	scfg.Contact = cfg.Contact
 	scfg.MaxPlayers = max(scfg.MaxPlayers, cfg.Bots)
 	scfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	return scfg
+}
+
+// startServer runs a server on a free loopback port, recording every tick into truth,
+// until the returned stop is called.
+func startServer(ctx context.Context, cfg Config, truth *history) (string, func() error, error) {
+	scfg := serverConfig(cfg)
 	srv, err := server.New(scfg)
 	if err != nil {
 		return "", nil, err
 	}
+	srv.Observe(func(rec server.TickRecord) { truth.record(rec, time.Now()) })
 	pc, err := net.ListenPacket("udp", scfg.Addr)
 	if err != nil {
-		return "", nil, fmt.Errorf("listen: %w", err)
+		return "", nil, fmt.Errorf("tanksim: listen: %w", err)
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan error, 1)
@@ -94,24 +168,60 @@ func startServer(ctx context.Context, cfg Config) (string, func() error, error) 
 	return pc.LocalAddr().String(), func() error { cancel(); return <-done }, nil
 }
 
-// runBots plays cfg.Bots bots at once against addr and returns their reports.
-func runBots(ctx context.Context, cfg Config, addr string) ([]client.Report, error) {
-	reports := make([]client.Report, cfg.Bots)
-	errs := make([]error, cfg.Bots)
+// runBots plays cfg.Bots bots at once against addr and waits for all of them.
+func runBots(ctx context.Context, spec runSpec, addr string, start time.Time, truth *history) []botRun {
+	cfg := spec.cfg
+	tl, _ := timeline(spec.interp) // validated by newSpec
+	bots := make([]botRun, cfg.Bots)
 	var wg sync.WaitGroup
-	for i := range cfg.Bots {
+	for i := range bots {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			reports[i], errs[i] = client.RunBot(ctx, client.BotConfig{
-				Addr:     addr,
-				Name:     fmt.Sprintf("bot-%d", i+1),
-				Seed:     cfg.Seed*1000 + uint64(i),
-				Duration: cfg.Duration,
-				Options:  client.DefaultOptions(),
+			b := &bots[i]
+			b.probe = newProbe(start, truth, cfg.botSeed(i))
+			b.dialed = time.Now()
+			pc, err := botConn(spec, addr, i, b)
+			if err != nil {
+				b.err = err
+				return
+			}
+			opts := client.DefaultOptions()
+			opts.Interp.Timeline = tl
+			b.report, b.err = client.RunBot(ctx, client.BotConfig{
+				Addr:       addr,
+				Name:       fmt.Sprintf("bot-%d", i+1),
+				Seed:       cfg.botSeed(i),
+				Duration:   cfg.Duration,
+				Options:    opts,
+				PacketConn: pc,
+				OnFrame:    b.probe.onFrame,
 			})
+			b.end = time.Now()
 		}()
 	}
 	wg.Wait()
-	return reports, errors.Join(errs...)
+	return bots
+}
+
+// botConn opens bot i's socket as a stack: UDP, a byte counter (what the server sent us,
+// before simulated loss), the link conditioner, and a byte counter (what our KCP wrote,
+// before simulated loss). The session owns the stack and closes it.
+func botConn(spec runSpec, addr string, i int, b *botRun) (net.PacketConn, error) {
+	local := ":0"
+	if host, _, err := net.SplitHostPort(addr); err == nil && net.ParseIP(host).IsLoopback() {
+		local = "127.0.0.1:0"
+	}
+	udp, err := net.ListenPacket("udp", local)
+	if err != nil {
+		return nil, fmt.Errorf("tanksim: bot %d: open socket: %w", i+1, err)
+	}
+	b.down = newCountingConn(udp)
+	cc, err := transport.Condition(b.down, spec.cond, spec.cfg.botSeed(i))
+	if err != nil {
+		udp.Close()
+		return nil, fmt.Errorf("tanksim: bot %d: %w", i+1, err)
+	}
+	b.up = newCountingConn(cc)
+	return b.up, nil
 }

@@ -1,0 +1,179 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"strings"
+	"time"
+
+	"tanknet/netcode"
+	"tanknet/transport"
+)
+
+// customNet is the -net value that starts from a perfect link and takes every setting from
+// the -latency, -jitter, -loss, -dup and -reorder flags.
+const customNet = "custom"
+
+// Interpolation timelines by their flag names.
+const (
+	interpReceive  = "receive"  // netcode.ReceiveTimeline: fixed delay behind receive time
+	interpAdaptive = "adaptive" // netcode.ServerTimeline: delay adapts to measured jitter
+)
+
+// Config is one tanksim invocation. Start from DefaultConfig; the zero value is not valid.
+type Config struct {
+	// Server is the address of a running tankserver; "" starts one in-process on
+	// 127.0.0.1, which is also what ground truth (remote error, delay, tick time) needs.
+	Server string
+	// Bots is how many bots play at once, in [1, 256].
+	Bots int
+	// Duration is how long each bot plays.
+	Duration time.Duration
+	// Seed drives the bots' steering and each bot's link conditioner; bot i uses
+	// Seed*1000+i for both (separate random streams).
+	Seed uint64
+	// Contact turns tank-vs-tank collision on in the in-process server. Off, prediction is
+	// exact and residual_nonzero must be 0.
+	Contact bool
+	// Net is a transport preset name (transport.PresetNames) or "custom". Ignored with
+	// Matrix, which runs every preset.
+	Net string
+	// Link overrides single settings of Net's link, in both directions; nil fields keep
+	// the preset's value.
+	Link LinkOverride
+	// Interp is the remote interpolation timeline: "receive" or "adaptive". Ignored with
+	// Matrix, which runs both.
+	Interp string
+	// JSON prints a JSON object instead of the text report.
+	JSON bool
+	// PlotDir, if set, is where PNG charts are written; it is created if missing.
+	PlotDir string
+	// Matrix runs every preset but "none" with both timelines and prints one table.
+	Matrix bool
+}
+
+// LinkOverride holds the link flags given on the command line. Each applies to both
+// directions; latency and jitter are one-way, probabilities are per packet in [0, 1].
+type LinkOverride struct {
+	Latency, Jitter          *time.Duration
+	Loss, Duplicate, Reorder *float64
+}
+
+// any reports whether at least one setting is overridden.
+func (o LinkOverride) any() bool {
+	return o.Latency != nil || o.Jitter != nil || o.Loss != nil || o.Duplicate != nil || o.Reorder != nil
+}
+
+// apply returns l with the overridden settings replaced.
+func (o LinkOverride) apply(l transport.Link) transport.Link {
+	if o.Latency != nil {
+		l.Latency = *o.Latency
+	}
+	if o.Jitter != nil {
+		l.Jitter = *o.Jitter
+	}
+	if o.Loss != nil {
+		l.Loss = *o.Loss
+	}
+	if o.Duplicate != nil {
+		l.Duplicate = *o.Duplicate
+	}
+	if o.Reorder != nil {
+		l.Reorder = *o.Reorder
+	}
+	return l
+}
+
+// DefaultConfig returns what `make sim` runs: long enough for every counter to move and
+// for the adaptive timeline to settle, short enough to wait for.
+func DefaultConfig() Config {
+	return Config{
+		Bots:     8, // half the default server's slots: busy, with room to move
+		Duration: 10 * time.Second,
+		Seed:     1,
+		Contact:  true, // contact is what makes prediction miss, so corrections show
+		Net:      "broadband",
+		Interp:   interpReceive, // the client's default timeline
+	}
+}
+
+// Validate reports the first problem with c.
+func (c Config) Validate() error {
+	switch {
+	case c.Bots < 1 || c.Bots > 256:
+		return fmt.Errorf("tanksim: -bots %d outside [1, 256]", c.Bots)
+	case c.Duration <= 0:
+		return fmt.Errorf("tanksim: -duration %v must be positive", c.Duration)
+	case c.Duration > 24*time.Hour:
+		return fmt.Errorf("tanksim: -duration %v is longer than a day", c.Duration)
+	}
+	if c.Server != "" {
+		if _, _, err := net.SplitHostPort(c.Server); err != nil {
+			return fmt.Errorf("tanksim: -server %q: %w", c.Server, err)
+		}
+	}
+	if !c.Matrix {
+		if _, err := timeline(c.Interp); err != nil {
+			return err
+		}
+		if _, err := c.conditions(c.Net); err != nil {
+			return err
+		}
+		return nil
+	}
+	for _, name := range matrixPresets() {
+		if _, err := c.conditions(name); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// conditions returns the link conditions a bot runs under for preset name (or "custom"),
+// with c.Link's overrides applied to both directions.
+func (c Config) conditions(name string) (transport.Conditions, error) {
+	var cond transport.Conditions
+	if strings.EqualFold(strings.TrimSpace(name), customNet) {
+		if !c.Link.any() {
+			return cond, errors.New("tanksim: -net custom needs at least one of -latency, -jitter, -loss, -dup, -reorder")
+		}
+	} else {
+		var err error
+		if cond, err = transport.Preset(name); err != nil {
+			return cond, fmt.Errorf("tanksim: -net: %w (or %q)", err, customNet)
+		}
+	}
+	cond.Outbound = c.Link.apply(cond.Outbound)
+	cond.Inbound = c.Link.apply(cond.Inbound)
+	if err := cond.Validate(); err != nil {
+		return cond, fmt.Errorf("tanksim: %w", err)
+	}
+	return cond, nil
+}
+
+// timeline maps an -interp flag value to the netcode timeline.
+func timeline(name string) (netcode.Timeline, error) {
+	switch name {
+	case interpReceive:
+		return netcode.ReceiveTimeline, nil
+	case interpAdaptive:
+		return netcode.ServerTimeline, nil
+	}
+	return 0, fmt.Errorf("tanksim: -interp %q: want %s or %s", name, interpReceive, interpAdaptive)
+}
+
+// matrixPresets returns the presets a -matrix run covers: every named profile but the
+// perfect link, which measures nothing the lan profile does not.
+func matrixPresets() []string {
+	var names []string
+	for _, n := range transport.PresetNames() {
+		if n != "none" {
+			names = append(names, n)
+		}
+	}
+	return names
+}
+
+// botSeed is bot i's seed for its driver and its link conditioner.
+func (c Config) botSeed(i int) uint64 { return c.Seed*1000 + uint64(i) }

@@ -1,0 +1,85 @@
+package main
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestConfigValidate(t *testing.T) {
+	dur := func(d time.Duration) *time.Duration { return &d }
+	prob := func(p float64) *float64 { return &p }
+	tests := []struct {
+		name   string
+		mutate func(*Config)
+		want   string // substring of the error; "" for valid
+	}{
+		{"default", func(*Config) {}, ""},
+		{"every preset", func(c *Config) { c.Net = "mobile-3g" }, ""},
+		{"preset case and space", func(c *Config) { c.Net = " WiFi-Bad " }, ""},
+		{"adaptive", func(c *Config) { c.Interp = "adaptive" }, ""},
+		{"custom with latency", func(c *Config) { c.Net = "custom"; c.Link.Latency = dur(80 * time.Millisecond) }, ""},
+		{"override on a preset", func(c *Config) { c.Link.Loss = prob(0.1) }, ""},
+		{"matrix ignores net and interp", func(c *Config) { c.Matrix, c.Net, c.Interp = true, "bogus", "bogus" }, ""},
+		{"external server", func(c *Config) { c.Server = "127.0.0.1:7777" }, ""},
+		{"no bots", func(c *Config) { c.Bots = 0 }, "-bots 0"},
+		{"too many bots", func(c *Config) { c.Bots = 257 }, "-bots 257"},
+		{"zero duration", func(c *Config) { c.Duration = 0 }, "-duration"},
+		{"negative duration", func(c *Config) { c.Duration = -time.Second }, "-duration"},
+		{"unknown preset", func(c *Config) { c.Net = "dialup" }, "unknown network preset"},
+		{"custom without settings", func(c *Config) { c.Net = "custom" }, "-net custom needs"},
+		{"unknown timeline", func(c *Config) { c.Interp = "server" }, "-interp"},
+		{"loss above one", func(c *Config) { c.Link.Loss = prob(1.5) }, "loss probability"},
+		{"negative jitter", func(c *Config) { c.Link.Jitter = dur(-time.Millisecond) }, "jitter"},
+		{"matrix checks overrides", func(c *Config) { c.Matrix = true; c.Link.Reorder = prob(-0.1) }, "reorder probability"},
+		{"server without port", func(c *Config) { c.Server = "localhost" }, "-server"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := DefaultConfig()
+			tt.mutate(&c)
+			err := c.Validate()
+			switch {
+			case tt.want == "" && err != nil:
+				t.Fatalf("Validate() = %v, want nil", err)
+			case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
+				t.Fatalf("Validate() = %v, want an error containing %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestConditionsApplyOverridesToBothDirections(t *testing.T) {
+	c := DefaultConfig()
+	lat, loss := 80*time.Millisecond, 0.25
+	c.Link.Latency, c.Link.Loss = &lat, &loss
+	cond, err := c.conditions("broadband")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range []struct {
+		name    string
+		latency time.Duration
+		jitter  time.Duration
+		loss    float64
+	}{
+		{"outbound", cond.Outbound.Latency, cond.Outbound.Jitter, cond.Outbound.Loss},
+		{"inbound", cond.Inbound.Latency, cond.Inbound.Jitter, cond.Inbound.Loss},
+	} {
+		if l.latency != lat || l.loss != loss || l.jitter != 12*time.Millisecond {
+			t.Errorf("%s = %v ±%v loss %v, want %v ±12ms (broadband's) loss %v", l.name, l.latency, l.jitter, l.loss, lat, loss)
+		}
+	}
+}
+
+func TestMatrixPresetsSkipPerfectLink(t *testing.T) {
+	names := matrixPresets()
+	if len(names) < 4 {
+		t.Fatalf("matrixPresets() = %v, want at least lan, broadband, wifi-bad, mobile-3g", names)
+	}
+	for _, n := range names {
+		if n == "none" {
+			t.Errorf("matrixPresets() = %v, includes none", names)
+		}
+	}
+}

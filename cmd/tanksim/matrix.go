@@ -1,0 +1,86 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"text/tabwriter"
+)
+
+// MatrixReport is a -matrix result: one Report per profile and timeline, profiles from the
+// best network to the worst, receive before adaptive.
+type MatrixReport struct {
+	Bots            int      `json:"bots"`
+	DurationSeconds float64  `json:"duration_s"` // per run
+	Seed            uint64   `json:"seed"`
+	Runs            []Report `json:"runs"`
+}
+
+// runMatrix runs every preset (but the perfect link) with both timelines, one after the
+// other, and prints one comparison table.
+func runMatrix(ctx context.Context, cfg Config, stdout, stderr io.Writer) error {
+	var specs []runSpec
+	for _, name := range matrixPresets() {
+		for _, interp := range []string{interpReceive, interpAdaptive} {
+			s, err := newSpec(cfg, name, interp)
+			if err != nil {
+				return err
+			}
+			specs = append(specs, s)
+		}
+	}
+	prog := newProgress(stderr, len(specs))
+	m := MatrixReport{Bots: cfg.Bots, DurationSeconds: cfg.Duration.Seconds(), Seed: cfg.Seed}
+	for i, s := range specs {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		stop := prog.start(i+1, s.label(), cfg.Duration)
+		d, err := simulate(ctx, s)
+		stop()
+		if err != nil {
+			return fmt.Errorf("tanksim: run %s: %w", s.label(), err)
+		}
+		m.Runs = append(m.Runs, buildReport(d))
+	}
+	if cfg.PlotDir != "" {
+		if _, err := writeMatrixPlots(cfg.PlotDir, m.Runs); err != nil {
+			return err
+		}
+	}
+	if cfg.JSON {
+		return writeJSON(stdout, m)
+	}
+	m.print(stdout)
+	return nil
+}
+
+// print writes the comparison table.
+func (m MatrixReport) print(w io.Writer) {
+	fmt.Fprintf(w, "%d bots, %.0fs per run, seed %d\n\n", m.Bots, m.DurationSeconds, m.Seed)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "profile\tinterp\tholds\terr max\tplay rms\tplay p99\tdelay p50 ms\tdelay ratio\tRTT p50 ms\tresid>0\tcorr\tsnaps\tup B/s\tdown B/s\ttick p99 ms\t")
+	for _, r := range m.Runs {
+		var errMax, playRMS, playP99, delay, rtt, tick *float64
+		if e := r.RemoteError; e != nil {
+			errMax = &e.Max
+		}
+		if e := r.RemotePlaybackError; e != nil {
+			playRMS, playP99 = &e.RMS, &e.P99
+		}
+		if q := r.RemoteDelay; q != nil {
+			delay = &q.P50
+		}
+		if q := r.RTT; q != nil {
+			rtt = &q.P50
+		}
+		if q := r.ServerTick; q != nil {
+			tick = &q.P99
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t%d\t%.0f\t%.0f\t%s\t\n",
+			r.Profile, r.Interp, optPercent(r.HoldsRatio), opt("%.2g", errMax), opt("%.3f", playRMS), opt("%.3f", playP99),
+			opt("%.1f", delay), opt("%.2f", r.RemoteDelayRatio), opt("%.1f", rtt),
+			r.ResidualNonZero, r.Corrections, r.Snaps, r.BytesPerSecond.Up, r.BytesPerSecond.Down, opt("%.3f", tick))
+	}
+	tw.Flush()
+}

@@ -1,0 +1,92 @@
+package main
+
+import (
+	"image/png"
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"tanknet/netcode"
+)
+
+// fakeRun builds the measurements of a 3 s run of two bots without playing one.
+func fakeRun(t *testing.T) *runData {
+	t.Helper()
+	cfg := DefaultConfig()
+	cfg.Bots, cfg.Duration = 2, 3*time.Second
+	spec, err := newSpec(cfg, "wifi-bad", interpAdaptive)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := &runData{spec: spec, start: time.Now(), windowStart: 500 * time.Millisecond, windowEnd: 3 * time.Second}
+	for b := range 2 {
+		p := newProbe(d.start, nil, uint64(b))
+		for f := range 180 {
+			at := time.Duration(f) * time.Second / 60
+			p.local.add(localSample{at: at, offset: 0.1 * math.Max(0, math.Sin(float64(f)/10)), reconciled: f%3 == 0, residual: 0.02 * float64(f%7)})
+			p.remote.add(remoteSample{
+				id: uint32(2 - b), at: at, pose: netcode.Pose{X: float64(f)},
+				err: 0.01 * float64(f%5), delay: time.Duration(150+f%20) * time.Millisecond,
+				configured: 100 * time.Millisecond, depth: 3 + f%2, bracketed: f%11 != 0,
+			})
+		}
+		d.bots = append(d.bots, botRun{probe: p})
+	}
+	return d
+}
+
+func TestPlotsAreValidPNGs(t *testing.T) {
+	dir := t.TempDir()
+	files, err := writeRunPlots(filepath.Join(dir, "run"), fakeRun(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs := []Report{
+		{Bots: 2, DurationSeconds: 3, Profile: "lan", Interp: interpReceive, HoldsRatio: ptr(0.01), RemotePlaybackError: &ErrorSummary{RMS: 0.2}, RemoteDelay: &Quantiles{P50: 101}, Corrections: 3},
+		{Bots: 2, DurationSeconds: 3, Profile: "lan", Interp: interpAdaptive, HoldsRatio: ptr(0.0), RemoteDelay: &Quantiles{P50: 60}},
+		{Bots: 2, DurationSeconds: 3, Profile: "wifi-bad", Interp: interpReceive, HoldsRatio: ptr(0.12), Snaps: 1},
+		{Bots: 2, DurationSeconds: 3, Profile: "wifi-bad", Interp: interpAdaptive}, // nothing measured
+	}
+	mfiles, err := writeMatrixPlots(filepath.Join(dir, "matrix"), runs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files = append(files, mfiles...)
+	if len(files) != 8 {
+		t.Errorf("wrote %d charts, want 4 per run and 4 for the matrix: %v", len(files), files)
+	}
+	for _, f := range files {
+		fh, err := os.Open(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		img, err := png.Decode(fh)
+		fh.Close()
+		if err != nil {
+			t.Errorf("%s: %v", f, err)
+			continue
+		}
+		if b := img.Bounds(); b.Dx() != chartWidthPx || b.Dy() != chartHeightPx {
+			t.Errorf("%s is %dx%d, want %dx%d", f, b.Dx(), b.Dy(), chartWidthPx, chartHeightPx)
+		}
+	}
+}
+
+func TestBinned(t *testing.T) {
+	var xs []remoteSample
+	for i := range 10 {
+		xs = append(xs, remoteSample{at: time.Duration(i) * 50 * time.Millisecond, err: float64(i)})
+	}
+	xs = append(xs, remoteSample{at: 0, err: math.NaN()}) // skipped, not a NaN point
+	got := binned(xs, 100*time.Millisecond, func(s remoteSample) (float64, bool) { return s.err, true }, maxOf)
+	if len(got) != 5 {
+		t.Fatalf("binned(10 samples over 0.5 s, 100 ms) = %d bins, want 5", len(got))
+	}
+	for i, p := range got {
+		if wantX, wantY := 0.05+0.1*float64(i), float64(2*i+1); math.Abs(p.X-wantX) > 1e-9 || p.Y != wantY {
+			t.Errorf("bin %d = (%v, %v), want (%v, %v)", i, p.X, p.Y, wantX, wantY)
+		}
+	}
+}

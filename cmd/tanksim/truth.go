@@ -1,0 +1,156 @@
+package main
+
+import (
+	"math"
+	"slices"
+	"sync"
+	"time"
+
+	"tanknet/netcode"
+	"tanknet/server"
+)
+
+// History size in server ticks. A run keeps its whole length plus minHistoryTicks, so the
+// playback error can look any frame up after the run, up to maxHistoryTicks.
+const (
+	minHistoryTicks = 600     // 30 s at 20 Hz: far beyond MaxDelay (400 ms) plus a long hold
+	maxHistoryTicks = 1 << 17 // 1.8 h at 20 Hz, about 25 MB with 8 players
+)
+
+// maxTickDurations bounds the recorded tick durations: 14 h at 20 Hz, beyond any sane run.
+const maxTickDurations = 1 << 20
+
+// history is ground truth: the in-process server's pose of every player at each recent
+// tick, and when each tick ran. The server's world goroutine records; bots read. It is safe
+// for concurrent use.
+type history struct {
+	mu     sync.Mutex
+	ticks  []tickPoses // ring indexed by tick % len(ticks)
+	latest uint32      // newest tick recorded
+	// start is the wall-clock moment of server time zero, estimated as the earliest
+	// (observation time - server time) over all ticks: an observer runs right after its
+	// tick, so the smallest gap is the closest to the truth.
+	start    time.Time
+	hasStart bool
+	durs     []time.Duration // wall time each tick took
+}
+
+// newHistory returns a history that keeps at least the last d of ticks.
+func newHistory(d time.Duration) *history {
+	n := min(maxHistoryTicks, minHistoryTicks+int(d/netcode.StepInterval))
+	return &history{ticks: make([]tickPoses, n)}
+}
+
+// slot returns where tick lives in the ring.
+func (h *history) slot(tick uint32) *tickPoses { return &h.ticks[int(tick%uint32(len(h.ticks)))] }
+
+// tickPoses is one tick of history. ids is sorted (the server keeps players in id order).
+type tickPoses struct {
+	tick  uint32 // 0: slot unused
+	now   time.Duration
+	ids   []uint32
+	poses []netcode.Pose
+}
+
+// record stores rec, observed at wall time at. It copies rec's slices, which the server
+// reuses.
+func (h *history) record(rec server.TickRecord, at time.Time) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	t := h.slot(rec.Tick)
+	h.latest = max(h.latest, rec.Tick)
+	t.tick, t.now = rec.Tick, rec.Now
+	t.ids = append(t.ids[:0], rec.IDs...)
+	t.poses = append(t.poses[:0], rec.Poses...)
+	if s := at.Add(-rec.Now); !h.hasStart || s.Before(h.start) {
+		h.start, h.hasStart = s, true
+	}
+	if len(h.durs) < maxTickDurations {
+		h.durs = append(h.durs, rec.Duration)
+	}
+}
+
+// serverNow returns the server time at wall time wall, and false before the first tick.
+func (h *history) serverNow(wall time.Time) (time.Duration, bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return wall.Sub(h.start), h.hasStart
+}
+
+// at returns player id's pose and the server time at fractional tick ft, each interpolated
+// between ticks floor(ft) and ceil(ft) like the client interpolates (netcode.Lerp). It
+// returns false when either tick has left the history or not reached it, or the player is
+// in neither tick. A player present in only one of the two ticks gets that tick's pose.
+func (h *history) at(id uint32, ft float64) (netcode.Pose, time.Duration, bool) {
+	if !(ft >= 1) || ft > math.MaxUint32 {
+		return netcode.Pose{}, 0, false
+	}
+	lo := uint32(math.Floor(ft))
+	hi := uint32(math.Ceil(ft))
+	frac := ft - float64(lo)
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	a, b := h.slot(lo), h.slot(hi)
+	if a.tick != lo || b.tick != hi {
+		return netcode.Pose{}, 0, false
+	}
+	now := a.now + time.Duration(frac*float64(b.now-a.now))
+	pa, okA := a.pose(id)
+	pb, okB := b.pose(id)
+	switch {
+	case okA && okB:
+		return netcode.Lerp(pa, pb, frac), now, true
+	case okA:
+		return pa, now, true
+	case okB:
+		return pb, now, true
+	}
+	return netcode.Pose{}, 0, false
+}
+
+// tickAt returns the fractional tick the server was at at server time t: between the two
+// recorded ticks around t, by their times. It returns false when t is outside the history.
+func (h *history) tickAt(t time.Duration) (float64, bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.latest < 2 {
+		return 0, false
+	}
+	oldest := uint32(1)
+	if h.latest > uint32(len(h.ticks)) {
+		oldest = h.latest - uint32(len(h.ticks)) + 1
+	}
+	newest := h.slot(h.latest)
+	back := int64((newest.now - t) / netcode.StepInterval) // ticks run on a fixed period
+	k := int64(h.latest) - back
+	k = max(int64(oldest), min(int64(h.latest)-1, k))
+	// The estimate is off by a few ticks at most (ticker jitter); each loop is bounded by
+	// the ring's size anyway.
+	for k > int64(oldest) && h.slot(uint32(k)).now > t {
+		k--
+	}
+	for k+1 < int64(h.latest) && h.slot(uint32(k+1)).now <= t {
+		k++
+	}
+	a, b := h.slot(uint32(k)), h.slot(uint32(k+1))
+	if a.tick != uint32(k) || b.tick != uint32(k+1) || t < a.now || t > b.now || b.now <= a.now {
+		return 0, false
+	}
+	return float64(k) + float64(t-a.now)/float64(b.now-a.now), true
+}
+
+// pose returns player id's pose in t.
+func (t *tickPoses) pose(id uint32) (netcode.Pose, bool) {
+	i, ok := slices.BinarySearch(t.ids, id)
+	if !ok {
+		return netcode.Pose{}, false
+	}
+	return t.poses[i], true
+}
+
+// tickDurations returns a copy of the recorded tick durations.
+func (h *history) tickDurations() []time.Duration {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return slices.Clone(h.durs)
+}

@@ -1,0 +1,102 @@
+package main
+
+import (
+	"math"
+	"testing"
+	"time"
+
+	"tanknet/netcode"
+	"tanknet/server"
+)
+
+// recordTicks records ticks 1..n of two players at server time tick*50ms+skew(tick): player 1
+// moves along x one unit per tick, player 2 joins at tick 3 and sits still.
+func recordTicks(h *history, n int, skew func(uint32) time.Duration) {
+	base := time.Now()
+	for tick := uint32(1); tick <= uint32(n); tick++ {
+		now := time.Duration(tick)*50*time.Millisecond + skew(tick)
+		rec := server.TickRecord{Tick: tick, Now: now, IDs: []uint32{1}, Poses: []netcode.Pose{{X: float64(tick), Heading: 0.1 * float64(tick)}}}
+		if tick >= 3 {
+			rec.IDs = append(rec.IDs, 2)
+			rec.Poses = append(rec.Poses, netcode.Pose{X: 7, Y: 7})
+		}
+		h.record(rec, base.Add(now+time.Millisecond)) // observed 1 ms after the tick
+	}
+}
+
+func noSkew(uint32) time.Duration { return 0 }
+
+func TestHistoryLerpsAtFractionalTicks(t *testing.T) {
+	h := newHistory(time.Second)
+	recordTicks(h, 10, noSkew)
+	tests := []struct {
+		name   string
+		id     uint32
+		tick   float64
+		ok     bool
+		x      float64
+		sTime  time.Duration
+		headng float64
+	}{
+		{"whole tick", 1, 4, true, 4, 200 * time.Millisecond, 0.4},
+		{"quarter past", 1, 4.25, true, 4.25, 212500 * time.Microsecond, 0.425},
+		{"three quarters", 1, 9.75, true, 9.75, 487500 * time.Microsecond, 0.975},
+		{"newest tick", 1, 10, true, 10, 500 * time.Millisecond, 1},
+		{"joined in the upper tick only", 2, 2.5, true, 7, 125 * time.Millisecond, 0},
+		{"not reached yet", 1, 10.5, false, 0, 0, 0},
+		{"before the first tick", 1, 0.5, false, 0, 0, 0},
+		{"unknown player", 9, 4, false, 0, 0, 0},
+		{"NaN", 1, math.NaN(), false, 0, 0, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, at, ok := h.at(tt.id, tt.tick)
+			if ok != tt.ok {
+				t.Fatalf("at(%d, %v) ok = %v, want %v", tt.id, tt.tick, ok, tt.ok)
+			}
+			if !ok {
+				return
+			}
+			if math.Abs(p.X-tt.x) > 1e-9 || math.Abs(p.Heading-tt.headng) > 1e-9 || at != tt.sTime {
+				t.Errorf("at(%d, %v) = x %v heading %v time %v, want x %v heading %v time %v",
+					tt.id, tt.tick, p.X, p.Heading, at, tt.x, tt.headng, tt.sTime)
+			}
+		})
+	}
+}
+
+func TestHistoryForgetsOldTicks(t *testing.T) {
+	h := newHistory(0) // minHistoryTicks
+	recordTicks(h, minHistoryTicks+50, noSkew)
+	if _, _, ok := h.at(1, 10); ok {
+		t.Error("at(1, 10) found a tick that the ring has overwritten")
+	}
+	if p, _, ok := h.at(1, minHistoryTicks+40.5); !ok || p.X != minHistoryTicks+40.5 {
+		t.Errorf("at(1, %v) = %v, %v, want x %v", minHistoryTicks+40.5, p.X, ok, minHistoryTicks+40.5)
+	}
+}
+
+func TestHistoryTickAtFollowsUnevenTicks(t *testing.T) {
+	h := newHistory(time.Second)
+	skew := func(tick uint32) time.Duration { return time.Duration(tick%3) * 7 * time.Millisecond } // a jittery ticker
+	recordTicks(h, 20, skew)
+	for _, ft := range []float64{1, 1.5, 5.2, 12.9, 19.99} {
+		_, at, ok := h.at(1, ft)
+		if !ok {
+			t.Fatalf("at(1, %v) not found", ft)
+		}
+		got, ok := h.tickAt(at)
+		if !ok || math.Abs(got-ft) > 1e-6 {
+			t.Errorf("tickAt(%v) = %v, %v, want %v", at, got, ok, ft)
+		}
+	}
+	for _, at := range []time.Duration{0, 49 * time.Millisecond, time.Hour} {
+		if got, ok := h.tickAt(at); ok {
+			t.Errorf("tickAt(%v) = %v, want outside the history", at, got)
+		}
+	}
+	start := time.Now()
+	if now, ok := h.serverNow(start); !ok || now < -time.Second || now > time.Second {
+		t.Errorf("serverNow(start) = %v, %v, want near 0", now, ok)
+	}
+}
