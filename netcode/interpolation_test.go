@@ -225,9 +225,20 @@ func TestInterpConfigValidate(t *testing.T) {
 }
 
 func TestTimelineString(t *testing.T) {
-	for tl, want := range map[Timeline]string{ReceiveTimeline: "receive", ServerTimeline: "server", 9: "Timeline(9)"} {
+	for tl, want := range map[Timeline]string{ReceiveTimeline: "receive", ServerTimeline: "adaptive", 9: "Timeline(9)"} {
 		if got := tl.String(); got != want {
 			t.Errorf("Timeline(%d).String() = %q, want %q", int(tl), got, want)
 		}
+	}
+}
+
+func TestParseTimeline(t *testing.T) {
+	for in, want := range map[string]Timeline{"receive": ReceiveTimeline, "adaptive": ServerTimeline, "server": ServerTimeline} {
+		if got, err := ParseTimeline(in); err != nil || got != want {
+			t.Errorf("ParseTimeline(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	if _, err := ParseTimeline("fixed"); err == nil {
+		t.Error(`ParseTimeline("fixed") = nil error, want one`)
 	}
 }

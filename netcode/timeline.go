@@ -23,14 +23,26 @@ const (
 	ServerTimeline
 )
 
+// String returns the timeline's name as flags spell it: "receive" or "adaptive".
 func (t Timeline) String() string {
 	switch t {
 	case ReceiveTimeline:
 		return "receive"
 	case ServerTimeline:
-		return "server"
+		return "adaptive"
 	}
 	return fmt.Sprintf("Timeline(%d)", int(t))
+}
+
+// ParseTimeline returns the timeline named s: "receive", or "adaptive" (also "server").
+func ParseTimeline(s string) (Timeline, error) {
+	switch s {
+	case "receive":
+		return ReceiveTimeline, nil
+	case "adaptive", "server":
+		return ServerTimeline, nil
+	}
+	return 0, fmt.Errorf("netcode: unknown interpolation timeline %q (want receive or adaptive)", s)
 }
 
 const (

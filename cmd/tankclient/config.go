@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"tanknet/client"
-	"tanknet/netcode"
 	"tanknet/render"
 	"tanknet/render/view"
 	"tanknet/transport"
@@ -88,14 +87,4 @@ func (c Config) renderOptions(cc *transport.ConditionedConn) render.Options {
 		o.Net = &render.Network{Conn: cc, Preset: c.Net}
 	}
 	return o
-}
-
-// timeline parses the -timeline flag.
-func timeline(s string) (netcode.Timeline, error) {
-	for _, t := range []netcode.Timeline{netcode.ReceiveTimeline, netcode.ServerTimeline} {
-		if t.String() == s {
-			return t, nil
-		}
-	}
-	return 0, fmt.Errorf("-timeline %q: want receive or server", s)
 }

@@ -22,6 +22,7 @@ import (
 	"strings"
 	"syscall"
 
+	"tanknet/netcode"
 	"tanknet/transport"
 )
 
@@ -32,7 +33,7 @@ func main() {
 	flag.StringVar(&cfg.Name, "name", cfg.Name, "player `name` shown above your tank")
 	flag.DurationVar(&cfg.DialTimeout, "timeout", cfg.DialTimeout, "give up joining after this long")
 	nf.Register(flag.CommandLine)
-	tl := flag.String("timeline", cfg.Game.Interp.Timeline.String(), "remote interpolation `timeline`: receive (fixed delay) or server (adaptive)")
+	tl := flag.String("interp", cfg.Game.Interp.Timeline.String(), "remote interpolation `timeline`: receive (fixed delay) or adaptive (follows measured jitter)")
 	flag.DurationVar(&cfg.Game.Interp.Delay, "interp-delay", cfg.Game.Interp.Delay, "render `delay` of the receive timeline")
 	flag.BoolVar(&cfg.Techniques.Prediction, "prediction", cfg.Techniques.Prediction, "start with prediction on")
 	flag.BoolVar(&cfg.Techniques.Reconciliation, "reconciliation", cfg.Techniques.Reconciliation, "start with reconciliation on")
@@ -48,7 +49,7 @@ func main() {
 		fail(2, err)
 	}
 	cfg.Net, cfg.Seed = nf.Name(), nf.Seed
-	if cfg.Game.Interp.Timeline, err = timeline(*tl); err != nil {
+	if cfg.Game.Interp.Timeline, err = netcode.ParseTimeline(*tl); err != nil {
 		fail(2, err)
 	}
 	if !cfg.Techniques.Prediction {

@@ -17,8 +17,8 @@ const customNet = "custom"
 
 // Interpolation timelines by their flag names.
 const (
-	interpReceive  = "receive"  // netcode.ReceiveTimeline: fixed delay behind receive time
-	interpAdaptive = "adaptive" // netcode.ServerTimeline: delay adapts to measured jitter
+	interpReceive  = "receive"  // netcode.ReceiveTimeline.String(): fixed delay behind receive time
+	interpAdaptive = "adaptive" // netcode.ServerTimeline.String(): delay adapts to measured jitter
 )
 
 // Config is one tanksim invocation. Start from DefaultConfig; the zero value is not valid.
@@ -154,13 +154,11 @@ func (c Config) conditions(name string) (transport.Conditions, error) {
 
 // timeline maps an -interp flag value to the netcode timeline.
 func timeline(name string) (netcode.Timeline, error) {
-	switch name {
-	case interpReceive:
-		return netcode.ReceiveTimeline, nil
-	case interpAdaptive:
-		return netcode.ServerTimeline, nil
+	t, err := netcode.ParseTimeline(name)
+	if err != nil {
+		return 0, fmt.Errorf("tanksim: -interp: %w", err)
 	}
-	return 0, fmt.Errorf("tanksim: -interp %q: want %s or %s", name, interpReceive, interpAdaptive)
+	return t, nil
 }
 
 // matrixPresets returns the presets a -matrix run covers: every named profile but the
