@@ -28,7 +28,7 @@ func TestConfigValidate(t *testing.T) {
 		{"negative duration", func(c *Config) { c.Duration = -time.Second }, "-duration"},
 		{"unknown preset", func(c *Config) { c.Net = "dialup" }, "unknown network preset"},
 		{"custom without settings", func(c *Config) { c.Net = "custom" }, "-net custom needs"},
-		{"unknown timeline", func(c *Config) { c.Interp = "server" }, "-interp"},
+		{"unknown timeline", func(c *Config) { c.Interp = "fixed" }, "-interp"},
 		{"loss above one", func(c *Config) { c.Link.Loss = prob(1.5) }, "loss probability"},
 		{"negative jitter", func(c *Config) { c.Link.Jitter = dur(-time.Millisecond) }, "jitter"},
 		{"matrix checks overrides", func(c *Config) { c.Matrix = true; c.Link.Reorder = prob(-0.1) }, "reorder probability"},
