@@ -1,17 +1,71 @@
 package transport
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"strings"
 	"time"
 )
 
-// NetFlags are the command-line settings for a link conditioner, shared by tankserver,
-// tankclient and tanksim so all three spell them the same way. Register them on a FlagSet,
-// parse it, then call Conditions.
+// CustomPreset is the -net name for "no preset: only the link flags given".
+const CustomPreset = "custom"
+
+// LinkOverride holds the link settings given explicitly, for example on the command line.
+// Each applies to both directions; a nil field keeps the preset's value. Latency and jitter
+// are one-way; probabilities are per packet, in [0, 1].
+type LinkOverride struct {
+	Latency, Jitter          *time.Duration
+	Loss, Duplicate, Reorder *float64
+}
+
+// Any reports whether o overrides at least one setting.
+func (o LinkOverride) Any() bool {
+	return o.Latency != nil || o.Jitter != nil || o.Loss != nil || o.Duplicate != nil || o.Reorder != nil
+}
+
+// apply returns l with the overridden settings replaced.
+func (o LinkOverride) apply(l Link) Link {
+	if o.Latency != nil {
+		l.Latency = *o.Latency
+	}
+	if o.Jitter != nil {
+		l.Jitter = *o.Jitter
+	}
+	if o.Loss != nil {
+		l.Loss = *o.Loss
+	}
+	if o.Duplicate != nil {
+		l.Duplicate = *o.Duplicate
+	}
+	if o.Reorder != nil {
+		l.Reorder = *o.Reorder
+	}
+	return l
+}
+
+// ConditionsFor returns preset name's conditions with o applied to both directions. The name
+// CustomPreset starts from a perfect link and needs at least one override.
+func ConditionsFor(name string, o LinkOverride) (Conditions, error) {
+	var c Conditions
+	if strings.EqualFold(strings.TrimSpace(name), CustomPreset) {
+		if !o.Any() {
+			return c, errors.New("transport: -net custom needs at least one of -latency, -jitter, -loss, -dup, -reorder")
+		}
+	} else {
+		var err error
+		if c, err = Preset(name); err != nil {
+			return c, fmt.Errorf("%w (or %q)", err, CustomPreset)
+		}
+	}
+	c.Outbound, c.Inbound = o.apply(c.Outbound), o.apply(c.Inbound)
+	return c, c.Validate()
+}
+
+// NetFlags are the command-line settings for a link conditioner, shared by tankserver and
+// tankclient. Register them on a FlagSet, parse it, then call Conditions.
 type NetFlags struct {
-	Preset  string        // a PresetNames name, or "custom" (only the explicit flags)
+	Preset  string        // a PresetNames name, or CustomPreset
 	Latency time.Duration // one-way delay added in each direction
 	Jitter  time.Duration // ± variation of that delay
 	Loss    float64       // drop probability per packet and direction, 0..1
@@ -21,9 +75,6 @@ type NetFlags struct {
 
 	fs *flag.FlagSet // where Register put the flags, to tell which were given
 }
-
-// linkFlags are the flags that override a preset's values when given.
-var linkFlags = []string{"latency", "jitter", "loss", "dup", "reorder"}
 
 // Register defines -net, -latency, -jitter, -loss, -dup, -reorder and -net-seed on fs.
 func (f *NetFlags) Register(fs *flag.FlagSet) {
@@ -40,60 +91,42 @@ func (f *NetFlags) Register(fs *flag.FlagSet) {
 	fs.Uint64Var(&f.Seed, "net-seed", f.Seed, "`seed` for the simulated network's random decisions")
 }
 
-// given reports which link flags were set on the command line.
-func (f *NetFlags) given() map[string]bool {
-	set := map[string]bool{}
-	if f.fs != nil {
-		f.fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
+// Override returns the link flags that were given on the command line.
+func (f *NetFlags) Override() LinkOverride {
+	var o LinkOverride
+	if f.fs == nil {
+		return o
 	}
-	return set
+	f.fs.Visit(func(fl *flag.Flag) {
+		switch fl.Name {
+		case "latency":
+			o.Latency = &f.Latency
+		case "jitter":
+			o.Jitter = &f.Jitter
+		case "loss":
+			o.Loss = &f.Loss
+		case "dup":
+			o.Duplicate = &f.Dup
+		case "reorder":
+			o.Reorder = &f.Reorder
+		}
+	})
+	return o
 }
 
 // Name is the preset's name, or "custom" when a link flag overrides any of it.
 func (f *NetFlags) Name() string {
-	set := f.given()
-	for _, n := range linkFlags {
-		if set[n] {
-			return "custom"
-		}
-	}
-	if f.Preset == "" {
-		return "none"
+	if f.Override().Any() {
+		return CustomPreset
 	}
 	return f.Preset
 }
 
 // Conditions returns the preset's conditions with every link flag given on the command line
-// applied to both directions ("-loss 0" removes a preset's loss). "custom" starts from a
-// perfect link.
+// applied to both directions ("-loss 0" removes a preset's loss).
 func (f *NetFlags) Conditions() (Conditions, error) {
-	var c Conditions
-	if f.Preset != "" && f.Preset != "custom" {
-		var err error
-		if c, err = Preset(f.Preset); err != nil {
-			return c, err
-		}
+	if f.Preset == "" {
+		f.Preset = "none"
 	}
-	set := f.given()
-	for _, l := range []*Link{&c.Outbound, &c.Inbound} {
-		if set["latency"] {
-			l.Latency = f.Latency
-		}
-		if set["jitter"] {
-			l.Jitter = f.Jitter
-		}
-		if set["loss"] {
-			l.Loss = f.Loss
-		}
-		if set["dup"] {
-			l.Duplicate = f.Dup
-		}
-		if set["reorder"] {
-			l.Reorder = f.Reorder
-		}
-	}
-	if err := c.Validate(); err != nil {
-		return c, err
-	}
-	return c, nil
+	return ConditionsFor(f.Preset, f.Override())
 }

@@ -17,6 +17,7 @@ func TestNetFlags(t *testing.T) {
 		preset  string // what Name reports
 	}{
 		{"nothing set is a perfect link", nil, Conditions{}, "", "none"},
+		{"custom needs a link flag", []string{"-net", "custom"}, Conditions{}, "needs at least one", ""},
 		{"preset none", []string{"-net", "none"}, Conditions{}, "", "none"},
 		{"preset", []string{"-net", "mobile-3g"}, threeG, "", "mobile-3g"},
 		{"explicit only", []string{"-latency", "150ms", "-jitter", "20ms", "-loss", "0.02"},

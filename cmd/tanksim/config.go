@@ -1,19 +1,13 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"net"
-	"strings"
 	"time"
 
 	"tanknet/netcode"
 	"tanknet/transport"
 )
-
-// customNet is the -net value that starts from a perfect link and takes every setting from
-// the -latency, -jitter, -loss, -dup and -reorder flags.
-const customNet = "custom"
 
 // Interpolation timelines by their flag names.
 const (
@@ -41,7 +35,7 @@ type Config struct {
 	Net string
 	// Link overrides single settings of Net's link, in both directions; nil fields keep
 	// the preset's value.
-	Link LinkOverride
+	Link transport.LinkOverride
 	// Interp is the remote interpolation timeline: "receive" or "adaptive". Ignored with
 	// Matrix, which runs both.
 	Interp string
@@ -51,38 +45,6 @@ type Config struct {
 	PlotDir string
 	// Matrix runs every preset but "none" with both timelines and prints one table.
 	Matrix bool
-}
-
-// LinkOverride holds the link flags given on the command line. Each applies to both
-// directions; latency and jitter are one-way, probabilities are per packet in [0, 1].
-type LinkOverride struct {
-	Latency, Jitter          *time.Duration
-	Loss, Duplicate, Reorder *float64
-}
-
-// any reports whether at least one setting is overridden.
-func (o LinkOverride) any() bool {
-	return o.Latency != nil || o.Jitter != nil || o.Loss != nil || o.Duplicate != nil || o.Reorder != nil
-}
-
-// apply returns l with the overridden settings replaced.
-func (o LinkOverride) apply(l transport.Link) transport.Link {
-	if o.Latency != nil {
-		l.Latency = *o.Latency
-	}
-	if o.Jitter != nil {
-		l.Jitter = *o.Jitter
-	}
-	if o.Loss != nil {
-		l.Loss = *o.Loss
-	}
-	if o.Duplicate != nil {
-		l.Duplicate = *o.Duplicate
-	}
-	if o.Reorder != nil {
-		l.Reorder = *o.Reorder
-	}
-	return l
 }
 
 // DefaultConfig returns what `make sim` runs: long enough for every counter to move and
@@ -133,20 +95,8 @@ func (c Config) Validate() error {
 // conditions returns the link conditions a bot runs under for preset name (or "custom"),
 // with c.Link's overrides applied to both directions.
 func (c Config) conditions(name string) (transport.Conditions, error) {
-	var cond transport.Conditions
-	if strings.EqualFold(strings.TrimSpace(name), customNet) {
-		if !c.Link.any() {
-			return cond, errors.New("tanksim: -net custom needs at least one of -latency, -jitter, -loss, -dup, -reorder")
-		}
-	} else {
-		var err error
-		if cond, err = transport.Preset(name); err != nil {
-			return cond, fmt.Errorf("tanksim: -net: %w (or %q)", err, customNet)
-		}
-	}
-	cond.Outbound = c.Link.apply(cond.Outbound)
-	cond.Inbound = c.Link.apply(cond.Inbound)
-	if err := cond.Validate(); err != nil {
+	cond, err := transport.ConditionsFor(name, c.Link)
+	if err != nil {
 		return cond, fmt.Errorf("tanksim: %w", err)
 	}
 	return cond, nil
