@@ -4,50 +4,21 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
-	"net"
-	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"tanknet/client"
+	"tanknet/internal/servertest"
 	"tanknet/server"
 )
 
-// startServer runs a server on a free loopback port for the rest of the test.
+// startServer runs a server without tank contact on a free loopback port for the rest of
+// the test.
 func startServer(t *testing.T, mutate func(*server.Config)) (string, *server.Server) {
 	t.Helper()
-	cfg := server.DefaultConfig()
-	cfg.Addr = "127.0.0.1:0"
-	cfg.Contact = false
-	cfg.Logger = slog.New(slog.NewTextHandler(testWriter{t}, nil))
-	if mutate != nil {
-		mutate(&cfg)
-	}
-	srv, err := server.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pc, err := net.ListenPacket("udp", cfg.Addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ctx, pc) }()
-	t.Cleanup(func() {
-		cancel()
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Errorf("Serve: %v", err)
-			}
-		case <-time.After(10 * time.Second):
-			t.Error("server did not shut down within 10s")
-		}
-	})
-	return pc.LocalAddr().String(), srv
+	s := servertest.Start(t, mutate)
+	return s.Addr, s.Server
 }
 
 // ackWatch records, from a bot's frames, the longest run of server ticks over which its
@@ -132,41 +103,17 @@ func TestEndToEnd_ThreeBotsExactReplay(t *testing.T) {
 	}
 }
 
-// testWriter sends the server's log to the test log, shown when a test fails.
-type testWriter struct{ t *testing.T }
-
-func (w testWriter) Write(p []byte) (int, error) {
-	w.t.Helper()
-	w.t.Log(strings.TrimSpace(string(p)))
-	return len(p), nil
-}
-
 // TestShutdown_TellsClientsWhy stops a server under a connected client, which must hear the
 // reason instead of waiting out the idle timeout.
 func TestShutdown_TellsClientsWhy(t *testing.T) {
-	cfg := server.DefaultConfig()
-	cfg.Addr = "127.0.0.1:0"
-	cfg.Logger = slog.New(slog.NewTextHandler(testWriter{t}, nil))
-	srv, err := server.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pc, err := net.ListenPacket("udp", cfg.Addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ctx, pc) }()
-
-	sess, err := client.Dial(context.Background(), pc.LocalAddr().String(), "ada", nil, 5*time.Second)
+	srv := servertest.Start(t, nil)
+	sess, err := client.Dial(context.Background(), srv.Addr, "ada", nil, 5*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
 	runErr := make(chan error, 1)
 	go func() { runErr <- sess.Run() }()
-	cancel()
-	if err := <-served; err != nil {
+	if err := srv.Stop(); err != nil {
 		t.Errorf("Serve: %v", err)
 	}
 	var d *client.DisconnectedError

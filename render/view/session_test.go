@@ -5,15 +5,13 @@ package view
 
 import (
 	"context"
-	"io"
-	"log/slog"
 	"net"
 	"testing"
 	"time"
 
 	"tanknet/client"
+	"tanknet/internal/servertest"
 	"tanknet/netcode"
-	"tanknet/server"
 	"tanknet/transport"
 )
 
@@ -24,36 +22,11 @@ const (
 	loopBudget = 30 * time.Second
 )
 
-// startServer serves a game without tank contact on a loopback port until the test ends.
+// startServer serves a game without tank contact on a loopback port until the test ends;
+// prediction is then exact, so lags are clean multiples of a step.
 func startServer(t *testing.T) string {
 	t.Helper()
-	cfg := server.DefaultConfig()
-	cfg.Addr = "127.0.0.1:0"
-	cfg.Contact = false // prediction is then exact, so lags are clean multiples of a step
-	cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
-	srv, err := server.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pc, err := net.ListenPacket("udp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ctx, pc) }()
-	t.Cleanup(func() {
-		cancel()
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Errorf("Serve: %v", err)
-			}
-		case <-time.After(10 * time.Second):
-			t.Error("server did not stop within 10s")
-		}
-	})
-	return pc.LocalAddr().String()
+	return servertest.Start(t, nil).Addr
 }
 
 // join connects a client named name over a link with cond and returns its Game.
