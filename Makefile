@@ -49,8 +49,8 @@ server: build ## run a server on PORT (default 7777)
 client: build ## run a window client against 127.0.0.1:PORT; pass flags in ARGS="..."
 	$(BIN)/tankclient -server 127.0.0.1:$(PORT) $(ARGS)
 
-sim: ## run a short headless simulation with 8 bots and print its report
-	$(GO) run ./cmd/tanksim -bots 8 -duration 10s $(ARGS)
+sim: ## run a short headless simulation (8 bots, 10 s, broadband) and print its report
+	$(GO) run ./cmd/tanksim $(ARGS)
 
 test: deps ## gofmt, go vet and every test with the race detector (window tests under Xvfb)
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 
 	"google.golang.org/protobuf/encoding/protodelim"
 	"google.golang.org/protobuf/encoding/protowire"
@@ -28,7 +29,8 @@ func AppendFrame(dst []byte, m proto.Message) ([]byte, error) {
 	if size > MaxFrameSize {
 		return dst, fmt.Errorf("%w: %d bytes > %d", ErrFrameTooLarge, size, MaxFrameSize)
 	}
-	out := protowire.AppendVarint(dst, uint64(size))
+	out := slices.Grow(dst, binary.MaxVarintLen64+size) // one allocation at most
+	out = protowire.AppendVarint(out, uint64(size))
 	out, err := proto.MarshalOptions{UseCachedSize: true}.MarshalAppend(out, m)
 	if err != nil {
 		return dst, fmt.Errorf("transport: marshal %T: %w", m, err)
