@@ -33,15 +33,15 @@ deps: ## install the system packages the build and tests need, when missing (apt
 build: deps ## build tankserver, tankclient and tanksim into bin/
 	$(GO) build -o $(BIN)/ ./cmd/...
 
-demo: build ## start a server and two window clients, the second on a bad network (Ctrl-C stops all)
+demo: build ## start a server and two windows, the second on a bad network (Ctrl-C or closing both stops all)
 	@if [ -z "$$DISPLAY" ] && [ -z "$$WAYLAND_DISPLAY" ]; then \
 	  echo "make demo opens windows, but there is no display here (DISPLAY is unset)." >&2; \
 	  echo "Try the headless simulation instead: make sim" >&2; exit 1; fi
-	@trap 'kill 0' INT TERM; \
-	$(BIN)/tankserver -addr 127.0.0.1:$(PORT) & sleep 0.5; \
-	$(BIN)/tankclient -server 127.0.0.1:$(PORT) -name near & \
-	$(BIN)/tankclient -server 127.0.0.1:$(PORT) -name far -latency 150ms -jitter 20ms -loss 0.02 & \
-	wait
+	@$(BIN)/tankserver -addr 127.0.0.1:$(PORT) & server=$$!; sleep 0.5; \
+	$(BIN)/tankclient -server 127.0.0.1:$(PORT) -name near & near=$$!; \
+	$(BIN)/tankclient -server 127.0.0.1:$(PORT) -name far -latency 150ms -jitter 20ms -loss 0.02 & far=$$!; \
+	trap 'kill -INT $$near $$far $$server 2>/dev/null; wait; exit 0' INT TERM; \
+	wait $$near $$far; kill -INT $$server; wait $$server; true
 
 server: build ## run a server on PORT (default 7777)
 	$(BIN)/tankserver -addr :$(PORT) $(ARGS)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"time"
 
 	"tanknet/client"
 	"tanknet/render"
@@ -32,10 +33,14 @@ func run(ctx context.Context, cfg Config) error {
 		udp.Close()
 		return err
 	}
-	defer cc.Close()
+	// The session owns cc from here on and closes it a linger after the goodbye.
 	sess, err := client.Dial(ctx, cfg.Server, cfg.Name, cc, cfg.DialTimeout)
 	if err != nil {
 		return &joinError{err}
 	}
-	return render.Run(ctx, sess, cfg.renderOptions(cc))
+	err = render.Run(ctx, sess, cfg.renderOptions(cc))
+	// Stay alive while the goodbye crosses the simulated network: exiting now would drop it
+	// from the conditioner's delay queue, and the server would only notice by timing out.
+	time.Sleep(transport.CloseLinger)
+	return err
 }
