@@ -4,9 +4,11 @@ import "math"
 
 // ResolveContacts pushes overlapping tanks apart, in place, and returns how many pairs
 // touched. Each overlapping pair moves apart equally along the line between their centres;
-// tanks at the exact same spot separate along x, lower index to the left. Every tank is then
-// contained in the arena again. Only the server calls this: clients cannot predict it, which
-// is why contact is where mispredictions, corrections and snaps come from.
+// tanks at the exact same spot separate along x, lower index to the left. Both tanks of a
+// pair are then contained in the arena again, right away. A tank that touches nobody is
+// left exactly as it was: its owner's prediction stays exact. Only the server calls this:
+// clients cannot predict it, which is why contact is where mispredictions, corrections and
+// snaps come from.
 //
 // Pairs are visited in index order, so the result depends only on the slice's order.
 func ResolveContacts(a *Arena, poses []Pose) int {
@@ -27,13 +29,8 @@ func ResolveContacts(a *Arena, poses []Pose) int {
 				nx, ny = dx/d, dy/d
 			}
 			push := (minDist - d) / 2
-			p.X, p.Y = p.X-float64(nx*push), p.Y-float64(ny*push)
-			q.X, q.Y = q.X+float64(nx*push), q.Y+float64(ny*push)
-		}
-	}
-	if touching > 0 {
-		for i := range poses {
-			poses[i].X, poses[i].Y = a.Contain(poses[i].X, poses[i].Y)
+			p.X, p.Y = a.Contain(p.X-float64(nx*push), p.Y-float64(ny*push))
+			q.X, q.Y = a.Contain(q.X+float64(nx*push), q.Y+float64(ny*push))
 		}
 	}
 	return touching

@@ -2,6 +2,7 @@ package netcode
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 	"time"
 )
@@ -95,5 +96,33 @@ func TestSimulate(t *testing.T) {
 				t.Errorf("Substeps(%v) = %d, want %d", tt.d, got, len(tt.chunks))
 			}
 		})
+	}
+}
+
+// TestResolveContacts_BystanderUntouched checks that a tank touching nobody keeps its exact
+// bits while others collide, even where Contain is not idempotent (a second Contain would
+// move it by an ulp, as happens near obstacle corners).
+func TestResolveContacts_BystanderUntouched(t *testing.T) {
+	a := DefaultArena()
+	rng := rand.New(rand.NewPCG(3, 4))
+	var bystander Pose
+	found := false
+	for range 1_000_000 { // bounded search for a pose a second Contain would nudge
+		o := a.Obstacles[rng.IntN(len(a.Obstacles))]
+		x, y := a.Contain(o.MinX-1+rng.Float64()*(o.MaxX-o.MinX+2), o.MinY-1+rng.Float64()*(o.MaxY-o.MinY+2))
+		if x2, y2 := a.Contain(x, y); x2 != x || y2 != y {
+			bystander, found = Pose{X: x, Y: y, Heading: 0.5}, true
+			break
+		}
+	}
+	if !found {
+		t.Skip("no pose found where Contain is not idempotent; nothing to protect")
+	}
+	poses := []Pose{{X: 35, Y: 12}, {X: 35.3, Y: 12}, bystander} // the first two overlap
+	if n := ResolveContacts(&a, poses); n != 1 {
+		t.Fatalf("ResolveContacts touched %d pairs, want 1", n)
+	}
+	if poses[2] != bystander {
+		t.Errorf("bystander moved from %v to %v (by %g, %g)", bystander, poses[2], poses[2].X-bystander.X, poses[2].Y-bystander.Y)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"tanknet/client"
 	"tanknet/netcode"
 	tankv1 "tanknet/proto/tank/v1"
+	"tanknet/server"
 	"tanknet/transport"
 )
 
@@ -175,6 +176,28 @@ func TestBadInput_OthersUnaffected(t *testing.T) {
 		})
 	}
 
+	t.Run("in game/huge goodbye reason is cut, not repeated", func(t *testing.T) {
+		watcher := dialRaw(t, addr)
+		watcher.join()
+		r := dialRaw(t, addr)
+		r.join()
+		reason := strings.Repeat("z", 16000) // a legal frame, far too long to echo to everyone
+		r.send(&tankv1.ClientMessage{Kind: &tankv1.ClientMessage_Goodbye{Goodbye: &tankv1.Goodbye{Reason: reason}}})
+		for range 1000 { // bounded: the watcher's stream until the PlayerLeft
+			m := new(tankv1.ServerMessage)
+			if err := watcher.conn.Recv(m, 5*time.Second); err != nil {
+				t.Fatalf("watcher: %v (did the server survive?)", err)
+			}
+			if left := m.GetPlayerLeft(); left.GetPlayerId() == r.id {
+				if n := len(left.GetReason()); n > 200 || !strings.HasPrefix(left.GetReason(), "goodbye: zzz") {
+					t.Errorf("PlayerLeft reason has %d bytes (%.20q...), want a goodbye cut to at most 200", n, left.GetReason())
+				}
+				return
+			}
+		}
+		t.Error("watcher never saw the player leave")
+	})
+
 	t.Run("in game/out-of-range input is clamped, not dropped", func(t *testing.T) {
 		r := dialRaw(t, addr)
 		start := r.join()
@@ -195,7 +218,35 @@ func TestBadInput_OthersUnaffected(t *testing.T) {
 		t.Errorf("well-behaved bot: %+v, want it playing undisturbed", res.rep)
 	}
 	st := srv.Stats()
-	if st.Rejects < uint64(len(rejects)) || st.Drops < uint64(len(drops)) || st.InputsClamped < 1 {
+	if st.Ticks == 0 || st.Rejects < uint64(len(rejects)) || st.Drops < uint64(len(drops)) || st.InputsClamped < 1 {
 		t.Errorf("server stats %+v: want >= %d rejects, >= %d drops, >= 1 clamped input", st, len(rejects), len(drops))
+	}
+}
+
+// TestBadInput_HandshakeFloodRefused holds the only handshake slot with a half-sent Hello;
+// strangers arriving meanwhile are refused unheard, and the slow one can still finish and join.
+func TestBadInput_HandshakeFloodRefused(t *testing.T) {
+	addr, srv := startServer(t, func(c *server.Config) { c.MaxHandshakes = 1 })
+	// ClientMessage{Hello{protocol_version: 1, name: "a"}} is 7 bytes: send its length first.
+	slow := dialRaw(t, addr)
+	slow.sendRaw([]byte{0x07})
+	for deadline := time.Now().Add(5 * time.Second); srv.Stats().Handshaking == 0; {
+		if time.Now().After(deadline) {
+			t.Fatal("the server never started the slow client's handshake")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	refused := false
+	for deadline := time.Now().Add(5 * time.Second); !refused && time.Now().Before(deadline); {
+		dialRaw(t, addr).send(hello(client.ProtocolVersion))
+		time.Sleep(20 * time.Millisecond) // let the server see it; bounded by the deadline
+		refused = srv.Stats().Refused > 0
+	}
+	if !refused {
+		t.Fatalf("server stats %+v: nobody refused while the one handshake slot was taken", srv.Stats())
+	}
+	slow.sendRaw([]byte{0x0a, 0x05, 0x08, 0x01, 0x12, 0x01, 'a'})
+	if w := slow.next().GetWelcome(); w == nil {
+		t.Error("the slow client was not welcomed after finishing its Hello")
 	}
 }

@@ -39,6 +39,9 @@ type Config struct {
 	MaxSimPerTick time.Duration
 	// HelloTimeout is how long a new connection has to send its Hello.
 	HelloTimeout time.Duration
+	// MaxHandshakes is how many connections may be waiting for their Hello at once; more
+	// are closed unheard, so a flood of strangers costs bounded memory.
+	MaxHandshakes int
 	// IdleTimeout drops a client that has sent nothing for this long.
 	IdleTimeout time.Duration
 	// Logger receives one line per join, reject and drop. Nil means slog.Default().
@@ -57,6 +60,7 @@ func DefaultConfig() Config {
 		TimeSlack:        250 * time.Millisecond, // absorbs bursts after a KCP retransmission
 		MaxSimPerTick:    200 * time.Millisecond, // 4x real time: a 2 s stall drains in under a second
 		HelloTimeout:     5 * time.Second,
+		MaxHandshakes:    64,              // far more than players arrive at once; a flood stays cheap
 		IdleTimeout:      5 * time.Second, // clients send every 50 ms; 5 s of silence is gone
 	}
 }
@@ -78,6 +82,13 @@ func (c Config) Validate() error {
 		return fmt.Errorf("server: negative time slack %v", c.TimeSlack)
 	case c.HelloTimeout <= 0 || c.IdleTimeout <= 0:
 		return errors.New("server: timeouts must be positive")
+	case c.MaxHandshakes < 1:
+		return fmt.Errorf("server: max handshakes %d must be at least 1", c.MaxHandshakes)
+	case time.Duration(c.MaxInputLead)*tickInterval <= c.IdleTimeout:
+		// A client stalled for almost the idle timeout delivers that many inputs at once;
+		// refusing them would drop an honest player.
+		return fmt.Errorf("server: max input lead %d ticks (%v) must cover the idle timeout %v",
+			c.MaxInputLead, time.Duration(c.MaxInputLead)*tickInterval, c.IdleTimeout)
 	}
 	if err := c.Arena.Validate(); err != nil {
 		return fmt.Errorf("server: %w", err)

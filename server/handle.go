@@ -8,14 +8,14 @@ import (
 	"tanknet/transport"
 )
 
-// handle runs one connection from handshake to goodbye. It is the only reader of conn.
-func (s *Server) handle(ctx context.Context, conn *transport.Conn) {
-	sess := newSession(conn)
+// handle runs one connection from handshake to goodbye. It is the only reader of the
+// session's connection. handshakeDone is called once the handshake has ended either way.
+func (s *Server) handle(ctx context.Context, sess *session, handshakeDone func()) {
 	defer sess.close()
-	defer s.track(sess)()
-	addr := conn.RemoteAddr().String()
+	addr := sess.conn.RemoteAddr().String()
 
 	id, ok := s.handshake(ctx, sess, addr)
+	handshakeDone()
 	if !ok {
 		return
 	}
@@ -29,7 +29,9 @@ func (s *Server) handle(ctx context.Context, conn *transport.Conn) {
 	}()
 
 	reason, dropped := s.readLoop(sess, id)
-	if dropped {
+	if kicked := sess.kickReason(); kicked != "" {
+		reason, dropped = kicked, true // the server's own decision (e.g. a full queue) explains it best
+	} else if dropped {
 		s.log.Warn("dropping player", "player", id, "addr", addr, "reason", reason)
 		sess.kick(reason)
 	} else {
@@ -102,10 +104,10 @@ func (s *Server) readLoop(sess *session, id uint32) (reason string, dropped bool
 		switch k := m.GetKind().(type) {
 		case *tankv1.ClientMessage_MoveInput:
 			if !sess.pushInput(transport.MoveFromProto(k.MoveInput)) {
-				return fmt.Sprintf("protocol error: more than %d inputs in one tick", maxInbox), true
+				return fmt.Sprintf("protocol error: more than %d inputs in one tick", sess.maxInbox), true
 			}
 		case *tankv1.ClientMessage_Ping:
-			sess.send(encode(&tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Pong{Pong: &tankv1.Pong{
+			sess.send(encode(s.log, &tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Pong{Pong: &tankv1.Pong{
 				ClientTimeUs: k.Ping.GetClientTimeUs(), ServerTick: s.tick.Load()}}}))
 		case *tankv1.ClientMessage_Goodbye:
 			return "goodbye: " + k.Goodbye.GetReason(), false

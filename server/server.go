@@ -28,6 +28,8 @@ type Server struct {
 
 	liveMu sync.Mutex
 	live   map[*session]struct{} // every open connection, for shutdown
+
+	handshaking chan struct{} // one token per connection still in its handshake
 }
 
 type joinRequest struct {
@@ -58,6 +60,8 @@ func New(cfg Config) (*Server, error) {
 		joins:  make(chan joinRequest),
 		leaves: make(chan leaveNote),
 		live:   map[*session]struct{}{},
+
+		handshaking: make(chan struct{}, cfg.MaxHandshakes),
 	}, nil
 }
 
@@ -66,7 +70,11 @@ func New(cfg Config) (*Server, error) {
 func (s *Server) Observe(f func(TickRecord)) { s.observer = f }
 
 // Stats returns the running totals. It is safe to call at any time.
-func (s *Server) Stats() Stats { return s.stats.snapshot() }
+func (s *Server) Stats() Stats {
+	st := s.stats.snapshot()
+	st.Handshaking = len(s.handshaking)
+	return st
+}
 
 // ListenAndServe listens on cfg.Addr and serves until ctx is done.
 func (s *Server) ListenAndServe(ctx context.Context) error {
@@ -87,6 +95,8 @@ func (s *Server) Serve(ctx context.Context, pc net.PacketConn) error {
 		return err
 	}
 	s.log.Info("server listening", "addr", pc.LocalAddr().String(), "max_players", s.cfg.MaxPlayers, "contact", s.cfg.Contact)
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
 	var conns sync.WaitGroup
 	worldDone := make(chan struct{})
 	go func() {
@@ -96,19 +106,26 @@ func (s *Server) Serve(ctx context.Context, pc net.PacketConn) error {
 	acceptDone := make(chan error, 1)
 	go func() { acceptDone <- s.accept(ctx, ln, &conns) }()
 
-	<-ctx.Done()
+	var aerr error
+	select {
+	case <-ctx.Done():
+	case aerr = <-acceptDone: // the socket failed: shut the game down and say why
+		s.log.Error("server cannot accept players any more; stopping", "err", aerr)
+		stop()
+	}
 	<-worldDone // every player has been kicked with a reason
 	ln.Close()  // no more accepts; the socket itself stays open a little longer
-	aerr := <-acceptDone
+	if aerr == nil {
+		aerr = <-acceptDone
+	}
 	s.awaitGoodbyes(&conns)
 	conns.Wait()
 	s.log.Info("server stopped", "ticks", s.stats.ticks.Load())
-	if aerr != nil && ctx.Err() == nil {
-		return aerr
-	}
-	return nil
+	return aerr
 }
 
+// accept admits connections until the listener closes. It returns nil when that was the
+// shutdown, and the error when the socket failed on its own.
 func (s *Server) accept(ctx context.Context, ln *transport.Listener, conns *sync.WaitGroup) error {
 	for {
 		conn, err := ln.Accept()
@@ -118,10 +135,24 @@ func (s *Server) accept(ctx context.Context, ln *transport.Listener, conns *sync
 			}
 			return fmt.Errorf("server: accept: %w", err)
 		}
+		select {
+		case s.handshaking <- struct{}{}:
+		default: // too many strangers at once: refuse this one before it costs anything
+			s.stats.refused.Add(1)
+			s.log.Debug("refusing connection: too many handshakes in progress", "addr", conn.RemoteAddr().String())
+			conn.Close()
+			continue
+		}
+		sess := newSession(conn, &s.cfg)
+		untrack := s.track(sess) // before the goroutine, so shutdown cannot miss it
 		conns.Add(1)
 		go func() {
 			defer conns.Done()
-			s.handle(ctx, conn)
+			defer untrack()
+			var once sync.Once
+			release := func() { once.Do(func() { <-s.handshaking }) }
+			defer release()
+			s.handle(ctx, sess, release)
 		}()
 	}
 }

@@ -8,16 +8,14 @@ import (
 	"tanknet/transport"
 )
 
-// Limits on what one session may queue, so that one client can cost the server only so much.
-const (
-	maxInbox   = 128 // MoveInputs between two ticks: 6.4 s worth, more than a client keeps in flight
-	maxControl = 256 // control messages waiting to be written (joins, leaves, pongs)
-)
-
 // session is the server side of one connection: the inbox its reader fills, and the outbox
 // its writer drains. It implements peer for the world.
 type session struct {
 	conn *transport.Conn
+
+	// Limits on what this session may queue, so one client costs the server only so much.
+	maxInbox   int // MoveInputs between two ticks (MaxInputLead: more would be refused anyway)
+	maxControl int // control frames waiting: a whole roster plus a player's worth of churn
 
 	inMu  sync.Mutex
 	inbox []netcode.PendingInput
@@ -32,8 +30,14 @@ type session struct {
 	doneOnce sync.Once
 }
 
-func newSession(conn *transport.Conn) *session {
-	return &session{conn: conn, wake: make(chan struct{}, 1), done: make(chan struct{})}
+func newSession(conn *transport.Conn, cfg *Config) *session {
+	return &session{
+		conn:       conn,
+		maxInbox:   int(cfg.MaxInputLead),
+		maxControl: 2*cfg.MaxPlayers + 64,
+		wake:       make(chan struct{}, 1),
+		done:       make(chan struct{}),
+	}
 }
 
 func (s *session) notify() {
@@ -48,7 +52,7 @@ func (s *session) notify() {
 func (s *session) pushInput(in netcode.PendingInput) bool {
 	s.inMu.Lock()
 	defer s.inMu.Unlock()
-	if len(s.inbox) >= maxInbox {
+	if len(s.inbox) >= s.maxInbox {
 		return false
 	}
 	s.inbox = append(s.inbox, in)
@@ -64,8 +68,11 @@ func (s *session) takeInputs(dst []netcode.PendingInput) []netcode.PendingInput 
 }
 
 func (s *session) send(frame []byte) {
+	if frame == nil {
+		return
+	}
 	s.outMu.Lock()
-	full := len(s.control) >= maxControl
+	full := len(s.control) >= s.maxControl
 	if !full && !s.closing {
 		s.control = append(s.control, frame)
 	}
@@ -78,6 +85,9 @@ func (s *session) send(frame []byte) {
 }
 
 func (s *session) sendSnapshot(frame []byte) {
+	if frame == nil {
+		return
+	}
 	s.outMu.Lock()
 	s.snapshot = frame
 	s.outMu.Unlock()
@@ -92,6 +102,13 @@ func (s *session) kick(reason string) {
 	}
 	s.outMu.Unlock()
 	s.notify()
+}
+
+// kickReason returns the reason given to kick, or "" if the session was not kicked.
+func (s *session) kickReason() string {
+	s.outMu.Lock()
+	defer s.outMu.Unlock()
+	return s.goodbye
 }
 
 // close closes the connection at once; safe to call more than once.

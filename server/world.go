@@ -74,14 +74,25 @@ func newWorld(cfg *Config, log *slog.Logger, stats *counters) *world {
 	return w
 }
 
-// cleanName trims and bounds a client-chosen display name.
-func cleanName(name string, id uint32) string {
-	name = strings.TrimSpace(strings.ToValidUTF8(name, ""))
-	for len(name) > 32 {
-		_, size := utf8.DecodeLastRuneInString(name)
-		name = name[:len(name)-size]
+// Bounds on text a client chooses; whatever the server repeats to others must stay small.
+const (
+	maxNameBytes   = 32  // a label above a tank
+	maxReasonBytes = 200 // a goodbye or drop reason, with room for our own prefix
+)
+
+// cleanText trims s, drops invalid UTF-8 and cuts it to at most n bytes on a rune boundary.
+func cleanText(s string, n int) string {
+	s = strings.TrimSpace(strings.ToValidUTF8(s, ""))
+	for len(s) > n {
+		_, size := utf8.DecodeLastRuneInString(s)
+		s = s[:len(s)-size]
 	}
-	if name == "" {
+	return s
+}
+
+// cleanName bounds a client-chosen display name; an empty one becomes "tank-<id>".
+func cleanName(name string, id uint32) string {
+	if name = cleanText(name, maxNameBytes); name == "" {
 		name = fmt.Sprintf("tank-%d", id)
 	}
 	return name
@@ -97,13 +108,13 @@ func (w *world) join(now time.Duration, name string, p peer) (*player, *tankv1.R
 	w.nextID++
 	pl.name = cleanName(name, pl.id)
 	pl.pose = w.spawnPose()
-	p.send(encode(&tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Welcome{Welcome: &tankv1.Welcome{
+	p.send(w.encode(&tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Welcome{Welcome: &tankv1.Welcome{
 		PlayerId: pl.id, TickIntervalMs: uint32(netcode.StepInterval / time.Millisecond),
 		ServerTick: w.tick, Arena: transport.ArenaToProto(&w.cfg.Arena), MaxInputLead: w.cfg.MaxInputLead,
 	}}}))
-	joined := encode(&tankv1.ServerMessage{Kind: &tankv1.ServerMessage_PlayerJoined{PlayerJoined: &tankv1.PlayerJoined{PlayerId: pl.id, Name: pl.name}}})
+	joined := w.encode(&tankv1.ServerMessage{Kind: &tankv1.ServerMessage_PlayerJoined{PlayerJoined: &tankv1.PlayerJoined{PlayerId: pl.id, Name: pl.name}}})
 	for _, o := range w.players {
-		p.send(encode(&tankv1.ServerMessage{Kind: &tankv1.ServerMessage_PlayerJoined{PlayerJoined: &tankv1.PlayerJoined{PlayerId: o.id, Name: o.name}}}))
+		p.send(w.encode(&tankv1.ServerMessage{Kind: &tankv1.ServerMessage_PlayerJoined{PlayerJoined: &tankv1.PlayerJoined{PlayerId: o.id, Name: o.name}}}))
 		o.peer.send(joined)
 	}
 	p.send(joined)
@@ -140,12 +151,13 @@ func (w *world) spawnPose() netcode.Pose {
 
 // leave removes player id, if present, and tells the others.
 func (w *world) leave(id uint32, reason string) {
+	reason = cleanText(reason, maxReasonBytes)
 	i := slices.IndexFunc(w.players, func(p *player) bool { return p.id == id })
 	if i < 0 {
 		return
 	}
 	w.players = slices.Delete(w.players, i, i+1)
-	left := encode(&tankv1.ServerMessage{Kind: &tankv1.ServerMessage_PlayerLeft{PlayerLeft: &tankv1.PlayerLeft{PlayerId: id, Reason: reason}}})
+	left := w.encode(&tankv1.ServerMessage{Kind: &tankv1.ServerMessage_PlayerLeft{PlayerLeft: &tankv1.PlayerLeft{PlayerId: id, Reason: reason}}})
 	for _, o := range w.players {
 		o.peer.send(left)
 	}
@@ -238,18 +250,23 @@ func (w *world) broadcast() {
 		s.Position.X, s.Position.Y = p.pose.X, p.pose.Y
 		w.snap.Players = append(w.snap.Players, s)
 	}
-	frame := encode(&w.msg)
+	frame := w.encode(&w.msg)
 	for _, p := range w.players {
 		p.peer.sendSnapshot(frame)
 	}
 }
 
-// encode frames a server message. Server messages are built here and always fit, so an
-// error is a bug in this package.
-func encode(m *tankv1.ServerMessage) []byte {
+// encode frames a server message for w's players; see encode.
+func (w *world) encode(m *tankv1.ServerMessage) []byte { return encode(w.log, m) }
+
+// encode frames a server message. Everything the server sends is bounded (names and reasons
+// by cleanText, snapshots by MaxPlayers), so an error here is a bug in this package: it is
+// logged and the message becomes nil, which peers skip, rather than taking the server down.
+func encode(log *slog.Logger, m *tankv1.ServerMessage) []byte {
 	b, err := transport.AppendFrame(nil, m)
 	if err != nil {
-		panic(fmt.Sprintf("server: encode %T: %v", m.GetKind(), err))
+		log.Error("cannot encode server message; dropping it", "kind", fmt.Sprintf("%T", m.GetKind()), "err", err)
+		return nil
 	}
 	return b
 }

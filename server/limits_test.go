@@ -1,0 +1,112 @@
+package server
+
+import (
+	"errors"
+	"net"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestConfigValidate(t *testing.T) {
+	tests := []struct {
+		name   string
+		mutate func(*Config)
+		want   string // substring of the error; "" means valid
+	}{
+		{"defaults", func(*Config) {}, ""},
+		{"no address", func(c *Config) { c.Addr = "" }, "empty listen address"},
+		{"no players", func(c *Config) { c.MaxPlayers = 0 }, "max players"},
+		{"too many players", func(c *Config) { c.MaxPlayers = 257 }, "max players"},
+		{"lead shorter than the idle timeout", func(c *Config) { c.IdleTimeout = 10 * time.Second }, "must cover the idle timeout"},
+		{"longer idle timeout with a longer lead", func(c *Config) { c.IdleTimeout = 10 * time.Second; c.MaxInputLead = 250 }, ""},
+		{"per-tick cap below one input", func(c *Config) { c.MaxSimPerTick = 100 * time.Millisecond }, "max simulated time per tick"},
+		{"no handshakes", func(c *Config) { c.MaxHandshakes = 0 }, "max handshakes"},
+		{"bad arena", func(c *Config) { c.Arena.Width = -1 }, "arena width"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := DefaultConfig()
+			tt.mutate(&c)
+			err := c.Validate()
+			if (err == nil) != (tt.want == "") || (err != nil && !strings.Contains(err.Error(), tt.want)) {
+				t.Errorf("Validate() = %v, want %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestSession_ControlOverflowKicksWithReason(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.MaxPlayers = 2
+	s := newSession(nil, &cfg) // send and kick never touch the connection
+	for range s.maxControl {
+		s.send([]byte{1})
+	}
+	if got := s.kickReason(); got != "" {
+		t.Fatalf("kicked at the limit: %q", got)
+	}
+	s.send([]byte{1})
+	if got := s.kickReason(); !strings.Contains(got, "control queue full") {
+		t.Errorf("kick reason after overflow = %q, want a full control queue", got)
+	}
+	s.send(nil) // encode failures yield nil frames, which are skipped
+}
+
+func TestSession_RosterFitsAtMaxPlayers(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.MaxPlayers = 256
+	w := newWorld(&cfg, discardLogger(), new(counters))
+	var last *session
+	for range cfg.MaxPlayers {
+		last = newSession(nil, &cfg)
+		if _, reject := w.join(0, "p", last); reject != nil {
+			t.Fatal(reject)
+		}
+	}
+	if got := last.kickReason(); got != "" {
+		t.Errorf("player %d was kicked on joining: %q (welcome plus roster must fit its queue)", cfg.MaxPlayers, got)
+	}
+}
+
+func TestCleanText(t *testing.T) {
+	long := strings.Repeat("x", 20000)
+	if got := cleanText(long, maxReasonBytes); len(got) != maxReasonBytes {
+		t.Errorf("cleanText of 20000 bytes has %d, want %d", len(got), maxReasonBytes)
+	}
+	if got := cleanText("  ok\xff ", 10); got != "ok" {
+		t.Errorf("cleanText = %q, want %q", got, "ok")
+	}
+}
+
+// brokenConn is a packet connection whose reads fail at once, like a socket that died.
+type brokenConn struct{ closed chan struct{} }
+
+var errSocketDied = errors.New("socket died")
+
+func (c brokenConn) ReadFrom([]byte) (int, net.Addr, error)    { return 0, nil, errSocketDied }
+func (c brokenConn) WriteTo(b []byte, _ net.Addr) (int, error) { return len(b), nil }
+func (c brokenConn) Close() error                              { return nil }
+func (c brokenConn) LocalAddr() net.Addr                       { return &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)} }
+func (c brokenConn) SetDeadline(time.Time) error               { return nil }
+func (c brokenConn) SetReadDeadline(time.Time) error           { return nil }
+func (c brokenConn) SetWriteDeadline(time.Time) error          { return nil }
+
+func TestServe_ReturnsWhenTheSocketFails(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.Logger = discardLogger()
+	srv, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(t.Context(), brokenConn{}) }()
+	select {
+	case err := <-done:
+		if !errors.Is(err, errSocketDied) {
+			t.Errorf("Serve = %v, want the socket's error", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Serve kept running on a dead socket")
+	}
+}
