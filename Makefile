@@ -12,12 +12,18 @@ APT_PKGS := gcc libc6-dev pkg-config libgl1-mesa-dev libxcursor-dev libxi-dev li
 SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .DEFAULT_GOAL := help
-.PHONY: help deps build demo server client sim test bench fuzz gen lint fmt clean
+.PHONY: help deps go build demo server client sim test bench fuzz gen lint fmt clean
 
 help: ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z]+:.*## / {printf "  make %-7s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
-deps: ## install the system packages the build and tests need, when missing (apt-get)
+go: ## check that Go 1.24 or newer is installed
+	@command -v $(GO) >/dev/null || { echo "Go is not installed: tanknet needs Go 1.24 or newer (https://go.dev/doc/install)" >&2; exit 1; }
+	@v=$$($(GO) env GOVERSION | sed 's/^go//'); major=$${v%%.*}; rest=$${v#*.}; minor=$${rest%%.*}; \
+	if [ "$$major" -lt 1 ] || { [ "$$major" -eq 1 ] && [ "$$minor" -lt 24 ]; }; then \
+	  echo "tanknet needs Go 1.24 or newer; $(GO) is go$$v (Debian's golang-go may be older: https://go.dev/doc/install)" >&2; exit 1; fi
+
+deps: go ## install the system packages the window client and its tests need, when missing (apt-get)
 	@missing=$$(for p in $(APT_PKGS); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
 	  if ! command -v apt-get >/dev/null; then \
@@ -28,7 +34,6 @@ deps: ## install the system packages the build and tests need, when missing (apt
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing >/dev/null \
 	    || { echo "could not install: $$missing (need root or sudo)" >&2; exit 1; }; \
 	fi
-	@command -v $(GO) >/dev/null || { echo "Go is not installed: see https://go.dev/doc/install" >&2; exit 1; }
 
 build: deps ## build tankserver, tankclient and tanksim into bin/
 	$(GO) build -o $(BIN)/ ./cmd/...
@@ -43,13 +48,14 @@ demo: build ## start a server and two windows, the second on a bad network (Ctrl
 	trap 'kill -INT $$near $$far $$server 2>/dev/null; wait; exit 0' INT TERM; \
 	wait $$near $$far; kill -INT $$server; wait $$server; true
 
-server: build ## run a server on PORT (default 7777)
+server: go ## run a server on PORT (default 7777); needs no display or C compiler
+	CGO_ENABLED=0 $(GO) build -o $(BIN)/ ./cmd/tankserver
 	$(BIN)/tankserver -addr :$(PORT) $(ARGS)
 
 client: build ## run a window client against 127.0.0.1:PORT; pass flags in ARGS="..."
 	$(BIN)/tankclient -server 127.0.0.1:$(PORT) $(ARGS)
 
-sim: ## run a short headless simulation (8 bots, 10 s, broadband) and print its report
+sim: go ## run a short headless simulation (8 bots, 10 s, broadband) and print its report
 	$(GO) run ./cmd/tanksim $(ARGS)
 
 test: deps ## gofmt, go vet and every test with the race detector (window tests under Xvfb)
@@ -58,17 +64,18 @@ test: deps ## gofmt, go vet and every test with the race detector (window tests 
 	$(GO) vet ./...
 	xvfb-run -a -s "-screen 0 1280x800x24" $(GO) test -race -count=1 ./...
 
-bench: ## run the benchmarks with allocation counts
+bench: deps ## run the benchmarks with allocation counts
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
 fuzz: ## fuzz every decoder of network bytes for FUZZTIME each (default 30s)
 	$(GO) test -run '^$$' -fuzz FuzzFrameReader -fuzztime $${FUZZTIME:-30s} ./transport
 
-gen: ## regenerate Go code from proto/ (buf, protoc-gen-go at the go.mod version)
+gen: go ## regenerate Go code from proto/ (buf and protoc-gen-go at the go.mod version, via go run)
 	$(BUF) generate
 
-lint: ## buf lint the protocol, gofmt and go vet the code
+lint: go ## buf lint the protocol, check go.mod is tidy, gofmt and go vet (first run builds buf: ~2 min)
 	$(BUF) lint
+	$(GO) mod tidy -diff
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); exit 1; }
 	$(GO) vet ./...
 

@@ -13,9 +13,6 @@ import (
 	"tanknet/transport"
 )
 
-// ProtocolVersion is the Hello.protocol_version this client speaks.
-const ProtocolVersion = 1
-
 // maxQueued bounds the received messages waiting for Update: 4 s of snapshots. Beyond it the
 // reader gives up on the consumer and closes the session.
 const maxQueued = 80
@@ -80,7 +77,7 @@ func Dial(ctx context.Context, addr, name string, pc net.PacketConn, timeout tim
 }
 
 func (s *Session) handshake(ctx context.Context, name string, timeout time.Duration) error {
-	hello := &tankv1.ClientMessage{Kind: &tankv1.ClientMessage_Hello{Hello: &tankv1.Hello{ProtocolVersion: ProtocolVersion, Name: name}}}
+	hello := &tankv1.ClientMessage{Kind: &tankv1.ClientMessage_Hello{Hello: &tankv1.Hello{ProtocolVersion: transport.ProtocolVersion, Name: name}}}
 	if err := s.conn.Send(hello); err != nil {
 		return fmt.Errorf("client: send hello: %w", err)
 	}

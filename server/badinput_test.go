@@ -98,7 +98,7 @@ func move(tick uint32, turn, throttle float64, ms uint32) *tankv1.ClientMessage 
 // join handshakes and returns the client's first state.
 func (r *rawClient) join() netcode.State {
 	r.t.Helper()
-	r.send(hello(client.ProtocolVersion))
+	r.send(hello(transport.ProtocolVersion))
 	w := r.next().GetWelcome()
 	if w == nil {
 		r.t.Fatal("no Welcome")
@@ -238,7 +238,7 @@ func TestBadInput_HandshakeFloodRefused(t *testing.T) {
 	}
 	refused := false
 	for deadline := time.Now().Add(5 * time.Second); !refused && time.Now().Before(deadline); {
-		dialRaw(t, addr).send(hello(client.ProtocolVersion))
+		dialRaw(t, addr).send(hello(transport.ProtocolVersion))
 		time.Sleep(20 * time.Millisecond) // let the server see it; bounded by the deadline
 		refused = srv.Stats().Refused > 0
 	}

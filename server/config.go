@@ -9,9 +9,6 @@ import (
 	"tanknet/netcode"
 )
 
-// ProtocolVersion is the Hello.protocol_version this server speaks.
-const ProtocolVersion = 1
-
 // Config is the server's configuration. Start from DefaultConfig; the zero value is not
 // valid.
 type Config struct {

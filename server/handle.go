@@ -69,9 +69,9 @@ func (s *Server) handshake(ctx context.Context, sess *session, addr string) (uin
 	switch {
 	case hello == nil:
 		return reject(tankv1.RejectCode_REJECT_CODE_BAD_HELLO, fmt.Sprintf("first message must be Hello, got %s", kindName(&m)))
-	case hello.GetProtocolVersion() != ProtocolVersion:
+	case hello.GetProtocolVersion() != transport.ProtocolVersion:
 		return reject(tankv1.RejectCode_REJECT_CODE_VERSION_MISMATCH,
-			fmt.Sprintf("protocol version %d not supported (want %d)", hello.GetProtocolVersion(), ProtocolVersion))
+			fmt.Sprintf("protocol version %d not supported (want %d)", hello.GetProtocolVersion(), transport.ProtocolVersion))
 	}
 	req := joinRequest{sess: sess, hello: hello, reply: make(chan joinReply, 1)}
 	select {

@@ -16,7 +16,9 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
+	"tanknet/netcode"
 	"tanknet/server"
 	"tanknet/transport"
 )
@@ -24,11 +26,24 @@ import (
 // Config is everything tankserver needs.
 type Config struct {
 	Server server.Config
-	Net    transport.NetFlags
+	Net    transport.NetFlags // simulated network for every client; the zero value is none
+}
+
+// DefaultConfig returns a server on :7777 with a perfect network.
+func DefaultConfig() Config {
+	return Config{Server: server.DefaultConfig(), Net: transport.NetFlags{Preset: "none", Seed: 1}}
+}
+
+// Validate reports the first problem with c.
+func (c Config) Validate() error {
+	if _, err := c.Net.Conditions(); err != nil {
+		return err
+	}
+	return c.Server.Validate()
 }
 
 func main() {
-	cfg := Config{Server: server.DefaultConfig()}
+	cfg := DefaultConfig()
 	flag.StringVar(&cfg.Server.Addr, "addr", cfg.Server.Addr, "UDP `address` to listen on")
 	flag.IntVar(&cfg.Server.MaxPlayers, "max-players", cfg.Server.MaxPlayers, "most players at once (1-256)")
 	flag.BoolVar(&cfg.Server.Contact, "contact", cfg.Server.Contact, "resolve tank-vs-tank contact (off: client prediction is always exact)")
@@ -36,6 +51,10 @@ func main() {
 	cfg.Net.Register(flag.CommandLine)
 	verbose := flag.Bool("v", false, "log debug detail")
 	flag.Parse()
+	// A client may stall for almost the idle timeout and then deliver every input at once;
+	// keep the input lead a second beyond it so such a client is not taken for a liar.
+	lead := uint32((cfg.Server.IdleTimeout+time.Second)/netcode.StepInterval) + 1
+	cfg.Server.MaxInputLead = max(cfg.Server.MaxInputLead, lead)
 
 	level := slog.LevelInfo
 	if *verbose {
@@ -52,6 +71,9 @@ func main() {
 }
 
 func run(ctx context.Context, cfg Config) error {
+	if err := cfg.Validate(); err != nil {
+		return err
+	}
 	cond, err := cfg.Net.Conditions()
 	if err != nil {
 		return err
