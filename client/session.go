@@ -23,6 +23,7 @@ type RejectedError struct {
 	Reason string
 }
 
+// Error says the server refused us, with its reason and code.
 func (e *RejectedError) Error() string {
 	return fmt.Sprintf("client: server rejected us: %s (%s)", e.Reason, e.Code)
 }
@@ -30,6 +31,7 @@ func (e *RejectedError) Error() string {
 // DisconnectedError says the server dropped us mid-game, and why.
 type DisconnectedError struct{ Reason string }
 
+// Error says the server dropped us, with its reason.
 func (e *DisconnectedError) Error() string {
 	return "client: server disconnected us: " + e.Reason
 }

@@ -12,6 +12,7 @@ type Pose struct {
 	Heading float64
 }
 
+// String formats p as "(x, y, headingrad)" with four decimals, for logs and test failures.
 func (p Pose) String() string {
 	return fmt.Sprintf("(%.4f, %.4f, %.4frad)", p.X, p.Y, p.Heading)
 }

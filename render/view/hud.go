@@ -13,10 +13,10 @@ import (
 type Style int
 
 const (
-	Plain   Style = iota
-	Heading       // a section title
-	Dim           // secondary detail
-	Warn          // something worth noticing (a technique off, a lossy link)
+	Plain   Style = iota // ordinary text
+	Heading              // a section title
+	Dim                  // secondary detail
+	Warn                 // something worth noticing (a technique off, a lossy link)
 )
 
 // Line is one line of HUD text.
