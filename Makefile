@@ -67,8 +67,15 @@ test: deps ## gofmt, go vet and every test with the race detector (window tests 
 bench: deps ## run the benchmarks with allocation counts
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
-fuzz: ## fuzz every decoder of network bytes for FUZZTIME each (default 30s)
-	$(GO) test -run '^$$' -fuzz FuzzFrameReader -fuzztime $${FUZZTIME:-30s} ./transport
+# Each target fuzzes what arrives from the network: frames, the server's handling of a
+# client's messages, and the arena a client is sent.
+FUZZ_TARGETS := FuzzFrameReader:./transport FuzzWorld:./server FuzzArenaFromProto:./transport
+
+fuzz: go ## fuzz every decoder of network bytes for FUZZTIME each (default 30s)
+	@for t in $(FUZZ_TARGETS); do \
+	  echo "fuzzing $${t%%:*} in $${t#*:}"; \
+	  $(GO) test -run '^$$' -fuzz "^$${t%%:*}$$" -fuzztime $${FUZZTIME:-30s} -fuzzminimizetime 5s $${t#*:} || exit 1; \
+	done
 
 gen: go ## regenerate Go code from proto/ (buf and protoc-gen-go at the go.mod version, via go run)
 	$(BUF) generate

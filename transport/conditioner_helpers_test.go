@@ -9,6 +9,7 @@ import (
 	"time"
 )
 
+// listenUDP opens a loopback UDP socket that the test closes.
 func listenUDP(t testing.TB) *net.UDPConn {
 	t.Helper()
 	c, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})

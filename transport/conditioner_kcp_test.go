@@ -46,8 +46,11 @@ func TestKCPOverConditionedLink(t *testing.T) {
 		if riseFastest < added-5*time.Millisecond || riseFastest > added+400*time.Millisecond {
 			t.Errorf("fastest RTT rose by %v, want about %v", riseFastest, added)
 		}
-		if riseMedian < added-25*time.Millisecond || riseMedian > added+400*time.Millisecond {
-			t.Errorf("median RTT rose by %v, want about %v", riseMedian, added)
+		// No lower bound on the median rise: load that inflates the baseline median (say, a
+		// busy 2-core CI runner under -race) shrinks the rise without anything being wrong.
+		// The fastest round trip above already proves the delay is applied.
+		if riseMedian > added+400*time.Millisecond {
+			t.Errorf("median RTT rose by %v, want at most %v", riseMedian, added+400*time.Millisecond)
 		}
 	})
 

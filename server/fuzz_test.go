@@ -1,0 +1,232 @@
+package server
+
+import (
+	"bytes"
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"tanknet/netcode"
+	tankv1 "tanknet/proto/tank/v1"
+	"tanknet/transport"
+)
+
+// fuzzStepEvery is how many client messages the fuzzed world reads between two ticks: a few,
+// so inputs, joins and leaves interleave with ticks, and far below the inbox limit
+// (MaxInputLead) the real reader enforces between ticks.
+const fuzzStepEvery = 4
+
+// fuzzStream frames msgs back to back, as a client's bytes arrive on the wire.
+func fuzzStream(tb testing.TB, msgs ...*tankv1.ClientMessage) []byte {
+	tb.Helper()
+	var b []byte
+	for _, m := range msgs {
+		var err error
+		if b, err = transport.AppendFrame(b, m); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	return b
+}
+
+func fHello(name string) *tankv1.ClientMessage {
+	return &tankv1.ClientMessage{Kind: &tankv1.ClientMessage_Hello{Hello: &tankv1.Hello{ProtocolVersion: 1, Name: name}}}
+}
+
+func fMove(tick uint32, turn, throttle float64, ms uint32) *tankv1.ClientMessage {
+	return &tankv1.ClientMessage{Kind: &tankv1.ClientMessage_MoveInput{MoveInput: &tankv1.MoveInput{
+		Tick: tick, Turn: turn, Throttle: throttle, DurationMs: ms}}}
+}
+
+func fGoodbye(reason string) *tankv1.ClientMessage {
+	return &tankv1.ClientMessage{Kind: &tankv1.ClientMessage_Goodbye{Goodbye: &tankv1.Goodbye{Reason: reason}}}
+}
+
+func fPing(us uint64) *tankv1.ClientMessage {
+	return &tankv1.ClientMessage{Kind: &tankv1.ClientMessage_Ping{Ping: &tankv1.Ping{ClientTimeUs: us}}}
+}
+
+// FuzzWorld reads the input as a stream of framed ClientMessages and drives a world with them
+// the way the server's connection handlers would: Hello joins a new player (rejects are
+// fine), MoveInput goes to the newest player still in the game, Goodbye makes that player
+// leave, Ping is ignored. The world ticks every few messages with contact on. Whatever the
+// bytes, the world must not panic, every snapshot must decode and list exactly the players in
+// the game in id order, every pose must be finite and inside the walls, every PlayerLeft
+// reason and PlayerJoined name must stay within its bound and no player's ack may go
+// backwards.
+func FuzzWorld(f *testing.F) {
+	// A player joins and drives a little, turning.
+	f.Add(fuzzStream(f, fHello("ada"), fMove(1, 0.5, 1, 50), fMove(2, 0.5, 1, 50),
+		fMove(3, -1, 1, 120), fPing(7), fMove(4, 0, -1, 200)))
+	// Two players drive into each other, so contact resolution runs; then one leaves.
+	f.Add(fuzzStream(f, fHello("a"), fHello("b"), fMove(1, 0, 1, 200), fMove(2, 0, 1, 200),
+		fMove(3, 0, 1, 200), fMove(4, 0, 1, 200), fGoodbye("done"), fMove(1, 0, -1, 200)))
+	// A NaN input: its player is dropped, the other stays.
+	f.Add(fuzzStream(f, fHello("good"), fHello("bad"), fMove(1, math.NaN(), 1, 50), fMove(2, 0, 1, 50)))
+	// Infinite and out-of-range inputs: Inf is dropped, 1e300 is clamped.
+	f.Add(fuzzStream(f, fHello("x"), fMove(1, 1e300, -1e300, 50), fMove(2, math.Inf(1), 0, 50)))
+	// A Goodbye whose 2 KB reason is ten times what may be repeated, two-byte runes padded with
+	// spaces: what the others hear must still be short. (Invalid UTF-8 cannot get this far:
+	// proto3 strings are checked when the frame is decoded.)
+	f.Add(fuzzStream(f, fHello("a"), fHello("b"), fGoodbye("  "+strings.Repeat("é", 1000)+" ")))
+	// A far-future tick and a zero and an hour-long duration: each is a protocol error.
+	f.Add(fuzzStream(f, fHello("a"), fMove(math.MaxUint32, 0, 1, 50), fHello("b"), fMove(1, 0, 1, 0),
+		fHello("c"), fMove(1, 0, 1, 3_600_000)))
+	// Stale and duplicate ticks after a good one.
+	f.Add(fuzzStream(f, fHello("a"), fMove(5, 0, 1, 50), fMove(5, 0, 1, 50), fMove(1, 0, 1, 50)))
+	// More Hellos than seats, with empty and oversized names.
+	var crowd []*tankv1.ClientMessage
+	for i := range 20 {
+		crowd = append(crowd, fHello(strings.Repeat("n", i*5)))
+	}
+	f.Add(fuzzStream(f, crowd...))
+	// A player backs into the west wall, one 50 ms input a tick (pings pad the ticks): its
+	// pose must stop at the wall, a tank radius from the edge.
+	reverse := []*tankv1.ClientMessage{fHello("reverse")}
+	for tick := range uint32(20) {
+		reverse = append(reverse, fMove(tick+1, 0, -1, 50), fPing(0), fPing(0), fPing(0))
+	}
+	f.Add(fuzzStream(f, reverse...))
+	// Garbage after a valid frame: reading stops there.
+	f.Add(append(fuzzStream(f, fHello("a"), fMove(1, 0, 1, 50)), 0xff, 0xff, 0xff))
+
+	f.Fuzz(func(t *testing.T, data []byte) {
+		w := newTestWorld(t, func(c *Config) { c.Contact = true })
+		fz := &fuzzWorld{t: t, w: w, peers: map[uint32]*fakePeer{}, acks: map[uint32]uint32{}}
+		fr := transport.NewFrameReader(bytes.NewReader(data))
+		for n := 1; ; n++ {
+			var m tankv1.ClientMessage
+			if err := fr.Read(&m); err != nil {
+				break
+			}
+			fz.handle(&m)
+			if n%fuzzStepEvery == 0 {
+				fz.step()
+			}
+		}
+		fz.step() // the last messages get a tick too
+	})
+}
+
+// fuzzWorld is FuzzWorld's harness: the world, every peer that ever joined, and the last ack
+// seen for each player.
+type fuzzWorld struct {
+	t     *testing.T
+	w     *world
+	now   time.Duration
+	peers map[uint32]*fakePeer
+	acks  map[uint32]uint32
+}
+
+// current returns the newest player still in the game, or nil.
+func (fz *fuzzWorld) current() *player {
+	if len(fz.w.players) == 0 {
+		return nil
+	}
+	return fz.w.players[len(fz.w.players)-1]
+}
+
+// handle does with m what a connection handler and the world loop would do.
+func (fz *fuzzWorld) handle(m *tankv1.ClientMessage) {
+	switch k := m.GetKind().(type) {
+	case *tankv1.ClientMessage_Hello:
+		// The handshake checks the protocol version before the world hears of the player;
+		// the world only sees the name.
+		fp := new(fakePeer)
+		if p, reject := fz.w.join(fz.now, k.Hello.GetName(), fp); reject == nil {
+			fz.peers[p.id] = fp
+		}
+	case *tankv1.ClientMessage_MoveInput:
+		if p := fz.current(); p != nil {
+			fp := fz.peers[p.id]
+			fp.inputs = append(fp.inputs, transport.MoveFromProto(k.MoveInput))
+		}
+	case *tankv1.ClientMessage_Goodbye:
+		if p := fz.current(); p != nil {
+			fz.w.leave(p.id, "goodbye: "+k.Goodbye.GetReason())
+		}
+	}
+}
+
+// step advances the world by one tick and checks every invariant.
+func (fz *fuzzWorld) step() {
+	t, w := fz.t, fz.w
+	fz.now += netcode.StepInterval
+	w.step(fz.now)
+
+	a := &w.cfg.Arena
+	r := a.TankRadius
+	for i, p := range w.players {
+		if i > 0 && w.players[i-1].id >= p.id {
+			t.Fatalf("tick %d: players %d and %d out of id order", w.tick, w.players[i-1].id, p.id)
+		}
+		if !inArena(a, p.pose) {
+			t.Fatalf("tick %d: player %d pose %v not finite or outside [%v, %v] x [%v, %v]",
+				w.tick, p.id, p.pose, r, a.Width-r, r, a.Height-r)
+		}
+		if p.ack < fz.acks[p.id] {
+			t.Fatalf("tick %d: player %d ack went from %d back to %d", w.tick, p.id, fz.acks[p.id], p.ack)
+		}
+		fz.acks[p.id] = p.ack
+	}
+	if len(w.players) > 0 {
+		frame := fz.peers[w.players[0].id].snapshot
+		for _, p := range w.players[1:] {
+			if got := fz.peers[p.id].snapshot; !bytes.Equal(got, frame) {
+				t.Fatalf("tick %d: player %d was offered snapshot %x, others %x", w.tick, p.id, got, frame)
+			}
+		}
+		fz.checkSnapshot(frame)
+	}
+	for id, fp := range fz.peers {
+		for _, m := range fp.control {
+			if left := m.GetPlayerLeft(); left != nil && len(left.GetReason()) > maxReasonBytes {
+				t.Fatalf("tick %d: player %d told PlayerLeft{%d} with a %d-byte reason, want at most %d",
+					w.tick, id, left.GetPlayerId(), len(left.GetReason()), maxReasonBytes)
+			}
+			if joined := m.GetPlayerJoined(); joined != nil && len(joined.GetName()) > maxNameBytes {
+				t.Fatalf("tick %d: player %d told PlayerJoined{%d} with a %d-byte name, want at most %d",
+					w.tick, id, joined.GetPlayerId(), len(joined.GetName()), maxNameBytes)
+			}
+		}
+		fp.control = fp.control[:0] // checked; keep memory flat on long inputs
+	}
+}
+
+// checkSnapshot decodes the snapshot frame this tick offered every player and checks it
+// lists exactly the players in the game, in id order, with their poses and acks.
+func (fz *fuzzWorld) checkSnapshot(frame []byte) {
+	t, w := fz.t, fz.w
+	var m tankv1.ServerMessage
+	if err := transport.NewFrameReader(bytes.NewReader(frame)).Read(&m); err != nil {
+		t.Fatalf("tick %d: snapshot frame %x does not decode: %v", w.tick, frame, err)
+	}
+	snap := m.GetSnapshot()
+	if snap == nil || snap.GetServerTick() != w.tick {
+		t.Fatalf("tick %d: players were offered %v, want this tick's snapshot", w.tick, &m)
+	}
+	got := snap.GetPlayers()
+	if len(got) != len(w.players) {
+		t.Fatalf("tick %d: snapshot lists %d players, want %d", w.tick, len(got), len(w.players))
+	}
+	for i, ps := range got {
+		p := w.players[i]
+		s := transport.StateFromProto(ps)
+		if ps.GetPlayerId() != p.id || s.Pose != p.pose || s.Ack != p.ack {
+			t.Fatalf("tick %d: snapshot entry %d = {id %d pose %v ack %d}, want {id %d pose %v ack %d}",
+				w.tick, i, ps.GetPlayerId(), s.Pose, s.Ack, p.id, p.pose, p.ack)
+		}
+	}
+}
+
+// inArena reports whether p is finite and its centre keeps a tank inside a's walls.
+func inArena(a *netcode.Arena, p netcode.Pose) bool {
+	for _, v := range [...]float64{p.X, p.Y, p.Heading} {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return false
+		}
+	}
+	r := a.TankRadius
+	return p.X >= r && p.X <= a.Width-r && p.Y >= r && p.Y <= a.Height-r
+}
