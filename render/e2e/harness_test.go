@@ -261,3 +261,37 @@ func close(want color.RGBA) func(color.RGBA) bool {
 	d := func(a, b uint8) bool { return max(a, b)-min(a, b) <= 6 }
 	return func(c color.RGBA) bool { return d(c.R, want.R) && d(c.G, want.G) && d(c.B, want.B) }
 }
+
+// sameHue matches saturated colours whose hue is within 12 degrees of want's: the tank's own
+// colour and the lighter and darker shades it is drawn with, but not the grey arena or the
+// other players' colours (eight hues at least 20 degrees apart).
+func sameHue(want color.RGBA) func(color.RGBA) bool {
+	wh, _ := hueSat(want)
+	return func(c color.RGBA) bool {
+		h, s := hueSat(c)
+		d := math.Abs(h - wh)
+		return s > 0.35 && min(d, 360-d) <= 12
+	}
+}
+
+// hueSat returns c's hue in degrees and its HSV saturation.
+func hueSat(c color.RGBA) (hue, sat float64) {
+	r, g, b := float64(c.R)/255, float64(c.G)/255, float64(c.B)/255
+	hi, lo := max(r, g, b), min(r, g, b)
+	if hi == 0 || hi == lo {
+		return 0, 0
+	}
+	d := hi - lo
+	switch hi {
+	case r:
+		hue = 60 * math.Mod((g-b)/d, 6)
+	case g:
+		hue = 60 * ((b-r)/d + 2)
+	default:
+		hue = 60 * ((r-g)/d + 4)
+	}
+	if hue < 0 {
+		hue += 360
+	}
+	return hue, d / hi
+}
