@@ -4,22 +4,11 @@ import (
 	"bytes"
 	"fmt"
 	"testing"
-	"time"
 
 	"tanknet/netcode"
 	tankv1 "tanknet/proto/tank/v1"
 	"tanknet/transport"
 )
-
-// benchPeer is a peer that keeps nothing, so a benchmark measures the world alone.
-type benchPeer struct{ in []netcode.PendingInput }
-
-func (p *benchPeer) takeInputs(dst []netcode.PendingInput) []netcode.PendingInput {
-	return append(dst, p.in...)
-}
-func (p *benchPeer) send([]byte)         {}
-func (p *benchPeer) sendSnapshot([]byte) {}
-func (p *benchPeer) kick(string)         {}
 
 // BenchmarkTick measures one server tick (admit one input per player, simulate, contact,
 // encode the snapshot once) at several player counts.
@@ -28,22 +17,15 @@ func BenchmarkTick(b *testing.B) {
 		b.Run(fmt.Sprintf("players=%d", n), func(b *testing.B) {
 			cfg := DefaultConfig()
 			cfg.MaxPlayers = n
-			cfg.MaxInputLead = 1 << 30 // the benchmark's ticks run far ahead of wall time
-			w := newWorld(&cfg, discardLogger(), new(counters))
-			peers := make([]*benchPeer, n)
-			for i := range peers {
-				peers[i] = &benchPeer{in: []netcode.PendingInput{{Input: netcode.Input{Turn: 0.3, Throttle: 1}, Duration: 50 * time.Millisecond}}}
-				if _, reject := w.join(0, "bot", peers[i]); reject != nil {
-					b.Fatal(reject)
-				}
+			cfg.Logger = discardLogger()
+			step, err := syntheticTicker(&cfg, n)
+			if err != nil {
+				b.Fatal(err)
 			}
 			b.ReportAllocs()
 			b.ResetTimer()
-			for i := range b.N {
-				for _, p := range peers {
-					p.in[0].Tick = uint32(i + 1)
-				}
-				w.step(time.Duration(i+1) * time.Hour) // any time: the budget never binds
+			for range b.N {
+				step()
 			}
 		})
 	}

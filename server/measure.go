@@ -35,24 +35,9 @@ func TickAllocs(cfg Config, players, ticks int) (float64, error) {
 	if err := cfg.Validate(); err != nil {
 		return 0, err
 	}
-	w := newWorld(&cfg, cfg.Logger, new(counters))
-	peers := make([]*sinkPeer, players)
-	for i := range peers {
-		peers[i] = &sinkPeer{in: []netcode.PendingInput{{
-			Input:    netcode.Input{Turn: 0.3, Throttle: 1}, // circles: tanks keep moving and sometimes touch
-			Duration: netcode.StepInterval,
-		}}}
-		if _, reject := w.join(0, fmt.Sprintf("measure-%d", i+1), peers[i]); reject != nil {
-			return 0, fmt.Errorf("server: tick allocs: join: %s", reject.GetReason())
-		}
-	}
-	var tick uint32
-	step := func() {
-		tick++
-		for _, p := range peers {
-			p.in[0].Tick = tick
-		}
-		w.step(time.Duration(tick) * tickInterval)
+	step, err := syntheticTicker(&cfg, players)
+	if err != nil {
+		return 0, err
 	}
 	step() // warm-up: scratch slices and snapshot entries grow to size here
 
@@ -73,6 +58,31 @@ func TickAllocs(cfg Config, players, ticks int) (float64, error) {
 		}
 	}
 	return best, nil
+}
+
+// syntheticTicker builds a world of players sink peers, each driving in circles with one
+// input per tick, and returns a function that runs the world's next tick. cfg.Logger must be
+// set. TickAllocs and the tick benchmark measure this world.
+func syntheticTicker(cfg *Config, players int) (step func(), err error) {
+	w := newWorld(cfg, cfg.Logger, new(counters))
+	peers := make([]*sinkPeer, players)
+	for i := range peers {
+		peers[i] = &sinkPeer{in: []netcode.PendingInput{{
+			Input:    netcode.Input{Turn: 0.3, Throttle: 1}, // circles: tanks keep moving and sometimes touch
+			Duration: netcode.StepInterval,
+		}}}
+		if _, reject := w.join(0, fmt.Sprintf("measure-%d", i+1), peers[i]); reject != nil {
+			return nil, fmt.Errorf("server: synthetic world: join: %s", reject.GetReason())
+		}
+	}
+	var tick uint32
+	return func() {
+		tick++
+		for _, p := range peers {
+			p.in[0].Tick = tick
+		}
+		w.step(time.Duration(tick) * tickInterval)
+	}, nil
 }
 
 // sinkPeer is a peer that offers the same input slice every tick and keeps nothing it is
