@@ -11,6 +11,9 @@ APT_PKGS := gcc libc6-dev pkg-config libgl1-mesa-dev libxcursor-dev libxi-dev li
             libxrandr-dev libxxf86vm-dev xvfb xauth libgl1-mesa-dri
 SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
+# Every Go file, tracked or new; without git (say, an unpacked archive), every file on disk.
+GOFILES   = $(shell git ls-files -co --exclude-standard '*.go' 2>/dev/null || find . -name '*.go' -not -path './.git/*')
+
 .DEFAULT_GOAL := help
 .PHONY: help deps go build demo server client sim test bench fuzz gen lint fmt clean
 
@@ -38,15 +41,16 @@ deps: go ## install the system packages the window client and its tests need, wh
 build: deps ## build tankserver, tankclient and tanksim into bin/
 	$(GO) build -o $(BIN)/ ./cmd/...
 
-demo: build ## start a server and two windows, the second on a bad network (Ctrl-C or closing both stops all)
+demo: ## start a server and two windows, the second on a bad network (Ctrl-C or closing both stops all)
 	@if [ -z "$$DISPLAY" ] && [ -z "$$WAYLAND_DISPLAY" ]; then \
 	  echo "make demo opens windows, but there is no display here (DISPLAY is unset)." >&2; \
 	  echo "Try the headless simulation instead: make sim" >&2; exit 1; fi
+	@$(MAKE) --no-print-directory build
 	@$(BIN)/tankserver -addr 127.0.0.1:$(PORT) & server=$$!; sleep 0.5; \
 	$(BIN)/tankclient -server 127.0.0.1:$(PORT) -name near & near=$$!; \
 	$(BIN)/tankclient -server 127.0.0.1:$(PORT) -name far -latency 150ms -jitter 20ms -loss 0.02 & far=$$!; \
 	trap 'kill -INT $$near $$far $$server 2>/dev/null; wait; exit 0' INT TERM; \
-	wait $$near $$far; kill -INT $$server; wait $$server; true
+	wait $$near $$far; kill -INT $$server 2>/dev/null; wait $$server
 
 server: go ## run a server on PORT (default 7777); needs no display or C compiler
 	CGO_ENABLED=0 $(GO) build -o $(BIN)/ ./cmd/tankserver
@@ -59,8 +63,7 @@ sim: go ## run a short headless simulation (8 bots, 10 s, broadband) and print i
 	$(GO) run ./cmd/tanksim $(ARGS)
 
 test: deps ## gofmt, go vet and every test with the race detector (window tests under Xvfb)
-	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
-	  [ -z "$$unformatted" ] || { echo "gofmt needed:" $$unformatted >&2; exit 1; }
+	@unformatted=$$(gofmt -l $(GOFILES)); [ -z "$$unformatted" ] || { echo "gofmt needed:" $$unformatted >&2; exit 1; }
 	$(GO) vet ./...
 	xvfb-run -a -s "-screen 0 1280x800x24" $(GO) test -race -count=1 ./...
 
@@ -83,11 +86,11 @@ gen: go ## regenerate Go code from proto/ (buf and protoc-gen-go at the go.mod v
 lint: go ## buf lint the protocol, check go.mod is tidy, gofmt and go vet (first run builds buf: ~2 min)
 	$(BUF) lint
 	$(GO) mod tidy -diff
-	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); exit 1; }
+	@unformatted=$$(gofmt -l $(GOFILES)); [ -z "$$unformatted" ] || { echo "gofmt needed:" $$unformatted >&2; exit 1; }
 	$(GO) vet ./...
 
 fmt: ## gofmt every Go file
-	gofmt -w $$(git ls-files '*.go')
+	gofmt -w $(GOFILES)
 
 clean: ## remove built binaries and test caches
 	rm -rf $(BIN)

@@ -29,8 +29,8 @@ func admit(in netcode.PendingInput, last, ack uint32, cfg *Config) (netcode.Pend
 	if in.Tick <= last {
 		return in, stale, ""
 	}
-	if uint64(in.Tick) > uint64(ack)+uint64(cfg.MaxInputLead) {
-		return in, refused, fmt.Sprintf("move tick %d is more than %d ahead of the last applied tick %d", in.Tick, cfg.MaxInputLead, ack)
+	if lead := cfg.inputLead(); uint64(in.Tick) > uint64(ack)+uint64(lead) {
+		return in, refused, fmt.Sprintf("move tick %d is more than %d ahead of the last applied tick %d", in.Tick, lead, ack)
 	}
 	in.Input = in.Input.Clamp()
 	return in, admitted, ""

@@ -23,7 +23,8 @@ type Config struct {
 	Arena netcode.Arena
 	// MaxInputLead is how far ahead of its last applied input a client's MoveInput tick may
 	// run before the client is dropped, in ticks. It must exceed what an honest client can
-	// have in flight: tanknet clients keep at most 100 unacknowledged inputs.
+	// deliver at once after a stall, which is up to IdleTimeout's worth. Zero means a
+	// second past IdleTimeout (120 ticks for the default 5 s).
 	MaxInputLead uint32
 	// MaxInputDuration is the longest MoveInput.duration_ms accepted.
 	MaxInputDuration time.Duration
@@ -36,8 +37,9 @@ type Config struct {
 	MaxSimPerTick time.Duration
 	// HelloTimeout is how long a new connection has to send its Hello.
 	HelloTimeout time.Duration
-	// MaxHandshakes is how many connections may be waiting for their Hello at once; more
-	// are closed unheard, so a flood of strangers costs bounded memory.
+	// MaxHandshakes is how many connections may be waiting for their Hello at once; a new
+	// one beyond it closes the longest-waiting one, so a flood of silent sessions costs
+	// bounded memory and cannot lock honest players out.
 	MaxHandshakes int
 	// IdleTimeout drops a client that has sent nothing for this long.
 	IdleTimeout time.Duration
@@ -52,12 +54,11 @@ func DefaultConfig() Config {
 		MaxPlayers:       16,   // fills the default arena without making it a traffic jam
 		Contact:          true, // contact is what makes prediction miss, so show it by default
 		Arena:            netcode.DefaultArena(),
-		MaxInputLead:     120,                    // 6 s: past the 5 s idle timeout, so only a liar gets here
 		MaxInputDuration: 200 * time.Millisecond, // four steps: a client catching up a frame hitch
 		TimeSlack:        250 * time.Millisecond, // absorbs bursts after a KCP retransmission
 		MaxSimPerTick:    200 * time.Millisecond, // 4x real time: a 2 s stall drains in under a second
 		HelloTimeout:     5 * time.Second,
-		MaxHandshakes:    64,              // far more than players arrive at once; a flood stays cheap
+		MaxHandshakes:    64,              // far more than honest players mid-handshake (each takes one RTT)
 		IdleTimeout:      5 * time.Second, // clients send every 50 ms; 5 s of silence is gone
 	}
 }
@@ -69,8 +70,6 @@ func (c Config) Validate() error {
 		return errors.New("server: empty listen address")
 	case c.MaxPlayers < 1 || c.MaxPlayers > 256:
 		return fmt.Errorf("server: max players %d outside [1, 256]", c.MaxPlayers)
-	case c.MaxInputLead < 1:
-		return errors.New("server: max input lead must be at least 1 tick")
 	case c.MaxInputDuration < time.Millisecond:
 		return fmt.Errorf("server: max input duration %v below 1ms", c.MaxInputDuration)
 	case c.MaxSimPerTick < c.MaxInputDuration:
@@ -81,7 +80,7 @@ func (c Config) Validate() error {
 		return errors.New("server: timeouts must be positive")
 	case c.MaxHandshakes < 1:
 		return fmt.Errorf("server: max handshakes %d must be at least 1", c.MaxHandshakes)
-	case time.Duration(c.MaxInputLead)*tickInterval <= c.IdleTimeout:
+	case c.MaxInputLead != 0 && time.Duration(c.MaxInputLead)*tickInterval <= c.IdleTimeout:
 		// A client stalled for almost the idle timeout delivers that many inputs at once;
 		// refusing them would drop an honest player.
 		return fmt.Errorf("server: max input lead %d ticks (%v) must cover the idle timeout %v",
@@ -91,6 +90,14 @@ func (c Config) Validate() error {
 		return fmt.Errorf("server: %w", err)
 	}
 	return nil
+}
+
+// inputLead is MaxInputLead, or the lead derived from IdleTimeout when it is zero.
+func (c *Config) inputLead() uint32 {
+	if c.MaxInputLead != 0 {
+		return c.MaxInputLead
+	}
+	return uint32((c.IdleTimeout + time.Second) / tickInterval)
 }
 
 func (c Config) logger() *slog.Logger {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"sync"
 	"testing"
 	"time"
@@ -120,4 +121,10 @@ func TestShutdown_TellsClientsWhy(t *testing.T) {
 	if err := <-runErr; !errors.As(err, &d) || d.Reason != "server shutting down" {
 		t.Errorf("client ended with %v, want a disconnect saying the server is shutting down", err)
 	}
+	// Serve has closed its socket by the time it returns: the port is free again.
+	pc, err := net.ListenPacket("udp", srv.Addr)
+	if err != nil {
+		t.Fatalf("rebinding %s after Serve returned: %v", srv.Addr, err)
+	}
+	pc.Close()
 }

@@ -18,7 +18,8 @@ func TestConfigValidate(t *testing.T) {
 		{"no address", func(c *Config) { c.Addr = "" }, "empty listen address"},
 		{"no players", func(c *Config) { c.MaxPlayers = 0 }, "max players"},
 		{"too many players", func(c *Config) { c.MaxPlayers = 257 }, "max players"},
-		{"lead shorter than the idle timeout", func(c *Config) { c.IdleTimeout = 10 * time.Second }, "must cover the idle timeout"},
+		{"lead shorter than the idle timeout", func(c *Config) { c.IdleTimeout = 10 * time.Second; c.MaxInputLead = 120 }, "must cover the idle timeout"},
+		{"derived lead follows the idle timeout", func(c *Config) { c.IdleTimeout = 10 * time.Second }, ""},
 		{"longer idle timeout with a longer lead", func(c *Config) { c.IdleTimeout = 10 * time.Second; c.MaxInputLead = 250 }, ""},
 		{"per-tick cap below one input", func(c *Config) { c.MaxSimPerTick = 100 * time.Millisecond }, "max simulated time per tick"},
 		{"no handshakes", func(c *Config) { c.MaxHandshakes = 0 }, "max handshakes"},
@@ -33,6 +34,20 @@ func TestConfigValidate(t *testing.T) {
 				t.Errorf("Validate() = %v, want %q", err, tt.want)
 			}
 		})
+	}
+}
+
+func TestConfig_DerivedInputLead(t *testing.T) {
+	for _, tt := range []struct {
+		idle time.Duration
+		set  uint32
+		want uint32
+	}{{5 * time.Second, 0, 120}, {10 * time.Second, 0, 220}, {5 * time.Second, 300, 300}} {
+		c := DefaultConfig()
+		c.IdleTimeout, c.MaxInputLead = tt.idle, tt.set
+		if got := c.inputLead(); got != tt.want {
+			t.Errorf("inputLead with idle %v, lead %d = %d, want %d", tt.idle, tt.set, got, tt.want)
+		}
 	}
 }
 
@@ -108,5 +123,24 @@ func TestServe_ReturnsWhenTheSocketFails(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("Serve kept running on a dead socket")
+	}
+}
+
+func TestHandshakes_EvictOldestWaiting(t *testing.T) {
+	h := handshakes{max: 2}
+	a, b, c, d := new(session), new(session), new(session), new(session)
+	if h.admit(a) != nil || h.admit(b) != nil {
+		t.Fatal("evicted below the cap")
+	}
+	h.done(a) // a finished its Hello: it no longer counts
+	if got := h.admit(c); got != nil {
+		t.Fatalf("admit(c) evicted %p with room left", got)
+	}
+	if got := h.admit(d); got != b {
+		t.Errorf("admit(d) evicted %p, want the oldest waiting one (b, %p)", got, b)
+	}
+	h.done(b) // already evicted: ignored
+	if h.len() != 2 {
+		t.Errorf("len = %d, want 2 (c and d)", h.len())
 	}
 }

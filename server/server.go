@@ -29,7 +29,7 @@ type Server struct {
 	liveMu sync.Mutex
 	live   map[*session]struct{} // every open connection, for shutdown
 
-	handshaking chan struct{} // one token per connection still in its handshake
+	handshaking handshakes // connections still in their handshake
 }
 
 type joinRequest struct {
@@ -61,7 +61,7 @@ func New(cfg Config) (*Server, error) {
 		leaves: make(chan leaveNote),
 		live:   map[*session]struct{}{},
 
-		handshaking: make(chan struct{}, cfg.MaxHandshakes),
+		handshaking: handshakes{max: cfg.MaxHandshakes},
 	}, nil
 }
 
@@ -72,7 +72,7 @@ func (s *Server) Observe(f func(TickRecord)) { s.observer = f }
 // Stats returns the running totals. It is safe to call at any time.
 func (s *Server) Stats() Stats {
 	st := s.stats.snapshot()
-	st.Handshaking = len(s.handshaking)
+	st.Handshaking = s.handshaking.len()
 	return st
 }
 
@@ -113,13 +113,16 @@ func (s *Server) Serve(ctx context.Context, pc net.PacketConn) error {
 		s.log.Error("server cannot accept players any more; stopping", "err", aerr)
 		stop()
 	}
-	<-worldDone // every player has been kicked with a reason
-	ln.Close()  // no more accepts; the socket itself stays open a little longer
+	<-worldDone        // every player has been kicked with a reason
+	ln.StopAccepting() // the socket stays open a little longer for their Disconnects
 	if aerr == nil {
 		aerr = <-acceptDone
 	}
 	s.awaitGoodbyes(&conns)
 	conns.Wait()
+	if err := ln.Close(); aerr == nil && err != nil && !errors.Is(err, net.ErrClosed) {
+		aerr = fmt.Errorf("server: close socket: %w", err)
+	}
 	s.log.Info("server stopped", "ticks", s.stats.ticks.Load())
 	return aerr
 }
@@ -135,24 +138,19 @@ func (s *Server) accept(ctx context.Context, ln *transport.Listener, conns *sync
 			}
 			return fmt.Errorf("server: accept: %w", err)
 		}
-		select {
-		case s.handshaking <- struct{}{}:
-		default: // too many strangers at once: refuse this one before it costs anything
-			s.stats.refused.Add(1)
-			s.log.Debug("refusing connection: too many handshakes in progress", "addr", conn.RemoteAddr().String())
-			conn.Close()
-			continue
-		}
 		sess := newSession(conn, &s.cfg)
+		if old := s.handshaking.admit(sess); old != nil {
+			// Too many sessions silent at once: the one that has waited longest goes.
+			s.stats.evicted.Add(1)
+			s.log.Debug("closing a silent handshake to admit a new one", "addr", old.conn.RemoteAddr().String())
+			old.close()
+		}
 		untrack := s.track(sess) // before the goroutine, so shutdown cannot miss it
 		conns.Add(1)
 		go func() {
 			defer conns.Done()
 			defer untrack()
-			var once sync.Once
-			release := func() { once.Do(func() { <-s.handshaking }) }
-			defer release()
-			s.handle(ctx, sess, release)
+			s.handle(ctx, sess, func() { s.handshaking.done(sess) })
 		}()
 	}
 }

@@ -33,7 +33,7 @@ type session struct {
 func newSession(conn *transport.Conn, cfg *Config) *session {
 	return &session{
 		conn:       conn,
-		maxInbox:   int(cfg.MaxInputLead),
+		maxInbox:   int(cfg.inputLead()),
 		maxControl: 2*cfg.MaxPlayers + 64,
 		wake:       make(chan struct{}, 1),
 		done:       make(chan struct{}),

@@ -15,14 +15,14 @@ type Stats struct {
 	InputsDeferred uint64 // times a player's next input waited a tick for its time budget
 	Contacts       uint64 // tank pairs pushed apart
 	BadFrames      uint64 // undecodable or oversized frames and unknown message kinds
-	Refused        uint64 // connections closed unheard because too many were in their handshake
+	Evicted        uint64 // silent handshakes closed to make room for newer connections
 	Handshaking    int    // connections in their handshake right now
 }
 
 // counters is the live, atomically updated form of Stats.
 type counters struct {
 	ticks, joins, rejects, drops, leaves                                  atomic.Uint64
-	applied, staleInputs, clamped, deferred, contacts, badFrames, refused atomic.Uint64
+	applied, staleInputs, clamped, deferred, contacts, badFrames, evicted atomic.Uint64
 }
 
 func (c *counters) snapshot() Stats {
@@ -31,6 +31,6 @@ func (c *counters) snapshot() Stats {
 		Drops: c.drops.Load(), Leaves: c.leaves.Load(),
 		InputsApplied: c.applied.Load(), InputsStale: c.staleInputs.Load(),
 		InputsClamped: c.clamped.Load(), InputsDeferred: c.deferred.Load(),
-		Contacts: c.contacts.Load(), BadFrames: c.badFrames.Load(), Refused: c.refused.Load(),
+		Contacts: c.contacts.Load(), BadFrames: c.badFrames.Load(), Evicted: c.evicted.Load(),
 	}
 }

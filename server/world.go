@@ -110,7 +110,7 @@ func (w *world) join(now time.Duration, name string, p peer) (*player, *tankv1.R
 	pl.pose = w.spawnPose()
 	p.send(w.encode(&tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Welcome{Welcome: &tankv1.Welcome{
 		PlayerId: pl.id, TickIntervalMs: uint32(netcode.StepInterval / time.Millisecond),
-		ServerTick: w.tick, Arena: transport.ArenaToProto(&w.cfg.Arena), MaxInputLead: w.cfg.MaxInputLead,
+		ServerTick: w.tick, Arena: transport.ArenaToProto(&w.cfg.Arena), MaxInputLead: w.cfg.inputLead(),
 	}}}))
 	joined := w.encode(&tankv1.ServerMessage{Kind: &tankv1.ServerMessage_PlayerJoined{PlayerJoined: &tankv1.PlayerJoined{PlayerId: pl.id, Name: pl.name}}})
 	for _, o := range w.players {

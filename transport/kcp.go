@@ -67,6 +67,9 @@ func newConn(s *kcp.UDPSession) *Conn {
 func Dial(addr string, pc net.PacketConn) (*Conn, error) {
 	raddr, err := net.ResolveUDPAddr("udp", addr)
 	if err != nil {
+		if pc != nil {
+			pc.Close() // we own it whatever happens
+		}
 		return nil, fmt.Errorf("transport: resolve %s: %w", addr, err)
 	}
 	if pc == nil {
@@ -161,6 +164,9 @@ func IsTimeout(err error) bool {
 type Listener struct {
 	l  *kcp.Listener
 	pc net.PacketConn
+
+	stopOnce  sync.Once
+	stoppedAt time.Time
 }
 
 // Listen serves KCP on pc and owns it: Close closes pc too.
@@ -184,11 +190,20 @@ func (l *Listener) Accept() (*Conn, error) {
 // Addr returns the local address.
 func (l *Listener) Addr() net.Addr { return l.pc.LocalAddr() }
 
-// Close stops accepting and returns at once; the packet connection closes CloseLinger later,
-// so messages flushed by sessions closed just before (a Disconnect, say) still leave.
-// Sessions already accepted stay open until closed themselves but can no longer receive.
+// StopAccepting makes Accept fail from now on. The socket stays open, so sessions closed
+// just before can still flush their last messages (a Disconnect, say). Safe to call more
+// than once.
+func (l *Listener) StopAccepting() {
+	l.stopOnce.Do(func() {
+		l.stoppedAt = time.Now()
+		l.l.Close()
+	})
+}
+
+// Close stops accepting, waits until CloseLinger has passed since accepting stopped, and
+// closes the socket. Sessions already accepted can no longer send or receive afterwards.
 func (l *Listener) Close() error {
-	err := l.l.Close()
-	time.AfterFunc(CloseLinger, func() { l.pc.Close() })
-	return err
+	l.StopAccepting()
+	time.Sleep(time.Until(l.stoppedAt.Add(CloseLinger)))
+	return l.pc.Close()
 }

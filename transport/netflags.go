@@ -91,10 +91,26 @@ func (f *NetFlags) Register(fs *flag.FlagSet) {
 	fs.Uint64Var(&f.Seed, "net-seed", f.Seed, "`seed` for the simulated network's random decisions")
 }
 
-// Override returns the link flags that were given on the command line.
+// Override returns the link flags that were given on the command line. A NetFlags that was
+// never registered on a FlagSet (one built in code) overrides with its non-zero fields.
 func (f *NetFlags) Override() LinkOverride {
 	var o LinkOverride
 	if f.fs == nil {
+		if f.Latency != 0 {
+			o.Latency = &f.Latency
+		}
+		if f.Jitter != 0 {
+			o.Jitter = &f.Jitter
+		}
+		if f.Loss != 0 {
+			o.Loss = &f.Loss
+		}
+		if f.Dup != 0 {
+			o.Duplicate = &f.Dup
+		}
+		if f.Reorder != 0 {
+			o.Reorder = &f.Reorder
+		}
 		return o
 	}
 	f.fs.Visit(func(fl *flag.Flag) {

@@ -7,6 +7,15 @@ import (
 	"time"
 )
 
+func TestNetFlags_BuiltInCode(t *testing.T) {
+	f := NetFlags{Preset: "lan", Latency: 100 * time.Millisecond}
+	got, err := f.Conditions()
+	want := Symmetric(Link{Latency: 100 * time.Millisecond, Jitter: time.Millisecond})
+	if err != nil || got != want || f.Name() != "custom" {
+		t.Errorf("NetFlags{lan, 100ms}.Conditions() = %v, %v (name %q); want %v named custom", got, err, f.Name(), want)
+	}
+}
+
 func TestNetFlags(t *testing.T) {
 	threeG, _ := Preset("mobile-3g")
 	tests := []struct {

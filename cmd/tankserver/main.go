@@ -16,9 +16,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
-	"time"
 
-	"tanknet/netcode"
 	"tanknet/server"
 	"tanknet/transport"
 )
@@ -51,10 +49,6 @@ func main() {
 	cfg.Net.Register(flag.CommandLine)
 	verbose := flag.Bool("v", false, "log debug detail")
 	flag.Parse()
-	// A client may stall for almost the idle timeout and then deliver every input at once;
-	// keep the input lead a second beyond it so such a client is not taken for a liar.
-	lead := uint32((cfg.Server.IdleTimeout+time.Second)/netcode.StepInterval) + 1
-	cfg.Server.MaxInputLead = max(cfg.Server.MaxInputLead, lead)
 
 	level := slog.LevelInfo
 	if *verbose {
