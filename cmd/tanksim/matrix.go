@@ -14,10 +14,11 @@ type MatrixReport struct {
 	DurationSeconds float64  `json:"duration_s"` // per run
 	Seed            uint64   `json:"seed"`
 	Runs            []Report `json:"runs"`
+	Notes           []string `json:"notes,omitempty"`
 }
 
 // runMatrix runs every preset (but the perfect link) with both timelines, one after the
-// other, and prints one comparison table.
+// other, and prints one comparison table. Interrupted, it reports the runs that finished.
 func runMatrix(ctx context.Context, cfg Config, stdout, stderr io.Writer) error {
 	var specs []runSpec
 	for _, name := range matrixPresets() {
@@ -32,18 +33,23 @@ func runMatrix(ctx context.Context, cfg Config, stdout, stderr io.Writer) error 
 	prog := newProgress(stderr, len(specs))
 	m := MatrixReport{Bots: cfg.Bots, DurationSeconds: cfg.Duration.Seconds(), Seed: cfg.Seed}
 	for i, s := range specs {
-		if err := ctx.Err(); err != nil {
-			return err
+		if ctx.Err() != nil {
+			m.Notes = append(m.Notes, fmt.Sprintf("interrupted before run %d of %d (%s): %d runs finished", i+1, len(specs), s.label(), len(m.Runs)))
+			break
 		}
 		stop := prog.start(i+1, s.label(), cfg.Duration)
 		d, err := simulate(ctx, s)
 		stop()
+		if ctx.Err() != nil { // the run in progress is cut short: leave it out
+			m.Notes = append(m.Notes, fmt.Sprintf("interrupted during run %d of %d (%s): %d runs finished", i+1, len(specs), s.label(), len(m.Runs)))
+			break
+		}
 		if err != nil {
 			return fmt.Errorf("tanksim: run %s: %w", s.label(), err)
 		}
 		m.Runs = append(m.Runs, buildReport(d))
 	}
-	if cfg.PlotDir != "" {
+	if cfg.PlotDir != "" && len(m.Runs) > 0 {
 		if _, err := writeMatrixPlots(cfg.PlotDir, m.Runs); err != nil {
 			return err
 		}
@@ -83,4 +89,7 @@ func (m MatrixReport) print(w io.Writer) {
 			r.ResidualNonZero, r.Corrections, r.Snaps, r.BytesPerSecond.Up, r.BytesPerSecond.Down, opt("%.3f", tick))
 	}
 	tw.Flush()
+	for _, n := range m.Notes {
+		fmt.Fprintf(w, "note: %s\n", n)
+	}
 }

@@ -2,19 +2,31 @@ package main
 
 import (
 	"math"
+	"sort"
 	"time"
 
 	"tanknet/client"
 	"tanknet/netcode"
 )
 
-// Sample limits per bot, for memory that stays bounded on long runs. Beyond them a bot
-// keeps a uniform random subset (see reservoir) and the report says so.
+// Sample budgets per run, shared out among the bots, so memory stays bounded however
+// many bots play and for however long. Beyond its share a bot keeps a uniform random
+// subset (see reservoir) and the report says so. Every bot keeps at least minBotSamples of
+// each kind, so 256 bots still measure something: about 140 MB of samples at most.
 const (
-	maxRemoteSamples = 1 << 18 // 10 min of 7 remote tanks at 60 frames/s
-	maxLocalSamples  = 1 << 16 // 18 min at 60 frames/s
-	maxRTTSamples    = 1 << 14 // 2 h of pings every 500 ms
+	runRemoteSamples = 1 << 20 // 92 MB of remoteSample: 5 min of 8 bots seeing 7 tanks at 60 frames/s
+	runLocalSamples  = 1 << 18 // 9 min of 8 bots at 60 frames/s
+	runRTTSamples    = 1 << 16 // 68 min of 8 bots pinging every 500 ms
+	minBotSamples    = 1 << 12 // 1 s of 68 remote tanks, 68 s of own frames
 )
+
+// botShare is one of bots' share of a run's total budget.
+func botShare(total, bots int) int { return max(minBotSamples, total/max(bots, 1)) }
+
+// logFrames is how many frames a frameLog keeps at each end of a bot's session. The
+// window starts within seconds of every bot's first frame (joining times out after 5 s;
+// warm-up is 1 s) and ends within seconds of its last; 1024 frames are 17 s at 60 frames/s.
+const logFrames = 1 << 10
 
 // remoteSample is one remote tank in one frame of one bot.
 type remoteSample struct {
@@ -37,6 +49,15 @@ type localSample struct {
 	reconciled bool    // a reconciliation happened since the previous frame
 }
 
+// rttSample is one round trip measured, at the frame that first saw it.
+type rttSample struct {
+	at  time.Duration
+	rtt time.Duration
+}
+
+// traffic is a bot's UDP payload bytes so far: up written by its KCP, down sent by the server.
+type traffic struct{ up, down int64 }
+
 // probe measures one bot from its OnFrame callback. Only the bot's goroutine touches it
 // until RunBot returns.
 type probe struct {
@@ -45,23 +66,31 @@ type probe struct {
 
 	frames      int
 	first, last time.Time // first and last frame
+	counted     frameLog  // every frame's remote tanks and holds, exactly
+
+	// up and down count the bot's socket traffic (nil: not counted); firstBytes and
+	// lastBytes are their totals at the first and the last frame.
+	up, down              *countingConn
+	firstBytes, lastBytes traffic
 
 	remote    *reservoir[remoteSample]
 	local     *reservoir[localSample]
-	rtts      *reservoir[time.Duration]
+	rtts      *reservoir[rttSample]
 	unmatched int // remote frames whose rendered tick was not in the history
 
 	rttSamples      int // Game.Stats().RTTSamples already taken
 	reconciliations int // Local reconciliations already seen
 }
 
-func newProbe(start time.Time, truth *history, seed uint64) *probe {
+// newProbe returns the probe of one of bots bots. Its three reservoirs draw from
+// independent random streams of seed.
+func newProbe(start time.Time, truth *history, seed uint64, bots int) *probe {
 	return &probe{
 		start:  start,
 		truth:  truth,
-		remote: newReservoir[remoteSample](maxRemoteSamples, seed),
-		local:  newReservoir[localSample](maxLocalSamples, seed+1),
-		rtts:   newReservoir[time.Duration](maxRTTSamples, seed+2),
+		remote: newReservoir[remoteSample](botShare(runRemoteSamples, bots), seed, 0),
+		local:  newReservoir[localSample](botShare(runLocalSamples, bots), seed, 1),
+		rtts:   newReservoir[rttSample](botShare(runRTTSamples, bots), seed, 2),
 	}
 }
 
@@ -73,10 +102,16 @@ func (p *probe) onFrame(now time.Time, g *client.Game) {
 	p.last = now
 	p.frames++
 	at := now.Sub(p.start)
+	if p.up != nil {
+		p.lastBytes = traffic{up: p.up.writtenBytes.Load(), down: p.down.readBytes.Load()}
+		if p.frames == 1 {
+			p.firstBytes = p.lastBytes
+		}
+	}
 
 	if st := g.Stats(); st.RTTSamples > p.rttSamples {
 		p.rttSamples = st.RTTSamples
-		p.rtts.add(st.RTT)
+		p.rtts.add(rttSample{at: at, rtt: st.RTT})
 	}
 	if l := g.Local(); l != nil {
 		off := l.Offset()
@@ -93,7 +128,12 @@ func (p *probe) onFrame(now time.Time, g *client.Game) {
 	if p.truth != nil {
 		serverNow, hasNow = p.truth.serverNow(now)
 	}
+	remotes, holds := 0, 0
 	for id, rm := range g.Remotes() {
+		remotes++
+		if !rm.Bracketed {
+			holds++
+		}
 		s := remoteSample{
 			id:         id,
 			at:         at,
@@ -114,4 +154,82 @@ func (p *probe) onFrame(now time.Time, g *client.Game) {
 		}
 		p.remote.add(s)
 	}
+	p.counted.add(at, remotes, holds)
+}
+
+// rates returns the bot's traffic from its first frame to its last; zero with fewer than
+// two frames.
+func (p *probe) rates() Rates {
+	secs := p.last.Sub(p.first).Seconds()
+	if secs <= 0 {
+		return Rates{}
+	}
+	return Rates{
+		Up:   float64(p.lastBytes.up-p.firstBytes.up) / secs,
+		Down: float64(p.lastBytes.down-p.firstBytes.down) / secs,
+	}
+}
+
+// frameCount is a bot's running totals after one frame: the (frame, remote tank) pairs
+// and the holds among them since its first frame.
+type frameCount struct {
+	at             time.Duration
+	remotes, holds int64
+}
+
+// frameLog counts remote tanks frame by frame, whatever the reservoirs keep, so the
+// window's counts are exact. It keeps the running totals of a bot's first logFrames
+// frames and of its last logFrames, where the window's ends fall.
+type frameLog struct {
+	head    []frameCount // the first frames
+	tail    []frameCount // ring of the last frames after head; tail[next] is the oldest once full
+	next    int
+	dropped int // frames between head and tail no longer kept
+	total   frameCount
+}
+
+// add counts a frame at at that drew remotes remote tanks, holds of them held.
+func (l *frameLog) add(at time.Duration, remotes, holds int) {
+	l.total = frameCount{at: at, remotes: l.total.remotes + int64(remotes), holds: l.total.holds + int64(holds)}
+	switch {
+	case len(l.head) < logFrames:
+		l.head = append(l.head, l.total)
+	case len(l.tail) < logFrames:
+		l.tail = append(l.tail, l.total)
+	default:
+		l.tail[l.next] = l.total
+		l.next = (l.next + 1) % logFrames
+		l.dropped++
+	}
+}
+
+// until returns the running totals after the last frame at or before t (before t only,
+// unless inclusive), zero before the first frame; false when that frame is no longer kept
+// and the totals are those of an earlier frame.
+func (l *frameLog) until(t time.Duration, inclusive bool) (frameCount, bool) {
+	get := func(i int) frameCount {
+		if i < len(l.head) {
+			return l.head[i]
+		}
+		return l.tail[(l.next+i-len(l.head))%len(l.tail)]
+	}
+	i := sort.Search(len(l.head)+len(l.tail), func(i int) bool {
+		at := get(i).at
+		return at > t || (!inclusive && at == t)
+	})
+	if i == 0 {
+		return frameCount{}, true
+	}
+	return get(i - 1), l.dropped == 0 || i != len(l.head)
+}
+
+// between returns the remote tanks drawn and the holds among them in frames at times in
+// [from, to], and false if the count is not exact (the log lost a frame it needed).
+func (l *frameLog) between(from, to time.Duration) (remotes, holds int64, exact bool) {
+	if to < from {
+		return 0, 0, true
+	}
+	a, okA := l.until(from, false)
+	b, okB := l.until(to, true)
+	return b.remotes - a.remotes, b.holds - a.holds, okA && okB
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"image/color"
+	"iter"
 	"math"
 	"os"
 	"path/filepath"
@@ -40,29 +41,23 @@ var (
 )
 
 // writeRunPlots writes one run's time series into dir, named after its profile and
-// timeline, and returns the files written.
-func writeRunPlots(dir string, d *runData) ([]string, error) {
+// timeline, and returns the files written. rep is d's report.
+func writeRunPlots(dir string, d *runData, rep Report) ([]string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("tanksim: plot: %w", err)
 	}
 	prefix := strings.ReplaceAll(d.spec.label(), "/", "-")
 	title := fmt.Sprintf("%s, %s timeline, %d bots", d.spec.profile, d.spec.interp, d.spec.cfg.Bots)
 	width := max(minBin, (d.windowEnd-d.windowStart)/maxBins)
-	var remote []remoteSample
-	var local []localSample
-	for _, b := range d.bots {
-		remote = append(remote, b.probe.remote.items...)
-		local = append(local, b.probe.local.items...)
-	}
-	remote = slices.DeleteFunc(remote, func(s remoteSample) bool { return !d.inWindow(s.at) })
-	local = slices.DeleteFunc(local, func(s localSample) bool { return !d.inWindow(s.at) })
+	remote := windowed(d, func(p *probe) []remoteSample { return p.remote.items })
+	local := windowed(d, func(p *probe) []localSample { return p.local.items })
 
 	charts := []struct {
 		name string
 		p    *plot.Plot
 	}{
 		{"correction", correctionChart(title, local, width)},
-		{"remote-error", remoteErrorChart(title, remote, playback(d), width)},
+		{"remote-error", remoteErrorChart(title, remote, playback(d, rep), width)},
 		{"remote-delay", remoteDelayChart(title, remote, width, d.spec.cond.Inbound.Latency)},
 		{"buffer-depth", bufferChart(title, remote, width)},
 	}
@@ -79,12 +74,12 @@ func writeRunPlots(dir string, d *runData) ([]string, error) {
 
 // correctionChart shows the own tank's correction offset (largest over bots per bin) and
 // every non-zero replay residual.
-func correctionChart(title string, local []localSample, width time.Duration) *plot.Plot {
+func correctionChart(title string, local iter.Seq[localSample], width time.Duration) *plot.Plot {
 	p := newChart("Own tank: correction offset and replay residual ("+title+")", "world units")
 	offset := binned(local, width, func(s localSample) (float64, bool) { return s.offset, true }, maxOf)
 	addLine(p, "correction offset (max over bots)", offset, colBlue, false)
 	var res plotter.XYs
-	for _, s := range local {
+	for s := range local {
 		if s.reconciled && s.residual > 0 {
 			res = append(res, plotter.XY{X: s.at.Seconds(), Y: s.residual})
 		}
@@ -101,36 +96,47 @@ func correctionChart(title string, local []localSample, width time.Duration) *pl
 
 // remoteErrorChart shows the distance between drawn remote poses and ground truth: at the
 // drawn tick, and at a steady delay behind the server (playback).
-func remoteErrorChart(title string, remote []remoteSample, play []timedValue, width time.Duration) *plot.Plot {
+func remoteErrorChart(title string, remote iter.Seq[remoteSample], play []timedValue, width time.Duration) *plot.Plot {
 	p := newChart("Remote tanks: error against the server ("+title+")", "world units")
 	val := func(s remoteSample) (float64, bool) { return s.err, !math.IsNaN(s.err) }
 	pval := func(s timedValue) (float64, bool) { return s.v, true }
-	addLine(p, "playback, max", binned(play, width, pval, maxOf), colOrange, false)
-	addLine(p, "playback, RMS", binned(play, width, pval, rms), colBlue, false)
+	addLine(p, "playback, max", binned(slices.Values(play), width, pval, maxOf), colOrange, false)
+	addLine(p, "playback, RMS", binned(slices.Values(play), width, pval, rms), colBlue, false)
 	addLine(p, "at the drawn tick, max", binned(remote, width, val, maxOf), colRed, true)
 	ensureYRange(p, 0.01)
 	return p
 }
 
-// playback returns the run's playback errors, or none without ground truth.
-func playback(d *runData) []timedValue {
-	var delays []float64
-	for _, b := range d.bots {
-		for _, s := range b.probe.remote.items {
-			if d.inWindow(s.at) && !math.IsNaN(s.err) {
-				delays = append(delays, millis(s.delay))
+// playback returns the run's playback errors at rep's median delay, or none without
+// ground truth.
+func playback(d *runData, rep Report) []timedValue {
+	if rep.RemoteDelay == nil {
+		return nil
+	}
+	var play []timedValue
+	eachPlaybackError(d, rep.RemoteDelay.P50, func(at time.Duration, v float64) {
+		play = append(play, timedValue{at: at, v: v})
+	})
+	return play
+}
+
+// windowed yields the samples of every bot that items picks and the window holds,
+// without copying them.
+func windowed[T interface{ time() time.Duration }](d *runData, items func(*probe) []T) iter.Seq[T] {
+	return func(yield func(T) bool) {
+		for _, b := range d.bots {
+			for _, s := range items(b.probe) {
+				if d.inWindow(s.time()) && !yield(s) {
+					return
+				}
 			}
 		}
 	}
-	if d.truth == nil || len(delays) == 0 {
-		return nil
-	}
-	return playbackErrors(d, percentile(delays, 0.5))
 }
 
 // remoteDelayChart shows how old the drawn remote poses are, against one-way latency plus
 // the interpolator's configured delay.
-func remoteDelayChart(title string, remote []remoteSample, width, oneWay time.Duration) *plot.Plot {
+func remoteDelayChart(title string, remote iter.Seq[remoteSample], width, oneWay time.Duration) *plot.Plot {
 	p := newChart("Remote tanks: delay behind the server ("+title+")", "delay (ms)")
 	val := func(s remoteSample) (float64, bool) { return millis(s.delay), !math.IsNaN(s.err) }
 	addLine(p, "max", binned(remote, width, val, maxOf), colOrange, false)
@@ -142,7 +148,7 @@ func remoteDelayChart(title string, remote []remoteSample, width, oneWay time.Du
 }
 
 // bufferChart shows how many snapshots the interpolators hold, and how often they hold.
-func bufferChart(title string, remote []remoteSample, width time.Duration) *plot.Plot {
+func bufferChart(title string, remote iter.Seq[remoteSample], width time.Duration) *plot.Plot {
 	p := newChart("Remote tanks: interpolation buffer depth ("+title+")", "snapshots buffered")
 	val := func(s remoteSample) (float64, bool) { return float64(s.depth), true }
 	addLine(p, "mean", binned(remote, width, val, mean), colBlue, false)
@@ -152,42 +158,40 @@ func bufferChart(title string, remote []remoteSample, width time.Duration) *plot
 	return p
 }
 
-// writeMatrixPlots writes one bar chart per metric across profiles and timelines.
+// writeMatrixPlots writes one bar chart per metric across profiles and timelines. A run
+// that did not measure a metric, or did not run, gets no bar but an "n/a" mark.
 func writeMatrixPlots(dir string, runs []Report) ([]string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("tanksim: plot: %w", err)
-	}
-	val := func(get func(Report) *float64) func(Report) float64 {
-		return func(r Report) float64 {
-			if v := get(r); v != nil && !math.IsNaN(*v) {
-				return *v
-			}
-			return 0
-		}
 	}
 	charts := []struct {
 		name, title, unit string
 		bars              []barSeries
 	}{
 		{"matrix-holds-ratio", "Holds: remote frames with no bracketing snapshots", "% of remote frames",
-			timelineBars(runs, func(r Report) float64 { return 100 * val(func(r Report) *float64 { return r.HoldsRatio })(r) })},
+			timelineBars(runs, func(r Report) *float64 {
+				if r.HoldsRatio == nil {
+					return nil
+				}
+				return ptr(100 * *r.HoldsRatio)
+			})},
 		{"matrix-playback-error", "Remote playback error: drawn pose vs server at a steady delay (RMS)", "world units",
-			timelineBars(runs, val(func(r Report) *float64 {
+			timelineBars(runs, func(r Report) *float64 {
 				if r.RemotePlaybackError == nil {
 					return nil
 				}
 				return &r.RemotePlaybackError.RMS
-			}))},
+			})},
 		{"matrix-remote-delay", "Remote delay behind the server (median)", "delay (ms)",
-			timelineBars(runs, val(func(r Report) *float64 {
+			timelineBars(runs, func(r Report) *float64 {
 				if r.RemoteDelay == nil {
 					return nil
 				}
 				return &r.RemoteDelay.P50
-			}))},
+			})},
 		{"matrix-corrections", "Own tank: corrections and snaps, all bots together", "count",
-			append(timelineBars(runs, func(r Report) float64 { return float64(r.Corrections) }, "corrections, "),
-				timelineBars(runs, func(r Report) float64 { return float64(r.Snaps) }, "snaps, ")...)},
+			append(timelineBars(runs, func(r Report) *float64 { return ptr(float64(r.Corrections)) }, "corrections, "),
+				timelineBars(runs, func(r Report) *float64 { return ptr(float64(r.Snaps)) }, "snaps, ")...)},
 	}
 	profiles := runProfiles(runs)
 	var files []string
@@ -206,10 +210,12 @@ func writeMatrixPlots(dir string, runs []Report) ([]string, error) {
 	return files, nil
 }
 
-// barSeries is one bar per profile, in profile order.
+// barSeries is one bar per profile, in profile order; missing[i] means values[i] was not
+// measured (it is 0 and drawn as "n/a").
 type barSeries struct {
-	name   string
-	values plotter.Values
+	name    string
+	values  plotter.Values
+	missing []bool
 }
 
 // runProfiles returns the profiles of runs in order of first appearance.
@@ -224,15 +230,22 @@ func runProfiles(runs []Report) []string {
 }
 
 // timelineBars makes one series per timeline of metric over the profiles of runs; prefix
-// goes before each series' name.
-func timelineBars(runs []Report, metric func(Report) float64, prefix ...string) []barSeries {
+// goes before each series' name. metric returns nil for a value not measured.
+func timelineBars(runs []Report, metric func(Report) *float64, prefix ...string) []barSeries {
 	profiles := runProfiles(runs)
 	var out []barSeries
 	for _, interp := range []string{interpReceive, interpAdaptive} {
-		s := barSeries{name: strings.Join(prefix, "") + interp, values: make(plotter.Values, len(profiles))}
+		s := barSeries{name: strings.Join(prefix, "") + interp, values: make(plotter.Values, len(profiles)), missing: make([]bool, len(profiles))}
+		for i := range s.missing {
+			s.missing[i] = true // until a run says otherwise
+		}
 		for _, r := range runs {
-			if r.Interp == interp {
-				s.values[slices.Index(profiles, r.Profile)] = metric(r)
+			if r.Interp != interp {
+				continue
+			}
+			i := slices.Index(profiles, r.Profile)
+			if v := metric(r); v != nil && !math.IsNaN(*v) && !math.IsInf(*v, 0) {
+				s.values[i], s.missing[i] = *v, false
 			}
 		}
 		out = append(out, s)
@@ -255,11 +268,39 @@ func addBars(p *plot.Plot, profiles []string, series []barSeries) error {
 		bc.Offset = vg.Points((float64(i) - float64(len(series)-1)/2) * group / float64(len(series)))
 		p.Add(bc)
 		p.Legend.Add(s.name, bc)
+		if na := missingLabels(s, bc.Offset); na != nil {
+			p.Add(na)
+		}
 	}
 	p.NominalX(profiles...)
 	p.Y.Min = 0
 	ensureYRange(p, 1)
 	return nil
+}
+
+// missingLabels returns "n/a" marks on the axis where s has no value, offset like its
+// bars; nil when s misses nothing.
+func missingLabels(s barSeries, offset vg.Length) *plotter.Labels {
+	var xyl plotter.XYLabels
+	for i, miss := range s.missing {
+		if miss {
+			xyl.XYs = append(xyl.XYs, plotter.XY{X: float64(i)})
+			xyl.Labels = append(xyl.Labels, "n/a")
+		}
+	}
+	if len(xyl.Labels) == 0 {
+		return nil
+	}
+	l, err := plotter.NewLabels(xyl)
+	if err != nil {
+		return nil
+	}
+	for i := range l.TextStyle {
+		l.TextStyle[i].Font.Size = vg.Points(7)
+		l.TextStyle[i].XAlign = draw.XCenter
+	}
+	l.Offset = vg.Point{X: offset, Y: vg.Points(2)}
+	return l
 }
 
 // newChart returns a plot with tanknet's common look: a title, a time or profile X axis, a
@@ -335,9 +376,9 @@ func savePNG(p *plot.Plot, file string) error {
 
 // binned groups items into time bins of width and reduces each bin's values with agg; the
 // point sits at the bin's centre. val returns false for items without a value.
-func binned[T interface{ time() time.Duration }](items []T, width time.Duration, val func(T) (float64, bool), agg func([]float64) float64) plotter.XYs {
+func binned[T interface{ time() time.Duration }](items iter.Seq[T], width time.Duration, val func(T) (float64, bool), agg func([]float64) float64) plotter.XYs {
 	bins := map[int64][]float64{}
-	for _, it := range items {
+	for it := range items {
 		if v, ok := val(it); ok && !math.IsNaN(v) && !math.IsInf(v, 0) {
 			k := int64(it.time() / width)
 			bins[k] = append(bins[k], v)

@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -22,9 +23,10 @@ func fakeRun(t *testing.T) *runData {
 	}
 	d := &runData{spec: spec, start: time.Now(), windowStart: 500 * time.Millisecond, windowEnd: 3 * time.Second}
 	for b := range 2 {
-		p := newProbe(d.start, nil, uint64(b))
+		p := newProbe(d.start, nil, uint64(b), 2)
 		for f := range 180 {
 			at := time.Duration(f) * time.Second / 60
+			p.counted.add(at, 1, btoi(f%11 == 0))
 			p.local.add(localSample{at: at, offset: 0.1 * math.Max(0, math.Sin(float64(f)/10)), reconciled: f%3 == 0, residual: 0.02 * float64(f%7)})
 			p.remote.add(remoteSample{
 				id: uint32(2 - b), at: at, pose: netcode.Pose{X: float64(f)},
@@ -39,7 +41,8 @@ func fakeRun(t *testing.T) *runData {
 
 func TestPlotsAreValidPNGs(t *testing.T) {
 	dir := t.TempDir()
-	files, err := writeRunPlots(filepath.Join(dir, "run"), fakeRun(t))
+	d := fakeRun(t)
+	files, err := writeRunPlots(filepath.Join(dir, "run"), d, buildReport(d))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +83,7 @@ func TestBinned(t *testing.T) {
 		xs = append(xs, remoteSample{at: time.Duration(i) * 50 * time.Millisecond, err: float64(i)})
 	}
 	xs = append(xs, remoteSample{at: 0, err: math.NaN()}) // skipped, not a NaN point
-	got := binned(xs, 100*time.Millisecond, func(s remoteSample) (float64, bool) { return s.err, true }, maxOf)
+	got := binned(slices.Values(xs), 100*time.Millisecond, func(s remoteSample) (float64, bool) { return s.err, true }, maxOf)
 	if len(got) != 5 {
 		t.Fatalf("binned(10 samples over 0.5 s, 100 ms) = %d bins, want 5", len(got))
 	}
@@ -89,4 +92,11 @@ func TestBinned(t *testing.T) {
 			t.Errorf("bin %d = (%v, %v), want (%v, %v)", i, p.X, p.Y, wantX, wantY)
 		}
 	}
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -25,7 +25,7 @@ type Report struct {
 	Seed    uint64 `json:"seed"`
 	Server  string `json:"server"` // "in-process" or the -server address
 	// WindowSeconds is the measured span [from, to] in seconds since the run started:
-	// every bot playing, the warm-up over. Remote and holds metrics come from it only.
+	// every bot playing, the warm-up over. Remote, holds and RTT metrics come from it only.
 	WindowSeconds [2]float64 `json:"window_s"`
 
 	// Own-tank prediction over the whole run (netcode.LocalCounters).
@@ -39,11 +39,13 @@ type Report struct {
 	Holds        int `json:"holds"`
 	StaleRejects int `json:"stale_rejects"`
 
-	// RemoteFrames is how many (bot frame, remote tank) pairs the window holds.
+	// RemoteFrames is how many (bot frame, remote tank) pairs the window holds, counted
+	// frame by frame even when the samples behind the other remote metrics are thinned.
 	RemoteFrames int `json:"remote_frames"`
 	// HoldsRatio is the share of RemoteFrames drawn with no bracketing pair of snapshots.
 	HoldsRatio *float64 `json:"holds_ratio"`
-	// RTT is the Ping/Pong round trip each bot measured, from send to receive (ms).
+	// RTT is the Ping/Pong round trip each bot measured, from send to receive, for the
+	// pongs that arrived in the window (ms).
 	RTT *Quantiles `json:"rtt_ms"`
 	// RemoteError is the distance between the drawn remote pose and the server's pose at
 	// the drawn server tick (Interpolator.RenderTick), the history lerped between the two
@@ -69,7 +71,8 @@ type Report struct {
 	RemoteDelayRatio *float64 `json:"remote_delay_ratio"`
 	// RemoteUnmatched counts remote frames whose drawn tick had left the server history.
 	RemoteUnmatched int `json:"remote_unmatched"`
-	// BytesPerSecond is the mean over clients of their UDP payload rates (bytes/s).
+	// BytesPerSecond is the mean over clients of their UDP payload rates (bytes/s), each
+	// from the client's first frame to its last (see Rates).
 	BytesPerSecond Rates `json:"bytes_per_s"`
 	// ServerTick is the wall time of one server tick: simulate, contact, encode (ms).
 	ServerTick *Quantiles `json:"server_tick_ms"`
@@ -87,9 +90,11 @@ type ClientReport struct {
 	BytesPerSecond Rates `json:"bytes_per_s"`
 }
 
-// Rates is traffic each way in UDP payload bytes per second, over the bot's whole session.
-// Up is what the bot's KCP wrote and down what the server sent it, both counted before
-// simulated loss, so retransmissions and acknowledgements are in and UDP/IP headers are not.
+// Rates is traffic each way in UDP payload bytes per second while the bot played: bytes
+// and time both from its first frame to its last, so neither the join nor the goodbye
+// counts. Up is what the bot's KCP wrote and down what the server sent it, both counted
+// before simulated loss, so retransmissions and acknowledgements are in and UDP/IP headers
+// are not.
 type Rates struct {
 	Up   float64 `json:"up"`
 	Down float64 `json:"down"`
@@ -111,8 +116,10 @@ func buildReport(d *runData) Report {
 		r.Server = cfg.Server
 		r.Contact = nil
 	}
-	var errs, delays, configured, rtts []float64
-	holds, sampled := 0, false
+	var errs, delays, rtts []float64
+	var configured float64 // sum over nConfigured samples
+	var holds int64
+	nConfigured, sampled, inexact := 0, false, false
 	for _, b := range d.bots {
 		c := b.report
 		r.Reconciliations += c.Reconciliations
@@ -122,29 +129,29 @@ func buildReport(d *runData) Report {
 		r.Snaps += c.Snaps
 		r.Holds += c.Holds
 		r.StaleRejects += c.StaleRejects
-		cr := ClientReport{Report: c}
-		if secs := b.end.Sub(b.dialed).Seconds(); secs > 0 && b.up != nil {
-			cr.BytesPerSecond = Rates{Up: float64(b.up.writtenBytes.Load()) / secs, Down: float64(b.down.readBytes.Load()) / secs}
-		}
+		p := b.probe
+		cr := ClientReport{Report: c, BytesPerSecond: p.rates()}
 		r.BytesPerSecond.Up += cr.BytesPerSecond.Up / float64(len(d.bots))
 		r.BytesPerSecond.Down += cr.BytesPerSecond.Down / float64(len(d.bots))
 		r.Clients = append(r.Clients, cr)
 
-		p := b.probe
-		sampled = sampled || p.remote.sampled()
+		sampled = sampled || p.remote.sampled() || p.rtts.sampled()
 		r.RemoteUnmatched += p.unmatched
-		for _, rtt := range p.rtts.items {
-			rtts = append(rtts, millis(rtt))
+		n, h, exact := p.counted.between(d.windowStart, d.windowEnd)
+		r.RemoteFrames += int(n)
+		holds += h
+		inexact = inexact || !exact
+		for _, s := range p.rtts.items {
+			if d.inWindow(s.at) {
+				rtts = append(rtts, millis(s.rtt))
+			}
 		}
 		for _, s := range p.remote.items {
 			if !d.inWindow(s.at) {
 				continue
 			}
-			r.RemoteFrames++
-			if !s.bracketed {
-				holds++
-			}
-			configured = append(configured, millis(s.configured))
+			configured += millis(s.configured)
+			nConfigured++
 			if !math.IsNaN(s.err) {
 				errs = append(errs, s.err)
 				delays = append(delays, millis(s.delay))
@@ -152,11 +159,16 @@ func buildReport(d *runData) Report {
 		}
 	}
 	if sampled {
-		r.Notes = append(r.Notes, "long run: remote metrics come from a uniform random subset of frames")
+		r.Notes = append(r.Notes, "long run: remote and RTT metrics come from a uniform random subset of frames; remote_frames and holds_ratio count every frame")
+	}
+	if inexact {
+		r.Notes = append(r.Notes, "remote_frames and holds_ratio are approximate: a bot's window edge fell among frames it no longer kept")
+	}
+	if nConfigured > 0 {
+		r.ConfiguredDelayMillis = ptr(configured / float64(nConfigured))
 	}
 	if r.RemoteFrames > 0 {
 		r.HoldsRatio = ptr(float64(holds) / float64(r.RemoteFrames))
-		r.ConfiguredDelayMillis = ptr(mean(configured))
 	} else {
 		r.Notes = append(r.Notes, "no remote tank frames measured: holds_ratio and remote metrics need at least 2 bots")
 	}
@@ -168,7 +180,7 @@ func buildReport(d *runData) Report {
 			r.RemoteDelayRatio = ptr(r.RemoteDelay.P50 / want)
 		}
 	}
-	if r.RemoteDelay != nil {
+	if r.RemoteDelay != nil && d.truth != nil {
 		r.RemotePlaybackError = playbackError(d, r.RemoteDelay.P50)
 	}
 	if d.truth != nil {
@@ -181,12 +193,10 @@ func buildReport(d *runData) Report {
 	return r
 }
 
-// playbackError summarizes playbackErrors.
+// playbackError summarizes eachPlaybackError.
 func playbackError(d *runData, delayMillis float64) *ErrorSummary {
 	var errs []float64
-	for _, e := range playbackErrors(d, delayMillis) {
-		errs = append(errs, e.v)
-	}
+	eachPlaybackError(d, delayMillis, func(_ time.Duration, v float64) { errs = append(errs, v) })
 	return errorSummary(errs)
 }
 
@@ -196,11 +206,14 @@ type timedValue struct {
 	v  float64
 }
 
-// playbackErrors compares every measured remote frame with the server's pose a steady
-// delayMillis behind the server's present at that frame.
-func playbackErrors(d *runData, delayMillis float64) []timedValue {
+// eachPlaybackError compares every measured remote frame with the server's pose a steady
+// delayMillis behind the server's present at that frame, and calls f with the frame's
+// time and the distance. Without ground truth it does nothing.
+func eachPlaybackError(d *runData, delayMillis float64, f func(at time.Duration, v float64)) {
+	if d.truth == nil {
+		return
+	}
 	delay := time.Duration(delayMillis * float64(time.Millisecond))
-	var errs []timedValue
 	for _, b := range d.bots {
 		for _, s := range b.probe.remote.items {
 			if !d.inWindow(s.at) || math.IsNaN(s.err) {
@@ -211,11 +224,10 @@ func playbackErrors(d *runData, delayMillis float64) []timedValue {
 				continue
 			}
 			if truth, _, ok := d.truth.at(s.id, ft); ok {
-				errs = append(errs, timedValue{at: s.at, v: s.pose.Distance(truth)})
+				f(s.at, s.pose.Distance(truth))
 			}
 		}
 	}
-	return errs
 }
 
 func millis(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }

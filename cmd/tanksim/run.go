@@ -28,7 +28,7 @@ func run(ctx context.Context, cfg Config, stdout, stderr io.Writer) error {
 	}
 	rep := buildReport(d)
 	if cfg.PlotDir != "" {
-		files, err := writeRunPlots(cfg.PlotDir, d)
+		files, err := writeRunPlots(cfg.PlotDir, d, rep)
 		if err != nil {
 			return err
 		}

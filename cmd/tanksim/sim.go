@@ -49,11 +49,10 @@ func (s runSpec) label() string { return s.profile + "/" + s.interp }
 
 // botRun is what one bot left behind.
 type botRun struct {
-	report      client.Report
-	probe       *probe
-	up, down    *countingConn // above the conditioner (what the bot wrote) and below it (what the server sent)
-	dialed, end time.Time
-	err         error
+	report   client.Report
+	probe    *probe
+	up, down *countingConn // above the conditioner (what the bot wrote) and below it (what the server sent)
+	err      error
 }
 
 // runData is everything one run measured, for the report and the plots.
@@ -179,13 +178,13 @@ func runBots(ctx context.Context, spec runSpec, addr string, start time.Time, tr
 		go func() {
 			defer wg.Done()
 			b := &bots[i]
-			b.probe = newProbe(start, truth, cfg.botSeed(i))
-			b.dialed = time.Now()
+			b.probe = newProbe(start, truth, cfg.botSeed(i), cfg.Bots)
 			pc, err := botConn(spec, addr, i, b)
 			if err != nil {
 				b.err = err
 				return
 			}
+			b.probe.up, b.probe.down = b.up, b.down
 			opts := client.DefaultOptions()
 			opts.Interp.Timeline = tl
 			b.report, b.err = client.RunBot(ctx, client.BotConfig{
@@ -197,7 +196,6 @@ func runBots(ctx context.Context, spec runSpec, addr string, start time.Time, tr
 				PacketConn: pc,
 				OnFrame:    b.probe.onFrame,
 			})
-			b.end = time.Now()
 		}()
 	}
 	wg.Wait()

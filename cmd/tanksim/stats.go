@@ -89,7 +89,8 @@ func errorSummary(xs []float64) *ErrorSummary {
 
 // reservoir keeps a uniform random sample of at most limit of the values added to it
 // (Vitter's algorithm R), so a long run's memory stays bounded while short runs keep every
-// value. Its random choices come from a seeded source.
+// value. Its random choices come from a seeded source: stream picks one of a seed's
+// independent streams, so the pools of one bot and of the next seed never share one.
 type reservoir[T any] struct {
 	items []T
 	seen  int
@@ -97,8 +98,8 @@ type reservoir[T any] struct {
 	rng   *rand.Rand
 }
 
-func newReservoir[T any](limit int, seed uint64) *reservoir[T] {
-	return &reservoir[T]{limit: limit, rng: rand.New(rand.NewPCG(seed, 0x5a3d))}
+func newReservoir[T any](limit int, seed, stream uint64) *reservoir[T] {
+	return &reservoir[T]{limit: limit, rng: rand.New(rand.NewPCG(seed, 0x5a3d<<32|stream))}
 }
 
 // add offers x.

@@ -69,7 +69,7 @@ func TestSummaries(t *testing.T) {
 }
 
 func TestReservoirKeepsAllThenSamplesUniformly(t *testing.T) {
-	r := newReservoir[int](100, 1)
+	r := newReservoir[int](100, 1, 0)
 	for i := range 100 {
 		r.add(i)
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"math"
 	"slices"
+	"sort"
 	"sync"
 	"time"
 
@@ -120,20 +121,13 @@ func (h *history) tickAt(t time.Duration) (float64, bool) {
 	if h.latest > uint32(len(h.ticks)) {
 		oldest = h.latest - uint32(len(h.ticks)) + 1
 	}
-	newest := h.slot(h.latest)
-	back := int64((newest.now - t) / netcode.StepInterval) // ticks run on a fixed period
-	k := int64(h.latest) - back
-	k = max(int64(oldest), min(int64(h.latest)-1, k))
-	// The estimate is off by a few ticks at most (ticker jitter); each loop is bounded by
-	// the ring's size anyway.
-	for k > int64(oldest) && h.slot(uint32(k)).now > t {
-		k--
-	}
-	for k+1 < int64(h.latest) && h.slot(uint32(k+1)).now <= t {
-		k++
-	}
-	a, b := h.slot(uint32(k)), h.slot(uint32(k+1))
-	if a.tick != uint32(k) || b.tick != uint32(k+1) || t < a.now || t > b.now || b.now <= a.now {
+	// Tick times increase with the tick: find the first tick after t among oldest+1 to
+	// latest, and t lies between the tick before it and it.
+	n := int(h.latest - oldest)
+	i := sort.Search(n, func(i int) bool { return h.slot(oldest+1+uint32(i)).now > t })
+	k := oldest + uint32(min(i, n-1)) // t at or after the newest tick: the last pair, checked below
+	a, b := h.slot(k), h.slot(k+1)
+	if a.tick != k || b.tick != k+1 || t < a.now || t > b.now || b.now <= a.now {
 		return 0, false
 	}
 	return float64(k) + float64(t-a.now)/float64(b.now-a.now), true

@@ -10,8 +10,9 @@ import (
 )
 
 // recordTicks records ticks 1..n of two players at server time tick*50ms+skew(tick): player 1
-// moves along x one unit per tick, player 2 joins at tick 3 and sits still.
-func recordTicks(h *history, n int, skew func(uint32) time.Duration) {
+// moves along x one unit per tick, player 2 joins at tick 3 and sits still. Each tick is
+// observed 1 ms after base+its server time; base is returned.
+func recordTicks(h *history, n int, skew func(uint32) time.Duration) time.Time {
 	base := time.Now()
 	for tick := uint32(1); tick <= uint32(n); tick++ {
 		now := time.Duration(tick)*50*time.Millisecond + skew(tick)
@@ -22,6 +23,7 @@ func recordTicks(h *history, n int, skew func(uint32) time.Duration) {
 		}
 		h.record(rec, base.Add(now+time.Millisecond)) // observed 1 ms after the tick
 	}
+	return base
 }
 
 func noSkew(uint32) time.Duration { return 0 }
@@ -71,15 +73,22 @@ func TestHistoryForgetsOldTicks(t *testing.T) {
 	if _, _, ok := h.at(1, 10); ok {
 		t.Error("at(1, 10) found a tick that the ring has overwritten")
 	}
-	if p, _, ok := h.at(1, minHistoryTicks+40.5); !ok || p.X != minHistoryTicks+40.5 {
+	p, at, ok := h.at(1, minHistoryTicks+40.5)
+	if !ok || p.X != minHistoryTicks+40.5 {
 		t.Errorf("at(1, %v) = %v, %v, want x %v", minHistoryTicks+40.5, p.X, ok, minHistoryTicks+40.5)
+	}
+	if ft, ok := h.tickAt(at); !ok || math.Abs(ft-(minHistoryTicks+40.5)) > 1e-9 {
+		t.Errorf("tickAt(%v) in a wrapped ring = %v, %v, want %v", at, ft, ok, minHistoryTicks+40.5)
+	}
+	if ft, ok := h.tickAt(10 * 50 * time.Millisecond); ok {
+		t.Errorf("tickAt(tick 10's time) = %v, want outside the history once overwritten", ft)
 	}
 }
 
 func TestHistoryTickAtFollowsUnevenTicks(t *testing.T) {
 	h := newHistory(time.Second)
 	skew := func(tick uint32) time.Duration { return time.Duration(tick%3) * 7 * time.Millisecond } // a jittery ticker
-	recordTicks(h, 20, skew)
+	base := recordTicks(h, 20, skew)
 	for _, ft := range []float64{1, 1.5, 5.2, 12.9, 19.99} {
 		_, at, ok := h.at(1, ft)
 		if !ok {
@@ -95,8 +104,14 @@ func TestHistoryTickAtFollowsUnevenTicks(t *testing.T) {
 			t.Errorf("tickAt(%v) = %v, want outside the history", at, got)
 		}
 	}
-	start := time.Now()
-	if now, ok := h.serverNow(start); !ok || now < -time.Second || now > time.Second {
-		t.Errorf("serverNow(start) = %v, %v, want near 0", now, ok)
+	// Every tick was observed 1 ms after base plus its server time, so server time zero
+	// is base+1ms exactly.
+	for _, wall := range []time.Duration{0, time.Millisecond, 730 * time.Millisecond} {
+		if now, ok := h.serverNow(base.Add(wall)); !ok || now != wall-time.Millisecond {
+			t.Errorf("serverNow(base+%v) = %v, %v, want %v", wall, now, ok, wall-time.Millisecond)
+		}
+	}
+	if _, ok := newHistory(time.Second).serverNow(base); ok {
+		t.Error("serverNow before any tick = ok, want false")
 	}
 }
