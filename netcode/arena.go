@@ -68,6 +68,18 @@ func (a *Arena) Validate() error {
 	return nil
 }
 
+// Inside reports whether p is finite and a tank centred there stays within the walls. Every
+// pose Step and ResolveContacts return is Inside.
+func (a *Arena) Inside(p Pose) bool {
+	for _, v := range [...]float64{p.X, p.Y, p.Heading} {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return false
+		}
+	}
+	r := a.TankRadius
+	return p.X >= r && p.X <= a.Width-r && p.Y >= r && p.Y <= a.Height-r
+}
+
 // Contain returns the position nearest to (x, y) where a tank of the arena's radius overlaps
 // no obstacle and stays inside the walls. Obstacles are resolved first, then walls, in slice
 // order, so the result is deterministic.

@@ -90,3 +90,25 @@ func TestResolveContacts(t *testing.T) {
 		})
 	}
 }
+
+func TestArenaInside(t *testing.T) {
+	a := DefaultArena()
+	r := a.TankRadius
+	tests := []struct {
+		p    Pose
+		want bool
+	}{
+		{Pose{X: 20, Y: 3}, true},
+		{Pose{X: r, Y: r}, true},                      // touching two walls
+		{Pose{X: a.Width - r, Y: a.Height - r}, true}, // and the other two
+		{Pose{X: r - 1e-9, Y: 3}, false},
+		{Pose{X: 20, Y: a.Height}, false},
+		{Pose{X: math.NaN(), Y: 3}, false},
+		{Pose{X: 20, Y: 3, Heading: math.Inf(1)}, false},
+	}
+	for _, tt := range tests {
+		if got := a.Inside(tt.p); got != tt.want {
+			t.Errorf("Inside(%v) = %v, want %v", tt.p, got, tt.want)
+		}
+	}
+}

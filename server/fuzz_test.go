@@ -161,7 +161,7 @@ func (fz *fuzzWorld) step() {
 		if i > 0 && w.players[i-1].id >= p.id {
 			t.Fatalf("tick %d: players %d and %d out of id order", w.tick, w.players[i-1].id, p.id)
 		}
-		if !inArena(a, p.pose) {
+		if !a.Inside(p.pose) {
 			t.Fatalf("tick %d: player %d pose %v not finite or outside [%v, %v] x [%v, %v]",
 				w.tick, p.id, p.pose, r, a.Width-r, r, a.Height-r)
 		}
@@ -218,15 +218,4 @@ func (fz *fuzzWorld) checkSnapshot(frame []byte) {
 				w.tick, i, ps.GetPlayerId(), s.Pose, s.Ack, p.id, p.pose, p.ack)
 		}
 	}
-}
-
-// inArena reports whether p is finite and its centre keeps a tank inside a's walls.
-func inArena(a *netcode.Arena, p netcode.Pose) bool {
-	for _, v := range [...]float64{p.X, p.Y, p.Heading} {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return false
-		}
-	}
-	r := a.TankRadius
-	return p.X >= r && p.X <= a.Width-r && p.Y >= r && p.Y <= a.Height-r
 }

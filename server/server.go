@@ -16,7 +16,7 @@ import (
 	"tanknet/transport"
 )
 
-// Server runs one game. Create it with New, then call Serve or ListenAndServe once.
+// Server runs one game. Create it with New, then call Serve once.
 type Server struct {
 	cfg      Config
 	log      *slog.Logger
@@ -76,15 +76,6 @@ func (s *Server) Stats() Stats {
 	return st
 }
 
-// ListenAndServe listens on cfg.Addr and serves until ctx is done.
-func (s *Server) ListenAndServe(ctx context.Context) error {
-	pc, err := net.ListenPacket("udp", s.cfg.Addr)
-	if err != nil {
-		return fmt.Errorf("server: listen %s: %w", s.cfg.Addr, err)
-	}
-	return s.Serve(ctx, pc)
-}
-
 // Serve runs the game on pc until ctx is done, then tells every client the server is
 // shutting down, closes pc and waits for its goroutines. It returns nil after a clean
 // shutdown. pc may be a link conditioner wrapping a UDP socket.
@@ -123,7 +114,9 @@ func (s *Server) Serve(ctx context.Context, pc net.PacketConn) error {
 	if err := ln.Close(); aerr == nil && err != nil && !errors.Is(err, net.ErrClosed) {
 		aerr = fmt.Errorf("server: close socket: %w", err)
 	}
-	s.log.Info("server stopped", "ticks", s.stats.ticks.Load())
+	st := s.Stats()
+	s.log.Info("server stopped", "ticks", st.Ticks, "joins", st.Joins, "rejects", st.Rejects,
+		"drops", st.Drops, "leaves", st.Leaves, "bad_frames", st.BadFrames, "evicted", st.Evicted)
 	return aerr
 }
 

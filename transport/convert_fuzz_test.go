@@ -77,27 +77,16 @@ func FuzzArenaFromProto(f *testing.F) {
 		}
 		x, y := a.Contain(a.Width/2, a.Height/2)
 		p := netcode.Pose{X: x, Y: y}
-		if !poseInArena(&a, p) {
+		if !a.Inside(p) {
 			t.Fatalf("arena %+v: contained centre %v is not finite or outside the walls", a, p)
 		}
 		for _, in := range fuzzDrive {
 			next := netcode.Simulate(&a, p, in.Input, in.Duration)
-			if !poseInArena(&a, next) {
+			if !a.Inside(next) {
 				t.Fatalf("arena %+v: Simulate(%v, %+v, %v) = %v, not finite or outside [%v, %v] x [%v, %v]",
 					a, p, in.Input, in.Duration, next, a.TankRadius, a.Width-a.TankRadius, a.TankRadius, a.Height-a.TankRadius)
 			}
 			p = next
 		}
 	})
-}
-
-// poseInArena reports whether p is finite and its centre keeps a tank inside a's walls.
-func poseInArena(a *netcode.Arena, p netcode.Pose) bool {
-	for _, v := range [...]float64{p.X, p.Y, p.Heading} {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return false
-		}
-	}
-	r := a.TankRadius
-	return p.X >= r && p.X <= a.Width-r && p.Y >= r && p.Y <= a.Height-r
 }

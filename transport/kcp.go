@@ -187,9 +187,6 @@ func (l *Listener) Accept() (*Conn, error) {
 	return newConn(s), nil
 }
 
-// Addr returns the local address.
-func (l *Listener) Addr() net.Addr { return l.pc.LocalAddr() }
-
 // StopAccepting makes Accept fail from now on. The socket stays open, so sessions closed
 // just before can still flush their last messages (a Disconnect, say). Safe to call more
 // than once.

@@ -11,15 +11,6 @@ import (
 // each direction, so a request and its reply both risk l.Loss.
 func Symmetric(l Link) Conditions { return Conditions{Outbound: l, Inbound: l} }
 
-// SplitRoundTrip returns Conditions for a link whose l.Latency and l.Jitter describe the
-// whole round trip, as a ping reports it: each direction gets half of each. Probabilities
-// are per packet and are applied unchanged in both directions.
-func SplitRoundTrip(l Link) Conditions {
-	l.Latency /= 2
-	l.Jitter /= 2
-	return Symmetric(l)
-}
-
 // preset is one named network profile. Every preset is symmetric and its latency is
 // one-way, so the round trip it adds is twice the latency shown.
 type preset struct {
