@@ -1,6 +1,7 @@
 // Command tanksim is tanknet's measuring instrument: it runs headless bots, each behind a
 // seeded link conditioner, against a server and reports how the netcode behaved against
-// ground truth, the in-process server's own history of every tick.
+// ground truth, the in-process server's own history of every tick. The measuring is done
+// by package tanknet/sim; this command maps flags to a sim.Config and prints the result.
 //
 //	tanksim                                          # 8 bots, 10 s, broadband, receive timeline
 //	tanksim -net wifi-bad -interp adaptive -json      # one profile, the adaptive timeline
@@ -13,33 +14,49 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"strings"
 	"syscall"
 
+	"tanknet/sim"
 	"tanknet/transport"
 )
 
 func main() {
-	cfg := DefaultConfig()
-	flag.StringVar(&cfg.Server, "server", "", "`address` of a running tankserver; empty starts one in-process on 127.0.0.1 (needed for ground truth)")
-	flag.IntVar(&cfg.Bots, "bots", cfg.Bots, "number of bots")
-	flag.DurationVar(&cfg.Duration, "duration", cfg.Duration, "how long the bots play (per run with -matrix)")
-	flag.Uint64Var(&cfg.Seed, "seed", cfg.Seed, "seed for the bots' driving and their link conditioners")
-	flag.BoolVar(&cfg.Contact, "contact", cfg.Contact, "in-process server only: resolve tank contact")
-	flag.StringVar(&cfg.Net, "net", cfg.Net, "network `profile`: "+strings.Join(transport.PresetNames(), ", ")+", or custom")
-	flag.StringVar(&cfg.Interp, "interp", cfg.Interp, "remote interpolation `timeline`: receive or adaptive")
-	flag.BoolVar(&cfg.JSON, "json", false, "print JSON instead of a text report")
-	flag.StringVar(&cfg.PlotDir, "plot", "", "write PNG charts into `dir`")
-	flag.BoolVar(&cfg.Matrix, "matrix", false, "run every profile but none with both timelines and print one table")
-	latency := flag.Duration("latency", 0, "override the profile's one-way latency, both directions")
-	jitter := flag.Duration("jitter", 0, "override the profile's one-way jitter (+/-), both directions")
-	loss := flag.Float64("loss", 0, "override the profile's loss probability per packet [0, 1]")
-	dup := flag.Float64("dup", 0, "override the profile's duplicate probability per packet [0, 1]")
-	reorder := flag.Float64("reorder", 0, "override the profile's reorder probability per packet [0, 1]")
-	flag.Parse()
-	flag.Visit(func(f *flag.Flag) { // only flags given on the command line override
+	fs := flag.NewFlagSet(os.Args[0], flag.ExitOnError)
+	cfg, asJSON, _ := parseFlags(fs, os.Args[1:]) // ExitOnError: a bad flag exits with 2
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, cfg, asJSON, os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "tanksim:", strings.TrimPrefix(err.Error(), "tanksim: "))
+		os.Exit(1)
+	}
+}
+
+// parseFlags reads tanksim's command line into a sim.Config, and whether to print JSON.
+func parseFlags(fs *flag.FlagSet, args []string) (cfg sim.Config, asJSON bool, err error) {
+	cfg = sim.DefaultConfig()
+	fs.StringVar(&cfg.Server, "server", "", "`address` of a running tankserver; empty starts one in-process on 127.0.0.1 (needed for ground truth)")
+	fs.IntVar(&cfg.Bots, "bots", cfg.Bots, "number of bots")
+	fs.DurationVar(&cfg.Duration, "duration", cfg.Duration, "how long the bots play (per run with -matrix)")
+	fs.Uint64Var(&cfg.Seed, "seed", cfg.Seed, "seed for the bots' driving and their link conditioners")
+	fs.BoolVar(&cfg.Contact, "contact", cfg.Contact, "in-process server only: resolve tank contact")
+	fs.StringVar(&cfg.Net, "net", cfg.Net, "network `profile`: "+strings.Join(transport.PresetNames(), ", ")+", or custom")
+	fs.StringVar(&cfg.Interp, "interp", cfg.Interp, "remote interpolation `timeline`: receive or adaptive")
+	fs.BoolVar(&asJSON, "json", false, "print JSON instead of a text report")
+	fs.StringVar(&cfg.PlotDir, "plot", "", "write PNG charts into `dir`")
+	fs.BoolVar(&cfg.Matrix, "matrix", false, "run every profile but none with both timelines and print one table")
+	latency := fs.Duration("latency", 0, "override the profile's one-way latency, both directions")
+	jitter := fs.Duration("jitter", 0, "override the profile's one-way jitter (+/-), both directions")
+	loss := fs.Float64("loss", 0, "override the profile's loss probability per packet [0, 1]")
+	dup := fs.Float64("dup", 0, "override the profile's duplicate probability per packet [0, 1]")
+	reorder := fs.Float64("reorder", 0, "override the profile's reorder probability per packet [0, 1]")
+	if err := fs.Parse(args); err != nil {
+		return cfg, false, err
+	}
+	fs.Visit(func(f *flag.Flag) { // only flags given on the command line override
 		switch f.Name {
 		case "latency":
 			cfg.Link.Latency = latency
@@ -53,11 +70,17 @@ func main() {
 			cfg.Link.Reorder = reorder
 		}
 	})
+	return cfg, asJSON, nil
+}
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	if err := run(ctx, cfg, os.Stdout, os.Stderr); err != nil {
-		fmt.Fprintln(os.Stderr, "tanksim:", strings.TrimPrefix(err.Error(), "tanksim: "))
-		os.Exit(1)
+// run measures cfg, with progress on stderr, and prints the result to stdout.
+func run(ctx context.Context, cfg sim.Config, asJSON bool, stdout, stderr io.Writer) error {
+	res, err := sim.Run(ctx, cfg, stderr)
+	if err != nil {
+		return err
 	}
+	if asJSON {
+		return res.WriteJSON(stdout)
+	}
+	return res.WriteText(stdout)
 }

@@ -31,6 +31,7 @@ func TestLayering(t *testing.T) {
 		{"tanknet/server", []string{"tanknet/client", "tanknet/render"}, "the server runs headless and never shares client code"},
 		{"tanknet/client", []string{"tanknet/server", "tanknet/render"}, "bots and tanksim use client headless; only render may draw"},
 		{"tanknet/cmd/tankserver", []string{"tanknet/client", "tanknet/render"}, "the server program shares no client code"},
+		{"tanknet/sim", []string{"tanknet/render"}, "the measuring instrument must run on a machine with no display"},
 		{"tanknet/cmd/tanksim", []string{"tanknet/render"}, "tanksim must run on a machine with no display"},
 	}
 	for _, r := range rules {

@@ -1,4 +1,4 @@
-package main
+package sim
 
 import (
 	"bytes"
@@ -15,17 +15,24 @@ func TestMatrixInterruptedReportsWhatFinished(t *testing.T) {
 	cancel()
 	cfg := DefaultConfig()
 	cfg.Matrix, cfg.PlotDir = true, t.TempDir()
-	var out, errOut bytes.Buffer
-	if err := run(ctx, cfg, &out, &errOut); err != nil {
-		t.Fatalf("run: %v", err)
+	var errOut bytes.Buffer
+	res, err := Run(ctx, cfg, &errOut)
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	if res.Report != nil || res.Matrix == nil {
+		t.Fatalf("Run(matrix) = %+v, want only a matrix", res)
+	}
+	var out bytes.Buffer
+	if err := res.WriteText(&out); err != nil {
+		t.Fatalf("WriteText: %v", err)
 	}
 	if s := out.String(); !strings.Contains(s, "profile") || !strings.Contains(s, "note: interrupted before run 1 of") {
 		t.Errorf("interrupted matrix printed %q, want the table header and a note", s)
 	}
-	cfg.JSON = true
 	out.Reset()
-	if err := run(ctx, cfg, &out, &errOut); err != nil {
-		t.Fatalf("run -json: %v", err)
+	if err := res.WriteJSON(&out); err != nil {
+		t.Fatalf("WriteJSON: %v", err)
 	}
 	var m MatrixReport
 	if err := json.Unmarshal(out.Bytes(), &m); err != nil || len(m.Runs) != 0 || len(m.Notes) != 1 {

@@ -1,4 +1,4 @@
-package main
+package sim
 
 import (
 	"context"
@@ -10,27 +10,27 @@ import (
 // MatrixReport is a -matrix result: one Report per profile and timeline, profiles from the
 // best network to the worst, receive before adaptive.
 type MatrixReport struct {
-	Bots            int      `json:"bots"`
-	DurationSeconds float64  `json:"duration_s"` // per run
-	Seed            uint64   `json:"seed"`
-	Runs            []Report `json:"runs"`
-	Notes           []string `json:"notes,omitempty"`
+	Bots            int      `json:"bots"`            // bots per run
+	DurationSeconds float64  `json:"duration_s"`      // how long each run played (s)
+	Seed            uint64   `json:"seed"`            // Config.Seed, the same for every run
+	Runs            []Report `json:"runs"`            // the runs that finished, in order
+	Notes           []string `json:"notes,omitempty"` // why runs are missing, if any are
 }
 
 // runMatrix runs every preset (but the perfect link) with both timelines, one after the
-// other, and prints one comparison table. Interrupted, it reports the runs that finished.
-func runMatrix(ctx context.Context, cfg Config, stdout, stderr io.Writer) error {
+// other, and writes the bar charts. Interrupted, it returns the runs that finished.
+func runMatrix(ctx context.Context, cfg Config, progress io.Writer) (MatrixReport, error) {
 	var specs []runSpec
 	for _, name := range matrixPresets() {
 		for _, interp := range []string{interpReceive, interpAdaptive} {
 			s, err := newSpec(cfg, name, interp)
 			if err != nil {
-				return err
+				return MatrixReport{}, err
 			}
 			specs = append(specs, s)
 		}
 	}
-	prog := newProgress(stderr, len(specs))
+	prog := newProgress(progress, len(specs))
 	m := MatrixReport{Bots: cfg.Bots, DurationSeconds: cfg.Duration.Seconds(), Seed: cfg.Seed}
 	for i, s := range specs {
 		if ctx.Err() != nil {
@@ -45,24 +45,20 @@ func runMatrix(ctx context.Context, cfg Config, stdout, stderr io.Writer) error 
 			break
 		}
 		if err != nil {
-			return fmt.Errorf("tanksim: run %s: %w", s.label(), err)
+			return MatrixReport{}, fmt.Errorf("tanksim: run %s: %w", s.label(), err)
 		}
 		m.Runs = append(m.Runs, buildReport(d))
 	}
 	if cfg.PlotDir != "" && len(m.Runs) > 0 {
 		if _, err := writeMatrixPlots(cfg.PlotDir, m.Runs); err != nil {
-			return err
+			return MatrixReport{}, err
 		}
 	}
-	if cfg.JSON {
-		return writeJSON(stdout, m)
-	}
-	m.print(stdout)
-	return nil
+	return m, nil
 }
 
-// print writes the comparison table.
-func (m MatrixReport) print(w io.Writer) {
+// WriteText writes the comparison table for people, one row per run.
+func (m MatrixReport) WriteText(w io.Writer) error {
 	fmt.Fprintf(w, "%d bots, %.0fs per run, seed %d\n\n", m.Bots, m.DurationSeconds, m.Seed)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "profile\tinterp\tholds\terr max\tplay rms\tplay p99\tdelay p50 ms\tdelay ratio\tRTT p50 ms\tresid>0\tcorr\tsnaps\tup B/s\tdown B/s\ttick p99 ms\t")
@@ -88,8 +84,11 @@ func (m MatrixReport) print(w io.Writer) {
 			opt("%.1f", delay), opt("%.2f", r.RemoteDelayRatio), opt("%.1f", rtt),
 			r.ResidualNonZero, r.Corrections, r.Snaps, r.BytesPerSecond.Up, r.BytesPerSecond.Down, opt("%.3f", tick))
 	}
-	tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
 	for _, n := range m.Notes {
 		fmt.Fprintf(w, "note: %s\n", n)
 	}
+	return nil
 }

@@ -1,4 +1,4 @@
-package main
+package sim
 
 import (
 	"bytes"
@@ -19,12 +19,19 @@ func TestRunInProcessLAN(t *testing.T) {
 		t.Skip("plays for 1.5 s over loopback")
 	}
 	cfg := DefaultConfig()
-	cfg.Bots, cfg.Duration, cfg.Net, cfg.Contact, cfg.JSON = 2, 1500*time.Millisecond, "lan", false, true
+	cfg.Bots, cfg.Duration, cfg.Net, cfg.Contact = 2, 1500*time.Millisecond, "lan", false
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	var out, errOut bytes.Buffer
-	if err := run(ctx, cfg, &out, &errOut); err != nil {
-		t.Fatalf("run: %v\nstderr: %s", err, errOut.String())
+	res, err := Run(ctx, cfg, &errOut)
+	if err != nil {
+		t.Fatalf("Run: %v\nprogress: %s", err, errOut.String())
+	}
+	if res.Report == nil || res.Matrix != nil {
+		t.Fatalf("Run = %+v, want only a report", res)
+	}
+	if err := res.WriteJSON(&out); err != nil {
+		t.Fatalf("WriteJSON: %v", err)
 	}
 	var rep map[string]any
 	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {

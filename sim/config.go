@@ -1,4 +1,4 @@
-package main
+package sim
 
 import (
 	"fmt"
@@ -15,7 +15,9 @@ const (
 	interpAdaptive = "adaptive" // netcode.ServerTimeline.String(): delay adapts to measured jitter
 )
 
-// Config is one tanksim invocation. Start from DefaultConfig; the zero value is not valid.
+// Config is what a run takes: the bots, the server, the network and the timeline, as the
+// tanksim flags of the same names set them. Start from DefaultConfig; the zero value is not
+// valid.
 type Config struct {
 	// Server is the address of a running tankserver; "" starts one in-process on
 	// 127.0.0.1, which is also what ground truth (remote error, delay, tick time) needs.
@@ -39,11 +41,9 @@ type Config struct {
 	// Interp is the remote interpolation timeline: "receive" or "adaptive". Ignored with
 	// Matrix, which runs both.
 	Interp string
-	// JSON prints a JSON object instead of the text report.
-	JSON bool
-	// PlotDir, if set, is where PNG charts are written; it is created if missing.
+	// PlotDir, if set, is where Run writes PNG charts; it is created if missing.
 	PlotDir string
-	// Matrix runs every preset but "none" with both timelines and prints one table.
+	// Matrix runs every preset but "none" with both timelines, into one MatrixReport.
 	Matrix bool
 }
 
@@ -60,7 +60,7 @@ func DefaultConfig() Config {
 	}
 }
 
-// Validate reports the first problem with c.
+// Validate reports the first problem with c, worded for the tanksim command line.
 func (c Config) Validate() error {
 	switch {
 	case c.Bots < 1 || c.Bots > 256:

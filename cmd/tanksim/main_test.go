@@ -1,0 +1,89 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"tanknet/sim"
+)
+
+func parse(t *testing.T, args ...string) (sim.Config, bool, error) {
+	t.Helper()
+	fs := flag.NewFlagSet("tanksim", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	return parseFlags(fs, args)
+}
+
+func TestParseFlagsDefaultsAreSimDefaults(t *testing.T) {
+	cfg, asJSON, err := parse(t)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := sim.DefaultConfig()
+	if cfg.Bots != want.Bots || cfg.Duration != want.Duration || cfg.Seed != want.Seed || cfg.Contact != want.Contact ||
+		cfg.Net != want.Net || cfg.Interp != want.Interp || cfg.Server != "" || cfg.PlotDir != "" || cfg.Matrix || asJSON {
+		t.Errorf("no flags = %+v json %v, want sim.DefaultConfig() %+v and text", cfg, asJSON, want)
+	}
+	if l := cfg.Link; l.Latency != nil || l.Jitter != nil || l.Loss != nil || l.Duplicate != nil || l.Reorder != nil {
+		t.Errorf("no flags override the link: %+v", l)
+	}
+}
+
+func TestParseFlagsMapEveryFlag(t *testing.T) {
+	cfg, asJSON, err := parse(t, "-server", "127.0.0.1:7777", "-bots", "3", "-duration", "2s", "-seed", "9",
+		"-contact=false", "-net", "custom", "-interp", "adaptive", "-json", "-plot", "out", "-matrix",
+		"-latency", "80ms", "-jitter", "5ms", "-loss", "0.02", "-dup", "0.01", "-reorder", "0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Server != "127.0.0.1:7777" || cfg.Bots != 3 || cfg.Duration != 2*time.Second || cfg.Seed != 9 || cfg.Contact ||
+		cfg.Net != "custom" || cfg.Interp != "adaptive" || !asJSON || cfg.PlotDir != "out" || !cfg.Matrix {
+		t.Errorf("flags = %+v json %v, want every flag applied", cfg, asJSON)
+	}
+	l := cfg.Link
+	if l.Latency == nil || *l.Latency != 80*time.Millisecond || l.Jitter == nil || *l.Jitter != 5*time.Millisecond ||
+		l.Loss == nil || *l.Loss != 0.02 || l.Duplicate == nil || *l.Duplicate != 0.01 || l.Reorder == nil || *l.Reorder != 0 {
+		t.Errorf("link overrides = %+v, want all five set (reorder to an explicit 0)", l)
+	}
+}
+
+func TestParseFlagsRejectsUnknownFlag(t *testing.T) {
+	if _, _, err := parse(t, "-lanes", "2"); err == nil {
+		t.Error("an unknown flag parsed without error")
+	}
+}
+
+// TestRunPrintsTextOrJSON checks the printing path with a matrix interrupted before it
+// starts, which measures nothing and takes no time.
+func TestRunPrintsTextOrJSON(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	cfg, _, err := parse(t, "-matrix")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var text, js bytes.Buffer
+	if err := run(ctx, cfg, false, &text, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text.String(), "note: interrupted before run 1 of") {
+		t.Errorf("text output %q, want the matrix table's note", text.String())
+	}
+	if err := run(ctx, cfg, true, &js, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	var m sim.MatrixReport
+	if err := json.Unmarshal(js.Bytes(), &m); err != nil || len(m.Notes) != 1 {
+		t.Errorf("JSON output %q: %v, want a MatrixReport with one note", js.String(), err)
+	}
+	cfg.Bots = 0
+	if err := run(ctx, cfg, false, io.Discard, io.Discard); err == nil || !strings.Contains(err.Error(), "-bots 0") {
+		t.Errorf("run with -bots 0 = %v, want the validation error", err)
+	}
+}

@@ -1,0 +1,70 @@
+package sim
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+)
+
+// opt formats an optional number with format, or "n/a".
+func opt(format string, v *float64) string {
+	if v == nil {
+		return "n/a"
+	}
+	return fmt.Sprintf(format, *v)
+}
+
+// WriteText writes r for people: a summary, then one row per bot.
+func (r Report) WriteText(w io.Writer) error {
+	contact := "decided by the server"
+	if r.Contact != nil {
+		contact = fmt.Sprint(*r.Contact)
+	}
+	fmt.Fprintf(w, "%d bots for %.1fs on %s (%s), %s interpolation, contact %s, seed %d, server %s\n",
+		r.Bots, r.DurationSeconds, r.Profile, r.Link, r.Interp, contact, r.Seed, r.Server)
+	fmt.Fprintf(w, "own tank:  %d reconciliations, %d with a residual (max %.4g units), %d corrections, %d snaps\n",
+		r.Reconciliations, r.ResidualNonZero, r.ResidualMax, r.Corrections, r.Snaps)
+	fmt.Fprintf(w, "remotes:   %d frames measured in [%.1fs, %.1fs], holds %s, %d holds and %d stale over the run\n",
+		r.RemoteFrames, r.WindowSeconds[0], r.WindowSeconds[1], optPercent(r.HoldsRatio), r.Holds, r.StaleRejects)
+	if e := r.RemoteError; e != nil {
+		fmt.Fprintf(w, "           error rms %.4f, p99 %.4f, max %.4f units at the drawn tick\n", e.RMS, e.P99, e.Max)
+	}
+	if e := r.RemotePlaybackError; e != nil {
+		fmt.Fprintf(w, "           error rms %.4f, p99 %.4f, max %.4f units at a steady median delay (playback)\n", e.RMS, e.P99, e.Max)
+	}
+	if q := r.RemoteDelay; q != nil {
+		fmt.Fprintf(w, "           delay p50 %.1f ms, p99 %.1f ms = %s x (one-way %.1f ms + configured %s ms)\n",
+			q.P50, q.P99, opt("%.2f", r.RemoteDelayRatio), r.OneWayMillis, opt("%.1f", r.ConfiguredDelayMillis))
+	}
+	fmt.Fprintf(w, "network:   RTT %s ms, %.0f B/s up, %.0f B/s down per client\n",
+		quantileString(r.RTT), r.BytesPerSecond.Up, r.BytesPerSecond.Down)
+	fmt.Fprintf(w, "server:    tick %s ms, %s allocs/tick\n", quantileString(r.ServerTick), opt("%.1f", r.AllocsPerTick))
+	for _, n := range r.Notes {
+		fmt.Fprintf(w, "note:      %s\n", n)
+	}
+	fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "player\tinputs\tsnapshots\tlast ack\tplayers seen\tresiduals\tcorrections\tsnaps\tholds\tRTT ms\tup B/s\tdown B/s\t")
+	for _, c := range r.Clients {
+		fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%.1f\t%.0f\t%.0f\t\n", c.PlayerID, c.InputsSent, c.Snapshots, c.LastAck,
+			c.PlayersSeen, c.ResidualNonZero, c.Corrections, c.Snaps, c.Holds, c.RTTMillis, c.BytesPerSecond.Up, c.BytesPerSecond.Down)
+	}
+	return tw.Flush()
+}
+
+func optPercent(v *float64) string {
+	if v == nil {
+		return "n/a"
+	}
+	return fmt.Sprintf("%.2f%%", 100**v)
+}
+
+func quantileString(q *Quantiles) string {
+	if q == nil {
+		return "n/a"
+	}
+	return strings.Join([]string{
+		fmt.Sprintf("p50 %.2f", q.P50), fmt.Sprintf("p99 %.2f", q.P99), fmt.Sprintf("max %.2f", q.Max),
+	}, ", ")
+}
