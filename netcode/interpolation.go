@@ -83,12 +83,12 @@ type sample struct {
 //
 // An Interpolator is not safe for concurrent use.
 type Interpolator struct {
-	cfg        InterpConfig
-	buf        []sample
-	newest     State
-	clock      serverClock
-	renderTick float64
-	counters   InterpCounters
+	cfg      InterpConfig
+	buf      []sample
+	newest   State
+	clock    serverClock
+	view     View // what the last Sample drew
+	counters InterpCounters
 }
 
 // NewInterpolator returns an empty interpolator. It panics if cfg is invalid.
@@ -135,7 +135,7 @@ func (ip *Interpolator) Sample(now time.Duration) (Pose, bool) {
 		return Pose{}, false
 	}
 	if ip.cfg.Disabled {
-		ip.renderTick = float64(ip.newest.Tick)
+		ip.view = View{From: ip.newest.Tick, To: ip.newest.Tick}
 		return ip.newest.Pose, false
 	}
 	rt := now - ip.cfg.Delay
@@ -149,7 +149,7 @@ func (ip *Interpolator) Sample(now time.Duration) (Pose, bool) {
 		}
 		ip.trim(i)
 		ip.counters.Holds++
-		ip.renderTick = float64(ip.buf[0].tick)
+		ip.view = View{From: ip.buf[0].tick, To: ip.buf[0].tick}
 		return ip.buf[0].pose, false
 	}
 	i := 0
@@ -160,12 +160,11 @@ func (ip *Interpolator) Sample(now time.Duration) (Pose, bool) {
 	a, b := ip.buf[0], ip.buf[1]
 	if a.pose.Distance(b.pose) > ip.cfg.TeleportDistance {
 		ip.counters.Teleports++
-		ip.renderTick = float64(b.tick)
+		ip.view = View{From: b.tick, To: b.tick}
 		return b.pose, true
 	}
-	t := float64(rt-a.at) / float64(b.at-a.at)
-	ip.renderTick = float64(a.tick) + float64(t*float64(b.tick-a.tick))
-	return Lerp(a.pose, b.pose, t), true
+	ip.view = View{From: a.tick, To: b.tick, Fraction: float64(rt-a.at) / float64(b.at-a.at)}
+	return DrawnPose(a.pose, b.pose, ip.view), true
 }
 
 // trim drops the i oldest samples.
@@ -178,7 +177,12 @@ func (ip *Interpolator) trim(i int) {
 // RenderTick returns the server tick, with a fraction, that the last Sample showed: where
 // between its bracketing states' ticks it was. It is how far in the past a remote tank is
 // drawn, and lets a test compare the drawn pose with the server's at that moment.
-func (ip *Interpolator) RenderTick() float64 { return ip.renderTick }
+func (ip *Interpolator) RenderTick() float64 { return ip.view.Tick() }
+
+// View returns exactly what the last Sample drew: DrawnPose of the states of View().From and
+// View().To gives its pose bit for bit. A hold and a teleport are views of one state. It is
+// the zero View before the first Sample with a state.
+func (ip *Interpolator) View() View { return ip.view }
 
 // Newest returns the newest state pushed, and false when there is none.
 func (ip *Interpolator) Newest() (State, bool) {
