@@ -221,6 +221,22 @@ func TestBadInput_OthersUnaffected(t *testing.T) {
 	if st.Ticks == 0 || st.Rejects < uint64(len(rejects)) || st.Drops < uint64(len(drops)) || st.InputsClamped < 1 {
 		t.Errorf("server stats %+v: want >= %d rejects, >= %d drops, >= 1 clamped input", st, len(rejects), len(drops))
 	}
+	// Each reason is counted under its label, for the metrics endpoint.
+	for _, c := range []struct {
+		what   string
+		counts map[string]uint64
+		label  string
+		least  uint64
+	}{
+		{"rejects", st.RejectsByCode, "bad_hello", 3}, {"rejects", st.RejectsByCode, "version_mismatch", 1},
+		{"drops", st.DropsByReason, "protocol_error", uint64(len(drops))},
+		{"refused inputs", st.InputsRefused, "not_finite", 2}, {"refused inputs", st.InputsRefused, "too_far_ahead", 1},
+		{"refused inputs", st.InputsRefused, "duration", 1},
+	} {
+		if c.counts[c.label] < c.least {
+			t.Errorf("%s[%q] = %d, want >= %d (all: %v)", c.what, c.label, c.counts[c.label], c.least, c.counts)
+		}
+	}
 }
 
 // TestBadInput_SilentFloodCannotLockOut opens many sessions that never finish their Hello,

@@ -53,7 +53,7 @@ func (s *Server) handle(ctx context.Context, sess *session, handshakeDone func()
 func (s *Server) handshake(ctx context.Context, sess *session, addr string) (uint32, bool) {
 	var m tankv1.ClientMessage
 	reject := func(code tankv1.RejectCode, reason string) (uint32, bool) {
-		s.stats.rejects.Add(1)
+		s.stats.reject(rejectLabel(code))
 		s.log.Warn("rejecting client", "addr", addr, "reason", reason)
 		_ = sess.conn.Send(&tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Reject{Reject: &tankv1.Reject{Code: code, Reason: reason}}})
 		return 0, false
@@ -104,6 +104,7 @@ func (s *Server) readLoop(sess *session, id uint32) (reason string, dropped bool
 		switch k := m.GetKind().(type) {
 		case *tankv1.ClientMessage_MoveInput:
 			if !sess.pushInput(transport.MoveFromProto(k.MoveInput)) {
+				s.stats.inputsRefused.add(ruleInboxFull)
 				return fmt.Sprintf("protocol error: more than %d inputs in one tick", sess.maxInbox), true
 			}
 		case *tankv1.ClientMessage_Ping:

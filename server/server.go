@@ -29,7 +29,8 @@ type Server struct {
 	liveMu sync.Mutex
 	live   map[*session]struct{} // every open connection, for shutdown
 
-	handshaking handshakes // connections still in their handshake
+	handshaking handshakes                             // connections still in their handshake
+	traffic     atomic.Pointer[transport.CountingConn] // the socket Serve counts, once it runs
 }
 
 type joinRequest struct {
@@ -73,6 +74,10 @@ func (s *Server) Observe(f func(TickRecord)) { s.observer = f }
 func (s *Server) Stats() Stats {
 	st := s.stats.snapshot()
 	st.Handshaking = s.handshaking.len()
+	if cc := s.traffic.Load(); cc != nil {
+		t := cc.Traffic()
+		st.BytesIn, st.BytesOut, st.DatagramsIn, st.DatagramsOut = t.BytesIn, t.BytesOut, t.DatagramsIn, t.DatagramsOut
+	}
 	return st
 }
 
@@ -80,7 +85,9 @@ func (s *Server) Stats() Stats {
 // shutting down, closes pc and waits for its goroutines. It returns nil after a clean
 // shutdown. pc may be a link conditioner wrapping a UDP socket.
 func (s *Server) Serve(ctx context.Context, pc net.PacketConn) error {
-	ln, err := transport.Listen(pc)
+	cc := transport.NewCountingConn(pc)
+	s.traffic.Store(cc)
+	ln, err := transport.Listen(cc)
 	if err != nil {
 		pc.Close()
 		return err
@@ -166,7 +173,7 @@ func (s *Server) runWorld(ctx context.Context) {
 		case req := <-s.joins:
 			p, reject := w.join(time.Since(start), req.hello.GetName(), req.sess)
 			if reject != nil {
-				s.stats.rejects.Add(1)
+				s.stats.reject(rejectLabel(reject.GetCode()))
 				req.reply <- joinReply{reject: reject}
 				continue
 			}
@@ -178,7 +185,7 @@ func (s *Server) runWorld(ctx context.Context) {
 			}
 			delete(peers, note.id)
 			if note.dropped {
-				s.stats.drops.Add(1)
+				s.stats.drop(note.reason)
 			} else {
 				s.stats.leaves.Add(1)
 			}
@@ -186,6 +193,7 @@ func (s *Server) runWorld(ctx context.Context) {
 		case <-ticker.C:
 			t0 := time.Now()
 			rec := w.step(t0.Sub(start))
+			s.stats.tickDuration.observe(time.Since(t0))
 			s.tick.Store(rec.Tick)
 			for _, id := range rec.Dropped {
 				delete(peers, id)
@@ -238,6 +246,7 @@ func (s *Server) drainJoins() {
 	for {
 		select {
 		case req := <-s.joins:
+			s.stats.reject(rejectLabel(tankv1.RejectCode_REJECT_CODE_SHUTTING_DOWN))
 			req.reply <- joinReply{reject: &tankv1.Reject{Code: tankv1.RejectCode_REJECT_CODE_SHUTTING_DOWN, Reason: "server shutting down"}}
 		default:
 			return

@@ -5,6 +5,7 @@ import "sync/atomic"
 // Stats are the server's running totals, safe to read while it runs.
 type Stats struct {
 	Ticks          uint64 // simulation ticks run
+	Players        int    // players in the game right now
 	Joins          uint64 // handshakes accepted
 	Rejects        uint64 // handshakes refused (version, full, bad hello, shutting down)
 	Drops          uint64 // players removed for a protocol error, timeout or slow link
@@ -17,20 +18,56 @@ type Stats struct {
 	BadFrames      uint64 // undecodable or oversized frames and unknown message kinds
 	Evicted        uint64 // silent handshakes closed to make room for newer connections
 	Handshaking    int    // connections in their handshake right now
+
+	// RejectsByCode splits Rejects by reject code: "version_mismatch", "server_full",
+	// "bad_hello", "shutting_down".
+	RejectsByCode map[string]uint64
+	// DropsByReason splits Drops by kind of reason: "timeout", "protocol_error",
+	// "cannot_keep_up", "other".
+	DropsByReason map[string]uint64
+	// InputsRefused counts the MoveInputs that got their client dropped, by the rule they
+	// broke: "not_finite", "duration", "too_far_ahead", "inbox_full".
+	InputsRefused map[string]uint64
+
+	// Traffic on the server's socket, as the server sends and receives it (above a link
+	// conditioner, if any): UDP payload bytes and datagrams.
+	BytesIn, BytesOut         uint64
+	DatagramsIn, DatagramsOut uint64
+
+	// TickDuration is the wall time each tick took: admit, simulate, contact and snapshots.
+	TickDuration TickHistogram
 }
 
 // counters is the live, atomically updated form of Stats.
 type counters struct {
 	ticks, joins, rejects, drops, leaves                                  atomic.Uint64
 	applied, staleInputs, clamped, deferred, contacts, badFrames, evicted atomic.Uint64
+	players                                                               atomic.Int64
+
+	rejectsByCode, dropsByReason, inputsRefused tally
+	tickDuration                                tickHistogram
 }
 
 func (c *counters) snapshot() Stats {
 	return Stats{
-		Ticks: c.ticks.Load(), Joins: c.joins.Load(), Rejects: c.rejects.Load(),
+		Ticks: c.ticks.Load(), Players: int(c.players.Load()), Joins: c.joins.Load(), Rejects: c.rejects.Load(),
 		Drops: c.drops.Load(), Leaves: c.leaves.Load(),
 		InputsApplied: c.applied.Load(), InputsStale: c.staleInputs.Load(),
 		InputsClamped: c.clamped.Load(), InputsDeferred: c.deferred.Load(),
 		Contacts: c.contacts.Load(), BadFrames: c.badFrames.Load(), Evicted: c.evicted.Load(),
+		RejectsByCode: c.rejectsByCode.snapshot(), DropsByReason: c.dropsByReason.snapshot(),
+		InputsRefused: c.inputsRefused.snapshot(), TickDuration: c.tickDuration.snapshot(),
 	}
+}
+
+// reject counts one refused handshake under its code.
+func (c *counters) reject(label string) {
+	c.rejects.Add(1)
+	c.rejectsByCode.add(label)
+}
+
+// drop counts one player the server removed, under the kind of its reason.
+func (c *counters) drop(reason string) {
+	c.drops.Add(1)
+	c.dropsByReason.add(dropLabel(reason))
 }

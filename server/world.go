@@ -120,6 +120,7 @@ func (w *world) join(now time.Duration, name string, p peer) (*player, *tankv1.R
 	p.send(joined)
 	w.players = append(w.players, pl)
 	w.stats.joins.Add(1)
+	w.stats.players.Store(int64(len(w.players)))
 	w.log.Info("player joined", "player", pl.id, "name", pl.name, "players", len(w.players))
 	return pl, nil
 }
@@ -157,6 +158,7 @@ func (w *world) leave(id uint32, reason string) {
 		return
 	}
 	w.players = slices.Delete(w.players, i, i+1)
+	w.stats.players.Store(int64(len(w.players)))
 	left := w.encode(&tankv1.ServerMessage{Kind: &tankv1.ServerMessage_PlayerLeft{PlayerLeft: &tankv1.PlayerLeft{PlayerId: id, Reason: reason}}})
 	for _, o := range w.players {
 		o.peer.send(left)
@@ -166,7 +168,7 @@ func (w *world) leave(id uint32, reason string) {
 
 // drop kicks player p for reason and removes it.
 func (w *world) drop(p *player, reason string) {
-	w.stats.drops.Add(1)
+	w.stats.drop(reason)
 	w.log.Warn("dropping player", "player", p.id, "reason", reason)
 	p.peer.kick(reason)
 	w.leave(p.id, reason)
@@ -209,9 +211,10 @@ func (w *world) simulate(p *player, now time.Duration) string {
 	w.inputs = p.peer.takeInputs(w.inputs[:0])
 	for _, in := range w.inputs {
 		raw := in.Input
-		in, v, reason := admit(in, p.last, p.ack, w.cfg)
+		in, v, rule, reason := admit(in, p.last, p.ack, w.cfg)
 		switch v {
 		case refused:
+			w.stats.inputsRefused.add(rule)
 			return "protocol error: " + reason
 		case stale:
 			w.stats.staleInputs.Add(1)

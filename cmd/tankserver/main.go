@@ -2,6 +2,7 @@
 //
 //	tankserver -addr :7777 -max-players 16 -contact=true
 //	tankserver -net wifi-bad            # every client behind a simulated bad network
+//	tankserver -metrics 127.0.0.1:9100  # Prometheus text on /metrics, profiles on /debug/pprof/
 //
 // It ticks every 50 ms, logs every join, reject and drop with its reason, and shuts down
 // cleanly on SIGINT or SIGTERM.
@@ -18,6 +19,7 @@ import (
 	"syscall"
 
 	"tanknet/server"
+	"tanknet/server/metrics"
 	"tanknet/transport"
 )
 
@@ -25,6 +27,8 @@ import (
 type Config struct {
 	Server server.Config
 	Net    transport.NetFlags // simulated network for every client; the zero value is none
+	// Metrics is the TCP address serving /metrics and /debug/pprof/; empty means none.
+	Metrics string
 }
 
 // DefaultConfig returns a server on :7777 with a perfect network.
@@ -46,6 +50,7 @@ func main() {
 	flag.IntVar(&cfg.Server.MaxPlayers, "max-players", cfg.Server.MaxPlayers, "most players at once (1-256)")
 	flag.BoolVar(&cfg.Server.Contact, "contact", cfg.Server.Contact, "resolve tank-vs-tank contact (off: client prediction is always exact)")
 	flag.DurationVar(&cfg.Server.IdleTimeout, "idle-timeout", cfg.Server.IdleTimeout, "drop a client silent this long")
+	flag.StringVar(&cfg.Metrics, "metrics", "", "serve Prometheus metrics on http://`address`/metrics and profiles on /debug/pprof/, e.g. 127.0.0.1:9100 (off when empty)")
 	cfg.Net.Register(flag.CommandLine)
 	verbose := flag.Bool("v", false, "log debug detail")
 	flag.Parse()
@@ -75,6 +80,22 @@ func run(ctx context.Context, cfg Config) error {
 	srv, err := server.New(cfg.Server)
 	if err != nil {
 		return err
+	}
+	if cfg.Metrics != "" {
+		ln, err := metrics.Listen(cfg.Metrics)
+		if err != nil {
+			return err
+		}
+		cfg.Server.Logger.Info("serving metrics", "url", "http://"+ln.Addr().String()+"/metrics")
+		mctx, stopMetrics := context.WithCancel(ctx)
+		served := make(chan error, 1)
+		go func() { served <- metrics.Serve(mctx, ln, srv.Stats) }()
+		defer func() {
+			stopMetrics()
+			if err := <-served; err != nil {
+				cfg.Server.Logger.Error("metrics endpoint failed", "err", err)
+			}
+		}()
 	}
 	pc, err := net.ListenPacket("udp", cfg.Server.Addr)
 	if err != nil {

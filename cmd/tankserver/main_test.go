@@ -36,6 +36,7 @@ func TestRun_ServesUntilCancelled(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.Server.Addr = "127.0.0.1:0"
 	cfg.Net.Preset = "lan" // through the conditioner, as -net does
+	cfg.Metrics = "127.0.0.1:0"
 	cfg.Server.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
@@ -52,5 +53,10 @@ func TestRun_ServesUntilCancelled(t *testing.T) {
 	cfg.Net.Preset = "dialup"
 	if err := run(context.Background(), cfg); err == nil {
 		t.Error("run with an unknown preset succeeded")
+	}
+	cfg.Net.Preset = "none"
+	cfg.Metrics = "127.0.0.1:99999"
+	if err := run(context.Background(), cfg); err == nil || !strings.Contains(err.Error(), "metrics") {
+		t.Errorf("run with a bad metrics address = %v, want a metrics error", err)
 	}
 }

@@ -1,0 +1,109 @@
+package metrics
+
+import (
+	"github.com/prometheus/client_golang/prometheus"
+
+	"tanknet/server"
+)
+
+// namespace prefixes every metric this package defines.
+const namespace = "tanknet"
+
+// collector turns one server.Stats into Prometheus metrics at every scrape.
+type collector struct {
+	stats func() server.Stats
+
+	tickDuration, players, handshaking                        *prometheus.Desc
+	ticks, joins, leaves, contacts, badFrames, evicted        *prometheus.Desc
+	bytesIn, bytesOut, datagramsIn, datagramsOut              *prometheus.Desc
+	rejects, drops, refused                                   *prometheus.Desc
+	inputsApplied, inputsStale, inputsClamped, inputsDeferred *prometheus.Desc
+}
+
+// Collector returns a Prometheus collector of the tanknet_ metrics, reading stats (usually a
+// running server's Stats method) at every collection. Handler registers one; use Collector
+// to add the metrics to a registry of your own.
+func Collector(stats func() server.Stats) prometheus.Collector { return newCollector(stats) }
+
+func newCollector(stats func() server.Stats) *collector {
+	d := func(name, help string, labels ...string) *prometheus.Desc {
+		return prometheus.NewDesc(prometheus.BuildFQName(namespace, "", name), help, labels, nil)
+	}
+	return &collector{
+		stats:          stats,
+		tickDuration:   d("tick_duration_seconds", "Wall time of one server tick: admit inputs, simulate, resolve contact, build snapshots."),
+		players:        d("players", "Players in the game."),
+		handshaking:    d("handshakes_in_progress", "Connections that have not finished their Hello."),
+		ticks:          d("ticks_total", "Server ticks run."),
+		joins:          d("joins_total", "Handshakes accepted."),
+		leaves:         d("leaves_total", "Players that left on their own (goodbye or closed connection)."),
+		contacts:       d("contacts_total", "Tank pairs pushed apart by contact resolution."),
+		badFrames:      d("bad_frames_total", "Undecodable or oversized frames and unknown message kinds received."),
+		evicted:        d("handshakes_evicted_total", "Silent handshakes closed to make room for newer connections."),
+		bytesIn:        d("received_bytes_total", "UDP payload bytes received by the server socket."),
+		bytesOut:       d("sent_bytes_total", "UDP payload bytes sent by the server socket."),
+		datagramsIn:    d("received_datagrams_total", "UDP datagrams received by the server socket."),
+		datagramsOut:   d("sent_datagrams_total", "UDP datagrams sent by the server socket."),
+		rejects:        d("rejects_total", "Handshakes refused, by reject code.", "code"),
+		drops:          d("drops_total", "Players the server removed, by kind of reason.", "reason"),
+		refused:        d("inputs_refused_total", "MoveInputs that broke a rule and got their client dropped, by rule.", "rule"),
+		inputsApplied:  d("inputs_applied_total", "MoveInputs simulated."),
+		inputsStale:    d("inputs_stale_total", "MoveInputs at or below a tick already queued, ignored."),
+		inputsClamped:  d("inputs_clamped_total", "MoveInputs with turn or throttle outside [-1, 1], clamped."),
+		inputsDeferred: d("inputs_deferred_total", "Times a player's next input waited a tick for its time budget."),
+	}
+}
+
+// Describe sends every metric description.
+func (c *collector) Describe(ch chan<- *prometheus.Desc) {
+	for _, d := range []*prometheus.Desc{
+		c.tickDuration, c.players, c.handshaking, c.ticks, c.joins, c.leaves, c.contacts, c.badFrames,
+		c.evicted, c.bytesIn, c.bytesOut, c.datagramsIn, c.datagramsOut, c.rejects, c.drops, c.refused,
+		c.inputsApplied, c.inputsStale, c.inputsClamped, c.inputsDeferred,
+	} {
+		ch <- d
+	}
+}
+
+// Collect reads the server's stats once and sends them as metrics.
+func (c *collector) Collect(ch chan<- prometheus.Metric) {
+	st := c.stats()
+	ch <- tickHistogram(c.tickDuration, st.TickDuration)
+	gauge := func(d *prometheus.Desc, v int) {
+		ch <- prometheus.MustNewConstMetric(d, prometheus.GaugeValue, float64(v))
+	}
+	gauge(c.players, st.Players)
+	gauge(c.handshaking, st.Handshaking)
+	for _, m := range []struct {
+		d *prometheus.Desc
+		v uint64
+	}{
+		{c.ticks, st.Ticks}, {c.joins, st.Joins}, {c.leaves, st.Leaves}, {c.contacts, st.Contacts},
+		{c.badFrames, st.BadFrames}, {c.evicted, st.Evicted},
+		{c.bytesIn, st.BytesIn}, {c.bytesOut, st.BytesOut}, {c.datagramsIn, st.DatagramsIn}, {c.datagramsOut, st.DatagramsOut},
+		{c.inputsApplied, st.InputsApplied}, {c.inputsStale, st.InputsStale},
+		{c.inputsClamped, st.InputsClamped}, {c.inputsDeferred, st.InputsDeferred},
+	} {
+		ch <- prometheus.MustNewConstMetric(m.d, prometheus.CounterValue, float64(m.v))
+	}
+	for _, l := range []struct {
+		d      *prometheus.Desc
+		counts map[string]uint64
+	}{{c.rejects, st.RejectsByCode}, {c.drops, st.DropsByReason}, {c.refused, st.InputsRefused}} {
+		for label, n := range l.counts {
+			ch <- prometheus.MustNewConstMetric(l.d, prometheus.CounterValue, float64(n), label)
+		}
+	}
+}
+
+// tickHistogram converts the server's tick histogram (counts per bucket) into Prometheus's
+// form (cumulative counts by upper bound in seconds).
+func tickHistogram(d *prometheus.Desc, h server.TickHistogram) prometheus.Metric {
+	buckets := make(map[float64]uint64, len(h.UpperBounds))
+	var cum uint64
+	for i, ub := range h.UpperBounds {
+		cum += h.Counts[i]
+		buckets[ub.Seconds()] = cum
+	}
+	return prometheus.MustNewConstHistogram(d, h.Count, h.Sum.Seconds(), buckets)
+}

@@ -1,0 +1,138 @@
+package metrics_test
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus/testutil"
+
+	"tanknet/client"
+	"tanknet/internal/servertest"
+	"tanknet/server"
+	"tanknet/server/metrics"
+)
+
+// get fetches url and returns its body, failing the test on any error or non-200 status.
+func get(t *testing.T, url string) string {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET %s: %d %v", url, resp.StatusCode, err)
+	}
+	return string(body)
+}
+
+// TestScrape_LiveServer runs a server with one player and scrapes its endpoint like
+// Prometheus would: the player, the ticks, the traffic and the process are all there, and
+// the profiler answers beside them.
+func TestScrape_LiveServer(t *testing.T) {
+	srv := servertest.Start(t, nil)
+	ln, err := metrics.Listen("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- metrics.Serve(ctx, ln, srv.Stats) }()
+
+	dctx, dcancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer dcancel()
+	sess, err := client.Dial(dctx, srv.Addr, "scraped", nil, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sess.Close("test over")
+	for deadline := time.Now().Add(10 * time.Second); srv.Stats().TickDuration.Count < 2; {
+		if time.Now().After(deadline) {
+			t.Fatal("server ran no tick within 10s")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+
+	base := "http://" + ln.Addr().String()
+	body := get(t, base+"/metrics")
+	for _, want := range []string{
+		"tanknet_players 1\n",
+		"tanknet_joins_total 1\n",
+		"tanknet_tick_duration_seconds_bucket{le=\"0.002\"}",
+		"tanknet_tick_duration_seconds_count ",
+		"tanknet_sent_bytes_total ",
+		"tanknet_received_datagrams_total ",
+		"process_cpu_seconds_total ",
+		"go_goroutines ",
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("/metrics lacks %q", want)
+		}
+	}
+	if strings.Contains(body, "tanknet_sent_bytes_total 0\n") || strings.Contains(body, "tanknet_received_datagrams_total 0\n") {
+		t.Error("/metrics counts no traffic although a player joined")
+	}
+	if pp := get(t, base+"/debug/pprof/"); !strings.Contains(pp, "goroutine") {
+		t.Error("/debug/pprof/ does not list the goroutine profile")
+	}
+
+	cancel()
+	select {
+	case err := <-served:
+		if err != nil {
+			t.Errorf("Serve after cancel = %v, want nil", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Serve did not stop within 10s of cancellation")
+	}
+}
+
+// TestCollector_ExactValues checks the metric text for fixed stats: counters, gauges,
+// labelled counts, and the tick histogram made cumulative in seconds.
+func TestCollector_ExactValues(t *testing.T) {
+	st := server.Stats{
+		Players: 3, Ticks: 40, Joins: 4, Leaves: 1,
+		RejectsByCode: map[string]uint64{"server_full": 2},
+		DropsByReason: map[string]uint64{"timeout": 1},
+		InputsRefused: map[string]uint64{"not_finite": 5},
+		BytesOut:      1234,
+		TickDuration: server.TickHistogram{
+			UpperBounds: []time.Duration{time.Millisecond, 2 * time.Millisecond},
+			Counts:      []uint64{30, 9}, Count: 40, Sum: 50 * time.Millisecond,
+		},
+	}
+	want := `
+# HELP tanknet_players Players in the game.
+# TYPE tanknet_players gauge
+tanknet_players 3
+# HELP tanknet_rejects_total Handshakes refused, by reject code.
+# TYPE tanknet_rejects_total counter
+tanknet_rejects_total{code="server_full"} 2
+# HELP tanknet_drops_total Players the server removed, by kind of reason.
+# TYPE tanknet_drops_total counter
+tanknet_drops_total{reason="timeout"} 1
+# HELP tanknet_inputs_refused_total MoveInputs that broke a rule and got their client dropped, by rule.
+# TYPE tanknet_inputs_refused_total counter
+tanknet_inputs_refused_total{rule="not_finite"} 5
+# HELP tanknet_sent_bytes_total UDP payload bytes sent by the server socket.
+# TYPE tanknet_sent_bytes_total counter
+tanknet_sent_bytes_total 1234
+# HELP tanknet_tick_duration_seconds Wall time of one server tick: admit inputs, simulate, resolve contact, build snapshots.
+# TYPE tanknet_tick_duration_seconds histogram
+tanknet_tick_duration_seconds_bucket{le="0.001"} 30
+tanknet_tick_duration_seconds_bucket{le="0.002"} 39
+tanknet_tick_duration_seconds_bucket{le="+Inf"} 40
+tanknet_tick_duration_seconds_sum 0.05
+tanknet_tick_duration_seconds_count 40
+`
+	if err := testutil.CollectAndCompare(metrics.Collector(func() server.Stats { return st }), strings.NewReader(want),
+		"tanknet_players", "tanknet_rejects_total", "tanknet_drops_total", "tanknet_inputs_refused_total",
+		"tanknet_sent_bytes_total", "tanknet_tick_duration_seconds"); err != nil {
+		t.Error(err)
+	}
+}

@@ -1,0 +1,72 @@
+package metrics
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/pprof"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"tanknet/server"
+)
+
+// Handler returns the HTTP handler for /metrics and /debug/pprof/, reading stats at every
+// scrape. stats is usually a running server's Stats method.
+func Handler(stats func() server.Stats) http.Handler {
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(
+		newCollector(stats),
+		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+		collectors.NewGoCollector(),
+	)
+	mux := http.NewServeMux()
+	mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+	mux.HandleFunc("/debug/pprof/", pprof.Index) // also serves heap, goroutine, allocs, ...
+	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	return mux
+}
+
+// Listen opens the TCP listener for Serve, so a caller learns a bad address before the game
+// starts and can print the port it got for ":0".
+func Listen(addr string) (net.Listener, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("metrics: listen %s: %w", addr, err)
+	}
+	return ln, nil
+}
+
+// shutdownTimeout bounds how long Serve waits for scrapes in flight when ctx ends; a CPU
+// profile in progress is cut short.
+const shutdownTimeout = 2 * time.Second
+
+// Serve answers Handler(stats) on ln until ctx is done, then closes ln. It returns nil after
+// that shutdown and the error otherwise.
+func Serve(ctx context.Context, ln net.Listener, stats func() server.Stats) error {
+	hs := &http.Server{Handler: Handler(stats), ReadHeaderTimeout: 5 * time.Second}
+	done := make(chan error, 1)
+	go func() { done <- hs.Serve(ln) }()
+	select {
+	case err := <-done:
+		return fmt.Errorf("metrics: %w", err)
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
+	defer cancel()
+	if err := hs.Shutdown(sctx); err != nil {
+		hs.Close()
+	}
+	if err := <-done; !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("metrics: %w", err)
+	}
+	return nil
+}
