@@ -4,9 +4,7 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
-	"strings"
 	"time"
-	"unicode/utf8"
 
 	"tanknet/netcode"
 	tankv1 "tanknet/proto/tank/v1"
@@ -74,30 +72,6 @@ func newWorld(cfg *Config, log *slog.Logger, stats *counters) *world {
 	return w
 }
 
-// Bounds on text a client chooses; whatever the server repeats to others must stay small.
-const (
-	maxNameBytes   = 32  // a label above a tank
-	maxReasonBytes = 200 // a goodbye or drop reason, with room for our own prefix
-)
-
-// cleanText trims s, drops invalid UTF-8 and cuts it to at most n bytes on a rune boundary.
-func cleanText(s string, n int) string {
-	s = strings.TrimSpace(strings.ToValidUTF8(s, ""))
-	for len(s) > n {
-		_, size := utf8.DecodeLastRuneInString(s)
-		s = s[:len(s)-size]
-	}
-	return s
-}
-
-// cleanName bounds a client-chosen display name; an empty one becomes "tank-<id>".
-func cleanName(name string, id uint32) string {
-	if name = cleanText(name, maxNameBytes); name == "" {
-		name = fmt.Sprintf("tank-%d", id)
-	}
-	return name
-}
-
 // join adds a player for p and queues its Welcome and the roster, or returns a Reject.
 func (w *world) join(now time.Duration, name string, p peer) (*player, *tankv1.Reject) {
 	if len(w.players) >= w.cfg.MaxPlayers {
@@ -106,7 +80,7 @@ func (w *world) join(now time.Duration, name string, p peer) (*player, *tankv1.R
 	}
 	pl := &player{id: w.nextID, peer: p, joinedAt: now, state: &tankv1.PlayerState{Position: &tankv1.Vec2{}}}
 	w.nextID++
-	pl.name = cleanName(name, pl.id)
+	pl.name = w.uniqueName(cleanName(name, pl.id))
 	pl.pose = w.spawnPose()
 	p.send(w.encode(&tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Welcome{Welcome: &tankv1.Welcome{
 		PlayerId: pl.id, TickIntervalMs: uint32(netcode.StepInterval / time.Millisecond),

@@ -387,8 +387,9 @@ type Hello struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// Must equal the server's protocol version (currently 1), or the server answers Reject.
 	ProtocolVersion uint32 `protobuf:"varint,1,opt,name=protocol_version,json=protocolVersion,proto3" json:"protocol_version,omitempty"`
-	// Display name, 1..32 bytes of UTF-8 after trimming spaces. Longer names are truncated,
-	// empty names become "tank-<player_id>".
+	// Display name. The server removes control and format characters, collapses whitespace,
+	// cuts it to 32 bytes of UTF-8, names an empty one "tank-<player_id>" and makes it unique
+	// (" (2)", " (3)", ...). docs/PROTOCOL.md §9 has the exact rules.
 	Name          string `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
