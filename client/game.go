@@ -125,17 +125,20 @@ func (g *Game) receive(r Received) {
 		for _, ps := range k.Snapshot.GetPlayers() {
 			g.receiveState(at, ps)
 		}
-	case *tankv1.ServerMessage_PlayerJoined:
-		g.names[k.PlayerJoined.GetPlayerId()] = k.PlayerJoined.GetName()
-		if rm := g.remotes[k.PlayerJoined.GetPlayerId()]; rm != nil {
-			rm.Name = k.PlayerJoined.GetName()
+	case *tankv1.ServerMessage_RosterUpdate:
+		for _, j := range k.RosterUpdate.GetJoined() { // joins first: one may also be in left
+			g.names[j.GetPlayerId()] = j.GetName()
+			if rm := g.remotes[j.GetPlayerId()]; rm != nil {
+				rm.Name = j.GetName()
+			}
 		}
-	case *tankv1.ServerMessage_PlayerLeft:
-		if rm := g.remotes[k.PlayerLeft.GetPlayerId()]; rm != nil {
-			g.departed = append(g.departed, rm.Interp.Counters())
+		for _, l := range k.RosterUpdate.GetLeft() {
+			if rm := g.remotes[l.GetPlayerId()]; rm != nil {
+				g.departed = append(g.departed, rm.Interp.Counters())
+			}
+			delete(g.remotes, l.GetPlayerId())
+			delete(g.names, l.GetPlayerId())
 		}
-		delete(g.remotes, k.PlayerLeft.GetPlayerId())
-		delete(g.names, k.PlayerLeft.GetPlayerId())
 	case *tankv1.ServerMessage_Pong:
 		sent := time.Duration(k.Pong.GetClientTimeUs()) * time.Microsecond
 		if rtt := at - sent; rtt >= 0 {

@@ -90,7 +90,7 @@ func TestGame_RosterAndRTT(t *testing.T) {
 	g, sess, start := offlineGame(t)
 	at := start.Add(time.Second)
 	sess.queue = append(sess.queue,
-		Received{At: at, Msg: &tankv1.ServerMessage{Kind: &tankv1.ServerMessage_PlayerJoined{PlayerJoined: &tankv1.PlayerJoined{PlayerId: 2, Name: "bob"}}}},
+		Received{At: at, Msg: &tankv1.ServerMessage{Kind: &tankv1.ServerMessage_RosterUpdate{RosterUpdate: &tankv1.RosterUpdate{Joined: []*tankv1.PlayerJoined{{PlayerId: 2, Name: "bob"}}}}}},
 		Received{At: at, Msg: snapshotMsg(1, map[uint32]netcode.State{2: {}})},
 		Received{At: at, Msg: &tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Pong{Pong: &tankv1.Pong{ClientTimeUs: uint64((time.Second - 80*time.Millisecond) / time.Microsecond)}}}},
 	)
@@ -105,12 +105,13 @@ func TestGame_RosterAndRTT(t *testing.T) {
 		t.Errorf("RTT = %v, want 80ms", g.Stats().RTT)
 	}
 	frames := g.Report().InterpFrames
-	sess.queue = append(sess.queue, Received{At: at, Msg: &tankv1.ServerMessage{Kind: &tankv1.ServerMessage_PlayerLeft{PlayerLeft: &tankv1.PlayerLeft{PlayerId: 2, Reason: "goodbye"}}}})
+	sess.queue = append(sess.queue, Received{At: at, Msg: &tankv1.ServerMessage{Kind: &tankv1.ServerMessage_RosterUpdate{RosterUpdate: &tankv1.RosterUpdate{
+		Joined: []*tankv1.PlayerJoined{{PlayerId: 3, Name: "cy"}}, Left: []*tankv1.PlayerLeft{{PlayerId: 2, Reason: "goodbye"}, {PlayerId: 3, Reason: "quick"}}}}}})
 	if err := g.Update(at, netcode.Input{}); err != nil {
 		t.Fatal(err)
 	}
 	if len(g.Remotes()) != 0 || g.Name(2) != "" {
-		t.Errorf("after PlayerLeft: remotes %d, name %q; want gone", len(g.Remotes()), g.Name(2))
+		t.Errorf("after a roster update with 2 leaving: remotes %d, name %q; want gone", len(g.Remotes()), g.Name(2))
 	}
 	if got := g.Report().InterpFrames; got != frames {
 		t.Errorf("report frames after leave = %d, want the departed remote's %d kept", got, frames)

@@ -43,6 +43,12 @@ type Config struct {
 	MaxHandshakes int
 	// IdleTimeout drops a client that has sent nothing for this long.
 	IdleTimeout time.Duration
+	// MaxJoinsPerTick is how many Hellos the world seats per tick; more wait their turn in
+	// the join queue, so a burst of joins costs the running game a bounded amount per tick.
+	MaxJoinsPerTick int
+	// MaxQueuedJoins is how many Hellos may wait for a seat at once; one more is refused with
+	// REJECT_CODE_BUSY. Zero means MaxPlayers: a full server's worth of joins at once.
+	MaxQueuedJoins int
 	// Logger receives one line per join, reject and drop. Nil means slog.Default().
 	Logger *slog.Logger
 }
@@ -60,6 +66,7 @@ func DefaultConfig() Config {
 		HelloTimeout:     5 * time.Second,
 		MaxHandshakes:    64,              // far more than honest players mid-handshake (each takes one RTT)
 		IdleTimeout:      5 * time.Second, // clients send every 50 ms; 5 s of silence is gone
+		MaxJoinsPerTick:  16,              // 320 joins/s: 256 players seated in under a second
 	}
 }
 
@@ -78,6 +85,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("server: negative time slack %v", c.TimeSlack)
 	case c.HelloTimeout <= 0 || c.IdleTimeout <= 0:
 		return errors.New("server: timeouts must be positive")
+	case c.MaxJoinsPerTick < 1 || c.MaxQueuedJoins < 0:
+		return fmt.Errorf("server: max joins per tick %d must be at least 1 and max queued joins %d not negative", c.MaxJoinsPerTick, c.MaxQueuedJoins)
 	case c.MaxHandshakes < 1:
 		return fmt.Errorf("server: max handshakes %d must be at least 1", c.MaxHandshakes)
 	case c.MaxInputLead != 0 && time.Duration(c.MaxInputLead)*tickInterval <= c.IdleTimeout:
@@ -90,6 +99,14 @@ func (c Config) Validate() error {
 		return fmt.Errorf("server: %w", err)
 	}
 	return nil
+}
+
+// queuedJoins is MaxQueuedJoins, or MaxPlayers when it is zero.
+func (c *Config) queuedJoins() int {
+	if c.MaxQueuedJoins != 0 {
+		return c.MaxQueuedJoins
+	}
+	return c.MaxPlayers
 }
 
 // inputLead is MaxInputLead, or the lead derived from IdleTimeout when it is zero.

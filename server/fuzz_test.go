@@ -181,13 +181,17 @@ func (fz *fuzzWorld) step() {
 	}
 	for id, fp := range fz.peers {
 		for _, m := range fp.control {
-			if left := m.GetPlayerLeft(); left != nil && len(left.GetReason()) > maxReasonBytes {
-				t.Fatalf("tick %d: player %d told PlayerLeft{%d} with a %d-byte reason, want at most %d",
-					w.tick, id, left.GetPlayerId(), len(left.GetReason()), maxReasonBytes)
+			for _, left := range m.GetRosterUpdate().GetLeft() {
+				if len(left.GetReason()) > maxReasonBytes {
+					t.Fatalf("tick %d: player %d told PlayerLeft{%d} with a %d-byte reason, want at most %d",
+						w.tick, id, left.GetPlayerId(), len(left.GetReason()), maxReasonBytes)
+				}
 			}
-			if joined := m.GetPlayerJoined(); joined != nil && len(joined.GetName()) > maxNameBytes {
-				t.Fatalf("tick %d: player %d told PlayerJoined{%d} with a %d-byte name, want at most %d",
-					w.tick, id, joined.GetPlayerId(), len(joined.GetName()), maxNameBytes)
+			for _, joined := range m.GetRosterUpdate().GetJoined() {
+				if len(joined.GetName()) > maxNameBytes {
+					t.Fatalf("tick %d: player %d told PlayerJoined{%d} with a %d-byte name, want at most %d",
+						w.tick, id, joined.GetPlayerId(), len(joined.GetName()), maxNameBytes)
+				}
 			}
 		}
 		fp.control = fp.control[:0] // checked; keep memory flat on long inputs

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"fmt"
+	"time"
 
 	tankv1 "tanknet/proto/tank/v1"
 	"tanknet/transport"
@@ -14,8 +15,7 @@ func (s *Server) handle(ctx context.Context, sess *session, handshakeDone func()
 	defer sess.close()
 	addr := sess.conn.RemoteAddr().String()
 
-	id, ok := s.handshake(ctx, sess, addr)
-	handshakeDone()
+	id, ok := s.handshake(ctx, sess, addr, handshakeDone)
 	if !ok {
 		return
 	}
@@ -48,9 +48,11 @@ func (s *Server) handle(ctx context.Context, sess *session, handshakeDone func()
 	}
 }
 
-// handshake reads the Hello, asks the world for a seat and answers Welcome (queued by the
-// world) or Reject. It reports the player id and whether the player is in.
-func (s *Server) handshake(ctx context.Context, sess *session, addr string) (uint32, bool) {
+// handshake reads the Hello, waits in the join queue for the world to seat it and answers
+// Welcome (queued by the world) or Reject. It reports the player id and whether the player
+// is in. heard is called once the first message has arrived (or failed to): from then on
+// the session is no longer a silent one that a newer connection may evict.
+func (s *Server) handshake(ctx context.Context, sess *session, addr string, heard func()) (uint32, bool) {
 	var m tankv1.ClientMessage
 	reject := func(code tankv1.RejectCode, reason string) (uint32, bool) {
 		s.stats.reject(rejectLabel(code))
@@ -58,7 +60,9 @@ func (s *Server) handshake(ctx context.Context, sess *session, addr string) (uin
 		_ = sess.conn.Send(&tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Reject{Reject: &tankv1.Reject{Code: code, Reason: reason}}})
 		return 0, false
 	}
-	if err := sess.conn.Recv(&m, s.cfg.HelloTimeout); err != nil {
+	err := sess.conn.Recv(&m, s.cfg.HelloTimeout)
+	heard()
+	if err != nil {
 		reason, protocol := readErrorReason(err, s.cfg.HelloTimeout)
 		if protocol {
 			s.stats.badFrames.Add(1)
@@ -73,10 +77,18 @@ func (s *Server) handshake(ctx context.Context, sess *session, addr string) (uin
 		return reject(tankv1.RejectCode_REJECT_CODE_VERSION_MISMATCH,
 			fmt.Sprintf("protocol version %d not supported (want %d)", hello.GetProtocolVersion(), transport.ProtocolVersion))
 	}
+	if n := s.queued.Add(1); int(n) > s.cfg.queuedJoins() {
+		s.queued.Add(-1)
+		s.stats.busy.Add(1)
+		return reject(tankv1.RejectCode_REJECT_CODE_BUSY,
+			fmt.Sprintf("server busy: %d joins already waiting for a seat; try again in a second", n-1))
+	}
 	req := joinRequest{sess: sess, hello: hello, reply: make(chan joinReply, 1)}
 	select {
 	case s.joins <- req:
+		s.queued.Add(-1)
 	case <-ctx.Done():
+		s.queued.Add(-1)
 		return reject(tankv1.RejectCode_REJECT_CODE_SHUTTING_DOWN, "server shutting down")
 	}
 	reply := <-req.reply
@@ -93,6 +105,7 @@ func (s *Server) handshake(ctx context.Context, sess *session, addr string) (uin
 // whether that is the server dropping the client.
 func (s *Server) readLoop(sess *session, id uint32) (reason string, dropped bool) {
 	var m tankv1.ClientMessage
+	pings := pingAllowance{tokens: maxPingBurst, at: time.Now()}
 	for {
 		if err := sess.conn.Recv(&m, s.cfg.IdleTimeout); err != nil {
 			reason, protocol := readErrorReason(err, s.cfg.IdleTimeout)
@@ -108,6 +121,10 @@ func (s *Server) readLoop(sess *session, id uint32) (reason string, dropped bool
 				return fmt.Sprintf("protocol error: more than %d inputs in one tick", sess.maxInbox), true
 			}
 		case *tankv1.ClientMessage_Ping:
+			if !pings.take(time.Now()) {
+				s.stats.pingsIgnored.Add(1)
+				continue
+			}
 			sess.send(encode(s.log, &tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Pong{Pong: &tankv1.Pong{
 				ClientTimeUs: k.Ping.GetClientTimeUs(), ServerTick: s.tick.Load()}}}))
 		case *tankv1.ClientMessage_Goodbye:
@@ -127,4 +144,29 @@ func kindName(m *tankv1.ClientMessage) string {
 		return "an empty or unknown message"
 	}
 	return fmt.Sprintf("%T", m.GetKind())
+}
+
+// The Ping rate the server answers: a client may probe its latency often, but each Pong
+// costs the server a control frame, so Pings beyond this rate are ignored (and counted).
+const (
+	maxPingsPerSecond = 10 // what docs/PROTOCOL.md allows; the Go client sends 2
+	maxPingBurst      = 10 // a second's worth at once, for a client catching up after a hitch
+)
+
+// pingAllowance is a token bucket of Pings: maxPingBurst tokens, refilled at
+// maxPingsPerSecond.
+type pingAllowance struct {
+	tokens float64
+	at     time.Time // when tokens was last refilled
+}
+
+// take reports whether a Ping arriving at now may be answered, and spends a token if so.
+func (a *pingAllowance) take(now time.Time) bool {
+	a.tokens = min(maxPingBurst, a.tokens+now.Sub(a.at).Seconds()*maxPingsPerSecond)
+	a.at = now
+	if a.tokens < 1 {
+		return false
+	}
+	a.tokens--
+	return true
 }

@@ -3,28 +3,42 @@ package server
 import (
 	"slices"
 	"sync"
+	"time"
 )
 
-// handshakes are the connections that have not finished their Hello yet. Their number is
+// graceForHello is how long a new connection is safe from eviction: an honest client's
+// Hello rides in its very first datagram, so only a server too busy to schedule the
+// connection's reader takes longer than this to read it.
+const graceForHello = 100 * time.Millisecond
+
+// handshakes are the connections that have not sent their first message yet. Their number is
 // capped; when a new connection arrives at the cap, the oldest waiting one is closed to make
 // room. An honest client finishes its handshake within a round trip, so it is never the
 // oldest for long, while a flood of silent sessions only ever evicts itself: nobody can hold
-// the door shut by opening sessions and saying nothing.
+// the door shut by opening sessions and saying nothing. A connection younger than
+// graceForHello is not evicted while fewer than twice the cap are waiting, so a burst of
+// honest joins faster than the server reads them does not evict its own members.
 type handshakes struct {
 	mu      sync.Mutex
 	max     int
-	waiting []*session // oldest first
+	waiting []waitingHandshake // oldest first
 }
 
-// admit adds sess and returns the session it evicts to stay within the cap, or nil.
-func (h *handshakes) admit(sess *session) (evicted *session) {
+type waitingHandshake struct {
+	sess  *session
+	since time.Time
+}
+
+// admit adds sess, arriving at now, and returns the session it evicts to stay within the
+// cap, or nil.
+func (h *handshakes) admit(sess *session, now time.Time) (evicted *session) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if len(h.waiting) >= h.max {
-		evicted = h.waiting[0]
+	if len(h.waiting) >= h.max && (len(h.waiting) >= 2*h.max || now.Sub(h.waiting[0].since) >= graceForHello) {
+		evicted = h.waiting[0].sess
 		h.waiting = slices.Delete(h.waiting, 0, 1)
 	}
-	h.waiting = append(h.waiting, sess)
+	h.waiting = append(h.waiting, waitingHandshake{sess, now})
 	return evicted
 }
 
@@ -32,7 +46,7 @@ func (h *handshakes) admit(sess *session) (evicted *session) {
 func (h *handshakes) done(sess *session) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if i := slices.Index(h.waiting, sess); i >= 0 {
+	if i := slices.IndexFunc(h.waiting, func(w waitingHandshake) bool { return w.sess == sess }); i >= 0 {
 		h.waiting = slices.Delete(h.waiting, i, i+1)
 	}
 }

@@ -128,19 +128,38 @@ func TestServe_ReturnsWhenTheSocketFails(t *testing.T) {
 
 func TestHandshakes_EvictOldestWaiting(t *testing.T) {
 	h := handshakes{max: 2}
+	t0 := time.Unix(0, 0)
+	late := t0.Add(graceForHello)
 	a, b, c, d := new(session), new(session), new(session), new(session)
-	if h.admit(a) != nil || h.admit(b) != nil {
+	if h.admit(a, t0) != nil || h.admit(b, t0) != nil {
 		t.Fatal("evicted below the cap")
 	}
 	h.done(a) // a finished its Hello: it no longer counts
-	if got := h.admit(c); got != nil {
+	if got := h.admit(c, t0); got != nil {
 		t.Fatalf("admit(c) evicted %p with room left", got)
 	}
-	if got := h.admit(d); got != b {
+	if got := h.admit(d, late); got != b {
 		t.Errorf("admit(d) evicted %p, want the oldest waiting one (b, %p)", got, b)
 	}
 	h.done(b) // already evicted: ignored
 	if h.len() != 2 {
 		t.Errorf("len = %d, want 2 (c and d)", h.len())
+	}
+}
+
+func TestHandshakes_YoungConnectionsGetGraceUpToTwiceTheCap(t *testing.T) {
+	h := handshakes{max: 2}
+	t0 := time.Unix(0, 0)
+	var s [5]*session
+	for i := range s {
+		s[i] = new(session)
+	}
+	for i := range 4 { // all within the grace period: nobody evicted up to twice the cap
+		if got := h.admit(s[i], t0); got != nil {
+			t.Fatalf("admit(%d) evicted %p within the grace period", i, got)
+		}
+	}
+	if got := h.admit(s[4], t0); got != s[0] {
+		t.Errorf("admit beyond twice the cap evicted %p, want the oldest (%p)", got, s[0])
 	}
 }

@@ -29,7 +29,8 @@ type Server struct {
 	liveMu sync.Mutex
 	live   map[*session]struct{} // every open connection, for shutdown
 
-	handshaking handshakes                             // connections still in their handshake
+	handshaking handshakes                             // connections still waiting for their Hello
+	queued      atomic.Int32                           // Hellos waiting for the world to seat them
 	traffic     atomic.Pointer[transport.CountingConn] // the socket Serve counts, once it runs
 }
 
@@ -139,7 +140,7 @@ func (s *Server) accept(ctx context.Context, ln *transport.Listener, conns *sync
 			return fmt.Errorf("server: accept: %w", err)
 		}
 		sess := newSession(conn, &s.cfg)
-		if old := s.handshaking.admit(sess); old != nil {
+		if old := s.handshaking.admit(sess, time.Now()); old != nil {
 			// Too many sessions silent at once: the one that has waited longest goes.
 			s.stats.evicted.Add(1)
 			s.log.Debug("closing a silent handshake to admit a new one", "addr", old.conn.RemoteAddr().String())
@@ -162,6 +163,7 @@ func (s *Server) runWorld(ctx context.Context) {
 	start := time.Now()
 	ticker := time.NewTicker(tickInterval)
 	defer ticker.Stop()
+	joins, seated := s.joins, 0 // joins is nil once this tick has seated MaxJoinsPerTick
 	for {
 		select {
 		case <-ctx.Done():
@@ -170,7 +172,10 @@ func (s *Server) runWorld(ctx context.Context) {
 			}
 			s.drainJoins()
 			return
-		case req := <-s.joins:
+		case req := <-joins:
+			if seated++; seated >= s.cfg.MaxJoinsPerTick {
+				joins = nil // the rest wait for the next tick
+			}
 			p, reject := w.join(time.Since(start), req.hello.GetName(), req.sess)
 			if reject != nil {
 				s.stats.reject(rejectLabel(reject.GetCode()))
@@ -191,6 +196,7 @@ func (s *Server) runWorld(ctx context.Context) {
 			}
 			w.leave(note.id, note.reason)
 		case <-ticker.C:
+			joins, seated = s.joins, 0
 			t0 := time.Now()
 			rec := w.step(t0.Sub(start))
 			s.stats.tickDuration.observe(time.Since(t0))

@@ -15,7 +15,7 @@ type session struct {
 
 	// Limits on what this session may queue, so one client costs the server only so much.
 	maxInbox   int // MoveInputs between two ticks (MaxInputLead: more would be refused anyway)
-	maxControl int // control frames waiting: a whole roster plus a player's worth of churn
+	maxControl int // control frames waiting to be written (maxControlFrames)
 
 	inMu  sync.Mutex
 	inbox []netcode.PendingInput
@@ -34,11 +34,19 @@ func newSession(conn *transport.Conn, cfg *Config) *session {
 	return &session{
 		conn:       conn,
 		maxInbox:   int(cfg.inputLead()),
-		maxControl: 2*cfg.MaxPlayers + 64,
+		maxControl: maxControlFrames,
 		wake:       make(chan struct{}, 1),
 		done:       make(chan struct{}),
 	}
 }
+
+// maxControlFrames bounds a session's queue of control frames. The queue only grows while a
+// write is blocked, which lasts at most transport.WriteTimeout (2 s = 40 ticks) before the
+// client is dropped anyway; in that time the server queues at most one roster update per
+// tick (two when a tick's changes exceed rosterFrameBudget) and maxPingsPerSecond Pongs a
+// second: 2*40 + 2*10 = 100 frames. Welcome and the first roster (up to two frames at 256
+// players) come on top.
+const maxControlFrames = 2*int(transport.WriteTimeout/tickInterval) + 2*maxPingsPerSecond + 4
 
 func (s *session) notify() {
 	select {

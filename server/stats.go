@@ -17,6 +17,8 @@ type Stats struct {
 	Contacts       uint64 // tank pairs pushed apart
 	BadFrames      uint64 // undecodable or oversized frames and unknown message kinds
 	Evicted        uint64 // silent handshakes closed to make room for newer connections
+	Busy           uint64 // Hellos refused because the join queue was full (also in Rejects)
+	PingsIgnored   uint64 // Pings beyond the allowed rate, not answered
 	Handshaking    int    // connections in their handshake right now
 
 	// RejectsByCode splits Rejects by reject code: "version_mismatch", "server_full",
@@ -46,6 +48,7 @@ type counters struct {
 
 	rejectsByCode, dropsByReason, inputsRefused tally
 	tickDuration                                tickHistogram
+	busy, pingsIgnored                          atomic.Uint64
 }
 
 func (c *counters) snapshot() Stats {
@@ -57,6 +60,7 @@ func (c *counters) snapshot() Stats {
 		Contacts: c.contacts.Load(), BadFrames: c.badFrames.Load(), Evicted: c.evicted.Load(),
 		RejectsByCode: c.rejectsByCode.snapshot(), DropsByReason: c.dropsByReason.snapshot(),
 		InputsRefused: c.inputsRefused.snapshot(), TickDuration: c.tickDuration.snapshot(),
+		Busy: c.busy.Load(), PingsIgnored: c.pingsIgnored.Load(),
 	}
 }
 

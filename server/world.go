@@ -35,7 +35,10 @@ type player struct {
 	queue    []netcode.PendingInput // admitted, not yet simulated, in tick order
 	granted  time.Duration          // simulated time given to this player so far
 	joinedAt time.Duration
-	state    *tankv1.PlayerState // reused snapshot entry
+	// rosterSeen is how many of this tick's roster changes the player's own full roster
+	// already covered when it joined (0 once told; see flushRoster).
+	rosterSeen int
+	state      *tankv1.PlayerState // reused snapshot entry
 }
 
 // TickRecord is the authoritative outcome of one tick, for observers that measure clients
@@ -58,12 +61,13 @@ type world struct {
 	nextID  uint32
 	players []*player // in increasing id order
 
-	inputs []netcode.PendingInput // scratch for takeInputs
-	poses  []netcode.Pose         // scratch for contact
-	ids    []uint32
-	gone   []uint32 // players dropped this tick
-	snap   tankv1.Snapshot
-	msg    tankv1.ServerMessage
+	inputs  []netcode.PendingInput // scratch for takeInputs
+	poses   []netcode.Pose         // scratch for contact
+	ids     []uint32
+	gone    []uint32       // players dropped this tick
+	changes []rosterChange // joins and leaves since the last roster update, in order
+	snap    tankv1.Snapshot
+	msg     tankv1.ServerMessage
 }
 
 func newWorld(cfg *Config, log *slog.Logger, stats *counters) *world {
@@ -72,7 +76,8 @@ func newWorld(cfg *Config, log *slog.Logger, stats *counters) *world {
 	return w
 }
 
-// join adds a player for p and queues its Welcome and the roster, or returns a Reject.
+// join adds a player for p and queues its Welcome and the whole roster, or returns a Reject.
+// The others hear of it in the roster update at the end of the tick.
 func (w *world) join(now time.Duration, name string, p peer) (*player, *tankv1.Reject) {
 	if len(w.players) >= w.cfg.MaxPlayers {
 		return nil, &tankv1.Reject{Code: tankv1.RejectCode_REJECT_CODE_SERVER_FULL,
@@ -86,12 +91,9 @@ func (w *world) join(now time.Duration, name string, p peer) (*player, *tankv1.R
 		PlayerId: pl.id, TickIntervalMs: uint32(netcode.StepInterval / time.Millisecond),
 		ServerTick: w.tick, Arena: transport.ArenaToProto(&w.cfg.Arena), MaxInputLead: w.cfg.inputLead(),
 	}}}))
-	joined := w.encode(&tankv1.ServerMessage{Kind: &tankv1.ServerMessage_PlayerJoined{PlayerJoined: &tankv1.PlayerJoined{PlayerId: pl.id, Name: pl.name}}})
-	for _, o := range w.players {
-		p.send(w.encode(&tankv1.ServerMessage{Kind: &tankv1.ServerMessage_PlayerJoined{PlayerJoined: &tankv1.PlayerJoined{PlayerId: o.id, Name: o.name}}}))
-		o.peer.send(joined)
-	}
-	p.send(joined)
+	w.sendFullRoster(pl)
+	w.noteJoin(pl)
+	pl.rosterSeen = len(w.changes) // its roster already has every change so far
 	w.players = append(w.players, pl)
 	w.stats.joins.Add(1)
 	w.stats.players.Store(int64(len(w.players)))
@@ -124,7 +126,7 @@ func (w *world) spawnPose() netcode.Pose {
 	return scale(spawnPoints[int(w.nextID)%len(spawnPoints)])
 }
 
-// leave removes player id, if present, and tells the others.
+// leave removes player id, if present; the others hear of it at the end of the tick.
 func (w *world) leave(id uint32, reason string) {
 	reason = cleanText(reason, maxReasonBytes)
 	i := slices.IndexFunc(w.players, func(p *player) bool { return p.id == id })
@@ -133,10 +135,7 @@ func (w *world) leave(id uint32, reason string) {
 	}
 	w.players = slices.Delete(w.players, i, i+1)
 	w.stats.players.Store(int64(len(w.players)))
-	left := w.encode(&tankv1.ServerMessage{Kind: &tankv1.ServerMessage_PlayerLeft{PlayerLeft: &tankv1.PlayerLeft{PlayerId: id, Reason: reason}}})
-	for _, o := range w.players {
-		o.peer.send(left)
-	}
+	w.noteLeave(id, reason)
 	w.log.Info("player left", "player", id, "reason", reason, "players", len(w.players))
 }
 
@@ -175,6 +174,7 @@ func (w *world) step(now time.Duration) TickRecord {
 			}
 		}
 	}
+	w.flushRoster() // before the snapshot, so a new tank's name arrives no later than the tank
 	w.broadcast()
 	return TickRecord{Tick: w.tick, Now: now, IDs: w.ids, Poses: w.poses, Dropped: w.gone}
 }

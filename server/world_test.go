@@ -185,8 +185,11 @@ func TestWorld_DropsOnlyTheOffender(t *testing.T) {
 			if goodPeer.kicked != "" || good.ack != 1 {
 				t.Errorf("good player: kicked %q ack %d, want playing with ack 1", goodPeer.kicked, good.ack)
 			}
-			last := goodPeer.control[len(goodPeer.control)-1].GetPlayerLeft()
-			if last.GetPlayerId() != bad.id || last.GetReason() != badPeer.kicked {
+			left := goodPeer.control[len(goodPeer.control)-1].GetRosterUpdate().GetLeft()
+			if len(left) != 1 {
+				t.Fatalf("good player's last control message lists %d leaving, want 1", len(left))
+			}
+			if last := left[0]; last.GetPlayerId() != bad.id || last.GetReason() != badPeer.kicked {
 				t.Errorf("good player told %v, want PlayerLeft{%d, %q}", last, bad.id, badPeer.kicked)
 			}
 			if snap := decodeFrame(goodPeer.snapshot).GetSnapshot(); len(snap.GetPlayers()) != 1 {
@@ -209,15 +212,26 @@ func TestWorld_JoinSendsWelcomeAndRoster(t *testing.T) {
 	if err != nil || arena.Speed != w.cfg.Arena.Speed || len(arena.Obstacles) != len(w.cfg.Arena.Obstacles) {
 		t.Errorf("welcome arena = %+v, %v; want the server's", arena, err)
 	}
+	if len(fp2.control) != 2 {
+		t.Fatalf("newcomer got %d control messages, want Welcome and one roster", len(fp2.control))
+	}
 	var roster []uint32
-	for _, m := range fp2.control[1:] {
-		roster = append(roster, m.GetPlayerJoined().GetPlayerId())
+	for _, j := range fp2.control[1].GetRosterUpdate().GetJoined() {
+		roster = append(roster, j.GetPlayerId())
 	}
 	if len(roster) != 2 || roster[0] != first.id || roster[1] != second.id {
 		t.Errorf("newcomer roster = %v, want [%d %d]", roster, first.id, second.id)
 	}
-	if got := fp1.control[len(fp1.control)-1].GetPlayerJoined(); got.GetPlayerId() != second.id || got.GetName() != "bob" {
+	before := len(fp1.control)
+	w.step(50 * time.Millisecond) // others hear of a join at the end of the tick
+	if len(fp1.control) != before+1 {
+		t.Fatalf("existing player got %d control messages in the tick, want one roster update", len(fp1.control)-before)
+	}
+	if got := fp1.control[before].GetRosterUpdate().GetJoined(); len(got) != 1 || got[0].GetPlayerId() != second.id || got[0].GetName() != "bob" {
 		t.Errorf("existing player told %v, want PlayerJoined{%d bob}", got, second.id)
+	}
+	if n := len(fp2.control); n != 2 {
+		t.Errorf("newcomer got %d control messages after the tick, want no repeat of its own roster", n)
 	}
 	if first.pose.Distance(second.pose) < 4*w.cfg.Arena.TankRadius {
 		t.Errorf("spawns %v and %v overlap", first.pose, second.pose)
@@ -270,8 +284,9 @@ func TestWorld_LeaveTellsOthers(t *testing.T) {
 	_, fpB := mustJoin(t, w, 0, "b")
 	w.leave(a.id, "goodbye: done")
 	w.leave(a.id, "again") // unknown id: nothing happens
-	left := fpB.control[len(fpB.control)-1].GetPlayerLeft()
-	if left.GetPlayerId() != a.id || left.GetReason() != "goodbye: done" {
+	w.step(50 * time.Millisecond)
+	left := fpB.control[len(fpB.control)-1].GetRosterUpdate().GetLeft()
+	if len(left) != 1 || left[0].GetPlayerId() != a.id || left[0].GetReason() != "goodbye: done" {
 		t.Errorf("PlayerLeft = %v", left)
 	}
 	if len(w.players) != 1 {

@@ -15,7 +15,7 @@ import (
 
 // ProtocolVersion is the Hello.protocol_version this package's peers speak. Server and
 // client take it from here so they cannot drift apart.
-const ProtocolVersion = 1
+const ProtocolVersion = 2
 
 // MaxFrameSize is the largest message body, in bytes, either side accepts. A snapshot of 64
 // players is about 3 KiB, so this leaves room to grow while keeping a hostile length prefix

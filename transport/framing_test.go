@@ -60,13 +60,13 @@ func sampleMessages() map[string]proto.Message {
 		"welcome": &tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Welcome{Welcome: &tankv1.Welcome{
 			PlayerId: 3, TickIntervalMs: 50, ServerTick: 1234, Arena: ArenaToProto(&arena), MaxInputLead: 40}}},
 		"reject": &tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Reject{Reject: &tankv1.Reject{
-			Code: tankv1.RejectCode_REJECT_CODE_VERSION_MISMATCH, Reason: "protocol version 7 not supported (want 1)"}}},
-		"snapshot empty":  sSnapshot(1),
-		"snapshot one":    sSnapshot(120, pState(1, 120, 4, 2.5, 0, 117)),
-		"snapshot 64":     sSnapshot(1<<20, many...),
-		"pong":            &tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Pong{Pong: &tankv1.Pong{ClientTimeUs: 99, ServerTick: 7}}},
-		"player joined":   &tankv1.ServerMessage{Kind: &tankv1.ServerMessage_PlayerJoined{PlayerJoined: &tankv1.PlayerJoined{PlayerId: 2, Name: "bob"}}},
-		"player left":     &tankv1.ServerMessage{Kind: &tankv1.ServerMessage_PlayerLeft{PlayerLeft: &tankv1.PlayerLeft{PlayerId: 2, Reason: "timed out"}}},
+			Code: tankv1.RejectCode_REJECT_CODE_VERSION_MISMATCH, Reason: "protocol version 7 not supported (want 2)"}}},
+		"snapshot empty": sSnapshot(1),
+		"snapshot one":   sSnapshot(120, pState(1, 120, 4, 2.5, 0, 117)),
+		"snapshot 64":    sSnapshot(1<<20, many...),
+		"pong":           &tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Pong{Pong: &tankv1.Pong{ClientTimeUs: 99, ServerTick: 7}}},
+		"roster update": &tankv1.ServerMessage{Kind: &tankv1.ServerMessage_RosterUpdate{RosterUpdate: &tankv1.RosterUpdate{
+			Joined: []*tankv1.PlayerJoined{{PlayerId: 2, Name: "bob"}}, Left: []*tankv1.PlayerLeft{{PlayerId: 1, Reason: "timed out"}}}}},
 		"disconnect":      &tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Disconnect{Disconnect: &tankv1.Disconnect{Reason: "server shutting down"}}},
 		"goodbye maximal": cGoodbye(strings.Repeat("x", maxGoodbyeReason)),
 	}
@@ -126,9 +126,9 @@ func TestFrame_WorkedExampleBytes(t *testing.T) {
 		hex  string
 	}{
 		{
-			name: "ClientMessage{hello{protocol_version:1 name:ada}}",
-			msg:  cHello(1, "ada"),
-			hex:  "09 0a 07 08 01 12 03 61 64 61",
+			name: "ClientMessage{hello{protocol_version:2 name:ada}}",
+			msg:  cHello(2, "ada"),
+			hex:  "09 0a 07 08 02 12 03 61 64 61",
 		},
 		{
 			name: "ClientMessage{move_input{tick:7 turn:-1 throttle:0.5 duration_ms:50}}",

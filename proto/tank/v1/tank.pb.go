@@ -1,4 +1,4 @@
-// The tanknet wire contract, version 1.
+// The tanknet wire contract, version 2.
 //
 // Transport: one KCP stream per client over UDP. Every message travels inside an envelope
 // (ClientMessage upstream, ServerMessage downstream) framed by a varint length prefix, exactly
@@ -45,16 +45,19 @@ const (
 	RejectCode_REJECT_CODE_BAD_HELLO RejectCode = 3
 	// The server is shutting down.
 	RejectCode_REJECT_CODE_SHUTTING_DOWN RejectCode = 4
+	// Too many joins are already waiting for a seat; try again in a second or two.
+	RejectCode_REJECT_CODE_BUSY RejectCode = 11
 )
 
 // Enum value maps for RejectCode.
 var (
 	RejectCode_name = map[int32]string{
-		0: "REJECT_CODE_UNSPECIFIED",
-		1: "REJECT_CODE_VERSION_MISMATCH",
-		2: "REJECT_CODE_SERVER_FULL",
-		3: "REJECT_CODE_BAD_HELLO",
-		4: "REJECT_CODE_SHUTTING_DOWN",
+		0:  "REJECT_CODE_UNSPECIFIED",
+		1:  "REJECT_CODE_VERSION_MISMATCH",
+		2:  "REJECT_CODE_SERVER_FULL",
+		3:  "REJECT_CODE_BAD_HELLO",
+		4:  "REJECT_CODE_SHUTTING_DOWN",
+		11: "REJECT_CODE_BUSY",
 	}
 	RejectCode_value = map[string]int32{
 		"REJECT_CODE_UNSPECIFIED":      0,
@@ -62,6 +65,7 @@ var (
 		"REJECT_CODE_SERVER_FULL":      2,
 		"REJECT_CODE_BAD_HELLO":        3,
 		"REJECT_CODE_SHUTTING_DOWN":    4,
+		"REJECT_CODE_BUSY":             11,
 	}
 )
 
@@ -221,9 +225,8 @@ type ServerMessage struct {
 	//	*ServerMessage_Reject
 	//	*ServerMessage_Snapshot
 	//	*ServerMessage_Pong
-	//	*ServerMessage_PlayerJoined
-	//	*ServerMessage_PlayerLeft
 	//	*ServerMessage_Disconnect
+	//	*ServerMessage_RosterUpdate
 	Kind          isServerMessage_Kind `protobuf_oneof:"kind"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -302,28 +305,19 @@ func (x *ServerMessage) GetPong() *Pong {
 	return nil
 }
 
-func (x *ServerMessage) GetPlayerJoined() *PlayerJoined {
-	if x != nil {
-		if x, ok := x.Kind.(*ServerMessage_PlayerJoined); ok {
-			return x.PlayerJoined
-		}
-	}
-	return nil
-}
-
-func (x *ServerMessage) GetPlayerLeft() *PlayerLeft {
-	if x != nil {
-		if x, ok := x.Kind.(*ServerMessage_PlayerLeft); ok {
-			return x.PlayerLeft
-		}
-	}
-	return nil
-}
-
 func (x *ServerMessage) GetDisconnect() *Disconnect {
 	if x != nil {
 		if x, ok := x.Kind.(*ServerMessage_Disconnect); ok {
 			return x.Disconnect
+		}
+	}
+	return nil
+}
+
+func (x *ServerMessage) GetRosterUpdate() *RosterUpdate {
+	if x != nil {
+		if x, ok := x.Kind.(*ServerMessage_RosterUpdate); ok {
+			return x.RosterUpdate
 		}
 	}
 	return nil
@@ -353,19 +347,15 @@ type ServerMessage_Pong struct {
 	Pong *Pong `protobuf:"bytes,4,opt,name=pong,proto3,oneof"`
 }
 
-type ServerMessage_PlayerJoined struct {
-	// A player entered the game (also sent once per already present player after Welcome).
-	PlayerJoined *PlayerJoined `protobuf:"bytes,5,opt,name=player_joined,json=playerJoined,proto3,oneof"`
-}
-
-type ServerMessage_PlayerLeft struct {
-	// A player left the game, for whatever reason.
-	PlayerLeft *PlayerLeft `protobuf:"bytes,6,opt,name=player_left,json=playerLeft,proto3,oneof"`
-}
-
 type ServerMessage_Disconnect struct {
 	// The server is dropping this client. The connection closes right after.
 	Disconnect *Disconnect `protobuf:"bytes,7,opt,name=disconnect,proto3,oneof"`
+}
+
+type ServerMessage_RosterUpdate struct {
+	// Who entered and left the game: the whole roster right after Welcome, then at most one
+	// update per tick (more only when one would exceed 8 KiB) with that tick's changes.
+	RosterUpdate *RosterUpdate `protobuf:"bytes,23,opt,name=roster_update,json=rosterUpdate,proto3,oneof"`
 }
 
 func (*ServerMessage_Welcome) isServerMessage_Kind() {}
@@ -376,16 +366,14 @@ func (*ServerMessage_Snapshot) isServerMessage_Kind() {}
 
 func (*ServerMessage_Pong) isServerMessage_Kind() {}
 
-func (*ServerMessage_PlayerJoined) isServerMessage_Kind() {}
-
-func (*ServerMessage_PlayerLeft) isServerMessage_Kind() {}
-
 func (*ServerMessage_Disconnect) isServerMessage_Kind() {}
+
+func (*ServerMessage_RosterUpdate) isServerMessage_Kind() {}
 
 // Hello opens a session. Client -> server, once, within 5 s of connecting.
 type Hello struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// Must equal the server's protocol version (currently 1), or the server answers Reject.
+	// Must equal the server's protocol version (currently 2), or the server answers Reject.
 	ProtocolVersion uint32 `protobuf:"varint,1,opt,name=protocol_version,json=protocolVersion,proto3" json:"protocol_version,omitempty"`
 	// Display name. The server removes control and format characters, collapses whitespace,
 	// cuts it to 32 bytes of UTF-8, names an empty one "tank-<player_id>" and makes it unique
@@ -1087,7 +1075,66 @@ func (x *Pong) GetServerTick() uint32 {
 	return 0
 }
 
-// PlayerJoined announces a player and its name. Server -> every client.
+// RosterUpdate announces players entering and leaving. Server -> every client, in order with
+// the other control messages; a client applies joined before left (a player can join and
+// leave within one update). The first one after Welcome lists every player in the game, this
+// client last; later ones list only changes, and may name a player the client has not heard
+// of (it left before this client's roster was taken): ignore those.
+type RosterUpdate struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Players that entered, in increasing player_id order.
+	Joined []*PlayerJoined `protobuf:"bytes,1,rep,name=joined,proto3" json:"joined,omitempty"`
+	// Players that left, in the order they left.
+	Left          []*PlayerLeft `protobuf:"bytes,2,rep,name=left,proto3" json:"left,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RosterUpdate) Reset() {
+	*x = RosterUpdate{}
+	mi := &file_tank_v1_tank_proto_msgTypes[13]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RosterUpdate) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RosterUpdate) ProtoMessage() {}
+
+func (x *RosterUpdate) ProtoReflect() protoreflect.Message {
+	mi := &file_tank_v1_tank_proto_msgTypes[13]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RosterUpdate.ProtoReflect.Descriptor instead.
+func (*RosterUpdate) Descriptor() ([]byte, []int) {
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{13}
+}
+
+func (x *RosterUpdate) GetJoined() []*PlayerJoined {
+	if x != nil {
+		return x.Joined
+	}
+	return nil
+}
+
+func (x *RosterUpdate) GetLeft() []*PlayerLeft {
+	if x != nil {
+		return x.Left
+	}
+	return nil
+}
+
+// PlayerJoined is one player and its name, inside a RosterUpdate.
 type PlayerJoined struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	PlayerId      uint32                 `protobuf:"varint,1,opt,name=player_id,json=playerId,proto3" json:"player_id,omitempty"`
@@ -1098,7 +1145,7 @@ type PlayerJoined struct {
 
 func (x *PlayerJoined) Reset() {
 	*x = PlayerJoined{}
-	mi := &file_tank_v1_tank_proto_msgTypes[13]
+	mi := &file_tank_v1_tank_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1110,7 +1157,7 @@ func (x *PlayerJoined) String() string {
 func (*PlayerJoined) ProtoMessage() {}
 
 func (x *PlayerJoined) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[13]
+	mi := &file_tank_v1_tank_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1123,7 +1170,7 @@ func (x *PlayerJoined) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlayerJoined.ProtoReflect.Descriptor instead.
 func (*PlayerJoined) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{13}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *PlayerJoined) GetPlayerId() uint32 {
@@ -1140,7 +1187,7 @@ func (x *PlayerJoined) GetName() string {
 	return ""
 }
 
-// PlayerLeft announces that a player is gone. Server -> every remaining client.
+// PlayerLeft says a player is gone, inside a RosterUpdate. Not sent for a server shutdown.
 type PlayerLeft struct {
 	state    protoimpl.MessageState `protogen:"open.v1"`
 	PlayerId uint32                 `protobuf:"varint,1,opt,name=player_id,json=playerId,proto3" json:"player_id,omitempty"`
@@ -1152,7 +1199,7 @@ type PlayerLeft struct {
 
 func (x *PlayerLeft) Reset() {
 	*x = PlayerLeft{}
-	mi := &file_tank_v1_tank_proto_msgTypes[14]
+	mi := &file_tank_v1_tank_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1164,7 +1211,7 @@ func (x *PlayerLeft) String() string {
 func (*PlayerLeft) ProtoMessage() {}
 
 func (x *PlayerLeft) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[14]
+	mi := &file_tank_v1_tank_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1177,7 +1224,7 @@ func (x *PlayerLeft) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlayerLeft.ProtoReflect.Descriptor instead.
 func (*PlayerLeft) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{14}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *PlayerLeft) GetPlayerId() uint32 {
@@ -1204,7 +1251,7 @@ type Goodbye struct {
 
 func (x *Goodbye) Reset() {
 	*x = Goodbye{}
-	mi := &file_tank_v1_tank_proto_msgTypes[15]
+	mi := &file_tank_v1_tank_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1216,7 +1263,7 @@ func (x *Goodbye) String() string {
 func (*Goodbye) ProtoMessage() {}
 
 func (x *Goodbye) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[15]
+	mi := &file_tank_v1_tank_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1229,7 +1276,7 @@ func (x *Goodbye) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Goodbye.ProtoReflect.Descriptor instead.
 func (*Goodbye) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{15}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *Goodbye) GetReason() string {
@@ -1249,7 +1296,7 @@ type Disconnect struct {
 
 func (x *Disconnect) Reset() {
 	*x = Disconnect{}
-	mi := &file_tank_v1_tank_proto_msgTypes[16]
+	mi := &file_tank_v1_tank_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1261,7 +1308,7 @@ func (x *Disconnect) String() string {
 func (*Disconnect) ProtoMessage() {}
 
 func (x *Disconnect) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[16]
+	mi := &file_tank_v1_tank_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1274,7 +1321,7 @@ func (x *Disconnect) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Disconnect.ProtoReflect.Descriptor instead.
 func (*Disconnect) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{16}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *Disconnect) GetReason() string {
@@ -1295,19 +1342,17 @@ const file_tank_v1_tank_proto_rawDesc = "" +
 	"move_input\x18\x02 \x01(\v2\x12.tank.v1.MoveInputH\x00R\tmoveInput\x12#\n" +
 	"\x04ping\x18\x03 \x01(\v2\r.tank.v1.PingH\x00R\x04ping\x12,\n" +
 	"\agoodbye\x18\x04 \x01(\v2\x10.tank.v1.GoodbyeH\x00R\agoodbyeB\x06\n" +
-	"\x04kind\"\xf3\x02\n" +
+	"\x04kind\"\xe3\x02\n" +
 	"\rServerMessage\x12,\n" +
 	"\awelcome\x18\x01 \x01(\v2\x10.tank.v1.WelcomeH\x00R\awelcome\x12)\n" +
 	"\x06reject\x18\x02 \x01(\v2\x0f.tank.v1.RejectH\x00R\x06reject\x12/\n" +
 	"\bsnapshot\x18\x03 \x01(\v2\x11.tank.v1.SnapshotH\x00R\bsnapshot\x12#\n" +
-	"\x04pong\x18\x04 \x01(\v2\r.tank.v1.PongH\x00R\x04pong\x12<\n" +
-	"\rplayer_joined\x18\x05 \x01(\v2\x15.tank.v1.PlayerJoinedH\x00R\fplayerJoined\x126\n" +
-	"\vplayer_left\x18\x06 \x01(\v2\x13.tank.v1.PlayerLeftH\x00R\n" +
-	"playerLeft\x125\n" +
+	"\x04pong\x18\x04 \x01(\v2\r.tank.v1.PongH\x00R\x04pong\x125\n" +
 	"\n" +
 	"disconnect\x18\a \x01(\v2\x13.tank.v1.DisconnectH\x00R\n" +
-	"disconnectB\x06\n" +
-	"\x04kind\"F\n" +
+	"disconnect\x12<\n" +
+	"\rroster_update\x18\x17 \x01(\v2\x15.tank.v1.RosterUpdateH\x00R\frosterUpdateB\x06\n" +
+	"\x04kindJ\x04\b\x05\x10\x06J\x04\b\x06\x10\aR\rplayer_joinedR\vplayer_left\"F\n" +
 	"\x05Hello\x12)\n" +
 	"\x10protocol_version\x18\x01 \x01(\rR\x0fprotocolVersion\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\"\xbd\x01\n" +
@@ -1356,7 +1401,10 @@ const file_tank_v1_tank_proto_rawDesc = "" +
 	"\x04Pong\x12$\n" +
 	"\x0eclient_time_us\x18\x01 \x01(\x04R\fclientTimeUs\x12\x1f\n" +
 	"\vserver_tick\x18\x02 \x01(\rR\n" +
-	"serverTick\"?\n" +
+	"serverTick\"f\n" +
+	"\fRosterUpdate\x12-\n" +
+	"\x06joined\x18\x01 \x03(\v2\x15.tank.v1.PlayerJoinedR\x06joined\x12'\n" +
+	"\x04left\x18\x02 \x03(\v2\x13.tank.v1.PlayerLeftR\x04left\"?\n" +
 	"\fPlayerJoined\x12\x1b\n" +
 	"\tplayer_id\x18\x01 \x01(\rR\bplayerId\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\"A\n" +
@@ -1368,14 +1416,15 @@ const file_tank_v1_tank_proto_rawDesc = "" +
 	"\x06reason\x18\x01 \x01(\tR\x06reason\"$\n" +
 	"\n" +
 	"Disconnect\x12\x16\n" +
-	"\x06reason\x18\x01 \x01(\tR\x06reason*\xa2\x01\n" +
+	"\x06reason\x18\x01 \x01(\tR\x06reason*\xb8\x01\n" +
 	"\n" +
 	"RejectCode\x12\x1b\n" +
 	"\x17REJECT_CODE_UNSPECIFIED\x10\x00\x12 \n" +
 	"\x1cREJECT_CODE_VERSION_MISMATCH\x10\x01\x12\x1b\n" +
 	"\x17REJECT_CODE_SERVER_FULL\x10\x02\x12\x19\n" +
 	"\x15REJECT_CODE_BAD_HELLO\x10\x03\x12\x1d\n" +
-	"\x19REJECT_CODE_SHUTTING_DOWN\x10\x04B\x1eZ\x1ctanknet/proto/tank/v1;tankv1b\x06proto3"
+	"\x19REJECT_CODE_SHUTTING_DOWN\x10\x04\x12\x14\n" +
+	"\x10REJECT_CODE_BUSY\x10\vB\x1eZ\x1ctanknet/proto/tank/v1;tankv1b\x06proto3"
 
 var (
 	file_tank_v1_tank_proto_rawDescOnce sync.Once
@@ -1390,7 +1439,7 @@ func file_tank_v1_tank_proto_rawDescGZIP() []byte {
 }
 
 var file_tank_v1_tank_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_tank_v1_tank_proto_msgTypes = make([]protoimpl.MessageInfo, 17)
+var file_tank_v1_tank_proto_msgTypes = make([]protoimpl.MessageInfo, 18)
 var file_tank_v1_tank_proto_goTypes = []any{
 	(RejectCode)(0),       // 0: tank.v1.RejectCode
 	(*ClientMessage)(nil), // 1: tank.v1.ClientMessage
@@ -1406,35 +1455,37 @@ var file_tank_v1_tank_proto_goTypes = []any{
 	(*Snapshot)(nil),      // 11: tank.v1.Snapshot
 	(*Ping)(nil),          // 12: tank.v1.Ping
 	(*Pong)(nil),          // 13: tank.v1.Pong
-	(*PlayerJoined)(nil),  // 14: tank.v1.PlayerJoined
-	(*PlayerLeft)(nil),    // 15: tank.v1.PlayerLeft
-	(*Goodbye)(nil),       // 16: tank.v1.Goodbye
-	(*Disconnect)(nil),    // 17: tank.v1.Disconnect
+	(*RosterUpdate)(nil),  // 14: tank.v1.RosterUpdate
+	(*PlayerJoined)(nil),  // 15: tank.v1.PlayerJoined
+	(*PlayerLeft)(nil),    // 16: tank.v1.PlayerLeft
+	(*Goodbye)(nil),       // 17: tank.v1.Goodbye
+	(*Disconnect)(nil),    // 18: tank.v1.Disconnect
 }
 var file_tank_v1_tank_proto_depIdxs = []int32{
 	3,  // 0: tank.v1.ClientMessage.hello:type_name -> tank.v1.Hello
 	6,  // 1: tank.v1.ClientMessage.move_input:type_name -> tank.v1.MoveInput
 	12, // 2: tank.v1.ClientMessage.ping:type_name -> tank.v1.Ping
-	16, // 3: tank.v1.ClientMessage.goodbye:type_name -> tank.v1.Goodbye
+	17, // 3: tank.v1.ClientMessage.goodbye:type_name -> tank.v1.Goodbye
 	4,  // 4: tank.v1.ServerMessage.welcome:type_name -> tank.v1.Welcome
 	5,  // 5: tank.v1.ServerMessage.reject:type_name -> tank.v1.Reject
 	11, // 6: tank.v1.ServerMessage.snapshot:type_name -> tank.v1.Snapshot
 	13, // 7: tank.v1.ServerMessage.pong:type_name -> tank.v1.Pong
-	14, // 8: tank.v1.ServerMessage.player_joined:type_name -> tank.v1.PlayerJoined
-	15, // 9: tank.v1.ServerMessage.player_left:type_name -> tank.v1.PlayerLeft
-	17, // 10: tank.v1.ServerMessage.disconnect:type_name -> tank.v1.Disconnect
-	9,  // 11: tank.v1.Welcome.arena:type_name -> tank.v1.Arena
-	0,  // 12: tank.v1.Reject.code:type_name -> tank.v1.RejectCode
-	7,  // 13: tank.v1.Rect.min:type_name -> tank.v1.Vec2
-	7,  // 14: tank.v1.Rect.max:type_name -> tank.v1.Vec2
-	8,  // 15: tank.v1.Arena.obstacles:type_name -> tank.v1.Rect
-	7,  // 16: tank.v1.PlayerState.position:type_name -> tank.v1.Vec2
-	10, // 17: tank.v1.Snapshot.players:type_name -> tank.v1.PlayerState
-	18, // [18:18] is the sub-list for method output_type
-	18, // [18:18] is the sub-list for method input_type
-	18, // [18:18] is the sub-list for extension type_name
-	18, // [18:18] is the sub-list for extension extendee
-	0,  // [0:18] is the sub-list for field type_name
+	18, // 8: tank.v1.ServerMessage.disconnect:type_name -> tank.v1.Disconnect
+	14, // 9: tank.v1.ServerMessage.roster_update:type_name -> tank.v1.RosterUpdate
+	9,  // 10: tank.v1.Welcome.arena:type_name -> tank.v1.Arena
+	0,  // 11: tank.v1.Reject.code:type_name -> tank.v1.RejectCode
+	7,  // 12: tank.v1.Rect.min:type_name -> tank.v1.Vec2
+	7,  // 13: tank.v1.Rect.max:type_name -> tank.v1.Vec2
+	8,  // 14: tank.v1.Arena.obstacles:type_name -> tank.v1.Rect
+	7,  // 15: tank.v1.PlayerState.position:type_name -> tank.v1.Vec2
+	10, // 16: tank.v1.Snapshot.players:type_name -> tank.v1.PlayerState
+	15, // 17: tank.v1.RosterUpdate.joined:type_name -> tank.v1.PlayerJoined
+	16, // 18: tank.v1.RosterUpdate.left:type_name -> tank.v1.PlayerLeft
+	19, // [19:19] is the sub-list for method output_type
+	19, // [19:19] is the sub-list for method input_type
+	19, // [19:19] is the sub-list for extension type_name
+	19, // [19:19] is the sub-list for extension extendee
+	0,  // [0:19] is the sub-list for field type_name
 }
 
 func init() { file_tank_v1_tank_proto_init() }
@@ -1453,9 +1504,8 @@ func file_tank_v1_tank_proto_init() {
 		(*ServerMessage_Reject)(nil),
 		(*ServerMessage_Snapshot)(nil),
 		(*ServerMessage_Pong)(nil),
-		(*ServerMessage_PlayerJoined)(nil),
-		(*ServerMessage_PlayerLeft)(nil),
 		(*ServerMessage_Disconnect)(nil),
+		(*ServerMessage_RosterUpdate)(nil),
 	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
@@ -1463,7 +1513,7 @@ func file_tank_v1_tank_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_tank_v1_tank_proto_rawDesc), len(file_tank_v1_tank_proto_rawDesc)),
 			NumEnums:      1,
-			NumMessages:   17,
+			NumMessages:   18,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

@@ -1,0 +1,95 @@
+package server
+
+import (
+	tankv1 "tanknet/proto/tank/v1"
+)
+
+// rosterFrameBudget is the size, in bytes, at which a RosterUpdate is split in two: well
+// inside transport.MaxFrameSize even with every name or reason at its longest, and small
+// enough that one update never holds a client's stream for long.
+const rosterFrameBudget = 8 << 10
+
+// rosterEntryOverhead is a generous bound on the bytes a PlayerJoined or PlayerLeft costs
+// beyond its text: tags, lengths and a five-byte id.
+const rosterEntryOverhead = 16
+
+// rosterChange is one player entering (joined set) or leaving (left set) the game.
+type rosterChange struct {
+	joined *tankv1.PlayerJoined
+	left   *tankv1.PlayerLeft
+}
+
+// noteJoin and noteLeave record a change for the roster update at the end of this tick.
+func (w *world) noteJoin(p *player) {
+	w.changes = append(w.changes, rosterChange{joined: &tankv1.PlayerJoined{PlayerId: p.id, Name: p.name}})
+}
+
+func (w *world) noteLeave(id uint32, reason string) {
+	w.changes = append(w.changes, rosterChange{left: &tankv1.PlayerLeft{PlayerId: id, Reason: reason}})
+}
+
+// sendFullRoster queues, for a newcomer p, every player in the game (p itself last).
+func (w *world) sendFullRoster(p *player) {
+	all := make([]rosterChange, 0, len(w.players)+1)
+	for _, o := range w.players {
+		all = append(all, rosterChange{joined: &tankv1.PlayerJoined{PlayerId: o.id, Name: o.name}})
+	}
+	all = append(all, rosterChange{joined: &tankv1.PlayerJoined{PlayerId: p.id, Name: p.name}})
+	for _, f := range w.encodeRoster(all) {
+		p.peer.send(f)
+	}
+}
+
+// flushRoster tells every player this tick's roster changes, coalesced into one update (or a
+// few when large), however many joins and leaves there were. A player that joined during
+// this tick already has the roster as it was then, and gets only the changes after it.
+func (w *world) flushRoster() {
+	if len(w.changes) == 0 {
+		return
+	}
+	everyone := w.encodeRoster(w.changes)
+	for _, p := range w.players {
+		frames := everyone
+		if p.rosterSeen > 0 {
+			frames = w.encodeRoster(w.changes[p.rosterSeen:])
+			p.rosterSeen = 0
+		}
+		for _, f := range frames {
+			p.peer.send(f)
+		}
+	}
+	clear(w.changes)
+	w.changes = w.changes[:0]
+}
+
+// encodeRoster frames changes as RosterUpdates of at most about rosterFrameBudget bytes each,
+// in order. Joins keep their order inside an update and so do leaves; a player who joins and
+// leaves in one tick appears in both lists of the same update, or the leave in a later one.
+func (w *world) encodeRoster(changes []rosterChange) [][]byte {
+	var frames [][]byte
+	var upd tankv1.RosterUpdate
+	size := 0
+	flush := func() {
+		if len(upd.Joined)+len(upd.Left) == 0 {
+			return
+		}
+		if f := w.encode(&tankv1.ServerMessage{Kind: &tankv1.ServerMessage_RosterUpdate{RosterUpdate: &upd}}); f != nil {
+			frames = append(frames, f)
+		}
+		upd, size = tankv1.RosterUpdate{}, 0
+	}
+	for _, c := range changes {
+		n := rosterEntryOverhead + len(c.joined.GetName()) + len(c.left.GetReason())
+		if size+n > rosterFrameBudget {
+			flush()
+		}
+		size += n
+		if c.joined != nil {
+			upd.Joined = append(upd.Joined, c.joined)
+		} else {
+			upd.Left = append(upd.Left, c.left)
+		}
+	}
+	flush()
+	return frames
+}

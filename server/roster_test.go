@@ -1,0 +1,139 @@
+package server
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"tanknet/netcode"
+)
+
+// rosterOf returns the ids joined and left across msgs' roster updates, in order.
+func rosterOf(fp *fakePeer) (joined, left []uint32) {
+	for _, m := range fp.control {
+		for _, j := range m.GetRosterUpdate().GetJoined() {
+			joined = append(joined, j.GetPlayerId())
+		}
+		for _, l := range m.GetRosterUpdate().GetLeft() {
+			left = append(left, l.GetPlayerId())
+		}
+	}
+	return joined, left
+}
+
+// TestWorld_ChurnCoalescedIntoOneUpdatePerTick drives 25 joins and 25 leaves into every
+// tick (500 a second) and checks a bystander gets one roster message per tick, however busy.
+func TestWorld_ChurnCoalescedIntoOneUpdatePerTick(t *testing.T) {
+	w := newTestWorld(t, func(c *Config) { c.MaxPlayers = 64 })
+	_, honest := mustJoin(t, w, 0, "honest")
+	honest.control = honest.control[:0]
+	var churn []*player
+	now := time.Duration(0)
+	wantJoined, wantLeft := 0, 0
+	for tick := range 40 {
+		for i := range 25 {
+			p, _ := mustJoin(t, w, now, fmt.Sprintf("churn-%d-%d", tick, i))
+			churn = append(churn, p)
+			wantJoined++
+		}
+		for _, p := range churn[:25] {
+			w.leave(p.id, "goodbye: churn")
+			wantLeft++
+		}
+		churn = churn[25:]
+		before := len(honest.control)
+		now += netcode.StepInterval
+		w.step(now)
+		if got := len(honest.control) - before; got != 1 {
+			t.Fatalf("tick %d: bystander got %d control messages, want exactly one roster update", tick, got)
+		}
+	}
+	joined, left := rosterOf(honest)
+	if len(joined) != wantJoined || len(left) != wantLeft {
+		t.Errorf("bystander heard %d joins and %d leaves, want %d and %d", len(joined), len(left), wantJoined, wantLeft)
+	}
+	if honest.kicked != "" {
+		t.Errorf("bystander kicked: %q", honest.kicked)
+	}
+}
+
+// TestWorld_JoinerHearsOnlyLaterChanges: a player joining mid-tick has the roster as it was
+// then; the tick's update tells it only what changed after.
+func TestWorld_JoinerHearsOnlyLaterChanges(t *testing.T) {
+	w := newTestWorld(t, nil)
+	a, _ := mustJoin(t, w, 0, "a")
+	b, fpB := mustJoin(t, w, 0, "b")
+	c, _ := mustJoin(t, w, 0, "c")
+	w.leave(a.id, "goodbye")
+	w.step(netcode.StepInterval)
+	joined, left := rosterOf(fpB)
+	want := fmt.Sprint([]uint32{a.id, b.id, c.id}, []uint32{a.id})
+	if got := fmt.Sprint(joined, left); got != want {
+		t.Errorf("b heard joins, leaves %s; want %s (its roster, then c joining and a leaving)", got, want)
+	}
+}
+
+// TestWorld_LargeRosterChangesSplit: a tick in which 200 players with long reasons leave is
+// told in several frames, each within the budget and the frame limit.
+func TestWorld_LargeRosterChangesSplit(t *testing.T) {
+	w := newTestWorld(t, func(c *Config) { c.MaxPlayers = 256 })
+	var ps []*player
+	for i := range 201 {
+		p, _ := mustJoin(t, w, 0, strings.Repeat("n", maxNameBytes-3)+fmt.Sprint(i))
+		ps = append(ps, p)
+	}
+	w.step(netcode.StepInterval)
+	stay := ps[200]
+	fp := stay.peer.(*fakePeer)
+	fp.control = fp.control[:0]
+	for _, p := range ps[:200] {
+		w.leave(p.id, strings.Repeat("r", 500))
+	}
+	frames := w.encodeRoster(w.changes)
+	w.step(2 * netcode.StepInterval)
+	if len(fp.control) < 2 {
+		t.Errorf("200 long leaves came in %d frame(s), want them split", len(fp.control))
+	}
+	for _, f := range frames {
+		if len(f) > rosterFrameBudget+maxReasonBytes+rosterEntryOverhead {
+			t.Errorf("roster frame of %d bytes, want at most about %d", len(f), rosterFrameBudget)
+		}
+	}
+	if _, left := rosterOf(fp); len(left) != 200 {
+		t.Errorf("stayer heard %d leaves, want 200", len(left))
+	}
+}
+
+// TestSession_FullServerFitsQueues seats 256 players in one tick on real sessions (whose
+// writers are not running) and checks nobody's control queue overflows: Welcome, the whole
+// roster and the tick's update all fit.
+func TestSession_FullServerFitsQueues(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.MaxPlayers = 256
+	w := newWorld(&cfg, discardLogger(), new(counters))
+	var sessions []*session
+	for i := range cfg.MaxPlayers {
+		s := newSession(nil, &cfg)
+		if _, reject := w.join(0, strings.Repeat("x", maxNameBytes-3)+fmt.Sprint(i), s); reject != nil {
+			t.Fatal(reject)
+		}
+		sessions = append(sessions, s)
+	}
+	for tick := range 40 { // 2 s of ticks with no writer: as long as a blocked write may last
+		w.step(time.Duration(tick+1) * netcode.StepInterval)
+	}
+	for i, s := range sessions {
+		if got := s.kickReason(); got != "" {
+			t.Fatalf("player %d kicked: %q", i+1, got)
+		}
+	}
+	last := sessions[len(sessions)-1]
+	var roster int
+	for _, f := range last.control[1:] {
+		roster += len(decodeFrame(f).GetRosterUpdate().GetJoined())
+	}
+	if roster != 256 {
+		t.Errorf("last joiner's roster lists %d players, want 256", roster)
+	}
+}
