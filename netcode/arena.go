@@ -40,8 +40,13 @@ func DefaultArena() Arena {
 	}
 }
 
-// Validate reports whether a is usable: positive finite size, radius, speed and turn rate,
-// and obstacles with min <= max inside the field.
+// MaxArenaSide is the longest arena side, in world units: grid coordinates then stay below
+// 2^26, far inside the wire's uint32.
+const MaxArenaSide = 1 << 16
+
+// Validate reports whether a is usable: positive finite size up to MaxArenaSide, radius,
+// speed and turn rate, room for a tank between the walls, and obstacles with min <= max
+// inside the field.
 func (a *Arena) Validate() error {
 	finitePos := func(name string, v float64) error {
 		if !(v > 0) || math.IsInf(v, 0) {
@@ -57,8 +62,11 @@ func (a *Arena) Validate() error {
 			return err
 		}
 	}
-	if 2*a.TankRadius >= a.Width || 2*a.TankRadius >= a.Height {
-		return errors.New("netcode: arena is too small for a tank")
+	if a.Width-2*a.TankRadius < GridUnit || a.Height-2*a.TankRadius < GridUnit {
+		return errors.New("netcode: arena is too small for a tank (the walls must leave at least one grid step)")
+	}
+	if a.Width > MaxArenaSide || a.Height > MaxArenaSide {
+		return fmt.Errorf("netcode: arena %v x %v is larger than %v, the most the wire grid covers", a.Width, a.Height, MaxArenaSide)
 	}
 	for i, r := range a.Obstacles {
 		if !(r.MinX <= r.MaxX && r.MinY <= r.MaxY) || r.MinX < 0 || r.MinY < 0 || r.MaxX > a.Width || r.MaxY > a.Height {

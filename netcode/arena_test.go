@@ -83,7 +83,7 @@ func TestResolveContacts(t *testing.T) {
 				t.Errorf("ResolveContacts(%v) touched %d pairs, want %d", tt.in, n, tt.pairs)
 			}
 			for i := range got {
-				if !nearPose(got[i], tt.want[i], 1e-12) {
+				if !nearPose(got[i], tt.want[i], GridUnit) { // moved tanks are snapped to the grid
 					t.Errorf("ResolveContacts(%v)[%d] = %v, want %v", tt.in, i, got[i], tt.want[i])
 				}
 			}

@@ -5,7 +5,8 @@ import "math"
 // ResolveContacts pushes overlapping tanks apart, in place, and returns how many pairs
 // touched. Each overlapping pair moves apart equally along the line between their centres;
 // tanks at the exact same spot separate along x, lower index to the left. Both tanks of a
-// pair are then contained in the arena again, right away. A tank that touches nobody is
+// pair are then contained in the arena again, right away, and snapped to the wire grid (see
+// Arena.Snap). A tank that touches nobody is
 // left exactly as it was: its owner's prediction stays exact. Only the server calls this:
 // clients cannot predict it, which is why contact is where mispredictions, corrections and
 // snaps come from.
@@ -31,6 +32,7 @@ func ResolveContacts(a *Arena, poses []Pose) int {
 			push := (minDist - d) / 2
 			p.X, p.Y = a.Contain(p.X-float64(nx*push), p.Y-float64(ny*push))
 			q.X, q.Y = a.Contain(q.X+float64(nx*push), q.Y+float64(ny*push))
+			*p, *q = a.Snap(*p), a.Snap(*q)
 		}
 	}
 	return touching

@@ -12,4 +12,9 @@
 // tank contact a client's replayed pose equals the server's exactly. Expressions of the form
 // a*b+c are written float64(a*b)+c so that no compiler may fuse them into an FMA instruction,
 // which would round differently on architectures that have one.
+//
+// The wire grid belongs here too ([GridUnit], [HeadingUnit], [GridPose]). Snapshots carry
+// poses as grid integers, so Step ends every step on the grid ([Arena.Snap]), on the server
+// and in every client: the server stores exactly the values it sends, and a client replaying
+// from a received pose still lands on the server's bits.
 package netcode

@@ -93,7 +93,9 @@ func (s *server) step() []netcode.State {
 	s.history = append(s.history, append([]netcode.Pose(nil), s.poses...))
 	out := make([]netcode.State, len(s.poses))
 	for i, p := range s.poses {
-		out[i] = netcode.State{Tick: s.tick, Pose: p, Ack: s.acks[i]}
+		// What travels is the wire grid's integers, decoded by the client: the residual
+		// stays 0 only because the server stores exactly these values.
+		out[i] = netcode.State{Tick: s.tick, Pose: netcode.ToGrid(p).Pose(), Ack: s.acks[i]}
 	}
 	return out
 }
@@ -136,6 +138,10 @@ type world struct {
 func newWorld(t *testing.T, seed uint64, pr profile, contact bool, starts []netcode.Pose,
 	drive func(p int, rng *rand.Rand, now time.Duration) netcode.Input) *world {
 	w := &world{t: t, arena: netcode.DefaultArena()}
+	starts = append([]netcode.Pose(nil), starts...)
+	for i := range starts {
+		starts[i] = w.arena.Snap(starts[i]) // a server spawns tanks on the wire grid
+	}
 	w.srv = &server{arena: &w.arena, contact: contact, poses: append([]netcode.Pose(nil), starts...),
 		acks: make([]uint32, len(starts)), history: [][]netcode.Pose{append([]netcode.Pose(nil), starts...)}}
 	adaptive := netcode.DefaultInterpConfig()

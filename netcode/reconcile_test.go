@@ -194,7 +194,7 @@ func TestReconcile_ResidualCounters(t *testing.T) {
 	pushed := Pose{exact.X - 0.3, exact.Y + 0.4, exact.Heading}
 	l.Reconcile(State{Tick: 2, Pose: pushed, Ack: 2}) // contact pushed us 0.5
 	c := l.Counters()
-	if !near(c.LastResidual, 0.5, 1e-12) || !near(c.MaxResidual, 0.5, 1e-12) || c.NonZeroResiduals != 1 {
+	if !near(c.LastResidual, 0.5, GridUnit) || !near(c.MaxResidual, 0.5, GridUnit) || c.NonZeroResiduals != 1 {
 		t.Errorf("pushed state: Counters() = %+v, want residual 0.5 once", c)
 	}
 }

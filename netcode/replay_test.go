@@ -55,8 +55,8 @@ func TestReplay_TurnAndMoveSubstepsSteerNext(t *testing.T) {
 	if lumped := Step(a, start, in, step.Duration); got == lumped {
 		t.Errorf("Replay(%v, %+v) = %v, the same as one 100 ms step: substeps were not used", start, step, got)
 	}
-	if got.Heading != 0.125 {
-		t.Errorf("Replay(%v, %+v) heading = %v, want 0.125 (0.5 x 2.5 rad/s x 0.1 s)", start, step, got.Heading)
+	if !near(got.Heading, 0.125, HeadingUnit) {
+		t.Errorf("Replay(%v, %+v) heading = %v, want 0.125 (0.5 x 2.5 rad/s x 0.1 s) to the heading grid", start, step, got.Heading)
 	}
 	if live := predictN(newLocal(t, a, start), in, 2); live != got {
 		t.Errorf("live prediction = %v, replay = %v, want identical", live, got)
@@ -85,9 +85,10 @@ func TestReplay_NonMultipleOfCadence(t *testing.T) {
 			}
 		})
 	}
-	// No duration is lost or counted twice: straight ahead at 5 units/s for 0.12 s is 0.6.
+	// No duration is lost or counted twice: straight ahead at 5 units/s for 0.12 s is 0.6
+	// (to the wire grid, snapped after each of three substeps).
 	step := PendingInput{Tick: 1, Input: Input{Throttle: 1}, Duration: 120 * time.Millisecond}
-	if d := start.Distance(Replay(a, start, []PendingInput{step})); !near(d, 0.6, 1e-12) {
+	if d := start.Distance(Replay(a, start, []PendingInput{step})); !near(d, 0.6, 3*GridUnit) {
 		t.Errorf("Replay(%+v) moved %v, want 0.6", step, d)
 	}
 }

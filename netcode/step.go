@@ -9,19 +9,21 @@ const StepInterval = 50 * time.Millisecond
 // Step advances a tank at pose p under input in for dt and returns the new pose. Heading
 // changes first, so the new heading steers this step's movement and the next step starts
 // from it. Walls and obstacles are part of the step; other tanks are not (the server resolves
-// tank contact separately with ResolveContacts). Input is clamped to [-1, 1].
+// tank contact separately with ResolveContacts). Input is clamped to [-1, 1]. The new
+// heading and position are snapped to the wire grid (see GridUnit), so what Step returns is
+// exactly what the wire can carry.
 //
 // Step is deterministic: the same arguments give bit-identical results everywhere.
 func Step(a *Arena, p Pose, in Input, dt time.Duration) Pose {
 	in = in.Clamp()
 	s := dt.Seconds()
-	heading := WrapAngle(p.Heading + float64(float64(in.Turn*a.TurnRate)*s))
+	heading := SnapHeading(p.Heading + float64(float64(in.Turn*a.TurnRate)*s))
 	dist := float64(in.Throttle*a.Speed) * s
 	sin, cos := sincos(heading)
 	x := p.X + float64(cos*dist)
 	y := p.Y + float64(sin*dist)
 	x, y = a.Contain(x, y)
-	return Pose{X: x, Y: y, Heading: heading}
+	return a.Snap(Pose{X: x, Y: y, Heading: heading})
 }
 
 // Simulate applies in to p for d, in whole StepInterval substeps followed by one remainder

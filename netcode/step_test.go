@@ -48,8 +48,14 @@ func TestStep(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := Step(tt.a, tt.p, tt.in, tt.dt); !nearPose(got, tt.want, 1e-12) {
+			// Step snaps to the wire grid: within a grid step of the exact answer (a wall
+			// rounds inward, hence a whole step), and on the grid.
+			got := Step(tt.a, tt.p, tt.in, tt.dt)
+			if !nearPose(got, tt.want, GridUnit) {
 				t.Errorf("Step(%v, %+v, %v) = %v, want %v", tt.p, tt.in, tt.dt, got, tt.want)
+			}
+			if g := ToGrid(got).Pose(); g != got {
+				t.Errorf("Step(%v, %+v, %v) = %v is off the wire grid (nearest %v)", tt.p, tt.in, tt.dt, got, g)
 			}
 		})
 	}

@@ -83,7 +83,7 @@ func (w *world) join(now time.Duration, name string, p peer) (*player, *tankv1.R
 		return nil, &tankv1.Reject{Code: tankv1.RejectCode_REJECT_CODE_SERVER_FULL,
 			Reason: fmt.Sprintf("server full (%d players)", w.cfg.MaxPlayers)}
 	}
-	pl := &player{id: w.nextID, peer: p, joinedAt: now, state: &tankv1.PlayerState{Position: &tankv1.Vec2{}}}
+	pl := &player{id: w.nextID, peer: p, joinedAt: now, state: new(tankv1.PlayerState)}
 	w.nextID++
 	pl.name = w.uniqueName(cleanName(name, pl.id))
 	pl.pose = w.spawnPose()
@@ -112,9 +112,9 @@ var spawnPoints = []netcode.Pose{
 // spawnPose returns the first spawn point clear of every tank, or a point derived from the
 // next id when all are taken.
 func (w *world) spawnPose() netcode.Pose {
-	scale := func(p netcode.Pose) netcode.Pose { // fit the points to any arena size
+	scale := func(p netcode.Pose) netcode.Pose { // fit the points to any arena size, on the wire grid
 		x, y := w.cfg.Arena.Contain(p.X/40*w.cfg.Arena.Width, p.Y/25*w.cfg.Arena.Height)
-		return netcode.Pose{X: x, Y: y, Heading: p.Heading}
+		return w.cfg.Arena.Snap(netcode.Pose{X: x, Y: y, Heading: p.Heading})
 	}
 	clear := 4 * w.cfg.Arena.TankRadius
 	for _, sp := range spawnPoints {
@@ -222,10 +222,8 @@ func (w *world) broadcast() {
 	w.snap.ServerTick = w.tick
 	w.snap.Players = w.snap.Players[:0]
 	for _, p := range w.players {
-		s := p.state
-		s.PlayerId, s.Tick, s.Rotation, s.AcknowledgedMoveTick = p.id, w.tick, p.pose.Heading, p.ack
-		s.Position.X, s.Position.Y = p.pose.X, p.pose.Y
-		w.snap.Players = append(w.snap.Players, s)
+		transport.FillState(p.state, p.id, netcode.State{Tick: w.tick, Pose: p.pose, Ack: p.ack})
+		w.snap.Players = append(w.snap.Players, p.state)
 	}
 	frame := w.encode(&w.msg)
 	for _, p := range w.players {

@@ -269,7 +269,7 @@ func TestWorld_Contact(t *testing.T) {
 		b.pose = netcode.Pose{X: 20.5, Y: 3}
 		w.step(50 * time.Millisecond)
 		d := a.pose.Distance(b.pose)
-		if contact && d < 2*w.cfg.Arena.TankRadius-1e-9 {
+		if contact && d < 2*w.cfg.Arena.TankRadius-2*netcode.GridUnit { // both snapped to the wire grid
 			t.Errorf("contact on: tanks %v apart, want at least %v", d, 2*w.cfg.Arena.TankRadius)
 		}
 		if !contact && d != 0.5 {

@@ -8,8 +8,9 @@ import (
 	tankv1 "tanknet/proto/tank/v1"
 )
 
-// Conversions between wire messages and netcode values. They copy floats bit for bit: the
-// wire carries doubles, so what the server stores is exactly what clients receive.
+// Conversions between wire messages and netcode values. Poses travel on netcode's wire grid
+// (netcode.GridPose); every pose the server stores is on that grid, so what it stores is
+// exactly what clients decode. Arena values travel as doubles, bit for bit.
 
 // ArenaToProto returns the wire form of a.
 func ArenaToProto(a *netcode.Arena) *tankv1.Arena {
@@ -47,24 +48,28 @@ func ArenaFromProto(m *tankv1.Arena) (netcode.Arena, error) {
 	return a, nil
 }
 
-// StateToProto returns the wire form of player id's state s.
+// StateToProto returns the wire form of player id's state s; see FillState.
 func StateToProto(id uint32, s netcode.State) *tankv1.PlayerState {
-	return &tankv1.PlayerState{
-		PlayerId:             id,
-		Tick:                 s.Tick,
-		Position:             &tankv1.Vec2{X: s.Pose.X, Y: s.Pose.Y},
-		Rotation:             s.Pose.Heading,
-		AcknowledgedMoveTick: s.Ack,
-	}
+	m := new(tankv1.PlayerState)
+	FillState(m, id, s)
+	return m
+}
+
+// FillState overwrites m with the wire form of player id's state s, without allocating. A
+// pose off the wire grid is rounded to it (the server never stores one).
+func FillState(m *tankv1.PlayerState, id uint32, s netcode.State) {
+	g := netcode.ToGrid(s.Pose)
+	m.PlayerId, m.Tick, m.AcknowledgedMoveTick = id, s.Tick, s.Ack
+	m.GridX, m.GridY, m.GridHeading = g.X, g.Y, g.Heading
 }
 
 // StateFromProto returns the netcode view of a wire player state. Missing fields read as 0.
+// A heading outside [-32768, 32768] steps is wrapped into [-pi, pi].
 func StateFromProto(m *tankv1.PlayerState) netcode.State {
-	return netcode.State{
-		Tick: m.GetTick(),
-		Pose: netcode.Pose{X: m.GetPosition().GetX(), Y: m.GetPosition().GetY(), Heading: m.GetRotation()},
-		Ack:  m.GetAcknowledgedMoveTick(),
-	}
+	g := netcode.GridPose{X: m.GetGridX(), Y: m.GetGridY(), Heading: m.GetGridHeading()}
+	p := g.Pose()
+	p.Heading = netcode.WrapAngle(p.Heading)
+	return netcode.State{Tick: m.GetTick(), Pose: p, Ack: m.GetAcknowledgedMoveTick()}
 }
 
 // MoveToProto returns the wire form of a pending input.

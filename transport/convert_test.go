@@ -136,6 +136,8 @@ func TestArenaFromProto_RejectsInvalid(t *testing.T) {
 	}
 }
 
+// TestState_RoundTrip: a pose travels as the nearest wire-grid pose, and a pose already on
+// the grid (every pose the server stores) arrives bit for bit.
 func TestState_RoundTrip(t *testing.T) {
 	for name, tc := range map[string]struct {
 		id uint32
@@ -156,8 +158,12 @@ func TestState_RoundTrip(t *testing.T) {
 			if got.Tick != tc.s.Tick || got.Ack != tc.s.Ack {
 				t.Errorf("tick/ack = %d/%d, want %d/%d", got.Tick, got.Ack, tc.s.Tick, tc.s.Ack)
 			}
-			if !sameBits(got.Pose.X, tc.s.Pose.X) || !sameBits(got.Pose.Y, tc.s.Pose.Y) || !sameBits(got.Pose.Heading, tc.s.Pose.Heading) {
-				t.Errorf("pose = %#v, want %#v bit for bit", got.Pose, tc.s.Pose)
+			want := netcode.ToGrid(tc.s.Pose).Pose()
+			if !sameBits(got.Pose.X, want.X) || !sameBits(got.Pose.Y, want.Y) || !sameBits(got.Pose.Heading, want.Heading) {
+				t.Errorf("pose = %#v, want the grid pose %#v bit for bit", got.Pose, want)
+			}
+			if again := StateFromProto(throughWire(t, StateToProto(tc.id, got))); again.Pose != got.Pose {
+				t.Errorf("grid pose %#v came back as %#v, want it unchanged", got.Pose, again.Pose)
 			}
 		})
 	}
@@ -167,14 +173,14 @@ func TestStateFromProto_MissingFieldsReadAsZero(t *testing.T) {
 	for name, m := range map[string]*tankv1.PlayerState{
 		"nil":         nil,
 		"empty":       {},
-		"no position": {PlayerId: 1, Tick: 5, Rotation: 1, AcknowledgedMoveTick: 3},
+		"no position": {PlayerId: 1, Tick: 5, GridHeading: 100, AcknowledgedMoveTick: 3},
 	} {
 		t.Run(name, func(t *testing.T) {
 			got := StateFromProto(m)
 			if got.Pose.X != 0 || got.Pose.Y != 0 {
 				t.Errorf("position = (%v, %v), want (0, 0)", got.Pose.X, got.Pose.Y)
 			}
-			if got.Tick != m.GetTick() || got.Ack != m.GetAcknowledgedMoveTick() || got.Pose.Heading != m.GetRotation() {
+			if got.Tick != m.GetTick() || got.Ack != m.GetAcknowledgedMoveTick() || got.Pose.Heading != float64(m.GetGridHeading())*netcode.HeadingUnit {
 				t.Errorf("StateFromProto(%v) = %+v", m, got)
 			}
 		})

@@ -36,7 +36,7 @@ func sSnapshot(tick uint32, players ...*tankv1.PlayerState) *tankv1.ServerMessag
 }
 
 func pState(id, tick uint32, x, y, rot float64, ack uint32) *tankv1.PlayerState {
-	return &tankv1.PlayerState{PlayerId: id, Tick: tick, Position: &tankv1.Vec2{X: x, Y: y}, Rotation: rot, AcknowledgedMoveTick: ack}
+	return StateToProto(id, netcode.State{Tick: tick, Pose: netcode.Pose{X: x, Y: y, Heading: rot}, Ack: ack})
 }
 
 // sampleMessages is one of every message kind in both directions, plus edge cases.
@@ -139,8 +139,7 @@ func TestFrame_WorkedExampleBytes(t *testing.T) {
 		{
 			name: "ServerMessage{snapshot{server_tick:120 players:[{1 120 (4,2.5) 0 117}]}}",
 			msg:  sSnapshot(120, pState(1, 120, 4, 2.5, 0, 117)),
-			hex: "20 1a 1e 08 78 12 1a 08 01 10 78 1a 12 09 00 00 00 00 00 00 10 40" +
-				" 11 00 00 00 00 00 00 04 40 28 75",
+			hex:  "13 1a 11 08 78 12 0d 08 01 10 78 28 75 78 80 20 80 01 80 14",
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

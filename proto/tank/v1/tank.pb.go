@@ -514,7 +514,7 @@ func (x *Welcome) GetMaxInputLead() uint32 {
 type Reject struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	Code  RejectCode             `protobuf:"varint,1,opt,name=code,proto3,enum=tank.v1.RejectCode" json:"code,omitempty"`
-	// Human-readable explanation, e.g. "protocol version 7 not supported (want 1)".
+	// Human-readable explanation, e.g. "protocol version 7 not supported (want 2)".
 	Reason        string `protobuf:"bytes,2,opt,name=reason,proto3" json:"reason,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -838,21 +838,26 @@ func (x *Arena) GetTurnRate() float64 {
 	return 0
 }
 
-// PlayerState is one tank's authoritative pose after a server tick.
+// PlayerState is one tank's authoritative pose after a server tick. The pose travels on the
+// wire grid: integers that convert exactly to the doubles the server stores, because the
+// movement rules snap every step to this grid on server and clients alike.
 type PlayerState struct {
 	state    protoimpl.MessageState `protogen:"open.v1"`
 	PlayerId uint32                 `protobuf:"varint,1,opt,name=player_id,json=playerId,proto3" json:"player_id,omitempty"`
 	// The server tick this state belongs to (equals Snapshot.server_tick).
 	Tick uint32 `protobuf:"varint,2,opt,name=tick,proto3" json:"tick,omitempty"`
-	// Position in world units, exactly as the server stores it.
-	Position *Vec2 `protobuf:"bytes,3,opt,name=position,proto3" json:"position,omitempty"`
-	// Heading in radians, in [-pi, pi].
-	Rotation float64 `protobuf:"fixed64,4,opt,name=rotation,proto3" json:"rotation,omitempty"`
 	// The last MoveInput.tick the server applied for this player (0 before the first).
 	// Clients prune pending inputs at or below it and replay the rest from this pose.
 	AcknowledgedMoveTick uint32 `protobuf:"varint,5,opt,name=acknowledged_move_tick,json=acknowledgedMoveTick,proto3" json:"acknowledged_move_tick,omitempty"`
-	unknownFields        protoimpl.UnknownFields
-	sizeCache            protoimpl.SizeCache
+	// Position in grid steps of 1/1024 world unit from the arena's origin: x = grid_x / 1024
+	// exactly (a power of two, so the double is exact).
+	GridX uint32 `protobuf:"varint,15,opt,name=grid_x,json=gridX,proto3" json:"grid_x,omitempty"`
+	GridY uint32 `protobuf:"varint,16,opt,name=grid_y,json=gridY,proto3" json:"grid_y,omitempty"`
+	// Heading in steps of 2*pi/65536 radians, in [-32768, 32768]: the double is
+	// grid_heading * (2*pi/65536), one IEEE multiplication by the double nearest 2*pi/65536.
+	GridHeading   int32 `protobuf:"zigzag32,17,opt,name=grid_heading,json=gridHeading,proto3" json:"grid_heading,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *PlayerState) Reset() {
@@ -899,23 +904,30 @@ func (x *PlayerState) GetTick() uint32 {
 	return 0
 }
 
-func (x *PlayerState) GetPosition() *Vec2 {
+func (x *PlayerState) GetAcknowledgedMoveTick() uint32 {
 	if x != nil {
-		return x.Position
-	}
-	return nil
-}
-
-func (x *PlayerState) GetRotation() float64 {
-	if x != nil {
-		return x.Rotation
+		return x.AcknowledgedMoveTick
 	}
 	return 0
 }
 
-func (x *PlayerState) GetAcknowledgedMoveTick() uint32 {
+func (x *PlayerState) GetGridX() uint32 {
 	if x != nil {
-		return x.AcknowledgedMoveTick
+		return x.GridX
+	}
+	return 0
+}
+
+func (x *PlayerState) GetGridY() uint32 {
+	if x != nil {
+		return x.GridY
+	}
+	return 0
+}
+
+func (x *PlayerState) GetGridHeading() int32 {
+	if x != nil {
+		return x.GridHeading
 	}
 	return 0
 }
@@ -1385,13 +1397,14 @@ const file_tank_v1_tank_proto_rawDesc = "" +
 	"\vtank_radius\x18\x04 \x01(\x01R\n" +
 	"tankRadius\x12\x14\n" +
 	"\x05speed\x18\x05 \x01(\x01R\x05speed\x12\x1b\n" +
-	"\tturn_rate\x18\x06 \x01(\x01R\bturnRate\"\xbb\x01\n" +
+	"\tturn_rate\x18\x06 \x01(\x01R\bturnRate\"\xe5\x01\n" +
 	"\vPlayerState\x12\x1b\n" +
 	"\tplayer_id\x18\x01 \x01(\rR\bplayerId\x12\x12\n" +
-	"\x04tick\x18\x02 \x01(\rR\x04tick\x12)\n" +
-	"\bposition\x18\x03 \x01(\v2\r.tank.v1.Vec2R\bposition\x12\x1a\n" +
-	"\brotation\x18\x04 \x01(\x01R\brotation\x124\n" +
-	"\x16acknowledged_move_tick\x18\x05 \x01(\rR\x14acknowledgedMoveTick\"[\n" +
+	"\x04tick\x18\x02 \x01(\rR\x04tick\x124\n" +
+	"\x16acknowledged_move_tick\x18\x05 \x01(\rR\x14acknowledgedMoveTick\x12\x15\n" +
+	"\x06grid_x\x18\x0f \x01(\rR\x05gridX\x12\x15\n" +
+	"\x06grid_y\x18\x10 \x01(\rR\x05gridY\x12!\n" +
+	"\fgrid_heading\x18\x11 \x01(\x11R\vgridHeadingJ\x04\b\x03\x10\x04J\x04\b\x04\x10\x05R\bpositionR\brotation\"[\n" +
 	"\bSnapshot\x12\x1f\n" +
 	"\vserver_tick\x18\x01 \x01(\rR\n" +
 	"serverTick\x12.\n" +
@@ -1477,15 +1490,14 @@ var file_tank_v1_tank_proto_depIdxs = []int32{
 	7,  // 12: tank.v1.Rect.min:type_name -> tank.v1.Vec2
 	7,  // 13: tank.v1.Rect.max:type_name -> tank.v1.Vec2
 	8,  // 14: tank.v1.Arena.obstacles:type_name -> tank.v1.Rect
-	7,  // 15: tank.v1.PlayerState.position:type_name -> tank.v1.Vec2
-	10, // 16: tank.v1.Snapshot.players:type_name -> tank.v1.PlayerState
-	15, // 17: tank.v1.RosterUpdate.joined:type_name -> tank.v1.PlayerJoined
-	16, // 18: tank.v1.RosterUpdate.left:type_name -> tank.v1.PlayerLeft
-	19, // [19:19] is the sub-list for method output_type
-	19, // [19:19] is the sub-list for method input_type
-	19, // [19:19] is the sub-list for extension type_name
-	19, // [19:19] is the sub-list for extension extendee
-	0,  // [0:19] is the sub-list for field type_name
+	10, // 15: tank.v1.Snapshot.players:type_name -> tank.v1.PlayerState
+	15, // 16: tank.v1.RosterUpdate.joined:type_name -> tank.v1.PlayerJoined
+	16, // 17: tank.v1.RosterUpdate.left:type_name -> tank.v1.PlayerLeft
+	18, // [18:18] is the sub-list for method output_type
+	18, // [18:18] is the sub-list for method input_type
+	18, // [18:18] is the sub-list for extension type_name
+	18, // [18:18] is the sub-list for extension extendee
+	0,  // [0:18] is the sub-list for field type_name
 }
 
 func init() { file_tank_v1_tank_proto_init() }
