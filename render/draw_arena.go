@@ -1,7 +1,6 @@
 package render
 
 import (
-	"image/color"
 	"math"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -14,29 +13,50 @@ import (
 // wallWidth is the outer wall's thickness in pixels, drawn outside the field.
 const wallWidth = 5
 
-// arenaCache holds the arena, which never changes during a session, drawn once for the
-// current window layout: redrawing its grid and boxes every frame costs more than the tanks.
-type arenaCache struct {
-	img   *ebiten.Image
-	frame view.Frame // the layout img was drawn for
+// maxArenas is the most arenas one window shows (the three-pane demo).
+const maxArenas = 3
+
+// backdropKey is everything the backdrop depends on.
+type backdropKey struct {
+	w, h   int
+	n      int
+	frames [maxArenas]view.Frame
 }
 
-// drawArena draws the arena for layout f, from the cache when f has not changed.
-func (g *Game) drawArena(dst *ebiten.Image, f view.Frame, a *netcode.Arena) {
-	if f.Scale <= 0 {
-		return
+// backdrop is the window's static layer: the background and every arena shown (field, grid,
+// walls, obstacles), which never change during a session, painted once for the current
+// window layout. Each frame starts by copying it over the whole screen, the one full-window
+// pass a frame needs besides Ebitengine's own; under a software renderer the cost of a frame
+// is mostly pixels touched, so the screen is never cleared or filled separately.
+type backdrop struct {
+	img *ebiten.Image
+	key backdropKey
+}
+
+// update paints the backdrop for arenas laid out as frames on a screen like dst when the
+// layout changed, and reports whether it did.
+func (b *backdrop) update(dst *ebiten.Image, a *netcode.Arena, frames ...view.Frame) bool {
+	k := backdropKey{w: dst.Bounds().Dx(), h: dst.Bounds().Dy(), n: min(len(frames), maxArenas)}
+	copy(k.frames[:], frames)
+	if b.img != nil && b.key == k {
+		return false
 	}
-	c := &g.arenaCache
-	b := dst.Bounds()
-	if c.img == nil || c.frame != f || c.img.Bounds() != b {
-		if c.img != nil {
-			c.img.Deallocate()
+	if b.img != nil {
+		b.img.Deallocate()
+	}
+	b.img, b.key = ebiten.NewImage(k.w, k.h), k
+	b.img.Fill(view.Background)
+	for _, f := range k.frames[:k.n] {
+		if f.Scale > 0 {
+			paintArena(b.img, f, a)
 		}
-		c.img = ebiten.NewImage(b.Dx(), b.Dy())
-		c.frame = f
-		paintArena(c.img, f, a)
 	}
-	dst.DrawImage(c.img, nil)
+	return true
+}
+
+// draw copies the whole backdrop onto dst.
+func (b *backdrop) draw(dst *ebiten.Image) {
+	dst.DrawImage(b.img, &ebiten.DrawImageOptions{Blend: ebiten.BlendCopy})
 }
 
 // paintArena draws the field, a one-unit grid, the outer walls and the obstacles.
@@ -67,18 +87,4 @@ func paintArena(dst *ebiten.Image, f view.Frame, a *netcode.Arena) {
 		vector.FillRect(dst, float32(x0), float32(y0), w, hh, view.Obstacle, true)
 		vector.StrokeRect(dst, float32(x0), float32(y0), w, hh, float32(math.Max(1, f.Scale/10)), view.ObstacleEdge, true)
 	}
-}
-
-// fillPath fills p with clr, which may be translucent.
-func fillPath(dst *ebiten.Image, p *vector.Path, clr color.Color) {
-	op := &vector.DrawPathOptions{AntiAlias: true}
-	op.ColorScale.ScaleWithColor(clr)
-	vector.FillPath(dst, p, nil, op)
-}
-
-// strokePath strokes p, width pixels wide, with clr.
-func strokePath(dst *ebiten.Image, p *vector.Path, width float32, clr color.Color) {
-	op := &vector.DrawPathOptions{AntiAlias: true}
-	op.ColorScale.ScaleWithColor(clr)
-	vector.StrokePath(dst, p, &vector.StrokeOptions{Width: width, LineJoin: vector.LineJoinRound}, op)
 }

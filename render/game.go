@@ -2,6 +2,7 @@ package render
 
 import (
 	"context"
+	"image"
 	"math"
 	"time"
 
@@ -39,8 +40,23 @@ type Game struct {
 	failure    error     // why the session ended; nil while it runs
 	failAt     time.Time // when failure was noticed
 	shot       screenshot
-	arenaCache arenaCache
+	frameStats view.FrameStats
+
+	// Drawing caches: what does not change between frames is prepared once (see doc.go).
+	backdrop   backdrop
+	sprites    sprites
+	text       textCache
+	hudText    textLayer
+	helpText   textLayer
+	batch      lineBatch
 	scratch    []view.Point
+	labels     []tankLabel
+	labelSpecs []view.LabelSpec
+	labelRects []view.Rect
+	damage     damage
+	hudRect    image.Rectangle // where the HUD panel was last drawn
+	// viewChanged is set by a key that changes what is drawn; the next frame is drawn whole.
+	viewChanged bool
 }
 
 func newGame(ctx context.Context, sess *client.Session, opts Options, now time.Time) (*Game, error) {
@@ -116,18 +132,33 @@ func (g *Game) observe() {
 
 // Draw draws the frame and, when a screenshot is due, saves it.
 func (g *Game) Draw(screen *ebiten.Image) {
-	screen.Fill(view.Background)
+	g.frameStats.Frame(time.Now())
 	b := screen.Bounds()
 	f := view.Layout(b.Dx(), b.Dy(), g.arena.Width, g.arena.Height, g.showHUD)
-	g.drawArena(screen, f, &g.arena)
+	full := g.backdrop.update(screen, &g.arena, f) || g.needsFullFrame(f)
+	if full {
+		g.backdrop.draw(screen)
+	} else {
+		g.damage.repair(screen, g.backdrop.img)
+	}
 	g.drawTanks(screen, f, &g.arena)
 	if g.showHUD {
-		g.drawHUD(screen, f)
+		g.drawHUD(screen, f, full)
 	}
 	g.drawOverlays(screen, f)
+	g.damage.endFrame()
+	g.text.endFrame()
+	g.viewChanged = false
 	if g.shot.due && !g.shot.done {
 		g.shot.take(screen)
 	}
+}
+
+// needsFullFrame reports whether this frame must repaint the whole window rather than only
+// repair where tanks were: when the view changed, or something is drawn over the arena that
+// the damage record does not track (a floating HUD, the help, a message box).
+func (g *Game) needsFullFrame(f view.Frame) bool {
+	return g.viewChanged || g.showHelp || g.failure != nil || g.game.Local() == nil || (g.showHUD && !f.Side)
 }
 
 // Layout keeps one logical pixel per window pixel, so a bigger window shows a bigger arena.

@@ -5,7 +5,6 @@ import (
 	"image/color"
 
 	"github.com/hajimehoshi/ebiten/v2"
-	"github.com/hajimehoshi/ebiten/v2/vector"
 
 	"tanknet/render/view"
 )
@@ -17,43 +16,59 @@ const (
 	correctionUnit = 0.5 // a quarter of the snap distance
 )
 
+// graphFill and graphGrid are the graph's background and quarter lines.
+var (
+	graphFill = color.RGBA{0x10, 0x12, 0x18, 0xff}
+	graphGrid = color.RGBA{0x2a, 0x2e, 0x38, 0xff}
+)
+
 func rttMS(s view.Sample) float64      { return float64(s.RTT.Microseconds()) / 1000 }
 func correction(s view.Sample) float64 { return s.Correction }
 
-// drawGraph draws the last view.GraphWindow of round trips and correction sizes in r, each
-// against its own scale, with a two-line legend above it.
-func (g *Game) drawGraph(dst *ebiten.Image, r view.Rect) {
+// graphLegend writes the graph's two-line legend above r into t and returns the values at
+// the top edge of each trace's scale.
+func (g *Game) graphLegend(t *textLayer, r view.Rect) (rttTop, corrTop float64) {
 	h := &g.history
-	rttTop := view.NiceCeil(h.Max(rttMS), rttFloorMS)
-	corrTop := view.NiceCeil(h.Max(correction), correctionUnit)
+	rttTop = view.NiceCeil(h.Max(rttMS), rttFloorMS)
+	corrTop = view.NiceCeil(h.Max(correction), correctionUnit)
 	var rtt, corr float64
 	if s := h.Samples(); len(s) > 0 {
 		rtt, corr = rttMS(s[len(s)-1]), correction(s[len(s)-1])
 	}
-	drawText(dst, fmt.Sprintf("RTT %.0f ms  (top %g ms)", rtt, rttTop), g.fonts.mono, r.X, r.Y-2*lineHeight, view.RTTLine)
-	drawText(dst, fmt.Sprintf("correction %.3f u  (top %g u)", corr, corrTop), g.fonts.mono, r.X, r.Y-lineHeight, view.ErrorLine)
-
-	vector.FillRect(dst, float32(r.X), float32(r.Y), float32(r.W), float32(r.H), color.RGBA{0x10, 0x12, 0x18, 0xff}, false)
-	for i := 1; i < 4; i++ { // quarter lines
-		y := float32(r.Y + r.H*float64(i)/4)
-		vector.StrokeLine(dst, float32(r.X), y, float32(r.X+r.W), y, 1, color.RGBA{0x2a, 0x2e, 0x38, 0xff}, false)
-	}
-	g.plot(dst, r, rttTop, rttMS, view.RTTLine)
-	g.plot(dst, r, corrTop, correction, view.ErrorLine)
-	vector.StrokeRect(dst, float32(r.X), float32(r.Y), float32(r.W), float32(r.H), 1, view.DimText, false)
+	t.add(fmt.Sprintf("RTT (ping) %.0f ms  (top %g ms)", rtt, rttTop), g.fonts.mono, r.X, r.Y-2*lineHeight, view.RTTLine)
+	t.add(fmt.Sprintf("correction %.3f u  (top %g u)", corr, corrTop), g.fonts.mono, r.X, r.Y-lineHeight, view.ErrorLine)
+	return rttTop, corrTop
 }
 
-// plot strokes one series of the history in r, scaled so top is r's top edge.
-func (g *Game) plot(dst *ebiten.Image, r view.Rect, top float64, value func(view.Sample) float64, clr color.Color) {
+// drawGraph draws the last view.GraphWindow of round trips and correction sizes in r, each
+// against its own scale (the value at r's top edge). The box, grid and both traces go out as
+// one batch of quads.
+func (g *Game) drawGraph(dst *ebiten.Image, r view.Rect, rttTop, corrTop float64) {
+	b := &g.batch
+	b.rect(r.X, r.Y, r.W, r.H, graphFill)
+	for i := 1; i < 4; i++ { // quarter lines
+		y := r.Y + r.H*float64(i)/4
+		b.rect(r.X, y, r.W, 1, graphGrid)
+	}
+	g.plot(r, rttTop, rttMS, view.RTTLine)
+	g.plot(r, corrTop, correction, view.ErrorLine)
+	strokeRect(b, r, 1, view.DimText)
+	b.flush(dst)
+}
+
+// plot adds one series of the history in r to the batch, scaled so top is r's top edge.
+func (g *Game) plot(r view.Rect, top float64, value func(view.Sample) float64, clr color.RGBA) {
 	pts := g.history.Plot(g.scratch[:0], g.game.Now(), r.W, r.H, top, value)
 	g.scratch = pts
-	if len(pts) < 2 {
-		return
+	for i := 1; i < len(pts); i++ {
+		g.batch.segment(r.X+pts[i-1].X, r.Y+pts[i-1].Y, r.X+pts[i].X, r.Y+pts[i].Y, 1.5, clr)
 	}
-	var p vector.Path
-	p.MoveTo(float32(r.X+pts[0].X), float32(r.Y+pts[0].Y))
-	for _, q := range pts[1:] {
-		p.LineTo(float32(r.X+q.X), float32(r.Y+q.Y))
-	}
-	strokePath(dst, &p, 1.5, clr)
+}
+
+// strokeRect adds r's outline, width pixels wide, inside r.
+func strokeRect(b *lineBatch, r view.Rect, width float64, clr color.RGBA) {
+	b.rect(r.X, r.Y, r.W, width, clr)
+	b.rect(r.X, r.Y+r.H-width, r.W, width, clr)
+	b.rect(r.X, r.Y, width, r.H, clr)
+	b.rect(r.X+r.W-width, r.Y, width, r.H, clr)
 }

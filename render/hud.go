@@ -5,7 +5,6 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/text/v2"
-	"github.com/hajimehoshi/ebiten/v2/vector"
 
 	"tanknet/render/view"
 	"tanknet/transport"
@@ -18,8 +17,10 @@ const (
 	sectionGap = 3  // air above each section heading
 )
 
-// drawHUD fills the panel with the HUD text and the live graph below it.
-func (g *Game) drawHUD(dst *ebiten.Image, f view.Frame) {
+// drawHUD fills the panel with the HUD text and the live graph below it. The text goes
+// through a textLayer, so it is drawn anew only in frames where a number in it changed; in a
+// frame that is not drawn whole (full false) the panel is not touched at all otherwise.
+func (g *Game) drawHUD(dst *ebiten.Image, f view.Frame, full bool) {
 	lines := view.HUD(g.game, g.tech, g.netLines())
 	if g.netErr != nil {
 		lines = append(lines, view.Line{Text: g.netErr.Error(), Style: view.Warn})
@@ -34,8 +35,8 @@ func (g *Game) drawHUD(dst *ebiten.Image, f view.Frame) {
 		}
 	}
 	p.H = min(p.H, float64(len(lines)*lineHeight+headings*sectionGap)+graphH+3*padding)
-	vector.FillRect(dst, float32(p.X), float32(p.Y), float32(p.W), float32(p.H), view.PanelFill, false)
-
+	t := &g.hudText
+	t.begin(p.X, p.Y, p.W, p.H, view.PanelFill)
 	y := p.Y + padding
 	for _, l := range lines {
 		if y+lineHeight > p.Y+p.H-graphH-padding {
@@ -47,10 +48,19 @@ func (g *Game) drawHUD(dst *ebiten.Image, f view.Frame) {
 		} else {
 			y += sectionGap
 		}
-		drawText(dst, l.Text, g.fonts.mono, x, y, styleColor(l.Style))
+		t.add(l.Text, g.fonts.mono, x, y, styleColor(l.Style))
 		y += lineHeight
 	}
-	g.drawGraph(dst, view.Rect{X: p.X + padding, Y: p.Y + p.H - graphH - padding + 2*lineHeight, W: p.W - 2*padding, H: view.GraphHeight})
+	graph := view.Rect{X: p.X + padding, Y: p.Y + p.H - graphH - padding + 2*lineHeight, W: p.W - 2*padding, H: view.GraphHeight}
+	rttTop, corrTop := g.graphLegend(t, graph)
+	if t.update() || full {
+		if !full { // the panel is translucent: put back what is under it, where it was and is
+			repairRect(dst, g.backdrop.img, g.hudRect.Union(t.bounds()))
+		}
+		t.draw(dst)
+		g.hudRect = t.bounds()
+	}
+	g.drawGraph(dst, graph, rttTop, corrTop)
 }
 
 // netLines describe the link conditioner for the HUD.
@@ -68,7 +78,7 @@ func (g *Game) netLines() []string {
 	return []string{"network " + g.net.Preset + ":", "  out " + c.Outbound.String(), "  in  " + c.Inbound.String()}
 }
 
-func styleColor(s view.Style) color.Color {
+func styleColor(s view.Style) color.RGBA {
 	switch s {
 	case view.Heading:
 		return view.RTTLine
@@ -80,7 +90,8 @@ func styleColor(s view.Style) color.Color {
 	return view.TextColor
 }
 
-// drawText writes s with its top-left corner at (x, y).
+// drawText writes s with its top-left corner at (x, y). For text shown only now and then
+// (messages); text drawn every frame goes through a textLayer or the textCache.
 func drawText(dst *ebiten.Image, s string, face text.Face, x, y float64, clr color.Color) {
 	op := &text.DrawOptions{}
 	op.GeoM.Translate(x, y)

@@ -27,6 +27,9 @@ func (g *Game) handleKeys() (quit bool) {
 	}.Input()
 
 	pressed := inpututil.IsKeyJustPressed
+	for _, k := range []ebiten.Key{ebiten.KeyF1, ebiten.KeyP, ebiten.KeyR, ebiten.KeyI, ebiten.KeyG, ebiten.KeyH, ebiten.KeyN} {
+		g.viewChanged = g.viewChanged || pressed(k)
+	}
 	switch {
 	case pressed(ebiten.KeyEscape):
 		return true

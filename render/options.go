@@ -3,6 +3,7 @@ package render
 import (
 	"errors"
 	"fmt"
+	"io"
 
 	"tanknet/client"
 	"tanknet/render/view"
@@ -27,6 +28,9 @@ type Options struct {
 	// what it shows there and close.
 	ScreenshotPath   string
 	ScreenshotFrames int
+	// Report, if set, receives one line when the window closes: the frame rate, the
+	// frame-time percentiles and the prediction steps dropped, so a run's speed is repeatable.
+	Report io.Writer
 }
 
 // Network is the link conditioner the session runs over, and what it is set to.

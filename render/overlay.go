@@ -27,10 +27,11 @@ func (g *Game) drawOverlays(dst *ebiten.Image, f view.Frame) {
 		}
 	}
 	if len(off) > 0 {
-		drawCentred(dst, strings.Join(off, " + ")+" OFF", g.fonts.mono, a.X+a.W/2, a.Y+8, view.WarnText)
+		img := g.text.image(strings.Join(off, " + ")+" OFF", g.fonts.mono, view.WarnText, true)
+		g.drawDamaging(dst, img, a.X+a.W/2-float64(img.Bounds().Dx())/2, a.Y+8)
 	}
 	if !g.showHUD {
-		drawText(dst, "F1 help  H HUD", g.fonts.mono, a.X+8, a.Y+a.H-lineHeight-4, view.DimText)
+		g.drawDamaging(dst, g.text.image("F1 help  H HUD", g.fonts.mono, view.DimText, true), a.X+8, a.Y+a.H-lineHeight-4)
 	}
 
 	switch {
@@ -81,15 +82,19 @@ func (g *Game) drawHelp(dst *ebiten.Image, f view.Frame) {
 	}
 	h := float64(len(lines)*lineHeight + 3*len(lines)/6)
 	x, y := f.Arena.X+f.Arena.W/2-w/2-padding*2, f.Arena.Y+f.Arena.H/2-h/2-padding
-	vector.FillRect(dst, float32(x), float32(y), float32(w+4*padding), float32(h+3*padding), view.BoxFill, false)
+	bw, bh := w+4*padding, h+3*padding
+	t := &g.helpText
+	t.begin(x, y, bw, bh, view.BoxFill)
 	ly := y + padding
 	for _, l := range lines {
 		if l.Style == view.Heading && ly > y+padding {
 			ly += 6
 		}
-		drawText(dst, l.Text, g.fonts.mono, x+2*padding, ly, styleColor(l.Style))
+		t.add(l.Text, g.fonts.mono, x+2*padding, ly, styleColor(l.Style))
 		ly += lineHeight
 	}
+	t.update()
+	t.draw(dst)
 }
 
 // drawCentred writes s centred horizontally on cx, its top at y.

@@ -2,6 +2,8 @@ package render
 
 import (
 	"context"
+	"fmt"
+	"io"
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -50,5 +52,20 @@ func Run(ctx context.Context, sess *client.Session, opts Options) error {
 	ebiten.SetWindowClosingHandled(true) // Update sees the close, to exit with the right error
 	ebiten.SetTPS(60)
 	ebiten.SetVsyncEnabled(true)
-	return ebiten.RunGame(g)
+	ebiten.SetScreenClearedEveryFrame(false) // every Draw starts by copying the backdrop over all of it
+	err = ebiten.RunGame(g)
+	if opts.Report != nil {
+		g.report(opts.Report)
+	}
+	return err
+}
+
+// report writes how fast the window drew and whether the prediction kept up.
+func (g *Game) report(w io.Writer) {
+	dropped := 0
+	if l := g.game.Local(); l != nil {
+		dropped = l.Counters().DroppedSteps
+	}
+	fmt.Fprintf(w, "tankclient: %s; %d tanks; prediction steps dropped %d\n",
+		g.frameStats.Summary(), len(g.game.Remotes())+1, dropped)
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"os"
 	"time"
 
 	"tanknet/client"
@@ -82,6 +83,9 @@ func (c Config) renderOptions(cc *transport.ConditionedConn) render.Options {
 		Techniques:       c.Techniques,
 		ScreenshotPath:   c.Screenshot,
 		ScreenshotFrames: c.Frames,
+	}
+	if c.Screenshot != "" {
+		o.Report = os.Stdout
 	}
 	if cc != nil {
 		o.Net = &render.Network{Conn: cc, Preset: c.Net}

@@ -19,7 +19,9 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"strings"
+	"sync"
 	"syscall"
 
 	"tanknet/netcode"
@@ -42,6 +44,7 @@ func main() {
 	flag.IntVar(&cfg.Height, "height", cfg.Height, "initial window `height`")
 	flag.StringVar(&cfg.Screenshot, "screenshot", "", "write a PNG of the window to `file` after -frames frames, then exit")
 	flag.IntVar(&cfg.Frames, "frames", cfg.Frames, "frames to run before -screenshot")
+	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the whole run to `file` (go tool pprof reads it)")
 	flag.Parse()
 
 	var err error
@@ -59,6 +62,13 @@ func main() {
 		fail(2, err)
 	}
 
+	if *cpuProfile != "" {
+		stopProfile, err := startCPUProfile(*cpuProfile)
+		if err != nil {
+			fail(2, err)
+		}
+		defer stopProfile()
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	err = run(ctx, cfg)
@@ -66,10 +76,38 @@ func main() {
 	switch {
 	case err == nil:
 	case errors.As(err, &join):
-		fail(2, err)
+		exit(2, err)
 	default:
-		fail(1, err)
+		exit(1, err)
 	}
+}
+
+// exitHooks run before the process exits through exit, so a CPU profile is complete even
+// when the session failed.
+var exitHooks []func()
+
+// exit runs the exit hooks, then fails with code.
+func exit(code int, err error) {
+	for _, h := range exitHooks {
+		h()
+	}
+	fail(code, err)
+}
+
+// startCPUProfile profiles the process into path until the returned stop is called.
+func startCPUProfile(path string) (stop func(), err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	var once sync.Once
+	stop = func() { once.Do(func() { pprof.StopCPUProfile(); f.Close() }) }
+	exitHooks = append(exitHooks, stop)
+	return stop, nil
 }
 
 // fail prints err on one line and exits with code.

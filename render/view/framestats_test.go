@@ -1,0 +1,38 @@
+package view
+
+import (
+	"testing"
+	"time"
+)
+
+func TestFrameStats(t *testing.T) {
+	var s FrameStats
+	if got := s.Summary(); got.Frames != 0 || got.FPS != 0 {
+		t.Errorf("empty Summary = %+v, want zero", got)
+	}
+	start := time.Unix(1000, 0)
+	at := start
+	s.Frame(at)
+	// 99 frames 10 ms apart, then one 50 ms stall: 100 gaps over 1.04 s.
+	for range 99 {
+		at = at.Add(10 * time.Millisecond)
+		s.Frame(at)
+	}
+	at = at.Add(50 * time.Millisecond)
+	s.Frame(at)
+
+	got := s.Summary()
+	if got.Frames != 101 {
+		t.Errorf("Frames = %d, want 101", got.Frames)
+	}
+	if want := 100 / 1.04; got.FPS < want-1e-9 || got.FPS > want+1e-9 {
+		t.Errorf("FPS = %v, want %v", got.FPS, want)
+	}
+	if got.P50 != 10*time.Millisecond || got.Max != 50*time.Millisecond {
+		t.Errorf("P50 %v Max %v, want 10ms and 50ms", got.P50, got.Max)
+	}
+	// The one stall is the top 1%: p99 is the 99th of 100 sorted gaps.
+	if got.P99 != 50*time.Millisecond {
+		t.Errorf("P99 = %v, want the 50ms stall", got.P99)
+	}
+}
