@@ -40,6 +40,7 @@ func (e *DisconnectedError) Error() string {
 type Welcome struct {
 	PlayerID     uint32
 	Arena        netcode.Arena
+	Rules        netcode.Rules // combat rules: the cannon, health, respawn, rewind window
 	ServerTick   uint32
 	MaxInputLead uint32
 }
@@ -99,7 +100,11 @@ func (s *Session) handshake(ctx context.Context, name string, timeout time.Durat
 		if err != nil {
 			return fmt.Errorf("client: welcome: %w", err)
 		}
-		s.welcome = Welcome{PlayerID: k.Welcome.GetPlayerId(), Arena: arena,
+		rules, err := transport.RulesFromProto(k.Welcome.GetRules())
+		if err != nil {
+			return fmt.Errorf("client: welcome: %w", err)
+		}
+		s.welcome = Welcome{PlayerID: k.Welcome.GetPlayerId(), Arena: arena, Rules: rules,
 			ServerTick: k.Welcome.GetServerTick(), MaxInputLead: k.Welcome.GetMaxInputLead()}
 		if s.welcome.PlayerID == 0 {
 			return errors.New("client: welcome: player id 0")

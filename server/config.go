@@ -21,6 +21,9 @@ type Config struct {
 	Contact bool
 	// Arena is the field and movement rules; sent to every client in Welcome.
 	Arena netcode.Arena
+	// Rules are the combat rules (cannon, health, respawn, rewind window); sent to every
+	// client in Welcome.
+	Rules netcode.Rules
 	// MaxInputLead is how far ahead of its last applied input a client's MoveInput tick may
 	// run before the client is dropped, in ticks. It must exceed what an honest client can
 	// deliver at once after a stall, which is up to IdleTimeout's worth. Zero means a
@@ -60,6 +63,7 @@ func DefaultConfig() Config {
 		MaxPlayers:       16,   // fills the default arena without making it a traffic jam
 		Contact:          true, // contact is what makes prediction miss, so show it by default
 		Arena:            netcode.DefaultArena(),
+		Rules:            netcode.DefaultRules(),
 		MaxInputDuration: 200 * time.Millisecond, // four steps: a client catching up a frame hitch
 		TimeSlack:        250 * time.Millisecond, // absorbs bursts after a KCP retransmission
 		MaxSimPerTick:    200 * time.Millisecond, // 4x real time: a 2 s stall drains in under a second
@@ -96,6 +100,9 @@ func (c Config) Validate() error {
 			c.MaxInputLead, time.Duration(c.MaxInputLead)*tickInterval, c.IdleTimeout)
 	}
 	if err := c.Arena.Validate(); err != nil {
+		return fmt.Errorf("server: %w", err)
+	}
+	if err := c.Rules.Validate(); err != nil {
 		return fmt.Errorf("server: %w", err)
 	}
 	return nil

@@ -43,6 +43,14 @@ func fGoodbye(reason string) *tankv1.ClientMessage {
 	return &tankv1.ClientMessage{Kind: &tankv1.ClientMessage_Goodbye{Goodbye: &tankv1.Goodbye{Reason: reason}}}
 }
 
+func fFire(moveTick uint32, lagComp bool, views ...*tankv1.TankView) *tankv1.ClientMessage {
+	return &tankv1.ClientMessage{Kind: &tankv1.ClientMessage_Fire{Fire: &tankv1.Fire{MoveTick: moveTick, LagCompensation: lagComp, Views: views}}}
+}
+
+func fView(id, from, to uint32, fraction float64) *tankv1.TankView {
+	return &tankv1.TankView{PlayerId: id, FromTick: from, ToTick: to, Fraction: fraction}
+}
+
 func fPing(us uint64) *tankv1.ClientMessage {
 	return &tankv1.ClientMessage{Kind: &tankv1.ClientMessage_Ping{Ping: &tankv1.Ping{ClientTimeUs: us}}}
 }
@@ -50,11 +58,12 @@ func fPing(us uint64) *tankv1.ClientMessage {
 // FuzzWorld reads the input as a stream of framed ClientMessages and drives a world with them
 // the way the server's connection handlers would: Hello joins a new player (rejects are
 // fine), MoveInput goes to the newest player still in the game, Goodbye makes that player
-// leave, Ping is ignored. The world ticks every few messages with contact on. Whatever the
-// bytes, the world must not panic, every snapshot must decode and list exactly the players in
-// the game in id order, every pose must be finite and inside the walls, every PlayerLeft
-// reason and PlayerJoined name must stay within its bound and no player's ack may go
-// backwards.
+// leave, Fire is the newest player's shot, Ping is ignored. The world ticks every few
+// messages with contact on. Whatever the bytes, the world must not panic, every snapshot must
+// decode and list exactly the players in the game in id order, every pose must be finite and
+// inside the walls, every PlayerLeft reason and PlayerJoined name must stay within its bound,
+// no player's ack may go backwards, health stays within the rules (0 exactly when
+// destroyed), and every ShotResult is a hit, a miss or a refusal with a reason.
 func FuzzWorld(f *testing.F) {
 	// A player joins and drives a little, turning.
 	f.Add(fuzzStream(f, fHello("ada"), fMove(1, 0.5, 1, 50), fMove(2, 0.5, 1, 50),
@@ -88,6 +97,19 @@ func FuzzWorld(f *testing.F) {
 		reverse = append(reverse, fMove(tick+1, 0, -1, 50), fPing(0), fPing(0), fPing(0))
 	}
 	f.Add(fuzzStream(f, reverse...))
+	// Two tanks; the second fires at the first with a held view, a bracketed one, then bad
+	// ones: NaN, future, backwards, too old, a tick it never played, and too soon.
+	f.Add(fuzzStream(f, fHello("target"), fHello("gunner"), fMove(1, 0, 0, 50), fPing(0), fPing(0),
+		fMove(2, 0, 0, 50), fFire(2, true, fView(1, 1, 1, 0)), fPing(0), fMove(3, 0, 0, 50),
+		fFire(3, true, fView(1, 2, 3, 0.5)), fFire(13, true, fView(1, 2, 3, math.NaN())),
+		fFire(14, true, fView(1, 9, 99, 0.5)), fFire(15, true, fView(1, 3, 2, 0)),
+		fFire(16, false, fView(1, 1, 1, 0)), fFire(900, true), fFire(3, false)))
+	// A Fire before any MoveInput, and one listing far more tanks than there are.
+	var many []*tankv1.TankView
+	for i := range 40 {
+		many = append(many, fView(uint32(i+1), 1, 1, 0))
+	}
+	f.Add(fuzzStream(f, fHello("a"), fFire(1, true), fMove(1, 0, 1, 50), fFire(1, true, many...)))
 	// Garbage after a valid frame: reading stops there.
 	f.Add(append(fuzzStream(f, fHello("a"), fMove(1, 0, 1, 50)), 0xff, 0xff, 0xff))
 
@@ -142,6 +164,11 @@ func (fz *fuzzWorld) handle(m *tankv1.ClientMessage) {
 			fp := fz.peers[p.id]
 			fp.inputs = append(fp.inputs, transport.MoveFromProto(k.MoveInput))
 		}
+	case *tankv1.ClientMessage_Fire:
+		if p := fz.current(); p != nil {
+			fp := fz.peers[p.id]
+			fp.fires = append(fp.fires, transport.FireFromProto(k.Fire, nil))
+		}
 	case *tankv1.ClientMessage_Goodbye:
 		if p := fz.current(); p != nil {
 			fz.w.leave(p.id, "goodbye: "+k.Goodbye.GetReason())
@@ -169,6 +196,10 @@ func (fz *fuzzWorld) step() {
 			t.Fatalf("tick %d: player %d ack went from %d back to %d", w.tick, p.id, fz.acks[p.id], p.ack)
 		}
 		fz.acks[p.id] = p.ack
+		if p.health > w.cfg.Rules.MaxHealth || (p.health == 0) != p.destroyed {
+			t.Fatalf("tick %d: player %d health %d destroyed %v, want health in (0, %d] or destroyed at 0",
+				w.tick, p.id, p.health, p.destroyed, w.cfg.Rules.MaxHealth)
+		}
 	}
 	if len(w.players) > 0 {
 		frame := fz.peers[w.players[0].id].snapshot
@@ -191,6 +222,14 @@ func (fz *fuzzWorld) step() {
 				if len(joined.GetName()) > maxNameBytes {
 					t.Fatalf("tick %d: player %d told PlayerJoined{%d} with a %d-byte name, want at most %d",
 						w.tick, id, joined.GetPlayerId(), len(joined.GetName()), maxNameBytes)
+				}
+			}
+		}
+		for _, m := range fp.control {
+			if r := m.GetShotResult(); r != nil {
+				refused := r.GetVerdict() == tankv1.ShotVerdict_SHOT_VERDICT_REFUSED
+				if r.GetVerdict() == tankv1.ShotVerdict_SHOT_VERDICT_UNSPECIFIED || refused != (r.GetRefusal() != tankv1.ShotRefusal_SHOT_REFUSAL_UNSPECIFIED) {
+					t.Fatalf("tick %d: player %d told %v: want a hit, a miss or a refusal with its reason", w.tick, id, r)
 				}
 			}
 		}

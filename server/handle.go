@@ -120,6 +120,10 @@ func (s *Server) readLoop(sess *session, id uint32) (reason string, dropped bool
 				s.stats.inputsRefused.add(ruleInboxFull)
 				return fmt.Sprintf("protocol error: more than %d inputs in one tick", sess.maxInbox), true
 			}
+		case *tankv1.ClientMessage_Fire:
+			if !sess.pushFire(transport.FireFromProto(k.Fire, nil)) {
+				s.stats.firesDropped.Add(1)
+			}
 		case *tankv1.ClientMessage_Ping:
 			if !pings.take(time.Now()) {
 				s.stats.pingsIgnored.Add(1)

@@ -19,6 +19,7 @@ type session struct {
 
 	inMu  sync.Mutex
 	inbox []netcode.PendingInput
+	fires []netcode.ShotRequest
 
 	outMu    sync.Mutex
 	control  [][]byte
@@ -71,6 +72,27 @@ func (s *session) takeInputs(dst []netcode.PendingInput) []netcode.PendingInput 
 	s.inMu.Lock()
 	dst = append(dst, s.inbox...)
 	s.inbox = s.inbox[:0]
+	s.inMu.Unlock()
+	return dst
+}
+
+// pushFire is called by the reader goroutine. It reports false, keeping nothing, when
+// maxFiresPerTick Fires already wait for the next tick.
+func (s *session) pushFire(f netcode.ShotRequest) bool {
+	s.inMu.Lock()
+	defer s.inMu.Unlock()
+	if len(s.fires) >= maxFiresPerTick {
+		return false
+	}
+	s.fires = append(s.fires, f)
+	return true
+}
+
+func (s *session) takeFires(dst []netcode.ShotRequest) []netcode.ShotRequest {
+	s.inMu.Lock()
+	dst = append(dst, s.fires...)
+	clear(s.fires)
+	s.fires = s.fires[:0]
 	s.inMu.Unlock()
 	return dst
 }

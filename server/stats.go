@@ -38,6 +38,13 @@ type Stats struct {
 
 	// TickDuration is the wall time each tick took: admit, simulate, contact and snapshots.
 	TickDuration TickHistogram
+
+	Shots        uint64            // Fires accepted and judged
+	Hits         uint64            // accepted shots that hit a tank
+	Kills        uint64            // tanks destroyed
+	Respawns     uint64            // destroyed tanks brought back
+	FiresDropped uint64            // Fires beyond the per-tick and waiting limits, dropped unanswered
+	ShotsRefused map[string]uint64 // Fires refused, by reason (the ShotRefusal name without prefix, lower case)
 }
 
 // counters is the live, atomically updated form of Stats.
@@ -49,7 +56,12 @@ type counters struct {
 	rejectsByCode, dropsByReason, inputsRefused tally
 	tickDuration                                tickHistogram
 	busy, pingsIgnored                          atomic.Uint64
+	shots, hits, kills, respawns, firesDropped  atomic.Uint64
+	refused                                     [len(refusalNames)]atomic.Uint64 // by tankv1.ShotRefusal
 }
+
+// refusalNames names each tankv1.ShotRefusal for Stats.ShotsRefused, indexed by its value.
+var refusalNames = [...]string{"unspecified", "bad_view", "future_view", "view_too_old", "unplayed_tick", "stale_tick", "cooldown", "destroyed"}
 
 func (c *counters) snapshot() Stats {
 	return Stats{
@@ -61,6 +73,8 @@ func (c *counters) snapshot() Stats {
 		RejectsByCode: c.rejectsByCode.snapshot(), DropsByReason: c.dropsByReason.snapshot(),
 		InputsRefused: c.inputsRefused.snapshot(), TickDuration: c.tickDuration.snapshot(),
 		Busy: c.busy.Load(), PingsIgnored: c.pingsIgnored.Load(),
+		Shots: c.shots.Load(), Hits: c.hits.Load(), Kills: c.kills.Load(), Respawns: c.respawns.Load(),
+		FiresDropped: c.firesDropped.Load(), ShotsRefused: c.refusals(),
 	}
 }
 
@@ -74,4 +88,15 @@ func (c *counters) reject(label string) {
 func (c *counters) drop(reason string) {
 	c.drops.Add(1)
 	c.dropsByReason.add(dropLabel(reason))
+}
+
+// refusals returns the non-zero refusal counts by name.
+func (c *counters) refusals() map[string]uint64 {
+	m := map[string]uint64{}
+	for i := range c.refused {
+		if n := c.refused[i].Load(); n > 0 {
+			m[refusalNames[i]] = n
+		}
+	}
+	return m
 }

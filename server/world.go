@@ -18,6 +18,8 @@ type peer interface {
 	takeInputs(dst []netcode.PendingInput) []netcode.PendingInput
 	// send queues one framed control message, in order.
 	send(frame []byte)
+	// takeFires appends the Fires received since the last call to dst and returns it.
+	takeFires(dst []netcode.ShotRequest) []netcode.ShotRequest
 	// sendSnapshot offers a framed snapshot; an unsent older one is replaced.
 	sendSnapshot(frame []byte)
 	// kick tells the client why and closes its connection.
@@ -39,6 +41,16 @@ type player struct {
 	// already covered when it joined (0 once told; see flushRoster).
 	rosterSeen int
 	state      *tankv1.PlayerState // reused snapshot entry
+
+	// Combat (see combat.go and fire.go).
+	health         uint32
+	destroyed      bool
+	kills, deaths  uint32
+	respawnAt      uint32                // server tick a destroyed tank comes back
+	protectedUntil uint32                // first server tick without spawn protection
+	lastShot       uint32                // move tick of the last accepted shot, 0 before it
+	moves          [moveHistory]movePose // pose after each recent applied move tick
+	fires          []netcode.ShotRequest // received, not yet judged
 }
 
 // TickRecord is the authoritative outcome of one tick, for observers that measure clients
@@ -66,12 +78,17 @@ type world struct {
 	ids     []uint32
 	gone    []uint32       // players dropped this tick
 	changes []rosterChange // joins and leaves since the last roster update, in order
+	hist    *history       // what every snapshot showed, for lag compensation
+	targets []netcode.Target
 	snap    tankv1.Snapshot
 	msg     tankv1.ServerMessage
 }
 
 func newWorld(cfg *Config, log *slog.Logger, stats *counters) *world {
-	w := &world{cfg: cfg, log: log, stats: stats, nextID: 1}
+	// The rewind window, the tick being judged and one spare: a view may name any tick from
+	// RewindWindow before the judging tick up to the previous tick.
+	hist := newHistory(int(netcode.Ticks(cfg.Rules.RewindWindow)) + 2)
+	w := &world{cfg: cfg, log: log, stats: stats, nextID: 1, hist: hist}
 	w.msg.Kind = &tankv1.ServerMessage_Snapshot{Snapshot: &w.snap}
 	return w
 }
@@ -86,10 +103,11 @@ func (w *world) join(now time.Duration, name string, p peer) (*player, *tankv1.R
 	pl := &player{id: w.nextID, peer: p, joinedAt: now, state: new(tankv1.PlayerState)}
 	w.nextID++
 	pl.name = w.uniqueName(cleanName(name, pl.id))
-	pl.pose = w.spawnPose()
+	w.spawn(pl)
 	p.send(w.encode(&tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Welcome{Welcome: &tankv1.Welcome{
 		PlayerId: pl.id, TickIntervalMs: uint32(netcode.StepInterval / time.Millisecond),
 		ServerTick: w.tick, Arena: transport.ArenaToProto(&w.cfg.Arena), MaxInputLead: w.cfg.inputLead(),
+		Rules: transport.RulesToProto(w.cfg.Rules),
 	}}}))
 	w.sendFullRoster(pl)
 	w.noteJoin(pl)
@@ -153,8 +171,10 @@ func (w *world) step(now time.Duration) TickRecord {
 	w.tick++
 	w.stats.ticks.Add(1)
 	w.gone = w.gone[:0]
+	w.respawn()
 	for i := 0; i < len(w.players); {
 		p := w.players[i]
+		w.takeFires(p)
 		if reason := w.simulate(p, now); reason != "" {
 			w.drop(p, reason)
 			w.gone = append(w.gone, p.id)
@@ -174,6 +194,8 @@ func (w *world) step(now time.Duration) TickRecord {
 			}
 		}
 	}
+	w.judgeFires()
+	w.hist.record(w.tick, w.players)
 	w.flushRoster() // before the snapshot, so a new tank's name arrives no later than the tank
 	w.broadcast()
 	return TickRecord{Tick: w.tick, Now: now, IDs: w.ids, Poses: w.poses, Dropped: w.gone}
@@ -207,9 +229,13 @@ func (w *world) simulate(p *player, now time.Duration) string {
 			w.stats.deferred.Add(1)
 			break
 		}
+		if p.destroyed {
+			in.Input = netcode.Input{} // a wreck does not move, but its clock runs on
+		}
 		p.pose = netcode.Simulate(&w.cfg.Arena, p.pose, in.Input, in.Duration)
 		p.granted += in.Duration
 		p.ack = in.Tick
+		p.recordMove(in.Tick)
 		n++
 	}
 	w.stats.applied.Add(uint64(n))
@@ -223,7 +249,9 @@ func (w *world) broadcast() {
 	w.snap.Players = w.snap.Players[:0]
 	for _, p := range w.players {
 		transport.FillState(p.state, p.id, netcode.State{Tick: w.tick, Pose: p.pose, Ack: p.ack})
-		w.snap.Players = append(w.snap.Players, p.state)
+		s := p.state
+		s.Health, s.Destroyed, s.Kills, s.Deaths, s.SpawnProtected = p.health, p.destroyed, p.kills, p.deaths, w.protected(p)
+		w.snap.Players = append(w.snap.Players, s)
 	}
 	frame := w.encode(&w.msg)
 	for _, p := range w.players {

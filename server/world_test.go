@@ -17,6 +17,7 @@ import (
 // sends.
 type fakePeer struct {
 	inputs   []netcode.PendingInput
+	fires    []netcode.ShotRequest
 	control  []*tankv1.ServerMessage
 	snapshot []byte
 	kicked   string
@@ -25,6 +26,11 @@ type fakePeer struct {
 func (p *fakePeer) takeInputs(dst []netcode.PendingInput) []netcode.PendingInput {
 	dst = append(dst, p.inputs...)
 	p.inputs = p.inputs[:0]
+	return dst
+}
+func (p *fakePeer) takeFires(dst []netcode.ShotRequest) []netcode.ShotRequest {
+	dst = append(dst, p.fires...)
+	p.fires = p.fires[:0]
 	return dst
 }
 func (p *fakePeer) send(frame []byte)         { p.control = append(p.control, decodeFrame(frame)) }

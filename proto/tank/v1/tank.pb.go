@@ -96,6 +96,135 @@ func (RejectCode) EnumDescriptor() ([]byte, []int) {
 	return file_tank_v1_tank_proto_rawDescGZIP(), []int{0}
 }
 
+// What the server decided about one Fire.
+type ShotVerdict int32
+
+const (
+	ShotVerdict_SHOT_VERDICT_UNSPECIFIED ShotVerdict = 0
+	// The shell hit ShotResult.target_id.
+	ShotVerdict_SHOT_VERDICT_HIT ShotVerdict = 1
+	// The shell hit a wall or obstacle, or flew its full range.
+	ShotVerdict_SHOT_VERDICT_MISS ShotVerdict = 2
+	// The Fire broke a rule (ShotResult.refusal) and had no effect.
+	ShotVerdict_SHOT_VERDICT_REFUSED ShotVerdict = 3
+)
+
+// Enum value maps for ShotVerdict.
+var (
+	ShotVerdict_name = map[int32]string{
+		0: "SHOT_VERDICT_UNSPECIFIED",
+		1: "SHOT_VERDICT_HIT",
+		2: "SHOT_VERDICT_MISS",
+		3: "SHOT_VERDICT_REFUSED",
+	}
+	ShotVerdict_value = map[string]int32{
+		"SHOT_VERDICT_UNSPECIFIED": 0,
+		"SHOT_VERDICT_HIT":         1,
+		"SHOT_VERDICT_MISS":        2,
+		"SHOT_VERDICT_REFUSED":     3,
+	}
+)
+
+func (x ShotVerdict) Enum() *ShotVerdict {
+	p := new(ShotVerdict)
+	*p = x
+	return p
+}
+
+func (x ShotVerdict) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (ShotVerdict) Descriptor() protoreflect.EnumDescriptor {
+	return file_tank_v1_tank_proto_enumTypes[1].Descriptor()
+}
+
+func (ShotVerdict) Type() protoreflect.EnumType {
+	return &file_tank_v1_tank_proto_enumTypes[1]
+}
+
+func (x ShotVerdict) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use ShotVerdict.Descriptor instead.
+func (ShotVerdict) EnumDescriptor() ([]byte, []int) {
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{1}
+}
+
+// Why a Fire was refused.
+type ShotRefusal int32
+
+const (
+	ShotRefusal_SHOT_REFUSAL_UNSPECIFIED ShotRefusal = 0
+	// A view is malformed: from_tick > to_tick, fraction NaN or outside [0, 1), a fraction on
+	// a held view, a player listed twice, or more views than players.
+	ShotRefusal_SHOT_REFUSAL_BAD_VIEW ShotRefusal = 1
+	// A view names a server tick the server has not sent yet.
+	ShotRefusal_SHOT_REFUSAL_FUTURE_VIEW ShotRefusal = 2
+	// A view is older than Rules.rewind_window_ms.
+	ShotRefusal_SHOT_REFUSAL_VIEW_TOO_OLD ShotRefusal = 3
+	// move_tick was never sent by this client.
+	ShotRefusal_SHOT_REFUSAL_UNPLAYED_TICK ShotRefusal = 4
+	// move_tick was applied too long ago for the server to remember the shooter's pose.
+	ShotRefusal_SHOT_REFUSAL_STALE_TICK ShotRefusal = 5
+	// Less than Rules.cooldown_ms of move ticks after the previous accepted shot.
+	ShotRefusal_SHOT_REFUSAL_COOLDOWN ShotRefusal = 6
+	// The shooter is destroyed.
+	ShotRefusal_SHOT_REFUSAL_DESTROYED ShotRefusal = 7
+)
+
+// Enum value maps for ShotRefusal.
+var (
+	ShotRefusal_name = map[int32]string{
+		0: "SHOT_REFUSAL_UNSPECIFIED",
+		1: "SHOT_REFUSAL_BAD_VIEW",
+		2: "SHOT_REFUSAL_FUTURE_VIEW",
+		3: "SHOT_REFUSAL_VIEW_TOO_OLD",
+		4: "SHOT_REFUSAL_UNPLAYED_TICK",
+		5: "SHOT_REFUSAL_STALE_TICK",
+		6: "SHOT_REFUSAL_COOLDOWN",
+		7: "SHOT_REFUSAL_DESTROYED",
+	}
+	ShotRefusal_value = map[string]int32{
+		"SHOT_REFUSAL_UNSPECIFIED":   0,
+		"SHOT_REFUSAL_BAD_VIEW":      1,
+		"SHOT_REFUSAL_FUTURE_VIEW":   2,
+		"SHOT_REFUSAL_VIEW_TOO_OLD":  3,
+		"SHOT_REFUSAL_UNPLAYED_TICK": 4,
+		"SHOT_REFUSAL_STALE_TICK":    5,
+		"SHOT_REFUSAL_COOLDOWN":      6,
+		"SHOT_REFUSAL_DESTROYED":     7,
+	}
+)
+
+func (x ShotRefusal) Enum() *ShotRefusal {
+	p := new(ShotRefusal)
+	*p = x
+	return p
+}
+
+func (x ShotRefusal) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (ShotRefusal) Descriptor() protoreflect.EnumDescriptor {
+	return file_tank_v1_tank_proto_enumTypes[2].Descriptor()
+}
+
+func (ShotRefusal) Type() protoreflect.EnumType {
+	return &file_tank_v1_tank_proto_enumTypes[2]
+}
+
+func (x ShotRefusal) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use ShotRefusal.Descriptor instead.
+func (ShotRefusal) EnumDescriptor() ([]byte, []int) {
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{2}
+}
+
 // ClientMessage is everything a client sends. Exactly one field of kind is set; an envelope
 // with none set, or with a kind this server does not know, is a protocol error.
 type ClientMessage struct {
@@ -106,6 +235,7 @@ type ClientMessage struct {
 	//	*ClientMessage_MoveInput
 	//	*ClientMessage_Ping
 	//	*ClientMessage_Goodbye
+	//	*ClientMessage_Fire
 	Kind          isClientMessage_Kind `protobuf_oneof:"kind"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -184,6 +314,15 @@ func (x *ClientMessage) GetGoodbye() *Goodbye {
 	return nil
 }
 
+func (x *ClientMessage) GetFire() *Fire {
+	if x != nil {
+		if x, ok := x.Kind.(*ClientMessage_Fire); ok {
+			return x.Fire
+		}
+	}
+	return nil
+}
+
 type isClientMessage_Kind interface {
 	isClientMessage_Kind()
 }
@@ -208,6 +347,11 @@ type ClientMessage_Goodbye struct {
 	Goodbye *Goodbye `protobuf:"bytes,4,opt,name=goodbye,proto3,oneof"`
 }
 
+type ClientMessage_Fire struct {
+	// The tank fires its cannon. At most one per Rules.cooldown_ms of move ticks.
+	Fire *Fire `protobuf:"bytes,10,opt,name=fire,proto3,oneof"`
+}
+
 func (*ClientMessage_Hello) isClientMessage_Kind() {}
 
 func (*ClientMessage_MoveInput) isClientMessage_Kind() {}
@@ -215,6 +359,8 @@ func (*ClientMessage_MoveInput) isClientMessage_Kind() {}
 func (*ClientMessage_Ping) isClientMessage_Kind() {}
 
 func (*ClientMessage_Goodbye) isClientMessage_Kind() {}
+
+func (*ClientMessage_Fire) isClientMessage_Kind() {}
 
 // ServerMessage is everything the server sends. Exactly one field of kind is set.
 type ServerMessage struct {
@@ -227,6 +373,9 @@ type ServerMessage struct {
 	//	*ServerMessage_Pong
 	//	*ServerMessage_Disconnect
 	//	*ServerMessage_RosterUpdate
+	//	*ServerMessage_ShotResult
+	//	*ServerMessage_Shot
+	//	*ServerMessage_Kill
 	Kind          isServerMessage_Kind `protobuf_oneof:"kind"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -323,6 +472,33 @@ func (x *ServerMessage) GetRosterUpdate() *RosterUpdate {
 	return nil
 }
 
+func (x *ServerMessage) GetShotResult() *ShotResult {
+	if x != nil {
+		if x, ok := x.Kind.(*ServerMessage_ShotResult); ok {
+			return x.ShotResult
+		}
+	}
+	return nil
+}
+
+func (x *ServerMessage) GetShot() *Shot {
+	if x != nil {
+		if x, ok := x.Kind.(*ServerMessage_Shot); ok {
+			return x.Shot
+		}
+	}
+	return nil
+}
+
+func (x *ServerMessage) GetKill() *Kill {
+	if x != nil {
+		if x, ok := x.Kind.(*ServerMessage_Kill); ok {
+			return x.Kill
+		}
+	}
+	return nil
+}
+
 type isServerMessage_Kind interface {
 	isServerMessage_Kind()
 }
@@ -358,6 +534,21 @@ type ServerMessage_RosterUpdate struct {
 	RosterUpdate *RosterUpdate `protobuf:"bytes,23,opt,name=roster_update,json=rosterUpdate,proto3,oneof"`
 }
 
+type ServerMessage_ShotResult struct {
+	// The server's judgement of one of this client's Fire messages. One per Fire it judged.
+	ShotResult *ShotResult `protobuf:"bytes,13,opt,name=shot_result,json=shotResult,proto3,oneof"`
+}
+
+type ServerMessage_Shot struct {
+	// Someone fired (tracer). To every client, shooter included, once per accepted shot.
+	Shot *Shot `protobuf:"bytes,14,opt,name=shot,proto3,oneof"`
+}
+
+type ServerMessage_Kill struct {
+	// A tank was destroyed. To every client, once per kill.
+	Kill *Kill `protobuf:"bytes,15,opt,name=kill,proto3,oneof"`
+}
+
 func (*ServerMessage_Welcome) isServerMessage_Kind() {}
 
 func (*ServerMessage_Reject) isServerMessage_Kind() {}
@@ -369,6 +560,12 @@ func (*ServerMessage_Pong) isServerMessage_Kind() {}
 func (*ServerMessage_Disconnect) isServerMessage_Kind() {}
 
 func (*ServerMessage_RosterUpdate) isServerMessage_Kind() {}
+
+func (*ServerMessage_ShotResult) isServerMessage_Kind() {}
+
+func (*ServerMessage_Shot) isServerMessage_Kind() {}
+
+func (*ServerMessage_Kill) isServerMessage_Kind() {}
 
 // Hello opens a session. Client -> server, once, within 5 s of connecting.
 type Hello struct {
@@ -440,7 +637,10 @@ type Welcome struct {
 	// The arena and the movement rules; clients must predict with exactly these values.
 	Arena *Arena `protobuf:"bytes,4,opt,name=arena,proto3" json:"arena,omitempty"`
 	// Highest MoveInput.tick the server accepts ahead of the last tick it applied.
-	MaxInputLead  uint32 `protobuf:"varint,5,opt,name=max_input_lead,json=maxInputLead,proto3" json:"max_input_lead,omitempty"`
+	MaxInputLead uint32 `protobuf:"varint,5,opt,name=max_input_lead,json=maxInputLead,proto3" json:"max_input_lead,omitempty"`
+	// The combat rules: cannon, health, respawn and lag compensation. Clients read every value
+	// from here and hard-code none.
+	Rules         *Rules `protobuf:"bytes,10,opt,name=rules,proto3" json:"rules,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -510,6 +710,116 @@ func (x *Welcome) GetMaxInputLead() uint32 {
 	return 0
 }
 
+func (x *Welcome) GetRules() *Rules {
+	if x != nil {
+		return x.Rules
+	}
+	return nil
+}
+
+// Rules are the combat rules of this server. Every duration is a multiple of the 50 ms tick.
+type Rules struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// How far a shell flies, in world units. Walls and obstacles stop it sooner.
+	ShotRange float64 `protobuf:"fixed64,1,opt,name=shot_range,json=shotRange,proto3" json:"shot_range,omitempty"`
+	// Least time between two shots of one tank, counted in its own move ticks (50 ms each): a
+	// Fire whose move_tick is less than cooldown_ms / 50 after the previous accepted one is
+	// refused.
+	CooldownMs uint32 `protobuf:"varint,2,opt,name=cooldown_ms,json=cooldownMs,proto3" json:"cooldown_ms,omitempty"`
+	// Health of a fresh or respawned tank.
+	MaxHealth uint32 `protobuf:"varint,3,opt,name=max_health,json=maxHealth,proto3" json:"max_health,omitempty"`
+	// Health one hit takes.
+	Damage uint32 `protobuf:"varint,4,opt,name=damage,proto3" json:"damage,omitempty"`
+	// How long a destroyed tank stays down before it respawns at a free spawn point.
+	RespawnMs uint32 `protobuf:"varint,5,opt,name=respawn_ms,json=respawnMs,proto3" json:"respawn_ms,omitempty"`
+	// After a respawn, hits on the tank do no damage for this long.
+	SpawnProtectionMs uint32 `protobuf:"varint,6,opt,name=spawn_protection_ms,json=spawnProtectionMs,proto3" json:"spawn_protection_ms,omitempty"`
+	// Lag compensation reaches back at most this far: a Fire whose views are older than this,
+	// counted from the server tick that judges it, is refused.
+	RewindWindowMs uint32 `protobuf:"varint,7,opt,name=rewind_window_ms,json=rewindWindowMs,proto3" json:"rewind_window_ms,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
+}
+
+func (x *Rules) Reset() {
+	*x = Rules{}
+	mi := &file_tank_v1_tank_proto_msgTypes[4]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Rules) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Rules) ProtoMessage() {}
+
+func (x *Rules) ProtoReflect() protoreflect.Message {
+	mi := &file_tank_v1_tank_proto_msgTypes[4]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Rules.ProtoReflect.Descriptor instead.
+func (*Rules) Descriptor() ([]byte, []int) {
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{4}
+}
+
+func (x *Rules) GetShotRange() float64 {
+	if x != nil {
+		return x.ShotRange
+	}
+	return 0
+}
+
+func (x *Rules) GetCooldownMs() uint32 {
+	if x != nil {
+		return x.CooldownMs
+	}
+	return 0
+}
+
+func (x *Rules) GetMaxHealth() uint32 {
+	if x != nil {
+		return x.MaxHealth
+	}
+	return 0
+}
+
+func (x *Rules) GetDamage() uint32 {
+	if x != nil {
+		return x.Damage
+	}
+	return 0
+}
+
+func (x *Rules) GetRespawnMs() uint32 {
+	if x != nil {
+		return x.RespawnMs
+	}
+	return 0
+}
+
+func (x *Rules) GetSpawnProtectionMs() uint32 {
+	if x != nil {
+		return x.SpawnProtectionMs
+	}
+	return 0
+}
+
+func (x *Rules) GetRewindWindowMs() uint32 {
+	if x != nil {
+		return x.RewindWindowMs
+	}
+	return 0
+}
+
 // Reject refuses a session. Server -> client, once, instead of Welcome.
 type Reject struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -522,7 +832,7 @@ type Reject struct {
 
 func (x *Reject) Reset() {
 	*x = Reject{}
-	mi := &file_tank_v1_tank_proto_msgTypes[4]
+	mi := &file_tank_v1_tank_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -534,7 +844,7 @@ func (x *Reject) String() string {
 func (*Reject) ProtoMessage() {}
 
 func (x *Reject) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[4]
+	mi := &file_tank_v1_tank_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -547,7 +857,7 @@ func (x *Reject) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Reject.ProtoReflect.Descriptor instead.
 func (*Reject) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{4}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *Reject) GetCode() RejectCode {
@@ -586,7 +896,7 @@ type MoveInput struct {
 
 func (x *MoveInput) Reset() {
 	*x = MoveInput{}
-	mi := &file_tank_v1_tank_proto_msgTypes[5]
+	mi := &file_tank_v1_tank_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -598,7 +908,7 @@ func (x *MoveInput) String() string {
 func (*MoveInput) ProtoMessage() {}
 
 func (x *MoveInput) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[5]
+	mi := &file_tank_v1_tank_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -611,7 +921,7 @@ func (x *MoveInput) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MoveInput.ProtoReflect.Descriptor instead.
 func (*MoveInput) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{5}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *MoveInput) GetTick() uint32 {
@@ -653,7 +963,7 @@ type Vec2 struct {
 
 func (x *Vec2) Reset() {
 	*x = Vec2{}
-	mi := &file_tank_v1_tank_proto_msgTypes[6]
+	mi := &file_tank_v1_tank_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -665,7 +975,7 @@ func (x *Vec2) String() string {
 func (*Vec2) ProtoMessage() {}
 
 func (x *Vec2) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[6]
+	mi := &file_tank_v1_tank_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -678,7 +988,7 @@ func (x *Vec2) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Vec2.ProtoReflect.Descriptor instead.
 func (*Vec2) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{6}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *Vec2) GetX() float64 {
@@ -706,7 +1016,7 @@ type Rect struct {
 
 func (x *Rect) Reset() {
 	*x = Rect{}
-	mi := &file_tank_v1_tank_proto_msgTypes[7]
+	mi := &file_tank_v1_tank_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -718,7 +1028,7 @@ func (x *Rect) String() string {
 func (*Rect) ProtoMessage() {}
 
 func (x *Rect) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[7]
+	mi := &file_tank_v1_tank_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -731,7 +1041,7 @@ func (x *Rect) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Rect.ProtoReflect.Descriptor instead.
 func (*Rect) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{7}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *Rect) GetMin() *Vec2 {
@@ -768,7 +1078,7 @@ type Arena struct {
 
 func (x *Arena) Reset() {
 	*x = Arena{}
-	mi := &file_tank_v1_tank_proto_msgTypes[8]
+	mi := &file_tank_v1_tank_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -780,7 +1090,7 @@ func (x *Arena) String() string {
 func (*Arena) ProtoMessage() {}
 
 func (x *Arena) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[8]
+	mi := &file_tank_v1_tank_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -793,7 +1103,7 @@ func (x *Arena) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Arena.ProtoReflect.Descriptor instead.
 func (*Arena) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{8}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *Arena) GetWidth() float64 {
@@ -855,14 +1165,25 @@ type PlayerState struct {
 	GridY uint32 `protobuf:"varint,16,opt,name=grid_y,json=gridY,proto3" json:"grid_y,omitempty"`
 	// Heading in steps of 2*pi/65536 radians, in [-32768, 32768]: the double is
 	// grid_heading * (2*pi/65536), one IEEE multiplication by the double nearest 2*pi/65536.
-	GridHeading   int32 `protobuf:"zigzag32,17,opt,name=grid_heading,json=gridHeading,proto3" json:"grid_heading,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	GridHeading int32 `protobuf:"zigzag32,17,opt,name=grid_heading,json=gridHeading,proto3" json:"grid_heading,omitempty"`
+	// Health in [0, Rules.max_health]; 0 while destroyed.
+	Health uint32 `protobuf:"varint,10,opt,name=health,proto3" json:"health,omitempty"`
+	// True from the tick the tank is destroyed until it respawns. A destroyed tank does not
+	// move (the server applies its inputs as zero input) and cannot be hit or fire.
+	Destroyed bool `protobuf:"varint,11,opt,name=destroyed,proto3" json:"destroyed,omitempty"`
+	// Tanks this player destroyed since joining.
+	Kills uint32 `protobuf:"varint,12,opt,name=kills,proto3" json:"kills,omitempty"`
+	// Times this player was destroyed since joining.
+	Deaths uint32 `protobuf:"varint,13,opt,name=deaths,proto3" json:"deaths,omitempty"`
+	// True while spawn protection lasts: hits on this tank do no damage.
+	SpawnProtected bool `protobuf:"varint,14,opt,name=spawn_protected,json=spawnProtected,proto3" json:"spawn_protected,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *PlayerState) Reset() {
 	*x = PlayerState{}
-	mi := &file_tank_v1_tank_proto_msgTypes[9]
+	mi := &file_tank_v1_tank_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -874,7 +1195,7 @@ func (x *PlayerState) String() string {
 func (*PlayerState) ProtoMessage() {}
 
 func (x *PlayerState) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[9]
+	mi := &file_tank_v1_tank_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -887,7 +1208,7 @@ func (x *PlayerState) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlayerState.ProtoReflect.Descriptor instead.
 func (*PlayerState) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{9}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *PlayerState) GetPlayerId() uint32 {
@@ -932,6 +1253,41 @@ func (x *PlayerState) GetGridHeading() int32 {
 	return 0
 }
 
+func (x *PlayerState) GetHealth() uint32 {
+	if x != nil {
+		return x.Health
+	}
+	return 0
+}
+
+func (x *PlayerState) GetDestroyed() bool {
+	if x != nil {
+		return x.Destroyed
+	}
+	return false
+}
+
+func (x *PlayerState) GetKills() uint32 {
+	if x != nil {
+		return x.Kills
+	}
+	return 0
+}
+
+func (x *PlayerState) GetDeaths() uint32 {
+	if x != nil {
+		return x.Deaths
+	}
+	return 0
+}
+
+func (x *PlayerState) GetSpawnProtected() bool {
+	if x != nil {
+		return x.SpawnProtected
+	}
+	return false
+}
+
 // Snapshot is the whole world after one server tick. Server -> every client, every tick.
 // A client that reads them slower than they are made gets only the newest one.
 type Snapshot struct {
@@ -945,7 +1301,7 @@ type Snapshot struct {
 
 func (x *Snapshot) Reset() {
 	*x = Snapshot{}
-	mi := &file_tank_v1_tank_proto_msgTypes[10]
+	mi := &file_tank_v1_tank_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -957,7 +1313,7 @@ func (x *Snapshot) String() string {
 func (*Snapshot) ProtoMessage() {}
 
 func (x *Snapshot) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[10]
+	mi := &file_tank_v1_tank_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -970,7 +1326,7 @@ func (x *Snapshot) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Snapshot.ProtoReflect.Descriptor instead.
 func (*Snapshot) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{10}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *Snapshot) GetServerTick() uint32 {
@@ -987,6 +1343,432 @@ func (x *Snapshot) GetPlayers() []*PlayerState {
 	return nil
 }
 
+// Fire shoots the tank's cannon along its heading. Client -> server, on the reliable stream
+// after the MoveInput it belongs to, at most one per Rules.cooldown_ms of move ticks.
+type Fire struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The move tick the shot belongs to: the shell starts at the tank's pose after the server
+	// applied the MoveInput with this tick. It must have been sent already.
+	MoveTick uint32 `protobuf:"varint,1,opt,name=move_tick,json=moveTick,proto3" json:"move_tick,omitempty"`
+	// Ask the server to judge the shot against the tanks as this client drew them (true) or as
+	// they are on the server now (false). A per-shot choice, so clients can compare.
+	LagCompensation bool `protobuf:"varint,2,opt,name=lag_compensation,json=lagCompensation,proto3" json:"lag_compensation,omitempty"`
+	// How this client drew each other tank when the shot was fired, at most one per player.
+	// Tanks not listed are not targets: the shooter did not see them.
+	Views         []*TankView `protobuf:"bytes,3,rep,name=views,proto3" json:"views,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Fire) Reset() {
+	*x = Fire{}
+	mi := &file_tank_v1_tank_proto_msgTypes[12]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Fire) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Fire) ProtoMessage() {}
+
+func (x *Fire) ProtoReflect() protoreflect.Message {
+	mi := &file_tank_v1_tank_proto_msgTypes[12]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Fire.ProtoReflect.Descriptor instead.
+func (*Fire) Descriptor() ([]byte, []int) {
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{12}
+}
+
+func (x *Fire) GetMoveTick() uint32 {
+	if x != nil {
+		return x.MoveTick
+	}
+	return 0
+}
+
+func (x *Fire) GetLagCompensation() bool {
+	if x != nil {
+		return x.LagCompensation
+	}
+	return false
+}
+
+func (x *Fire) GetViews() []*TankView {
+	if x != nil {
+		return x.Views
+	}
+	return nil
+}
+
+// TankView is how a client drew one remote tank: between its states of server ticks
+// from_tick and to_tick, a fraction of the way (position linearly, heading on the shortest
+// arc). A held or teleported tank is one state: from_tick == to_tick, fraction 0.
+type TankView struct {
+	state    protoimpl.MessageState `protogen:"open.v1"`
+	PlayerId uint32                 `protobuf:"varint,1,opt,name=player_id,json=playerId,proto3" json:"player_id,omitempty"`
+	FromTick uint32                 `protobuf:"varint,2,opt,name=from_tick,json=fromTick,proto3" json:"from_tick,omitempty"`
+	// from_tick <= to_tick <= the newest server tick sent to this client.
+	ToTick uint32 `protobuf:"varint,3,opt,name=to_tick,json=toTick,proto3" json:"to_tick,omitempty"`
+	// In [0, 1); exactly 0 when from_tick == to_tick.
+	Fraction      float64 `protobuf:"fixed64,4,opt,name=fraction,proto3" json:"fraction,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *TankView) Reset() {
+	*x = TankView{}
+	mi := &file_tank_v1_tank_proto_msgTypes[13]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TankView) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TankView) ProtoMessage() {}
+
+func (x *TankView) ProtoReflect() protoreflect.Message {
+	mi := &file_tank_v1_tank_proto_msgTypes[13]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TankView.ProtoReflect.Descriptor instead.
+func (*TankView) Descriptor() ([]byte, []int) {
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{13}
+}
+
+func (x *TankView) GetPlayerId() uint32 {
+	if x != nil {
+		return x.PlayerId
+	}
+	return 0
+}
+
+func (x *TankView) GetFromTick() uint32 {
+	if x != nil {
+		return x.FromTick
+	}
+	return 0
+}
+
+func (x *TankView) GetToTick() uint32 {
+	if x != nil {
+		return x.ToTick
+	}
+	return 0
+}
+
+func (x *TankView) GetFraction() float64 {
+	if x != nil {
+		return x.Fraction
+	}
+	return 0
+}
+
+// ShotResult is the server's judgement of one Fire. Server -> the shooter, on the reliable
+// stream, once per Fire it judged (Fires beyond 4 per tick are dropped unanswered).
+type ShotResult struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The Fire's move_tick.
+	MoveTick uint32      `protobuf:"varint,1,opt,name=move_tick,json=moveTick,proto3" json:"move_tick,omitempty"`
+	Verdict  ShotVerdict `protobuf:"varint,2,opt,name=verdict,proto3,enum=tank.v1.ShotVerdict" json:"verdict,omitempty"`
+	// Set when verdict is REFUSED.
+	Refusal ShotRefusal `protobuf:"varint,3,opt,name=refusal,proto3,enum=tank.v1.ShotRefusal" json:"refusal,omitempty"`
+	// The tank hit, when verdict is HIT.
+	TargetId uint32 `protobuf:"varint,4,opt,name=target_id,json=targetId,proto3" json:"target_id,omitempty"`
+	// The target's pose the server tested the shell against: the rewound (drawn) pose with lag
+	// compensation, its present pose without. Set when verdict is HIT.
+	TargetPosition *Vec2   `protobuf:"bytes,5,opt,name=target_position,json=targetPosition,proto3" json:"target_position,omitempty"`
+	TargetRotation float64 `protobuf:"fixed64,6,opt,name=target_rotation,json=targetRotation,proto3" json:"target_rotation,omitempty"`
+	// Where the shell started and stopped, in world units.
+	Origin *Vec2 `protobuf:"bytes,7,opt,name=origin,proto3" json:"origin,omitempty"`
+	End    *Vec2 `protobuf:"bytes,8,opt,name=end,proto3" json:"end,omitempty"`
+	// Whether the server rewound the targets (the Fire asked and lag compensation applied).
+	LagCompensated bool `protobuf:"varint,9,opt,name=lag_compensated,json=lagCompensated,proto3" json:"lag_compensated,omitempty"`
+	// How far back the server judged the shot: the judging tick minus the earliest view's
+	// fractional tick, in milliseconds. 0 without lag compensation.
+	RewindMs float64 `protobuf:"fixed64,10,opt,name=rewind_ms,json=rewindMs,proto3" json:"rewind_ms,omitempty"`
+	// The server tick that judged the shot.
+	ServerTick uint32 `protobuf:"varint,11,opt,name=server_tick,json=serverTick,proto3" json:"server_tick,omitempty"`
+	// Health the hit took (0 for a miss or a spawn-protected target).
+	Damage        uint32 `protobuf:"varint,12,opt,name=damage,proto3" json:"damage,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ShotResult) Reset() {
+	*x = ShotResult{}
+	mi := &file_tank_v1_tank_proto_msgTypes[14]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ShotResult) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ShotResult) ProtoMessage() {}
+
+func (x *ShotResult) ProtoReflect() protoreflect.Message {
+	mi := &file_tank_v1_tank_proto_msgTypes[14]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ShotResult.ProtoReflect.Descriptor instead.
+func (*ShotResult) Descriptor() ([]byte, []int) {
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{14}
+}
+
+func (x *ShotResult) GetMoveTick() uint32 {
+	if x != nil {
+		return x.MoveTick
+	}
+	return 0
+}
+
+func (x *ShotResult) GetVerdict() ShotVerdict {
+	if x != nil {
+		return x.Verdict
+	}
+	return ShotVerdict_SHOT_VERDICT_UNSPECIFIED
+}
+
+func (x *ShotResult) GetRefusal() ShotRefusal {
+	if x != nil {
+		return x.Refusal
+	}
+	return ShotRefusal_SHOT_REFUSAL_UNSPECIFIED
+}
+
+func (x *ShotResult) GetTargetId() uint32 {
+	if x != nil {
+		return x.TargetId
+	}
+	return 0
+}
+
+func (x *ShotResult) GetTargetPosition() *Vec2 {
+	if x != nil {
+		return x.TargetPosition
+	}
+	return nil
+}
+
+func (x *ShotResult) GetTargetRotation() float64 {
+	if x != nil {
+		return x.TargetRotation
+	}
+	return 0
+}
+
+func (x *ShotResult) GetOrigin() *Vec2 {
+	if x != nil {
+		return x.Origin
+	}
+	return nil
+}
+
+func (x *ShotResult) GetEnd() *Vec2 {
+	if x != nil {
+		return x.End
+	}
+	return nil
+}
+
+func (x *ShotResult) GetLagCompensated() bool {
+	if x != nil {
+		return x.LagCompensated
+	}
+	return false
+}
+
+func (x *ShotResult) GetRewindMs() float64 {
+	if x != nil {
+		return x.RewindMs
+	}
+	return 0
+}
+
+func (x *ShotResult) GetServerTick() uint32 {
+	if x != nil {
+		return x.ServerTick
+	}
+	return 0
+}
+
+func (x *ShotResult) GetDamage() uint32 {
+	if x != nil {
+		return x.Damage
+	}
+	return 0
+}
+
+// Shot is a tracer: someone fired. Server -> every client, once per accepted Fire.
+type Shot struct {
+	state     protoimpl.MessageState `protogen:"open.v1"`
+	ShooterId uint32                 `protobuf:"varint,1,opt,name=shooter_id,json=shooterId,proto3" json:"shooter_id,omitempty"`
+	// The server tick that judged the shot.
+	ServerTick uint32 `protobuf:"varint,2,opt,name=server_tick,json=serverTick,proto3" json:"server_tick,omitempty"`
+	Origin     *Vec2  `protobuf:"bytes,3,opt,name=origin,proto3" json:"origin,omitempty"`
+	End        *Vec2  `protobuf:"bytes,4,opt,name=end,proto3" json:"end,omitempty"`
+	// The tank hit, 0 for a miss.
+	TargetId      uint32 `protobuf:"varint,5,opt,name=target_id,json=targetId,proto3" json:"target_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Shot) Reset() {
+	*x = Shot{}
+	mi := &file_tank_v1_tank_proto_msgTypes[15]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Shot) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Shot) ProtoMessage() {}
+
+func (x *Shot) ProtoReflect() protoreflect.Message {
+	mi := &file_tank_v1_tank_proto_msgTypes[15]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Shot.ProtoReflect.Descriptor instead.
+func (*Shot) Descriptor() ([]byte, []int) {
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{15}
+}
+
+func (x *Shot) GetShooterId() uint32 {
+	if x != nil {
+		return x.ShooterId
+	}
+	return 0
+}
+
+func (x *Shot) GetServerTick() uint32 {
+	if x != nil {
+		return x.ServerTick
+	}
+	return 0
+}
+
+func (x *Shot) GetOrigin() *Vec2 {
+	if x != nil {
+		return x.Origin
+	}
+	return nil
+}
+
+func (x *Shot) GetEnd() *Vec2 {
+	if x != nil {
+		return x.End
+	}
+	return nil
+}
+
+func (x *Shot) GetTargetId() uint32 {
+	if x != nil {
+		return x.TargetId
+	}
+	return 0
+}
+
+// Kill says a tank was destroyed. Server -> every client, once per kill.
+type Kill struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	KillerId      uint32                 `protobuf:"varint,1,opt,name=killer_id,json=killerId,proto3" json:"killer_id,omitempty"`
+	VictimId      uint32                 `protobuf:"varint,2,opt,name=victim_id,json=victimId,proto3" json:"victim_id,omitempty"`
+	ServerTick    uint32                 `protobuf:"varint,3,opt,name=server_tick,json=serverTick,proto3" json:"server_tick,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Kill) Reset() {
+	*x = Kill{}
+	mi := &file_tank_v1_tank_proto_msgTypes[16]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Kill) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Kill) ProtoMessage() {}
+
+func (x *Kill) ProtoReflect() protoreflect.Message {
+	mi := &file_tank_v1_tank_proto_msgTypes[16]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Kill.ProtoReflect.Descriptor instead.
+func (*Kill) Descriptor() ([]byte, []int) {
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{16}
+}
+
+func (x *Kill) GetKillerId() uint32 {
+	if x != nil {
+		return x.KillerId
+	}
+	return 0
+}
+
+func (x *Kill) GetVictimId() uint32 {
+	if x != nil {
+		return x.VictimId
+	}
+	return 0
+}
+
+func (x *Kill) GetServerTick() uint32 {
+	if x != nil {
+		return x.ServerTick
+	}
+	return 0
+}
+
 // Ping asks for a Pong. Client -> server, optional, at most 10 per second.
 type Ping struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -998,7 +1780,7 @@ type Ping struct {
 
 func (x *Ping) Reset() {
 	*x = Ping{}
-	mi := &file_tank_v1_tank_proto_msgTypes[11]
+	mi := &file_tank_v1_tank_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1010,7 +1792,7 @@ func (x *Ping) String() string {
 func (*Ping) ProtoMessage() {}
 
 func (x *Ping) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[11]
+	mi := &file_tank_v1_tank_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1023,7 +1805,7 @@ func (x *Ping) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Ping.ProtoReflect.Descriptor instead.
 func (*Ping) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{11}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *Ping) GetClientTimeUs() uint64 {
@@ -1045,7 +1827,7 @@ type Pong struct {
 
 func (x *Pong) Reset() {
 	*x = Pong{}
-	mi := &file_tank_v1_tank_proto_msgTypes[12]
+	mi := &file_tank_v1_tank_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1057,7 +1839,7 @@ func (x *Pong) String() string {
 func (*Pong) ProtoMessage() {}
 
 func (x *Pong) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[12]
+	mi := &file_tank_v1_tank_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1070,7 +1852,7 @@ func (x *Pong) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Pong.ProtoReflect.Descriptor instead.
 func (*Pong) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{12}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *Pong) GetClientTimeUs() uint64 {
@@ -1104,7 +1886,7 @@ type RosterUpdate struct {
 
 func (x *RosterUpdate) Reset() {
 	*x = RosterUpdate{}
-	mi := &file_tank_v1_tank_proto_msgTypes[13]
+	mi := &file_tank_v1_tank_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1116,7 +1898,7 @@ func (x *RosterUpdate) String() string {
 func (*RosterUpdate) ProtoMessage() {}
 
 func (x *RosterUpdate) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[13]
+	mi := &file_tank_v1_tank_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1129,7 +1911,7 @@ func (x *RosterUpdate) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RosterUpdate.ProtoReflect.Descriptor instead.
 func (*RosterUpdate) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{13}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *RosterUpdate) GetJoined() []*PlayerJoined {
@@ -1157,7 +1939,7 @@ type PlayerJoined struct {
 
 func (x *PlayerJoined) Reset() {
 	*x = PlayerJoined{}
-	mi := &file_tank_v1_tank_proto_msgTypes[14]
+	mi := &file_tank_v1_tank_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1169,7 +1951,7 @@ func (x *PlayerJoined) String() string {
 func (*PlayerJoined) ProtoMessage() {}
 
 func (x *PlayerJoined) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[14]
+	mi := &file_tank_v1_tank_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1182,7 +1964,7 @@ func (x *PlayerJoined) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlayerJoined.ProtoReflect.Descriptor instead.
 func (*PlayerJoined) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{14}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *PlayerJoined) GetPlayerId() uint32 {
@@ -1211,7 +1993,7 @@ type PlayerLeft struct {
 
 func (x *PlayerLeft) Reset() {
 	*x = PlayerLeft{}
-	mi := &file_tank_v1_tank_proto_msgTypes[15]
+	mi := &file_tank_v1_tank_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1223,7 +2005,7 @@ func (x *PlayerLeft) String() string {
 func (*PlayerLeft) ProtoMessage() {}
 
 func (x *PlayerLeft) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[15]
+	mi := &file_tank_v1_tank_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1236,7 +2018,7 @@ func (x *PlayerLeft) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlayerLeft.ProtoReflect.Descriptor instead.
 func (*PlayerLeft) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{15}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *PlayerLeft) GetPlayerId() uint32 {
@@ -1263,7 +2045,7 @@ type Goodbye struct {
 
 func (x *Goodbye) Reset() {
 	*x = Goodbye{}
-	mi := &file_tank_v1_tank_proto_msgTypes[16]
+	mi := &file_tank_v1_tank_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1275,7 +2057,7 @@ func (x *Goodbye) String() string {
 func (*Goodbye) ProtoMessage() {}
 
 func (x *Goodbye) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[16]
+	mi := &file_tank_v1_tank_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1288,7 +2070,7 @@ func (x *Goodbye) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Goodbye.ProtoReflect.Descriptor instead.
 func (*Goodbye) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{16}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *Goodbye) GetReason() string {
@@ -1308,7 +2090,7 @@ type Disconnect struct {
 
 func (x *Disconnect) Reset() {
 	*x = Disconnect{}
-	mi := &file_tank_v1_tank_proto_msgTypes[17]
+	mi := &file_tank_v1_tank_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1320,7 +2102,7 @@ func (x *Disconnect) String() string {
 func (*Disconnect) ProtoMessage() {}
 
 func (x *Disconnect) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[17]
+	mi := &file_tank_v1_tank_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1333,7 +2115,7 @@ func (x *Disconnect) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Disconnect.ProtoReflect.Descriptor instead.
 func (*Disconnect) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{17}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *Disconnect) GetReason() string {
@@ -1347,14 +2129,16 @@ var File_tank_v1_tank_proto protoreflect.FileDescriptor
 
 const file_tank_v1_tank_proto_rawDesc = "" +
 	"\n" +
-	"\x12tank/v1/tank.proto\x12\atank.v1\"\xc7\x01\n" +
+	"\x12tank/v1/tank.proto\x12\atank.v1\"\xec\x01\n" +
 	"\rClientMessage\x12&\n" +
 	"\x05hello\x18\x01 \x01(\v2\x0e.tank.v1.HelloH\x00R\x05hello\x123\n" +
 	"\n" +
 	"move_input\x18\x02 \x01(\v2\x12.tank.v1.MoveInputH\x00R\tmoveInput\x12#\n" +
 	"\x04ping\x18\x03 \x01(\v2\r.tank.v1.PingH\x00R\x04ping\x12,\n" +
-	"\agoodbye\x18\x04 \x01(\v2\x10.tank.v1.GoodbyeH\x00R\agoodbyeB\x06\n" +
-	"\x04kind\"\xe3\x02\n" +
+	"\agoodbye\x18\x04 \x01(\v2\x10.tank.v1.GoodbyeH\x00R\agoodbye\x12#\n" +
+	"\x04fire\x18\n" +
+	" \x01(\v2\r.tank.v1.FireH\x00R\x04fireB\x06\n" +
+	"\x04kind\"\xe5\x03\n" +
 	"\rServerMessage\x12,\n" +
 	"\awelcome\x18\x01 \x01(\v2\x10.tank.v1.WelcomeH\x00R\awelcome\x12)\n" +
 	"\x06reject\x18\x02 \x01(\v2\x0f.tank.v1.RejectH\x00R\x06reject\x12/\n" +
@@ -1363,18 +2147,36 @@ const file_tank_v1_tank_proto_rawDesc = "" +
 	"\n" +
 	"disconnect\x18\a \x01(\v2\x13.tank.v1.DisconnectH\x00R\n" +
 	"disconnect\x12<\n" +
-	"\rroster_update\x18\x17 \x01(\v2\x15.tank.v1.RosterUpdateH\x00R\frosterUpdateB\x06\n" +
+	"\rroster_update\x18\x17 \x01(\v2\x15.tank.v1.RosterUpdateH\x00R\frosterUpdate\x126\n" +
+	"\vshot_result\x18\r \x01(\v2\x13.tank.v1.ShotResultH\x00R\n" +
+	"shotResult\x12#\n" +
+	"\x04shot\x18\x0e \x01(\v2\r.tank.v1.ShotH\x00R\x04shot\x12#\n" +
+	"\x04kill\x18\x0f \x01(\v2\r.tank.v1.KillH\x00R\x04killB\x06\n" +
 	"\x04kindJ\x04\b\x05\x10\x06J\x04\b\x06\x10\aR\rplayer_joinedR\vplayer_left\"F\n" +
 	"\x05Hello\x12)\n" +
 	"\x10protocol_version\x18\x01 \x01(\rR\x0fprotocolVersion\x12\x12\n" +
-	"\x04name\x18\x02 \x01(\tR\x04name\"\xbd\x01\n" +
+	"\x04name\x18\x02 \x01(\tR\x04name\"\xe3\x01\n" +
 	"\aWelcome\x12\x1b\n" +
 	"\tplayer_id\x18\x01 \x01(\rR\bplayerId\x12(\n" +
 	"\x10tick_interval_ms\x18\x02 \x01(\rR\x0etickIntervalMs\x12\x1f\n" +
 	"\vserver_tick\x18\x03 \x01(\rR\n" +
 	"serverTick\x12$\n" +
 	"\x05arena\x18\x04 \x01(\v2\x0e.tank.v1.ArenaR\x05arena\x12$\n" +
-	"\x0emax_input_lead\x18\x05 \x01(\rR\fmaxInputLead\"I\n" +
+	"\x0emax_input_lead\x18\x05 \x01(\rR\fmaxInputLead\x12$\n" +
+	"\x05rules\x18\n" +
+	" \x01(\v2\x0e.tank.v1.RulesR\x05rules\"\xf7\x01\n" +
+	"\x05Rules\x12\x1d\n" +
+	"\n" +
+	"shot_range\x18\x01 \x01(\x01R\tshotRange\x12\x1f\n" +
+	"\vcooldown_ms\x18\x02 \x01(\rR\n" +
+	"cooldownMs\x12\x1d\n" +
+	"\n" +
+	"max_health\x18\x03 \x01(\rR\tmaxHealth\x12\x16\n" +
+	"\x06damage\x18\x04 \x01(\rR\x06damage\x12\x1d\n" +
+	"\n" +
+	"respawn_ms\x18\x05 \x01(\rR\trespawnMs\x12.\n" +
+	"\x13spawn_protection_ms\x18\x06 \x01(\rR\x11spawnProtectionMs\x12(\n" +
+	"\x10rewind_window_ms\x18\a \x01(\rR\x0erewindWindowMs\"I\n" +
 	"\x06Reject\x12'\n" +
 	"\x04code\x18\x01 \x01(\x0e2\x13.tank.v1.RejectCodeR\x04code\x12\x16\n" +
 	"\x06reason\x18\x02 \x01(\tR\x06reason\"p\n" +
@@ -1397,18 +2199,62 @@ const file_tank_v1_tank_proto_rawDesc = "" +
 	"\vtank_radius\x18\x04 \x01(\x01R\n" +
 	"tankRadius\x12\x14\n" +
 	"\x05speed\x18\x05 \x01(\x01R\x05speed\x12\x1b\n" +
-	"\tturn_rate\x18\x06 \x01(\x01R\bturnRate\"\xe5\x01\n" +
+	"\tturn_rate\x18\x06 \x01(\x01R\bturnRate\"\xf2\x02\n" +
 	"\vPlayerState\x12\x1b\n" +
 	"\tplayer_id\x18\x01 \x01(\rR\bplayerId\x12\x12\n" +
 	"\x04tick\x18\x02 \x01(\rR\x04tick\x124\n" +
 	"\x16acknowledged_move_tick\x18\x05 \x01(\rR\x14acknowledgedMoveTick\x12\x15\n" +
 	"\x06grid_x\x18\x0f \x01(\rR\x05gridX\x12\x15\n" +
 	"\x06grid_y\x18\x10 \x01(\rR\x05gridY\x12!\n" +
-	"\fgrid_heading\x18\x11 \x01(\x11R\vgridHeadingJ\x04\b\x03\x10\x04J\x04\b\x04\x10\x05R\bpositionR\brotation\"[\n" +
+	"\fgrid_heading\x18\x11 \x01(\x11R\vgridHeading\x12\x16\n" +
+	"\x06health\x18\n" +
+	" \x01(\rR\x06health\x12\x1c\n" +
+	"\tdestroyed\x18\v \x01(\bR\tdestroyed\x12\x14\n" +
+	"\x05kills\x18\f \x01(\rR\x05kills\x12\x16\n" +
+	"\x06deaths\x18\r \x01(\rR\x06deaths\x12'\n" +
+	"\x0fspawn_protected\x18\x0e \x01(\bR\x0espawnProtectedJ\x04\b\x03\x10\x04J\x04\b\x04\x10\x05R\bpositionR\brotation\"[\n" +
 	"\bSnapshot\x12\x1f\n" +
 	"\vserver_tick\x18\x01 \x01(\rR\n" +
 	"serverTick\x12.\n" +
-	"\aplayers\x18\x02 \x03(\v2\x14.tank.v1.PlayerStateR\aplayers\",\n" +
+	"\aplayers\x18\x02 \x03(\v2\x14.tank.v1.PlayerStateR\aplayers\"w\n" +
+	"\x04Fire\x12\x1b\n" +
+	"\tmove_tick\x18\x01 \x01(\rR\bmoveTick\x12)\n" +
+	"\x10lag_compensation\x18\x02 \x01(\bR\x0flagCompensation\x12'\n" +
+	"\x05views\x18\x03 \x03(\v2\x11.tank.v1.TankViewR\x05views\"y\n" +
+	"\bTankView\x12\x1b\n" +
+	"\tplayer_id\x18\x01 \x01(\rR\bplayerId\x12\x1b\n" +
+	"\tfrom_tick\x18\x02 \x01(\rR\bfromTick\x12\x17\n" +
+	"\ato_tick\x18\x03 \x01(\rR\x06toTick\x12\x1a\n" +
+	"\bfraction\x18\x04 \x01(\x01R\bfraction\"\xce\x03\n" +
+	"\n" +
+	"ShotResult\x12\x1b\n" +
+	"\tmove_tick\x18\x01 \x01(\rR\bmoveTick\x12.\n" +
+	"\averdict\x18\x02 \x01(\x0e2\x14.tank.v1.ShotVerdictR\averdict\x12.\n" +
+	"\arefusal\x18\x03 \x01(\x0e2\x14.tank.v1.ShotRefusalR\arefusal\x12\x1b\n" +
+	"\ttarget_id\x18\x04 \x01(\rR\btargetId\x126\n" +
+	"\x0ftarget_position\x18\x05 \x01(\v2\r.tank.v1.Vec2R\x0etargetPosition\x12'\n" +
+	"\x0ftarget_rotation\x18\x06 \x01(\x01R\x0etargetRotation\x12%\n" +
+	"\x06origin\x18\a \x01(\v2\r.tank.v1.Vec2R\x06origin\x12\x1f\n" +
+	"\x03end\x18\b \x01(\v2\r.tank.v1.Vec2R\x03end\x12'\n" +
+	"\x0flag_compensated\x18\t \x01(\bR\x0elagCompensated\x12\x1b\n" +
+	"\trewind_ms\x18\n" +
+	" \x01(\x01R\brewindMs\x12\x1f\n" +
+	"\vserver_tick\x18\v \x01(\rR\n" +
+	"serverTick\x12\x16\n" +
+	"\x06damage\x18\f \x01(\rR\x06damage\"\xab\x01\n" +
+	"\x04Shot\x12\x1d\n" +
+	"\n" +
+	"shooter_id\x18\x01 \x01(\rR\tshooterId\x12\x1f\n" +
+	"\vserver_tick\x18\x02 \x01(\rR\n" +
+	"serverTick\x12%\n" +
+	"\x06origin\x18\x03 \x01(\v2\r.tank.v1.Vec2R\x06origin\x12\x1f\n" +
+	"\x03end\x18\x04 \x01(\v2\r.tank.v1.Vec2R\x03end\x12\x1b\n" +
+	"\ttarget_id\x18\x05 \x01(\rR\btargetId\"a\n" +
+	"\x04Kill\x12\x1b\n" +
+	"\tkiller_id\x18\x01 \x01(\rR\bkillerId\x12\x1b\n" +
+	"\tvictim_id\x18\x02 \x01(\rR\bvictimId\x12\x1f\n" +
+	"\vserver_tick\x18\x03 \x01(\rR\n" +
+	"serverTick\",\n" +
 	"\x04Ping\x12$\n" +
 	"\x0eclient_time_us\x18\x01 \x01(\x04R\fclientTimeUs\"M\n" +
 	"\x04Pong\x12$\n" +
@@ -1437,7 +2283,21 @@ const file_tank_v1_tank_proto_rawDesc = "" +
 	"\x17REJECT_CODE_SERVER_FULL\x10\x02\x12\x19\n" +
 	"\x15REJECT_CODE_BAD_HELLO\x10\x03\x12\x1d\n" +
 	"\x19REJECT_CODE_SHUTTING_DOWN\x10\x04\x12\x14\n" +
-	"\x10REJECT_CODE_BUSY\x10\vB\x1eZ\x1ctanknet/proto/tank/v1;tankv1b\x06proto3"
+	"\x10REJECT_CODE_BUSY\x10\v*r\n" +
+	"\vShotVerdict\x12\x1c\n" +
+	"\x18SHOT_VERDICT_UNSPECIFIED\x10\x00\x12\x14\n" +
+	"\x10SHOT_VERDICT_HIT\x10\x01\x12\x15\n" +
+	"\x11SHOT_VERDICT_MISS\x10\x02\x12\x18\n" +
+	"\x14SHOT_VERDICT_REFUSED\x10\x03*\xf7\x01\n" +
+	"\vShotRefusal\x12\x1c\n" +
+	"\x18SHOT_REFUSAL_UNSPECIFIED\x10\x00\x12\x19\n" +
+	"\x15SHOT_REFUSAL_BAD_VIEW\x10\x01\x12\x1c\n" +
+	"\x18SHOT_REFUSAL_FUTURE_VIEW\x10\x02\x12\x1d\n" +
+	"\x19SHOT_REFUSAL_VIEW_TOO_OLD\x10\x03\x12\x1e\n" +
+	"\x1aSHOT_REFUSAL_UNPLAYED_TICK\x10\x04\x12\x1b\n" +
+	"\x17SHOT_REFUSAL_STALE_TICK\x10\x05\x12\x19\n" +
+	"\x15SHOT_REFUSAL_COOLDOWN\x10\x06\x12\x1a\n" +
+	"\x16SHOT_REFUSAL_DESTROYED\x10\aB\x1eZ\x1ctanknet/proto/tank/v1;tankv1b\x06proto3"
 
 var (
 	file_tank_v1_tank_proto_rawDescOnce sync.Once
@@ -1451,53 +2311,74 @@ func file_tank_v1_tank_proto_rawDescGZIP() []byte {
 	return file_tank_v1_tank_proto_rawDescData
 }
 
-var file_tank_v1_tank_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_tank_v1_tank_proto_msgTypes = make([]protoimpl.MessageInfo, 18)
+var file_tank_v1_tank_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
+var file_tank_v1_tank_proto_msgTypes = make([]protoimpl.MessageInfo, 24)
 var file_tank_v1_tank_proto_goTypes = []any{
 	(RejectCode)(0),       // 0: tank.v1.RejectCode
-	(*ClientMessage)(nil), // 1: tank.v1.ClientMessage
-	(*ServerMessage)(nil), // 2: tank.v1.ServerMessage
-	(*Hello)(nil),         // 3: tank.v1.Hello
-	(*Welcome)(nil),       // 4: tank.v1.Welcome
-	(*Reject)(nil),        // 5: tank.v1.Reject
-	(*MoveInput)(nil),     // 6: tank.v1.MoveInput
-	(*Vec2)(nil),          // 7: tank.v1.Vec2
-	(*Rect)(nil),          // 8: tank.v1.Rect
-	(*Arena)(nil),         // 9: tank.v1.Arena
-	(*PlayerState)(nil),   // 10: tank.v1.PlayerState
-	(*Snapshot)(nil),      // 11: tank.v1.Snapshot
-	(*Ping)(nil),          // 12: tank.v1.Ping
-	(*Pong)(nil),          // 13: tank.v1.Pong
-	(*RosterUpdate)(nil),  // 14: tank.v1.RosterUpdate
-	(*PlayerJoined)(nil),  // 15: tank.v1.PlayerJoined
-	(*PlayerLeft)(nil),    // 16: tank.v1.PlayerLeft
-	(*Goodbye)(nil),       // 17: tank.v1.Goodbye
-	(*Disconnect)(nil),    // 18: tank.v1.Disconnect
+	(ShotVerdict)(0),      // 1: tank.v1.ShotVerdict
+	(ShotRefusal)(0),      // 2: tank.v1.ShotRefusal
+	(*ClientMessage)(nil), // 3: tank.v1.ClientMessage
+	(*ServerMessage)(nil), // 4: tank.v1.ServerMessage
+	(*Hello)(nil),         // 5: tank.v1.Hello
+	(*Welcome)(nil),       // 6: tank.v1.Welcome
+	(*Rules)(nil),         // 7: tank.v1.Rules
+	(*Reject)(nil),        // 8: tank.v1.Reject
+	(*MoveInput)(nil),     // 9: tank.v1.MoveInput
+	(*Vec2)(nil),          // 10: tank.v1.Vec2
+	(*Rect)(nil),          // 11: tank.v1.Rect
+	(*Arena)(nil),         // 12: tank.v1.Arena
+	(*PlayerState)(nil),   // 13: tank.v1.PlayerState
+	(*Snapshot)(nil),      // 14: tank.v1.Snapshot
+	(*Fire)(nil),          // 15: tank.v1.Fire
+	(*TankView)(nil),      // 16: tank.v1.TankView
+	(*ShotResult)(nil),    // 17: tank.v1.ShotResult
+	(*Shot)(nil),          // 18: tank.v1.Shot
+	(*Kill)(nil),          // 19: tank.v1.Kill
+	(*Ping)(nil),          // 20: tank.v1.Ping
+	(*Pong)(nil),          // 21: tank.v1.Pong
+	(*RosterUpdate)(nil),  // 22: tank.v1.RosterUpdate
+	(*PlayerJoined)(nil),  // 23: tank.v1.PlayerJoined
+	(*PlayerLeft)(nil),    // 24: tank.v1.PlayerLeft
+	(*Goodbye)(nil),       // 25: tank.v1.Goodbye
+	(*Disconnect)(nil),    // 26: tank.v1.Disconnect
 }
 var file_tank_v1_tank_proto_depIdxs = []int32{
-	3,  // 0: tank.v1.ClientMessage.hello:type_name -> tank.v1.Hello
-	6,  // 1: tank.v1.ClientMessage.move_input:type_name -> tank.v1.MoveInput
-	12, // 2: tank.v1.ClientMessage.ping:type_name -> tank.v1.Ping
-	17, // 3: tank.v1.ClientMessage.goodbye:type_name -> tank.v1.Goodbye
-	4,  // 4: tank.v1.ServerMessage.welcome:type_name -> tank.v1.Welcome
-	5,  // 5: tank.v1.ServerMessage.reject:type_name -> tank.v1.Reject
-	11, // 6: tank.v1.ServerMessage.snapshot:type_name -> tank.v1.Snapshot
-	13, // 7: tank.v1.ServerMessage.pong:type_name -> tank.v1.Pong
-	18, // 8: tank.v1.ServerMessage.disconnect:type_name -> tank.v1.Disconnect
-	14, // 9: tank.v1.ServerMessage.roster_update:type_name -> tank.v1.RosterUpdate
-	9,  // 10: tank.v1.Welcome.arena:type_name -> tank.v1.Arena
-	0,  // 11: tank.v1.Reject.code:type_name -> tank.v1.RejectCode
-	7,  // 12: tank.v1.Rect.min:type_name -> tank.v1.Vec2
-	7,  // 13: tank.v1.Rect.max:type_name -> tank.v1.Vec2
-	8,  // 14: tank.v1.Arena.obstacles:type_name -> tank.v1.Rect
-	10, // 15: tank.v1.Snapshot.players:type_name -> tank.v1.PlayerState
-	15, // 16: tank.v1.RosterUpdate.joined:type_name -> tank.v1.PlayerJoined
-	16, // 17: tank.v1.RosterUpdate.left:type_name -> tank.v1.PlayerLeft
-	18, // [18:18] is the sub-list for method output_type
-	18, // [18:18] is the sub-list for method input_type
-	18, // [18:18] is the sub-list for extension type_name
-	18, // [18:18] is the sub-list for extension extendee
-	0,  // [0:18] is the sub-list for field type_name
+	5,  // 0: tank.v1.ClientMessage.hello:type_name -> tank.v1.Hello
+	9,  // 1: tank.v1.ClientMessage.move_input:type_name -> tank.v1.MoveInput
+	20, // 2: tank.v1.ClientMessage.ping:type_name -> tank.v1.Ping
+	25, // 3: tank.v1.ClientMessage.goodbye:type_name -> tank.v1.Goodbye
+	15, // 4: tank.v1.ClientMessage.fire:type_name -> tank.v1.Fire
+	6,  // 5: tank.v1.ServerMessage.welcome:type_name -> tank.v1.Welcome
+	8,  // 6: tank.v1.ServerMessage.reject:type_name -> tank.v1.Reject
+	14, // 7: tank.v1.ServerMessage.snapshot:type_name -> tank.v1.Snapshot
+	21, // 8: tank.v1.ServerMessage.pong:type_name -> tank.v1.Pong
+	26, // 9: tank.v1.ServerMessage.disconnect:type_name -> tank.v1.Disconnect
+	22, // 10: tank.v1.ServerMessage.roster_update:type_name -> tank.v1.RosterUpdate
+	17, // 11: tank.v1.ServerMessage.shot_result:type_name -> tank.v1.ShotResult
+	18, // 12: tank.v1.ServerMessage.shot:type_name -> tank.v1.Shot
+	19, // 13: tank.v1.ServerMessage.kill:type_name -> tank.v1.Kill
+	12, // 14: tank.v1.Welcome.arena:type_name -> tank.v1.Arena
+	7,  // 15: tank.v1.Welcome.rules:type_name -> tank.v1.Rules
+	0,  // 16: tank.v1.Reject.code:type_name -> tank.v1.RejectCode
+	10, // 17: tank.v1.Rect.min:type_name -> tank.v1.Vec2
+	10, // 18: tank.v1.Rect.max:type_name -> tank.v1.Vec2
+	11, // 19: tank.v1.Arena.obstacles:type_name -> tank.v1.Rect
+	13, // 20: tank.v1.Snapshot.players:type_name -> tank.v1.PlayerState
+	16, // 21: tank.v1.Fire.views:type_name -> tank.v1.TankView
+	1,  // 22: tank.v1.ShotResult.verdict:type_name -> tank.v1.ShotVerdict
+	2,  // 23: tank.v1.ShotResult.refusal:type_name -> tank.v1.ShotRefusal
+	10, // 24: tank.v1.ShotResult.target_position:type_name -> tank.v1.Vec2
+	10, // 25: tank.v1.ShotResult.origin:type_name -> tank.v1.Vec2
+	10, // 26: tank.v1.ShotResult.end:type_name -> tank.v1.Vec2
+	10, // 27: tank.v1.Shot.origin:type_name -> tank.v1.Vec2
+	10, // 28: tank.v1.Shot.end:type_name -> tank.v1.Vec2
+	23, // 29: tank.v1.RosterUpdate.joined:type_name -> tank.v1.PlayerJoined
+	24, // 30: tank.v1.RosterUpdate.left:type_name -> tank.v1.PlayerLeft
+	31, // [31:31] is the sub-list for method output_type
+	31, // [31:31] is the sub-list for method input_type
+	31, // [31:31] is the sub-list for extension type_name
+	31, // [31:31] is the sub-list for extension extendee
+	0,  // [0:31] is the sub-list for field type_name
 }
 
 func init() { file_tank_v1_tank_proto_init() }
@@ -1510,6 +2391,7 @@ func file_tank_v1_tank_proto_init() {
 		(*ClientMessage_MoveInput)(nil),
 		(*ClientMessage_Ping)(nil),
 		(*ClientMessage_Goodbye)(nil),
+		(*ClientMessage_Fire)(nil),
 	}
 	file_tank_v1_tank_proto_msgTypes[1].OneofWrappers = []any{
 		(*ServerMessage_Welcome)(nil),
@@ -1518,14 +2400,17 @@ func file_tank_v1_tank_proto_init() {
 		(*ServerMessage_Pong)(nil),
 		(*ServerMessage_Disconnect)(nil),
 		(*ServerMessage_RosterUpdate)(nil),
+		(*ServerMessage_ShotResult)(nil),
+		(*ServerMessage_Shot)(nil),
+		(*ServerMessage_Kill)(nil),
 	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_tank_v1_tank_proto_rawDesc), len(file_tank_v1_tank_proto_rawDesc)),
-			NumEnums:      1,
-			NumMessages:   18,
+			NumEnums:      3,
+			NumMessages:   24,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

@@ -1,0 +1,52 @@
+package transport
+
+import (
+	"fmt"
+	"time"
+
+	"tanknet/netcode"
+	tankv1 "tanknet/proto/tank/v1"
+)
+
+// RulesToProto returns the wire form of r.
+func RulesToProto(r netcode.Rules) *tankv1.Rules {
+	ms := func(d time.Duration) uint32 { return uint32(d / time.Millisecond) }
+	return &tankv1.Rules{
+		ShotRange: r.ShotRange, CooldownMs: ms(r.Cooldown), MaxHealth: r.MaxHealth, Damage: r.Damage,
+		RespawnMs: ms(r.RespawnDelay), SpawnProtectionMs: ms(r.SpawnProtection), RewindWindowMs: ms(r.RewindWindow),
+	}
+}
+
+// RulesFromProto converts and validates wire rules.
+func RulesFromProto(m *tankv1.Rules) (netcode.Rules, error) {
+	if m == nil {
+		return netcode.Rules{}, fmt.Errorf("transport: rules missing")
+	}
+	ms := func(v uint32) time.Duration { return time.Duration(v) * time.Millisecond }
+	r := netcode.Rules{
+		ShotRange: m.GetShotRange(), Cooldown: ms(m.GetCooldownMs()), MaxHealth: m.GetMaxHealth(), Damage: m.GetDamage(),
+		RespawnDelay: ms(m.GetRespawnMs()), SpawnProtection: ms(m.GetSpawnProtectionMs()), RewindWindow: ms(m.GetRewindWindowMs()),
+	}
+	if err := r.Validate(); err != nil {
+		return netcode.Rules{}, fmt.Errorf("transport: bad rules: %w", err)
+	}
+	return r, nil
+}
+
+// FireToProto returns the wire form of a shot request.
+func FireToProto(s netcode.ShotRequest) *tankv1.Fire {
+	m := &tankv1.Fire{MoveTick: s.MoveTick, LagCompensation: s.LagCompensation, Views: make([]*tankv1.TankView, len(s.Views))}
+	for i, v := range s.Views {
+		m.Views[i] = &tankv1.TankView{PlayerId: v.ID, FromTick: v.View.From, ToTick: v.View.To, Fraction: v.View.Fraction}
+	}
+	return m
+}
+
+// FireFromProto returns the netcode view of a wire Fire, unvalidated (the server checks
+// every view itself), appending the views to dst's storage.
+func FireFromProto(m *tankv1.Fire, dst []netcode.TankView) netcode.ShotRequest {
+	for _, v := range m.GetViews() {
+		dst = append(dst, netcode.TankView{ID: v.GetPlayerId(), View: netcode.View{From: v.GetFromTick(), To: v.GetToTick(), Fraction: v.GetFraction()}})
+	}
+	return netcode.ShotRequest{MoveTick: m.GetMoveTick(), LagCompensation: m.GetLagCompensation(), Views: dst}
+}
