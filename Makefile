@@ -71,8 +71,10 @@ bench: deps ## run the benchmarks with allocation counts
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
 # Each target fuzzes what arrives from the network: frames, the server's handling of a
-# client's messages (moves and shots), and the arena and rules a client is sent.
-FUZZ_TARGETS := FuzzFrameReader:./transport FuzzWorld:./server FuzzArenaFromProto:./transport FuzzRulesFromProto:./transport
+# client's messages (moves and shots) and datagrams, the arena and rules a client is sent,
+# and the snapshot chunks it receives as datagrams.
+FUZZ_TARGETS := FuzzFrameReader:./transport FuzzWorld:./server FuzzArenaFromProto:./transport \
+                FuzzRulesFromProto:./transport FuzzDatagram:./server FuzzChunkDatagram:./client
 
 fuzz: go ## fuzz every decoder of network bytes for FUZZTIME each (default 30s)
 	@for t in $(FUZZ_TARGETS); do \

@@ -53,7 +53,16 @@ type Game struct {
 	departed []netcode.InterpCounters // counters of remotes that left, for reports
 	lastPing time.Time
 	stats    Stats
+
+	arrivals arrivals
+	recent   []netcode.PendingInput // the newest inputs sent, for InputBatch (datagram lane)
 }
+
+// redundantInputs is how many of the newest unacknowledged inputs every InputBatch repeats:
+// 0.5 s at 20 Hz, longer than a burst of loss on every preset, short enough for one small
+// datagram (about 25 bytes an input). The stream still carries each input once, so a longer
+// burst only costs time, never an input.
+const redundantInputs = 10
 
 // Stats counts what a Game has sent and received.
 type Stats struct {
@@ -64,11 +73,17 @@ type Stats struct {
 	PlayersSeen int    // distinct players ever seen in a snapshot, us included
 	RTT         time.Duration
 	RTTSamples  int
+
+	Lane          transport.Lane // where the server sends snapshots (Welcome)
+	Chunks        int            // snapshot chunks used (datagram lane; a whole snapshot counts one)
+	SnapshotsLost int            // server ticks of which no chunk came (older than 3.2 s, so final)
+	UnknownStates int            // states of players the roster has not announced, skipped
+	HOLStalls     int            // head-of-line stalls detected (reliable lane only)
 }
 
 // NewGame returns a Game on an established session. now is the local time to count from.
 func NewGame(sess *Session, opts Options, now time.Time) *Game {
-	return &Game{
+	g := &Game{
 		sess:    sess,
 		welcome: sess.Welcome(),
 		opts:    opts,
@@ -78,6 +93,9 @@ func NewGame(sess *Session, opts Options, now time.Time) *Game {
 		names:   map[uint32]string{},
 		seen:    map[uint32]bool{},
 	}
+	g.stats.Lane = g.welcome.Lane
+	g.arrivals.detectHOL = g.welcome.Lane == transport.LaneReliable
+	return g
 }
 
 // Update runs one frame at local time now: it applies what the server sent, runs the due
@@ -96,11 +114,20 @@ func (g *Game) Update(now time.Time, in netcode.Input) error {
 		return err
 	}
 	if g.local != nil {
+		sent := false
 		for n := g.local.Advance(frame); n > 0; n-- {
-			if err := g.sess.SendInput(g.local.Predict(in)); err != nil {
+			p := g.local.Predict(in)
+			if err := g.sess.SendInput(p); err != nil {
 				return err
 			}
 			g.stats.InputsSent++
+			g.remember(p)
+			sent = true
+		}
+		if sent && g.welcome.Lane == transport.LaneDatagram {
+			if err := g.sendBatch(); err != nil {
+				return err
+			}
 		}
 	}
 	for _, rm := range g.remotes {
@@ -120,9 +147,22 @@ func (g *Game) receive(r Received) {
 	at := r.At.Sub(g.epoch)
 	switch k := r.Msg.GetKind().(type) {
 	case *tankv1.ServerMessage_Snapshot:
-		g.stats.Snapshots++
-		g.stats.ServerTick = max(g.stats.ServerTick, k.Snapshot.GetServerTick())
-		for _, ps := range k.Snapshot.GetPlayers() {
+		snap := k.Snapshot
+		if !g.arrivals.chunk(at, snap.GetServerTick(), snap.GetChunkIndex(), snap.GetChunkCount()) {
+			return // a duplicate chunk, or one too old to draw
+		}
+		g.stats.Chunks++
+		if snap.GetChunkIndex() == 0 {
+			g.stats.Snapshots++
+		}
+		g.stats.ServerTick = max(g.stats.ServerTick, snap.GetServerTick())
+		for _, ps := range snap.GetPlayers() {
+			if r.Datagram && g.names[ps.GetPlayerId()] == "" && ps.GetPlayerId() != g.welcome.PlayerID {
+				// The roster comes on the stream and may trail a datagram: a tank the
+				// roster has not announced (or has already removed) waits for it.
+				g.stats.UnknownStates++
+				continue
+			}
 			g.receiveState(at, ps)
 		}
 	case *tankv1.ServerMessage_RosterUpdate:
@@ -172,6 +212,29 @@ func (g *Game) receiveState(at time.Duration, ps *tankv1.PlayerState) {
 	rm.Interp.Push(at, st)
 }
 
+// remember keeps p among the newest redundantInputs inputs sent.
+func (g *Game) remember(p netcode.PendingInput) {
+	if len(g.recent) == redundantInputs {
+		g.recent = g.recent[:copy(g.recent, g.recent[1:])]
+	}
+	g.recent = append(g.recent, p)
+}
+
+// sendBatch sends the remembered inputs the server has not acknowledged yet, with the
+// snapshot acknowledgement, as one InputBatch datagram.
+func (g *Game) sendBatch() error {
+	i := 0
+	for i < len(g.recent) && g.recent[i].Tick <= g.stats.LastAck {
+		i++
+	}
+	tick, mask := g.arrivals.ack()
+	return g.sess.SendInputBatch(g.recent[i:], tick, mask)
+}
+
+// HOLStallDurations returns the gap before each head-of-line stall detected so far (at
+// most the first 4096). The slice belongs to the Game.
+func (g *Game) HOLStallDurations() []time.Duration { return g.arrivals.stallLog }
+
 // Now returns the local time of the last Update on netcode's timeline.
 func (g *Game) Now() time.Duration { return g.last.Sub(g.epoch) }
 
@@ -188,7 +251,12 @@ func (g *Game) Remotes() map[uint32]*Remote { return g.remotes }
 func (g *Game) Name(id uint32) string { return g.names[id] }
 
 // Stats returns the Game's counters.
-func (g *Game) Stats() Stats { return g.stats }
+func (g *Game) Stats() Stats {
+	st := g.stats
+	st.SnapshotsLost = g.arrivals.lost()
+	st.HOLStalls = g.arrivals.stalls
+	return st
+}
 
 // Session returns the underlying session.
 func (g *Game) Session() *Session { return g.sess }

@@ -24,6 +24,13 @@ type Report struct {
 	Holds            int     `json:"holds"`
 	InterpFrames     int     `json:"interp_frames"`
 	RTTMillis        float64 `json:"rtt_ms"`
+
+	Lane          string `json:"lane"`
+	Chunks        int    `json:"chunks"`
+	SnapshotsLost int    `json:"snapshots_lost"`
+	UnknownStates int    `json:"unknown_states"`
+	HOLStalls     int    `json:"hol_stalls"`
+	BadDatagrams  uint64 `json:"bad_datagrams"`
 }
 
 // Report summarises the Game's counters so far.
@@ -37,6 +44,10 @@ func (g *Game) Report() Report {
 		PlayersSeen: g.stats.PlayersSeen,
 		RTTMillis:   float64(g.stats.RTT.Microseconds()) / 1000,
 	}
+	st := g.Stats()
+	r.Lane, r.Chunks, r.SnapshotsLost = st.Lane.String(), st.Chunks, st.SnapshotsLost
+	r.UnknownStates, r.HOLStalls = st.UnknownStates, st.HOLStalls
+	r.BadDatagrams, _ = g.sess.DatagramStats()
 	if g.local != nil {
 		c := g.local.Counters()
 		r.Reconciliations = c.Reconciliations

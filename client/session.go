@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"tanknet/netcode"
@@ -43,12 +44,16 @@ type Welcome struct {
 	Rules        netcode.Rules // combat rules: the cannon, health, respawn, rewind window
 	ServerTick   uint32
 	MaxInputLead uint32
+	Lane         transport.Lane // where snapshots come: chunk datagrams or the stream
 }
 
 // Received is one server message and when it arrived (local wall clock).
 type Received struct {
 	At  time.Time
 	Msg *tankv1.ServerMessage
+	// Datagram is true for a snapshot chunk from the datagram lane, false for a stream
+	// message.
+	Datagram bool
 }
 
 // Session is one connection to a server. Create it with Dial; call Run in its own goroutine;
@@ -61,6 +66,11 @@ type Session struct {
 	queue  []Received
 	err    error // why Run ended; nil while running
 	closed bool
+
+	badDatagrams     atomic.Uint64 // undecodable, not a chunk, or a chunk breaking the rules
+	droppedDatagrams atomic.Uint64 // good chunks the full queue had no room for
+	newestTick       atomic.Uint32 // newest snapshot tick taken, to refuse far-future ones
+	batch            []byte        // encoding buffer for SendInputBatch
 }
 
 // Dial connects to addr over pc (nil: a new UDP socket), says hello as name and waits up to
@@ -105,9 +115,14 @@ func (s *Session) handshake(ctx context.Context, name string, timeout time.Durat
 			return fmt.Errorf("client: welcome: %w", err)
 		}
 		s.welcome = Welcome{PlayerID: k.Welcome.GetPlayerId(), Arena: arena, Rules: rules,
-			ServerTick: k.Welcome.GetServerTick(), MaxInputLead: k.Welcome.GetMaxInputLead()}
+			ServerTick: k.Welcome.GetServerTick(), MaxInputLead: k.Welcome.GetMaxInputLead(),
+			Lane: transport.LaneFromProto(k.Welcome.GetSnapshotLane())}
 		if s.welcome.PlayerID == 0 {
 			return errors.New("client: welcome: player id 0")
+		}
+		s.newestTick.Store(s.welcome.ServerTick)
+		if s.welcome.Lane == transport.LaneDatagram {
+			s.conn.OnDatagram(s.onDatagram)
 		}
 		return nil
 	case *tankv1.ServerMessage_Reject:
@@ -148,6 +163,53 @@ func (s *Session) Run() error {
 	}
 }
 
+// Bounds on a snapshot chunk; a chunk outside them is dropped and counted.
+const (
+	maxChunkCount = 64  // docs/PROTOCOL.md: a tick is cut into at most 64 chunks
+	maxTickLead   = 200 // 10 s of ticks past the newest seen: later than an idle timeout allows, so forged
+)
+
+// onDatagram takes one datagram from the server. It runs on the connection's receive
+// goroutine: it decodes and checks the chunk and queues it, dropping and counting anything
+// else; it never blocks or panics whatever the bytes are.
+func (s *Session) onDatagram(b []byte) {
+	m := new(tankv1.ServerMessage)
+	if err := transport.DecodeDatagram(b, m); err != nil || !validChunk(m.GetSnapshot(), s.newestTick.Load()) {
+		s.badDatagrams.Add(1)
+		return
+	}
+	if t := m.GetSnapshot().GetServerTick(); t > s.newestTick.Load() {
+		s.newestTick.Store(t) // only this goroutine stores after the handshake
+	}
+	if !s.push(Received{At: time.Now(), Msg: m, Datagram: true}) {
+		s.droppedDatagrams.Add(1)
+	}
+}
+
+// validChunk reports whether c is a snapshot chunk a client can use: tick 1 or later and at
+// most maxTickLead past newest, index below count, count 1..maxChunkCount, and every player
+// state of the chunk's own tick. A chunk's players may be unknown to the client: the Game
+// skips those.
+func validChunk(c *tankv1.Snapshot, newest uint32) bool {
+	t := c.GetServerTick()
+	if c == nil || t == 0 || uint64(t) > uint64(newest)+maxTickLead ||
+		c.GetChunkCount() == 0 || c.GetChunkCount() > maxChunkCount || c.GetChunkIndex() >= c.GetChunkCount() {
+		return false
+	}
+	for _, ps := range c.GetPlayers() {
+		if ps.GetTick() != t || ps.GetPlayerId() == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// DatagramStats returns how many datagrams were bad (dropped as malformed or out of
+// bounds) and how many good ones were dropped because the queue was full.
+func (s *Session) DatagramStats() (bad, dropped uint64) {
+	return s.badDatagrams.Load(), s.droppedDatagrams.Load()
+}
+
 func (s *Session) push(r Received) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -172,6 +234,24 @@ func (s *Session) Drain(dst []Received) ([]Received, error) {
 // SendInput sends one prediction step as a MoveInput.
 func (s *Session) SendInput(p netcode.PendingInput) error {
 	return s.conn.Send(&tankv1.ClientMessage{Kind: &tankv1.ClientMessage_MoveInput{MoveInput: transport.MoveToProto(p)}})
+}
+
+// SendInputBatch repeats inputs (oldest first, at most 20) in one InputBatch datagram with
+// the snapshot acknowledgement ackTick/ackMask. Only for the datagram lane; a datagram that
+// cannot leave is lost like any other, so only a closed session is an error.
+func (s *Session) SendInputBatch(inputs []netcode.PendingInput, ackTick, ackMask uint32) error {
+	b := &tankv1.InputBatch{SnapshotAckTick: ackTick, SnapshotAckMask: ackMask}
+	for _, in := range inputs {
+		b.Inputs = append(b.Inputs, transport.MoveToProto(in))
+	}
+	var err error
+	if s.batch, err = transport.AppendDatagram(s.batch[:0], &tankv1.ClientMessage{Kind: &tankv1.ClientMessage_InputBatch{InputBatch: b}}); err != nil {
+		return err
+	}
+	if err := s.conn.SendDatagram(s.batch); err != nil && !errors.Is(err, transport.ErrDatagramTooLarge) {
+		return err
+	}
+	return nil
 }
 
 // Ping sends a latency probe stamped with t (microseconds, any epoch); the Pong echoes it.

@@ -18,9 +18,10 @@ import (
 
 // rawClient speaks the protocol by hand, so a test can send what no real client would.
 type rawClient struct {
-	t    *testing.T
-	conn *transport.Conn
-	id   uint32
+	t      *testing.T
+	conn   *transport.Conn
+	id     uint32
+	chunks chan *tankv1.Snapshot // snapshot chunks from the datagram lane
 }
 
 func dialRaw(t *testing.T, addr string) *rawClient {
@@ -30,7 +31,25 @@ func dialRaw(t *testing.T, addr string) *rawClient {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { conn.Close() })
-	return &rawClient{t: t, conn: conn}
+	r := &rawClient{t: t, conn: conn, chunks: make(chan *tankv1.Snapshot, 64)}
+	conn.OnDatagram(func(b []byte) {
+		var m tankv1.ServerMessage
+		if transport.DecodeDatagram(b, &m) == nil && m.GetSnapshot() != nil {
+			select {
+			case r.chunks <- m.GetSnapshot():
+			default: // nobody is waiting for snapshots: drop, as the lane may
+			}
+		}
+	})
+	return r
+}
+
+// sendDatagram sends b as one datagram.
+func (r *rawClient) sendDatagram(b []byte) {
+	r.t.Helper()
+	if err := r.conn.SendDatagram(b); err != nil {
+		r.t.Fatal(err)
+	}
 }
 
 func (r *rawClient) send(m *tankv1.ClientMessage) {
@@ -65,24 +84,41 @@ func (r *rawClient) next() *tankv1.ServerMessage {
 	return nil
 }
 
-// ownState returns this client's state from the next snapshot that has one with ack >= ack.
+// ownState returns this client's state from the next snapshot (whole on the stream, or a
+// datagram chunk) that has one with ack >= ack, waiting at most 5 s.
 func (r *rawClient) ownState(ack uint32) netcode.State {
 	r.t.Helper()
-	for range 1000 {
+	find := func(snap *tankv1.Snapshot) (netcode.State, bool) {
+		for _, ps := range snap.GetPlayers() {
+			if ps.GetPlayerId() == r.id && ps.GetAcknowledgedMoveTick() >= ack {
+				return transport.StateFromProto(ps), true
+			}
+		}
+		return netcode.State{}, false
+	}
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); {
+		select {
+		case snap := <-r.chunks:
+			if st, ok := find(snap); ok {
+				return st
+			}
+			continue
+		default:
+		}
 		m := new(tankv1.ServerMessage)
-		if err := r.conn.Recv(m, 5*time.Second); err != nil {
+		if err := r.conn.Recv(m, 10*time.Millisecond); transport.IsTimeout(err) {
+			continue
+		} else if err != nil {
 			r.t.Fatalf("waiting for a snapshot: %v", err)
 		}
 		if d := m.GetDisconnect(); d != nil {
 			r.t.Fatalf("disconnected while waiting for a snapshot: %s", d.GetReason())
 		}
-		for _, ps := range m.GetSnapshot().GetPlayers() {
-			if ps.GetPlayerId() == r.id && ps.GetAcknowledgedMoveTick() >= ack {
-				return transport.StateFromProto(ps)
-			}
+		if st, ok := find(m.GetSnapshot()); ok {
+			return st
 		}
 	}
-	r.t.Fatal("no snapshot with our state")
+	r.t.Fatal("no snapshot with our state within 5 s")
 	return netcode.State{}
 }
 

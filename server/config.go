@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"tanknet/netcode"
+	"tanknet/transport"
 )
 
 // Config is the server's configuration. Start from DefaultConfig; the zero value is not
@@ -19,6 +20,9 @@ type Config struct {
 	// Contact turns tank-vs-tank collision on. Off, tanks pass through each other and a
 	// client's prediction of its own tank is always exact.
 	Contact bool
+	// Lane is how snapshots travel: chunk datagrams (the default) or the reliable stream as
+	// in protocol version 1. Sent to every client in Welcome.
+	Lane transport.Lane
 	// Arena is the field and movement rules; sent to every client in Welcome.
 	Arena netcode.Arena
 	// Rules are the combat rules (cannon, health, respawn, rewind window); sent to every
@@ -91,6 +95,8 @@ func (c Config) Validate() error {
 		return errors.New("server: timeouts must be positive")
 	case c.MaxJoinsPerTick < 1 || c.MaxQueuedJoins < 0:
 		return fmt.Errorf("server: max joins per tick %d must be at least 1 and max queued joins %d not negative", c.MaxJoinsPerTick, c.MaxQueuedJoins)
+	case c.Lane != transport.LaneDatagram && c.Lane != transport.LaneReliable:
+		return fmt.Errorf("server: unknown snapshot lane %v", c.Lane)
 	case c.MaxHandshakes < 1:
 		return fmt.Errorf("server: max handshakes %d must be at least 1", c.MaxHandshakes)
 	case c.MaxInputLead != 0 && time.Duration(c.MaxInputLead)*tickInterval <= c.IdleTimeout:

@@ -51,6 +51,24 @@ func fView(id, from, to uint32, fraction float64) *tankv1.TankView {
 	return &tankv1.TankView{PlayerId: id, FromTick: from, ToTick: to, Fraction: fraction}
 }
 
+// fBatch is an InputBatch of full-throttle 50 ms inputs for the given move ticks.
+func fBatch(ticks ...uint32) *tankv1.ClientMessage {
+	var moves []*tankv1.ClientMessage
+	for _, tick := range ticks {
+		moves = append(moves, fMove(tick, 0.2, 1, 50))
+	}
+	return fBatchOf(moves...)
+}
+
+// fBatchOf is an InputBatch of the MoveInputs in moves (each made by fMove).
+func fBatchOf(moves ...*tankv1.ClientMessage) *tankv1.ClientMessage {
+	b := &tankv1.InputBatch{}
+	for _, m := range moves {
+		b.Inputs = append(b.Inputs, m.GetMoveInput())
+	}
+	return &tankv1.ClientMessage{Kind: &tankv1.ClientMessage_InputBatch{InputBatch: b}}
+}
+
 func fPing(us uint64) *tankv1.ClientMessage {
 	return &tankv1.ClientMessage{Kind: &tankv1.ClientMessage_Ping{Ping: &tankv1.Ping{ClientTimeUs: us}}}
 }
@@ -110,12 +128,17 @@ func FuzzWorld(f *testing.F) {
 		many = append(many, fView(uint32(i+1), 1, 1, 0))
 	}
 	f.Add(fuzzStream(f, fHello("a"), fFire(1, true), fMove(1, 0, 1, 50), fFire(1, true, many...)))
+	// Datagram copies: ahead of the stream, repeated, past a gap, and one breaking the rules.
+	f.Add(fuzzStream(f, fHello("dg"), fBatch(1, 2, 3), fMove(1, 0, 1, 50), fBatch(2, 3, 4),
+		fBatch(7, 8), fMove(2, 0, 1, 50), fMove(3, 0, 1, 50), fBatch(4, 5), fMove(4, 0, 1, 50),
+		fMove(5, 0, 1, 50), fMove(6, 0, 1, 50), fMove(7, 0, 1, 50)))
+	f.Add(fuzzStream(f, fHello("nan"), fBatchOf(fMove(1, math.NaN(), 1, 50)), fMove(1, 0, 1, 50), fBatch(2)))
 	// Garbage after a valid frame: reading stops there.
 	f.Add(append(fuzzStream(f, fHello("a"), fMove(1, 0, 1, 50)), 0xff, 0xff, 0xff))
 
 	f.Fuzz(func(t *testing.T, data []byte) {
-		w := newTestWorld(t, func(c *Config) { c.Contact = true })
-		fz := &fuzzWorld{t: t, w: w, peers: map[uint32]*fakePeer{}, acks: map[uint32]uint32{}}
+		w := newTestWorld(t, func(c *Config) { c.Contact, c.Lane = true, transport.LaneDatagram })
+		fz := &fuzzWorld{t: t, w: w, peers: map[uint32]*fakePeer{}, acks: map[uint32]uint32{}, applied: map[uint32]uint32{}}
 		fr := transport.NewFrameReader(bytes.NewReader(data))
 		for n := 1; ; n++ {
 			var m tankv1.ClientMessage
@@ -139,6 +162,8 @@ type fuzzWorld struct {
 	now   time.Duration
 	peers map[uint32]*fakePeer
 	acks  map[uint32]uint32
+	// applied is the last move tick the world applied for each player.
+	applied map[uint32]uint32
 }
 
 // current returns the newest player still in the game, or nil.
@@ -169,6 +194,14 @@ func (fz *fuzzWorld) handle(m *tankv1.ClientMessage) {
 			fp := fz.peers[p.id]
 			fp.fires = append(fp.fires, transport.FireFromProto(k.Fire, nil))
 		}
+	case *tankv1.ClientMessage_InputBatch:
+		// What onDatagram would queue; on the stream a batch is refused before the world.
+		if p := fz.current(); p != nil && len(k.InputBatch.GetInputs()) <= maxBatchInputs {
+			fp := fz.peers[p.id]
+			for _, in := range k.InputBatch.GetInputs() {
+				fp.copies = append(fp.copies, transport.MoveFromProto(in))
+			}
+		}
 	case *tankv1.ClientMessage_Goodbye:
 		if p := fz.current(); p != nil {
 			fz.w.leave(p.id, "goodbye: "+k.Goodbye.GetReason())
@@ -180,7 +213,13 @@ func (fz *fuzzWorld) handle(m *tankv1.ClientMessage) {
 func (fz *fuzzWorld) step() {
 	t, w := fz.t, fz.w
 	fz.now += netcode.StepInterval
-	w.step(fz.now)
+	rec := w.step(fz.now)
+	for _, a := range rec.Applied { // every input once, in tick order: ticks only grow
+		if a.MoveTick <= fz.applied[a.Player] {
+			t.Fatalf("tick %d: player %d applied move tick %d after %d", w.tick, a.Player, a.MoveTick, fz.applied[a.Player])
+		}
+		fz.applied[a.Player] = a.MoveTick
+	}
 
 	a := &w.cfg.Arena
 	r := a.TankRadius
@@ -202,13 +241,17 @@ func (fz *fuzzWorld) step() {
 		}
 	}
 	if len(w.players) > 0 {
-		frame := fz.peers[w.players[0].id].snapshot
+		chunks := fz.peers[w.players[0].id].chunks
 		for _, p := range w.players[1:] {
-			if got := fz.peers[p.id].snapshot; !bytes.Equal(got, frame) {
-				t.Fatalf("tick %d: player %d was offered snapshot %x, others %x", w.tick, p.id, got, frame)
+			if got := fz.peers[p.id].chunks; len(got) != len(chunks) || &got[0][0] != &chunks[0][0] {
+				t.Fatalf("tick %d: player %d was offered other chunks than the first player", w.tick, p.id)
 			}
 		}
-		fz.checkSnapshot(frame)
+		snap, err := mergeChunks(chunks)
+		if err != nil {
+			t.Fatalf("tick %d: %v", w.tick, err)
+		}
+		fz.checkSnapshot(snap)
 	}
 	for id, fp := range fz.peers {
 		for _, m := range fp.control {
@@ -237,17 +280,12 @@ func (fz *fuzzWorld) step() {
 	}
 }
 
-// checkSnapshot decodes the snapshot frame this tick offered every player and checks it
+// checkSnapshot checks the snapshot this tick offered every player (its chunks merged)
 // lists exactly the players in the game, in id order, with their poses and acks.
-func (fz *fuzzWorld) checkSnapshot(frame []byte) {
+func (fz *fuzzWorld) checkSnapshot(snap *tankv1.Snapshot) {
 	t, w := fz.t, fz.w
-	var m tankv1.ServerMessage
-	if err := transport.NewFrameReader(bytes.NewReader(frame)).Read(&m); err != nil {
-		t.Fatalf("tick %d: snapshot frame %x does not decode: %v", w.tick, frame, err)
-	}
-	snap := m.GetSnapshot()
-	if snap == nil || snap.GetServerTick() != w.tick {
-		t.Fatalf("tick %d: players were offered %v, want this tick's snapshot", w.tick, &m)
+	if snap.GetServerTick() != w.tick {
+		t.Fatalf("tick %d: players were offered %v, want this tick's snapshot", w.tick, snap)
 	}
 	got := snap.GetPlayers()
 	if len(got) != len(w.players) {

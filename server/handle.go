@@ -97,6 +97,7 @@ func (s *Server) handshake(ctx context.Context, sess *session, addr string, hear
 		_ = sess.conn.Send(&tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Reject{Reject: reply.reject}})
 		return 0, false
 	}
+	sess.joined.Store(true)
 	s.log.Info("client connected", "player", reply.id, "addr", addr)
 	return reply.id, true
 }
@@ -135,6 +136,9 @@ func (s *Server) readLoop(sess *session, id uint32) (reason string, dropped bool
 			return "goodbye: " + k.Goodbye.GetReason(), false
 		case *tankv1.ClientMessage_Hello:
 			return "protocol error: second Hello", true
+		case *tankv1.ClientMessage_InputBatch:
+			s.stats.badFrames.Add(1)
+			return "protocol error: InputBatch on the stream (it is a datagram)", true
 		default:
 			s.stats.badFrames.Add(1)
 			return "protocol error: unknown message kind", true

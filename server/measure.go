@@ -92,7 +92,11 @@ type sinkPeer struct{ in []netcode.PendingInput }
 func (p *sinkPeer) takeInputs(dst []netcode.PendingInput) []netcode.PendingInput {
 	return append(dst, p.in...)
 }
+func (p *sinkPeer) takeDatagramInputs(dst []netcode.PendingInput) []netcode.PendingInput {
+	return dst
+}
 func (p *sinkPeer) takeFires(dst []netcode.ShotRequest) []netcode.ShotRequest { return dst }
 func (p *sinkPeer) send([]byte)                                               {}
 func (p *sinkPeer) sendSnapshot([]byte)                                       {}
 func (p *sinkPeer) kick(string)                                               {}
+func (p *sinkPeer) sendChunks([][]byte)                                       {}

@@ -114,7 +114,7 @@ func TestSession_FullServerFitsQueues(t *testing.T) {
 	w := newWorld(&cfg, discardLogger(), new(counters))
 	var sessions []*session
 	for i := range cfg.MaxPlayers {
-		s := newSession(nil, &cfg)
+		s := newSession(nil, &cfg, new(counters))
 		if _, reject := w.join(0, strings.Repeat("x", maxNameBytes-3)+fmt.Sprint(i), s); reject != nil {
 			t.Fatal(reject)
 		}

@@ -93,7 +93,7 @@ func (s *Server) Serve(ctx context.Context, pc net.PacketConn) error {
 		pc.Close()
 		return err
 	}
-	s.log.Info("server listening", "addr", pc.LocalAddr().String(), "max_players", s.cfg.MaxPlayers, "contact", s.cfg.Contact)
+	s.log.Info("server listening", "addr", pc.LocalAddr().String(), "max_players", s.cfg.MaxPlayers, "contact", s.cfg.Contact, "lane", s.cfg.Lane.String())
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
 	var conns sync.WaitGroup
@@ -139,7 +139,8 @@ func (s *Server) accept(ctx context.Context, ln *transport.Listener, conns *sync
 			}
 			return fmt.Errorf("server: accept: %w", err)
 		}
-		sess := newSession(conn, &s.cfg)
+		sess := newSession(conn, &s.cfg, &s.stats)
+		conn.OnDatagram(sess.onDatagram)
 		if old := s.handshaking.admit(sess, time.Now()); old != nil {
 			// Too many sessions silent at once: the one that has waited longest goes.
 			s.stats.evicted.Add(1)

@@ -2,6 +2,7 @@ package server
 
 import (
 	"sync"
+	"sync/atomic"
 
 	"tanknet/netcode"
 	tankv1 "tanknet/proto/tank/v1"
@@ -11,30 +12,42 @@ import (
 // session is the server side of one connection: the inbox its reader fills, and the outbox
 // its writer drains. It implements peer for the world.
 type session struct {
-	conn *transport.Conn
+	conn  *transport.Conn
+	lane  transport.Lane
+	stats *counters
+
+	joined  atomic.Bool   // set once Welcome is queued: datagrams count from then on
+	ackTick atomic.Uint32 // InputBatch.snapshot_ack_tick, newest seen (for delta snapshots)
+	ackMask atomic.Uint32 // InputBatch.snapshot_ack_mask that came with ackTick
 
 	// Limits on what this session may queue, so one client costs the server only so much.
 	maxInbox   int // MoveInputs between two ticks (MaxInputLead: more would be refused anyway)
 	maxControl int // control frames waiting to be written (maxControlFrames)
+	maxCopies  int // datagram MoveInputs between two ticks; beyond it datagrams are dropped
 
-	inMu  sync.Mutex
-	inbox []netcode.PendingInput
-	fires []netcode.ShotRequest
+	inMu   sync.Mutex
+	inbox  []netcode.PendingInput
+	fires  []netcode.ShotRequest
+	copies []netcode.PendingInput // from InputBatch datagrams, as they came
 
 	outMu    sync.Mutex
 	control  [][]byte
-	snapshot []byte // newest unsent snapshot frame, shared read-only with other sessions
-	goodbye  string // set once by kick: the writer sends Disconnect and closes
+	snapshot []byte   // newest unsent snapshot frame, shared read-only with other sessions
+	chunks   [][]byte // newest unsent snapshot chunks (datagram lane), shared the same way
+	goodbye  string   // set once by kick: the writer sends Disconnect and closes
 	closing  bool
 	wake     chan struct{} // capacity 1: "the outbox changed"
 	done     chan struct{} // closed when the connection is closed
 	doneOnce sync.Once
 }
 
-func newSession(conn *transport.Conn, cfg *Config) *session {
+func newSession(conn *transport.Conn, cfg *Config, stats *counters) *session {
 	return &session{
 		conn:       conn,
+		lane:       cfg.Lane,
+		stats:      stats,
 		maxInbox:   int(cfg.inputLead()),
+		maxCopies:  4 * maxBatchInputs, // four full batches a tick: an honest client sends one
 		maxControl: maxControlFrames,
 		wake:       make(chan struct{}, 1),
 		done:       make(chan struct{}),
@@ -97,6 +110,51 @@ func (s *session) takeFires(dst []netcode.ShotRequest) []netcode.ShotRequest {
 	return dst
 }
 
+func (s *session) takeDatagramInputs(dst []netcode.PendingInput) []netcode.PendingInput {
+	s.inMu.Lock()
+	dst = append(dst, s.copies...)
+	s.copies = s.copies[:0]
+	s.inMu.Unlock()
+	return dst
+}
+
+// maxBatchInputs is the most MoveInputs one InputBatch may carry: twice the 10 a client
+// sends, room for a client with a longer redundancy window. More makes the batch bad.
+const maxBatchInputs = 20
+
+// onDatagram handles one datagram from the client. It runs on the listener's receive
+// goroutine, shared by every session, so it only decodes, checks and queues: whatever the
+// bytes are, it drops and counts what it cannot use and never blocks or panics.
+func (s *session) onDatagram(b []byte) {
+	var m tankv1.ClientMessage
+	if err := transport.DecodeDatagram(b, &m); err != nil {
+		s.stats.badDatagrams.Add(1)
+		return
+	}
+	batch := m.GetInputBatch()
+	switch {
+	case batch == nil || len(batch.GetInputs()) > maxBatchInputs:
+		s.stats.badDatagrams.Add(1)
+		return
+	case !s.joined.Load() || s.lane != transport.LaneDatagram:
+		s.stats.droppedDatagrams.Add(1)
+		return
+	}
+	if t := batch.GetSnapshotAckTick(); t > s.ackTick.Load() {
+		s.ackTick.Store(t)
+		s.ackMask.Store(batch.GetSnapshotAckMask())
+	}
+	s.inMu.Lock()
+	defer s.inMu.Unlock()
+	if len(s.copies)+len(batch.GetInputs()) > s.maxCopies {
+		s.stats.droppedDatagrams.Add(1)
+		return
+	}
+	for _, in := range batch.GetInputs() {
+		s.copies = append(s.copies, transport.MoveFromProto(in))
+	}
+}
+
 func (s *session) send(frame []byte) {
 	if frame == nil {
 		return
@@ -120,6 +178,16 @@ func (s *session) sendSnapshot(frame []byte) {
 	}
 	s.outMu.Lock()
 	s.snapshot = frame
+	s.outMu.Unlock()
+	s.notify()
+}
+
+func (s *session) sendChunks(chunks [][]byte) {
+	if len(chunks) == 0 {
+		return
+	}
+	s.outMu.Lock()
+	s.chunks = chunks
 	s.outMu.Unlock()
 	s.notify()
 }
@@ -150,9 +218,10 @@ func (s *session) close() {
 }
 
 // writeLoop writes the outbox until the session closes. It returns the write error that
-// ended it, if any. Control messages go first, in order, then the newest snapshot.
+// ended it, if any. Control messages go first, in order, then the newest snapshot: on the
+// stream, or as chunk datagrams.
 func (s *session) writeLoop() error {
-	var batch [][]byte
+	var batch, chunks [][]byte
 	for {
 		select {
 		case <-s.wake:
@@ -167,6 +236,11 @@ func (s *session) writeLoop() error {
 			batch = append(batch, s.snapshot)
 			s.snapshot = nil
 		}
+		chunks = chunks[:0]
+		if s.chunks != nil && !s.closing {
+			chunks = append(chunks, s.chunks...)
+			s.chunks = nil
+		}
 		closing, reason := s.closing, s.goodbye
 		s.outMu.Unlock()
 		for _, f := range batch {
@@ -178,6 +252,11 @@ func (s *session) writeLoop() error {
 					return err
 				}
 			}
+		}
+		for _, c := range chunks {
+			// A datagram the session cannot take is lost like one the network drops; only
+			// a closed session fails here, and the stream write reports that.
+			_ = s.conn.SendDatagram(c)
 		}
 		if closing {
 			// Best effort: the frame is on the wire before Close, but not retransmitted.

@@ -17,9 +17,9 @@ type Stats struct {
 	Contacts       uint64 // tank pairs pushed apart
 	BadFrames      uint64 // undecodable or oversized frames and unknown message kinds
 	Evicted        uint64 // silent handshakes closed to make room for newer connections
+	Handshaking    int    // connections in their handshake right now
 	Busy           uint64 // Hellos refused because the join queue was full (also in Rejects)
 	PingsIgnored   uint64 // Pings beyond the allowed rate, not answered
-	Handshaking    int    // connections in their handshake right now
 
 	// RejectsByCode splits Rejects by reject code: "version_mismatch", "server_full",
 	// "bad_hello", "shutting_down".
@@ -45,6 +45,12 @@ type Stats struct {
 	Respawns     uint64            // destroyed tanks brought back
 	FiresDropped uint64            // Fires beyond the per-tick and waiting limits, dropped unanswered
 	ShotsRefused map[string]uint64 // Fires refused, by reason (the ShotRefusal name without prefix, lower case)
+	// The datagram lane (Config.Lane datagram).
+	InputsEarly      uint64 // MoveInputs queued from an InputBatch datagram, before their stream copy
+	InputsRedundant  uint64 // copies of a MoveInput already queued (datagram repeats, stream copies)
+	InputsPastGap    uint64 // datagram MoveInputs left to the stream because an earlier tick was missing
+	DatagramsBad     uint64 // undecodable or oversized datagrams, wrong kinds, inputs breaking the rules
+	DatagramsDropped uint64 // well-formed datagrams ignored: before Welcome, on the reliable lane, or a flood
 }
 
 // counters is the live, atomically updated form of Stats.
@@ -53,11 +59,12 @@ type counters struct {
 	applied, staleInputs, clamped, deferred, contacts, badFrames, evicted atomic.Uint64
 	players                                                               atomic.Int64
 
-	rejectsByCode, dropsByReason, inputsRefused tally
-	tickDuration                                tickHistogram
-	busy, pingsIgnored                          atomic.Uint64
-	shots, hits, kills, respawns, firesDropped  atomic.Uint64
-	refused                                     [len(refusalNames)]atomic.Uint64 // by tankv1.ShotRefusal
+	rejectsByCode, dropsByReason, inputsRefused                             tally
+	tickDuration                                                            tickHistogram
+	busy, pingsIgnored                                                      atomic.Uint64
+	shots, hits, kills, respawns, firesDropped                              atomic.Uint64
+	refused                                                                 [len(refusalNames)]atomic.Uint64 // by tankv1.ShotRefusal
+	earlyInputs, redundantInputs, gapInputs, badDatagrams, droppedDatagrams atomic.Uint64
 }
 
 // refusalNames names each tankv1.ShotRefusal for Stats.ShotsRefused, indexed by its value.
@@ -75,6 +82,9 @@ func (c *counters) snapshot() Stats {
 		Busy: c.busy.Load(), PingsIgnored: c.pingsIgnored.Load(),
 		Shots: c.shots.Load(), Hits: c.hits.Load(), Kills: c.kills.Load(), Respawns: c.respawns.Load(),
 		FiresDropped: c.firesDropped.Load(), ShotsRefused: c.refusals(),
+		InputsEarly: c.earlyInputs.Load(), InputsRedundant: c.redundantInputs.Load(),
+		InputsPastGap: c.gapInputs.Load(), DatagramsBad: c.badDatagrams.Load(),
+		DatagramsDropped: c.droppedDatagrams.Load(),
 	}
 }
 

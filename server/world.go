@@ -1,6 +1,7 @@
 package server
 
 import (
+	"cmp"
 	"fmt"
 	"log/slog"
 	"slices"
@@ -14,14 +15,22 @@ import (
 // peer is the world's view of one connected client. The real one is a KCP session; tests use
 // a fake. None of its methods may block.
 type peer interface {
-	// takeInputs appends the MoveInputs received since the last call to dst and returns it.
+	// takeInputs appends the MoveInputs received on the stream since the last call to dst
+	// and returns it.
 	takeInputs(dst []netcode.PendingInput) []netcode.PendingInput
+	// takeDatagramInputs appends the MoveInputs received in InputBatch datagrams since the
+	// last call to dst and returns it; copies and gaps are the world's to sort out.
+	takeDatagramInputs(dst []netcode.PendingInput) []netcode.PendingInput
 	// send queues one framed control message, in order.
 	send(frame []byte)
 	// takeFires appends the Fires received since the last call to dst and returns it.
 	takeFires(dst []netcode.ShotRequest) []netcode.ShotRequest
 	// sendSnapshot offers a framed snapshot; an unsent older one is replaced.
+	// sendSnapshot offers a framed snapshot for the stream; an unsent older one is replaced.
 	sendSnapshot(frame []byte)
+	// sendChunks offers one tick's snapshot chunks for the datagram lane; unsent older ones
+	// are replaced.
+	sendChunks(chunks [][]byte)
 	// kick tells the client why and closes its connection.
 	kick(reason string)
 }
@@ -34,6 +43,7 @@ type player struct {
 	pose     netcode.Pose
 	ack      uint32                 // last applied move tick
 	last     uint32                 // last queued or applied move tick
+	streamed uint32                 // last move tick that came on the stream
 	queue    []netcode.PendingInput // admitted, not yet simulated, in tick order
 	granted  time.Duration          // simulated time given to this player so far
 	joinedAt time.Duration
@@ -62,6 +72,16 @@ type TickRecord struct {
 	Poses    []netcode.Pose
 	Duration time.Duration // wall time the tick took, filled in by the loop
 	Dropped  []uint32      // players the server dropped during this tick
+	// Applied lists every MoveInput simulated in this tick, by player, in order.
+	Applied []AppliedInput
+	// Starved lists the players that had applied inputs before but had none waiting in this
+	// tick: their tank stood still for lack of input, not for lack of time budget.
+	Starved []uint32
+}
+
+// AppliedInput says that the server simulated player's MoveInput of tick MoveTick.
+type AppliedInput struct {
+	Player, MoveTick uint32
 }
 
 // world is the game state. Exactly one goroutine calls its methods.
@@ -74,7 +94,11 @@ type world struct {
 	players []*player // in increasing id order
 
 	inputs  []netcode.PendingInput // scratch for takeInputs
-	poses   []netcode.Pose         // scratch for contact
+	copies  []netcode.PendingInput // scratch for takeDatagramInputs
+	bounds  []int                  // scratch for chunkBounds
+	applied []AppliedInput
+	starved []uint32
+	poses   []netcode.Pose // scratch for contact
 	ids     []uint32
 	gone    []uint32       // players dropped this tick
 	changes []rosterChange // joins and leaves since the last roster update, in order
@@ -107,7 +131,8 @@ func (w *world) join(now time.Duration, name string, p peer) (*player, *tankv1.R
 	p.send(w.encode(&tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Welcome{Welcome: &tankv1.Welcome{
 		PlayerId: pl.id, TickIntervalMs: uint32(netcode.StepInterval / time.Millisecond),
 		ServerTick: w.tick, Arena: transport.ArenaToProto(&w.cfg.Arena), MaxInputLead: w.cfg.inputLead(),
-		Rules: transport.RulesToProto(w.cfg.Rules),
+		Rules:        transport.RulesToProto(w.cfg.Rules),
+		SnapshotLane: transport.LaneToProto(w.cfg.Lane),
 	}}}))
 	w.sendFullRoster(pl)
 	w.noteJoin(pl)
@@ -170,7 +195,7 @@ func (w *world) drop(p *player, reason string) {
 func (w *world) step(now time.Duration) TickRecord {
 	w.tick++
 	w.stats.ticks.Add(1)
-	w.gone = w.gone[:0]
+	w.gone, w.applied, w.starved = w.gone[:0], w.applied[:0], w.starved[:0]
 	w.respawn()
 	for i := 0; i < len(w.players); {
 		p := w.players[i]
@@ -198,7 +223,8 @@ func (w *world) step(now time.Duration) TickRecord {
 	w.hist.record(w.tick, w.players)
 	w.flushRoster() // before the snapshot, so a new tank's name arrives no later than the tank
 	w.broadcast()
-	return TickRecord{Tick: w.tick, Now: now, IDs: w.ids, Poses: w.poses, Dropped: w.gone}
+	return TickRecord{Tick: w.tick, Now: now, IDs: w.ids, Poses: w.poses, Dropped: w.gone,
+		Applied: w.applied, Starved: w.starved}
 }
 
 // simulate admits p's new inputs and applies as many queued ones as its time budget allows.
@@ -213,14 +239,23 @@ func (w *world) simulate(p *player, now time.Duration) string {
 			w.stats.inputsRefused.add(rule)
 			return "protocol error: " + reason
 		case stale:
-			w.stats.staleInputs.Add(1)
+			if in.Tick > p.streamed { // the stream's copy of a tick a datagram brought first
+				w.stats.redundantInputs.Add(1)
+				p.streamed = in.Tick
+			} else {
+				w.stats.staleInputs.Add(1)
+			}
 			continue
 		}
 		if in.Input != raw {
 			w.stats.clamped.Add(1)
 		}
 		p.queue = append(p.queue, in)
-		p.last = in.Tick
+		p.last, p.streamed = in.Tick, in.Tick
+	}
+	w.admitCopies(p)
+	if len(p.queue) == 0 && p.ack > 0 {
+		w.starved = append(w.starved, p.id)
 	}
 	budget := min(now-p.joinedAt+w.cfg.TimeSlack, p.granted+w.cfg.MaxSimPerTick)
 	n := 0
@@ -236,6 +271,7 @@ func (w *world) simulate(p *player, now time.Duration) string {
 		p.granted += in.Duration
 		p.ack = in.Tick
 		p.recordMove(in.Tick)
+		w.applied = append(w.applied, AppliedInput{Player: p.id, MoveTick: in.Tick})
 		n++
 	}
 	w.stats.applied.Add(uint64(n))
@@ -243,7 +279,38 @@ func (w *world) simulate(p *player, now time.Duration) string {
 	return ""
 }
 
-// broadcast encodes this tick's snapshot once and offers the same bytes to every player.
+// admitCopies queues, from p's datagram inputs, the ones that continue p's queue without a
+// gap: each tick at most once (the first copy wins), in tick order, none skipped. A copy
+// past a gap waits for the stream, which carries every input; a copy that breaks the rules
+// is dropped and counted, never a reason to drop the player (the stream's copy decides).
+func (w *world) admitCopies(p *player) {
+	w.copies = p.peer.takeDatagramInputs(w.copies[:0])
+	if len(w.copies) == 0 {
+		return
+	}
+	slices.SortStableFunc(w.copies, func(a, b netcode.PendingInput) int { return cmp.Compare(a.Tick, b.Tick) })
+	for _, in := range w.copies {
+		switch {
+		case in.Tick <= p.last:
+			w.stats.redundantInputs.Add(1)
+			continue
+		case in.Tick != p.last+1:
+			w.stats.gapInputs.Add(1)
+			continue
+		}
+		in, v, _, _ := admit(in, p.last, p.ack, w.cfg)
+		if v != admitted {
+			w.stats.badDatagrams.Add(1)
+			continue
+		}
+		p.queue = append(p.queue, in)
+		p.last = in.Tick
+		w.stats.earlyInputs.Add(1)
+	}
+}
+
+// broadcast encodes this tick's snapshot once and offers the same bytes to every player:
+// one frame for the stream, or chunk datagrams, as the lane says.
 func (w *world) broadcast() {
 	w.snap.ServerTick = w.tick
 	w.snap.Players = w.snap.Players[:0]
@@ -252,6 +319,18 @@ func (w *world) broadcast() {
 		s := p.state
 		s.Health, s.Destroyed, s.Kills, s.Deaths, s.SpawnProtected = p.health, p.destroyed, p.kills, p.deaths, w.protected(p)
 		w.snap.Players = append(w.snap.Players, s)
+	}
+	if w.cfg.Lane == transport.LaneDatagram {
+		w.bounds = chunkBounds(w.snap.Players, transport.MaxDatagramSize, w.bounds[:0])
+		chunks, err := encodeChunks(&w.msg, &w.snap, w.bounds)
+		if err != nil {
+			w.log.Error("cannot encode snapshot chunks; skipping this tick's snapshot", "err", err)
+			return
+		}
+		for _, p := range w.players {
+			p.peer.sendChunks(chunks)
+		}
+		return
 	}
 	frame := w.encode(&w.msg)
 	for _, p := range w.players {

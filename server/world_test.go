@@ -18,8 +18,10 @@ import (
 type fakePeer struct {
 	inputs   []netcode.PendingInput
 	fires    []netcode.ShotRequest
+	copies   []netcode.PendingInput // datagram inputs
 	control  []*tankv1.ServerMessage
 	snapshot []byte
+	chunks   [][]byte
 	kicked   string
 }
 
@@ -28,6 +30,12 @@ func (p *fakePeer) takeInputs(dst []netcode.PendingInput) []netcode.PendingInput
 	p.inputs = p.inputs[:0]
 	return dst
 }
+func (p *fakePeer) takeDatagramInputs(dst []netcode.PendingInput) []netcode.PendingInput {
+	dst = append(dst, p.copies...)
+	p.copies = p.copies[:0]
+	return dst
+}
+func (p *fakePeer) sendChunks(chunks [][]byte) { p.chunks = chunks }
 func (p *fakePeer) takeFires(dst []netcode.ShotRequest) []netcode.ShotRequest {
 	dst = append(dst, p.fires...)
 	p.fires = p.fires[:0]
@@ -49,6 +57,7 @@ func newTestWorld(t *testing.T, mutate func(*Config)) *world {
 	t.Helper()
 	cfg := DefaultConfig()
 	cfg.Contact = false
+	cfg.Lane = transport.LaneReliable // whole snapshot frames, which most tests read; chunks_test covers the other lane
 	if mutate != nil {
 		mutate(&cfg)
 	}

@@ -49,6 +49,7 @@ func main() {
 	flag.StringVar(&cfg.Server.Addr, "addr", cfg.Server.Addr, "UDP `address` to listen on")
 	flag.IntVar(&cfg.Server.MaxPlayers, "max-players", cfg.Server.MaxPlayers, "most players at once (1-256)")
 	flag.BoolVar(&cfg.Server.Contact, "contact", cfg.Server.Contact, "resolve tank-vs-tank contact (off: client prediction is always exact)")
+	flag.TextVar(&cfg.Server.Lane, "lane", cfg.Server.Lane, "where snapshots travel: `datagram` (unreliable chunks, the default) or reliable (the ordered stream)")
 	flag.DurationVar(&cfg.Server.IdleTimeout, "idle-timeout", cfg.Server.IdleTimeout, "drop a client silent this long")
 	flag.StringVar(&cfg.Metrics, "metrics", "", "serve Prometheus metrics on http://`address`/metrics and profiles on /debug/pprof/, e.g. 127.0.0.1:9100 (off when empty)")
 	cfg.Net.Register(flag.CommandLine)

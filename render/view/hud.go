@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"tanknet/client"
+	"tanknet/transport"
 )
 
 // Style says how a HUD line is drawn.
@@ -44,6 +45,11 @@ func HUD(g *client.Game, t Techniques, net []string) []Line {
 	}
 	add(Plain, "RTT %s  (KCP %s)", rtt, ms(g.Session().SmoothedRTT()))
 	add(Plain, "server tick %d  snapshots %d", st.ServerTick, st.Snapshots)
+	if st.Lane == transport.LaneReliable {
+		add(Plain, "lane reliable  HOL stalls %d", st.HOLStalls)
+	} else {
+		add(Plain, "lane datagram  snapshots lost %d", st.SnapshotsLost)
+	}
 	for _, n := range net {
 		add(Dim, "%s", n)
 	}

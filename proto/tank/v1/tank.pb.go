@@ -1,9 +1,13 @@
 // The tanknet wire contract, version 2.
 //
-// Transport: one KCP stream per client over UDP. Every message travels inside an envelope
-// (ClientMessage upstream, ServerMessage downstream) framed by a varint length prefix, exactly
-// as google.golang.org/protobuf/encoding/protodelim writes it. A frame whose length exceeds
-// 16384 bytes is a protocol error. docs/PROTOCOL.md describes timing, limits and errors.
+// Transport: one KCP session per client over UDP, with FEC on, carrying two lanes. On the
+// reliable stream every message travels inside an envelope (ClientMessage upstream,
+// ServerMessage downstream) framed by a varint length prefix, exactly as
+// google.golang.org/protobuf/encoding/protodelim writes it; a frame whose length exceeds
+// 16384 bytes is a protocol error. On the unreliable lane (kcp-go's out-of-band packets) each
+// datagram's payload is one envelope, unframed, of at most 1188 bytes: Snapshot chunks down,
+// InputBatch up, and only when Welcome.snapshot_lane says DATAGRAM. docs/PROTOCOL.md
+// describes timing, limits and errors.
 //
 // Units: distances are world units (the arena is about 40 x 25 units, a tank about 1 unit
 // across); angles are radians, counter-clockwise from +x, in [-pi, pi]; durations are
@@ -31,6 +35,60 @@ const (
 	// Verify that runtime/protoimpl is sufficiently up-to-date.
 	_ = protoimpl.EnforceVersion(protoimpl.MaxVersion - 20)
 )
+
+// SnapshotLane says how snapshots travel (docs/PROTOCOL.md, "Two lanes").
+type SnapshotLane int32
+
+const (
+	// Treated as SNAPSHOT_LANE_RELIABLE.
+	SnapshotLane_SNAPSHOT_LANE_UNSPECIFIED SnapshotLane = 0
+	// Whole snapshots on the reliable KCP stream, in order; the client sends no datagrams.
+	SnapshotLane_SNAPSHOT_LANE_RELIABLE SnapshotLane = 1
+	// Snapshot chunks as unreliable datagrams (kcp-go's out-of-band lane); the client repeats
+	// its unacknowledged inputs in an InputBatch datagram with every prediction step.
+	SnapshotLane_SNAPSHOT_LANE_DATAGRAM SnapshotLane = 2
+)
+
+// Enum value maps for SnapshotLane.
+var (
+	SnapshotLane_name = map[int32]string{
+		0: "SNAPSHOT_LANE_UNSPECIFIED",
+		1: "SNAPSHOT_LANE_RELIABLE",
+		2: "SNAPSHOT_LANE_DATAGRAM",
+	}
+	SnapshotLane_value = map[string]int32{
+		"SNAPSHOT_LANE_UNSPECIFIED": 0,
+		"SNAPSHOT_LANE_RELIABLE":    1,
+		"SNAPSHOT_LANE_DATAGRAM":    2,
+	}
+)
+
+func (x SnapshotLane) Enum() *SnapshotLane {
+	p := new(SnapshotLane)
+	*p = x
+	return p
+}
+
+func (x SnapshotLane) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (SnapshotLane) Descriptor() protoreflect.EnumDescriptor {
+	return file_tank_v1_tank_proto_enumTypes[0].Descriptor()
+}
+
+func (SnapshotLane) Type() protoreflect.EnumType {
+	return &file_tank_v1_tank_proto_enumTypes[0]
+}
+
+func (x SnapshotLane) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use SnapshotLane.Descriptor instead.
+func (SnapshotLane) EnumDescriptor() ([]byte, []int) {
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{0}
+}
 
 // Why a Hello was refused.
 type RejectCode int32
@@ -80,11 +138,11 @@ func (x RejectCode) String() string {
 }
 
 func (RejectCode) Descriptor() protoreflect.EnumDescriptor {
-	return file_tank_v1_tank_proto_enumTypes[0].Descriptor()
+	return file_tank_v1_tank_proto_enumTypes[1].Descriptor()
 }
 
 func (RejectCode) Type() protoreflect.EnumType {
-	return &file_tank_v1_tank_proto_enumTypes[0]
+	return &file_tank_v1_tank_proto_enumTypes[1]
 }
 
 func (x RejectCode) Number() protoreflect.EnumNumber {
@@ -93,7 +151,7 @@ func (x RejectCode) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use RejectCode.Descriptor instead.
 func (RejectCode) EnumDescriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{0}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{1}
 }
 
 // What the server decided about one Fire.
@@ -136,11 +194,11 @@ func (x ShotVerdict) String() string {
 }
 
 func (ShotVerdict) Descriptor() protoreflect.EnumDescriptor {
-	return file_tank_v1_tank_proto_enumTypes[1].Descriptor()
+	return file_tank_v1_tank_proto_enumTypes[2].Descriptor()
 }
 
 func (ShotVerdict) Type() protoreflect.EnumType {
-	return &file_tank_v1_tank_proto_enumTypes[1]
+	return &file_tank_v1_tank_proto_enumTypes[2]
 }
 
 func (x ShotVerdict) Number() protoreflect.EnumNumber {
@@ -149,7 +207,7 @@ func (x ShotVerdict) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use ShotVerdict.Descriptor instead.
 func (ShotVerdict) EnumDescriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{1}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{2}
 }
 
 // Why a Fire was refused.
@@ -209,11 +267,11 @@ func (x ShotRefusal) String() string {
 }
 
 func (ShotRefusal) Descriptor() protoreflect.EnumDescriptor {
-	return file_tank_v1_tank_proto_enumTypes[2].Descriptor()
+	return file_tank_v1_tank_proto_enumTypes[3].Descriptor()
 }
 
 func (ShotRefusal) Type() protoreflect.EnumType {
-	return &file_tank_v1_tank_proto_enumTypes[2]
+	return &file_tank_v1_tank_proto_enumTypes[3]
 }
 
 func (x ShotRefusal) Number() protoreflect.EnumNumber {
@@ -222,7 +280,7 @@ func (x ShotRefusal) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use ShotRefusal.Descriptor instead.
 func (ShotRefusal) EnumDescriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{2}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{3}
 }
 
 // ClientMessage is everything a client sends. Exactly one field of kind is set; an envelope
@@ -236,6 +294,7 @@ type ClientMessage struct {
 	//	*ClientMessage_Ping
 	//	*ClientMessage_Goodbye
 	//	*ClientMessage_Fire
+	//	*ClientMessage_InputBatch
 	Kind          isClientMessage_Kind `protobuf_oneof:"kind"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -323,6 +382,15 @@ func (x *ClientMessage) GetFire() *Fire {
 	return nil
 }
 
+func (x *ClientMessage) GetInputBatch() *InputBatch {
+	if x != nil {
+		if x, ok := x.Kind.(*ClientMessage_InputBatch); ok {
+			return x.InputBatch
+		}
+	}
+	return nil
+}
+
 type isClientMessage_Kind interface {
 	isClientMessage_Kind()
 }
@@ -352,6 +420,12 @@ type ClientMessage_Fire struct {
 	Fire *Fire `protobuf:"bytes,10,opt,name=fire,proto3,oneof"`
 }
 
+type ClientMessage_InputBatch struct {
+	// The client's unacknowledged inputs, repeated for speed. Only ever sent as a datagram
+	// on the unreliable lane (see docs/PROTOCOL.md); on the stream it is a protocol error.
+	InputBatch *InputBatch `protobuf:"bytes,5,opt,name=input_batch,json=inputBatch,proto3,oneof"`
+}
+
 func (*ClientMessage_Hello) isClientMessage_Kind() {}
 
 func (*ClientMessage_MoveInput) isClientMessage_Kind() {}
@@ -361,6 +435,8 @@ func (*ClientMessage_Ping) isClientMessage_Kind() {}
 func (*ClientMessage_Goodbye) isClientMessage_Kind() {}
 
 func (*ClientMessage_Fire) isClientMessage_Kind() {}
+
+func (*ClientMessage_InputBatch) isClientMessage_Kind() {}
 
 // ServerMessage is everything the server sends. Exactly one field of kind is set.
 type ServerMessage struct {
@@ -638,6 +714,8 @@ type Welcome struct {
 	Arena *Arena `protobuf:"bytes,4,opt,name=arena,proto3" json:"arena,omitempty"`
 	// Highest MoveInput.tick the server accepts ahead of the last tick it applied.
 	MaxInputLead uint32 `protobuf:"varint,5,opt,name=max_input_lead,json=maxInputLead,proto3" json:"max_input_lead,omitempty"`
+	// Where this server sends snapshots, for the whole session. Unspecified means reliable.
+	SnapshotLane SnapshotLane `protobuf:"varint,6,opt,name=snapshot_lane,json=snapshotLane,proto3,enum=tank.v1.SnapshotLane" json:"snapshot_lane,omitempty"`
 	// The combat rules: cannon, health, respawn and lag compensation. Clients read every value
 	// from here and hard-code none.
 	Rules         *Rules `protobuf:"bytes,10,opt,name=rules,proto3" json:"rules,omitempty"`
@@ -708,6 +786,13 @@ func (x *Welcome) GetMaxInputLead() uint32 {
 		return x.MaxInputLead
 	}
 	return 0
+}
+
+func (x *Welcome) GetSnapshotLane() SnapshotLane {
+	if x != nil {
+		return x.SnapshotLane
+	}
+	return SnapshotLane_SNAPSHOT_LANE_UNSPECIFIED
 }
 
 func (x *Welcome) GetRules() *Rules {
@@ -1288,13 +1373,23 @@ func (x *PlayerState) GetSpawnProtected() bool {
 	return false
 }
 
-// Snapshot is the whole world after one server tick. Server -> every client, every tick.
-// A client that reads them slower than they are made gets only the newest one.
+// Snapshot is the world after one server tick. Server -> every client, every tick. A client
+// that reads them slower than they are made gets only the newest one.
+//
+// On the reliable lane one Snapshot holds every player and chunk_count is 0. On the datagram
+// lane the tick's players are cut into chunk_count chunks, each one datagram and each a
+// Snapshot of its own: same server_tick, whole PlayerStates, no player in two chunks. A
+// client uses every chunk it gets on its own; a lost chunk costs only the players in it.
 type Snapshot struct {
 	state      protoimpl.MessageState `protogen:"open.v1"`
 	ServerTick uint32                 `protobuf:"varint,1,opt,name=server_tick,json=serverTick,proto3" json:"server_tick,omitempty"`
-	// Every player in the game, in increasing player_id order.
-	Players       []*PlayerState `protobuf:"bytes,2,rep,name=players,proto3" json:"players,omitempty"`
+	// The players of this snapshot or chunk, in increasing player_id order. Over all chunks
+	// of one tick: every player in the game.
+	Players []*PlayerState `protobuf:"bytes,2,rep,name=players,proto3" json:"players,omitempty"`
+	// Which chunk this is, 0 .. chunk_count-1. Chunks of a tick follow player_id order.
+	ChunkIndex uint32 `protobuf:"varint,3,opt,name=chunk_index,json=chunkIndex,proto3" json:"chunk_index,omitempty"`
+	// How many chunks this tick was cut into (1 .. 64); 0 for a whole snapshot on the stream.
+	ChunkCount    uint32 `protobuf:"varint,4,opt,name=chunk_count,json=chunkCount,proto3" json:"chunk_count,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1343,6 +1438,88 @@ func (x *Snapshot) GetPlayers() []*PlayerState {
 	return nil
 }
 
+func (x *Snapshot) GetChunkIndex() uint32 {
+	if x != nil {
+		return x.ChunkIndex
+	}
+	return 0
+}
+
+func (x *Snapshot) GetChunkCount() uint32 {
+	if x != nil {
+		return x.ChunkCount
+	}
+	return 0
+}
+
+// InputBatch repeats a client's recent inputs so that one lost packet does not stall its
+// tank. Client -> server as one datagram per prediction step, on the datagram lane only.
+// Every MoveInput in it was (or is about to be) sent on the stream as well, which stays the
+// guarantee; the server keeps the first copy of each tick and ignores the rest.
+type InputBatch struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The inputs not yet acknowledged (tick > acknowledged_move_tick), at most the 10 newest
+	// (0.5 s), in increasing tick order. At most 20 are accepted.
+	Inputs []*MoveInput `protobuf:"bytes,1,rep,name=inputs,proto3" json:"inputs,omitempty"`
+	// Newest server tick of which this client received every chunk, 0 before the first.
+	SnapshotAckTick uint32 `protobuf:"varint,2,opt,name=snapshot_ack_tick,json=snapshotAckTick,proto3" json:"snapshot_ack_tick,omitempty"`
+	// Bit i set: every chunk of tick snapshot_ack_tick - 1 - i was received too (i in 0..31).
+	SnapshotAckMask uint32 `protobuf:"fixed32,3,opt,name=snapshot_ack_mask,json=snapshotAckMask,proto3" json:"snapshot_ack_mask,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
+}
+
+func (x *InputBatch) Reset() {
+	*x = InputBatch{}
+	mi := &file_tank_v1_tank_proto_msgTypes[12]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *InputBatch) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*InputBatch) ProtoMessage() {}
+
+func (x *InputBatch) ProtoReflect() protoreflect.Message {
+	mi := &file_tank_v1_tank_proto_msgTypes[12]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use InputBatch.ProtoReflect.Descriptor instead.
+func (*InputBatch) Descriptor() ([]byte, []int) {
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{12}
+}
+
+func (x *InputBatch) GetInputs() []*MoveInput {
+	if x != nil {
+		return x.Inputs
+	}
+	return nil
+}
+
+func (x *InputBatch) GetSnapshotAckTick() uint32 {
+	if x != nil {
+		return x.SnapshotAckTick
+	}
+	return 0
+}
+
+func (x *InputBatch) GetSnapshotAckMask() uint32 {
+	if x != nil {
+		return x.SnapshotAckMask
+	}
+	return 0
+}
+
 // Fire shoots the tank's cannon along its heading. Client -> server, on the reliable stream
 // after the MoveInput it belongs to, at most one per Rules.cooldown_ms of move ticks.
 type Fire struct {
@@ -1362,7 +1539,7 @@ type Fire struct {
 
 func (x *Fire) Reset() {
 	*x = Fire{}
-	mi := &file_tank_v1_tank_proto_msgTypes[12]
+	mi := &file_tank_v1_tank_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1374,7 +1551,7 @@ func (x *Fire) String() string {
 func (*Fire) ProtoMessage() {}
 
 func (x *Fire) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[12]
+	mi := &file_tank_v1_tank_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1387,7 +1564,7 @@ func (x *Fire) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Fire.ProtoReflect.Descriptor instead.
 func (*Fire) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{12}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *Fire) GetMoveTick() uint32 {
@@ -1428,7 +1605,7 @@ type TankView struct {
 
 func (x *TankView) Reset() {
 	*x = TankView{}
-	mi := &file_tank_v1_tank_proto_msgTypes[13]
+	mi := &file_tank_v1_tank_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1440,7 +1617,7 @@ func (x *TankView) String() string {
 func (*TankView) ProtoMessage() {}
 
 func (x *TankView) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[13]
+	mi := &file_tank_v1_tank_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1453,7 +1630,7 @@ func (x *TankView) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TankView.ProtoReflect.Descriptor instead.
 func (*TankView) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{13}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *TankView) GetPlayerId() uint32 {
@@ -1517,7 +1694,7 @@ type ShotResult struct {
 
 func (x *ShotResult) Reset() {
 	*x = ShotResult{}
-	mi := &file_tank_v1_tank_proto_msgTypes[14]
+	mi := &file_tank_v1_tank_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1529,7 +1706,7 @@ func (x *ShotResult) String() string {
 func (*ShotResult) ProtoMessage() {}
 
 func (x *ShotResult) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[14]
+	mi := &file_tank_v1_tank_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1542,7 +1719,7 @@ func (x *ShotResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ShotResult.ProtoReflect.Descriptor instead.
 func (*ShotResult) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{14}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *ShotResult) GetMoveTick() uint32 {
@@ -1645,7 +1822,7 @@ type Shot struct {
 
 func (x *Shot) Reset() {
 	*x = Shot{}
-	mi := &file_tank_v1_tank_proto_msgTypes[15]
+	mi := &file_tank_v1_tank_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1657,7 +1834,7 @@ func (x *Shot) String() string {
 func (*Shot) ProtoMessage() {}
 
 func (x *Shot) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[15]
+	mi := &file_tank_v1_tank_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1670,7 +1847,7 @@ func (x *Shot) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Shot.ProtoReflect.Descriptor instead.
 func (*Shot) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{15}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *Shot) GetShooterId() uint32 {
@@ -1720,7 +1897,7 @@ type Kill struct {
 
 func (x *Kill) Reset() {
 	*x = Kill{}
-	mi := &file_tank_v1_tank_proto_msgTypes[16]
+	mi := &file_tank_v1_tank_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1732,7 +1909,7 @@ func (x *Kill) String() string {
 func (*Kill) ProtoMessage() {}
 
 func (x *Kill) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[16]
+	mi := &file_tank_v1_tank_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1745,7 +1922,7 @@ func (x *Kill) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Kill.ProtoReflect.Descriptor instead.
 func (*Kill) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{16}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *Kill) GetKillerId() uint32 {
@@ -1780,7 +1957,7 @@ type Ping struct {
 
 func (x *Ping) Reset() {
 	*x = Ping{}
-	mi := &file_tank_v1_tank_proto_msgTypes[17]
+	mi := &file_tank_v1_tank_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1792,7 +1969,7 @@ func (x *Ping) String() string {
 func (*Ping) ProtoMessage() {}
 
 func (x *Ping) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[17]
+	mi := &file_tank_v1_tank_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1805,7 +1982,7 @@ func (x *Ping) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Ping.ProtoReflect.Descriptor instead.
 func (*Ping) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{17}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *Ping) GetClientTimeUs() uint64 {
@@ -1827,7 +2004,7 @@ type Pong struct {
 
 func (x *Pong) Reset() {
 	*x = Pong{}
-	mi := &file_tank_v1_tank_proto_msgTypes[18]
+	mi := &file_tank_v1_tank_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1839,7 +2016,7 @@ func (x *Pong) String() string {
 func (*Pong) ProtoMessage() {}
 
 func (x *Pong) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[18]
+	mi := &file_tank_v1_tank_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1852,7 +2029,7 @@ func (x *Pong) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Pong.ProtoReflect.Descriptor instead.
 func (*Pong) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{18}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *Pong) GetClientTimeUs() uint64 {
@@ -1886,7 +2063,7 @@ type RosterUpdate struct {
 
 func (x *RosterUpdate) Reset() {
 	*x = RosterUpdate{}
-	mi := &file_tank_v1_tank_proto_msgTypes[19]
+	mi := &file_tank_v1_tank_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1898,7 +2075,7 @@ func (x *RosterUpdate) String() string {
 func (*RosterUpdate) ProtoMessage() {}
 
 func (x *RosterUpdate) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[19]
+	mi := &file_tank_v1_tank_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1911,7 +2088,7 @@ func (x *RosterUpdate) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RosterUpdate.ProtoReflect.Descriptor instead.
 func (*RosterUpdate) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{19}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *RosterUpdate) GetJoined() []*PlayerJoined {
@@ -1939,7 +2116,7 @@ type PlayerJoined struct {
 
 func (x *PlayerJoined) Reset() {
 	*x = PlayerJoined{}
-	mi := &file_tank_v1_tank_proto_msgTypes[20]
+	mi := &file_tank_v1_tank_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1951,7 +2128,7 @@ func (x *PlayerJoined) String() string {
 func (*PlayerJoined) ProtoMessage() {}
 
 func (x *PlayerJoined) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[20]
+	mi := &file_tank_v1_tank_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1964,7 +2141,7 @@ func (x *PlayerJoined) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlayerJoined.ProtoReflect.Descriptor instead.
 func (*PlayerJoined) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{20}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *PlayerJoined) GetPlayerId() uint32 {
@@ -1993,7 +2170,7 @@ type PlayerLeft struct {
 
 func (x *PlayerLeft) Reset() {
 	*x = PlayerLeft{}
-	mi := &file_tank_v1_tank_proto_msgTypes[21]
+	mi := &file_tank_v1_tank_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2005,7 +2182,7 @@ func (x *PlayerLeft) String() string {
 func (*PlayerLeft) ProtoMessage() {}
 
 func (x *PlayerLeft) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[21]
+	mi := &file_tank_v1_tank_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2018,7 +2195,7 @@ func (x *PlayerLeft) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlayerLeft.ProtoReflect.Descriptor instead.
 func (*PlayerLeft) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{21}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *PlayerLeft) GetPlayerId() uint32 {
@@ -2045,7 +2222,7 @@ type Goodbye struct {
 
 func (x *Goodbye) Reset() {
 	*x = Goodbye{}
-	mi := &file_tank_v1_tank_proto_msgTypes[22]
+	mi := &file_tank_v1_tank_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2057,7 +2234,7 @@ func (x *Goodbye) String() string {
 func (*Goodbye) ProtoMessage() {}
 
 func (x *Goodbye) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[22]
+	mi := &file_tank_v1_tank_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2070,7 +2247,7 @@ func (x *Goodbye) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Goodbye.ProtoReflect.Descriptor instead.
 func (*Goodbye) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{22}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *Goodbye) GetReason() string {
@@ -2090,7 +2267,7 @@ type Disconnect struct {
 
 func (x *Disconnect) Reset() {
 	*x = Disconnect{}
-	mi := &file_tank_v1_tank_proto_msgTypes[23]
+	mi := &file_tank_v1_tank_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2102,7 +2279,7 @@ func (x *Disconnect) String() string {
 func (*Disconnect) ProtoMessage() {}
 
 func (x *Disconnect) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[23]
+	mi := &file_tank_v1_tank_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2115,7 +2292,7 @@ func (x *Disconnect) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Disconnect.ProtoReflect.Descriptor instead.
 func (*Disconnect) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{23}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *Disconnect) GetReason() string {
@@ -2129,7 +2306,7 @@ var File_tank_v1_tank_proto protoreflect.FileDescriptor
 
 const file_tank_v1_tank_proto_rawDesc = "" +
 	"\n" +
-	"\x12tank/v1/tank.proto\x12\atank.v1\"\xec\x01\n" +
+	"\x12tank/v1/tank.proto\x12\atank.v1\"\xa4\x02\n" +
 	"\rClientMessage\x12&\n" +
 	"\x05hello\x18\x01 \x01(\v2\x0e.tank.v1.HelloH\x00R\x05hello\x123\n" +
 	"\n" +
@@ -2137,7 +2314,9 @@ const file_tank_v1_tank_proto_rawDesc = "" +
 	"\x04ping\x18\x03 \x01(\v2\r.tank.v1.PingH\x00R\x04ping\x12,\n" +
 	"\agoodbye\x18\x04 \x01(\v2\x10.tank.v1.GoodbyeH\x00R\agoodbye\x12#\n" +
 	"\x04fire\x18\n" +
-	" \x01(\v2\r.tank.v1.FireH\x00R\x04fireB\x06\n" +
+	" \x01(\v2\r.tank.v1.FireH\x00R\x04fire\x126\n" +
+	"\vinput_batch\x18\x05 \x01(\v2\x13.tank.v1.InputBatchH\x00R\n" +
+	"inputBatchB\x06\n" +
 	"\x04kind\"\xe5\x03\n" +
 	"\rServerMessage\x12,\n" +
 	"\awelcome\x18\x01 \x01(\v2\x10.tank.v1.WelcomeH\x00R\awelcome\x12)\n" +
@@ -2155,14 +2334,15 @@ const file_tank_v1_tank_proto_rawDesc = "" +
 	"\x04kindJ\x04\b\x05\x10\x06J\x04\b\x06\x10\aR\rplayer_joinedR\vplayer_left\"F\n" +
 	"\x05Hello\x12)\n" +
 	"\x10protocol_version\x18\x01 \x01(\rR\x0fprotocolVersion\x12\x12\n" +
-	"\x04name\x18\x02 \x01(\tR\x04name\"\xe3\x01\n" +
+	"\x04name\x18\x02 \x01(\tR\x04name\"\x9f\x02\n" +
 	"\aWelcome\x12\x1b\n" +
 	"\tplayer_id\x18\x01 \x01(\rR\bplayerId\x12(\n" +
 	"\x10tick_interval_ms\x18\x02 \x01(\rR\x0etickIntervalMs\x12\x1f\n" +
 	"\vserver_tick\x18\x03 \x01(\rR\n" +
 	"serverTick\x12$\n" +
 	"\x05arena\x18\x04 \x01(\v2\x0e.tank.v1.ArenaR\x05arena\x12$\n" +
-	"\x0emax_input_lead\x18\x05 \x01(\rR\fmaxInputLead\x12$\n" +
+	"\x0emax_input_lead\x18\x05 \x01(\rR\fmaxInputLead\x12:\n" +
+	"\rsnapshot_lane\x18\x06 \x01(\x0e2\x15.tank.v1.SnapshotLaneR\fsnapshotLane\x12$\n" +
 	"\x05rules\x18\n" +
 	" \x01(\v2\x0e.tank.v1.RulesR\x05rules\"\xf7\x01\n" +
 	"\x05Rules\x12\x1d\n" +
@@ -2212,11 +2392,20 @@ const file_tank_v1_tank_proto_rawDesc = "" +
 	"\tdestroyed\x18\v \x01(\bR\tdestroyed\x12\x14\n" +
 	"\x05kills\x18\f \x01(\rR\x05kills\x12\x16\n" +
 	"\x06deaths\x18\r \x01(\rR\x06deaths\x12'\n" +
-	"\x0fspawn_protected\x18\x0e \x01(\bR\x0espawnProtectedJ\x04\b\x03\x10\x04J\x04\b\x04\x10\x05R\bpositionR\brotation\"[\n" +
+	"\x0fspawn_protected\x18\x0e \x01(\bR\x0espawnProtectedJ\x04\b\x03\x10\x04J\x04\b\x04\x10\x05R\bpositionR\brotation\"\x9d\x01\n" +
 	"\bSnapshot\x12\x1f\n" +
 	"\vserver_tick\x18\x01 \x01(\rR\n" +
 	"serverTick\x12.\n" +
-	"\aplayers\x18\x02 \x03(\v2\x14.tank.v1.PlayerStateR\aplayers\"w\n" +
+	"\aplayers\x18\x02 \x03(\v2\x14.tank.v1.PlayerStateR\aplayers\x12\x1f\n" +
+	"\vchunk_index\x18\x03 \x01(\rR\n" +
+	"chunkIndex\x12\x1f\n" +
+	"\vchunk_count\x18\x04 \x01(\rR\n" +
+	"chunkCount\"\x90\x01\n" +
+	"\n" +
+	"InputBatch\x12*\n" +
+	"\x06inputs\x18\x01 \x03(\v2\x12.tank.v1.MoveInputR\x06inputs\x12*\n" +
+	"\x11snapshot_ack_tick\x18\x02 \x01(\rR\x0fsnapshotAckTick\x12*\n" +
+	"\x11snapshot_ack_mask\x18\x03 \x01(\aR\x0fsnapshotAckMask\"w\n" +
 	"\x04Fire\x12\x1b\n" +
 	"\tmove_tick\x18\x01 \x01(\rR\bmoveTick\x12)\n" +
 	"\x10lag_compensation\x18\x02 \x01(\bR\x0flagCompensation\x12'\n" +
@@ -2275,7 +2464,11 @@ const file_tank_v1_tank_proto_rawDesc = "" +
 	"\x06reason\x18\x01 \x01(\tR\x06reason\"$\n" +
 	"\n" +
 	"Disconnect\x12\x16\n" +
-	"\x06reason\x18\x01 \x01(\tR\x06reason*\xb8\x01\n" +
+	"\x06reason\x18\x01 \x01(\tR\x06reason*e\n" +
+	"\fSnapshotLane\x12\x1d\n" +
+	"\x19SNAPSHOT_LANE_UNSPECIFIED\x10\x00\x12\x1a\n" +
+	"\x16SNAPSHOT_LANE_RELIABLE\x10\x01\x12\x1a\n" +
+	"\x16SNAPSHOT_LANE_DATAGRAM\x10\x02*\xb8\x01\n" +
 	"\n" +
 	"RejectCode\x12\x1b\n" +
 	"\x17REJECT_CODE_UNSPECIFIED\x10\x00\x12 \n" +
@@ -2311,74 +2504,79 @@ func file_tank_v1_tank_proto_rawDescGZIP() []byte {
 	return file_tank_v1_tank_proto_rawDescData
 }
 
-var file_tank_v1_tank_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_tank_v1_tank_proto_msgTypes = make([]protoimpl.MessageInfo, 24)
+var file_tank_v1_tank_proto_enumTypes = make([]protoimpl.EnumInfo, 4)
+var file_tank_v1_tank_proto_msgTypes = make([]protoimpl.MessageInfo, 25)
 var file_tank_v1_tank_proto_goTypes = []any{
-	(RejectCode)(0),       // 0: tank.v1.RejectCode
-	(ShotVerdict)(0),      // 1: tank.v1.ShotVerdict
-	(ShotRefusal)(0),      // 2: tank.v1.ShotRefusal
-	(*ClientMessage)(nil), // 3: tank.v1.ClientMessage
-	(*ServerMessage)(nil), // 4: tank.v1.ServerMessage
-	(*Hello)(nil),         // 5: tank.v1.Hello
-	(*Welcome)(nil),       // 6: tank.v1.Welcome
-	(*Rules)(nil),         // 7: tank.v1.Rules
-	(*Reject)(nil),        // 8: tank.v1.Reject
-	(*MoveInput)(nil),     // 9: tank.v1.MoveInput
-	(*Vec2)(nil),          // 10: tank.v1.Vec2
-	(*Rect)(nil),          // 11: tank.v1.Rect
-	(*Arena)(nil),         // 12: tank.v1.Arena
-	(*PlayerState)(nil),   // 13: tank.v1.PlayerState
-	(*Snapshot)(nil),      // 14: tank.v1.Snapshot
-	(*Fire)(nil),          // 15: tank.v1.Fire
-	(*TankView)(nil),      // 16: tank.v1.TankView
-	(*ShotResult)(nil),    // 17: tank.v1.ShotResult
-	(*Shot)(nil),          // 18: tank.v1.Shot
-	(*Kill)(nil),          // 19: tank.v1.Kill
-	(*Ping)(nil),          // 20: tank.v1.Ping
-	(*Pong)(nil),          // 21: tank.v1.Pong
-	(*RosterUpdate)(nil),  // 22: tank.v1.RosterUpdate
-	(*PlayerJoined)(nil),  // 23: tank.v1.PlayerJoined
-	(*PlayerLeft)(nil),    // 24: tank.v1.PlayerLeft
-	(*Goodbye)(nil),       // 25: tank.v1.Goodbye
-	(*Disconnect)(nil),    // 26: tank.v1.Disconnect
+	(SnapshotLane)(0),     // 0: tank.v1.SnapshotLane
+	(RejectCode)(0),       // 1: tank.v1.RejectCode
+	(ShotVerdict)(0),      // 2: tank.v1.ShotVerdict
+	(ShotRefusal)(0),      // 3: tank.v1.ShotRefusal
+	(*ClientMessage)(nil), // 4: tank.v1.ClientMessage
+	(*ServerMessage)(nil), // 5: tank.v1.ServerMessage
+	(*Hello)(nil),         // 6: tank.v1.Hello
+	(*Welcome)(nil),       // 7: tank.v1.Welcome
+	(*Rules)(nil),         // 8: tank.v1.Rules
+	(*Reject)(nil),        // 9: tank.v1.Reject
+	(*MoveInput)(nil),     // 10: tank.v1.MoveInput
+	(*Vec2)(nil),          // 11: tank.v1.Vec2
+	(*Rect)(nil),          // 12: tank.v1.Rect
+	(*Arena)(nil),         // 13: tank.v1.Arena
+	(*PlayerState)(nil),   // 14: tank.v1.PlayerState
+	(*Snapshot)(nil),      // 15: tank.v1.Snapshot
+	(*InputBatch)(nil),    // 16: tank.v1.InputBatch
+	(*Fire)(nil),          // 17: tank.v1.Fire
+	(*TankView)(nil),      // 18: tank.v1.TankView
+	(*ShotResult)(nil),    // 19: tank.v1.ShotResult
+	(*Shot)(nil),          // 20: tank.v1.Shot
+	(*Kill)(nil),          // 21: tank.v1.Kill
+	(*Ping)(nil),          // 22: tank.v1.Ping
+	(*Pong)(nil),          // 23: tank.v1.Pong
+	(*RosterUpdate)(nil),  // 24: tank.v1.RosterUpdate
+	(*PlayerJoined)(nil),  // 25: tank.v1.PlayerJoined
+	(*PlayerLeft)(nil),    // 26: tank.v1.PlayerLeft
+	(*Goodbye)(nil),       // 27: tank.v1.Goodbye
+	(*Disconnect)(nil),    // 28: tank.v1.Disconnect
 }
 var file_tank_v1_tank_proto_depIdxs = []int32{
-	5,  // 0: tank.v1.ClientMessage.hello:type_name -> tank.v1.Hello
-	9,  // 1: tank.v1.ClientMessage.move_input:type_name -> tank.v1.MoveInput
-	20, // 2: tank.v1.ClientMessage.ping:type_name -> tank.v1.Ping
-	25, // 3: tank.v1.ClientMessage.goodbye:type_name -> tank.v1.Goodbye
-	15, // 4: tank.v1.ClientMessage.fire:type_name -> tank.v1.Fire
-	6,  // 5: tank.v1.ServerMessage.welcome:type_name -> tank.v1.Welcome
-	8,  // 6: tank.v1.ServerMessage.reject:type_name -> tank.v1.Reject
-	14, // 7: tank.v1.ServerMessage.snapshot:type_name -> tank.v1.Snapshot
-	21, // 8: tank.v1.ServerMessage.pong:type_name -> tank.v1.Pong
-	26, // 9: tank.v1.ServerMessage.disconnect:type_name -> tank.v1.Disconnect
-	22, // 10: tank.v1.ServerMessage.roster_update:type_name -> tank.v1.RosterUpdate
-	17, // 11: tank.v1.ServerMessage.shot_result:type_name -> tank.v1.ShotResult
-	18, // 12: tank.v1.ServerMessage.shot:type_name -> tank.v1.Shot
-	19, // 13: tank.v1.ServerMessage.kill:type_name -> tank.v1.Kill
-	12, // 14: tank.v1.Welcome.arena:type_name -> tank.v1.Arena
-	7,  // 15: tank.v1.Welcome.rules:type_name -> tank.v1.Rules
-	0,  // 16: tank.v1.Reject.code:type_name -> tank.v1.RejectCode
-	10, // 17: tank.v1.Rect.min:type_name -> tank.v1.Vec2
-	10, // 18: tank.v1.Rect.max:type_name -> tank.v1.Vec2
-	11, // 19: tank.v1.Arena.obstacles:type_name -> tank.v1.Rect
-	13, // 20: tank.v1.Snapshot.players:type_name -> tank.v1.PlayerState
-	16, // 21: tank.v1.Fire.views:type_name -> tank.v1.TankView
-	1,  // 22: tank.v1.ShotResult.verdict:type_name -> tank.v1.ShotVerdict
-	2,  // 23: tank.v1.ShotResult.refusal:type_name -> tank.v1.ShotRefusal
-	10, // 24: tank.v1.ShotResult.target_position:type_name -> tank.v1.Vec2
-	10, // 25: tank.v1.ShotResult.origin:type_name -> tank.v1.Vec2
-	10, // 26: tank.v1.ShotResult.end:type_name -> tank.v1.Vec2
-	10, // 27: tank.v1.Shot.origin:type_name -> tank.v1.Vec2
-	10, // 28: tank.v1.Shot.end:type_name -> tank.v1.Vec2
-	23, // 29: tank.v1.RosterUpdate.joined:type_name -> tank.v1.PlayerJoined
-	24, // 30: tank.v1.RosterUpdate.left:type_name -> tank.v1.PlayerLeft
-	31, // [31:31] is the sub-list for method output_type
-	31, // [31:31] is the sub-list for method input_type
-	31, // [31:31] is the sub-list for extension type_name
-	31, // [31:31] is the sub-list for extension extendee
-	0,  // [0:31] is the sub-list for field type_name
+	6,  // 0: tank.v1.ClientMessage.hello:type_name -> tank.v1.Hello
+	10, // 1: tank.v1.ClientMessage.move_input:type_name -> tank.v1.MoveInput
+	22, // 2: tank.v1.ClientMessage.ping:type_name -> tank.v1.Ping
+	27, // 3: tank.v1.ClientMessage.goodbye:type_name -> tank.v1.Goodbye
+	17, // 4: tank.v1.ClientMessage.fire:type_name -> tank.v1.Fire
+	16, // 5: tank.v1.ClientMessage.input_batch:type_name -> tank.v1.InputBatch
+	7,  // 6: tank.v1.ServerMessage.welcome:type_name -> tank.v1.Welcome
+	9,  // 7: tank.v1.ServerMessage.reject:type_name -> tank.v1.Reject
+	15, // 8: tank.v1.ServerMessage.snapshot:type_name -> tank.v1.Snapshot
+	23, // 9: tank.v1.ServerMessage.pong:type_name -> tank.v1.Pong
+	28, // 10: tank.v1.ServerMessage.disconnect:type_name -> tank.v1.Disconnect
+	24, // 11: tank.v1.ServerMessage.roster_update:type_name -> tank.v1.RosterUpdate
+	19, // 12: tank.v1.ServerMessage.shot_result:type_name -> tank.v1.ShotResult
+	20, // 13: tank.v1.ServerMessage.shot:type_name -> tank.v1.Shot
+	21, // 14: tank.v1.ServerMessage.kill:type_name -> tank.v1.Kill
+	13, // 15: tank.v1.Welcome.arena:type_name -> tank.v1.Arena
+	0,  // 16: tank.v1.Welcome.snapshot_lane:type_name -> tank.v1.SnapshotLane
+	8,  // 17: tank.v1.Welcome.rules:type_name -> tank.v1.Rules
+	1,  // 18: tank.v1.Reject.code:type_name -> tank.v1.RejectCode
+	11, // 19: tank.v1.Rect.min:type_name -> tank.v1.Vec2
+	11, // 20: tank.v1.Rect.max:type_name -> tank.v1.Vec2
+	12, // 21: tank.v1.Arena.obstacles:type_name -> tank.v1.Rect
+	14, // 22: tank.v1.Snapshot.players:type_name -> tank.v1.PlayerState
+	10, // 23: tank.v1.InputBatch.inputs:type_name -> tank.v1.MoveInput
+	18, // 24: tank.v1.Fire.views:type_name -> tank.v1.TankView
+	2,  // 25: tank.v1.ShotResult.verdict:type_name -> tank.v1.ShotVerdict
+	3,  // 26: tank.v1.ShotResult.refusal:type_name -> tank.v1.ShotRefusal
+	11, // 27: tank.v1.ShotResult.target_position:type_name -> tank.v1.Vec2
+	11, // 28: tank.v1.ShotResult.origin:type_name -> tank.v1.Vec2
+	11, // 29: tank.v1.ShotResult.end:type_name -> tank.v1.Vec2
+	11, // 30: tank.v1.Shot.origin:type_name -> tank.v1.Vec2
+	11, // 31: tank.v1.Shot.end:type_name -> tank.v1.Vec2
+	25, // 32: tank.v1.RosterUpdate.joined:type_name -> tank.v1.PlayerJoined
+	26, // 33: tank.v1.RosterUpdate.left:type_name -> tank.v1.PlayerLeft
+	34, // [34:34] is the sub-list for method output_type
+	34, // [34:34] is the sub-list for method input_type
+	34, // [34:34] is the sub-list for extension type_name
+	34, // [34:34] is the sub-list for extension extendee
+	0,  // [0:34] is the sub-list for field type_name
 }
 
 func init() { file_tank_v1_tank_proto_init() }
@@ -2392,6 +2590,7 @@ func file_tank_v1_tank_proto_init() {
 		(*ClientMessage_Ping)(nil),
 		(*ClientMessage_Goodbye)(nil),
 		(*ClientMessage_Fire)(nil),
+		(*ClientMessage_InputBatch)(nil),
 	}
 	file_tank_v1_tank_proto_msgTypes[1].OneofWrappers = []any{
 		(*ServerMessage_Welcome)(nil),
@@ -2409,8 +2608,8 @@ func file_tank_v1_tank_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_tank_v1_tank_proto_rawDesc), len(file_tank_v1_tank_proto_rawDesc)),
-			NumEnums:      3,
-			NumMessages:   24,
+			NumEnums:      4,
+			NumMessages:   25,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

@@ -1,0 +1,224 @@
+package client
+
+import (
+	"testing"
+	"time"
+
+	"tanknet/netcode"
+	tankv1 "tanknet/proto/tank/v1"
+	"tanknet/transport"
+)
+
+// datagramGame is an offline Game on the datagram lane whose roster knows players 1..6
+// (1 is us).
+func datagramGame(t *testing.T) (*Game, *Session, time.Time) {
+	t.Helper()
+	sess := &Session{welcome: Welcome{PlayerID: 1, Arena: netcode.DefaultArena(), Lane: transport.LaneDatagram}}
+	start := time.Unix(1000, 0)
+	g := NewGame(sess, DefaultOptions(), start)
+	g.lastPing = start.Add(time.Hour)
+	for id := uint32(1); id <= 6; id++ {
+		g.names[id] = "p"
+	}
+	return g, sess, start
+}
+
+// chunkMsg is chunk index of count of tick, holding players ids, each at x = tick.
+func chunkMsg(tick, index, count uint32, ids ...uint32) *tankv1.ServerMessage {
+	snap := &tankv1.Snapshot{ServerTick: tick, ChunkIndex: index, ChunkCount: count}
+	for _, id := range ids {
+		snap.Players = append(snap.Players, transport.StateToProto(id, netcode.State{Tick: tick, Pose: netcode.Pose{X: float64(tick), Y: float64(id)}}))
+	}
+	return &tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Snapshot{Snapshot: snap}}
+}
+
+// feed delivers msgs as datagrams at time at and runs one Update.
+func feed(t *testing.T, g *Game, sess *Session, at time.Time, msgs ...*tankv1.ServerMessage) {
+	t.Helper()
+	for _, m := range msgs {
+		sess.queue = append(sess.queue, Received{At: at, Msg: m, Datagram: true})
+	}
+	g.last = at
+	if err := g.Update(at, netcode.Input{}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func newestTick(t *testing.T, g *Game, id uint32) uint32 {
+	t.Helper()
+	rm := g.Remotes()[id]
+	if rm == nil {
+		return 0
+	}
+	st, _ := rm.Interp.Newest()
+	return st.Tick
+}
+
+func TestChunks_ALostChunkSkipsOnlyItsTanks(t *testing.T) {
+	g, sess, start := datagramGame(t)
+	feed(t, g, sess, start, chunkMsg(1, 0, 2, 1, 2, 3), chunkMsg(1, 1, 2, 4, 5, 6))
+	// Tick 2: chunk 1 (players 4..6) is lost.
+	feed(t, g, sess, start.Add(50*time.Millisecond), chunkMsg(2, 0, 2, 1, 2, 3))
+	for id, want := range map[uint32]uint32{2: 2, 3: 2, 4: 1, 5: 1, 6: 1} {
+		if got := newestTick(t, g, id); got != want {
+			t.Errorf("player %d: newest tick %d, want %d", id, got, want)
+		}
+	}
+	if g.Local() == nil || g.Local().Counters().Reconciliations != 1 {
+		t.Errorf("own state of tick 2 not reconciled: %+v", g.Local())
+	}
+	// Tick 3 whole again: everyone moves on, and tick 2's gap is only theirs.
+	feed(t, g, sess, start.Add(100*time.Millisecond), chunkMsg(3, 1, 2, 4, 5, 6), chunkMsg(3, 0, 2, 1, 2, 3))
+	for id := uint32(2); id <= 6; id++ {
+		if got := newestTick(t, g, id); got != 3 {
+			t.Errorf("player %d: newest tick %d after tick 3, want 3", id, got)
+		}
+	}
+	if tick, mask := g.arrivals.ack(); tick != 3 || mask != 0b10 {
+		t.Errorf("ack = %d, %b; want tick 3 complete, 2 not, 1 complete (mask 10)", tick, mask)
+	}
+}
+
+func TestChunks_DuplicatedOrReorderedChunksChangeNothing(t *testing.T) {
+	run := func(order [][]*tankv1.ServerMessage) (map[uint32]netcode.State, Stats) {
+		t.Helper()
+		g, sess, start := datagramGame(t)
+		for i, msgs := range order {
+			feed(t, g, sess, start.Add(time.Duration(i)*50*time.Millisecond), msgs...)
+		}
+		out := map[uint32]netcode.State{}
+		for id, rm := range g.Remotes() {
+			out[id], _ = rm.Interp.Newest()
+			if c := rm.Interp.Counters(); c.Samples > 3 {
+				t.Errorf("player %d: %d samples accepted, want at most ticks 1..3 once each", id, c.Samples)
+			}
+		}
+		return out, g.Stats()
+	}
+	a0, a1 := chunkMsg(1, 0, 2, 1, 2, 3), chunkMsg(1, 1, 2, 4, 5, 6)
+	b0, b1 := chunkMsg(2, 0, 2, 1, 2, 3), chunkMsg(2, 1, 2, 4, 5, 6)
+	c0, c1 := chunkMsg(3, 0, 2, 1, 2, 3), chunkMsg(3, 1, 2, 4, 5, 6)
+	clean, cleanStats := run([][]*tankv1.ServerMessage{{a0, a1}, {b0, b1}, {c0, c1}})
+	messy, messyStats := run([][]*tankv1.ServerMessage{{a1, a0, a1}, {b1, c0}, {b0, c1, c1, b1, a0}})
+	if len(clean) != 5 {
+		t.Fatalf("%d remotes, want 5", len(clean))
+	}
+	for id, st := range clean {
+		if messy[id] != st {
+			t.Errorf("player %d: newest %+v after duplicates and reordering, %+v without", id, messy[id], st)
+		}
+	}
+	if cleanStats.Chunks != 6 || messyStats.Chunks != 6 || messyStats.SnapshotsLost != 0 {
+		t.Errorf("chunks used %d and %d, lost %d; want 6, 6 and 0", cleanStats.Chunks, messyStats.Chunks, messyStats.SnapshotsLost)
+	}
+}
+
+func TestChunks_UnknownPlayersWaitForTheRoster(t *testing.T) {
+	g, sess, start := datagramGame(t)
+	feed(t, g, sess, start, chunkMsg(1, 0, 1, 1, 2, 9))
+	if g.Remotes()[9] != nil || g.Stats().UnknownStates != 1 {
+		t.Errorf("a player the roster never announced got a remote (unknown states %d)", g.Stats().UnknownStates)
+	}
+	if g.Remotes()[2] == nil {
+		t.Error("a known player in the same chunk was skipped")
+	}
+}
+
+func TestValidChunk(t *testing.T) {
+	ok := chunkMsg(10, 0, 1, 2).GetSnapshot()
+	if !validChunk(ok, 10) {
+		t.Fatal("a good chunk was refused")
+	}
+	wrongTick := chunkMsg(10, 0, 1, 2).GetSnapshot()
+	wrongTick.Players[0].Tick = 9
+	noID := chunkMsg(10, 0, 1, 2).GetSnapshot()
+	noID.Players[0].PlayerId = 0
+	for name, c := range map[string]*tankv1.Snapshot{
+		"nil":            nil,
+		"tick 0":         chunkMsg(0, 0, 1, 2).GetSnapshot(),
+		"far future":     chunkMsg(10+maxTickLead+1, 0, 1, 2).GetSnapshot(),
+		"count 0":        chunkMsg(10, 0, 0, 2).GetSnapshot(),
+		"index >= count": chunkMsg(10, 2, 2, 2).GetSnapshot(),
+		"count > 64":     chunkMsg(10, 0, 65, 2).GetSnapshot(),
+		"state of tick":  wrongTick,
+		"player 0":       noID,
+	} {
+		if validChunk(c, 10) {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+}
+
+func TestArrivals_CountsLostTicksOnceSettled(t *testing.T) {
+	var a arrivals
+	for tick := uint32(1); tick <= 200; tick++ {
+		if tick%10 == 0 {
+			continue // every tenth snapshot lost
+		}
+		a.chunk(time.Duration(tick)*netcode.StepInterval, tick, 0, 1)
+	}
+	// Ticks 10..130 are settled (older than the 64-tick window): 13 losses. The 6 in the
+	// window might still come.
+	if got := a.lost(); got != 13 {
+		t.Errorf("lost() = %d, want 13", got)
+	}
+	if a.chunk(0, 199, 0, 1) {
+		t.Error("a duplicate of tick 199 was taken")
+	}
+	if !a.chunk(0, 190, 0, 1) || a.lost() != 13 {
+		t.Errorf("a late tick 190 inside the window: taken and lost() = %d, want 13", a.lost())
+	}
+	if a.chunk(0, 120, 0, 1) || a.tooOld != 1 {
+		t.Errorf("tick 120, 80 behind the newest, was taken (too old count %d)", a.tooOld)
+	}
+}
+
+func TestArrivals_HOLStallIsABurstAfterAGap(t *testing.T) {
+	a := arrivals{detectHOL: true}
+	ms := time.Millisecond
+	at := time.Duration(0)
+	tick := uint32(0)
+	arrive := func(d time.Duration) {
+		at += d
+		tick++
+		a.chunk(at, tick, 0, 0)
+	}
+	for range 10 {
+		arrive(50 * ms)
+	}
+	arrive(120 * ms) // jitter: late, then the next on time
+	arrive(30 * ms)
+	arrive(50 * ms)
+	arrive(110 * ms) // late, and one more right behind it: two is jitter, not a queue
+	arrive(1 * ms)
+	arrive(49 * ms)
+	if a.stalls != 0 {
+		t.Fatalf("jitter counted as %d HOL stalls", a.stalls)
+	}
+	arrive(180 * ms) // a retransmission: a gap, then three snapshots at once
+	arrive(1 * ms)
+	arrive(1 * ms)
+	arrive(1 * ms)
+	arrive(50 * ms)
+	if a.stalls != 1 || len(a.stallLog) != 1 || a.stallLog[0] != 180*ms {
+		t.Errorf("stalls %d, log %v; want one stall of 180ms", a.stalls, a.stallLog)
+	}
+	off := arrivals{}
+	off.chunk(0, 1, 0, 0)
+	off.chunk(200*ms, 2, 0, 0)
+	off.chunk(200*ms, 3, 0, 0)
+	off.chunk(200*ms, 4, 0, 0)
+	if off.stalls != 0 {
+		t.Error("HOL detection ran on the datagram lane")
+	}
+}
+
+func TestGame_InputBatchRepeatsOnlyUnacknowledged(t *testing.T) {
+	g, _, _ := datagramGame(t)
+	for tick := uint32(1); tick <= 15; tick++ {
+		g.remember(netcode.PendingInput{Tick: tick, Duration: netcode.StepInterval})
+	}
+	if len(g.recent) != redundantInputs || g.recent[0].Tick != 6 {
+		t.Fatalf("remembered %d inputs from tick %d, want %d from tick 6", len(g.recent), g.recent[0].Tick, redundantInputs)
+	}
+}
