@@ -16,7 +16,7 @@ import (
 // chunk without the others and a lost chunk costs only the tanks in it.
 
 // maxChunks bounds the chunks of one tick; docs/PROTOCOL.md promises clients at most this.
-// 256 players (Config's limit) of about 50 bytes need 12.
+// 256 players (Config's limit) of about 17 bytes need 4.
 const maxChunks = 64
 
 // chunkOverhead is an upper bound on what a chunk costs besides its players: the
