@@ -17,4 +17,13 @@
 // poses as grid integers, so Step ends every step on the grid ([Arena.Snap]), on the server
 // and in every client: the server stores exactly the values it sends, and a client replaying
 // from a received pose still lands on the server's bits.
+//
+// Remote tanks are drawn a little in the past by an [Interpolator], on one of two
+// [Timeline]s. The adaptive one ([ServerTimeline]) sizes its delay for the gaps the link
+// actually shows, not only for arrival jitter: every arrival records how much delay it
+// needed to be in time (a late snapshot needs more, and so does one after a lost snapshot,
+// a tick more per loss), and the delay covers [InterpConfig.Cover] of the recent needs.
+// Snapshots may come late, twice, out of order or not at all (the datagram lane); the
+// interpolator keeps only states newer than the newest, so none of that needs handling
+// outside it.
 package netcode

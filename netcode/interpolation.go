@@ -2,7 +2,6 @@ package netcode
 
 import (
 	"fmt"
-	"math"
 	"time"
 )
 
@@ -18,11 +17,13 @@ type InterpConfig struct {
 	// across; across a larger one the later sample is shown at once.
 	TeleportDistance float64
 
-	// MinDelay, JitterFactor and MaxDelay set the server timeline's delay behind its
-	// estimate of server time: MinDelay + JitterFactor * jitter, at most MaxDelay.
-	MinDelay     time.Duration
-	JitterFactor float64
-	MaxDelay     time.Duration
+	// MinDelay, Cover and MaxDelay set the server timeline's delay behind its estimate of
+	// server time: the delay that would have bridged the share Cover of recent arrivals
+	// (late ones and the gaps lost snapshots leave alike; see Timeline), at least MinDelay
+	// and at most MaxDelay.
+	MinDelay time.Duration
+	Cover    float64
+	MaxDelay time.Duration
 	// MaxRate bounds how far the server timeline's render clock may run from real time
 	// while it catches up or falls back to a new delay: a rate within 1 +/- MaxRate.
 	MaxRate float64
@@ -41,7 +42,7 @@ func DefaultInterpConfig() InterpConfig {
 		BufferCap:        32,                     // 1.6 s at 20 Hz: MaxDelay plus a retransmission burst
 		TeleportDistance: 3,                      // 12 ticks of full-speed driving: only a respawn moves a tank further
 		MinDelay:         StepInterval,           // one tick: the least that still brackets when every snapshot is on time
-		JitterFactor:     1.5,                    // the estimate follows peaks; half as much again covers the next burst
+		Cover:            0.99,                   // one arrival in a hundred may hold a frame or two: 0.5% of frames at worst
 		MaxDelay:         400 * time.Millisecond, // older than this, remote tanks are too stale to aim at: hold instead
 		MaxRate:          0.1,                    // +/-10% playback speed is hard to notice, and closes 100 ms in a second
 	}
@@ -60,8 +61,8 @@ func (c InterpConfig) Validate() error {
 		return fmt.Errorf("netcode: teleport distance %v must be positive", c.TeleportDistance)
 	case c.MinDelay < 0 || c.MaxDelay < c.MinDelay:
 		return fmt.Errorf("netcode: interpolation needs 0 <= min delay (%v) <= max delay (%v)", c.MinDelay, c.MaxDelay)
-	case !(c.JitterFactor >= 0) || math.IsInf(c.JitterFactor, 0):
-		return fmt.Errorf("netcode: jitter factor %v must be non-negative and finite", c.JitterFactor)
+	case !(c.Cover > 0 && c.Cover <= 1):
+		return fmt.Errorf("netcode: cover %v must be in (0, 1]", c.Cover)
 	case !(c.MaxRate >= 0 && c.MaxRate < 1):
 		return fmt.Errorf("netcode: max rate %v must be in [0, 1)", c.MaxRate)
 	}
@@ -111,6 +112,7 @@ func (ip *Interpolator) Push(now time.Duration, s State) bool {
 	if ip.cfg.Timeline == ServerTimeline {
 		at = time.Duration(s.Tick) * StepInterval
 		ip.clock.arrive(now, at)
+		ip.clock.need(&ip.cfg, now, at)
 	} else if n > 0 {
 		at = max(at, ip.buf[n-1].at) // receive times never run backwards
 	}

@@ -204,7 +204,9 @@ func TestInterpConfigValidate(t *testing.T) {
 		{"no teleport distance", func(c *InterpConfig) { c.TeleportDistance = 0 }, true},
 		{"max below min delay", func(c *InterpConfig) { c.MaxDelay = c.MinDelay - 1 }, true},
 		{"negative min delay", func(c *InterpConfig) { c.MinDelay = -1 }, true},
-		{"NaN jitter factor", func(c *InterpConfig) { c.JitterFactor = math.NaN() }, true},
+		{"NaN cover", func(c *InterpConfig) { c.Cover = math.NaN() }, true},
+		{"zero cover", func(c *InterpConfig) { c.Cover = 0 }, true},
+		{"cover above 1", func(c *InterpConfig) { c.Cover = 1.01 }, true},
 		{"rate of one", func(c *InterpConfig) { c.MaxRate = 1 }, true},
 	}
 	for _, tt := range tests {

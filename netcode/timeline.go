@@ -2,6 +2,7 @@ package netcode
 
 import (
 	"fmt"
+	"math"
 	"time"
 )
 
@@ -17,9 +18,19 @@ const (
 	ReceiveTimeline Timeline = iota
 	// ServerTimeline places each sample at its server tick times StepInterval, estimates
 	// the offset between the local clock and server time from the earliest arrivals, and
-	// renders behind that estimate by a delay that grows with measured arrival jitter and
-	// shrinks again slowly. The render clock never jumps: it runs slightly fast or slow
-	// (within InterpConfig.MaxRate) to reach a new delay.
+	// renders behind that estimate by a delay sized for the gaps the link actually shows.
+	//
+	// A frame holds when the render clock passes the newest sample. So each arrival tells
+	// what delay it needed: how far the estimated server time had moved past the previous
+	// newest sample when it came. A late snapshot needs more (jitter, a retransmission
+	// burst), and so does one that follows a lost snapshot, by a whole tick per loss, even
+	// if it comes on time. The timeline keeps a histogram of the last needs and steers
+	// toward the one that covers InterpConfig.Cover of them (99%): on a steady link that
+	// loses 5% of snapshots this bridges every single loss, where a jitter estimate alone
+	// would sit below one tick's gap and hold. Needs beyond MaxDelay are left out: such a
+	// gap is not bridged, and a clock jump must not inflate the delay. The render clock
+	// never jumps: it runs slightly fast or slow (within InterpConfig.MaxRate) to reach a
+	// new delay.
 	ServerTimeline
 )
 
@@ -54,10 +65,16 @@ const (
 	// offset is the error divided by this, then clamped to MaxRate. An error of 100 ms is
 	// corrected at +10%, taking about a second.
 	steerTime = time.Second
-	// jitterRise and jitterFall are the gains of the jitter estimate toward a larger and a
-	// smaller lag: it jumps up within a few late packets and decays over about three seconds,
-	// so one burst keeps the delay raised long enough to cover the next.
+	// jitterRise and jitterFall are the gains of the jitter estimate (shown, not steered
+	// by) toward a larger and a smaller lag: up within a few late packets, down over about
+	// three seconds.
 	jitterRise, jitterFall = 4, 64
+	// needWindow is how many recent arrivals the delay covers: 12.8 s at 20 Hz, long
+	// enough to see a few losses at 2%, short enough to relax after a bad spell.
+	needWindow = 256
+	// needBucket is the histogram's resolution; a need counts as the bucket edge at or
+	// above it, so the delay is never below what the covered arrivals needed.
+	needBucket = 5 * time.Millisecond
 )
 
 // serverClock estimates, for the server timeline, how far the local clock is ahead of server
@@ -68,6 +85,8 @@ type serverClock struct {
 	n, next int
 	offset  time.Duration // minimum over window
 	jitter  time.Duration // peak-following estimate of lag behind offset
+	needs   needHistogram // delays recent arrivals needed
+	newest  time.Duration // server time of the newest sample so far
 
 	started bool
 	render  time.Duration // render position on the server timeline
@@ -91,10 +110,58 @@ func (c *serverClock) arrive(now, at time.Duration) {
 	}
 }
 
+// need records the delay the arrival of the sample for server time at, at local time now,
+// needed not to hold: how far estimated server time was past the previous newest sample.
+// Call it after arrive, for samples newer than every earlier one.
+func (c *serverClock) need(cfg *InterpConfig, now, at time.Duration) {
+	prev := c.newest
+	c.newest = at
+	if prev == 0 {
+		return
+	}
+	if d := now - c.offset - prev; d <= cfg.MaxDelay {
+		c.needs.add(max(d, 0))
+	}
+}
+
 // targetDelay returns the delay the render clock steers toward.
 func (c *serverClock) targetDelay(cfg *InterpConfig) time.Duration {
-	d := cfg.MinDelay + time.Duration(cfg.JitterFactor*float64(c.jitter))
-	return min(d, cfg.MaxDelay)
+	return min(max(c.needs.quantile(cfg.Cover), cfg.MinDelay), cfg.MaxDelay)
+}
+
+// needHistogram counts the last needWindow delays in needBucket-wide buckets.
+type needHistogram struct {
+	recent  [needWindow]uint16 // bucket of each recent value, oldest overwritten first
+	n, next int
+	counts  []int // per bucket; grows to the largest bucket seen
+}
+
+func (h *needHistogram) add(d time.Duration) {
+	b := int((d + needBucket - 1) / needBucket)
+	if h.n == needWindow {
+		h.counts[h.recent[h.next]]--
+	} else {
+		h.n++
+	}
+	for len(h.counts) <= b {
+		h.counts = append(h.counts, 0)
+	}
+	h.counts[b]++
+	h.recent[h.next] = uint16(b)
+	h.next = (h.next + 1) % needWindow
+}
+
+// quantile returns the smallest bucket edge at or above share q of the values, 0 when
+// there are none.
+func (h *needHistogram) quantile(q float64) time.Duration {
+	want := int(math.Ceil(q * float64(h.n)))
+	seen := 0
+	for b, k := range h.counts {
+		if seen += k; seen >= want && seen > 0 {
+			return time.Duration(b) * needBucket
+		}
+	}
+	return 0
 }
 
 // renderTime moves the render clock to local time now and returns its position on the

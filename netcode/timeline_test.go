@@ -123,3 +123,51 @@ func TestServerTimeline_DelayBeforeFirstFrame(t *testing.T) {
 		t.Errorf("Delay() before any sample = %v, want the minimum %v", got, StepInterval)
 	}
 }
+
+// lossyRun plays 20 s of a steady link, every snapshot 120 ms after its tick with no jitter,
+// losing the ticks lost says, at 60 frames a second, and returns the holds in the last 10 s
+// and the delay at the end.
+func lossyRun(t *testing.T, lost func(k uint32) bool) (holds int, delay time.Duration) {
+	t.Helper()
+	ip := serverInterp(t)
+	k := uint32(1)
+	for i := 1; i <= 60*20; i++ {
+		now := time.Duration(i) * time.Second / 60
+		for ; time.Duration(k)*StepInterval+120*ms <= now; k++ {
+			if !lost(k) {
+				ip.Push(time.Duration(k)*StepInterval+120*ms, st(k, float64(k), 0, 0))
+			}
+		}
+		if _, ok := ip.Sample(now); !ok && i > 60*10 {
+			holds++
+		}
+	}
+	return holds, ip.Delay()
+}
+
+func TestServerTimeline_DelayBridgesTheGapsOfASteadyLossyLink(t *testing.T) {
+	// Every 20th snapshot lost (5%, mobile-3g's rate) on a link with no jitter at all: a
+	// jitter estimate stays at zero and one tick of delay holds at every loss. Sized for the
+	// gaps, the delay covers one missing snapshot and nothing holds.
+	holds, delay := lossyRun(t, func(k uint32) bool { return k%20 == 0 })
+	if holds != 0 {
+		t.Errorf("%d frames held in the last 10 s, want 0: single losses are bridged", holds)
+	}
+	if delay < 2*StepInterval || delay > 2*StepInterval+needBucket {
+		t.Errorf("Delay() = %v, want just above two ticks (%v): one lost snapshot's gap", delay, 2*StepInterval)
+	}
+
+	// Without losses the same link needs one tick.
+	if _, delay := lossyRun(t, func(uint32) bool { return false }); delay > StepInterval+needBucket {
+		t.Errorf("Delay() on a lossless steady link = %v, want about one tick", delay)
+	}
+}
+
+func TestServerTimeline_RareDoubleLossesHoldOnlyBriefly(t *testing.T) {
+	// Single losses every 20 ticks, and a double loss every 100: the delay covers 99% of
+	// arrivals, so the rare double gap may hold for about one tick's worth of frames each.
+	holds, _ := lossyRun(t, func(k uint32) bool { return k%20 == 0 || k%100 == 1 })
+	if holds > 2*3*4 { // 2 double losses in 10 s, 3 frames a tick, generous x4
+		t.Errorf("%d frames held in the last 10 s, want only the double losses' few", holds)
+	}
+}
