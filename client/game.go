@@ -52,6 +52,7 @@ type Game struct {
 	recv     []Received
 	departed []netcode.InterpCounters // counters of remotes that left, for reports
 	lastPing time.Time
+	input    netcode.Input // given to the last Update
 	stats    Stats
 
 	arrivals arrivals
@@ -129,7 +130,9 @@ func (g *Game) Update(now time.Time, in netcode.Input) error {
 				return err
 			}
 		}
+		g.local.Present(in) // the partial step: drawn with the input held now, never sent
 	}
+	g.input = in
 	for _, rm := range g.remotes {
 		rm.Pose, rm.Bracketed = rm.Interp.Sample(g.Now())
 	}
@@ -234,6 +237,9 @@ func (g *Game) sendBatch() error {
 // HOLStallDurations returns the gap before each head-of-line stall detected so far (at
 // most the first 4096). The slice belongs to the Game.
 func (g *Game) HOLStallDurations() []time.Duration { return g.arrivals.stallLog }
+
+// Input returns the input given to the last Update.
+func (g *Game) Input() netcode.Input { return g.input }
 
 // Now returns the local time of the last Update on netcode's timeline.
 func (g *Game) Now() time.Duration { return g.last.Sub(g.epoch) }

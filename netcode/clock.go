@@ -47,5 +47,8 @@ func (c *Clock) Alpha() float64 {
 	return float64(c.acc) / float64(c.step)
 }
 
+// Elapsed returns how much of the next step has already passed: Alpha as a duration.
+func (c *Clock) Elapsed() time.Duration { return c.acc }
+
 // Dropped returns how many due steps the catch-up cap has discarded so far.
 func (c *Clock) Dropped() int { return c.dropped }

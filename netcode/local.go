@@ -24,14 +24,23 @@ type LocalConfig struct {
 	// DisableReconciliation takes each accepted state's pose as the prediction without
 	// replaying pending inputs, so the tank rubber-bands back by the round trip.
 	DisableReconciliation bool
+
+	// PartialStep draws the tank ahead of its newest step: the predicted pose advanced
+	// through the part of the current step already elapsed, with the input given to
+	// Present, recomputed every frame and never sent or kept. A key press then shows in the
+	// next frame instead of after the next step. Off, the visible pose is interpolated
+	// between the last two steps, a step behind. Either way prediction, replay and the
+	// residual are the same.
+	PartialStep bool
 }
 
 // DefaultLocalConfig returns the settings tanknet clients use.
 func DefaultLocalConfig() LocalConfig {
 	return LocalConfig{
-		MaxCatchUp: 5,   // 250 ms of backlog per frame: past a longer stall, dropping steps beats a spiral of slow frames
-		MaxPending: 100, // 5 s of inputs: a link silent that long is down, and replay stays at 100 Step calls
-		Correction: DefaultCorrectionConfig(),
+		MaxCatchUp:  5,   // 250 ms of backlog per frame: past a longer stall, dropping steps beats a spiral of slow frames
+		MaxPending:  100, // 5 s of inputs: a link silent that long is down, and replay stays at 100 Step calls
+		Correction:  DefaultCorrectionConfig(),
+		PartialStep: true, // input shows within a frame; interpolating between steps costs a step of latency
 	}
 }
 
@@ -78,6 +87,10 @@ type Local struct {
 	baseline   State
 	lastTick   uint32 // newest move tick predicted
 	prev, cur  Pose   // predicted pose before and after the newest step
+	prevIn     Input  // the inputs of the step before the newest and of the newest
+	curIn      Input
+	present    Input // the input the partial step advances with (see Present)
+	hasPresent bool  // Present has been called
 	target     Pose
 	correction correction
 	counters   LocalCounters
@@ -125,6 +138,7 @@ func (l *Local) Predict(in Input) PendingInput {
 	}
 	l.pending.Add(p)
 	l.prev = l.cur
+	l.prevIn, l.curIn = l.curIn, p.Input
 	if !l.cfg.DisablePrediction {
 		l.cur = Simulate(l.arena, l.cur, p.Input, p.Duration)
 	}
@@ -162,7 +176,7 @@ func (l *Local) Reconcile(s State) bool {
 	l.prev = Pose{X: l.prev.X + dx, Y: l.prev.Y + dy, Heading: WrapAngle(l.prev.Heading + dh)}
 	l.cur, l.target = rebuilt, rebuilt
 
-	smooth := l.smoothed()
+	smooth := l.base()
 	cx, cy := visible.X-smooth.X, visible.Y-smooth.Y
 	if l.correction.apply(&l.cfg.Correction, l.now, cx, cy, smooth.AngleTo(visible), &l.counters) {
 		l.prev = l.cur // a snap shows the rebuilt prediction itself
@@ -180,15 +194,51 @@ func (l *Local) recordResidual(before, after Pose) {
 	}
 }
 
-// smoothed returns the predicted pose interpolated between the last two steps.
-func (l *Local) smoothed() Pose {
+// partialStep reports whether the visible pose is the partial step (see
+// LocalConfig.PartialStep) rather than an interpolation between the last two steps.
+func (l *Local) partialStep() bool {
+	return l.cfg.PartialStep && l.hasPresent && !l.cfg.DisablePrediction
+}
+
+// base returns the pose the visible one is built on, before the correction offset:
+// the predicted pose advanced through the elapsed part of the current step with the
+// presented input, or interpolated between the last two steps.
+func (l *Local) base() Pose {
+	if l.partialStep() {
+		return Simulate(l.arena, l.cur, l.present, l.clock.Elapsed())
+	}
 	return Lerp(l.prev, l.cur, l.clock.Alpha())
 }
 
-// Visible returns the pose to draw now: the predicted pose interpolated between its last two
-// steps by the clock's alpha, plus the correction offset.
+// Present gives the input held now, which the visible pose advances with through the
+// elapsed part of the current step when LocalConfig.PartialStep is on. Call it every frame
+// after the due Predicts. It changes nothing that is sent, kept or replayed.
+func (l *Local) Present(in Input) {
+	l.present, l.hasPresent = in.Clamp(), true
+}
+
+// VisibleInput returns the newest input the visible pose was moved with: the presented input
+// while a partial step is drawn, otherwise the input of the step the pose interpolates
+// towards. It is false while the visible pose depends on no input (prediction off, or no
+// step run yet), and lets a measurement tell when a new input first reaches the screen.
+func (l *Local) VisibleInput() (Input, bool) {
+	steps := l.counters.Steps
+	switch {
+	case l.cfg.DisablePrediction:
+		return Input{}, false
+	case l.partialStep() && l.clock.Elapsed() > 0:
+		return l.present, true
+	case l.partialStep() || l.clock.Alpha() > 0:
+		return l.curIn, steps > 0
+	}
+	return l.prevIn, steps > 1
+}
+
+// Visible returns the pose to draw now: the predicted pose advanced through the elapsed part
+// of the current step (LocalConfig.PartialStep, after a Present) or else interpolated
+// between its last two steps by the clock's alpha, plus the correction offset.
 func (l *Local) Visible() Pose {
-	p := l.smoothed()
+	p := l.base()
 	dx, dy, dh := l.correction.offset(&l.cfg.Correction, l.now)
 	return Pose{X: p.X + dx, Y: p.Y + dy, Heading: WrapAngle(p.Heading + dh)}
 }

@@ -32,6 +32,10 @@ type Config struct {
 	// Contact turns tank-vs-tank collision on in the in-process server. Off, prediction is
 	// exact and residual_nonzero must be 0.
 	Contact bool
+	// NoPartialStep draws each bot's own tank between its last two prediction steps instead
+	// of a partial step ahead (netcode.LocalConfig.PartialStep off), to measure what the
+	// partial step buys in input_to_visible_ms.
+	NoPartialStep bool
 	// Net is a transport preset name (transport.PresetNames) or "custom". Ignored with
 	// Matrix, which runs every preset.
 	Net string

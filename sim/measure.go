@@ -49,6 +49,14 @@ type localSample struct {
 	reconciled bool    // a reconciliation happened since the previous frame
 }
 
+// inputSample is how long one input change took to reach the drawn pose: from the frame
+// whose Update first got the new input to the first frame whose visible pose moved with it
+// (netcode.Local.VisibleInput), at the frame that saw it.
+type inputSample struct {
+	at      time.Duration
+	latency time.Duration
+}
+
 // rttSample is one round trip measured, at the frame that first saw it.
 type rttSample struct {
 	at  time.Duration
@@ -73,10 +81,17 @@ type probe struct {
 	up, down              *countingConn
 	firstBytes, lastBytes traffic
 
-	remote    *reservoir[remoteSample]
-	local     *reservoir[localSample]
-	rtts      *reservoir[rttSample]
-	unmatched int // remote frames whose rendered tick was not in the history
+	remote *reservoir[remoteSample]
+	local  *reservoir[localSample]
+	rtts   *reservoir[rttSample]
+	inputs *reservoir[inputSample]
+
+	// The input change waiting to be seen: the input, the frame that first got it, and
+	// whether one is waiting.
+	lastInput  netcode.Input
+	inputAt    time.Time
+	inputWaits bool
+	unmatched  int // remote frames whose rendered tick was not in the history
 
 	rttSamples      int // Game.Stats().RTTSamples already taken
 	reconciliations int // Local reconciliations already seen
@@ -91,6 +106,23 @@ func newProbe(start time.Time, truth *history, seed uint64, bots int) *probe {
 		remote: newReservoir[remoteSample](botShare(runRemoteSamples, bots), seed, 0),
 		local:  newReservoir[localSample](botShare(runLocalSamples, bots), seed, 1),
 		rtts:   newReservoir[rttSample](botShare(runRTTSamples, bots), seed, 2),
+		inputs: newReservoir[inputSample](botShare(runLocalSamples, bots), seed, 3),
+	}
+}
+
+// observeInput measures input to screen: a frame given a different input than the last
+// starts a wait, which the first frame whose visible pose moved with that input ends. A
+// change that is replaced before it shows is forgotten (the newer one is waited for).
+func (p *probe) observeInput(now time.Time, at time.Duration, in netcode.Input, l *netcode.Local) {
+	if in != p.lastInput {
+		p.lastInput, p.inputAt, p.inputWaits = in, now, true
+	}
+	if !p.inputWaits {
+		return
+	}
+	if shown, ok := l.VisibleInput(); ok && shown == in.Clamp() {
+		p.inputs.add(inputSample{at: at, latency: now.Sub(p.inputAt)})
+		p.inputWaits = false
 	}
 }
 
@@ -121,6 +153,7 @@ func (p *probe) onFrame(now time.Time, g *client.Game) {
 			s.reconciled, s.residual = true, c.LastResidual
 		}
 		p.local.add(s)
+		p.observeInput(now, at, g.Input(), l)
 	}
 
 	var serverNow time.Duration

@@ -45,6 +45,10 @@ type Report struct {
 	// RTT is the Ping/Pong round trip each bot measured, from send to receive, for the
 	// pongs that arrived in the window (ms).
 	RTT *Quantiles `json:"rtt_ms"`
+	// InputToVisible is, for each change of a bot's input in the window, the time from the
+	// frame whose Update first got it to the first frame whose drawn own tank moved with it
+	// (netcode.Local.VisibleInput): 0 means the same frame shows it (ms).
+	InputToVisible *Quantiles `json:"input_to_visible_ms"`
 	// RemoteError is the distance between the drawn remote pose and the server's pose at
 	// the drawn server tick (Interpolator.RenderTick), the history lerped between the two
 	// ticks around it. A hold draws a real server state, so its error is zero; holds show
@@ -114,7 +118,7 @@ func buildReport(d *runData) Report {
 		r.Server = cfg.Server
 		r.Contact = nil
 	}
-	var errs, delays, rtts []float64
+	var errs, delays, rtts, inputs []float64
 	var configured float64 // sum over nConfigured samples
 	var holds int64
 	nConfigured, sampled, inexact := 0, false, false
@@ -144,6 +148,11 @@ func buildReport(d *runData) Report {
 				rtts = append(rtts, millis(s.rtt))
 			}
 		}
+		for _, s := range p.inputs.items {
+			if d.inWindow(s.at) {
+				inputs = append(inputs, millis(s.latency))
+			}
+		}
 		for _, s := range p.remote.items {
 			if !d.inWindow(s.at) {
 				continue
@@ -171,6 +180,7 @@ func buildReport(d *runData) Report {
 		r.Notes = append(r.Notes, "no remote tank frames measured: holds_ratio and remote metrics need at least 2 bots")
 	}
 	r.RTT = quantiles(rtts)
+	r.InputToVisible = quantiles(inputs)
 	r.RemoteError = errorSummary(errs)
 	r.RemoteDelay = quantiles(delays)
 	if r.RemoteDelay != nil && r.ConfiguredDelayMillis != nil {

@@ -37,6 +37,7 @@ func (r Report) WriteText(w io.Writer) error {
 		fmt.Fprintf(w, "           delay p50 %.1f ms, p99 %.1f ms = %s x (one-way %.1f ms + configured %s ms)\n",
 			q.P50, q.P99, opt("%.2f", r.RemoteDelayRatio), r.OneWayMillis, opt("%.1f", r.ConfiguredDelayMillis))
 	}
+	fmt.Fprintf(w, "own tank:  input to visible %s ms (frames at 60/s)\n", quantileString(r.InputToVisible))
 	fmt.Fprintf(w, "network:   RTT %s ms, %.0f B/s up, %.0f B/s down per client\n",
 		quantileString(r.RTT), r.BytesPerSecond.Up, r.BytesPerSecond.Down)
 	fmt.Fprintf(w, "server:    tick %s ms, %s allocs/tick\n", quantileString(r.ServerTick), opt("%.1f", r.AllocsPerTick))

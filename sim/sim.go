@@ -187,6 +187,7 @@ func runBots(ctx context.Context, spec runSpec, addr string, start time.Time, tr
 			b.probe.up, b.probe.down = b.up, b.down
 			opts := client.DefaultOptions()
 			opts.Interp.Timeline = tl
+			opts.Local.PartialStep = !cfg.NoPartialStep
 			b.report, b.err = client.RunBot(ctx, client.BotConfig{
 				Addr:       addr,
 				Name:       fmt.Sprintf("bot-%d", i+1),

@@ -41,6 +41,7 @@ func TestRunInProcessLAN(t *testing.T) {
 		"bots", "duration_s", "reconciliations", "residual_nonzero", "residual_max", "corrections", "snaps",
 		"holds", "stale_rejects", "clients", "profile", "interp", "rtt_ms", "remote_error", "holds_ratio",
 		"remote_delay_ms", "remote_delay_ratio", "bytes_per_s", "server_tick_ms", "allocs_per_tick",
+		"input_to_visible_ms",
 	} {
 		if _, ok := rep[k]; !ok {
 			t.Errorf("report has no %q", k)
@@ -78,6 +79,12 @@ func TestRunInProcessLAN(t *testing.T) {
 	// a second of the server, and never ahead of it.
 	if d := num("remote_delay_ms", "p50"); d <= 0 || d > 1000 {
 		t.Errorf("remote_delay_ms.p50 = %v, want in (0, 1000]", d)
+	}
+	// Not a timing bound: with the partial step the frame whose Update reads a new input
+	// draws with it (the elapsed part of a step is never exactly zero), however slow the
+	// frames are, so the median change shows in the same frame.
+	if got := num("input_to_visible_ms", "p50"); got != 0 {
+		t.Errorf("input_to_visible_ms.p50 = %v, want 0: the partial step shows an input in the frame that reads it", got)
 	}
 	if up, down := num("bytes_per_s", "up"), num("bytes_per_s", "down"); up <= 0 || down <= 0 {
 		t.Errorf("bytes_per_s = %v up, %v down, want traffic both ways", up, down)

@@ -43,6 +43,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (cfg sim.Config, asJSON bool, e
 	fs.DurationVar(&cfg.Duration, "duration", cfg.Duration, "how long the bots play (per run with -matrix)")
 	fs.Uint64Var(&cfg.Seed, "seed", cfg.Seed, "seed for the bots' driving and their link conditioners")
 	fs.BoolVar(&cfg.Contact, "contact", cfg.Contact, "in-process server only: resolve tank contact")
+	fs.BoolVar(&cfg.NoPartialStep, "no-partial-step", cfg.NoPartialStep, "draw own tanks between their last two steps, not a partial step ahead (to compare input_to_visible_ms)")
 	fs.StringVar(&cfg.Net, "net", cfg.Net, "network `profile`: "+strings.Join(transport.PresetNames(), ", ")+", or custom")
 	fs.StringVar(&cfg.Interp, "interp", cfg.Interp, "remote interpolation `timeline`: receive or adaptive")
 	fs.BoolVar(&asJSON, "json", false, "print JSON instead of a text report")
