@@ -112,3 +112,22 @@ func TestArenaInside(t *testing.T) {
 		}
 	}
 }
+
+func TestArenaByName(t *testing.T) {
+	for _, name := range ArenaNames() {
+		a, err := ArenaByName(name)
+		if err != nil {
+			t.Fatalf("ArenaByName(%q): %v", name, err)
+		}
+		if err := a.Validate(); err != nil {
+			t.Errorf("arena %q is invalid: %v", name, err)
+		}
+	}
+	if _, err := ArenaByName("huge"); err == nil {
+		t.Error("ArenaByName(\"huge\") succeeded, want an error naming the known arenas")
+	}
+	def, large := DefaultArena(), LargeArena()
+	if large.Width*large.Height < 16*def.Width*def.Height || large.Speed != def.Speed || large.TurnRate != def.TurnRate {
+		t.Errorf("large arena %v x %v: want at least 16 times the default's area and its movement rules", large.Width, large.Height)
+	}
+}

@@ -144,31 +144,6 @@ func (w *world) join(now time.Duration, name string, p peer) (*player, *tankv1.R
 	return pl, nil
 }
 
-// spawnPoints are where tanks enter, tried in order; each faces the arena's centre line.
-var spawnPoints = []netcode.Pose{
-	{X: 4, Y: 4, Heading: 0}, {X: 36, Y: 21, Heading: 3.14159},
-	{X: 36, Y: 4, Heading: 3.14159}, {X: 4, Y: 21, Heading: 0},
-	{X: 20, Y: 3, Heading: 1.5708}, {X: 20, Y: 22, Heading: -1.5708},
-	{X: 3, Y: 12.5, Heading: 0}, {X: 37, Y: 12.5, Heading: 3.14159},
-}
-
-// spawnPose returns the first spawn point clear of every tank, or a point derived from the
-// next id when all are taken.
-func (w *world) spawnPose() netcode.Pose {
-	scale := func(p netcode.Pose) netcode.Pose { // fit the points to any arena size, on the wire grid
-		x, y := w.cfg.Arena.Contain(p.X/40*w.cfg.Arena.Width, p.Y/25*w.cfg.Arena.Height)
-		return w.cfg.Arena.Snap(netcode.Pose{X: x, Y: y, Heading: p.Heading})
-	}
-	clear := 4 * w.cfg.Arena.TankRadius
-	for _, sp := range spawnPoints {
-		sp = scale(sp)
-		if !slices.ContainsFunc(w.players, func(o *player) bool { return o.pose.Distance(sp) < clear }) {
-			return sp
-		}
-	}
-	return scale(spawnPoints[int(w.nextID)%len(spawnPoints)])
-}
-
 // leave removes player id, if present; the others hear of it at the end of the tick.
 func (w *world) leave(id uint32, reason string) {
 	reason = cleanText(reason, maxReasonBytes)

@@ -3,6 +3,7 @@
 //	tankserver -addr :7777 -max-players 16 -contact=true
 //	tankserver -net wifi-bad            # every client behind a simulated bad network
 //	tankserver -metrics 127.0.0.1:9100  # Prometheus text on /metrics, profiles on /debug/pprof/
+//	tankserver -arena large -max-players 256
 //
 // It ticks every 50 ms, logs every join, reject and drop with its reason, and shuts down
 // cleanly on SIGINT or SIGTERM.
@@ -16,8 +17,10 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
+	"tanknet/netcode"
 	"tanknet/server"
 	"tanknet/server/metrics"
 	"tanknet/transport"
@@ -50,6 +53,11 @@ func main() {
 	flag.IntVar(&cfg.Server.MaxPlayers, "max-players", cfg.Server.MaxPlayers, "most players at once (1-256)")
 	flag.BoolVar(&cfg.Server.Contact, "contact", cfg.Server.Contact, "resolve tank-vs-tank contact (off: client prediction is always exact)")
 	flag.TextVar(&cfg.Server.Lane, "lane", cfg.Server.Lane, "where snapshots travel: `datagram` (unreliable chunks, the default) or reliable (the ordered stream)")
+	flag.Func("arena", "the `arena`: "+strings.Join(netcode.ArenaNames(), " or ")+" (160 x 100, room for 256 players)", func(name string) error {
+		a, err := netcode.ArenaByName(name)
+		cfg.Server.Arena = a
+		return err
+	})
 	flag.DurationVar(&cfg.Server.IdleTimeout, "idle-timeout", cfg.Server.IdleTimeout, "drop a client silent this long")
 	flag.StringVar(&cfg.Metrics, "metrics", "", "serve Prometheus metrics on http://`address`/metrics and profiles on /debug/pprof/, e.g. 127.0.0.1:9100 (off when empty)")
 	cfg.Net.Register(flag.CommandLine)

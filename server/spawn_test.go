@@ -1,0 +1,31 @@
+package server
+
+import (
+	"fmt"
+	"testing"
+
+	"tanknet/netcode"
+)
+
+// TestSpawn_LargeArenaFitsAFullServer joins 256 players into the large arena: every tank
+// enters on the grid, inside the walls, outside every obstacle and clear of every other tank.
+func TestSpawn_LargeArenaFitsAFullServer(t *testing.T) {
+	w := newTestWorld(t, func(c *Config) { c.Arena, c.MaxPlayers = netcode.LargeArena(), 256 })
+	a := &w.cfg.Arena
+	for i := range 256 {
+		p, _ := mustJoin(t, w, 0, fmt.Sprintf("t%d", i))
+		if !a.Inside(p.pose) || netcode.ToGrid(p.pose).Pose() != p.pose {
+			t.Fatalf("player %d spawned at %v: off the grid or outside the walls", p.id, p.pose)
+		}
+		if x, y := a.Contain(p.pose.X, p.pose.Y); x != p.pose.X || y != p.pose.Y {
+			t.Fatalf("player %d spawned at %v, inside an obstacle", p.id, p.pose)
+		}
+	}
+	for i, p := range w.players {
+		for _, q := range w.players[i+1:] {
+			if d := p.pose.Distance(q.pose); d < 2*a.TankRadius {
+				t.Fatalf("players %d and %d spawned %v apart, overlapping", p.id, q.id, d)
+			}
+		}
+	}
+}
