@@ -51,6 +51,12 @@ type Stats struct {
 	InputsPastGap    uint64 // datagram MoveInputs left to the stream because an earlier tick was missing
 	DatagramsBad     uint64 // undecodable or oversized datagrams, wrong kinds, inputs breaking the rules
 	DatagramsDropped uint64 // well-formed datagrams ignored: before Welcome, on the reliable lane, or a flood
+
+	// Snapshot entries sent, one per tank per client that received it, split by whether the
+	// tank moved in that tick, and the bytes those PlayerStates took (with their field tag
+	// and length): what one tank costs a client, moving or idle.
+	StatesMoving, StatesIdle         uint64
+	StateBytesMoving, StateBytesIdle uint64
 }
 
 // counters is the live, atomically updated form of Stats.
@@ -58,6 +64,7 @@ type counters struct {
 	ticks, joins, rejects, drops, leaves                                  atomic.Uint64
 	applied, staleInputs, clamped, deferred, contacts, badFrames, evicted atomic.Uint64
 	players                                                               atomic.Int64
+	statesMoving, statesIdle, stateBytesMoving, stateBytesIdle            atomic.Uint64
 
 	rejectsByCode, dropsByReason, inputsRefused                             tally
 	tickDuration                                                            tickHistogram
@@ -85,6 +92,19 @@ func (c *counters) snapshot() Stats {
 		InputsEarly: c.earlyInputs.Load(), InputsRedundant: c.redundantInputs.Load(),
 		InputsPastGap: c.gapInputs.Load(), DatagramsBad: c.badDatagrams.Load(),
 		DatagramsDropped: c.droppedDatagrams.Load(),
+		StatesMoving:     c.statesMoving.Load(), StatesIdle: c.statesIdle.Load(),
+		StateBytesMoving: c.stateBytesMoving.Load(), StateBytesIdle: c.stateBytesIdle.Load(),
+	}
+}
+
+// sentStates counts n snapshot entries of size bytes each, of a tank that moved or not.
+func (c *counters) sentStates(moved bool, n, size int) {
+	if moved {
+		c.statesMoving.Add(uint64(n))
+		c.stateBytesMoving.Add(uint64(n * size))
+	} else {
+		c.statesIdle.Add(uint64(n))
+		c.stateBytesIdle.Add(uint64(n * size))
 	}
 }
 

@@ -7,6 +7,9 @@ import (
 	"slices"
 	"time"
 
+	"google.golang.org/protobuf/encoding/protowire"
+	"google.golang.org/protobuf/proto"
+
 	"tanknet/netcode"
 	tankv1 "tanknet/proto/tank/v1"
 	"tanknet/transport"
@@ -41,6 +44,7 @@ type player struct {
 	name     string
 	peer     peer
 	pose     netcode.Pose
+	prevPose netcode.Pose           // pose at the end of the previous tick, to tell moving from idle
 	ack      uint32                 // last applied move tick
 	last     uint32                 // last queued or applied move tick
 	streamed uint32                 // last move tick that came on the stream
@@ -294,6 +298,8 @@ func (w *world) broadcast() {
 		s := p.state
 		s.Health, s.Destroyed, s.Kills, s.Deaths, s.SpawnProtected = p.health, p.destroyed, p.kills, p.deaths, w.protected(p)
 		w.snap.Players = append(w.snap.Players, s)
+		w.stats.sentStates(p.pose != p.prevPose, len(w.players), protowire.SizeTag(2)+protowire.SizeBytes(proto.Size(s)))
+		p.prevPose = p.pose
 	}
 	if w.cfg.Lane == transport.LaneDatagram {
 		w.bounds = chunkBounds(w.snap.Players, transport.MaxDatagramSize, w.bounds[:0])

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"errors"
 	"fmt"
 	"net"
 	"time"
@@ -49,6 +50,16 @@ type Config struct {
 	PlotDir string
 	// Matrix runs every preset but "none" with both timelines, into one MatrixReport.
 	Matrix bool
+	// Arena is the in-process server's arena by name (netcode.ArenaNames): "default" or
+	// "large". An external server chooses its own.
+	Arena string
+	// BotFPS is how many frames per second each bot runs (Game.Update, interpolation and
+	// measurement): 60 like a window, fewer to drive many bots from one machine. Prediction
+	// steps stay 50 ms whatever the frame rate.
+	BotFPS int
+	// ServerMetrics is the -metrics address of the external tankserver named by Server;
+	// with it the report has server_cpu_cores and bytes_per_tank.
+	ServerMetrics string
 }
 
 // DefaultConfig returns what `make sim` runs: long enough for every counter to move and
@@ -61,6 +72,8 @@ func DefaultConfig() Config {
 		Contact:  true, // contact is what makes prediction miss, so corrections show
 		Net:      "broadband",
 		Interp:   interpReceive, // the client's default timeline
+		Arena:    "default",
+		BotFPS:   60, // what the window client runs
 	}
 }
 
@@ -73,6 +86,13 @@ func (c Config) Validate() error {
 		return fmt.Errorf("tanksim: -duration %v must be positive", c.Duration)
 	case c.Duration > 24*time.Hour:
 		return fmt.Errorf("tanksim: -duration %v is longer than a day", c.Duration)
+	case c.BotFPS < 1 || c.BotFPS > 240:
+		return fmt.Errorf("tanksim: -bot-fps %d outside [1, 240]", c.BotFPS)
+	case c.ServerMetrics != "" && c.Server == "":
+		return errors.New("tanksim: -server-metrics needs -server (an in-process server is measured directly)")
+	}
+	if _, err := netcode.ArenaByName(c.Arena); err != nil {
+		return fmt.Errorf("tanksim: -arena: %w", err)
 	}
 	if c.Server != "" {
 		if _, _, err := net.SplitHostPort(c.Server); err != nil {

@@ -33,6 +33,12 @@ func TestConfigValidate(t *testing.T) {
 		{"negative jitter", func(c *Config) { c.Link.Jitter = dur(-time.Millisecond) }, "jitter"},
 		{"matrix checks overrides", func(c *Config) { c.Matrix = true; c.Link.Reorder = prob(-0.1) }, "reorder probability"},
 		{"server without port", func(c *Config) { c.Server = "localhost" }, "-server"},
+		{"large arena", func(c *Config) { c.Arena = "large" }, ""},
+		{"unknown arena", func(c *Config) { c.Arena = "huge" }, "-arena"},
+		{"slow bots", func(c *Config) { c.BotFPS = 10 }, ""},
+		{"no frames", func(c *Config) { c.BotFPS = 0 }, "-bot-fps"},
+		{"metrics of nothing", func(c *Config) { c.ServerMetrics = "127.0.0.1:9100" }, "-server-metrics needs -server"},
+		{"metrics of a server", func(c *Config) { c.Server, c.ServerMetrics = "127.0.0.1:7777", "127.0.0.1:9100" }, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -81,9 +81,31 @@ type Report struct {
 	// AllocsPerTick is the heap allocations of one tick of a synthetic world with as many
 	// players (server.TickAllocs), measured after the run when the process is quiet.
 	AllocsPerTick *float64 `json:"allocs_per_tick"`
+	// Arena is the in-process server's arena ("default" or "large"); "" for an external
+	// server, which chooses its own.
+	Arena string `json:"arena"`
+	// BotFPS is each bot's frame rate (frames/s).
+	BotFPS int `json:"bot_fps"`
+	// SnapshotsRatioMin is the smallest, over bots, of snapshots received divided by the
+	// server ticks that passed while the bot played (first frame to last).
+	SnapshotsRatioMin *float64 `json:"snapshots_ratio_min"`
+	// ServerCPUCores is the server process's CPU time per wall second over the window
+	// (process_cpu_seconds_total from a separate tankserver's -metrics endpoint): 1.0 is one
+	// core busy. Null for an in-process server, which shares its process with the bots.
+	ServerCPUCores *float64 `json:"server_cpu_cores"`
+	// BytesPerTank is the mean size of one tank's entry in a snapshot, over the window
+	// (bytes), for tanks that moved in that tick and tanks that did not.
+	BytesPerTank *TankBytes `json:"bytes_per_tank"`
 
 	Notes   []string       `json:"notes,omitempty"`
 	Clients []ClientReport `json:"clients"`
+}
+
+// TankBytes is what one tank's snapshot entry costs (bytes), moving or idle; null where no
+// such entry was sent.
+type TankBytes struct {
+	Moving *float64 `json:"moving"`
+	Idle   *float64 `json:"idle"`
 }
 
 // ClientReport is one bot's counters plus its traffic.
@@ -105,6 +127,7 @@ type Rates struct {
 // buildReport turns a run's measurements into its Report.
 func buildReport(d *runData) Report {
 	cfg := d.spec.cfg
+	cpu, perTank := d.serverCosts() // first: it may add notes
 	r := Report{
 		Bots: cfg.Bots, DurationSeconds: cfg.Duration.Seconds(),
 		Profile: d.spec.profile, Link: d.spec.cond.String(), Interp: d.spec.interp,
@@ -113,11 +136,15 @@ func buildReport(d *runData) Report {
 		OneWayMillis:  millis(d.spec.cond.Inbound.Latency),
 		AllocsPerTick: d.allocsPerTick,
 		Notes:         d.notes,
+		Arena:         cfg.Arena, BotFPS: cfg.BotFPS,
 	}
 	if cfg.Server != "" {
 		r.Server = cfg.Server
 		r.Contact = nil
+		r.Arena = ""
 	}
+	r.ServerCPUCores, r.BytesPerTank = cpu, perTank
+	r.SnapshotsRatioMin = d.snapshotsRatioMin()
 	var errs, delays, rtts, inputs []float64
 	var configured float64 // sum over nConfigured samples
 	var holds int64

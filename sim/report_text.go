@@ -40,7 +40,11 @@ func (r Report) WriteText(w io.Writer) error {
 	fmt.Fprintf(w, "own tank:  input to visible %s ms (frames at 60/s)\n", quantileString(r.InputToVisible))
 	fmt.Fprintf(w, "network:   RTT %s ms, %.0f B/s up, %.0f B/s down per client\n",
 		quantileString(r.RTT), r.BytesPerSecond.Up, r.BytesPerSecond.Down)
-	fmt.Fprintf(w, "server:    tick %s ms, %s allocs/tick\n", quantileString(r.ServerTick), opt("%.1f", r.AllocsPerTick))
+	fmt.Fprintf(w, "server:    tick %s ms, %s allocs/tick, %s cores\n", quantileString(r.ServerTick), opt("%.1f", r.AllocsPerTick), opt("%.3f", r.ServerCPUCores))
+	if b := r.BytesPerTank; b != nil {
+		fmt.Fprintf(w, "snapshots: a tank costs %s bytes moving, %s idle; worst bot got %s of the ticks\n",
+			opt("%.1f", b.Moving), opt("%.1f", b.Idle), optPercent(r.SnapshotsRatioMin))
+	}
 	for _, n := range r.Notes {
 		fmt.Fprintf(w, "note:      %s\n", n)
 	}

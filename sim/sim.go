@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"tanknet/client"
+	"tanknet/netcode"
 	"tanknet/server"
 	"tanknet/transport"
 )
@@ -64,6 +65,7 @@ type runData struct {
 	windowStart   time.Duration
 	windowEnd     time.Duration
 	allocsPerTick *float64
+	watch         *serverWatch // nil against an external server without -server-metrics
 	notes         []string
 }
 
@@ -76,14 +78,30 @@ func simulate(ctx context.Context, spec runSpec) (*runData, error) {
 	var stopServer func() error
 	if addr == "" {
 		d.truth = newHistory(cfg.Duration + 10*time.Second) // joining takes up to 5 s
+		var srv *server.Server
 		var err error
-		if addr, stopServer, err = startServer(ctx, cfg, d.truth); err != nil {
+		if addr, srv, stopServer, err = startServer(ctx, cfg, d.truth); err != nil {
 			return nil, err
 		}
+		d.watch = watchInProcess(srv)
+		d.notes = append(d.notes, "in-process server: it shares the process with the bots, so server_cpu_cores is null (run a separate tankserver -metrics ADDR and pass -server and -server-metrics)")
 	} else {
 		d.notes = append(d.notes, "external server: no ground truth, so remote_error, remote_playback_error, remote_delay_ms, remote_delay_ratio, server_tick_ms and allocs_per_tick are null")
+		if cfg.ServerMetrics != "" {
+			d.watch = watchMetrics(cfg.ServerMetrics)
+		}
 	}
+	wctx, stopWatch := context.WithCancel(ctx)
+	watched := make(chan struct{})
+	go func() {
+		defer close(watched)
+		if d.watch != nil {
+			d.watch.run(wctx, d.start)
+		}
+	}()
 	d.bots = runBots(ctx, spec, addr, d.start, d.truth)
+	stopWatch()
+	<-watched
 	var errs []error
 	for _, b := range d.bots {
 		errs = append(errs, b.err)
@@ -144,27 +162,28 @@ func serverConfig(cfg Config) server.Config {
 	scfg.Addr = "127.0.0.1:0"
 	scfg.Contact = cfg.Contact
 	scfg.MaxPlayers = max(scfg.MaxPlayers, cfg.Bots)
+	scfg.Arena, _ = netcode.ArenaByName(cfg.Arena) // validated by Config.Validate
 	scfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	return scfg
 }
 
 // startServer runs a server on a free loopback port, recording every tick into truth,
 // until the returned stop is called.
-func startServer(ctx context.Context, cfg Config, truth *history) (string, func() error, error) {
+func startServer(ctx context.Context, cfg Config, truth *history) (string, *server.Server, func() error, error) {
 	scfg := serverConfig(cfg)
 	srv, err := server.New(scfg)
 	if err != nil {
-		return "", nil, err
+		return "", nil, nil, err
 	}
 	srv.Observe(func(rec server.TickRecord) { truth.record(rec, time.Now()) })
 	pc, err := net.ListenPacket("udp", scfg.Addr)
 	if err != nil {
-		return "", nil, fmt.Errorf("tanksim: listen: %w", err)
+		return "", nil, nil, fmt.Errorf("tanksim: listen: %w", err)
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ctx, pc) }()
-	return pc.LocalAddr().String(), func() error { cancel(); return <-done }, nil
+	return pc.LocalAddr().String(), srv, func() error { cancel(); return <-done }, nil
 }
 
 // runBots plays cfg.Bots bots at once against addr and waits for all of them.
@@ -193,6 +212,7 @@ func runBots(ctx context.Context, spec runSpec, addr string, start time.Time, tr
 				Name:       fmt.Sprintf("bot-%d", i+1),
 				Seed:       cfg.botSeed(i),
 				Duration:   cfg.Duration,
+				Frame:      time.Second / time.Duration(cfg.BotFPS),
 				Options:    opts,
 				PacketConn: pc,
 				OnFrame:    b.probe.onFrame,

@@ -95,6 +95,17 @@ func TestRunInProcessLAN(t *testing.T) {
 	if r := num("holds_ratio"); r < 0 || r > 1 {
 		t.Errorf("holds_ratio = %v, want in [0, 1]", r)
 	}
+	// Bots drive most of the time: moving tanks cost something; a snapshot every tick, or
+	// nearly (a loaded machine may delay the last few).
+	if b := num("bytes_per_tank", "moving"); b < 5 || b > 64 {
+		t.Errorf("bytes_per_tank.moving = %v, want a PlayerState's few bytes", b)
+	}
+	if r := num("snapshots_ratio_min"); r < 0.5 || r > 1.1 {
+		t.Errorf("snapshots_ratio_min = %v, want about one snapshot per tick", r)
+	}
+	if rep["server_cpu_cores"] != nil {
+		t.Errorf("server_cpu_cores = %v in-process, want null: the bots share the process", rep["server_cpu_cores"])
+	}
 	if clients := rep["clients"].([]any); len(clients) != 2 {
 		t.Errorf("%d clients, want 2", len(clients))
 	} else {

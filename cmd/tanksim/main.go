@@ -8,6 +8,8 @@
 //	tanksim -net custom -latency 80ms -loss 0.02      # a link of your own
 //	tanksim -matrix -duration 10s -plot docs/plots    # every profile x both timelines, charts
 //	tanksim -server 127.0.0.1:7777                    # against a running tankserver
+//	tanksim -bots 256 -arena large -bot-fps 20 -net none -contact=false
+//	tanksim -server 127.0.0.1:7777 -server-metrics 127.0.0.1:9100 -bots 64
 package main
 
 import (
@@ -20,6 +22,7 @@ import (
 	"strings"
 	"syscall"
 
+	"tanknet/netcode"
 	"tanknet/sim"
 	"tanknet/transport"
 )
@@ -49,6 +52,9 @@ func parseFlags(fs *flag.FlagSet, args []string) (cfg sim.Config, asJSON bool, e
 	fs.BoolVar(&asJSON, "json", false, "print JSON instead of a text report")
 	fs.StringVar(&cfg.PlotDir, "plot", "", "write PNG charts into `dir`")
 	fs.BoolVar(&cfg.Matrix, "matrix", false, "run every profile but none with both timelines and print one table")
+	fs.StringVar(&cfg.Arena, "arena", cfg.Arena, "in-process server's `arena`: "+strings.Join(netcode.ArenaNames(), " or "))
+	fs.IntVar(&cfg.BotFPS, "bot-fps", cfg.BotFPS, "frames per second each bot runs (fewer lets one machine drive many bots)")
+	fs.StringVar(&cfg.ServerMetrics, "server-metrics", "", "the -metrics `address` of the tankserver given by -server: report its CPU use and bytes per tank")
 	latency := fs.Duration("latency", 0, "override the profile's one-way latency, both directions")
 	jitter := fs.Duration("jitter", 0, "override the profile's one-way jitter (+/-), both directions")
 	loss := fs.Float64("loss", 0, "override the profile's loss probability per packet [0, 1]")

@@ -18,6 +18,7 @@ type collector struct {
 	bytesIn, bytesOut, datagramsIn, datagramsOut              *prometheus.Desc
 	rejects, drops, refused                                   *prometheus.Desc
 	inputsApplied, inputsStale, inputsClamped, inputsDeferred *prometheus.Desc
+	states, stateBytes                                        *prometheus.Desc
 }
 
 // Collector returns a Prometheus collector of the tanknet_ metrics, reading stats (usually a
@@ -51,6 +52,8 @@ func newCollector(stats func() server.Stats) *collector {
 		inputsStale:    d("inputs_stale_total", "MoveInputs at or below a tick already queued, ignored."),
 		inputsClamped:  d("inputs_clamped_total", "MoveInputs with turn or throttle outside [-1, 1], clamped."),
 		inputsDeferred: d("inputs_deferred_total", "Times a player's next input waited a tick for its time budget."),
+		states:         d("snapshot_states_total", "Tank entries sent in snapshots, one per tank per receiving client, by whether the tank moved that tick.", "motion"),
+		stateBytes:     d("snapshot_state_bytes_total", "Bytes of the tank entries sent in snapshots, by whether the tank moved that tick.", "motion"),
 	}
 }
 
@@ -59,7 +62,7 @@ func (c *collector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{
 		c.tickDuration, c.players, c.handshaking, c.ticks, c.joins, c.leaves, c.contacts, c.badFrames,
 		c.evicted, c.bytesIn, c.bytesOut, c.datagramsIn, c.datagramsOut, c.rejects, c.drops, c.refused,
-		c.inputsApplied, c.inputsStale, c.inputsClamped, c.inputsDeferred,
+		c.inputsApplied, c.inputsStale, c.inputsClamped, c.inputsDeferred, c.states, c.stateBytes,
 	} {
 		ch <- d
 	}
@@ -85,6 +88,13 @@ func (c *collector) Collect(ch chan<- prometheus.Metric) {
 		{c.inputsClamped, st.InputsClamped}, {c.inputsDeferred, st.InputsDeferred},
 	} {
 		ch <- prometheus.MustNewConstMetric(m.d, prometheus.CounterValue, float64(m.v))
+	}
+	for _, m := range []struct {
+		d            *prometheus.Desc
+		moving, idle uint64
+	}{{c.states, st.StatesMoving, st.StatesIdle}, {c.stateBytes, st.StateBytesMoving, st.StateBytesIdle}} {
+		ch <- prometheus.MustNewConstMetric(m.d, prometheus.CounterValue, float64(m.moving), "moving")
+		ch <- prometheus.MustNewConstMetric(m.d, prometheus.CounterValue, float64(m.idle), "idle")
 	}
 	for _, l := range []struct {
 		d      *prometheus.Desc

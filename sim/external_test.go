@@ -1,0 +1,46 @@
+package sim
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"tanknet/internal/servertest"
+	"tanknet/server/metrics"
+)
+
+// TestRunExternalServerWithMetrics measures a separate server through its metrics endpoint,
+// as `tanksim -server ADDR -server-metrics MADDR` does: its CPU use and bytes per tank.
+func TestRunExternalServerWithMetrics(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays for 2 s over loopback")
+	}
+	srv := servertest.Start(t, nil)
+	ln, err := metrics.Listen("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	served := make(chan error, 1)
+	go func() { served <- metrics.Serve(ctx, ln, srv.Stats) }()
+	defer func() { cancel(); <-served }()
+
+	cfg := DefaultConfig()
+	cfg.Bots, cfg.Duration, cfg.Net, cfg.BotFPS = 2, 2*time.Second, "none", 30
+	cfg.Server, cfg.ServerMetrics = srv.Addr, ln.Addr().String()
+	res, err := Run(ctx, cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := res.Report
+	if r.ServerCPUCores == nil || *r.ServerCPUCores < 0 || *r.ServerCPUCores > 64 {
+		t.Errorf("server_cpu_cores = %v, want a measured share of cores (notes %q)", r.ServerCPUCores, r.Notes)
+	}
+	if r.BytesPerTank == nil || r.BytesPerTank.Moving == nil || *r.BytesPerTank.Moving <= 0 {
+		t.Errorf("bytes_per_tank = %+v, want moving tanks measured (notes %q)", r.BytesPerTank, r.Notes)
+	}
+	if r.BotFPS != 30 || r.Arena != "" {
+		t.Errorf("bot_fps %d arena %q, want 30 and none (the external server chooses)", r.BotFPS, r.Arena)
+	}
+}
