@@ -50,6 +50,10 @@ type BotConfig struct {
 	// PacketConn, if set, carries the session (e.g. a link conditioner); nil means a new
 	// UDP socket.
 	PacketConn net.PacketConn
+	// Fire makes the bot a gunner: it turns toward the nearest tank it draws and fires when
+	// a shot would hit what it drew. LagComp is what its Fires ask for.
+	Fire    bool
+	LagComp bool
 	// OnFrame, if set, is called after every Update with the Game, on the bot's goroutine.
 	OnFrame func(now time.Time, g *Game)
 }
@@ -99,6 +103,14 @@ func RunBot(ctx context.Context, cfg BotConfig) (Report, error) {
 			// One new driver decision per prediction step taken.
 			for ; steps < g.Stats().InputsSent; steps++ {
 				in = driver.Next()
+			}
+			if cfg.Fire {
+				if aim := g.Aim(); aim.TargetID != 0 {
+					in.Turn = aim.Turn
+					if aim.Aligned {
+						g.Fire(cfg.LagComp)
+					}
+				}
 			}
 			if cfg.OnFrame != nil {
 				cfg.OnFrame(now, g)

@@ -32,6 +32,9 @@ type Remote struct {
 	// false when no pair of snapshots surrounded the render time (a hold).
 	Pose      netcode.Pose
 	Bracketed bool
+	// Combat is the tank's health and score in the newest snapshot.
+	Combat Combat
+	alive  aliveAt
 }
 
 // Game is a playing client: the session plus the netcode state for every tank. One
@@ -57,6 +60,20 @@ type Game struct {
 
 	arrivals arrivals
 	recent   []netcode.PendingInput // the newest inputs sent, for InputBatch (datagram lane)
+	// Combat (combat.go).
+	own         Combat // our tank's health and score, from our newest state
+	ownTick     uint32 // server tick of own
+	lastMove    uint32 // newest move tick sent
+	lastShot    uint32 // move tick of our newest shot
+	wantFire    bool   // Fire was called since the last Update
+	wantLagComp bool
+	targets     []netcode.Target
+	shots       ShotStats
+	pending     []Shot // fired, not yet answered, oldest first
+	last1       Shot   // the newest shot, with its answer once it came
+	tracers     []Tracer
+	kills       []KillNote
+	rewinds     []float64
 }
 
 // redundantInputs is how many of the newest unacknowledged inputs every InputBatch repeats:
@@ -117,10 +134,14 @@ func (g *Game) Update(now time.Time, in netcode.Input) error {
 	if g.local != nil {
 		sent := false
 		for n := g.local.Advance(frame); n > 0; n-- {
+			if g.own.Destroyed {
+				in = netcode.Input{} // the server applies a wreck's inputs as zero: predict that
+			}
 			p := g.local.Predict(in)
 			if err := g.sess.SendInput(p); err != nil {
 				return err
 			}
+			g.lastMove = p.Tick
 			g.stats.InputsSent++
 			g.remember(p)
 			sent = true
@@ -135,6 +156,12 @@ func (g *Game) Update(now time.Time, in netcode.Input) error {
 	g.input = in
 	for _, rm := range g.remotes {
 		rm.Pose, rm.Bracketed = rm.Interp.Sample(g.Now())
+	}
+	if g.wantFire {
+		g.wantFire = false
+		if _, err := g.fire(g.wantLagComp); err != nil {
+			return err
+		}
 	}
 	if now.Sub(g.lastPing) >= pingEvery {
 		g.lastPing = now
@@ -182,6 +209,12 @@ func (g *Game) receive(r Received) {
 			delete(g.remotes, l.GetPlayerId())
 			delete(g.names, l.GetPlayerId())
 		}
+	case *tankv1.ServerMessage_ShotResult:
+		g.receiveShotResult(k.ShotResult)
+	case *tankv1.ServerMessage_Shot:
+		g.receiveShot(at, k.Shot)
+	case *tankv1.ServerMessage_Kill:
+		g.receiveKill(at, k.Kill)
 	case *tankv1.ServerMessage_Pong:
 		sent := time.Duration(k.Pong.GetClientTimeUs()) * time.Microsecond
 		if rtt := at - sent; rtt >= 0 {
@@ -205,6 +238,9 @@ func (g *Game) receiveState(at time.Duration, ps *tankv1.PlayerState) {
 			g.local.Reconcile(st)
 		}
 		g.stats.LastAck = max(g.stats.LastAck, st.Ack)
+		if st.Tick > g.ownTick {
+			g.own, g.ownTick = combatFromProto(ps), st.Tick
+		}
 		return
 	}
 	rm := g.remotes[id]
@@ -212,7 +248,10 @@ func (g *Game) receiveState(at time.Duration, ps *tankv1.PlayerState) {
 		rm = &Remote{ID: id, Name: g.names[id], Interp: netcode.NewInterpolator(g.opts.Interp)}
 		g.remotes[id] = rm
 	}
-	rm.Interp.Push(at, st)
+	rm.alive.record(st.Tick, !ps.GetDestroyed())
+	if rm.Interp.Push(at, st) {
+		rm.Combat = combatFromProto(ps)
+	}
 }
 
 // remember keeps p among the newest redundantInputs inputs sent.

@@ -31,6 +31,18 @@ type Report struct {
 	UnknownStates int    `json:"unknown_states"`
 	HOLStalls     int    `json:"hol_stalls"`
 	BadDatagrams  uint64 `json:"bad_datagrams"`
+	// Shots (client.ShotStats) and the score in our newest state.
+	Shots            int            `json:"shots"`
+	ClientHits       int            `json:"client_hits"`
+	ShotsJudged      int            `json:"shots_judged"`
+	Hits             int            `json:"hits"`
+	ShotsAgreed      int            `json:"shots_agreed"`
+	SawHitServerMiss int            `json:"saw_hit_server_miss"`
+	ShotsRefused     map[string]int `json:"shots_refused,omitempty"`
+	Kills            uint32         `json:"kills"`
+	Deaths           uint32         `json:"deaths"`
+	// RewindsMs is the server's rewind of each lag-compensated judged shot (ms).
+	RewindsMs []float64 `json:"-"`
 }
 
 // Report summarises the Game's counters so far.
@@ -72,5 +84,10 @@ func (g *Game) Report() Report {
 	for _, c := range g.departed {
 		add(c)
 	}
+	s := g.shots
+	r.Shots, r.ClientHits, r.ShotsJudged, r.Hits = s.Fired, s.ClientHits, s.Judged, s.Hits
+	r.ShotsAgreed, r.SawHitServerMiss, r.ShotsRefused = s.Agreed, s.SawHitServerMiss, s.Refused
+	r.Kills, r.Deaths = g.own.Kills, g.own.Deaths
+	r.RewindsMs = append([]float64(nil), g.rewinds...)
 	return r
 }

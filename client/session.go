@@ -254,6 +254,11 @@ func (s *Session) SendInputBatch(inputs []netcode.PendingInput, ackTick, ackMask
 	return nil
 }
 
+// SendFire sends one shot as a Fire, on the reliable stream after the MoveInput it belongs to.
+func (s *Session) SendFire(req netcode.ShotRequest) error {
+	return s.conn.Send(&tankv1.ClientMessage{Kind: &tankv1.ClientMessage_Fire{Fire: transport.FireToProto(req)}})
+}
+
 // Ping sends a latency probe stamped with t (microseconds, any epoch); the Pong echoes it.
 func (s *Session) Ping(t uint64) error {
 	return s.conn.Send(&tankv1.ClientMessage{Kind: &tankv1.ClientMessage_Ping{Ping: &tankv1.Ping{ClientTimeUs: t}}})

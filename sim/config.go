@@ -60,6 +60,10 @@ type Config struct {
 	// ServerMetrics is the -metrics address of the external tankserver named by Server;
 	// with it the report has server_cpu_cores and bytes_per_tank.
 	ServerMetrics string
+	// Fire makes every bot a gunner (client.BotConfig.Fire); LagComp is what their shots
+	// ask for.
+	Fire    bool
+	LagComp bool
 }
 
 // DefaultConfig returns what `make sim` runs: long enough for every counter to move and
@@ -73,7 +77,8 @@ func DefaultConfig() Config {
 		Net:      "broadband",
 		Interp:   interpReceive, // the client's default timeline
 		Arena:    "default",
-		BotFPS:   60, // what the window client runs
+		BotFPS:   60,   // what the window client runs
+		LagComp:  true, // what the window client asks for unless L is pressed
 	}
 }
 

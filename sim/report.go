@@ -97,6 +97,22 @@ type Report struct {
 	// (bytes), for tanks that moved in that tick and tanks that did not.
 	BytesPerTank *TankBytes `json:"bytes_per_tank"`
 
+	// Shots, with -fire. Shots counts Fires the bots sent; ClientHits those whose shooter
+	// saw a hit on what it drew; Hits those the server judged a hit. HitAgreement is, over
+	// the shots the server accepted, the share where its verdict equals the shooter's (both
+	// missed, or both hit the same tank). ShotsRefused counts refusals by reason. RewindMs
+	// is how far back the server judged lag-compensated shots (ms); Kills counts tanks
+	// destroyed.
+	Fire         bool           `json:"fire"`
+	LagComp      bool           `json:"lagcomp"`
+	Shots        int            `json:"shots"`
+	Hits         int            `json:"hits"`
+	ClientHits   int            `json:"client_hits"`
+	HitAgreement *float64       `json:"hit_agreement"`
+	ShotsRefused map[string]int `json:"shots_refused"`
+	RewindMs     *Quantiles     `json:"rewind_ms"`
+	Kills        int            `json:"kills"`
+
 	Notes   []string       `json:"notes,omitempty"`
 	Clients []ClientReport `json:"clients"`
 }
@@ -137,6 +153,7 @@ func buildReport(d *runData) Report {
 		AllocsPerTick: d.allocsPerTick,
 		Notes:         d.notes,
 		Arena:         cfg.Arena, BotFPS: cfg.BotFPS,
+		Fire: cfg.Fire, LagComp: cfg.LagComp, ShotsRefused: map[string]int{},
 	}
 	if cfg.Server != "" {
 		r.Server = cfg.Server
@@ -145,7 +162,8 @@ func buildReport(d *runData) Report {
 	}
 	r.ServerCPUCores, r.BytesPerTank = cpu, perTank
 	r.SnapshotsRatioMin = d.snapshotsRatioMin()
-	var errs, delays, rtts, inputs []float64
+	var errs, delays, rtts, inputs, rewinds []float64
+	judged, agreed := 0, 0
 	var configured float64 // sum over nConfigured samples
 	var holds int64
 	nConfigured, sampled, inexact := 0, false, false
@@ -158,6 +176,16 @@ func buildReport(d *runData) Report {
 		r.Snaps += c.Snaps
 		r.Holds += c.Holds
 		r.StaleRejects += c.StaleRejects
+		r.Shots += c.Shots
+		r.Hits += c.Hits
+		r.ClientHits += c.ClientHits
+		r.Kills += int(c.Kills)
+		judged += c.ShotsJudged
+		agreed += c.ShotsAgreed
+		for k, n := range c.ShotsRefused {
+			r.ShotsRefused[k] += n
+		}
+		rewinds = append(rewinds, c.RewindsMs...)
 		p := b.probe
 		cr := ClientReport{Report: c, BytesPerSecond: p.rates()}
 		r.BytesPerSecond.Up += cr.BytesPerSecond.Up / float64(len(d.bots))
@@ -206,6 +234,10 @@ func buildReport(d *runData) Report {
 	} else {
 		r.Notes = append(r.Notes, "no remote tank frames measured: holds_ratio and remote metrics need at least 2 bots")
 	}
+	if judged > 0 {
+		r.HitAgreement = ptr(float64(agreed) / float64(judged))
+	}
+	r.RewindMs = quantiles(rewinds)
 	r.RTT = quantiles(rtts)
 	r.InputToVisible = quantiles(inputs)
 	r.RemoteError = errorSummary(errs)

@@ -45,6 +45,11 @@ func (r Report) WriteText(w io.Writer) error {
 		fmt.Fprintf(w, "snapshots: a tank costs %s bytes moving, %s idle; worst bot got %s of the ticks\n",
 			opt("%.1f", b.Moving), opt("%.1f", b.Idle), optPercent(r.SnapshotsRatioMin))
 	}
+	if r.Fire {
+		fmt.Fprintf(w, "shots:     %d fired (lag compensation %v), %d seen as hits, %d hits by the server, agreement %s, %d kills\n",
+			r.Shots, r.LagComp, r.ClientHits, r.Hits, opt("%.3f", r.HitAgreement), r.Kills)
+		fmt.Fprintf(w, "           refused %v, rewind %s ms\n", r.ShotsRefused, quantileString(r.RewindMs))
+	}
 	for _, n := range r.Notes {
 		fmt.Fprintf(w, "note:      %s\n", n)
 	}

@@ -216,6 +216,8 @@ func runBots(ctx context.Context, spec runSpec, addr string, start time.Time, tr
 				Options:    opts,
 				PacketConn: pc,
 				OnFrame:    b.probe.onFrame,
+				Fire:       cfg.Fire,
+				LagComp:    cfg.LagComp,
 			})
 		}()
 	}

@@ -50,6 +50,8 @@ func parseFlags(fs *flag.FlagSet, args []string) (cfg sim.Config, asJSON bool, e
 	fs.StringVar(&cfg.Net, "net", cfg.Net, "network `profile`: "+strings.Join(transport.PresetNames(), ", ")+", or custom")
 	fs.StringVar(&cfg.Interp, "interp", cfg.Interp, "remote interpolation `timeline`: receive or adaptive")
 	fs.BoolVar(&asJSON, "json", false, "print JSON instead of a text report")
+	fs.BoolVar(&cfg.Fire, "fire", cfg.Fire, "bots turn toward the nearest tank they draw and fire when a shot would hit it")
+	fs.BoolVar(&cfg.LagComp, "lagcomp", cfg.LagComp, "with -fire: the bots' shots ask for lag compensation")
 	fs.StringVar(&cfg.PlotDir, "plot", "", "write PNG charts into `dir`")
 	fs.BoolVar(&cfg.Matrix, "matrix", false, "run every profile but none with both timelines and print one table")
 	fs.StringVar(&cfg.Arena, "arena", cfg.Arena, "in-process server's `arena`: "+strings.Join(netcode.ArenaNames(), " or "))

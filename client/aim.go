@@ -1,0 +1,44 @@
+package client
+
+import (
+	"math"
+
+	"tanknet/netcode"
+)
+
+// Aim is what a bot's gunner decides from what its Game drew this frame.
+type Aim struct {
+	TargetID uint32  // the nearest live tank drawn within range; 0 when there is none
+	Turn     float64 // steering in [-1, 1] that turns toward it within one step
+	Aligned  bool    // a shot fired now would hit a tank, as we drew them
+}
+
+// Aim picks the nearest live remote tank drawn within shot range and returns the steering
+// that points our predicted tank at it, and whether a shot now would hit. It is the bots'
+// gunner; the zero Aim means nothing to aim at.
+func (g *Game) Aim() Aim {
+	if g.local == nil || g.own.Destroyed {
+		return Aim{}
+	}
+	self := g.local.Predicted()
+	var best *Remote
+	bestD := g.welcome.Rules.ShotRange
+	g.targets = g.targets[:0]
+	for _, rm := range g.remotes {
+		if !rm.target() {
+			continue
+		}
+		g.targets = append(g.targets, netcode.Target{ID: rm.ID, Pose: rm.Pose})
+		if d := self.Distance(rm.Pose); d < bestD || (d == bestD && best != nil && rm.ID < best.ID) {
+			best, bestD = rm, d
+		}
+	}
+	if best == nil {
+		return Aim{}
+	}
+	want := math.Atan2(best.Pose.Y-self.Y, best.Pose.X-self.X)
+	perStep := g.welcome.Arena.TurnRate * netcode.StepInterval.Seconds()
+	turn := max(-1, min(1, netcode.WrapAngle(want-self.Heading)/perStep))
+	tr := netcode.Hitscan(&g.welcome.Arena, self, g.welcome.Rules.ShotRange, g.targets)
+	return Aim{TargetID: best.ID, Turn: turn, Aligned: tr.Hit}
+}

@@ -1,0 +1,159 @@
+package client
+
+import (
+	"math"
+	"testing"
+	"time"
+
+	"tanknet/netcode"
+	tankv1 "tanknet/proto/tank/v1"
+)
+
+// armedGame is an offline Game with the default rules, us at (5, 10) facing east and
+// player 2 four units ahead, after four snapshots (the last with extra per player) and a
+// frame that samples them.
+func armedGame(t *testing.T, extra map[uint32]func(*tankv1.PlayerState)) *Game {
+	t.Helper()
+	g, sess, start := offlineGame(t)
+	sess.welcome.Rules = netcode.DefaultRules()
+	g.welcome = sess.welcome
+	var at time.Time
+	for i := range 4 {
+		at = start.Add(time.Duration(i) * 50 * time.Millisecond)
+		msg := snapshotMsg(uint32(i+1), map[uint32]netcode.State{1: {Pose: netcode.Pose{X: 5, Y: 10}}, 2: {Pose: netcode.Pose{X: 9, Y: 10}}})
+		for _, ps := range msg.GetSnapshot().GetPlayers() {
+			ps.Health = 100
+			if f := extra[ps.GetPlayerId()]; f != nil && i == 3 {
+				f(ps)
+			}
+		}
+		sess.queue = append(sess.queue, Received{At: at, Msg: msg})
+	}
+	at = at.Add(120 * time.Millisecond)
+	g.last = at
+	if err := g.Update(at, netcode.Input{}); err != nil {
+		t.Fatal(err)
+	}
+	g.lastMove = 7 // as if seven steps had been sent
+	return g
+}
+
+func TestGame_ShotReportsWhatWasDrawn(t *testing.T) {
+	g := armedGame(t, nil)
+	if !g.canFire() {
+		t.Fatal("canFire() = false with a live tank, a sent step and no previous shot")
+	}
+	req, shot := g.aimShot(true)
+	rm := g.Remotes()[2]
+	want := netcode.TankView{ID: 2, View: rm.Interp.View()}
+	if req.MoveTick != 7 || !req.LagCompensation || len(req.Views) != 1 || req.Views[0] != want {
+		t.Fatalf("aimShot() request = %+v, want move tick 7 with view %+v", req, want)
+	}
+	if !shot.Trace.Hit || shot.Trace.TargetID != 2 || shot.Aimed != rm.Pose || shot.Trace.Distance != 4-0.6 {
+		t.Errorf("aimShot() verdict = %+v aimed %v, want a hit on 2 at distance 3.4, aimed at %v", shot.Trace, shot.Aimed, rm.Pose)
+	}
+	g.record(shot)
+	if g.canFire() {
+		t.Error("canFire() = true right after a shot: the cooldown must hold")
+	}
+	g.lastMove += netcode.Ticks(g.welcome.Rules.Cooldown)
+	if !g.canFire() {
+		t.Error("canFire() = false a full cooldown of move ticks later")
+	}
+	if tr := g.Tracers(shot.At); len(tr) != 1 || !tr[0].Own || !tr[0].Hit {
+		t.Errorf("Tracers() = %+v, want our own predicted hit", tr)
+	}
+	if tr := g.Tracers(shot.At + TracerLife() + time.Millisecond); len(tr) != 0 {
+		t.Errorf("Tracers() after its life = %+v, want none", tr)
+	}
+}
+
+func TestGame_DestroyedTanksAreNotTargets(t *testing.T) {
+	g := armedGame(t, map[uint32]func(*tankv1.PlayerState){2: func(ps *tankv1.PlayerState) { ps.Destroyed, ps.Health = true, 0 }})
+	g.Remotes()[2].Pose, _ = g.Remotes()[2].Interp.Sample(g.Now() + time.Second) // hold the newest: the wreck
+	_, shot := g.aimShot(true)
+	if shot.Trace.Hit {
+		t.Errorf("shot at a wreck = %+v, want a miss: it is no target", shot.Trace)
+	}
+	if c := g.Remotes()[2].Combat; !c.Destroyed {
+		t.Errorf("remote combat = %+v, want destroyed", c)
+	}
+	me := armedGame(t, map[uint32]func(*tankv1.PlayerState){1: func(ps *tankv1.PlayerState) { ps.Destroyed, ps.Deaths = true, 1 }})
+	if me.canFire() || me.Own().Deaths != 1 {
+		t.Errorf("destroyed: canFire() = %v, Own() = %+v; want no shot and one death", me.canFire(), me.Own())
+	}
+}
+
+func TestGame_ShotResultsCounted(t *testing.T) {
+	g := armedGame(t, nil)
+	hit, miss := tankv1.ShotVerdict_SHOT_VERDICT_HIT, tankv1.ShotVerdict_SHOT_VERDICT_MISS
+	results := []struct {
+		sawHit bool
+		result *tankv1.ShotResult
+	}{
+		{true, &tankv1.ShotResult{Verdict: hit, TargetId: 2, LagCompensated: true, RewindMs: 150}},
+		{true, &tankv1.ShotResult{Verdict: miss}},
+		{false, &tankv1.ShotResult{Verdict: miss}},
+		{false, &tankv1.ShotResult{Verdict: hit, TargetId: 2}},
+		{true, &tankv1.ShotResult{Verdict: tankv1.ShotVerdict_SHOT_VERDICT_REFUSED, Refusal: tankv1.ShotRefusal_SHOT_REFUSAL_VIEW_TOO_OLD}},
+	}
+	for i, r := range results {
+		shot := Shot{MoveTick: uint32(10 * (i + 1)), Trace: netcode.ShotTrace{Hit: r.sawHit}}
+		if r.sawHit {
+			shot.Trace.TargetID = 2
+		}
+		g.record(shot)
+		r.result.MoveTick = shot.MoveTick
+		g.receive(Received{Msg: &tankv1.ServerMessage{Kind: &tankv1.ServerMessage_ShotResult{ShotResult: r.result}}})
+	}
+	want := ShotStats{Fired: 5, ClientHits: 3, Judged: 4, Hits: 2, Agreed: 2, SawHitServerMiss: 1, Refused: map[string]int{"view_too_old": 1}}
+	got := g.ShotStats()
+	if got.Fired != want.Fired || got.ClientHits != want.ClientHits || got.Judged != want.Judged || got.Hits != want.Hits ||
+		got.Agreed != want.Agreed || got.SawHitServerMiss != want.SawHitServerMiss || got.Refused["view_too_old"] != 1 {
+		t.Errorf("ShotStats() = %+v, want %+v", got, want)
+	}
+	if a := got.Agreement(); a != 0.5 {
+		t.Errorf("Agreement() = %v, want 0.5", a)
+	}
+	if r := g.Rewinds(); len(r) != 1 || r[0] != 150 {
+		t.Errorf("Rewinds() = %v, want [150]", r)
+	}
+	if last, ok := g.LastShot(); !ok || last.Result == nil || last.Result.GetRefusal() != tankv1.ShotRefusal_SHOT_REFUSAL_VIEW_TOO_OLD {
+		t.Errorf("LastShot() = %+v, want the refused one with its answer", last)
+	}
+}
+
+func TestGame_AimTurnsTowardTheNearestTarget(t *testing.T) {
+	g := armedGame(t, nil)
+	if a := g.Aim(); a.TargetID != 2 || !a.Aligned || a.Turn != 0 {
+		t.Errorf("Aim() dead ahead = %+v, want target 2, aligned, no turn", a)
+	}
+	g.remotes[2].Pose = netcode.Pose{X: 5, Y: 14} // straight above us: a quarter turn left
+	if a := g.Aim(); a.TargetID != 2 || a.Aligned || a.Turn != 1 {
+		t.Errorf("Aim() at a tank to our left = %+v, want a full left turn, not aligned", a)
+	}
+	g.remotes[2].Pose = netcode.Pose{X: 9, Y: 9.5} // a little to the right: within the hull
+	want := -math.Atan2(0.5, 4) / (2.5 * 0.05)
+	if a := g.Aim(); !a.Aligned || math.Abs(a.Turn-want) > 1e-12 {
+		t.Errorf("Aim() at a tank a little to the right = %+v, want aligned, turn %v", a, want)
+	}
+	g.remotes[2].Pose = netcode.Pose{X: 39, Y: 24} // beyond range
+	if a := g.Aim(); a.TargetID != 0 {
+		t.Errorf("Aim() with nobody in range = %+v, want none", a)
+	}
+}
+
+func TestGame_ShotsAndKillsFromOthers(t *testing.T) {
+	g := armedGame(t, nil)
+	at := time.Unix(1000, 0).Add(time.Second)
+	g.receive(Received{At: at, Msg: &tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Shot{Shot: &tankv1.Shot{
+		ShooterId: 2, Origin: &tankv1.Vec2{X: 9, Y: 10}, End: &tankv1.Vec2{X: 5.6, Y: 10}, TargetId: 1}}}})
+	g.receive(Received{At: at, Msg: &tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Kill{Kill: &tankv1.Kill{KillerId: 2, VictimId: 1}}}})
+	now := at.Sub(g.epoch)
+	if tr := g.Tracers(now); len(tr) != 1 || tr[0].Own || tr[0].ShooterID != 2 || tr[0].ToX != 5.6 {
+		t.Errorf("Tracers() = %+v, want player 2's shot", tr)
+	}
+	if k := g.Kills(); len(k) != 1 || k[0].KillerID != 2 || k[0].VictimID != 1 {
+		t.Errorf("Kills() = %+v, want 2 destroyed 1", k)
+	}
+}
