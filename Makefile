@@ -72,9 +72,10 @@ bench: deps ## run the benchmarks with allocation counts
 
 # Each target fuzzes what arrives from the network: frames, the server's handling of a
 # client's messages (moves and shots) and datagrams, the arena and rules a client is sent,
-# and the snapshot chunks it receives as datagrams.
+# the snapshot chunks it receives as datagrams, and the connect handshake's datagrams.
 FUZZ_TARGETS := FuzzFrameReader:./transport FuzzWorld:./server FuzzArenaFromProto:./transport \
-                FuzzRulesFromProto:./transport FuzzDatagram:./server FuzzChunkDatagram:./client
+                FuzzRulesFromProto:./transport FuzzDatagram:./server FuzzChunkDatagram:./client \
+                FuzzConnectDatagram:./transport
 
 fuzz: go ## fuzz every decoder of network bytes for FUZZTIME each (default 30s)
 	@for t in $(FUZZ_TARGETS); do \

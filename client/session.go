@@ -77,8 +77,13 @@ type Session struct {
 // timeout for Welcome. It returns a *RejectedError if the server refuses us, and a plain
 // error if nothing answers in time.
 func Dial(ctx context.Context, addr, name string, pc net.PacketConn, timeout time.Duration) (*Session, error) {
-	conn, err := transport.Dial(addr, pc)
+	ctx, cancel := context.WithTimeout(ctx, timeout) // one deadline for both handshakes
+	defer cancel()
+	conn, err := transport.DialContext(ctx, addr, pc)
 	if err != nil {
+		if errors.Is(err, context.DeadlineExceeded) {
+			return nil, fmt.Errorf("client: no answer from %s within %v (is a tankserver running there?): %w", addr, timeout, err)
+		}
 		return nil, err
 	}
 	s := &Session{conn: conn}

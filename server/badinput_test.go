@@ -3,6 +3,7 @@ package server_test
 import (
 	"context"
 	"math"
+	"net"
 	"strings"
 	"testing"
 	"time"
@@ -24,9 +25,12 @@ type rawClient struct {
 	chunks chan *tankv1.Snapshot // snapshot chunks from the datagram lane
 }
 
-func dialRaw(t *testing.T, addr string) *rawClient {
+func dialRaw(t *testing.T, addr string) *rawClient { return dialRawOver(t, addr, nil) }
+
+// dialRawOver is dialRaw over pc (nil: a new socket).
+func dialRawOver(t *testing.T, addr string, pc net.PacketConn) *rawClient {
 	t.Helper()
-	conn, err := transport.Dial(addr, nil)
+	conn, err := transport.Dial(addr, pc)
 	if err != nil {
 		t.Fatal(err)
 	}

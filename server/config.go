@@ -50,6 +50,10 @@ type Config struct {
 	MaxHandshakes int
 	// IdleTimeout drops a client that has sent nothing for this long.
 	IdleTimeout time.Duration
+	// AckTimeout drops a client that has left the server's reliable data unacknowledged,
+	// or its receive window shut, for this long: one that cannot hear us (a spoofed source)
+	// or does not read. Sending alone does not keep a slot.
+	AckTimeout time.Duration
 	// MaxJoinsPerTick is how many Hellos the world seats per tick; more wait their turn in
 	// the join queue, so a burst of joins costs the running game a bounded amount per tick.
 	MaxJoinsPerTick int
@@ -72,9 +76,10 @@ func DefaultConfig() Config {
 		TimeSlack:        250 * time.Millisecond, // absorbs bursts after a KCP retransmission
 		MaxSimPerTick:    200 * time.Millisecond, // 4x real time: a 2 s stall drains in under a second
 		HelloTimeout:     5 * time.Second,
-		MaxHandshakes:    64,              // far more than honest players mid-handshake (each takes one RTT)
-		IdleTimeout:      5 * time.Second, // clients send every 50 ms; 5 s of silence is gone
-		MaxJoinsPerTick:  16,              // 320 joins/s: 256 players seated in under a second
+		MaxHandshakes:    64,               // far more than honest players mid-handshake (each takes one RTT)
+		IdleTimeout:      5 * time.Second,  // clients send every 50 ms; 5 s of silence is gone
+		AckTimeout:       10 * time.Second, // twice the idle timeout: a 1 s link losing a segment thrice recovers well within it
+		MaxJoinsPerTick:  16,               // 320 joins/s: 256 players seated in under a second
 	}
 }
 
@@ -91,7 +96,7 @@ func (c Config) Validate() error {
 		return fmt.Errorf("server: max simulated time per tick %v below the max input duration %v", c.MaxSimPerTick, c.MaxInputDuration)
 	case c.TimeSlack < 0:
 		return fmt.Errorf("server: negative time slack %v", c.TimeSlack)
-	case c.HelloTimeout <= 0 || c.IdleTimeout <= 0:
+	case c.HelloTimeout <= 0 || c.IdleTimeout <= 0 || c.AckTimeout <= 0:
 		return errors.New("server: timeouts must be positive")
 	case c.MaxJoinsPerTick < 1 || c.MaxQueuedJoins < 0:
 		return fmt.Errorf("server: max joins per tick %d must be at least 1 and max queued joins %d not negative", c.MaxJoinsPerTick, c.MaxQueuedJoins)

@@ -10,12 +10,12 @@ import (
 )
 
 // handle runs one connection from handshake to goodbye. It is the only reader of the
-// session's connection. handshakeDone is called once the handshake has ended either way.
-func (s *Server) handle(ctx context.Context, sess *session, handshakeDone func()) {
+// session's connection. op is how it began (see Server.open).
+func (s *Server) handle(ctx context.Context, sess *session, op opening) {
 	defer sess.close()
 	addr := sess.conn.RemoteAddr().String()
 
-	id, ok := s.handshake(ctx, sess, addr, handshakeDone)
+	id, ok := s.handshake(ctx, sess, addr, op)
 	if !ok {
 		return
 	}
@@ -50,18 +50,24 @@ func (s *Server) handle(ctx context.Context, sess *session, handshakeDone func()
 
 // handshake reads the Hello, waits in the join queue for the world to seat it and answers
 // Welcome (queued by the world) or Reject. It reports the player id and whether the player
-// is in. heard is called once the first message has arrived (or failed to): from then on
-// the session is no longer a silent one that a newer connection may evict.
-func (s *Server) handshake(ctx context.Context, sess *session, addr string, heard func()) (uint32, bool) {
-	var m tankv1.ClientMessage
+// is in. When op has no first message yet, it waits for one, then calls op.heard: from then
+// on the session is no longer a silent one that a newer connection may evict (heard
+// returning false means it was evicted meanwhile).
+func (s *Server) handshake(ctx context.Context, sess *session, addr string, op opening) (uint32, bool) {
 	reject := func(code tankv1.RejectCode, reason string) (uint32, bool) {
 		s.stats.reject(rejectLabel(code))
 		s.log.Warn("rejecting client", "addr", addr, "reason", reason)
 		_ = sess.conn.Send(&tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Reject{Reject: &tankv1.Reject{Code: code, Reason: reason}}})
 		return 0, false
 	}
-	err := sess.conn.Recv(&m, s.cfg.HelloTimeout)
-	heard()
+	m, err := op.first, op.err
+	if m == nil && err == nil {
+		m = new(tankv1.ClientMessage)
+		err = sess.conn.Recv(m, s.cfg.HelloTimeout)
+	}
+	if !op.heard() {
+		return 0, false // evicted and closed: nobody to answer
+	}
 	if err != nil {
 		reason, protocol := readErrorReason(err, s.cfg.HelloTimeout)
 		if protocol {
@@ -72,7 +78,7 @@ func (s *Server) handshake(ctx context.Context, sess *session, addr string, hear
 	hello := m.GetHello()
 	switch {
 	case hello == nil:
-		return reject(tankv1.RejectCode_REJECT_CODE_BAD_HELLO, fmt.Sprintf("first message must be Hello, got %s", kindName(&m)))
+		return reject(tankv1.RejectCode_REJECT_CODE_BAD_HELLO, fmt.Sprintf("first message must be Hello, got %s", kindName(m)))
 	case hello.GetProtocolVersion() != transport.ProtocolVersion:
 		return reject(tankv1.RejectCode_REJECT_CODE_VERSION_MISMATCH,
 			fmt.Sprintf("protocol version %d not supported (want %d)", hello.GetProtocolVersion(), transport.ProtocolVersion))
@@ -114,6 +120,9 @@ func (s *Server) readLoop(sess *session, id uint32) (reason string, dropped bool
 				s.stats.badFrames.Add(1)
 			}
 			return reason, reason != "connection closed"
+		}
+		if d := sess.conn.AckStall(); d > s.cfg.AckTimeout {
+			return fmt.Sprintf("not acknowledging: nothing acknowledged for %v", d.Truncate(time.Second)), true
 		}
 		switch k := m.GetKind().(type) {
 		case *tankv1.ClientMessage_MoveInput:

@@ -8,8 +8,10 @@ import (
 
 // graceForHello is how long a new connection is safe from eviction: an honest client's
 // Hello rides in its very first datagram, so only a server too busy to schedule the
-// connection's reader takes longer than this to read it.
-const graceForHello = 100 * time.Millisecond
+// connection's reader takes longer than this to read it. An honest session must never be
+// evicted: kcp-go acknowledges the Hello before we read it, so its client would wait for a
+// Welcome that never comes.
+const graceForHello = time.Second
 
 // handshakes are the connections that have not sent their first message yet. Their number is
 // capped; when a new connection arrives at the cap, the oldest waiting one is closed to make
@@ -42,13 +44,16 @@ func (h *handshakes) admit(sess *session, now time.Time) (evicted *session) {
 	return evicted
 }
 
-// done removes sess, whose handshake has ended either way; unknown sessions are ignored.
-func (h *handshakes) done(sess *session) {
+// done removes sess, whose first message has arrived (or failed to), and reports whether it
+// was still waiting: false means it was evicted meanwhile and is being closed.
+func (h *handshakes) done(sess *session) bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if i := slices.IndexFunc(h.waiting, func(w waitingHandshake) bool { return w.sess == sess }); i >= 0 {
 		h.waiting = slices.Delete(h.waiting, i, i+1)
+		return true
 	}
+	return false
 }
 
 // len returns how many handshakes are in progress.

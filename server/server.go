@@ -32,6 +32,7 @@ type Server struct {
 	handshaking handshakes                             // connections still waiting for their Hello
 	queued      atomic.Int32                           // Hellos waiting for the world to seat them
 	traffic     atomic.Pointer[transport.CountingConn] // the socket Serve counts, once it runs
+	listener    atomic.Pointer[transport.Listener]     // for its address-validation counters
 }
 
 type joinRequest struct {
@@ -79,6 +80,9 @@ func (s *Server) Stats() Stats {
 		t := cc.Traffic()
 		st.BytesIn, st.BytesOut, st.DatagramsIn, st.DatagramsOut = t.BytesIn, t.BytesOut, t.DatagramsIn, t.DatagramsOut
 	}
+	if ln := s.listener.Load(); ln != nil {
+		st.Gate = ln.GateStats()
+	}
 	return st
 }
 
@@ -93,6 +97,7 @@ func (s *Server) Serve(ctx context.Context, pc net.PacketConn) error {
 		pc.Close()
 		return err
 	}
+	s.listener.Store(ln)
 	s.log.Info("server listening", "addr", pc.LocalAddr().String(), "max_players", s.cfg.MaxPlayers, "contact", s.cfg.Contact, "lane", s.cfg.Lane.String())
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
@@ -141,20 +146,42 @@ func (s *Server) accept(ctx context.Context, ln *transport.Listener, conns *sync
 		}
 		sess := newSession(conn, &s.cfg, &s.stats)
 		conn.OnDatagram(sess.onDatagram)
-		if old := s.handshaking.admit(sess, time.Now()); old != nil {
-			// Too many sessions silent at once: the one that has waited longest goes.
-			s.stats.evicted.Add(1)
-			s.log.Debug("closing a silent handshake to admit a new one", "addr", old.conn.RemoteAddr().String())
-			old.close()
-		}
+		op := s.open(sess)
 		untrack := s.track(sess) // before the goroutine, so shutdown cannot miss it
 		conns.Add(1)
 		go func() {
 			defer conns.Done()
 			defer untrack()
-			s.handle(ctx, sess, func() { s.handshaking.done(sess) })
+			s.handle(ctx, sess, op)
 		}()
 	}
+}
+
+// opening is how a connection began: its first message, read at once when it had fully
+// arrived with the session (an honest client's Hello rides in its very first datagram), or
+// nil when the handshake must wait for it. heard ends the wait in the handshake cap.
+type opening struct {
+	first *tankv1.ClientMessage
+	err   error
+	heard func() bool
+}
+
+// open reads a new session's first message if it is already there; otherwise the session
+// joins the capped set of silent handshakes, evicting the longest-waiting one if need be.
+// Reading here, in the accept loop, means an honest client is never counted as silent, and
+// never evicted, however busy the server is.
+func (s *Server) open(sess *session) opening {
+	m := new(tankv1.ClientMessage)
+	if ok, err := sess.conn.TryRecv(m); ok || err != nil {
+		return opening{first: m, err: err, heard: func() bool { return true }}
+	}
+	if old := s.handshaking.admit(sess, time.Now()); old != nil {
+		// Too many sessions silent at once: the one that has waited longest goes.
+		s.stats.evicted.Add(1)
+		s.log.Debug("closing a silent handshake to admit a new one", "addr", old.conn.RemoteAddr().String())
+		old.close()
+	}
+	return opening{heard: func() bool { return s.handshaking.done(sess) }}
 }
 
 // runWorld owns the world: it admits joins and leaves between ticks and steps every 50 ms.

@@ -1,6 +1,10 @@
 package server
 
-import "sync/atomic"
+import (
+	"sync/atomic"
+
+	"tanknet/transport"
+)
 
 // Stats are the server's running totals, safe to read while it runs.
 type Stats struct {
@@ -35,6 +39,10 @@ type Stats struct {
 	// conditioner, if any): UDP payload bytes and datagrams.
 	BytesIn, BytesOut         uint64
 	DatagramsIn, DatagramsOut uint64
+
+	// Gate is what address validation did: Challenges sent, addresses admitted, datagrams
+	// from addresses not admitted or for the wrong conversation dropped.
+	Gate transport.GateStats
 
 	// TickDuration is the wall time each tick took: admit, simulate, contact and snapshots.
 	TickDuration TickHistogram

@@ -40,9 +40,10 @@ func rejectLabel(code tankv1.RejectCode) string {
 
 // Labels for Stats.DropsByReason: what kind of reason dropped a player.
 const (
-	dropTimeout  = "timeout"        // the client went silent
-	dropProtocol = "protocol_error" // the client broke a rule of the protocol
-	dropSlow     = "cannot_keep_up" // the client did not take its bytes fast enough
+	dropTimeout  = "timeout"           // the client went silent
+	dropProtocol = "protocol_error"    // the client broke a rule of the protocol
+	dropSlow     = "cannot_keep_up"    // the client did not take its bytes fast enough
+	dropNoAck    = "not_acknowledging" // the client left our data unacknowledged (AckTimeout)
 	dropOther    = "other"
 )
 
@@ -55,6 +56,8 @@ func dropLabel(reason string) string {
 		return dropProtocol
 	case strings.HasPrefix(reason, "cannot keep up"):
 		return dropSlow
+	case strings.HasPrefix(reason, "not acknowledging"):
+		return dropNoAck
 	}
 	return dropOther
 }

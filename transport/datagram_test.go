@@ -2,6 +2,7 @@ package transport
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"net"
 	"sync"
@@ -30,7 +31,7 @@ func newConnPair(t testing.TB, fec fecShards, conds *Conditions) *connPair {
 			t.Fatal(err)
 		}
 	}
-	client, err := dial(ln.pc.LocalAddr().String(), cpc, fec)
+	client, err := dial(context.Background(), ln.pc.LocalAddr().String(), cpc, fec)
 	if err != nil {
 		ln.Close()
 		t.Fatal(err)

@@ -1,6 +1,7 @@
 package transport
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/binary"
 	"errors"
@@ -77,6 +78,7 @@ type Conn struct {
 	sess *kcp.UDPSession
 	fr   *FrameReader
 	own  net.PacketConn // the dialed socket, closed shortly after the session; nil on a server
+	peer *peerAdmission // a server's view of the peer's admitted address; nil when dialed
 
 	mu   sync.Mutex // serializes writes and guards buf
 	buf  []byte
@@ -90,14 +92,25 @@ func newConn(s *kcp.UDPSession) *Conn {
 	return &Conn{sess: s, fr: NewFrameReader(s)}
 }
 
-// Dial opens a KCP session to addr ("host:port") over pc, or over a new UDP socket when pc is
-// nil. The returned Conn owns pc and closes it after Close. KCP has no handshake, so Dial
-// succeeds even if nobody listens; the first Recv then times out.
+// ConnectTimeout bounds Dial's connect handshake (DialContext takes a context instead).
+const ConnectTimeout = 5 * time.Second
+
+// Dial is DialContext with ConnectTimeout.
 func Dial(addr string, pc net.PacketConn) (*Conn, error) {
-	return dial(addr, pc, defaultFEC)
+	ctx, cancel := context.WithTimeout(context.Background(), ConnectTimeout)
+	defer cancel()
+	return dial(ctx, addr, pc, defaultFEC)
 }
 
-func dial(addr string, pc net.PacketConn, fec fecShards) (*Conn, error) {
+// DialContext validates our address with the server at addr ("host:port") through the
+// connect handshake (see connect.go), then opens a KCP session to it over pc, or over a new
+// UDP socket when pc is nil. It fails if no Challenge arrives before ctx ends. The returned
+// Conn owns pc and closes it after Close.
+func DialContext(ctx context.Context, addr string, pc net.PacketConn) (*Conn, error) {
+	return dial(ctx, addr, pc, defaultFEC)
+}
+
+func dial(ctx context.Context, addr string, pc net.PacketConn, fec fecShards) (*Conn, error) {
 	raddr, err := net.ResolveUDPAddr("udp", addr)
 	if err != nil {
 		if pc != nil {
@@ -110,16 +123,22 @@ func dial(addr string, pc net.PacketConn, fec fecShards) (*Conn, error) {
 			return nil, fmt.Errorf("transport: open socket: %w", err)
 		}
 	}
+	ck, err := fetchCookie(ctx, pc, raddr)
+	if err != nil {
+		pc.Close()
+		return nil, err
+	}
+	gate := &dialGate{pc: pc, server: raddr, cookie: ck}
 	var id [4]byte
 	rand.Read(id[:]) // conversation id: random, so a restarted client is a new session
 	conv := binary.LittleEndian.Uint32(id[:])
-	s, err := kcp.NewConn3(conv, raddr, nil, fec.data, fec.parity, pc)
+	s, err := kcp.NewConn3(conv, raddr, nil, fec.data, fec.parity, gate)
 	if err != nil {
 		pc.Close()
 		return nil, fmt.Errorf("transport: dial %s: %w", addr, err)
 	}
 	c := newConn(s)
-	c.own = pc
+	c.own = gate
 	return c, nil
 }
 
@@ -180,6 +199,7 @@ func (c *Conn) Close() error {
 	var err error
 	c.once.Do(func() {
 		err = c.sess.Close()
+		c.peer.release()
 		if c.own != nil {
 			time.AfterFunc(CloseLinger, func() { c.own.Close() })
 		}
@@ -195,24 +215,27 @@ func IsTimeout(err error) bool {
 
 // Listener accepts KCP sessions on a packet connection.
 type Listener struct {
-	l  *kcp.Listener
-	pc net.PacketConn
+	l    *kcp.Listener
+	pc   net.PacketConn
+	gate *gate
 
 	stopOnce  sync.Once
 	stoppedAt time.Time
 }
 
-// Listen serves KCP on pc and owns it: Close closes pc too.
+// Listen serves KCP on pc, behind address validation (see connect.go), and owns pc: Close
+// closes it too.
 func Listen(pc net.PacketConn) (*Listener, error) {
 	return listen(pc, defaultFEC)
 }
 
 func listen(pc net.PacketConn, fec fecShards) (*Listener, error) {
-	l, err := kcp.ServeConn(nil, fec.data, fec.parity, pc)
+	g := newGate(pc)
+	l, err := kcp.ServeConn(nil, fec.data, fec.parity, g)
 	if err != nil {
 		return nil, fmt.Errorf("transport: serve %s: %w", pc.LocalAddr(), err)
 	}
-	return &Listener{l: l, pc: pc}, nil
+	return &Listener{l: l, pc: pc, gate: g}, nil
 }
 
 // Accept waits for the next session.
@@ -221,8 +244,13 @@ func (l *Listener) Accept() (*Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newConn(s), nil
+	c := newConn(s)
+	c.peer = l.gate.peerOf(s.RemoteAddr())
+	return c, nil
 }
+
+// GateStats returns what address validation has done so far.
+func (l *Listener) GateStats() GateStats { return l.gate.stats() }
 
 // StopAccepting makes Accept fail from now on. The socket stays open, so sessions closed
 // just before can still flush their last messages (a Disconnect, say). Safe to call more

@@ -1,0 +1,160 @@
+package server_test
+
+import (
+	"fmt"
+	"io"
+	"log/slog"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	tankv1 "tanknet/proto/tank/v1"
+	"tanknet/server"
+	"tanknet/transport"
+)
+
+// joiner is a raw client for join tests: it says hello, waits for its Welcome and first
+// roster, then keeps reading (so its window stays open) until stopped.
+type joiner struct {
+	conn   *transport.Conn
+	id     uint32
+	roster int // players in the roster that followed our Welcome
+	took   time.Duration
+	err    error
+}
+
+// join connects as name and returns once the Welcome and first roster are in, or the error.
+// The connection keeps being drained in the background until stop is closed.
+func join(addr, name string, stop <-chan struct{}, wg *sync.WaitGroup) *joiner {
+	j := &joiner{}
+	t0 := time.Now()
+	defer func() { j.took = time.Since(t0) }()
+	conn, err := transport.Dial(addr, nil)
+	if err != nil {
+		j.err = err
+		return j
+	}
+	j.conn = conn
+	hello := &tankv1.ClientMessage{Kind: &tankv1.ClientMessage_Hello{Hello: &tankv1.Hello{ProtocolVersion: transport.ProtocolVersion, Name: name}}}
+	if j.err = conn.Send(hello); j.err != nil {
+		return j
+	}
+	for j.roster == 0 && j.err == nil { // bounded: each Recv waits at most 30 s
+		m := new(tankv1.ServerMessage)
+		if err := conn.Recv(m, 30*time.Second); err != nil {
+			j.err = fmt.Errorf("%s: waiting for welcome and roster: %w", name, err)
+			break
+		}
+		switch k := m.GetKind().(type) {
+		case *tankv1.ServerMessage_Welcome:
+			j.id = k.Welcome.GetPlayerId()
+		case *tankv1.ServerMessage_RosterUpdate:
+			j.roster = len(k.RosterUpdate.GetJoined())
+		case *tankv1.ServerMessage_Reject:
+			j.err = fmt.Errorf("%s: rejected: %s", name, k.Reject.GetReason())
+		case *tankv1.ServerMessage_Disconnect:
+			j.err = fmt.Errorf("%s: disconnected: %s", name, k.Disconnect.GetReason())
+		}
+	}
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		defer conn.Close()
+		var m tankv1.ServerMessage
+		ping := &tankv1.ClientMessage{Kind: &tankv1.ClientMessage_Ping{Ping: &tankv1.Ping{}}}
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			if i%10 == 0 && conn.Send(ping) != nil { // keeps the idle timer from dropping us
+				return
+			}
+			if err := conn.Recv(&m, 100*time.Millisecond); err != nil && !transport.IsTimeout(err) {
+				return
+			}
+		}
+	}()
+	return j
+}
+
+// silentFlood opens n sessions that validate their address, send one byte of a frame and
+// never finish it. The returned func closes them.
+func silentFlood(t *testing.T, addr string, n int) func() {
+	t.Helper()
+	var conns []*transport.Conn
+	for range n {
+		c, err := transport.Dial(addr, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := c.SendFrame([]byte{0x07}); err != nil { // a length prefix, then silence
+			t.Fatal(err)
+		}
+		conns = append(conns, c)
+	}
+	return func() {
+		for _, c := range conns {
+			c.Close()
+		}
+	}
+}
+
+// TestJoins_BurstOf256WhileSilentFloodContained opens a flood of silent sessions, then has
+// 256 clients join at once. Every one must be seated with its whole roster (so the last one
+// to be seated hears of all 256: a full server's roster reaches a new client, in one
+// message), and the flood must stay within the handshake cap.
+func TestJoins_BurstOf256WhileSilentFloodContained(t *testing.T) {
+	const players, flood, cap = 256, 100, 32
+	addr, srv := startServer(t, func(c *server.Config) {
+		c.MaxPlayers, c.MaxHandshakes = players, cap
+		// 256 clients, each sent every tank every tick, load this machine far more than any
+		// game would: let the slowest take its time without being dropped for it.
+		c.IdleTimeout, c.AckTimeout = 30*time.Second, 30*time.Second
+		c.Logger = slog.New(slog.NewTextHandler(io.Discard, nil)) // 256 joins: too much for the test log
+	})
+	closeFlood := silentFlood(t, addr, flood)
+	defer closeFlood()
+
+	stop := make(chan struct{})
+	var drain, joins sync.WaitGroup
+	joiners := make([]*joiner, players)
+	for i := range joiners {
+		joins.Add(1)
+		go func() {
+			defer joins.Done()
+			joiners[i] = join(addr, fmt.Sprintf("burst-%d", i), stop, &drain)
+		}()
+	}
+	joins.Wait()
+	close(stop)
+	defer drain.Wait()
+
+	largest, seated := 0, 0
+	var took []time.Duration
+	for _, j := range joiners {
+		took = append(took, j.took)
+		if j.err != nil {
+			t.Error(j.err)
+			continue
+		}
+		seated++
+		largest = max(largest, j.roster)
+	}
+	slices.Sort(took)
+	t.Logf("%d of %d seated in %v; join time p50 %v, p99 %v", seated, players, took[len(took)-1], took[len(took)/2], took[len(took)*99/100])
+	if largest != players {
+		t.Errorf("the largest roster a joiner received lists %d players, want %d", largest, players)
+	}
+	st := srv.Stats()
+	if st.Joins != players || st.Rejects != st.RejectsByCode["bad_hello"] {
+		t.Errorf("server stats %+v: want %d joins and no rejects but the flood's", st, players)
+	}
+	// Silent sessions younger than a second may take the count up to twice the cap; never
+	// more, and honest ones, whose Hello arrives with their session, never count.
+	if int(st.Evicted) < flood-2*cap || st.Handshaking > 2*cap {
+		t.Errorf("server stats %+v: want at least %d silent sessions evicted and at most %d waiting", st, flood-2*cap, 2*cap)
+	}
+}

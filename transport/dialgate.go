@@ -1,0 +1,126 @@
+package transport
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Connect retries: a ConnectRequest or its Challenge may be lost, so the client asks again,
+// waiting longer each time (a slow link's round trip can exceed a second).
+const (
+	connectRetryFirst = 250 * time.Millisecond
+	connectRetryMax   = time.Second
+)
+
+// ErrVersionMismatch reports a server that speaks another protocol version.
+var ErrVersionMismatch = errors.New("transport: server speaks another protocol version")
+
+// dialGate is the client's side of address validation: a net.PacketConn under kcp-go that,
+// until the server has shown it admitted us, wraps every datagram kcp-go sends in a
+// ConnectResponse carrying our cookie, and keeps handshake datagrams away from kcp-go.
+type dialGate struct {
+	pc     net.PacketConn
+	server net.Addr
+
+	mu       sync.Mutex
+	cookie   cookie
+	admitted atomic.Bool
+}
+
+// fetchCookie sends ConnectRequests to server over pc until a Challenge comes back or ctx
+// ends, and returns its cookie. pc's read deadline is cleared afterwards.
+func fetchCookie(ctx context.Context, pc net.PacketConn, server net.Addr) (cookie, error) {
+	defer pc.SetReadDeadline(time.Time{})
+	want := addrPort(server)
+	req := appendConnectRequest(nil)
+	buf := make([]byte, 2048)
+	wait := connectRetryFirst
+	for {
+		if _, err := pc.WriteTo(req, server); err != nil {
+			return cookie{}, fmt.Errorf("transport: connect to %s: %w", server, err)
+		}
+		until := time.Now().Add(wait)
+		if d, ok := ctx.Deadline(); ok && d.Before(until) {
+			until = d
+		}
+		pc.SetReadDeadline(until)
+		for {
+			n, from, err := pc.ReadFrom(buf)
+			if err != nil {
+				if ctx.Err() != nil || (!IsTimeout(err) && !errors.Is(err, context.DeadlineExceeded)) {
+					return cookie{}, fmt.Errorf("transport: no answer to connect from %s: %w", server, cmpErr(ctx.Err(), err))
+				}
+				break // this wait is over: ask again
+			}
+			c, version, err := parseChallenge(buf[:n])
+			if err != nil || addrPort(from) != want {
+				continue // not for us: stray or late datagrams
+			}
+			if version != ProtocolVersion {
+				return cookie{}, fmt.Errorf("%w: %s speaks protocol %d, this client %d", ErrVersionMismatch, server, version, ProtocolVersion)
+			}
+			return c, nil
+		}
+		if ctx.Err() != nil {
+			return cookie{}, fmt.Errorf("transport: no answer to connect from %s: %w", server, ctx.Err())
+		}
+		wait = min(2*wait, connectRetryMax)
+	}
+}
+
+func cmpErr(a, b error) error {
+	if a != nil {
+		return a
+	}
+	return b
+}
+
+// WriteTo sends b, wrapped with our cookie until the server has admitted us.
+func (g *dialGate) WriteTo(b []byte, addr net.Addr) (int, error) {
+	if g.admitted.Load() {
+		return g.pc.WriteTo(b, addr)
+	}
+	g.mu.Lock()
+	wrapped := appendConnectResponse(make([]byte, 0, responseHeaderSize+len(b)), g.cookie, b)
+	g.mu.Unlock()
+	if _, err := g.pc.WriteTo(wrapped, addr); err != nil {
+		return 0, err
+	}
+	return len(b), nil
+}
+
+// ReadFrom returns the next datagram for kcp-go. The first one from the server proves we
+// are admitted; a Challenge before that refreshes an expired cookie; other handshake
+// datagrams are dropped.
+func (g *dialGate) ReadFrom(b []byte) (int, net.Addr, error) {
+	for {
+		n, addr, err := g.pc.ReadFrom(b)
+		if err != nil {
+			return n, addr, err
+		}
+		if _, _, err := connectKind(b[:n]); err == nil {
+			if c, version, err := parseChallenge(b[:n]); err == nil && version == ProtocolVersion &&
+				!g.admitted.Load() && addrPort(addr) == addrPort(g.server) {
+				g.mu.Lock()
+				g.cookie = c
+				g.mu.Unlock()
+			}
+			continue
+		}
+		if addrPort(addr) == addrPort(g.server) {
+			g.admitted.Store(true)
+		}
+		return n, addr, nil
+	}
+}
+
+func (g *dialGate) Close() error                       { return g.pc.Close() }
+func (g *dialGate) LocalAddr() net.Addr                { return g.pc.LocalAddr() }
+func (g *dialGate) SetDeadline(t time.Time) error      { return g.pc.SetDeadline(t) }
+func (g *dialGate) SetReadDeadline(t time.Time) error  { return g.pc.SetReadDeadline(t) }
+func (g *dialGate) SetWriteDeadline(t time.Time) error { return g.pc.SetWriteDeadline(t) }

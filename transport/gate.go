@@ -1,0 +1,337 @@
+package transport
+
+import (
+	"crypto/rand"
+	"net"
+	"net/netip"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Limits on the work and state the server's address validation spends before and after
+// admitting an address.
+const (
+	// maxAdmitted caps the admitted addresses: 16 times the largest server, room for
+	// reconnects and addresses whose sessions have just ended; about 200 bytes each.
+	maxAdmitted = 4096
+	// admitIdle forgets an admitted address that has sent nothing for this long: its session
+	// timed out long before (IdleTimeout), so nothing is lost.
+	admitIdle = 2 * IdleTimeout
+	// challengesPerSecond and challengeBurst bound the Challenges sent in total, so a flood
+	// of spoofed requests costs the server a fixed amount of MAC work and bandwidth.
+	challengesPerSecond = 10000
+	challengeBurst      = 1000
+	// legacyRejectsPerSecond and legacyRejectBurst bound the courtesy replies to protocol 1
+	// clients (see legacyReject): a nicety, so kept small.
+	legacyRejectsPerSecond = 50
+	legacyRejectBurst      = 10
+	// AmplificationLimit is the most bytes the server sends an address that has not proved
+	// it receives there, per byte it received from that address (QUIC's rule). Every
+	// pre-admission reply is answered datagram for datagram and checked against it.
+	AmplificationLimit = 3
+)
+
+// GateStats counts what the server's address validation did. All counts since Listen.
+type GateStats struct {
+	Challenges      uint64 // Challenges sent
+	Admitted        uint64 // addresses admitted by a valid cookie (new or with a new conv)
+	Replaced        uint64 // of Admitted: an admitted address starting a new conversation
+	Admissions      int    // addresses admitted right now
+	Unvalidated     uint64 // KCP datagrams from addresses not admitted, dropped
+	WrongConv       uint64 // datagrams from an admitted address for another conversation, dropped
+	BadCookies      uint64 // ConnectResponses with a forged, foreign or expired cookie
+	Malformed       uint64 // handshake datagrams too short or of a kind clients do not send
+	Throttled       uint64 // replies not sent because a total budget was spent
+	Full            uint64 // admissions refused because maxAdmitted addresses were admitted
+	LegacyRejects   uint64 // protocol 1 Hellos answered with a Reject
+	BytesIn         uint64 // bytes received from addresses not admitted
+	BytesOut        uint64 // bytes sent to addresses not admitted
+	AmplificationOK bool   // BytesOut never exceeded AmplificationLimit * that datagram's size
+}
+
+// admission is one admitted address: the conversation its cookie let in, and how its peer
+// acknowledges.
+type admission struct {
+	addr     netip.AddrPort
+	conv     uint32
+	lastSeen atomic.Int64 // gate time, ns
+	ack      ackWatch
+}
+
+// gate is the server's address-validation layer: a net.PacketConn between kcp-go and the
+// socket (or link conditioner) that passes up only datagrams from admitted addresses, for
+// the conversation they were admitted with, and answers the connect handshake itself.
+type gate struct {
+	pc     net.PacketConn
+	minter cookieMinter
+	epoch  time.Time // gate time zero
+
+	mu       sync.RWMutex
+	admitted map[netip.AddrPort]*admission
+
+	// Used only by the single goroutine in ReadFrom.
+	challenges, legacy tokenBucket
+	nextSweep          time.Duration
+	reply              []byte
+
+	challengesSent, admits, replaced, unvalidated, wrongConv atomic.Uint64
+	badCookies, malformed, throttled, full, legacyRejects    atomic.Uint64
+	bytesIn, bytesOut                                        atomic.Uint64
+	amplified                                                atomic.Bool
+}
+
+func newGate(pc net.PacketConn) *gate {
+	g := &gate{pc: pc, epoch: time.Now(), admitted: map[netip.AddrPort]*admission{},
+		challenges: tokenBucket{rate: challengesPerSecond, burst: challengeBurst, tokens: challengeBurst},
+		legacy:     tokenBucket{rate: legacyRejectsPerSecond, burst: legacyRejectBurst, tokens: legacyRejectBurst},
+	}
+	rand.Read(g.minter.key[:]) // never fails (crypto/rand panics rather than return weak bytes)
+	return g
+}
+
+func (g *gate) now() time.Duration { return time.Since(g.epoch) }
+
+// addrPort turns a net.Addr into a comparable map key without allocating for UDP addresses.
+func addrPort(a net.Addr) netip.AddrPort {
+	if u, ok := a.(*net.UDPAddr); ok {
+		ip, _ := netip.AddrFromSlice(u.IP)
+		return netip.AddrPortFrom(ip.Unmap(), uint16(u.Port))
+	}
+	ap, _ := netip.ParseAddrPort(a.String())
+	return netip.AddrPortFrom(ap.Addr().Unmap(), ap.Port())
+}
+
+// ReadFrom returns the next datagram for kcp-go: one from an admitted address for its
+// admitted conversation, or the KCP datagram inside a ConnectResponse whose cookie admits
+// its sender. Everything else is answered (a Challenge, a protocol 1 Reject) or dropped here.
+func (g *gate) ReadFrom(b []byte) (int, net.Addr, error) {
+	for {
+		n, addr, err := g.pc.ReadFrom(b)
+		if err != nil {
+			return n, addr, err
+		}
+		now := g.now()
+		g.sweep(now)
+		ap := addrPort(addr)
+		data := b[:n]
+		if _, _, err := connectKind(data); err == nil {
+			if inner := g.handshake(data, addr, ap, now); inner != nil {
+				return copy(b, inner), addr, nil
+			}
+			continue
+		}
+		a := g.lookup(ap)
+		if a == nil {
+			g.unvalidated.Add(1)
+			g.bytesIn.Add(uint64(n))
+			g.legacyReject(data, addr)
+			continue
+		}
+		if conv, ok := datagramConv(data); ok && conv != a.conv {
+			g.wrongConv.Add(1) // a spoofed reset, or an old conversation's straggler
+			continue
+		}
+		a.lastSeen.Store(int64(now))
+		a.ack.received(data, now)
+		return n, addr, nil
+	}
+}
+
+// handshake handles one connect datagram from addr and returns the KCP datagram to pass to
+// kcp-go, if it admitted one.
+func (g *gate) handshake(data []byte, addr net.Addr, ap netip.AddrPort, now time.Duration) (inner []byte) {
+	kind, version, _ := connectKind(data)
+	nowMS := uint64(time.Now().UnixMilli())
+	switch kind {
+	case kindConnectRequest:
+		g.bytesIn.Add(uint64(len(data)))
+		if len(data) < ConnectRequestSize {
+			g.malformed.Add(1)
+			return nil
+		}
+		g.sendChallenge(ap, addr, nowMS, len(data))
+		return nil
+	case kindConnectResponse:
+		c, inner, err := parseConnectResponse(data)
+		conv, ok := datagramConv(inner)
+		if err != nil || !ok || version != ProtocolVersion {
+			g.malformed.Add(1)
+			return nil
+		}
+		if !g.minter.valid(c, ap, nowMS) {
+			g.badCookies.Add(1)
+			g.bytesIn.Add(uint64(len(data)))
+			g.sendChallenge(ap, addr, nowMS, len(data)) // an expired cookie gets a fresh one
+			return nil
+		}
+		a := g.admit(ap, conv, now)
+		if a == nil {
+			return nil
+		}
+		a.lastSeen.Store(int64(now))
+		a.ack.received(inner, now)
+		return inner
+	default: // a Challenge: only servers send those
+		g.malformed.Add(1)
+		return nil
+	}
+}
+
+// sendChallenge answers a datagram of size received bytes from addr with a fresh cookie, if
+// the budget allows and the answer is within the amplification limit.
+func (g *gate) sendChallenge(ap netip.AddrPort, addr net.Addr, nowMS uint64, received int) {
+	if challengeSize > AmplificationLimit*received {
+		g.malformed.Add(1)
+		return
+	}
+	if !g.challenges.take(g.now()) {
+		g.throttled.Add(1)
+		return
+	}
+	g.reply = appendChallenge(g.reply[:0], g.minter.mint(ap, nowMS))
+	g.sendUnvalidated(g.reply, addr, received)
+	g.challengesSent.Add(1)
+}
+
+// sendUnvalidated writes b to an address not admitted, in answer to received bytes.
+func (g *gate) sendUnvalidated(b []byte, addr net.Addr, received int) {
+	if len(b) > AmplificationLimit*received {
+		g.amplified.Store(true) // a bug in this file; counted, never sent
+		return
+	}
+	if _, err := g.pc.WriteTo(b, addr); err == nil {
+		g.bytesOut.Add(uint64(len(b)))
+	}
+}
+
+// admit records ap as admitted for conv and returns its admission, or nil when the table
+// is full. A known address with a new conversation gets a new admission.
+func (g *gate) admit(ap netip.AddrPort, conv uint32, now time.Duration) *admission {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	old := g.admitted[ap]
+	if old != nil && old.conv == conv {
+		return old
+	}
+	if old == nil && len(g.admitted) >= maxAdmitted {
+		g.full.Add(1)
+		return nil
+	}
+	a := &admission{addr: ap, conv: conv}
+	a.lastSeen.Store(int64(now))
+	g.admitted[ap] = a
+	g.admits.Add(1)
+	if old != nil {
+		g.replaced.Add(1)
+	}
+	return a
+}
+
+func (g *gate) lookup(ap netip.AddrPort) *admission {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	return g.admitted[ap]
+}
+
+// release forgets a, if it is still the admission of its address: its session has ended,
+// and the address must prove itself again before kcp-go sees it.
+func (g *gate) release(a *admission) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.admitted[a.addr] == a {
+		delete(g.admitted, a.addr)
+	}
+}
+
+// sweep forgets, at most once a second, the addresses silent for admitIdle.
+func (g *gate) sweep(now time.Duration) {
+	if now < g.nextSweep {
+		return
+	}
+	g.nextSweep = now + time.Second
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for ap, a := range g.admitted {
+		if now-time.Duration(a.lastSeen.Load()) > admitIdle {
+			delete(g.admitted, ap)
+		}
+	}
+}
+
+// WriteTo sends b to addr and notes, for an admitted address, what it asks the peer to
+// acknowledge.
+func (g *gate) WriteTo(b []byte, addr net.Addr) (int, error) {
+	if a := g.lookup(addrPort(addr)); a != nil {
+		a.ack.sent(b, g.now())
+	}
+	return g.pc.WriteTo(b, addr)
+}
+
+func (g *gate) Close() error                       { return g.pc.Close() }
+func (g *gate) LocalAddr() net.Addr                { return g.pc.LocalAddr() }
+func (g *gate) SetDeadline(t time.Time) error      { return g.pc.SetDeadline(t) }
+func (g *gate) SetReadDeadline(t time.Time) error  { return g.pc.SetReadDeadline(t) }
+func (g *gate) SetWriteDeadline(t time.Time) error { return g.pc.SetWriteDeadline(t) }
+
+// stats returns the counters.
+func (g *gate) stats() GateStats {
+	g.mu.RLock()
+	n := len(g.admitted)
+	g.mu.RUnlock()
+	return GateStats{
+		Challenges: g.challengesSent.Load(), Admitted: g.admits.Load(), Replaced: g.replaced.Load(),
+		Admissions: n, Unvalidated: g.unvalidated.Load(), WrongConv: g.wrongConv.Load(),
+		BadCookies: g.badCookies.Load(), Malformed: g.malformed.Load(), Throttled: g.throttled.Load(),
+		Full: g.full.Load(), LegacyRejects: g.legacyRejects.Load(),
+		BytesIn: g.bytesIn.Load(), BytesOut: g.bytesOut.Load(), AmplificationOK: !g.amplified.Load(),
+	}
+}
+
+// tokenBucket allows rate events a second, burst at once. Not safe for concurrent use.
+type tokenBucket struct {
+	rate, burst, tokens float64
+	at                  time.Duration
+}
+
+func (t *tokenBucket) take(now time.Duration) bool {
+	t.tokens = min(t.burst, t.tokens+(now-t.at).Seconds()*t.rate)
+	t.at = now
+	if t.tokens < 1 {
+		return false
+	}
+	t.tokens--
+	return true
+}
+
+// peerAdmission ties a server Conn to the admission its session came in with.
+type peerAdmission struct {
+	g *gate
+	a *admission
+}
+
+// peerOf returns the admission of addr, for a session kcp-go just created from it.
+func (g *gate) peerOf(addr net.Addr) *peerAdmission {
+	a := g.lookup(addrPort(addr))
+	if a == nil {
+		return nil // released already: the session is about to fail anyway
+	}
+	return &peerAdmission{g: g, a: a}
+}
+
+// release forgets the admission; safe on nil.
+func (p *peerAdmission) release() {
+	if p != nil {
+		p.g.release(p.a)
+	}
+}
+
+// AckStall returns how long the peer has left the server's reliable data unacknowledged or
+// its receive window shut (0 while it keeps up). Only server-side Conns know; a dialed Conn
+// returns 0.
+func (c *Conn) AckStall() time.Duration {
+	if c.peer == nil {
+		return 0
+	}
+	return c.peer.a.ack.stall(c.peer.g.now())
+}

@@ -1,0 +1,153 @@
+package transport
+
+import (
+	"bytes"
+	"testing"
+	"time"
+)
+
+// admitClient runs the handshake for clientAddr on g and returns the cookie it got.
+func admitClient(t *testing.T, sc *scriptConn, g *gate, conv uint32) cookie {
+	t.Helper()
+	sc.queue(appendConnectRequest(nil), clientAddr)
+	readAll(g)
+	sent := sc.takeSent()
+	if len(sent) != 1 {
+		t.Fatalf("request drew %d replies, want one Challenge", len(sent))
+	}
+	c, version, err := parseChallenge(sent[0].b)
+	if err != nil || version != ProtocolVersion {
+		t.Fatalf("reply %x: %v (version %d), want a Challenge", sent[0].b, err, version)
+	}
+	hello := testPush(conv, 0, []byte("hello"))
+	sc.queue(appendConnectResponse(nil, c, hello), clientAddr)
+	if up := readAll(g); len(up) != 1 || !bytes.Equal(up[0], hello) {
+		t.Fatalf("response passed up %x, want the KCP datagram inside", up)
+	}
+	return c
+}
+
+func TestGate_AdmitsOnlyWithACookieForThatAddress(t *testing.T) {
+	sc := new(scriptConn)
+	g := newGate(sc)
+	c := admitClient(t, sc, g, 7)
+
+	// The cookie is bound to the address: another address cannot use it.
+	sc.queue(appendConnectResponse(nil, c, testPush(8, 0, nil)), otherAddr)
+	if up := readAll(g); len(up) != 0 {
+		t.Errorf("a cookie from another address let %x through", up)
+	}
+	// A forged cookie is answered with a fresh Challenge, nothing passes.
+	var forged cookie
+	forged[0] = 1
+	sc.queue(appendConnectResponse(nil, forged, testPush(9, 0, nil)), otherAddr)
+	if up := readAll(g); len(up) != 0 {
+		t.Errorf("a forged cookie let %x through", up)
+	}
+	st := g.stats()
+	if st.Admitted != 1 || st.BadCookies != 2 || st.Admissions != 1 {
+		t.Errorf("stats %+v: want 1 admitted, 2 bad cookies", st)
+	}
+}
+
+func TestGate_AdmittedAddressKeepsItsConversation(t *testing.T) {
+	sc := new(scriptConn)
+	g := newGate(sc)
+	admitClient(t, sc, g, 7)
+	own := testPush(7, 1, []byte("input"))
+	sc.queue(own, clientAddr)
+	sc.queue(testPush(99, 0, []byte("impostor hello")), clientAddr)                  // a reset: new conv, sn 0
+	sc.queue([]byte{0xff, 0xff, 0xff, 0xff, 0xf3, 0, 6, 0, 99, 0, 0, 0}, clientAddr) // OOB for conv 99
+	up := readAll(g)
+	if len(up) != 1 || !bytes.Equal(up[0], own) {
+		t.Errorf("passed up %x, want only the admitted conversation's datagram", up)
+	}
+	if st := g.stats(); st.WrongConv != 2 {
+		t.Errorf("stats %+v: want 2 datagrams dropped for their conversation", st)
+	}
+	// The address itself, with a fresh cookie, may start a new conversation.
+	admitClient(t, sc, g, 100)
+	if st := g.stats(); st.Replaced != 1 || st.Admissions != 1 {
+		t.Errorf("stats %+v: want the conversation replaced after a fresh cookie", st)
+	}
+}
+
+func TestGate_ExpiredCookieGetsAFreshChallenge(t *testing.T) {
+	sc := new(scriptConn)
+	g := newGate(sc)
+	old := g.minter.mint(addrPort(clientAddr), uint64(time.Now().Add(-CookieLifetime-time.Second).UnixMilli()))
+	sc.queue(appendConnectResponse(nil, old, testPush(7, 0, nil)), clientAddr)
+	if up := readAll(g); len(up) != 0 {
+		t.Fatalf("an expired cookie let %x through", up)
+	}
+	sent := sc.takeSent()
+	if len(sent) != 1 {
+		t.Fatalf("an expired cookie drew %d replies, want a fresh Challenge", len(sent))
+	}
+	if _, _, err := parseChallenge(sent[0].b); err != nil {
+		t.Errorf("reply %x is not a Challenge: %v", sent[0].b, err)
+	}
+}
+
+func TestGate_ReleasedAddressMustProveItselfAgain(t *testing.T) {
+	sc := new(scriptConn)
+	g := newGate(sc)
+	admitClient(t, sc, g, 7)
+	g.peerOf(clientAddr).release()
+	sc.queue(testPush(7, 3, nil), clientAddr)
+	if up := readAll(g); len(up) != 0 {
+		t.Errorf("a released address passed %x", up)
+	}
+}
+
+func TestAckWatch_StallGrowsOnlyWhileDataWaits(t *testing.T) {
+	var w ackWatch
+	at := func(ms int) time.Duration { return time.Duration(ms) * time.Millisecond }
+	if got := w.stall(at(0)); got != 0 {
+		t.Fatalf("stall before anything was sent = %v", got)
+	}
+	w.sent(testPush(7, 0, []byte("welcome")), at(100))
+	w.sent(testPush(7, 1, []byte("roster")), at(150))
+	if got := w.stall(at(600)); got != at(500) {
+		t.Errorf("stall with two pushes unacknowledged since 100 ms = %v, want 500ms", got)
+	}
+	ack := appendKCPSegment(nil, kcpSegment{conv: 7, cmd: kcpCmdAck, wnd: 256, una: 1})
+	w.received(ack, at(700))
+	if got := w.stall(at(800)); got != at(100) {
+		t.Errorf("stall after the first was acknowledged at 700 ms = %v, want 100ms", got)
+	}
+	w.received(appendKCPSegment(nil, kcpSegment{conv: 7, cmd: kcpCmdAck, wnd: 256, una: 2}), at(900))
+	w.sent(testPush(7, 1, []byte("roster")), at(950)) // a retransmission changes nothing
+	if got := w.stall(at(5000)); got != 0 {
+		t.Errorf("stall with everything acknowledged = %v, want 0", got)
+	}
+	w.received(appendKCPSegment(nil, kcpSegment{conv: 7, cmd: kcpCmdAck, wnd: 0, una: 2}), at(6000))
+	if got := w.stall(at(9000)); got != at(3000) {
+		t.Errorf("stall with the window shut since 6 s = %v, want 3s (a peer that does not read)", got)
+	}
+}
+
+// TestConnect_DatagramBytesAsDocumented pins the handshake layout docs/PROTOCOL.md §1.4
+// prints. If this test changes, change the document too.
+func TestConnect_DatagramBytesAsDocumented(t *testing.T) {
+	req := appendConnectRequest(nil)
+	want := append([]byte{0x54, 0x4e, 0x4b, 0x21, 0xe1, 0x02}, make([]byte, 26)...)
+	if !bytes.Equal(req, want) || len(req) != 32 {
+		t.Errorf("ConnectRequest = % x, want % x", req, want)
+	}
+	var c cookie
+	for i := range c {
+		c[i] = byte(i)
+	}
+	ch := appendChallenge(nil, c)
+	if len(ch) != 30 || !bytes.Equal(ch[:6], []byte("TNK!\xe2\x02")) || !bytes.Equal(ch[6:], c[:]) {
+		t.Errorf("Challenge = % x", ch)
+	}
+	resp := appendConnectResponse(nil, c, []byte{9, 9})
+	if len(resp) != 32 || !bytes.Equal(resp[:6], []byte("TNK!\xe3\x02")) || !bytes.Equal(resp[6:30], c[:]) {
+		t.Errorf("ConnectResponse = % x", resp)
+	}
+	if challengeSize > ConnectRequestSize {
+		t.Errorf("a Challenge (%d bytes) is larger than the request that draws it (%d)", challengeSize, ConnectRequestSize)
+	}
+}
