@@ -1,6 +1,10 @@
 package client
 
-import "tanknet/netcode"
+import (
+	"time"
+
+	"tanknet/netcode"
+)
 
 // Report is a bot's summary, as tanksim prints it.
 type Report struct {
@@ -43,6 +47,9 @@ type Report struct {
 	Deaths           uint32         `json:"deaths"`
 	// RewindsMs is the server's rewind of each lag-compensated judged shot (ms).
 	RewindsMs []float64 `json:"-"`
+	// HOLStallMillis is the gap before each head-of-line stall (Game.HOLStallDurations),
+	// in ms, for tanksim's quantiles; not in the JSON.
+	HOLStallMillis []float64 `json:"-"`
 }
 
 // Report summarises the Game's counters so far.
@@ -60,6 +67,9 @@ func (g *Game) Report() Report {
 	r.Lane, r.Chunks, r.SnapshotsLost = st.Lane.String(), st.Chunks, st.SnapshotsLost
 	r.UnknownStates, r.HOLStalls = st.UnknownStates, st.HOLStalls
 	r.BadDatagrams, _ = g.sess.DatagramStats()
+	for _, d := range g.HOLStallDurations() {
+		r.HOLStallMillis = append(r.HOLStallMillis, float64(d)/float64(time.Millisecond))
+	}
 	if g.local != nil {
 		c := g.local.Counters()
 		r.Reconciliations = c.Reconciliations

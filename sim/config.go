@@ -46,9 +46,14 @@ type Config struct {
 	// Interp is the remote interpolation timeline: "receive" or "adaptive". Ignored with
 	// Matrix, which runs both.
 	Interp string
+	// Lane is where the in-process server sends snapshots: "datagram" (the default) or
+	// "reliable" (transport.ParseLane). Ignored with Matrix, which runs both; an external
+	// server decides for itself.
+	Lane string
 	// PlotDir, if set, is where Run writes PNG charts; it is created if missing.
 	PlotDir string
-	// Matrix runs every preset but "none" with both timelines, into one MatrixReport.
+	// Matrix runs every preset but "none" with both lanes and both timelines, into one
+	// MatrixReport.
 	Matrix bool
 	// Arena is the in-process server's arena by name (netcode.ArenaNames): "default" or
 	// "large". An external server chooses its own.
@@ -79,6 +84,7 @@ func DefaultConfig() Config {
 		Arena:    "default",
 		BotFPS:   60,   // what the window client runs
 		LagComp:  true, // what the window client asks for unless L is pressed
+		Lane:     transport.LaneDatagram.String(),
 	}
 }
 
@@ -106,6 +112,9 @@ func (c Config) Validate() error {
 	}
 	if !c.Matrix {
 		if _, err := timeline(c.Interp); err != nil {
+			return err
+		}
+		if _, err := lane(c.Lane); err != nil {
 			return err
 		}
 		if _, err := c.conditions(c.Net); err != nil {
@@ -139,6 +148,18 @@ func timeline(name string) (netcode.Timeline, error) {
 	}
 	return t, nil
 }
+
+// lane maps a -lane flag value to the transport lane.
+func lane(name string) (transport.Lane, error) {
+	l, err := transport.ParseLane(name)
+	if err != nil {
+		return 0, fmt.Errorf("tanksim: -lane: %w", err)
+	}
+	return l, nil
+}
+
+// matrixLanes are the lanes a -matrix run covers, the default first.
+var matrixLanes = []transport.Lane{transport.LaneDatagram, transport.LaneReliable}
 
 // matrixPresets returns the presets a -matrix run covers: every named profile but the
 // perfect link, which measures nothing the lan profile does not.

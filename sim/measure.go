@@ -95,7 +95,13 @@ type probe struct {
 
 	rttSamples      int // Game.Stats().RTTSamples already taken
 	reconciliations int // Local reconciliations already seen
+
+	sent     map[uint32]time.Duration // server time at which each move tick was sent
+	lastSent uint32                   // newest move tick in sent
 }
+
+// maxSentInputs bounds the send times one bot keeps: 55 min at 20 Hz.
+const maxSentInputs = 1 << 16
 
 // newProbe returns the probe of one of bots bots. Its three reservoirs draw from
 // independent random streams of seed.
@@ -107,6 +113,7 @@ func newProbe(start time.Time, truth *history, seed uint64, bots int) *probe {
 		local:  newReservoir[localSample](botShare(runLocalSamples, bots), seed, 1),
 		rtts:   newReservoir[rttSample](botShare(runRTTSamples, bots), seed, 2),
 		inputs: newReservoir[inputSample](botShare(runLocalSamples, bots), seed, 3),
+		sent:   map[uint32]time.Duration{},
 	}
 }
 
@@ -144,6 +151,18 @@ func (p *probe) onFrame(now time.Time, g *client.Game) {
 	if st := g.Stats(); st.RTTSamples > p.rttSamples {
 		p.rttSamples = st.RTTSamples
 		p.rtts.add(rttSample{at: at, rtt: st.RTT})
+	}
+	if l := g.Local(); l != nil && p.truth != nil && len(p.sent) < maxSentInputs {
+		if pend := l.Pending(); len(pend) > 0 && pend[len(pend)-1].Tick > p.lastSent {
+			if sn, ok := p.truth.serverNow(now); ok { // the inputs new since the last frame left in this Update
+				for _, in := range pend {
+					if in.Tick > p.lastSent {
+						p.sent[in.Tick] = sn
+					}
+				}
+			}
+			p.lastSent = pend[len(pend)-1].Tick
+		}
 	}
 	if l := g.Local(); l != nil {
 		off := l.Offset()

@@ -46,9 +46,17 @@ func writeMatrixPlots(dir string, runs []Report) ([]string, error) {
 				}
 				return &r.RemoteDelay.P50
 			})},
-		{"matrix-corrections", "Own tank: corrections and snaps, all bots together", "count",
-			append(timelineBars(runs, func(r Report) *float64 { return ptr(float64(r.Corrections)) }, "corrections, "),
-				timelineBars(runs, func(r Report) *float64 { return ptr(float64(r.Snaps)) }, "snaps, ")...)},
+		{"matrix-corrections", "Own tank: corrections, all bots together", "count",
+			timelineBars(runs, func(r Report) *float64 { return ptr(float64(r.Corrections)) })},
+		{"matrix-stalls", "Snapshot stalls: head-of-line (reliable) and lost snapshots (datagram), all bots", "count",
+			timelineBars(runs, func(r Report) *float64 { return ptr(float64(r.HOLStalls + r.SnapshotsLost)) })},
+		{"matrix-input-late", "Inputs: ticks after their due tick the server applied them (p99)", "ticks",
+			timelineBars(runs, func(r Report) *float64 {
+				if r.InputLateTicks == nil {
+					return nil
+				}
+				return &r.InputLateTicks.P99
+			})},
 	}
 	profiles := runProfiles(runs)
 	var files []string
@@ -86,26 +94,33 @@ func runProfiles(runs []Report) []string {
 	return names
 }
 
-// timelineBars makes one series per timeline of metric over the profiles of runs; prefix
-// goes before each series' name. metric returns nil for a value not measured.
+// timelineBars makes one series per lane and timeline of metric over the profiles of runs,
+// "datagram/receive" first; prefix goes before each series' name. metric returns nil for a
+// value not measured. Lanes no run used get no series.
 func timelineBars(runs []Report, metric func(Report) *float64, prefix ...string) []barSeries {
 	profiles := runProfiles(runs)
 	var out []barSeries
-	for _, interp := range []string{interpReceive, interpAdaptive} {
-		s := barSeries{name: strings.Join(prefix, "") + interp, values: make(plotter.Values, len(profiles)), missing: make([]bool, len(profiles))}
-		for i := range s.missing {
-			s.missing[i] = true // until a run says otherwise
+	for _, l := range matrixLanes {
+		lane := l.String()
+		if !slices.ContainsFunc(runs, func(r Report) bool { return r.Lane == lane }) {
+			continue
 		}
-		for _, r := range runs {
-			if r.Interp != interp {
-				continue
+		for _, interp := range []string{interpReceive, interpAdaptive} {
+			s := barSeries{name: strings.Join(prefix, "") + lane + "/" + interp, values: make(plotter.Values, len(profiles)), missing: make([]bool, len(profiles))}
+			for i := range s.missing {
+				s.missing[i] = true // until a run says otherwise
 			}
-			i := slices.Index(profiles, r.Profile)
-			if v := metric(r); v != nil && !math.IsNaN(*v) && !math.IsInf(*v, 0) {
-				s.values[i], s.missing[i] = *v, false
+			for _, r := range runs {
+				if r.Interp != interp || r.Lane != lane {
+					continue
+				}
+				i := slices.Index(profiles, r.Profile)
+				if v := metric(r); v != nil && !math.IsNaN(*v) && !math.IsInf(*v, 0) {
+					s.values[i], s.missing[i] = *v, false
+				}
 			}
+			out = append(out, s)
 		}
-		out = append(out, s)
 	}
 	return out
 }
@@ -114,7 +129,7 @@ func timelineBars(runs []Report, metric func(Report) *float64, prefix ...string)
 func addBars(p *plot.Plot, profiles []string, series []barSeries) error {
 	const group = 60.0 // points per profile group, shared by its bars
 	w := vg.Points(group / float64(len(series)))
-	cols := []color.Color{colBlue, colOrange, colGreen, colRed}
+	cols := []color.Color{colBlue, colOrange, colGreen, colRed} // datagram receive, adaptive; reliable receive, adaptive
 	for i, s := range series {
 		bc, err := plotter.NewBarChart(s.values, w)
 		if err != nil {

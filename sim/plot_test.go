@@ -17,7 +17,7 @@ func fakeRun(t *testing.T) *runData {
 	t.Helper()
 	cfg := DefaultConfig()
 	cfg.Bots, cfg.Duration = 2, 3*time.Second
-	spec, err := newSpec(cfg, "wifi-bad", interpAdaptive)
+	spec, err := newSpec(cfg, "wifi-bad", interpAdaptive, "datagram")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,18 +47,19 @@ func TestPlotsAreValidPNGs(t *testing.T) {
 		t.Fatal(err)
 	}
 	runs := []Report{
-		{Bots: 2, DurationSeconds: 3, Profile: "lan", Interp: interpReceive, HoldsRatio: ptr(0.01), RemotePlaybackError: &ErrorSummary{RMS: 0.2}, RemoteDelay: &Quantiles{P50: 101}, Corrections: 3},
-		{Bots: 2, DurationSeconds: 3, Profile: "lan", Interp: interpAdaptive, HoldsRatio: ptr(0.0), RemoteDelay: &Quantiles{P50: 60}},
-		{Bots: 2, DurationSeconds: 3, Profile: "wifi-bad", Interp: interpReceive, HoldsRatio: ptr(0.12), Snaps: 1},
-		{Bots: 2, DurationSeconds: 3, Profile: "wifi-bad", Interp: interpAdaptive}, // nothing measured
+		{Bots: 2, DurationSeconds: 3, Profile: "lan", Lane: "datagram", Interp: interpReceive, HoldsRatio: ptr(0.01), RemotePlaybackError: &ErrorSummary{RMS: 0.2}, RemoteDelay: &Quantiles{P50: 101}, Corrections: 3},
+		{Bots: 2, DurationSeconds: 3, Profile: "lan", Lane: "datagram", Interp: interpAdaptive, HoldsRatio: ptr(0.0), RemoteDelay: &Quantiles{P50: 60}, InputLateTicks: &Quantiles{P99: 1}},
+		{Bots: 2, DurationSeconds: 3, Profile: "lan", Lane: "reliable", Interp: interpAdaptive, HoldsRatio: ptr(0.02), HOLStalls: 4},
+		{Bots: 2, DurationSeconds: 3, Profile: "wifi-bad", Lane: "datagram", Interp: interpReceive, HoldsRatio: ptr(0.12), Snaps: 1, SnapshotsLost: 9},
+		{Bots: 2, DurationSeconds: 3, Profile: "wifi-bad", Lane: "datagram", Interp: interpAdaptive}, // nothing measured
 	}
 	mfiles, err := writeMatrixPlots(filepath.Join(dir, "matrix"), runs)
 	if err != nil {
 		t.Fatal(err)
 	}
 	files = append(files, mfiles...)
-	if len(files) != 8 {
-		t.Errorf("wrote %d charts, want 4 per run and 4 for the matrix: %v", len(files), files)
+	if len(files) != 10 {
+		t.Errorf("wrote %d charts, want 4 per run and 6 for the matrix: %v", len(files), files)
 	}
 	for _, f := range files {
 		fh, err := os.Open(f)

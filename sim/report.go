@@ -17,8 +17,11 @@ type Report struct {
 	Profile         string  `json:"profile"`    // network preset, or "custom"
 	// Link is the conditioner under every bot's socket: "out" is bot to server, "in"
 	// server to bot; latency and jitter are one-way.
-	Link    string `json:"link"`
-	Interp  string `json:"interp"`  // "receive" or "adaptive" (netcode.ServerTimeline)
+	Link   string `json:"link"`
+	Interp string `json:"interp"` // "receive" or "adaptive" (netcode.ServerTimeline)
+	// Lane is where snapshots travelled: "datagram" or "reliable" (what the server's
+	// Welcome said).
+	Lane    string `json:"lane"`
 	Contact *bool  `json:"contact"` // null against an external server, which decides
 	Seed    uint64 `json:"seed"`    // Config.Seed
 	Server  string `json:"server"`  // "in-process" or the -server address
@@ -78,6 +81,25 @@ type Report struct {
 	BytesPerSecond Rates `json:"bytes_per_s"`
 	// ServerTick is the wall time of one server tick: simulate, contact, encode (ms).
 	ServerTick *Quantiles `json:"server_tick_ms"`
+	// InputLateTicks is how many ticks after its due time the server applied each MoveInput
+	// in the window, rounded down. An input is due the shortest time after it was sent that
+	// any input of the same bot took to be applied: the earliest this link ever delivered.
+	// 0 means on time; jitter costs a tick or two, and a lost packet the datagram lane's
+	// redundancy does not cover a retransmission's worth.
+	InputLateTicks *Quantiles `json:"input_late_ticks"`
+	// InputStarvedRatio is the share of player-ticks in the window in which the server had
+	// no input waiting for a playing tank (its tank stood still for want of input).
+	InputStarvedRatio *float64 `json:"input_starved_ratio"`
+	// HOLStalls counts head-of-line stalls over the run, all bots: snapshot arrivals that
+	// came as a burst of three or more within 10 ms after a gap above 1.5 ticks. Detected on
+	// the reliable lane only; on the datagram lane a missing snapshot is a gap, never a
+	// stall, and counts in SnapshotsLost instead.
+	HOLStalls int `json:"hol_stalls"`
+	// HOLStallMillis is the gap before each stall (ms), null without stalls.
+	HOLStallMillis *Quantiles `json:"hol_stall_ms"`
+	// SnapshotsLost counts server ticks of which a bot received no chunk at all, all bots,
+	// over the run (the last 3.2 s excepted: those could still have come).
+	SnapshotsLost int `json:"snapshots_lost"`
 	// AllocsPerTick is the heap allocations of one tick of a synthetic world with as many
 	// players (server.TickAllocs), measured after the run when the process is quiet.
 	AllocsPerTick *float64 `json:"allocs_per_tick"`
@@ -146,7 +168,7 @@ func buildReport(d *runData) Report {
 	cpu, perTank := d.serverCosts() // first: it may add notes
 	r := Report{
 		Bots: cfg.Bots, DurationSeconds: cfg.Duration.Seconds(),
-		Profile: d.spec.profile, Link: d.spec.cond.String(), Interp: d.spec.interp,
+		Profile: d.spec.profile, Link: d.spec.cond.String(), Interp: d.spec.interp, Lane: d.spec.lane.String(),
 		Contact: ptr(cfg.Contact), Seed: cfg.Seed, Server: "in-process",
 		WindowSeconds: [2]float64{d.windowStart.Seconds(), d.windowEnd.Seconds()},
 		OneWayMillis:  millis(d.spec.cond.Inbound.Latency),
@@ -162,7 +184,7 @@ func buildReport(d *runData) Report {
 	}
 	r.ServerCPUCores, r.BytesPerTank = cpu, perTank
 	r.SnapshotsRatioMin = d.snapshotsRatioMin()
-	var errs, delays, rtts, inputs, rewinds []float64
+	var errs, delays, rtts, inputs, rewinds, stalls []float64
 	judged, agreed := 0, 0
 	var configured float64 // sum over nConfigured samples
 	var holds int64
@@ -186,6 +208,12 @@ func buildReport(d *runData) Report {
 			r.ShotsRefused[k] += n
 		}
 		rewinds = append(rewinds, c.RewindsMs...)
+		r.HOLStalls += c.HOLStalls
+		r.SnapshotsLost += c.SnapshotsLost
+		stalls = append(stalls, c.HOLStallMillis...)
+		if c.Lane != "" && cfg.Server != "" {
+			r.Lane = c.Lane // an external server chose
+		}
 		p := b.probe
 		cr := ClientReport{Report: c, BytesPerSecond: p.rates()}
 		r.BytesPerSecond.Up += cr.BytesPerSecond.Up / float64(len(d.bots))
@@ -250,7 +278,24 @@ func buildReport(d *runData) Report {
 	if r.RemoteDelay != nil && d.truth != nil {
 		r.RemotePlaybackError = playbackError(d, r.RemoteDelay.P50)
 	}
+	r.HOLStallMillis = quantiles(stalls)
 	if d.truth != nil {
+		if start, ok := d.truth.wallOffset(); ok {
+			inWindow := func(now time.Duration) bool { return d.inWindow(start.Add(now).Sub(d.start)) }
+			sent := map[uint32]map[uint32]time.Duration{} // player id -> move tick -> server time sent
+			for _, b := range d.bots {
+				sent[b.report.PlayerID] = b.probe.sent
+			}
+			sentAt := func(player, moveTick uint32) (time.Duration, bool) {
+				t, ok := sent[player][moveTick]
+				return t, ok
+			}
+			late, starved, truncated := d.truth.inputMetrics(inWindow, sentAt)
+			r.InputLateTicks, r.InputStarvedRatio = quantiles(late), starved
+			if truncated {
+				r.Notes = append(r.Notes, "long run: input_late_ticks covers only the first inputs recorded")
+			}
+		}
 		var ticks []float64
 		for _, t := range d.truth.tickDurations() {
 			ticks = append(ticks, millis(t))

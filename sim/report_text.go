@@ -21,8 +21,8 @@ func (r Report) WriteText(w io.Writer) error {
 	if r.Contact != nil {
 		contact = fmt.Sprint(*r.Contact)
 	}
-	fmt.Fprintf(w, "%d bots for %.1fs on %s (%s), %s interpolation, contact %s, seed %d, server %s\n",
-		r.Bots, r.DurationSeconds, r.Profile, r.Link, r.Interp, contact, r.Seed, r.Server)
+	fmt.Fprintf(w, "%d bots for %.1fs on %s (%s), %s lane, %s interpolation, contact %s, seed %d, server %s\n",
+		r.Bots, r.DurationSeconds, r.Profile, r.Link, r.Lane, r.Interp, contact, r.Seed, r.Server)
 	fmt.Fprintf(w, "own tank:  %d reconciliations, %d with a residual (max %.4g units), %d corrections, %d snaps\n",
 		r.Reconciliations, r.ResidualNonZero, r.ResidualMax, r.Corrections, r.Snaps)
 	fmt.Fprintf(w, "remotes:   %d frames measured in [%.1fs, %.1fs], holds %s, %d holds and %d stale over the run\n",
@@ -38,6 +38,8 @@ func (r Report) WriteText(w io.Writer) error {
 			q.P50, q.P99, opt("%.2f", r.RemoteDelayRatio), r.OneWayMillis, opt("%.1f", r.ConfiguredDelayMillis))
 	}
 	fmt.Fprintf(w, "own tank:  input to visible %s ms (frames at 60/s)\n", quantileString(r.InputToVisible))
+	fmt.Fprintf(w, "snapshots: %d lost, %d head-of-line stalls (gap %s ms)\n", r.SnapshotsLost, r.HOLStalls, quantileString(r.HOLStallMillis))
+	fmt.Fprintf(w, "inputs:    late %s ticks, starved %s of player-ticks\n", quantileString(r.InputLateTicks), optPercent(r.InputStarvedRatio))
 	fmt.Fprintf(w, "network:   RTT %s ms, %.0f B/s up, %.0f B/s down per client\n",
 		quantileString(r.RTT), r.BytesPerSecond.Up, r.BytesPerSecond.Down)
 	fmt.Fprintf(w, "server:    tick %s ms, %s allocs/tick, %s cores\n", quantileString(r.ServerTick), opt("%.1f", r.AllocsPerTick), opt("%.3f", r.ServerCPUCores))

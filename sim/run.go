@@ -42,7 +42,7 @@ func Run(ctx context.Context, cfg Config, progress io.Writer) (Result, error) {
 
 // runOne measures cfg.Net with cfg.Interp and writes its charts to cfg.PlotDir.
 func runOne(ctx context.Context, cfg Config, progress io.Writer) (Report, error) {
-	spec, err := newSpec(cfg, cfg.Net, cfg.Interp)
+	spec, err := newSpec(cfg, cfg.Net, cfg.Interp, cfg.Lane)
 	if err != nil {
 		return Report{}, err
 	}

@@ -31,10 +31,12 @@ type runSpec struct {
 	profile string // preset name, or "custom"
 	cond    transport.Conditions
 	interp  string // "receive" or "adaptive"
+	lane    transport.Lane
 }
 
-// newSpec resolves cfg's profile and timeline for a run of preset name with interp.
-func newSpec(cfg Config, name, interp string) (runSpec, error) {
+// newSpec resolves cfg's profile, timeline and lane for a run of preset name with interp
+// on lane laneName.
+func newSpec(cfg Config, name, interp, laneName string) (runSpec, error) {
 	cond, err := cfg.conditions(name)
 	if err != nil {
 		return runSpec{}, err
@@ -42,11 +44,15 @@ func newSpec(cfg Config, name, interp string) (runSpec, error) {
 	if _, err := timeline(interp); err != nil {
 		return runSpec{}, err
 	}
-	return runSpec{cfg: cfg, profile: name, cond: cond, interp: interp}, nil
+	l, err := lane(laneName)
+	if err != nil {
+		return runSpec{}, err
+	}
+	return runSpec{cfg: cfg, profile: name, cond: cond, interp: interp, lane: l}, nil
 }
 
-// label names the run in progress lines and plot files, e.g. "wifi-bad/adaptive".
-func (s runSpec) label() string { return s.profile + "/" + s.interp }
+// label names the run in progress lines and plot files, e.g. "wifi-bad/datagram/adaptive".
+func (s runSpec) label() string { return s.profile + "/" + s.lane.String() + "/" + s.interp }
 
 // botRun is what one bot left behind.
 type botRun struct {
@@ -80,7 +86,7 @@ func simulate(ctx context.Context, spec runSpec) (*runData, error) {
 		d.truth = newHistory(cfg.Duration + 10*time.Second) // joining takes up to 5 s
 		var srv *server.Server
 		var err error
-		if addr, srv, stopServer, err = startServer(ctx, cfg, d.truth); err != nil {
+		if addr, srv, stopServer, err = startServer(ctx, spec, d.truth); err != nil {
 			return nil, err
 		}
 		d.watch = watchInProcess(srv)
@@ -117,7 +123,7 @@ func simulate(ctx context.Context, spec runSpec) (*runData, error) {
 	}
 	d.setWindow()
 	if d.truth != nil {
-		scfg := serverConfig(cfg)
+		scfg := serverConfig(spec)
 		if a, err := server.TickAllocs(scfg, cfg.Bots, allocTicks); err == nil {
 			d.allocsPerTick = &a
 		} else {
@@ -156,9 +162,11 @@ func (d *runData) inWindow(at time.Duration) bool {
 	return at >= d.windowStart && at <= d.windowEnd
 }
 
-// serverConfig is the in-process server's configuration for cfg.
-func serverConfig(cfg Config) server.Config {
+// serverConfig is the in-process server's configuration for spec.
+func serverConfig(spec runSpec) server.Config {
+	cfg := spec.cfg
 	scfg := server.DefaultConfig()
+	scfg.Lane = spec.lane
 	scfg.Addr = "127.0.0.1:0"
 	scfg.Contact = cfg.Contact
 	scfg.MaxPlayers = max(scfg.MaxPlayers, cfg.Bots)
@@ -169,8 +177,8 @@ func serverConfig(cfg Config) server.Config {
 
 // startServer runs a server on a free loopback port, recording every tick into truth,
 // until the returned stop is called.
-func startServer(ctx context.Context, cfg Config, truth *history) (string, *server.Server, func() error, error) {
-	scfg := serverConfig(cfg)
+func startServer(ctx context.Context, spec runSpec, truth *history) (string, *server.Server, func() error, error) {
+	scfg := serverConfig(spec)
 	srv, err := server.New(scfg)
 	if err != nil {
 		return "", nil, nil, err

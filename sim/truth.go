@@ -34,6 +34,7 @@ type history struct {
 	start    time.Time
 	hasStart bool
 	durs     []time.Duration // wall time each tick took
+	inputs   inputLog        // what the server did with the players' inputs
 }
 
 // newHistory returns a history that keeps at least the last d of ticks.
@@ -69,6 +70,27 @@ func (h *history) record(rec server.TickRecord, at time.Time) {
 	if len(h.durs) < maxTickDurations {
 		h.durs = append(h.durs, rec.Duration)
 	}
+	h.inputs.record(rec)
+}
+
+// inputMetrics returns input_late_ticks samples and input_starved_ratio for the server
+// times inWindow accepts (see inputLog), and whether the input log was cut short.
+func (h *history) inputMetrics(inWindow func(now time.Duration) bool, sent sentAt) (late []float64, starved *float64, truncated bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	late = h.inputs.lateTicks(inWindow, sent)
+	if r, ok := h.inputs.starvedRatio(inWindow); ok {
+		starved = &r
+	}
+	return late, starved, h.inputs.truncated
+}
+
+// wallOffset returns the wall time of server time zero (see start), and false before the
+// first tick.
+func (h *history) wallOffset() (time.Time, bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.start, h.hasStart
 }
 
 // serverNow returns the server time at wall time wall, and false before the first tick.

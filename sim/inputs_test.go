@@ -1,0 +1,47 @@
+package sim
+
+import (
+	"testing"
+	"time"
+
+	"tanknet/server"
+)
+
+func TestInputLog_LateTicksAgainstEachPlayersEarliestLead(t *testing.T) {
+	var l inputLog
+	rec := func(tick uint32, applied []server.AppliedInput, ids, starved []uint32) {
+		l.record(server.TickRecord{Tick: tick, Now: time.Duration(tick) * 50 * time.Millisecond, IDs: ids, Applied: applied, Starved: starved})
+	}
+	// Inputs normally take one tick from send to apply. Player 1's move tick 3 comes 2
+	// ticks late (behind a loss), along with 4; player 2's move tick 9 one tick late.
+	rec(11, []server.AppliedInput{{Player: 1, MoveTick: 1}, {Player: 2, MoveTick: 8}}, []uint32{1, 2}, nil)
+	rec(12, []server.AppliedInput{{Player: 1, MoveTick: 2}}, []uint32{1, 2}, []uint32{2})
+	rec(13, []server.AppliedInput{{Player: 2, MoveTick: 9}, {Player: 2, MoveTick: 10}}, []uint32{1, 2}, []uint32{1})
+	rec(15, []server.AppliedInput{{Player: 1, MoveTick: 3}, {Player: 1, MoveTick: 4}}, []uint32{1, 2}, nil)
+	// Player 1 sends move tick m at server time (m+9) x 50 ms, player 2 at (m+2) x 50 ms.
+	sent := func(player, m uint32) (time.Duration, bool) {
+		base := map[uint32]uint32{1: 9, 2: 2}[player]
+		return time.Duration(m+base) * 50 * time.Millisecond, base > 0
+	}
+	all := func(time.Duration) bool { return true }
+	got := l.lateTicks(all, sent)
+	want := []float64{0, 0, 0, 1, 0, 2, 1}
+	if len(got) != len(want) {
+		t.Fatalf("lateTicks = %v, want %v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("lateTicks = %v, want %v", got, want)
+		}
+	}
+	if r, ok := l.starvedRatio(all); !ok || r != 2.0/8 {
+		t.Errorf("starvedRatio = %v, %v; want 2 of 8 player-ticks", r, ok)
+	}
+	late := func(now time.Duration) bool { return now > 700*time.Millisecond }
+	if got := l.lateTicks(late, sent); len(got) != 2 || got[0] != 2 {
+		t.Errorf("lateTicks in the window after 700 ms = %v, want [2 1]", got)
+	}
+	if _, ok := l.starvedRatio(func(time.Duration) bool { return false }); ok {
+		t.Error("starvedRatio of an empty window reported a value")
+	}
+}
