@@ -35,6 +35,7 @@ type Remote struct {
 	// Combat is the tank's health and score in the newest snapshot.
 	Combat Combat
 	alive  aliveAt
+	lastAt time.Duration // local time its newest state arrived
 }
 
 // Game is a playing client: the session plus the netcode state for every tank. One
@@ -97,7 +98,25 @@ type Stats struct {
 	SnapshotsLost int            // server ticks of which no chunk came (older than 3.2 s, so final)
 	UnknownStates int            // states of players the roster has not announced, skipped
 	HOLStalls     int            // head-of-line stalls detected (reliable lane only)
+	// Interest management: remote tanks forgotten because the server said they left our
+	// view (or said nothing of them for forgetAfter), and tanks that came back after a gap
+	// of at least reenterGap ticks, drawn at once where they are.
+	LeftView, Reentered int
 }
+
+// Interest management on the client. The server sends only the tanks near ours and names
+// the ones that left (Snapshot.left_view); a tank it names, or stops sending, is forgotten,
+// and one that comes back is new: its interpolation starts afresh, so it is drawn where it
+// is at once instead of sliding from where it was last seen.
+const (
+	// reenterGap is the smallest gap in a remote's server ticks that counts as leaving and
+	// coming back: leaving and re-entering the view takes 0.4 s (8 ticks) at the least,
+	// while loss alone seldom swallows 8 ticks in a row.
+	reenterGap = 8
+	// forgetAfter drops a remote the server has said nothing of for this long, in case every
+	// repeat of its left_view was lost: longer than any stall on the stream we see.
+	forgetAfter = 2 * time.Second
+)
 
 // NewGame returns a Game on an established session. now is the local time to count from.
 func NewGame(sess *Session, opts Options, now time.Time) *Game {
@@ -154,7 +173,12 @@ func (g *Game) Update(now time.Time, in netcode.Input) error {
 		g.local.Present(in) // the partial step: drawn with the input held now, never sent
 	}
 	g.input = in
-	for _, rm := range g.remotes {
+	for id, rm := range g.remotes {
+		if g.Now()-rm.lastAt > forgetAfter {
+			g.forget(id) // out of view, and every notice of it lost
+			g.stats.LeftView++
+			continue
+		}
 		rm.Pose, rm.Bracketed = rm.Interp.Sample(g.Now())
 	}
 	if g.wantFire {
@@ -186,6 +210,9 @@ func (g *Game) receive(r Received) {
 			g.stats.Snapshots++
 		}
 		g.stats.ServerTick = max(g.stats.ServerTick, snap.GetServerTick())
+		for _, id := range snap.GetLeftView() {
+			g.leftView(id, snap.GetServerTick())
+		}
 		for _, ps := range snap.GetPlayers() {
 			if r.Datagram && g.names[ps.GetPlayerId()] == "" && ps.GetPlayerId() != g.welcome.PlayerID {
 				// The roster comes on the stream and may trail a datagram: a tank the
@@ -203,10 +230,7 @@ func (g *Game) receive(r Received) {
 			}
 		}
 		for _, l := range k.RosterUpdate.GetLeft() {
-			if rm := g.remotes[l.GetPlayerId()]; rm != nil {
-				g.departed = append(g.departed, rm.Interp.Counters())
-			}
-			delete(g.remotes, l.GetPlayerId())
+			g.forget(l.GetPlayerId())
 			delete(g.names, l.GetPlayerId())
 		}
 	case *tankv1.ServerMessage_ShotResult:
@@ -244,6 +268,13 @@ func (g *Game) receiveState(at time.Duration, ps *tankv1.PlayerState) {
 		return
 	}
 	rm := g.remotes[id]
+	if rm != nil {
+		if newest, ok := rm.Interp.Newest(); ok && st.Tick >= newest.Tick+reenterGap {
+			g.forget(id) // back after leaving our view: start afresh, no slide
+			rm = nil
+			g.stats.Reentered++
+		}
+	}
 	if rm == nil {
 		rm = &Remote{ID: id, Name: g.names[id], Interp: netcode.NewInterpolator(g.opts.Interp)}
 		g.remotes[id] = rm
@@ -251,6 +282,29 @@ func (g *Game) receiveState(at time.Duration, ps *tankv1.PlayerState) {
 	rm.alive.record(st.Tick, !ps.GetDestroyed())
 	if rm.Interp.Push(at, st) {
 		rm.Combat = combatFromProto(ps)
+		rm.lastAt = at
+	}
+}
+
+// leftView forgets remote id, which left our view at server tick tick, unless a newer state
+// of it has come since (it is back).
+func (g *Game) leftView(id, tick uint32) {
+	rm := g.remotes[id]
+	if rm == nil {
+		return
+	}
+	if newest, ok := rm.Interp.Newest(); ok && newest.Tick >= tick {
+		return
+	}
+	g.forget(id)
+	g.stats.LeftView++
+}
+
+// forget stops drawing remote id, keeping its interpolation counters for the report.
+func (g *Game) forget(id uint32) {
+	if rm := g.remotes[id]; rm != nil {
+		g.departed = append(g.departed, rm.Interp.Counters())
+		delete(g.remotes, id)
 	}
 }
 

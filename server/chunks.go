@@ -3,10 +3,6 @@ package server
 import (
 	"fmt"
 
-	"google.golang.org/protobuf/encoding/protowire"
-	"google.golang.org/protobuf/proto"
-
-	tankv1 "tanknet/proto/tank/v1"
 	"tanknet/transport"
 )
 
@@ -24,46 +20,46 @@ const maxChunks = 64
 // chunk_count fields (3 x (1 + 5)).
 const chunkOverhead = 4 + 3*6
 
-// chunkBounds appends to dst the end index (exclusive) of each chunk of players, each chunk
-// fitting a datagram of budget bytes, and returns it. A single player larger than a chunk
-// (impossible with the fields PlayerState has) still gets a chunk of its own.
-func chunkBounds(players []*tankv1.PlayerState, budget int, dst []int) []int {
+// chunkedDatagrams cuts a snapshot of tick with entries (in player_id order) and left (in
+// chunk 0 only) into chunk datagrams of at most transport.MaxDatagramSize bytes each, as
+// few as fit, and returns their payloads: sub-slices of one new buffer, which peers may keep.
+func chunkedDatagrams(tick uint32, entries [][]byte, left []uint32, bounds []int) ([][]byte, []int, error) {
+	// Every chunk gets the same worst-case allowance for its own fields, and chunk 0 room for
+	// left_view, so the bounds hold whatever the final count turns out to be.
+	budget := transport.MaxDatagramSize - chunkOverhead - leftSize(left)
+	bounds = bounds[:0]
 	used := 0
-	for i, ps := range players {
-		n := protowire.SizeTag(2) + protowire.SizeBytes(proto.Size(ps))
-		if used > 0 && used+n > budget-chunkOverhead {
-			dst = append(dst, i)
+	for i, e := range entries {
+		n := entrySize(e)
+		if used > 0 && used+n > budget {
+			bounds = append(bounds, i)
 			used = 0
 		}
 		used += n
 	}
-	if len(players) > 0 || len(dst) == 0 {
-		dst = append(dst, len(players))
-	}
-	return dst
-}
-
-// encodeChunks encodes snap's players as chunk datagrams (see chunkBounds), reusing msg and
-// snap, and returns the payloads, each a new slice that peers may keep. snap.Players is left
-// as it was. An encoding error (a bug: every chunk fits by construction) is returned.
-func encodeChunks(msg *tankv1.ServerMessage, snap *tankv1.Snapshot, bounds []int) ([][]byte, error) {
+	bounds = append(bounds, len(entries))
 	if len(bounds) > maxChunks {
-		return nil, fmt.Errorf("server: snapshot needs %d chunks, more than %d", len(bounds), maxChunks)
+		return nil, bounds, fmt.Errorf("server: snapshot needs %d chunks, more than %d", len(bounds), maxChunks)
 	}
-	all := snap.Players
-	defer func() { snap.Players = all }()
-	out := make([][]byte, 0, len(bounds))
-	start := 0
+	parts := make([]snapPart, len(bounds))
+	total, start := 0, 0
 	for i, end := range bounds {
-		snap.Players = all[start:end]
-		snap.ChunkIndex, snap.ChunkCount = uint32(i), uint32(len(bounds))
-		b, err := transport.AppendDatagram(nil, msg)
-		if err != nil {
-			return nil, err
+		parts[i] = snapPart{tick: tick, entries: entries[start:end], index: uint32(i), count: uint32(len(bounds))}
+		if i == 0 {
+			parts[i].left = left
 		}
-		out = append(out, b)
+		total += parts[i].messageSize()
 		start = end
 	}
-	snap.ChunkIndex, snap.ChunkCount = 0, 0
-	return out, nil
+	buf := make([]byte, 0, total)
+	out := make([][]byte, len(parts))
+	for i := range parts {
+		from := len(buf)
+		buf = parts[i].appendMessage(buf)
+		if len(buf)-from > transport.MaxDatagramSize { // a bug: the budget above makes it fit
+			return nil, bounds, fmt.Errorf("server: snapshot chunk of %d bytes exceeds a datagram", len(buf)-from)
+		}
+		out[i] = buf[from:len(buf):len(buf)]
+	}
+	return out, bounds, nil
 }

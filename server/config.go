@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"time"
 
 	"tanknet/netcode"
@@ -25,6 +26,12 @@ type Config struct {
 	Lane transport.Lane
 	// Arena is the field and movement rules; sent to every client in Welcome.
 	Arena netcode.Arena
+	// ViewRadius is interest management: each client is sent only the tanks within this
+	// many world units of its own (and keeps one it was sent until it is
+	// netcode.ViewHysteresis farther). Zero chooses: everything on an arena that fits a
+	// window's view (Arena.Fits), netcode.ViewRadius on a larger one. Negative sends
+	// everything always.
+	ViewRadius float64
 	// Rules are the combat rules (cannon, health, respawn, rewind window); sent to every
 	// client in Welcome.
 	Rules netcode.Rules
@@ -100,6 +107,8 @@ func (c Config) Validate() error {
 		return errors.New("server: timeouts must be positive")
 	case c.MaxJoinsPerTick < 1 || c.MaxQueuedJoins < 0:
 		return fmt.Errorf("server: max joins per tick %d must be at least 1 and max queued joins %d not negative", c.MaxJoinsPerTick, c.MaxQueuedJoins)
+	case math.IsNaN(c.ViewRadius) || math.IsInf(c.ViewRadius, 0):
+		return fmt.Errorf("server: view radius %v is not a number", c.ViewRadius)
 	case c.Lane != transport.LaneDatagram && c.Lane != transport.LaneReliable:
 		return fmt.Errorf("server: unknown snapshot lane %v", c.Lane)
 	case c.MaxHandshakes < 1:
@@ -125,6 +134,17 @@ func (c *Config) queuedJoins() int {
 		return c.MaxQueuedJoins
 	}
 	return c.MaxPlayers
+}
+
+// viewRadius is the interest radius in effect (see ViewRadius); 0 means every tank.
+func (c *Config) viewRadius() float64 {
+	switch {
+	case c.ViewRadius < 0, c.ViewRadius == 0 && c.Arena.Fits():
+		return 0
+	case c.ViewRadius == 0:
+		return netcode.ViewRadius
+	}
+	return c.ViewRadius
 }
 
 // inputLead is MaxInputLead, or the lead derived from IdleTimeout when it is zero.

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"google.golang.org/protobuf/encoding/protowire"
-	"google.golang.org/protobuf/proto"
 
 	"tanknet/netcode"
 	tankv1 "tanknet/proto/tank/v1"
@@ -65,6 +64,8 @@ type player struct {
 	lastShot       uint32                // move tick of the last accepted shot, 0 before it
 	moves          [moveHistory]movePose // pose after each recent applied move tick
 	fires          []netcode.ShotRequest // received, not yet judged
+	view           view                  // what this client is sent (interest management)
+	entry          []byte                // this tick's PlayerState, encoded once for every snapshot
 }
 
 // TickRecord is the authoritative outcome of one tick, for observers that measure clients
@@ -99,7 +100,10 @@ type world struct {
 
 	inputs  []netcode.PendingInput // scratch for takeInputs
 	copies  []netcode.PendingInput // scratch for takeDatagramInputs
-	bounds  []int                  // scratch for chunkBounds
+	bounds  []int                  // scratch for chunkedDatagrams
+	entries [][]byte               // scratch: one snapshot's encoded PlayerStates
+	one     [1]*player             // scratch: a snapshot's single recipient
+	members []*player              // scratch: a snapshot's tanks
 	applied []AppliedInput
 	starved []uint32
 	poses   []netcode.Pose // scratch for contact
@@ -108,16 +112,16 @@ type world struct {
 	changes []rosterChange // joins and leaves since the last roster update, in order
 	hist    *history       // what every snapshot showed, for lag compensation
 	targets []netcode.Target
-	snap    tankv1.Snapshot
-	msg     tankv1.ServerMessage
+	// interest picks each client's tanks; nil sends every client every tank.
+	interest *interest
 }
 
 func newWorld(cfg *Config, log *slog.Logger, stats *counters) *world {
 	// The rewind window, the tick being judged and one spare: a view may name any tick from
 	// RewindWindow before the judging tick up to the previous tick.
 	hist := newHistory(int(netcode.Ticks(cfg.Rules.RewindWindow)) + 2)
-	w := &world{cfg: cfg, log: log, stats: stats, nextID: 1, hist: hist}
-	w.msg.Kind = &tankv1.ServerMessage_Snapshot{Snapshot: &w.snap}
+	w := &world{cfg: cfg, log: log, stats: stats, nextID: 1, hist: hist,
+		interest: newInterest(&cfg.Arena, cfg.viewRadius(), netcode.ViewHysteresis)}
 	return w
 }
 
@@ -288,33 +292,63 @@ func (w *world) admitCopies(p *player) {
 	}
 }
 
-// broadcast encodes this tick's snapshot once and offers the same bytes to every player:
-// one frame for the stream, or chunk datagrams, as the lane says.
+// broadcast sends this tick's snapshot: the same bytes to every player, or with interest
+// management each player its own tank and the ones in its view (see interest).
 func (w *world) broadcast() {
-	w.snap.ServerTick = w.tick
-	w.snap.Players = w.snap.Players[:0]
 	for _, p := range w.players {
 		transport.FillState(p.state, p.id, netcode.State{Tick: w.tick, Pose: p.pose, Ack: p.ack})
 		s := p.state
 		s.Health, s.Destroyed, s.Kills, s.Deaths, s.SpawnProtected = p.health, p.destroyed, p.kills, p.deaths, w.protected(p)
-		w.snap.Players = append(w.snap.Players, s)
-		w.stats.sentStates(p.pose != p.prevPose, len(w.players), protowire.SizeTag(2)+protowire.SizeBytes(proto.Size(s)))
-		p.prevPose = p.pose
-	}
-	if w.cfg.Lane == transport.LaneDatagram {
-		w.bounds = chunkBounds(w.snap.Players, transport.MaxDatagramSize, w.bounds[:0])
-		chunks, err := encodeChunks(&w.msg, &w.snap, w.bounds)
-		if err != nil {
-			w.log.Error("cannot encode snapshot chunks; skipping this tick's snapshot", "err", err)
+		var err error
+		if p.entry, err = encodeState(p.entry, s); err != nil {
+			w.log.Error("cannot encode a player state; skipping this tick's snapshots", "player", p.id, "err", err)
 			return
 		}
-		for _, p := range w.players {
+	}
+	if w.interest == nil {
+		w.sendSnapshot(w.players, w.players, nil)
+	} else {
+		w.interest.place(w.players)
+		for i, p := range w.players {
+			w.interest.update(int32(i), w.tick)
+			w.members = w.members[:0]
+			for _, m := range p.view.members {
+				w.members = append(w.members, w.players[m])
+			}
+			w.ids = p.view.leftIDs(w.ids[:0])
+			w.one[0] = p
+			w.sendSnapshot(w.members, w.one[:], w.ids)
+		}
+	}
+	for _, p := range w.players {
+		p.prevPose = p.pose
+	}
+}
+
+// sendSnapshot offers the snapshot of members (in id order), with left as its left_view, to
+// every player in to: one frame for the stream, or chunk datagrams, as the lane says. It
+// counts the tank entries sent.
+func (w *world) sendSnapshot(members, to []*player, left []uint32) {
+	w.entries = w.entries[:0]
+	for _, p := range members {
+		w.entries = append(w.entries, p.entry)
+		w.stats.sentStates(p.pose != p.prevPose, len(to), entrySize(p.entry))
+	}
+	if w.cfg.Lane == transport.LaneDatagram {
+		var chunks [][]byte
+		var err error
+		if chunks, w.bounds, err = chunkedDatagrams(w.tick, w.entries, left, w.bounds); err != nil {
+			w.log.Error("cannot cut a snapshot into chunks; skipping it", "err", err)
+			return
+		}
+		for _, p := range to {
 			p.peer.sendChunks(chunks)
 		}
 		return
 	}
-	frame := w.encode(&w.msg)
-	for _, p := range w.players {
+	part := snapPart{tick: w.tick, entries: w.entries, left: left}
+	frame := part.appendFrame(make([]byte, 0, protowire.SizeVarint(uint64(part.messageSize()))+part.messageSize()))
+	for _, p := range to {
 		p.peer.sendSnapshot(frame)
 	}
 }

@@ -1389,7 +1389,14 @@ type Snapshot struct {
 	// Which chunk this is, 0 .. chunk_count-1. Chunks of a tick follow player_id order.
 	ChunkIndex uint32 `protobuf:"varint,3,opt,name=chunk_index,json=chunkIndex,proto3" json:"chunk_index,omitempty"`
 	// How many chunks this tick was cut into (1 .. 64); 0 for a whole snapshot on the stream.
-	ChunkCount    uint32 `protobuf:"varint,4,opt,name=chunk_count,json=chunkCount,proto3" json:"chunk_count,omitempty"`
+	ChunkCount uint32 `protobuf:"varint,4,opt,name=chunk_count,json=chunkCount,proto3" json:"chunk_count,omitempty"`
+	// Interest management (arenas larger than a window's view): the players this client is
+	// sent are only the tanks near its own, so `players` (over all chunks) is this client's
+	// tank and the tanks in its view. left_view lists the tanks that left the view in this
+	// tick or the 9 before and have not come back, in chunk 0 (or the whole snapshot) only,
+	// at most 64: stop drawing them. A tank that comes back is new: draw it at once where it
+	// is, never slid from where it was last seen.
+	LeftView      []uint32 `protobuf:"varint,9,rep,packed,name=left_view,json=leftView,proto3" json:"left_view,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1450,6 +1457,13 @@ func (x *Snapshot) GetChunkCount() uint32 {
 		return x.ChunkCount
 	}
 	return 0
+}
+
+func (x *Snapshot) GetLeftView() []uint32 {
+	if x != nil {
+		return x.LeftView
+	}
+	return nil
 }
 
 // InputBatch repeats a client's recent inputs so that one lost packet does not stall its
@@ -2392,7 +2406,7 @@ const file_tank_v1_tank_proto_rawDesc = "" +
 	"\tdestroyed\x18\v \x01(\bR\tdestroyed\x12\x14\n" +
 	"\x05kills\x18\f \x01(\rR\x05kills\x12\x16\n" +
 	"\x06deaths\x18\r \x01(\rR\x06deaths\x12'\n" +
-	"\x0fspawn_protected\x18\x0e \x01(\bR\x0espawnProtectedJ\x04\b\x03\x10\x04J\x04\b\x04\x10\x05R\bpositionR\brotation\"\x9d\x01\n" +
+	"\x0fspawn_protected\x18\x0e \x01(\bR\x0espawnProtectedJ\x04\b\x03\x10\x04J\x04\b\x04\x10\x05R\bpositionR\brotation\"\xba\x01\n" +
 	"\bSnapshot\x12\x1f\n" +
 	"\vserver_tick\x18\x01 \x01(\rR\n" +
 	"serverTick\x12.\n" +
@@ -2400,7 +2414,8 @@ const file_tank_v1_tank_proto_rawDesc = "" +
 	"\vchunk_index\x18\x03 \x01(\rR\n" +
 	"chunkIndex\x12\x1f\n" +
 	"\vchunk_count\x18\x04 \x01(\rR\n" +
-	"chunkCount\"\x90\x01\n" +
+	"chunkCount\x12\x1b\n" +
+	"\tleft_view\x18\t \x03(\rR\bleftView\"\x90\x01\n" +
 	"\n" +
 	"InputBatch\x12*\n" +
 	"\x06inputs\x18\x01 \x03(\v2\x12.tank.v1.MoveInputR\x06inputs\x12*\n" +
