@@ -15,10 +15,10 @@ SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 GOFILES   = $(shell git ls-files -co --exclude-standard '*.go' 2>/dev/null || find . -name '*.go' -not -path './.git/*')
 
 .DEFAULT_GOAL := help
-.PHONY: help deps go build demo server client sim test bench fuzz gen lint fmt clean
+.PHONY: help deps go build demo demo-windows server client sim test bench fuzz gen lint fmt clean
 
 help: ## list the targets
-	@awk 'BEGIN {FS = ":.*## "} /^[a-z]+:.*## / {printf "  make %-7s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  make %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
 go: ## check that Go 1.24 or newer is installed
 	@command -v $(GO) >/dev/null || { echo "Go is not installed: tanknet needs Go 1.24 or newer (https://go.dev/doc/install)" >&2; exit 1; }
@@ -41,14 +41,28 @@ deps: go ## install the system packages the window client and its tests need, wh
 build: deps ## build tankserver, tankclient and tanksim into bin/
 	$(GO) build -o $(BIN)/ ./cmd/...
 
-demo: ## start a server and two windows, the second on a bad network (Ctrl-C or closing both stops all)
+demo: ## one window: near player | the server's truth | far player on a bad network (Esc quits)
 	@if [ -z "$$DISPLAY" ] && [ -z "$$WAYLAND_DISPLAY" ]; then \
-	  echo "make demo opens windows, but there is no display here (DISPLAY is unset)." >&2; \
+	  echo "make demo opens a window, but there is no display here (DISPLAY is unset)." >&2; \
+	  echo "Try the headless simulation instead: make sim" >&2; exit 1; fi
+	@$(MAKE) --no-print-directory build
+	$(BIN)/tankclient -demo -server 127.0.0.1:$(PORT) $(ARGS)
+
+# The two windows of demo-windows, side by side from the screen's top-left corner: together
+# 1900 pixels wide, so they fit a 1920-pixel screen. render/e2e checks they do not overlap.
+NEAR_WINDOW := -pos 0,0 -width 940 -height 640
+FAR_WINDOW  := -pos 960,0 -width 940 -height 640
+
+demo-windows: ## a server and two separate windows side by side, the second on a bad network
+	@if [ -z "$$DISPLAY" ] && [ -z "$$WAYLAND_DISPLAY" ]; then \
+	  echo "make demo-windows opens windows, but there is no display here (DISPLAY is unset)." >&2; \
 	  echo "Try the headless simulation instead: make sim" >&2; exit 1; fi
 	@$(MAKE) --no-print-directory build
 	@$(BIN)/tankserver -addr 127.0.0.1:$(PORT) & server=$$!; sleep 0.5; \
-	$(BIN)/tankclient -server 127.0.0.1:$(PORT) -name near & near=$$!; \
-	$(BIN)/tankclient -server 127.0.0.1:$(PORT) -name far -latency 150ms -jitter 20ms -loss 0.02 & far=$$!; \
+	if ! kill -0 $$server 2>/dev/null; then \
+	  echo "tankserver could not start on 127.0.0.1:$(PORT) (is the port in use?): try make demo-windows PORT=7778" >&2; exit 1; fi; \
+	$(BIN)/tankclient -server 127.0.0.1:$(PORT) -name near $(NEAR_WINDOW) & near=$$!; \
+	$(BIN)/tankclient -server 127.0.0.1:$(PORT) -name far -net mobile-3g $(FAR_WINDOW) & far=$$!; \
 	trap 'kill -INT $$near $$far $$server 2>/dev/null; wait; exit 0' INT TERM; \
 	wait $$near $$far; kill -INT $$server 2>/dev/null; wait $$server
 
@@ -65,7 +79,7 @@ sim: go ## run a short headless simulation (8 bots, 10 s, broadband) and print i
 test: deps ## gofmt, go vet and every test with the race detector (window tests under Xvfb)
 	@unformatted=$$(gofmt -l $(GOFILES)); [ -z "$$unformatted" ] || { echo "gofmt needed:" $$unformatted >&2; exit 1; }
 	$(GO) vet ./...
-	xvfb-run -a -s "-screen 0 1280x800x24" $(GO) test -race -count=1 ./...
+	xvfb-run -a -s "-screen 0 1920x1080x24" $(GO) test -race -count=1 ./...
 
 bench: deps ## run the benchmarks with allocation counts
 	$(GO) test -run '^$$' -bench . -benchmem ./...

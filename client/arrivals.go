@@ -144,3 +144,16 @@ func (a *arrivals) ack() (tick, mask uint32) {
 	}
 	return tick, mask
 }
+
+// seen reports whether tick is known (at or after the first tick seen and within the
+// window), and if so whether any and all of its chunks came.
+func (a *arrivals) seen(tick uint32) (known, any, complete bool) {
+	if a.first == 0 || tick < a.first || tick > a.newest || tick+arrivalWindow <= a.newest {
+		return false, false, false
+	}
+	s := a.slots[tick%arrivalWindow]
+	if s.tick != tick {
+		return true, false, false
+	}
+	return true, true, bits.OnesCount64(s.got) >= int(s.count)
+}

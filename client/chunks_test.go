@@ -222,3 +222,30 @@ func TestGame_InputBatchRepeatsOnlyUnacknowledged(t *testing.T) {
 		t.Fatalf("remembered %d inputs from tick %d, want %d from tick 6", len(g.recent), g.recent[0].Tick, redundantInputs)
 	}
 }
+
+func TestArrivalsSeen(t *testing.T) {
+	var a arrivals
+	if known, _, _ := a.seen(5); known {
+		t.Error("seen before any arrival reports known")
+	}
+	a.chunk(0, 10, 0, 1)
+	a.chunk(0, 12, 0, 2) // half of tick 12
+	a.chunk(0, 13, 0, 1)
+	tests := []struct {
+		tick                 uint32
+		known, any, complete bool
+	}{
+		{9, false, false, false}, // before the first tick seen
+		{10, true, true, true},
+		{11, true, false, false}, // missing
+		{12, true, true, false},  // partial
+		{13, true, true, true},
+		{14, false, false, false}, // after the newest
+	}
+	for _, tt := range tests {
+		k, an, c := a.seen(tt.tick)
+		if k != tt.known || an != tt.any || c != tt.complete {
+			t.Errorf("seen(%d) = %v %v %v, want %v %v %v", tt.tick, k, an, c, tt.known, tt.any, tt.complete)
+		}
+	}
+}

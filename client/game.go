@@ -331,6 +331,43 @@ func (g *Game) sendBatch() error {
 // most the first 4096). The slice belongs to the Game.
 func (g *Game) HOLStallDurations() []time.Duration { return g.arrivals.stallLog }
 
+// TickArrival says what came of one server tick's snapshot.
+type TickArrival int
+
+const (
+	TickUnknown  TickArrival = iota // before the first snapshot, or too old to remember
+	TickMissing                     // nothing of it came (yet)
+	TickPartial                     // some of its chunks came
+	TickComplete                    // all of it came
+)
+
+// SnapshotArrivals appends to dst what came of each of the n server ticks ending with the
+// newest one received, oldest first, and returns it with that newest tick (0 before any).
+func (g *Game) SnapshotArrivals(dst []TickArrival, n int) ([]TickArrival, uint32) {
+	newest := g.arrivals.newest
+	if newest == 0 {
+		return dst, 0
+	}
+	for i := n - 1; i >= 0; i-- {
+		if uint32(i) > newest {
+			dst = append(dst, TickUnknown)
+			continue
+		}
+		known, any, complete := g.arrivals.seen(newest - uint32(i))
+		switch {
+		case !known:
+			dst = append(dst, TickUnknown)
+		case complete:
+			dst = append(dst, TickComplete)
+		case any:
+			dst = append(dst, TickPartial)
+		default:
+			dst = append(dst, TickMissing)
+		}
+	}
+	return dst, newest
+}
+
 // Input returns the input given to the last Update.
 func (g *Game) Input() netcode.Input { return g.input }
 

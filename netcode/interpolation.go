@@ -201,6 +201,15 @@ func (ip *Interpolator) Delay() time.Duration {
 	return ip.cfg.Delay
 }
 
+// BufferedTicks appends the server ticks of the buffered states, oldest first, to dst and
+// returns it: what a timeline of the buffer draws.
+func (ip *Interpolator) BufferedTicks(dst []uint32) []uint32 {
+	for _, s := range ip.buf {
+		dst = append(dst, s.tick)
+	}
+	return dst
+}
+
 // Len returns how many states are buffered.
 func (ip *Interpolator) Len() int { return len(ip.buf) }
 

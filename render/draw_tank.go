@@ -15,57 +15,63 @@ type tankLabel struct {
 	spec view.LabelSpec
 }
 
-// drawTanks draws the remote tanks, then the local one on top, each with its ghosts, and
-// last every name tag, placed so none leaves the arena or covers another.
-func (g *Game) drawTanks(dst *ebiten.Image, f view.Frame, a *netcode.Arena) {
+// drawTanks draws a client pane's remote tanks, then its own on top, each with its ghosts,
+// and last every name tag, placed so none leaves the arena or covers another.
+func (g *Game) drawTanks(dst *ebiten.Image, p *clientPane, f view.Frame) {
 	if f.Scale <= 0 {
 		return
 	}
+	a := &g.arena
 	labels := g.labels[:0]
-	label := func(p netcode.Pose, name string, clr color.RGBA) {
-		if name == "" {
-			return
-		}
-		img := g.text.image(name, g.fonts.label, shade(clr, 1.4), true)
-		sx, sy := f.ToScreen(p.X, p.Y)
-		b := img.Bounds()
-		labels = append(labels, tankLabel{img, view.LabelSpec{X: sx, Y: sy, Radius: a.TankRadius * hullHalfLength * f.Scale,
-			W: float64(b.Dx()), H: float64(b.Dy())}})
+	l := p.game.Local()
+	if l != nil { // first: its tag gets the best place
+		id := p.game.Welcome().PlayerID
+		labels = g.addLabel(labels, f, a, p.tech.LocalPose(l, &p.shadow), p.game.Name(id)+" (you)", view.PlayerColor(id))
 	}
-
-	if l := g.game.Local(); l != nil {
-		id := g.game.Welcome().PlayerID
-		label(g.tech.LocalPose(l, &g.shadow), g.game.Name(id)+" (you)", view.PlayerColor(id)) // first: it gets the best place
-	}
-	for _, rm := range view.SortedRemotes(g.game) {
+	for _, rm := range view.SortedRemotes(p.game) {
 		newest, ok := rm.Interp.Newest()
 		if !ok {
 			continue // nothing received yet: nowhere to draw it
 		}
 		clr := view.PlayerColor(rm.ID)
-		p := g.tech.RemotePose(rm)
-		g.drawSprite(dst, f, a, p, clr, solid)
+		pose := p.tech.RemotePose(rm)
+		g.drawSprite(dst, f, a, pose, clr, solid)
 		if g.showGhosts {
 			g.drawSprite(dst, f, a, newest.Pose, clr, outline)
 		}
 		name := rm.Name
 		if name == "" {
-			name = g.game.Name(rm.ID)
+			name = p.game.Name(rm.ID)
 		}
-		label(p, name, clr)
+		labels = g.addLabel(labels, f, a, pose, name, clr)
 	}
-
-	if l := g.game.Local(); l != nil {
-		clr := view.PlayerColor(g.game.Welcome().PlayerID)
+	if l != nil {
+		clr := view.PlayerColor(p.game.Welcome().PlayerID)
 		if g.showGhosts {
 			g.drawSprite(dst, f, a, l.Predicted(), clr, translucent)
 		}
-		g.drawSprite(dst, f, a, g.tech.LocalPose(l, &g.shadow), clr, solid)
+		g.drawSprite(dst, f, a, p.tech.LocalPose(l, &p.shadow), clr, solid)
 		if g.showGhosts {
 			g.drawSprite(dst, f, a, l.Baseline().Pose, clr, outline)
 		}
 	}
+	g.placeLabels(dst, f, labels)
+}
 
+// addLabel appends a name tag for a tank at pose to labels.
+func (g *Game) addLabel(labels []tankLabel, f view.Frame, a *netcode.Arena, pose netcode.Pose, name string, clr color.RGBA) []tankLabel {
+	if name == "" {
+		return labels
+	}
+	img := g.text.image(name, g.fonts.label, shade(clr, 1.4), true)
+	sx, sy := f.ToScreen(pose.X, pose.Y)
+	b := img.Bounds()
+	return append(labels, tankLabel{img, view.LabelSpec{X: sx, Y: sy, Radius: a.TankRadius * hullHalfLength * f.Scale,
+		W: float64(b.Dx()), H: float64(b.Dy())}})
+}
+
+// placeLabels places the tags inside the arena (view.PlaceLabels) and draws them.
+func (g *Game) placeLabels(dst *ebiten.Image, f view.Frame, labels []tankLabel) {
 	specs := g.labelSpecs[:0]
 	for _, l := range labels {
 		specs = append(specs, l.spec)

@@ -14,6 +14,7 @@ const (
 	hudSize   = 13 // fits PanelWidth with the longest HUD line
 	labelSize = 13 // name tags: readable, smaller than a tank at default scale
 	titleSize = 22 // failure and waiting messages
+	smallSize = 11 // the timeline strip's row names
 )
 
 // fonts holds the faces the window draws with.
@@ -21,6 +22,7 @@ type fonts struct {
 	mono  *text.GoTextFace // HUD and help, so columns line up
 	label *text.GoTextFace
 	title *text.GoTextFace
+	small *text.GoTextFace
 }
 
 func loadFonts() (*fonts, error) {
@@ -36,5 +38,6 @@ func loadFonts() (*fonts, error) {
 		mono:  &text.GoTextFace{Source: mono, Size: hudSize},
 		label: &text.GoTextFace{Source: regular, Size: labelSize},
 		title: &text.GoTextFace{Source: regular, Size: titleSize},
+		small: &text.GoTextFace{Source: regular, Size: smallSize},
 	}, nil
 }

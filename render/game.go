@@ -2,13 +2,10 @@ package render
 
 import (
 	"context"
-	"image"
-	"math"
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
-	"tanknet/client"
 	"tanknet/netcode"
 	"tanknet/render/view"
 )
@@ -16,28 +13,27 @@ import (
 // failureLinger is how long the window shows why the session ended before it closes.
 const failureLinger = 3 * time.Second
 
-// Game is the Ebitengine game: it feeds the keyboard to a client.Game every tick and draws
-// what package view decides. Ebitengine calls its methods on one goroutine.
+// Game is the Ebitengine game: it feeds the keyboard to one client.Game (the single window)
+// or two (the demo, with the server's truth between them) every tick and draws what package
+// view decides. Ebitengine calls its methods on one goroutine.
 type Game struct {
 	ctx   context.Context
 	opts  Options
-	game  *client.Game
 	arena netcode.Arena // from the Welcome; fixed for the session
 	fonts *fonts
 
-	tech       view.Techniques
-	shadow     view.Unreconciled
-	history    view.History
+	panes []*clientPane // one, or the demo's near and far players
+	demo  bool          // three panes: near player | server | far player
+	truth func(*Truth) bool
+	state Truth // the server's newest tick, read each frame in the demo
+
 	showHelp   bool
 	showHUD    bool
 	showGhosts bool
-	input      netcode.Input
-
-	net    *Network
-	netErr error // the last failed preset switch
+	showStrip  bool
 
 	frames     int
-	failure    error     // why the session ended; nil while it runs
+	failure    error     // why a session ended; nil while they run
 	failAt     time.Time // when failure was noticed
 	shot       screenshot
 	frameStats view.FrameStats
@@ -46,20 +42,21 @@ type Game struct {
 	backdrop   backdrop
 	sprites    sprites
 	text       textCache
-	hudText    textLayer
 	helpText   textLayer
+	serverText textLayer // the server pane's title
+	serverHUD  textLayer // and its legend
 	batch      lineBatch
-	scratch    []view.Point
 	labels     []tankLabel
 	labelSpecs []view.LabelSpec
 	labelRects []view.Rect
 	damage     damage
-	hudRect    image.Rectangle // where the HUD panel was last drawn
+	layout     []view.Pane // this frame's, pane i of the window
+	frameBuf   [3]view.Frame
 	// viewChanged is set by a key that changes what is drawn; the next frame is drawn whole.
 	viewChanged bool
 }
 
-func newGame(ctx context.Context, sess *client.Session, opts Options, now time.Time) (*Game, error) {
+func newGame(ctx context.Context, arena netcode.Arena, opts Options) (*Game, error) {
 	f, err := loadFonts()
 	if err != nil {
 		return nil, err
@@ -67,18 +64,16 @@ func newGame(ctx context.Context, sess *client.Session, opts Options, now time.T
 	return &Game{
 		ctx:        ctx,
 		opts:       opts,
-		game:       client.NewGame(sess, opts.Game, now),
-		arena:      sess.Welcome().Arena,
+		arena:      arena,
 		fonts:      f,
-		tech:       opts.Techniques,
 		showHUD:    true,
 		showGhosts: true,
-		net:        opts.Net,
+		showStrip:  true,
 		shot:       screenshot{path: opts.ScreenshotPath, frames: opts.ScreenshotFrames},
 	}, nil
 }
 
-// Update runs one 60 Hz tick: keys, then the netcode.
+// Update runs one 60 Hz tick: keys, then the netcode of every pane.
 func (g *Game) Update() error {
 	if g.ctx.Err() != nil {
 		return ebiten.Termination
@@ -100,10 +95,11 @@ func (g *Game) Update() error {
 	}
 	now := time.Now()
 	if g.failure == nil {
-		if err := g.game.Update(now, g.input); err != nil {
-			g.failure, g.failAt = err, now
-		} else {
-			g.observe()
+		for _, p := range g.panes {
+			if err := p.update(now, &g.arena); err != nil {
+				g.failure, g.failAt = err, now
+				break
+			}
 		}
 	}
 	g.frames++
@@ -116,52 +112,101 @@ func (g *Game) Update() error {
 	return nil
 }
 
-// observe records what the last Update changed for the shadow and the graph.
-func (g *Game) observe() {
-	l := g.game.Local()
-	if l == nil {
-		return
-	}
-	g.shadow.Observe(&g.arena, l, g.input)
-	if g.game.Stats().RTTSamples == 0 {
-		return // a graph starting at a made-up zero round trip would mislead
-	}
-	off := l.Offset()
-	g.history.Add(view.Sample{At: g.game.Now(), RTT: g.game.Stats().RTT, Correction: math.Hypot(off.X, off.Y)})
-}
-
 // Draw draws the frame and, when a screenshot is due, saves it.
 func (g *Game) Draw(screen *ebiten.Image) {
 	g.frameStats.Frame(time.Now())
-	b := screen.Bounds()
-	f := view.Layout(b.Dx(), b.Dy(), g.arena.Width, g.arena.Height, g.showHUD)
-	full := g.backdrop.update(screen, &g.arena, f) || g.needsFullFrame(f)
+	g.layout = g.layoutFor(screen, g.layout[:0])
+	frames := g.frameBuf[:0]
+	for _, l := range g.layout {
+		frames = append(frames, l.Frame)
+	}
+	full := g.backdrop.update(screen, &g.arena, frames...) || g.needsFullFrame()
 	if full {
 		g.backdrop.draw(screen)
 	} else {
 		g.damage.repair(screen, g.backdrop.img)
 	}
-	g.drawTanks(screen, f, &g.arena)
-	if g.showHUD {
-		g.drawHUD(screen, f, full)
+	for i, p := range g.panes {
+		g.drawClientPane(screen, p, g.layout[g.paneIndex(i)], full)
 	}
-	g.drawOverlays(screen, f)
+	if g.demo {
+		g.drawServerPane(screen, g.layout[view.ServerPane], full)
+	}
+	g.drawOverlays(screen)
 	g.damage.endFrame()
 	g.text.endFrame()
 	g.viewChanged = false
 	if g.shot.due && !g.shot.done {
 		g.shot.take(screen)
+		if g.demo && g.opts.Report != nil {
+			g.reportTruth(g.opts.Report)
+		}
 	}
 }
 
+// layoutFor places the panes in a window the size of screen, appending them to dst.
+func (g *Game) layoutFor(screen *ebiten.Image, dst []view.Pane) []view.Pane {
+	b := screen.Bounds()
+	if g.demo {
+		ps := view.DemoLayout(b.Dx(), b.Dy(), g.arena.Width, g.arena.Height, g.showHUD, g.showStrip)
+		return append(dst, ps[:]...)
+	}
+	return append(dst, view.SingleLayout(b.Dx(), b.Dy(), g.arena.Width, g.arena.Height, g.showHUD, g.showStrip))
+}
+
+// paneIndex returns the layout index of client pane i: the demo's far player is the third.
+func (g *Game) paneIndex(i int) int {
+	if g.demo && i == 1 {
+		return view.FarPane
+	}
+	return i
+}
+
 // needsFullFrame reports whether this frame must repaint the whole window rather than only
-// repair where tanks were: when the view changed, or something is drawn over the arena that
+// repair where tanks were: when the view changed, or something is drawn over an arena that
 // the damage record does not track (a floating HUD, the help, a message box).
-func (g *Game) needsFullFrame(f view.Frame) bool {
-	return g.viewChanged || g.showHelp || g.failure != nil || g.game.Local() == nil || (g.showHUD && !f.Side)
+func (g *Game) needsFullFrame() bool {
+	if g.viewChanged || g.showHelp || g.failure != nil {
+		return true
+	}
+	for i, p := range g.panes {
+		if p.game.Local() == nil || (g.showHUD && g.layout[g.paneIndex(i)].Frame.PanelOverArena()) {
+			return true
+		}
+	}
+	return false
 }
 
 // Layout keeps one logical pixel per window pixel, so a bigger window shows a bigger arena.
 func (g *Game) Layout(outsideWidth, outsideHeight int) (int, int) {
 	return max(outsideWidth, 1), max(outsideHeight, 1)
+}
+
+// drawClientPane draws one client: its title (demo), arena contents, strip, HUD and banners.
+func (g *Game) drawClientPane(dst *ebiten.Image, p *clientPane, l view.Pane, full bool) {
+	if l.Title.W > 0 {
+		g.drawTitle(dst, &p.titleText, l.Title, p.title(), full)
+	}
+	g.drawTanks(dst, p, l.Frame)
+	if l.Strip.W > 0 {
+		g.drawStrip(dst, p, l.Strip)
+	}
+	if g.showHUD {
+		g.drawHUD(dst, p, l.Frame, full)
+	}
+	g.drawBanners(dst, p, l.Frame)
+}
+
+// title is a demo pane's title line: who it is, and over which network.
+func (p *clientPane) title() string {
+	return p.role + " — " + p.netTitle()
+}
+
+// drawTitle draws a pane title in r through t, when the frame is drawn whole or it changed.
+func (g *Game) drawTitle(dst *ebiten.Image, t *textLayer, r view.Rect, s string, full bool) {
+	t.begin(r.X, r.Y, r.W, r.H, view.Background)
+	t.add(s, g.fonts.mono, r.X, r.Y+2, view.RTTLine)
+	if t.update() || full {
+		t.draw(dst)
+	}
 }

@@ -27,39 +27,39 @@ func correction(s view.Sample) float64 { return s.Correction }
 
 // graphLegend writes the graph's two-line legend above r into t and returns the values at
 // the top edge of each trace's scale.
-func (g *Game) graphLegend(t *textLayer, r view.Rect) (rttTop, corrTop float64) {
-	h := &g.history
+func (g *Game) graphLegend(t *textLayer, p *clientPane, r view.Rect) (rttTop, corrTop float64) {
+	h := &p.history
 	rttTop = view.NiceCeil(h.Max(rttMS), rttFloorMS)
 	corrTop = view.NiceCeil(h.Max(correction), correctionUnit)
 	var rtt, corr float64
 	if s := h.Samples(); len(s) > 0 {
 		rtt, corr = rttMS(s[len(s)-1]), correction(s[len(s)-1])
 	}
-	t.add(fmt.Sprintf("RTT (ping) %.0f ms  (top %g ms)", rtt, rttTop), g.fonts.mono, r.X, r.Y-2*lineHeight, view.RTTLine)
-	t.add(fmt.Sprintf("correction %.3f u  (top %g u)", corr, corrTop), g.fonts.mono, r.X, r.Y-lineHeight, view.ErrorLine)
+	t.add(fmt.Sprintf("RTT %.0f ms (top %g)", rtt, rttTop), g.fonts.mono, r.X, r.Y-2*lineHeight, view.RTTLine)
+	t.add(fmt.Sprintf("correction %.3f u (top %g)", corr, corrTop), g.fonts.mono, r.X, r.Y-lineHeight, view.ErrorLine)
 	return rttTop, corrTop
 }
 
 // drawGraph draws the last view.GraphWindow of round trips and correction sizes in r, each
 // against its own scale (the value at r's top edge). The box, grid and both traces go out as
 // one batch of quads.
-func (g *Game) drawGraph(dst *ebiten.Image, r view.Rect, rttTop, corrTop float64) {
+func (g *Game) drawGraph(dst *ebiten.Image, p *clientPane, r view.Rect, rttTop, corrTop float64) {
 	b := &g.batch
 	b.rect(r.X, r.Y, r.W, r.H, graphFill)
 	for i := 1; i < 4; i++ { // quarter lines
 		y := r.Y + r.H*float64(i)/4
 		b.rect(r.X, y, r.W, 1, graphGrid)
 	}
-	g.plot(r, rttTop, rttMS, view.RTTLine)
-	g.plot(r, corrTop, correction, view.ErrorLine)
+	g.plot(p, r, rttTop, rttMS, view.RTTLine)
+	g.plot(p, r, corrTop, correction, view.ErrorLine)
 	strokeRect(b, r, 1, view.DimText)
 	b.flush(dst)
 }
 
 // plot adds one series of the history in r to the batch, scaled so top is r's top edge.
-func (g *Game) plot(r view.Rect, top float64, value func(view.Sample) float64, clr color.RGBA) {
-	pts := g.history.Plot(g.scratch[:0], g.game.Now(), r.W, r.H, top, value)
-	g.scratch = pts
+func (g *Game) plot(p *clientPane, r view.Rect, top float64, value func(view.Sample) float64, clr color.RGBA) {
+	pts := p.history.Plot(p.scratch[:0], p.game.Now(), r.W, r.H, top, value)
+	p.scratch = pts
 	for i := 1; i < len(pts); i++ {
 		g.batch.segment(r.X+pts[i-1].X, r.Y+pts[i-1].Y, r.X+pts[i].X, r.Y+pts[i].Y, 1.5, clr)
 	}

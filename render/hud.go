@@ -7,7 +7,6 @@ import (
 	"github.com/hajimehoshi/ebiten/v2/text/v2"
 
 	"tanknet/render/view"
-	"tanknet/transport"
 )
 
 // HUD text metrics, in pixels.
@@ -15,34 +14,54 @@ const (
 	lineHeight = 17 // hudSize plus leading
 	padding    = 10 // inside the panel
 	sectionGap = 3  // air above each section heading
+	// minGraphBeside is the narrowest graph worth putting beside the HUD text in a wide,
+	// short panel (the demo's) instead of under it.
+	minGraphBeside = 170
 )
 
-// drawHUD fills the panel with the HUD text and the live graph below it. The text goes
-// through a textLayer, so it is drawn anew only in frames where a number in it changed; in a
-// frame that is not drawn whole (full false) the panel is not touched at all otherwise.
-func (g *Game) drawHUD(dst *ebiten.Image, f view.Frame, full bool) {
-	lines := view.HUD(g.game, g.tech, g.netLines())
-	if g.netErr != nil {
-		lines = append(lines, view.Line{Text: g.netErr.Error(), Style: view.Warn})
+// drawHUD fills a pane's panel with the HUD text and the live graph. In a tall panel the
+// graph goes under the text; in a wide, short one (the demo's) beside it, and the text drops
+// its secondary lines first when it does not fit. The text goes through a textLayer, so it is
+// drawn anew only in frames where a number in it changed; in a frame not drawn whole (full
+// false) the panel is not touched otherwise.
+func (g *Game) drawHUD(dst *ebiten.Image, p *clientPane, f view.Frame, full bool) {
+	panel := f.Panel
+	if panel.W <= 0 || panel.H <= 0 {
+		return
+	}
+	lines := view.HUD(p.game, p.tech, p.netLines())
+	if p.netErr != nil {
+		lines = append(lines, view.Line{Text: p.netErr.Error(), Style: view.Warn})
 	}
 	lines = append(lines, view.Line{Text: "F1 help", Style: view.Dim})
+
 	graphH := float64(view.GraphHeight + 2*lineHeight)
-	p := f.Panel
-	headings := 0
-	for _, l := range lines {
-		if l.Style == view.Heading {
-			headings++
-		}
+	textW := panel.W
+	var graph view.Rect
+	beside := panel.W-PanelTextWidth >= minGraphBeside && panel.H < textHeight(lines)+graphH+3*padding
+	if beside {
+		textW = PanelTextWidth
+		gh := min(float64(view.GraphHeight), panel.H-2*padding-2*lineHeight)
+		graph = view.Rect{X: panel.X + textW, Y: panel.Y + padding + 2*lineHeight, W: panel.W - textW - padding, H: gh}
+		lines = view.FitLines(lines, int((panel.H-2*padding)/lineHeight)-1)
+	} else {
+		lines = view.FitLines(lines, int((panel.H-graphH-3*padding)/(lineHeight+sectionGap)))
+		panel.H = min(panel.H, textHeight(lines)+graphH+3*padding)
+		graph = view.Rect{X: panel.X + padding, Y: panel.Y + panel.H - graphH - padding + 2*lineHeight, W: panel.W - 2*padding, H: view.GraphHeight}
 	}
-	p.H = min(p.H, float64(len(lines)*lineHeight+headings*sectionGap)+graphH+3*padding)
-	t := &g.hudText
-	t.begin(p.X, p.Y, p.W, p.H, view.PanelFill)
-	y := p.Y + padding
+
+	t := &p.hudText
+	t.begin(panel.X, panel.Y, panel.W, panel.H, view.PanelFill)
+	y := panel.Y + padding
+	textBottom := panel.Y + panel.H - padding
+	if !beside {
+		textBottom -= graphH
+	}
 	for _, l := range lines {
-		if y+lineHeight > p.Y+p.H-graphH-padding {
+		if y+lineHeight > textBottom {
 			break
 		}
-		x := p.X + padding
+		x := panel.X + padding
 		if l.Style != view.Heading {
 			x += 8
 		} else {
@@ -51,31 +70,32 @@ func (g *Game) drawHUD(dst *ebiten.Image, f view.Frame, full bool) {
 		t.add(l.Text, g.fonts.mono, x, y, styleColor(l.Style))
 		y += lineHeight
 	}
-	graph := view.Rect{X: p.X + padding, Y: p.Y + p.H - graphH - padding + 2*lineHeight, W: p.W - 2*padding, H: view.GraphHeight}
-	rttTop, corrTop := g.graphLegend(t, graph)
+	rttTop, corrTop := g.graphLegend(t, p, graph)
 	if t.update() || full {
 		if !full { // the panel is translucent: put back what is under it, where it was and is
-			repairRect(dst, g.backdrop.img, g.hudRect.Union(t.bounds()))
+			repairRect(dst, g.backdrop.img, p.hudRect.Union(t.bounds()))
 		}
 		t.draw(dst)
-		g.hudRect = t.bounds()
+		p.hudRect = t.bounds()
 	}
-	g.drawGraph(dst, graph, rttTop, corrTop)
+	if graph.H > 10 && graph.W > 10 {
+		g.drawGraph(dst, p, graph, rttTop, corrTop)
+	}
 }
 
-// netLines describe the link conditioner for the HUD.
-func (g *Game) netLines() []string {
-	if g.net == nil {
-		return []string{"network conditioning unavailable"}
+// PanelTextWidth is the HUD text's column in a wide panel under the arena, with the graph to
+// its right: the longest essential HUD line (40 characters of 13 px Go Mono) plus padding.
+const PanelTextWidth = 330
+
+// textHeight is the height lines take in the HUD.
+func textHeight(lines []view.Line) float64 {
+	headings := 0
+	for _, l := range lines {
+		if l.Style == view.Heading {
+			headings++
+		}
 	}
-	c := g.net.Conn.Conditions()
-	switch {
-	case c == (transport.Conditions{}):
-		return []string{"network " + g.net.Preset + ": nothing added"}
-	case c.Outbound == c.Inbound:
-		return []string{"network " + g.net.Preset + ", each way:", "  " + c.Outbound.String()}
-	}
-	return []string{"network " + g.net.Preset + ":", "  out " + c.Outbound.String(), "  in  " + c.Inbound.String()}
+	return float64(len(lines)*lineHeight + headings*sectionGap)
 }
 
 func styleColor(s view.Style) color.RGBA {

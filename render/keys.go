@@ -5,11 +5,12 @@ import (
 	"github.com/hajimehoshi/ebiten/v2/inpututil"
 
 	"tanknet/render/view"
-	"tanknet/transport"
 )
 
-// handleKeys reads the keyboard: the driving keys become g.input, and each switch key
-// pressed this tick flips its switch. It reports whether the player asked to quit.
+// handleKeys reads the keyboard: the driving keys become each pane's input, and each switch
+// key pressed this tick flips its switch: the window's own (help, ghosts, HUD, strip) for
+// the whole window, the technique and network ones for the panes they target. It reports
+// whether the player asked to quit.
 func (g *Game) handleKeys() (quit bool) {
 	held := func(keys ...ebiten.Key) bool {
 		for _, k := range keys {
@@ -19,15 +20,22 @@ func (g *Game) handleKeys() (quit bool) {
 		}
 		return false
 	}
-	g.input = view.Keys{
-		Forward: held(ebiten.KeyW, ebiten.KeyArrowUp),
-		Back:    held(ebiten.KeyS, ebiten.KeyArrowDown),
-		Left:    held(ebiten.KeyA, ebiten.KeyArrowLeft),
-		Right:   held(ebiten.KeyD, ebiten.KeyArrowRight),
-	}.Input()
+	wasd := view.Keys{Forward: held(ebiten.KeyW), Back: held(ebiten.KeyS), Left: held(ebiten.KeyA), Right: held(ebiten.KeyD)}
+	arrows := view.Keys{Forward: held(ebiten.KeyArrowUp), Back: held(ebiten.KeyArrowDown), Left: held(ebiten.KeyArrowLeft), Right: held(ebiten.KeyArrowRight)}
+	for _, p := range g.panes {
+		switch p.keys {
+		case driveWASD:
+			p.input = wasd.Input()
+		case driveArrows:
+			p.input = arrows.Input()
+		default:
+			p.input = view.Keys{Forward: wasd.Forward || arrows.Forward, Back: wasd.Back || arrows.Back,
+				Left: wasd.Left || arrows.Left, Right: wasd.Right || arrows.Right}.Input()
+		}
+	}
 
 	pressed := inpututil.IsKeyJustPressed
-	for _, k := range []ebiten.Key{ebiten.KeyF1, ebiten.KeyP, ebiten.KeyR, ebiten.KeyI, ebiten.KeyG, ebiten.KeyH, ebiten.KeyN} {
+	for _, k := range []ebiten.Key{ebiten.KeyF1, ebiten.KeyP, ebiten.KeyR, ebiten.KeyI, ebiten.KeyG, ebiten.KeyH, ebiten.KeyN, ebiten.KeyT, ebiten.KeyTab} {
 		g.viewChanged = g.viewChanged || pressed(k)
 	}
 	switch {
@@ -35,38 +43,47 @@ func (g *Game) handleKeys() (quit bool) {
 		return true
 	case pressed(ebiten.KeyF1):
 		g.showHelp = !g.showHelp
-	case pressed(ebiten.KeyP):
-		g.tech.TogglePrediction()
-	case pressed(ebiten.KeyR):
-		g.tech.ToggleReconciliation()
-	case pressed(ebiten.KeyI):
-		g.tech.ToggleInterpolation()
 	case pressed(ebiten.KeyG):
 		g.showGhosts = !g.showGhosts
 	case pressed(ebiten.KeyH):
 		g.showHUD = !g.showHUD
-	case pressed(ebiten.KeyN):
-		step := 1
-		if held(ebiten.KeyShift) {
-			step = -1
+	case pressed(ebiten.KeyT):
+		g.showStrip = !g.showStrip
+	}
+	for _, p := range g.targets() {
+		switch {
+		case pressed(ebiten.KeyP):
+			p.tech.TogglePrediction()
+		case pressed(ebiten.KeyR):
+			p.tech.ToggleReconciliation()
+		case pressed(ebiten.KeyI):
+			p.tech.ToggleInterpolation()
+		case pressed(ebiten.KeyTab):
+			p.selectNext()
+		case pressed(ebiten.KeyN):
+			step := 1
+			if held(ebiten.KeyShift) {
+				step = -1
+			}
+			p.cyclePreset(step)
 		}
-		g.cyclePreset(step)
 	}
 	return false
 }
 
-// cyclePreset switches the link conditioner to the next (step 1) or previous (-1) preset.
-func (g *Game) cyclePreset(step int) {
-	if g.net == nil {
-		return
+// targets returns the panes a technique or network key acts on: the only one, or in the
+// demo the client pane under the mouse, or both when the mouse is over the server pane or
+// outside the window.
+func (g *Game) targets() []*clientPane {
+	if !g.demo || len(g.layout) == 0 {
+		return g.panes
 	}
-	name := view.CyclePreset(transport.PresetNames(), g.net.Preset, step)
-	c, err := transport.Preset(name)
-	if err == nil {
-		err = g.net.Conn.SetConditions(c)
+	x, y := ebiten.CursorPosition()
+	switch view.PaneAt(g.layout, float64(x), float64(y)) {
+	case view.NearPane:
+		return g.panes[:1]
+	case view.FarPane:
+		return g.panes[1:]
 	}
-	g.netErr = err
-	if err == nil {
-		g.net.Preset = name
-	}
+	return g.panes
 }

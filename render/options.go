@@ -3,6 +3,7 @@ package render
 import (
 	"errors"
 	"fmt"
+	"image"
 	"io"
 
 	"tanknet/client"
@@ -17,6 +18,8 @@ type Options struct {
 	// Width and Height are the initial window size in logical pixels; the window stays
 	// resizable. Zero means 1200 x 580.
 	Width, Height int
+	// Position, if set, is where the window's top-left corner goes on the screen.
+	Position *image.Point
 	// Game tunes the netcode.
 	Game client.Options
 	// Techniques are the switches at start; see view.Techniques.

@@ -13,15 +13,15 @@ import (
 	"tanknet/render/view"
 )
 
-// drawOverlays draws what sits over the arena: the switches that are off, the waiting and
-// failure messages, and the help.
-func (g *Game) drawOverlays(dst *ebiten.Image, f view.Frame) {
+// drawBanners draws what sits over a client pane's arena every frame: the switches that are
+// off, and where to find the keys when the HUD is hidden.
+func (g *Game) drawBanners(dst *ebiten.Image, p *clientPane, f view.Frame) {
 	a := f.Arena
 	var off []string
 	for _, s := range []struct {
 		name string
 		on   bool
-	}{{"PREDICTION", g.tech.Prediction}, {"RECONCILIATION", g.tech.Reconciliation}, {"INTERPOLATION", g.tech.Interpolation}} {
+	}{{"PREDICTION", p.tech.Prediction}, {"RECONCILIATION", p.tech.Reconciliation}, {"INTERPOLATION", p.tech.Interpolation}} {
 		if !s.on {
 			off = append(off, s.name)
 		}
@@ -33,24 +33,31 @@ func (g *Game) drawOverlays(dst *ebiten.Image, f view.Frame) {
 	if !g.showHUD {
 		g.drawDamaging(dst, g.text.image("F1 help  H HUD", g.fonts.mono, view.DimText, true), a.X+8, a.Y+a.H-lineHeight-4)
 	}
+}
 
-	switch {
-	case g.failure != nil:
-		vector.FillRect(dst, 0, 0, float32(dst.Bounds().Dx()), float32(dst.Bounds().Dy()), color.NRGBA{0, 0, 0, 0xa0}, false)
+// drawOverlays draws what sits over everything: a pane's waiting message, the failure and
+// the help.
+func (g *Game) drawOverlays(dst *ebiten.Image) {
+	for i, p := range g.panes {
+		if p.game.Local() == nil && g.failure == nil {
+			g.messageBox(dst, g.layout[g.paneIndex(i)].Frame.Arena, "Joined — waiting for the first snapshot", nil, view.TextColor)
+		}
+	}
+	win := view.Rect{W: float64(dst.Bounds().Dx()), H: float64(dst.Bounds().Dy())}
+	if g.failure != nil {
+		vector.FillRect(dst, 0, 0, float32(win.W), float32(win.H), color.NRGBA{0, 0, 0, 0xa0}, false)
 		left := failureLinger - time.Since(g.failAt)
 		lines := []string{wrap(g.failure.Error(), 70), fmt.Sprintf("closing in %.0f s (Esc quits now)", max(0, left.Seconds()))}
-		g.messageBox(dst, f, "Connection lost", lines, view.ErrorText)
-	case g.game.Local() == nil:
-		g.messageBox(dst, f, "Joined — waiting for the first snapshot", nil, view.TextColor)
+		g.messageBox(dst, win, "Connection lost", lines, view.ErrorText)
 	}
 	if g.showHelp {
-		g.drawHelp(dst, f)
+		g.drawHelp(dst, win)
 	}
 }
 
-// messageBox draws a title and lines centred on the arena in a dark box.
-func (g *Game) messageBox(dst *ebiten.Image, f view.Frame, title string, lines []string, clr color.Color) {
-	cx, cy := f.Arena.X+f.Arena.W/2, f.Arena.Y+f.Arena.H/2
+// messageBox draws a title and lines centred on r in a dark box.
+func (g *Game) messageBox(dst *ebiten.Image, r view.Rect, title string, lines []string, clr color.Color) {
+	cx, cy := r.X+r.W/2, r.Y+r.H/2
 	w := text.Advance(title, g.fonts.title)
 	n := 0
 	for _, l := range lines {
@@ -73,15 +80,15 @@ func (g *Game) messageBox(dst *ebiten.Image, f view.Frame, title string, lines [
 	}
 }
 
-// drawHelp draws the key help in a box over the arena's centre.
-func (g *Game) drawHelp(dst *ebiten.Image, f view.Frame) {
-	lines := view.Help()
+// drawHelp draws the key help in a box over the centre of r, kept inside the window.
+func (g *Game) drawHelp(dst *ebiten.Image, r view.Rect) {
+	lines := view.Help(g.demo)
 	w := 0.0
 	for _, l := range lines {
 		w = max(w, text.Advance(l.Text, g.fonts.mono))
 	}
 	h := float64(len(lines)*lineHeight + 3*len(lines)/6)
-	x, y := f.Arena.X+f.Arena.W/2-w/2-padding*2, f.Arena.Y+f.Arena.H/2-h/2-padding
+	x, y := max(0, r.X+r.W/2-w/2-padding*2), max(0, r.Y+r.H/2-h/2-padding)
 	bw, bh := w+4*padding, h+3*padding
 	t := &g.helpText
 	t.begin(x, y, bw, bh, view.BoxFill)

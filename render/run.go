@@ -2,6 +2,7 @@ package render
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"time"
@@ -11,7 +12,7 @@ import (
 	"tanknet/client"
 )
 
-// goodbyeWait bounds how long Run waits for the session's reader after saying goodbye.
+// goodbyeWait bounds how long Run waits for a session's reader after saying goodbye.
 const goodbyeWait = 2 * time.Second
 
 // Run opens the window on sess, an established session, and plays until the player quits,
@@ -27,20 +28,73 @@ func Run(ctx context.Context, sess *client.Session, opts Options) error {
 		_ = sess.Close("client misconfigured")
 		return err
 	}
+	defer runSession(sess)()
+	g, err := newGame(ctx, sess.Welcome().Arena, opts)
+	if err != nil {
+		return err
+	}
+	g.panes = []*clientPane{newClientPane("", driveAll, sess, opts, opts.Net, time.Now())}
+	return g.run()
+}
+
+// DemoOptions configure the three-pane demo window: the near player, the server's truth and
+// the far player side by side.
+type DemoOptions struct {
+	// Options set the window, the netcode and the switches at start, for both players;
+	// Options.Net is ignored in favour of NearNet and FarNet.
+	Options
+	// Near and Far are the two players' established sessions, on the same server; each
+	// may sit on a link conditioner (NearNet, FarNet; nil: none).
+	Near, Far       *client.Session
+	NearNet, FarNet *Network
+	// Truth fills in the server's newest tick and reports whether there is one. The server
+	// pane calls it once a frame, on the window's goroutine.
+	Truth func(*Truth) bool
+}
+
+// RunDemo opens the demo window on two established sessions and plays like Run until the
+// player quits, ctx is done, the screenshot is written, or a session ends. RunDemo owns both
+// sessions. It must be called from the main goroutine.
+func RunDemo(ctx context.Context, opts DemoOptions) error {
+	if opts.Near == nil || opts.Far == nil || opts.Truth == nil {
+		return errors.New("render: the demo needs two sessions and the server's truth")
+	}
+	stopNear, stopFar := runSession(opts.Near), runSession(opts.Far)
+	defer stopFar()
+	defer stopNear()
+	if err := opts.Validate(); err != nil {
+		return err
+	}
+	g, err := newGame(ctx, opts.Near.Welcome().Arena, opts.Options)
+	if err != nil {
+		return err
+	}
+	now := time.Now()
+	g.demo, g.truth = true, opts.Truth
+	g.panes = []*clientPane{
+		newClientPane("NEAR PLAYER (WASD)", driveWASD, opts.Near, opts.Options, opts.NearNet, now),
+		newClientPane("FAR PLAYER (arrows)", driveArrows, opts.Far, opts.Options, opts.FarNet, now),
+	}
+	return g.run()
+}
+
+// runSession starts sess's reader and returns what closes it: a goodbye, then a bounded
+// wait for the reader.
+func runSession(sess *client.Session) (stop func()) {
 	readerDone := make(chan error, 1)
 	go func() { readerDone <- sess.Run() }()
-	defer func() {
+	return func() {
 		_ = sess.Close("player quit")
 		select {
 		case <-readerDone:
 		case <-time.After(goodbyeWait):
 		}
-	}()
-
-	g, err := newGame(ctx, sess, opts, time.Now())
-	if err != nil {
-		return err
 	}
+}
+
+// run opens the window and plays until the game ends.
+func (g *Game) run() error {
+	opts := g.opts
 	w, h := opts.size()
 	title := opts.Title
 	if title == "" {
@@ -48,12 +102,15 @@ func Run(ctx context.Context, sess *client.Session, opts Options) error {
 	}
 	ebiten.SetWindowTitle(title)
 	ebiten.SetWindowSize(w, h)
+	if opts.Position != nil {
+		ebiten.SetWindowPosition(opts.Position.X, opts.Position.Y)
+	}
 	ebiten.SetWindowResizingMode(ebiten.WindowResizingModeEnabled)
 	ebiten.SetWindowClosingHandled(true) // Update sees the close, to exit with the right error
 	ebiten.SetTPS(60)
 	ebiten.SetVsyncEnabled(true)
-	ebiten.SetScreenClearedEveryFrame(false) // every Draw starts by copying the backdrop over all of it
-	err = ebiten.RunGame(g)
+	ebiten.SetScreenClearedEveryFrame(false) // every Draw repaints or repairs what it changes
+	err := ebiten.RunGame(g)
 	if opts.Report != nil {
 		g.report(opts.Report)
 	}
@@ -62,10 +119,12 @@ func Run(ctx context.Context, sess *client.Session, opts Options) error {
 
 // report writes how fast the window drew and whether the prediction kept up.
 func (g *Game) report(w io.Writer) {
-	dropped := 0
-	if l := g.game.Local(); l != nil {
-		dropped = l.Counters().DroppedSteps
+	dropped, tanks := 0, 0
+	for _, p := range g.panes {
+		if l := p.game.Local(); l != nil {
+			dropped += l.Counters().DroppedSteps
+		}
+		tanks = max(tanks, len(p.game.Remotes())+1)
 	}
-	fmt.Fprintf(w, "tankclient: %s; %d tanks; prediction steps dropped %d\n",
-		g.frameStats.Summary(), len(g.game.Remotes())+1, dropped)
+	fmt.Fprintf(w, "tankclient: %s; %d tanks; prediction steps dropped %d\n", g.frameStats.Summary(), tanks, dropped)
 }

@@ -3,7 +3,10 @@ package main
 import (
 	"errors"
 	"fmt"
+	"image"
 	"os"
+	"strconv"
+	"strings"
 	"time"
 
 	"tanknet/client"
@@ -32,8 +35,16 @@ type Config struct {
 	Game       client.Options
 	Techniques view.Techniques
 
-	// Width and Height are the initial window size.
+	// Demo runs the three-pane demo: a server in this process listening on Server, a near
+	// player under Net/Conditions and a far one under FarNet/FarConditions, in one window
+	// with the server's truth between them.
+	Demo          bool
+	FarNet        string
+	FarConditions transport.Conditions
+
+	// Width and Height are the initial window size; Position, if set, where it opens.
 	Width, Height int
+	Position      *image.Point
 	// Screenshot, if set, runs Frames frames, writes the window to this PNG file and exits.
 	Screenshot string
 	Frames     int
@@ -49,8 +60,9 @@ func DefaultConfig() Config {
 		Seed:        1,
 		Game:        client.DefaultOptions(),
 		Techniques:  view.AllOn(),
+		FarNet:      "mobile-3g", // 120 ms each way and 5% loss: the round trip and the holds are plain to see
 		Width:       1200,
-		Height:      580, // the default arena and the HUD panel, with little to spare
+		Height:      640, // the default arena, the timeline strip and the HUD panel, with little to spare
 		Frames:      120, // two seconds at 60 TPS: joined, snapshots flowing, buffers full
 	}
 }
@@ -79,6 +91,7 @@ func (c Config) renderOptions(cc *transport.ConditionedConn) render.Options {
 		Title:            "tanknet — " + c.Name + " @ " + c.Server,
 		Width:            c.Width,
 		Height:           c.Height,
+		Position:         c.Position,
 		Game:             c.Game,
 		Techniques:       c.Techniques,
 		ScreenshotPath:   c.Screenshot,
@@ -91,4 +104,19 @@ func (c Config) renderOptions(cc *transport.ConditionedConn) render.Options {
 		o.Net = &render.Network{Conn: cc, Preset: c.Net}
 	}
 	return o
+}
+
+// Demo window size: three panes of a 40 x 25 arena with the strip and the HUD under each;
+// it fits a 1920 x 1080 desktop.
+const demoWidth, demoHeight = 1800, 800
+
+// parsePosition parses "x,y", a window position in screen pixels.
+func parsePosition(s string) (*image.Point, error) {
+	xs, ys, ok := strings.Cut(s, ",")
+	x, errX := strconv.Atoi(strings.TrimSpace(xs))
+	y, errY := strconv.Atoi(strings.TrimSpace(ys))
+	if !ok || errX != nil || errY != nil {
+		return nil, fmt.Errorf("-pos %q: want x,y in screen pixels, e.g. 0,0", s)
+	}
+	return &image.Point{X: x, Y: y}, nil
 }

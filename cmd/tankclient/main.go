@@ -4,12 +4,19 @@
 //	tankclient -server 127.0.0.1:7777 -name ada
 //	tankclient -net mobile-3g                   # play over a simulated 3G link
 //	tankclient -latency 80ms -jitter 10ms -loss 0.02
-//	tankclient -screenshot shot.png -frames 120 # write a PNG after 120 frames and exit
+//	tankclient -screenshot shot.png -frames 120 # write a PNG after 120 frames, print the fps, exit
+//	tankclient -demo                            # server + near and far player in one window
 //
 // Keys: W/S or Up/Down drive, A/D or Left/Right turn; P, R and I switch prediction,
-// reconciliation and interpolation off and on; G the ghosts, H the HUD; N and Shift+N step
-// through the network presets; F1 shows the keys; Esc quits. It exits 0 when the player quits, 1 when the server is lost mid-game
-// and 2 when it cannot join (no answer, rejected) or the flags are wrong.
+// reconciliation and interpolation off and on (prediction off also turns reconciliation
+// off); G the ghosts, H the HUD, T the timeline strip, Tab the remote tank it follows; N and
+// Shift+N step through the network presets; F1 shows the keys; Esc quits. In the -demo
+// window WASD drives the near player and the arrows the far one, and P, R, I, N and Tab act
+// on the pane under the mouse (both over the server pane).
+//
+// tankclient needs a display (X11); without one it says so and exits 2. It exits 0 when the
+// player quits, 1 when the server is lost mid-game and 2 when it cannot join (no answer,
+// rejected, the demo's port taken) or the flags are wrong.
 package main
 
 import (
@@ -37,17 +44,38 @@ func main() {
 	nf.Register(flag.CommandLine)
 	tl := flag.String("interp", cfg.Game.Interp.Timeline.String(), "remote interpolation `timeline`: receive (fixed delay) or adaptive (follows measured jitter)")
 	flag.DurationVar(&cfg.Game.Interp.Delay, "interp-delay", cfg.Game.Interp.Delay, "render `delay` of the receive timeline")
-	flag.BoolVar(&cfg.Techniques.Prediction, "prediction", cfg.Techniques.Prediction, "start with prediction on")
+	flag.BoolVar(&cfg.Techniques.Prediction, "prediction", cfg.Techniques.Prediction, "start with prediction on (off also turns reconciliation off: it replays predicted inputs)")
 	flag.BoolVar(&cfg.Techniques.Reconciliation, "reconciliation", cfg.Techniques.Reconciliation, "start with reconciliation on")
 	flag.BoolVar(&cfg.Techniques.Interpolation, "interpolation", cfg.Techniques.Interpolation, "start with interpolation on")
-	flag.IntVar(&cfg.Width, "width", cfg.Width, "initial window `width`")
-	flag.IntVar(&cfg.Height, "height", cfg.Height, "initial window `height`")
+	flag.BoolVar(&cfg.Demo, "demo", false, "the three-pane demo: run a server on -server's address and play a near and a far player in one window, the server's truth between them")
+	flag.StringVar(&cfg.FarNet, "far-net", cfg.FarNet, "the demo's far player's network `preset`: "+strings.Join(transport.PresetNames(), ", "))
+	flag.IntVar(&cfg.Width, "width", cfg.Width, fmt.Sprintf("initial window `width` (demo: %d)", demoWidth))
+	flag.IntVar(&cfg.Height, "height", cfg.Height, fmt.Sprintf("initial window `height` (demo: %d)", demoHeight))
+	pos := flag.String("pos", "", "where the window opens: `x,y` of its top-left corner in screen pixels")
 	flag.StringVar(&cfg.Screenshot, "screenshot", "", "write a PNG of the window to `file` after -frames frames, then exit")
 	flag.IntVar(&cfg.Frames, "frames", cfg.Frames, "frames to run before -screenshot")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the whole run to `file` (go tool pprof reads it)")
 	flag.Parse()
 
 	var err error
+	given := map[string]bool{}
+	flag.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	if cfg.Demo {
+		if !given["width"] {
+			cfg.Width = demoWidth
+		}
+		if !given["height"] {
+			cfg.Height = demoHeight
+		}
+		if cfg.FarConditions, err = transport.Preset(cfg.FarNet); err != nil {
+			fail(2, fmt.Errorf("-far-net: %w", err))
+		}
+	}
+	if *pos != "" {
+		if cfg.Position, err = parsePosition(*pos); err != nil {
+			fail(2, err)
+		}
+	}
 	if cfg.Conditions, err = nf.Conditions(); err != nil {
 		fail(2, err)
 	}
@@ -71,7 +99,11 @@ func main() {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	err = run(ctx, cfg)
+	if cfg.Demo {
+		err = runDemo(ctx, cfg)
+	} else {
+		err = run(ctx, cfg)
+	}
 	var join *joinError
 	switch {
 	case err == nil:

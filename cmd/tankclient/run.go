@@ -6,6 +6,8 @@ import (
 	"net"
 	"time"
 
+	_ "displaycheck" // first: says what is missing before Ebitengine panics without a display
+
 	"tanknet/client"
 	"tanknet/render"
 	"tanknet/transport"

@@ -60,6 +60,12 @@ func needDisplay(t *testing.T) string {
 		}
 		t.Skip("no X display: Ebitengine cannot open a window; run under xvfb-run -a go test ./render/...")
 	}
+	return buildClient(t)
+}
+
+// buildClient returns the tankclient binary, built once per test run.
+func buildClient(t *testing.T) string {
+	t.Helper()
 	tankclient.once.Do(func() {
 		root := moduleRoot(t)
 		if tankclient.dir, tankclient.err = os.MkdirTemp("", "tankclient-e2e"); tankclient.err != nil {
@@ -172,28 +178,29 @@ func startBots(t *testing.T, w *world, n int) {
 
 // result is how a tankclient run ended.
 type result struct {
-	code   int
-	stderr string
+	code           int
+	stdout, stderr string
 }
 
 // runClient runs tankclient with args and waits for it to exit.
 func runClient(t *testing.T, bin string, args ...string) result {
 	t.Helper()
-	r, err := execClient(context.Background(), bin, args...)
+	r, err := execClient(context.Background(), nil, bin, args...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return r
 }
 
-// execClient runs tankclient with args, killing it when ctx is done or after clientTimeout.
-// It is safe to call from any goroutine.
-func execClient(ctx context.Context, bin string, args ...string) (result, error) {
+// execClient runs tankclient with args, killing it when ctx is done or after clientTimeout;
+// env, if not nil, replaces the environment. It is safe to call from any goroutine.
+func execClient(ctx context.Context, env []string, bin string, args ...string) (result, error) {
 	ctx, cancel := context.WithTimeout(ctx, clientTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, args...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
+	cmd.Env = env
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
 	if ctx.Err() != nil {
 		return result{}, fmt.Errorf("tankclient %v did not exit (%v); stderr:\n%s", args, ctx.Err(), stderr.String())
@@ -204,7 +211,7 @@ func execClient(ctx context.Context, bin string, args ...string) (result, error)
 	} else if err != nil {
 		return result{}, fmt.Errorf("tankclient %v: %v", args, err)
 	}
-	return result{code: code, stderr: stderr.String()}, nil
+	return result{code: code, stdout: stdout.String(), stderr: stderr.String()}, nil
 }
 
 // checkFailure asserts a failed run exited with code and said why on a last stderr line

@@ -46,7 +46,7 @@ func TestScreenshotShowsArenaAndTanks(t *testing.T) {
 	if b := img.Bounds(); b.Dx() < shotW/2 || b.Dy() < shotH/2 {
 		t.Fatalf("screenshot is %v, want about %dx%d", b, shotW, shotH)
 	}
-	f := view.Layout(img.Bounds().Dx(), img.Bounds().Dy(), w.arena.Width, w.arena.Height, true)
+	f := view.SingleLayout(img.Bounds().Dx(), img.Bounds().Dy(), w.arena.Width, w.arena.Height, true, true).Frame
 
 	floor := count(img, f.Arena, 0, func(c color.RGBA) bool { return c == view.ArenaFloor })
 	if area := int(f.Arena.W * f.Arena.H); floor < area/3 {
@@ -120,7 +120,7 @@ func TestServerLostExits1(t *testing.T) {
 	shot := filepath.Join(t.TempDir(), "never.png")
 	go func() {
 		// Far more frames than the test waits for: only losing the server ends this run.
-		r, err := execClient(ctx, bin, "-server", w.addr, "-screenshot", shot, "-frames", "1000000")
+		r, err := execClient(ctx, nil, bin, "-server", w.addr, "-screenshot", shot, "-frames", "1000000")
 		done <- outcome{r, err}
 	}()
 	deadline := time.Now().Add(pollTimeout)

@@ -43,7 +43,9 @@ func HUD(g *client.Game, t Techniques, net []string) []Line {
 	if st.RTTSamples > 0 {
 		rtt = ms(st.RTT)
 	}
-	add(Plain, "RTT %s  (KCP %s)", rtt, ms(g.Session().SmoothedRTT()))
+	add(Plain, "RTT %s ping, %s KCP", rtt, ms(g.Session().SmoothedRTT()))
+	add(Dim, "ping: a game message there and back")
+	add(Dim, "KCP: the transport's smoothed estimate")
 	add(Plain, "server tick %d  snapshots %d", st.ServerTick, st.Snapshots)
 	if st.Lane == transport.LaneReliable {
 		add(Plain, "lane reliable  HOL stalls %d", st.HOLStalls)
@@ -133,25 +135,79 @@ func ms(d time.Duration) string {
 	return fmt.Sprintf("%d ms", d.Round(time.Millisecond).Milliseconds())
 }
 
-// Help returns the key help, one line each.
-func Help() []Line {
-	return []Line{
-		{"Keys", Heading},
-		{"W / Up       drive forward", Plain},
-		{"S / Down     reverse", Plain},
-		{"A / Left     turn left", Plain},
-		{"D / Right    turn right", Plain},
-		{"P            prediction on/off", Plain},
-		{"R            reconciliation on/off", Plain},
-		{"I            interpolation on/off", Plain},
-		{"G            ghosts on/off", Plain},
-		{"H            HUD and graph on/off", Plain},
-		{"N / Shift+N  next / previous network preset", Plain},
-		{"F1           this help", Plain},
-		{"Esc          quit", Plain},
-		{"Ghosts", Heading},
-		{"outline      last server state (yours and others')", Dim},
-		{"translucent  your predicted pose", Dim},
-		{"solid        what is drawn under the switches", Dim},
+// Help returns the key help, one line each; demo adds the three-pane window's keys.
+func Help(demo bool) []Line {
+	ls := []Line{{"Keys", Heading}}
+	if demo {
+		ls = append(ls,
+			Line{"W A S D      drive the near player (left pane)", Plain},
+			Line{"arrows       drive the far player (right pane)", Plain},
+			Line{"P R I N Tab  act on the pane under the mouse;", Plain},
+			Line{"             over the server pane, on both", Dim},
+		)
+	} else {
+		ls = append(ls,
+			Line{"W / Up       drive forward", Plain},
+			Line{"S / Down     reverse", Plain},
+			Line{"A / Left     turn left", Plain},
+			Line{"D / Right    turn right", Plain},
+		)
 	}
+	return append(ls,
+		Line{"P            prediction on/off", Plain},
+		Line{"             (off also turns reconciliation off)", Dim},
+		Line{"R            reconciliation on/off", Plain},
+		Line{"I            interpolation on/off", Plain},
+		Line{"N / Shift+N  next / previous network preset", Plain},
+		Line{"Tab          next remote tank on the timeline", Plain},
+		Line{"T            timeline strip on/off", Plain},
+		Line{"G            ghosts on/off", Plain},
+		Line{"H            HUD and graph on/off", Plain},
+		Line{"F1           this help", Plain},
+		Line{"Esc          quit", Plain},
+		Line{"Ghosts", Heading},
+		Line{"outline      last server state (yours and others')", Dim},
+		Line{"translucent  your predicted pose", Dim},
+		Line{"solid        what is drawn under the switches", Dim},
+		Line{"Timeline strip (last second, newest right)", Heading},
+		Line{"snapshots    green came, red missing (lost or late)", Dim},
+		Line{"remote       buffered states, bracket and render cursor;", Dim},
+		Line{"             orange: held, nothing to slide to", Dim},
+		Line{"local        inputs: grey acknowledged, blue pending;", Dim},
+		Line{"             pink: corrected, red: snapped", Dim},
+	)
+}
+
+// DemoLegend is the text under the demo's server pane: what the three panes are and the
+// keys, for a server with players in its newest tick.
+func DemoLegend(players int) []Line {
+	return []Line{
+		{"Three views of one game", Heading},
+		{"left    the near player: a good network", Plain},
+		{fmt.Sprintf("middle  the server's truth: %d tanks, 20 ticks/s", players), Plain},
+		{"right   the far player: a slow, lossy network", Plain},
+		{"Each client draws its own tank at once", Dim},
+		{"(prediction) and the others a little in the", Dim},
+		{"past (interpolation): compare with the middle.", Dim},
+		{"Keys", Heading},
+		{"WASD near player   arrows far player", Plain},
+		{"P R I N Tab: the pane under the mouse", Plain},
+		{"(over this pane: both)", Dim},
+		{"T strip  G ghosts  H HUD  F1 help  Esc quit", Plain},
+	}
+}
+
+// FitLines returns lines cut to at most n: when they do not fit, the Dim (secondary) lines
+// go first, then the last lines. It returns lines itself when they fit.
+func FitLines(lines []Line, n int) []Line {
+	if len(lines) <= n {
+		return lines
+	}
+	out := make([]Line, 0, len(lines))
+	for _, l := range lines {
+		if l.Style != Dim {
+			out = append(out, l)
+		}
+	}
+	return out[:max(0, min(n, len(out)))]
 }

@@ -40,15 +40,19 @@ type Frame struct {
 // top-left corner when there is not.
 func Layout(screenW, screenH int, worldW, worldH float64, hud bool) Frame {
 	w, h := float64(screenW), float64(screenH)
+	return LayoutIn(Rect{X: Margin, Y: Margin, W: w - 2*Margin, H: h - 2*Margin}, worldW, worldH, hud)
+}
+
+// LayoutIn is Layout within the area avail of the window, margins already taken off.
+func LayoutIn(avail Rect, worldW, worldH float64, hud bool) Frame {
 	f := Frame{worldH: worldH}
-	avail := Rect{X: Margin, Y: Margin, W: w - 2*Margin, H: h - 2*Margin}
 	if hud {
 		if avail.W-PanelWidth-Margin >= minSideArena {
 			f.Side = true
-			f.Panel = Rect{X: w - Margin - PanelWidth, Y: Margin, W: PanelWidth, H: avail.H}
+			f.Panel = Rect{X: avail.X + avail.W - PanelWidth, Y: avail.Y, W: PanelWidth, H: avail.H}
 			avail.W -= PanelWidth + Margin
 		} else {
-			f.Panel = Rect{X: Margin, Y: Margin, W: math.Min(PanelWidth, avail.W), H: avail.H}
+			f.Panel = Rect{X: avail.X, Y: avail.Y, W: math.Min(PanelWidth, avail.W), H: avail.H}
 		}
 	}
 	if worldW <= 0 || worldH <= 0 || avail.W <= 0 || avail.H <= 0 {
@@ -58,6 +62,16 @@ func Layout(screenW, screenH int, worldW, worldH float64, hud bool) Frame {
 	aw, ah := worldW*f.Scale, worldH*f.Scale
 	f.Arena = Rect{X: avail.X + (avail.W-aw)/2, Y: avail.Y, W: aw, H: ah} // top-aligned, like the panel
 	return f
+}
+
+// PanelOverArena reports whether the HUD panel covers part of the arena.
+func (f Frame) PanelOverArena() bool {
+	return f.Panel.W > 0 && f.Panel.H > 0 && f.Panel.Intersects(f.Arena)
+}
+
+// Intersects reports whether r and o share any area.
+func (r Rect) Intersects(o Rect) bool {
+	return r.X < o.X+o.W && o.X < r.X+r.W && r.Y < o.Y+o.H && o.Y < r.Y+r.H
 }
 
 // ToScreen returns the screen point of world point (x, y).

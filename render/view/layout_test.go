@@ -2,6 +2,7 @@ package view
 
 import (
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -134,5 +135,42 @@ func TestCyclePreset(t *testing.T) {
 	}
 	if got := CyclePreset(nil, "x", 1); got != "x" {
 		t.Errorf("CyclePreset(nil, %q, 1) = %q, want it unchanged", "x", got)
+	}
+}
+
+func TestFitLines(t *testing.T) {
+	lines := []Line{{"A", Heading}, {"a1", Plain}, {"a2", Dim}, {"B", Heading}, {"b1", Plain}, {"b2", Dim}}
+	if got := FitLines(lines, 6); len(got) != 6 {
+		t.Errorf("FitLines fitting = %v, want all", got)
+	}
+	got := FitLines(lines, 4)
+	want := []Line{{"A", Heading}, {"a1", Plain}, {"B", Heading}, {"b1", Plain}}
+	if len(got) != len(want) {
+		t.Fatalf("FitLines(4) = %v, want %v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("FitLines(4)[%d] = %v, want %v", i, got[i], want[i])
+		}
+	}
+	if got := FitLines(lines, 3); len(got) != 3 || got[2] != (Line{"B", Heading}) {
+		t.Errorf("FitLines(3) = %v, want the first three essential lines", got)
+	}
+}
+
+func TestHelpListsEveryKey(t *testing.T) {
+	for _, demo := range []bool{false, true} {
+		text := ""
+		for _, l := range Help(demo) {
+			text += l.Text + "\n"
+		}
+		for _, key := range []string{"P ", "R ", "I ", "N ", "Tab", "T ", "G ", "H ", "F1", "Esc"} {
+			if !strings.Contains(text, key) {
+				t.Errorf("Help(%v) does not mention %q", demo, key)
+			}
+		}
+		if !strings.Contains(text, "also turns reconciliation off") {
+			t.Errorf("Help(%v) does not say prediction off turns reconciliation off", demo)
+		}
 	}
 }

@@ -37,3 +37,31 @@ var players = [...]color.RGBA{
 func PlayerColor(id uint32) color.RGBA {
 	return players[(id+uint32(len(players))-1)%uint32(len(players))]
 }
+
+// Timeline strip colours, one per MarkKind (see MarkColor).
+var (
+	StripFill   = color.RGBA{0x10, 0x12, 0x18, 0xff} // behind the marks
+	StripDivide = color.RGBA{0x2a, 0x2e, 0x38, 0xff} // between rows
+	markColors  = [...]color.RGBA{
+		MarkReceived:   {0x4c, 0xc0, 0x6a, 0xff}, // green: came
+		MarkPartial:    {0xc8, 0xc0, 0x40, 0xff}, // yellow: part of it came
+		MarkMissing:    {0xe0, 0x50, 0x50, 0xff}, // red: did not come
+		MarkBuffered:   {0x6a, 0x78, 0x90, 0xff}, // slate: waiting in the buffer
+		MarkBracket:    {0x50, 0xc8, 0xff, 0xff}, // the RTT blue: the pair being drawn between
+		MarkCursor:     {0xf0, 0xf0, 0xf0, 0xff}, // white: the render cursor
+		MarkHeldCursor: {0xff, 0xb0, 0x40, 0xff}, // orange: held
+		MarkHold:       {0xff, 0xb0, 0x40, 0xff},
+		MarkAcked:      {0x5a, 0x60, 0x6a, 0xff}, // grey: done with
+		MarkPending:    {0x50, 0xc8, 0xff, 0xff}, // blue: in flight
+		MarkCorrection: {0xff, 0x70, 0x90, 0xff}, // the graph's correction pink
+		MarkSnap:       {0xff, 0x40, 0x40, 0xff}, // red: a jump
+	}
+)
+
+// MarkColor returns the colour a timeline mark of kind k is drawn in.
+func MarkColor(k MarkKind) color.RGBA {
+	if int(k) < 0 || int(k) >= len(markColors) {
+		return TextColor
+	}
+	return markColors[k]
+}

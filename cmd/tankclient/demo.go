@@ -1,0 +1,117 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"sync"
+	"syscall"
+	"time"
+
+	"tanknet/client"
+	"tanknet/render"
+	"tanknet/server"
+	"tanknet/transport"
+)
+
+// serverStopWait bounds how long the demo waits for its in-process server to shut down.
+const serverStopWait = 5 * time.Second
+
+// truthBox holds the newest tick of the in-process server for the demo's server pane: the
+// server's tick goroutine writes it, the window's goroutine reads it.
+type truthBox struct {
+	mu    sync.Mutex
+	state render.Truth
+	ok    bool
+}
+
+// observe copies one tick's outcome (server.Server.Observe; valid only during the call).
+func (b *truthBox) observe(r server.TickRecord) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.state.Tick = r.Tick
+	b.state.IDs = append(b.state.IDs[:0], r.IDs...)
+	b.state.Poses = append(b.state.Poses[:0], r.Poses...)
+	b.ok = true
+}
+
+// read copies the newest tick into dst and reports whether there is one.
+func (b *truthBox) read(dst *render.Truth) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	dst.Tick = b.state.Tick
+	dst.IDs = append(dst.IDs[:0], b.state.IDs...)
+	dst.Poses = append(dst.Poses[:0], b.state.Poses...)
+	return b.ok
+}
+
+// runDemo runs the three-pane demo: a server in this process listening on cfg.Server, and
+// two players joining it over their own link conditioners, the near one under cfg's network
+// and the far one under cfg.FarConditions, in one window with the server's truth between
+// them. Other clients (bots, a tankclient) may join the same address.
+func runDemo(ctx context.Context, cfg Config) error {
+	pc, err := net.ListenPacket("udp", cfg.Server)
+	if err != nil {
+		if errors.Is(err, syscall.EADDRINUSE) {
+			return &joinError{fmt.Errorf("the demo's server cannot listen on %s: the port is in use (by another tankserver or demo?); pick a free one with -server 127.0.0.1:PORT (make demo PORT=7778)", cfg.Server)}
+		}
+		return &joinError{fmt.Errorf("the demo's server cannot listen on %s: %w", cfg.Server, err)}
+	}
+	scfg := server.DefaultConfig()
+	scfg.Addr = pc.LocalAddr().String()
+	scfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	srv, err := server.New(scfg)
+	if err != nil {
+		pc.Close()
+		return err
+	}
+	var truth truthBox
+	srv.Observe(truth.observe)
+	srvCtx, stopServer := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(srvCtx, pc) }()
+	defer func() {
+		stopServer()
+		select {
+		case <-served:
+		case <-time.After(serverStopWait):
+		}
+	}()
+
+	addr := pc.LocalAddr().String()
+	near, nearNet, err := join(ctx, cfg, addr, "near", cfg.Conditions, cfg.Net, cfg.Seed)
+	if err != nil {
+		return err
+	}
+	far, farNet, err := join(ctx, cfg, addr, "far", cfg.FarConditions, cfg.FarNet, cfg.Seed+1)
+	if err != nil {
+		_ = near.Close("demo could not start")
+		return err
+	}
+	opts := cfg.renderOptions(nil)
+	opts.Title = "tanknet demo — near player | server | far player @ " + addr
+	err = render.RunDemo(ctx, render.DemoOptions{Options: opts, Near: near, Far: far, NearNet: nearNet, FarNet: farNet, Truth: truth.read})
+	time.Sleep(transport.CloseLinger) // let the goodbyes cross the simulated links
+	return err
+}
+
+// join connects one demo player to addr over a new conditioned socket.
+func join(ctx context.Context, cfg Config, addr, name string, c transport.Conditions, preset string, seed uint64) (*client.Session, *render.Network, error) {
+	udp, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		return nil, nil, fmt.Errorf("open socket: %w", err)
+	}
+	cc, err := transport.Condition(udp, c, seed)
+	if err != nil {
+		udp.Close()
+		return nil, nil, err
+	}
+	sess, err := client.Dial(ctx, addr, name, cc, cfg.DialTimeout)
+	if err != nil {
+		return nil, nil, &joinError{err}
+	}
+	return sess, &render.Network{Conn: cc, Preset: preset}, nil
+}

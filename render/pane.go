@@ -1,0 +1,223 @@
+package render
+
+import (
+	"image"
+	"math"
+	"slices"
+	"time"
+
+	"tanknet/client"
+	"tanknet/netcode"
+	"tanknet/render/view"
+	"tanknet/transport"
+)
+
+// eventMemory is how many recent holds, corrections and snaps a pane keeps for its timeline
+// strip: more than a second's worth of each at 60 frames per second.
+const eventMemory = 64
+
+// drive says which keys steer a pane's tank.
+type drive int
+
+const (
+	driveAll    drive = iota // WASD and the arrows: the single window
+	driveWASD                // the near player of the demo
+	driveArrows              // the far player of the demo
+)
+
+// clientPane is one client in the window: its session's game, the technique switches that
+// choose what is drawn of it, and what its HUD, graph and timeline strip remember.
+type clientPane struct {
+	role  string // "" in the single window; the demo's "near player" or "far player"
+	keys  drive
+	game  *client.Game
+	tech  view.Techniques
+	input netcode.Input
+
+	shadow  view.Unreconciled
+	history view.History
+	net     *Network
+	netErr  error // the last failed preset switch
+
+	selected uint32 // remote tank the strip follows; 0 means the lowest id
+	events   timelineEvents
+
+	hudText   textLayer
+	titleText textLayer
+	hudRect   image.Rectangle // where the HUD panel was last drawn
+	scratch   []view.Point
+	strip     view.TimelineState
+	ticks     []client.TickArrival
+	marks     []view.Mark
+}
+
+// timelineEvents remembers where recent holds, corrections and snaps happened.
+type timelineEvents struct {
+	holds              []float64 // server ticks (fractional) the selected remote was held at
+	corrections, snaps []uint32  // acknowledged move ticks of the reconciliations
+	started, snapped   int       // the local counters last seen
+}
+
+func newClientPane(role string, keys drive, sess *client.Session, opts Options, net *Network, now time.Time) *clientPane {
+	return &clientPane{role: role, keys: keys, game: client.NewGame(sess, opts.Game, now), tech: opts.Techniques, net: net}
+}
+
+// update runs the pane's game one frame with its input; it returns the session's end.
+func (p *clientPane) update(now time.Time, a *netcode.Arena) error {
+	if err := p.game.Update(now, p.input); err != nil {
+		return err
+	}
+	p.observe(a)
+	return nil
+}
+
+// observe records what the last Update changed for the shadow, the graph and the strip.
+func (p *clientPane) observe(a *netcode.Arena) {
+	if rm := p.selectedRemote(); rm != nil && !rm.Bracketed {
+		p.events.holds = remember(p.events.holds, rm.Interp.View().Tick())
+	}
+	l := p.game.Local()
+	if l == nil {
+		return
+	}
+	p.shadow.Observe(a, l, p.input)
+	c := l.Counters()
+	if n := c.CorrectionsStarted + c.CorrectionsFolded; n > p.events.started {
+		p.events.started = n
+		p.events.corrections = remember(p.events.corrections, l.Baseline().Ack)
+	}
+	if c.Snaps > p.events.snapped {
+		p.events.snapped = c.Snaps
+		p.events.snaps = remember(p.events.snaps, l.Baseline().Ack)
+	}
+	if p.game.Stats().RTTSamples == 0 {
+		return // a graph starting at a made-up zero round trip would mislead
+	}
+	off := l.Offset()
+	p.history.Add(view.Sample{At: p.game.Now(), RTT: p.game.Stats().RTT, Correction: math.Hypot(off.X, off.Y)})
+}
+
+// remember appends v to a list kept to the newest eventMemory values.
+func remember[T any](list []T, v T) []T {
+	if len(list) == eventMemory {
+		list = list[:copy(list, list[1:])]
+	}
+	return append(list, v)
+}
+
+// selectedRemote returns the remote tank the strip follows: the selected one while it plays,
+// else the one with the lowest id; nil when there is none.
+func (p *clientPane) selectedRemote() *client.Remote {
+	rs := p.game.Remotes()
+	if rm := rs[p.selected]; rm != nil {
+		return rm
+	}
+	var best *client.Remote
+	for _, rm := range rs {
+		if best == nil || rm.ID < best.ID {
+			best = rm
+		}
+	}
+	return best
+}
+
+// selectNext makes the strip follow the remote tank after the current one, by id.
+func (p *clientPane) selectNext() {
+	ids := make([]uint32, 0, len(p.game.Remotes()))
+	for id := range p.game.Remotes() {
+		ids = append(ids, id)
+	}
+	if len(ids) == 0 {
+		return
+	}
+	slices.Sort(ids)
+	cur := uint32(0)
+	if rm := p.selectedRemote(); rm != nil {
+		cur = rm.ID
+	}
+	i, _ := slices.BinarySearch(ids, cur+1)
+	p.selected = ids[i%len(ids)]
+}
+
+// timeline reads the pane's client into the strip's state.
+func (p *clientPane) timeline() *view.TimelineState {
+	s := &p.strip
+	p.ticks, s.NewestTick = p.game.SnapshotArrivals(p.ticks[:0], view.TimelineTicks)
+	s.Arrivals = s.Arrivals[:0]
+	for _, t := range p.ticks {
+		a := view.ArrivalUnknown
+		switch t {
+		case client.TickMissing:
+			a = view.ArrivalMissing
+		case client.TickPartial:
+			a = view.ArrivalPartial
+		case client.TickComplete:
+			a = view.ArrivalComplete
+		}
+		s.Arrivals = append(s.Arrivals, a)
+	}
+	s.HasRemote = false
+	if rm := p.selectedRemote(); rm != nil {
+		s.HasRemote = true
+		s.Buffered = rm.Interp.BufferedTicks(s.Buffered[:0])
+		s.View = rm.Interp.View()
+		s.Holds = p.events.holds
+	}
+	s.HasLocal = false
+	if l := p.game.Local(); l != nil {
+		s.HasLocal = true
+		s.MoveTick = l.Baseline().Ack
+		if pend := l.Pending(); len(pend) > 0 {
+			s.MoveTick = pend[len(pend)-1].Tick
+		}
+		s.Acked = l.Baseline().Ack
+		s.Corrections, s.Snaps = p.events.corrections, p.events.snaps
+	}
+	return s
+}
+
+// netLines describe the pane's link conditioner for the HUD.
+func (p *clientPane) netLines() []string {
+	if p.net == nil {
+		return []string{"network conditioning unavailable"}
+	}
+	c := p.net.Conn.Conditions()
+	switch {
+	case c == (transport.Conditions{}):
+		return []string{"network " + p.net.Preset + ": nothing added"}
+	case c.Outbound == c.Inbound:
+		return []string{"network " + p.net.Preset + ", each way:", "  " + c.Outbound.String()}
+	}
+	return []string{"network " + p.net.Preset + ":", "  out " + c.Outbound.String(), "  in  " + c.Inbound.String()}
+}
+
+// netTitle is the pane's network in a few words, for its title.
+func (p *clientPane) netTitle() string {
+	if p.net == nil {
+		return "network unknown"
+	}
+	c := p.net.Conn.Conditions()
+	switch {
+	case c == (transport.Conditions{}):
+		return "network " + p.net.Preset + " (nothing added)"
+	case c.Outbound == c.Inbound:
+		return "network " + p.net.Preset + ": " + c.Outbound.String() + " each way"
+	}
+	return "network " + p.net.Preset + ": out " + c.Outbound.String() + ", in " + c.Inbound.String()
+}
+
+// cyclePreset switches the link conditioner to the next (step 1) or previous (-1) preset.
+func (p *clientPane) cyclePreset(step int) {
+	if p.net == nil {
+		return
+	}
+	name := view.CyclePreset(transport.PresetNames(), p.net.Preset, step)
+	c, err := transport.Preset(name)
+	if err == nil {
+		err = p.net.Conn.SetConditions(c)
+	}
+	p.netErr = err
+	if err == nil {
+		p.net.Preset = name
+	}
+}

@@ -1,0 +1,92 @@
+package render
+
+import (
+	"fmt"
+	"io"
+	"slices"
+
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"tanknet/netcode"
+	"tanknet/render/view"
+)
+
+// Truth is the server's authoritative state at one tick: what the server pane of the demo
+// draws, straight from the in-process server.
+type Truth struct {
+	Tick  uint32
+	IDs   []uint32       // players in the tick, in the server's order
+	Poses []netcode.Pose // indexed like IDs
+}
+
+// readTruth refreshes g.state from the server; it keeps the last state when there is none.
+func (g *Game) readTruth() {
+	if g.truth != nil {
+		g.truth(&g.state)
+	}
+}
+
+// drawServerPane draws the server's truth: every tank where the server has it this tick,
+// with no prediction, interpolation or ghosts, and below it what the panes show and the keys.
+func (g *Game) drawServerPane(dst *ebiten.Image, l view.Pane, full bool) {
+	g.readTruth()
+	g.drawTitle(dst, &g.serverText, l.Title, fmt.Sprintf("SERVER — the truth both clients chase (tick %d)", g.state.Tick), full)
+	f := l.Frame
+	if f.Scale <= 0 {
+		return
+	}
+	labels := g.labels[:0]
+	for i, id := range g.state.IDs {
+		p := g.state.Poses[i]
+		clr := view.PlayerColor(id)
+		g.drawSprite(dst, f, &g.arena, p, clr, solid)
+		labels = g.addLabel(labels, f, &g.arena, p, g.playerName(id), clr)
+	}
+	g.placeLabels(dst, f, labels)
+	if g.showHUD && f.Panel.W > 0 {
+		g.drawServerHUD(dst, f.Panel, full)
+	}
+}
+
+// playerName returns a player's name as the clients know it.
+func (g *Game) playerName(id uint32) string {
+	for _, p := range g.panes {
+		if n := p.game.Name(id); n != "" {
+			return n
+		}
+	}
+	return fmt.Sprintf("#%d", id)
+}
+
+// drawServerHUD explains the three panes and lists the keys, in the server pane's panel.
+func (g *Game) drawServerHUD(dst *ebiten.Image, p view.Rect, full bool) {
+	t := &g.serverHUD
+	if g.showHelp {
+		return // the help box is drawn over the window instead
+	}
+	lines := view.DemoLegend(len(g.state.IDs))
+	t.begin(p.X, p.Y, p.W, p.H, view.PanelFill)
+	y := p.Y + padding
+	for _, l := range lines {
+		if y+lineHeight > p.Y+p.H {
+			break
+		}
+		t.add(l.Text, g.fonts.mono, p.X+padding, y, styleColor(l.Style))
+		y += lineHeight
+	}
+	if t.update() || full {
+		t.draw(dst)
+	}
+}
+
+// reportTruth writes the server's state drawn in the last frame, one line per tank, for a
+// test to compare with the server pane of the screenshot.
+func (g *Game) reportTruth(w io.Writer) {
+	ids := slices.Clone(g.state.IDs)
+	slices.Sort(ids)
+	for _, id := range ids {
+		i := slices.Index(g.state.IDs, id)
+		p := g.state.Poses[i]
+		fmt.Fprintf(w, "tankclient: truth tick %d player %d at %.4f %.4f heading %.4f\n", g.state.Tick, id, p.X, p.Y, p.Heading)
+	}
+}

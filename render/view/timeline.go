@@ -1,0 +1,172 @@
+package view
+
+import (
+	"math"
+
+	"tanknet/netcode"
+)
+
+// TimelineTicks is how much the timeline strip shows: the last second of server ticks (and
+// of the local tank's move ticks, which run at the same 20 per second).
+const TimelineTicks = 20
+
+// Timeline strip rows, top to bottom.
+const (
+	RowSnapshots = iota // which server ticks' snapshots came
+	RowRemote           // the selected remote tank's interpolation buffer and render cursor
+	RowLocal            // the local tank's acknowledged and pending inputs
+	TimelineRows
+)
+
+// Arrival says what came of one server tick's snapshot.
+type Arrival int
+
+const (
+	ArrivalUnknown  Arrival = iota // before the first snapshot received: nothing to say
+	ArrivalMissing                 // nothing of it came (yet): lost, or late
+	ArrivalPartial                 // some of its chunks came
+	ArrivalComplete                // all of it came
+)
+
+// TimelineState is what one client pane's strip shows, read from the client each frame.
+type TimelineState struct {
+	// NewestTick is the newest server tick received; the strip's server-tick rows end with
+	// it. Arrivals says what came of each of the TimelineTicks ticks ending with it, oldest
+	// first (shorter: the oldest are unknown).
+	NewestTick uint32
+	Arrivals   []Arrival
+
+	// The selected remote tank (HasRemote false: none): the server ticks of its buffered
+	// states, what its last frame drew, and the fractional ticks at which recent frames
+	// held (had no pair of states to slide between).
+	HasRemote bool
+	Buffered  []uint32
+	View      netcode.View
+	Holds     []float64
+
+	// The local tank (HasLocal false: not yet): its newest move tick, the newest the server
+	// acknowledged, and the acknowledged move ticks at which recent reconciliations
+	// corrected or snapped the drawn tank.
+	HasLocal    bool
+	MoveTick    uint32
+	Acked       uint32
+	Corrections []uint32
+	Snaps       []uint32
+}
+
+// MarkKind is what a timeline mark stands for; the strip gives each its colour.
+type MarkKind int
+
+const (
+	MarkReceived   MarkKind = iota // a snapshot came
+	MarkPartial                    // part of a snapshot came
+	MarkMissing                    // a snapshot did not come (yet)
+	MarkBuffered                   // a state waiting in the interpolation buffer
+	MarkBracket                    // the pair of states the remote tank is drawn between
+	MarkCursor                     // where between them it is drawn
+	MarkHeldCursor                 // it is held on one state: nothing to slide to
+	MarkHold                       // a recent frame held here
+	MarkAcked                      // an input the server has applied
+	MarkPending                    // an input sent and not acknowledged yet
+	MarkCorrection                 // a reconciliation here started or folded a correction
+	MarkSnap                       // a reconciliation here snapped the drawn tank
+)
+
+// Mark is one mark on the strip: row, and horizontal extent as fractions of the strip's
+// width (0 the left edge, 1 the right; X0 == X1 for a line).
+type Mark struct {
+	Row    int
+	X0, X1 float64
+	Kind   MarkKind
+}
+
+// slotInset is the gap left on each side of a tick's slot, as a fraction of the slot.
+const slotInset = 0.12
+
+// TimelineMarks lays out s as marks, appended to dst[:0]. Each tick of the last second owns
+// a slot of 1/TimelineTicks of the width, the newest at the right; a fractional tick (the
+// render cursor, a hold) sits at the matching point between slot centres. Marks for ticks
+// outside the last second are left out.
+func TimelineMarks(s TimelineState, dst []Mark) []Mark {
+	dst = dst[:0]
+	slot := func(row int, first, tick uint32, kind MarkKind) {
+		if tick < first || tick >= first+TimelineTicks {
+			return
+		}
+		i := float64(tick - first)
+		dst = append(dst, Mark{Row: row, X0: (i + slotInset) / TimelineTicks, X1: (i + 1 - slotInset) / TimelineTicks, Kind: kind})
+	}
+	at := func(first uint32, tick float64) (float64, bool) {
+		x := (tick - float64(first) + 0.5) / TimelineTicks
+		return x, x >= 0 && x <= 1
+	}
+	firstOf := func(newest uint32) uint32 {
+		if newest < TimelineTicks-1 {
+			return 0
+		}
+		return newest - (TimelineTicks - 1)
+	}
+
+	if s.NewestTick > 0 {
+		first := firstOf(s.NewestTick)
+		off := TimelineTicks - len(s.Arrivals) // Arrivals ends with the newest tick
+		for i, a := range s.Arrivals {
+			tick := first + uint32(off+i)
+			switch a {
+			case ArrivalComplete:
+				slot(RowSnapshots, first, tick, MarkReceived)
+			case ArrivalPartial:
+				slot(RowSnapshots, first, tick, MarkPartial)
+			case ArrivalMissing:
+				slot(RowSnapshots, first, tick, MarkMissing)
+			}
+		}
+		if s.HasRemote {
+			for _, t := range s.Buffered {
+				slot(RowRemote, first, t, MarkBuffered)
+			}
+			v := s.View
+			if x0, ok0 := at(first, float64(v.From)); ok0 && !v.Held() {
+				x1, _ := at(first, float64(v.To))
+				dst = append(dst, Mark{Row: RowRemote, X0: x0, X1: math.Min(1, x1), Kind: MarkBracket})
+			}
+			if x, ok := at(first, v.Tick()); ok && v != (netcode.View{}) {
+				kind := MarkCursor
+				if v.Held() {
+					kind = MarkHeldCursor
+				}
+				dst = append(dst, Mark{Row: RowRemote, X0: x, X1: x, Kind: kind})
+			}
+			for _, h := range s.Holds {
+				if x, ok := at(first, h); ok {
+					dst = append(dst, Mark{Row: RowRemote, X0: x, X1: x, Kind: MarkHold})
+				}
+			}
+		}
+	}
+
+	if s.HasLocal && s.MoveTick > 0 {
+		first := firstOf(s.MoveTick)
+		for t := first; t <= s.MoveTick; t++ {
+			if t == 0 {
+				continue // move ticks start at 1
+			}
+			kind := MarkPending
+			if t <= s.Acked {
+				kind = MarkAcked
+			}
+			slot(RowLocal, first, t, kind)
+		}
+		for _, t := range s.Corrections {
+			if x, ok := at(first, float64(t)); ok {
+				dst = append(dst, Mark{Row: RowLocal, X0: x, X1: x, Kind: MarkCorrection})
+			}
+		}
+		for _, t := range s.Snaps {
+			if x, ok := at(first, float64(t)); ok {
+				dst = append(dst, Mark{Row: RowLocal, X0: x, X1: x, Kind: MarkSnap})
+			}
+		}
+	}
+	return dst
+}
