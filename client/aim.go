@@ -8,21 +8,21 @@ import (
 
 // Aim is what a bot's gunner decides from what its Game drew this frame.
 type Aim struct {
-	TargetID uint32  // the nearest live tank drawn within range; 0 when there is none
+	TargetID uint32  // the nearest live tank drawn; 0 when there is none
 	Turn     float64 // steering in [-1, 1] that turns toward it within one step
 	Aligned  bool    // a shot fired now would hit a tank, as we drew them
 }
 
-// Aim picks the nearest live remote tank drawn within shot range and returns the steering
-// that points our predicted tank at it, and whether a shot now would hit. It is the bots'
-// gunner; the zero Aim means nothing to aim at.
+// Aim picks the nearest live remote tank drawn and returns the steering that points our
+// predicted tank at it, and whether a shot now would hit any tank (in range, not behind an
+// obstacle). It is the bots' gunner; the zero Aim means nothing to aim at.
 func (g *Game) Aim() Aim {
 	if g.local == nil || g.own.Destroyed {
 		return Aim{}
 	}
 	self := g.local.Predicted()
 	var best *Remote
-	bestD := g.welcome.Rules.ShotRange
+	bestD := math.Inf(1)
 	g.targets = g.targets[:0]
 	for _, rm := range g.remotes {
 		if !rm.target() {

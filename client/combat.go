@@ -113,6 +113,7 @@ type Tracer struct {
 type KillNote struct {
 	At                 time.Duration
 	KillerID, VictimID uint32
+	ServerTick         uint32 // the tick the victim was destroyed
 }
 
 // Bounds on what a Game keeps for drawing and reports.
@@ -265,7 +266,7 @@ func (g *Game) receiveKill(at time.Duration, k *tankv1.Kill) {
 	if len(g.kills) == maxKillNotes {
 		g.kills = g.kills[1:]
 	}
-	g.kills = append(g.kills, KillNote{At: at, KillerID: k.GetKillerId(), VictimID: k.GetVictimId()})
+	g.kills = append(g.kills, KillNote{At: at, KillerID: k.GetKillerId(), VictimID: k.GetVictimId(), ServerTick: k.GetServerTick()})
 }
 
 // Fire asks for a shot on the next Update, with lag compensation as lagComp says. A shot the

@@ -137,9 +137,14 @@ func TestGame_AimTurnsTowardTheNearestTarget(t *testing.T) {
 	if a := g.Aim(); !a.Aligned || math.Abs(a.Turn-want) > 1e-12 {
 		t.Errorf("Aim() at a tank a little to the right = %+v, want aligned, turn %v", a, want)
 	}
-	g.remotes[2].Pose = netcode.Pose{X: 39, Y: 24} // beyond range
+	g.remotes[2].Pose = netcode.Pose{X: 39, Y: 10} // dead ahead, beyond range
+	if a := g.Aim(); a.TargetID != 2 || a.Aligned || a.Turn != 0 {
+		t.Errorf("Aim() at a tank beyond range = %+v, want it as the target, not aligned", a)
+	}
+	g.remotes[2].Combat.Destroyed = true
+	g.remotes[2].alive.record(4, false)
 	if a := g.Aim(); a.TargetID != 0 {
-		t.Errorf("Aim() with nobody in range = %+v, want none", a)
+		t.Errorf("Aim() with only a wreck = %+v, want nothing to aim at", a)
 	}
 }
 

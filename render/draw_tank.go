@@ -34,6 +34,9 @@ func (g *Game) drawTanks(dst *ebiten.Image, p *clientPane, f view.Frame) {
 			continue // nothing received yet: nowhere to draw it
 		}
 		clr := view.PlayerColor(rm.ID)
+		if rm.Combat.Destroyed {
+			clr = view.WreckColor
+		}
 		pose := p.tech.RemotePose(rm)
 		g.drawSprite(dst, f, a, pose, clr, solid)
 		if g.showGhosts {
@@ -47,6 +50,9 @@ func (g *Game) drawTanks(dst *ebiten.Image, p *clientPane, f view.Frame) {
 	}
 	if l != nil {
 		clr := view.PlayerColor(p.game.Welcome().PlayerID)
+		if p.game.Own().Destroyed {
+			clr = view.WreckColor
+		}
 		if g.showGhosts {
 			g.drawSprite(dst, f, a, l.Predicted(), clr, translucent)
 		}

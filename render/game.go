@@ -31,6 +31,7 @@ type Game struct {
 	showHUD    bool
 	showGhosts bool
 	showStrip  bool
+	showScores bool // the scoreboard is open (Tab held, or Options.ShowScores)
 
 	frames     int
 	failure    error     // why a session ended; nil while they run
@@ -46,6 +47,7 @@ type Game struct {
 	serverText textLayer // the server pane's title
 	serverHUD  textLayer // and its legend
 	batch      lineBatch
+	combat     lineBatch // tracers, marks and health bars
 	labels     []tankLabel
 	labelSpecs []view.LabelSpec
 	labelRects []view.Rect
@@ -69,6 +71,7 @@ func newGame(ctx context.Context, arena netcode.Arena, opts Options) (*Game, err
 		showHUD:    true,
 		showGhosts: true,
 		showStrip:  true,
+		showScores: opts.ShowScores,
 		shot:       screenshot{path: opts.ScreenshotPath, frames: opts.ScreenshotFrames},
 	}, nil
 }
@@ -103,8 +106,8 @@ func (g *Game) Update() error {
 		}
 	}
 	g.frames++
-	if g.shot.path != "" && g.frames >= g.shot.frames {
-		g.shot.due = true
+	if g.shot.path != "" && g.frames >= g.shot.frames && !g.shot.due { // latched: Draw may come after several Updates
+		g.shot.due = g.frames >= 10*g.shot.frames || view.MomentReached(g.opts.ScreenshotWhen, g.panes[0].game, g.panes[0].game.Now())
 	}
 	if g.failure != nil && now.Sub(g.failAt) >= failureLinger {
 		return g.failure
@@ -166,7 +169,7 @@ func (g *Game) paneIndex(i int) int {
 // repair where tanks were: when the view changed, or something is drawn over an arena that
 // the damage record does not track (a floating HUD, the help, a message box).
 func (g *Game) needsFullFrame() bool {
-	if g.viewChanged || g.showHelp || g.failure != nil {
+	if g.viewChanged || g.showHelp || g.showScores || g.failure != nil {
 		return true
 	}
 	for i, p := range g.panes {
@@ -188,6 +191,7 @@ func (g *Game) drawClientPane(dst *ebiten.Image, p *clientPane, l view.Pane, ful
 		g.drawTitle(dst, &p.titleText, l.Title, p.title(), full)
 	}
 	g.drawTanks(dst, p, l.Frame)
+	g.drawCombat(dst, p, l.Frame)
 	if l.Strip.W > 0 {
 		g.drawStrip(dst, p, l.Strip)
 	}
@@ -195,6 +199,7 @@ func (g *Game) drawClientPane(dst *ebiten.Image, p *clientPane, l view.Pane, ful
 		g.drawHUD(dst, p, l.Frame, full)
 	}
 	g.drawBanners(dst, p, l.Frame)
+	g.drawCombatBanners(dst, p, l.Frame)
 }
 
 // title is a demo pane's title line: who it is, and over which network.

@@ -29,7 +29,7 @@ func (g *Game) drawHUD(dst *ebiten.Image, p *clientPane, f view.Frame, full bool
 	if panel.W <= 0 || panel.H <= 0 {
 		return
 	}
-	lines := view.HUD(p.game, p.tech, p.netLines())
+	lines := append(view.CombatLines(p.game, p.lagComp), view.HUD(p.game, p.tech, p.netLines())...)
 	if p.netErr != nil {
 		lines = append(lines, view.Line{Text: p.netErr.Error(), Style: view.Warn})
 	}

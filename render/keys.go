@@ -34,8 +34,20 @@ func (g *Game) handleKeys() (quit bool) {
 		}
 	}
 
+	for _, p := range g.panes {
+		switch p.keys {
+		case driveArrows:
+			p.firing = held(ebiten.KeyEnter)
+		default:
+			p.firing = held(ebiten.KeySpace)
+		}
+	}
+	scores := g.opts.ShowScores || held(ebiten.KeyTab)
+	g.viewChanged = g.viewChanged || scores != g.showScores
+	g.showScores = scores
+
 	pressed := inpututil.IsKeyJustPressed
-	for _, k := range []ebiten.Key{ebiten.KeyF1, ebiten.KeyP, ebiten.KeyR, ebiten.KeyI, ebiten.KeyG, ebiten.KeyH, ebiten.KeyN, ebiten.KeyT, ebiten.KeyTab} {
+	for _, k := range []ebiten.Key{ebiten.KeyF1, ebiten.KeyP, ebiten.KeyR, ebiten.KeyI, ebiten.KeyG, ebiten.KeyH, ebiten.KeyN, ebiten.KeyT, ebiten.KeyTab, ebiten.KeyL} {
 		g.viewChanged = g.viewChanged || pressed(k)
 	}
 	switch {
@@ -60,6 +72,8 @@ func (g *Game) handleKeys() (quit bool) {
 			p.tech.ToggleInterpolation()
 		case pressed(ebiten.KeyTab):
 			p.selectNext()
+		case pressed(ebiten.KeyL):
+			p.lagComp = !p.lagComp
 		case pressed(ebiten.KeyN):
 			step := 1
 			if held(ebiten.KeyShift) {

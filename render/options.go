@@ -31,6 +31,14 @@ type Options struct {
 	// what it shows there and close.
 	ScreenshotPath   string
 	ScreenshotFrames int
+	// ScreenshotWhen, if set, also waits for a moment (view.MomentHit, view.MomentDestroyed)
+	// after the frames, for at most ten times as many frames again.
+	ScreenshotWhen string
+	// Gunner makes the window aim and fire by itself like a bot (client.Game.Aim): for
+	// demos and screenshot tests. The keys still drive.
+	Gunner bool
+	// ShowScores pins the scoreboard open, as if Tab were held.
+	ShowScores bool
 	// Report, if set, receives one line when the window closes: the frame rate, the
 	// frame-time percentiles and the prediction steps dropped, so a run's speed is repeatable.
 	Report io.Writer
@@ -51,6 +59,8 @@ func (o Options) Validate() error {
 		return fmt.Errorf("render: window size %dx%d is negative", o.Width, o.Height)
 	case o.ScreenshotPath != "" && o.ScreenshotFrames < 1:
 		return errors.New("render: a screenshot needs at least one frame")
+	case !view.ValidMoment(o.ScreenshotWhen):
+		return fmt.Errorf("render: unknown screenshot moment %q (want hit or destroyed)", o.ScreenshotWhen)
 	case o.Net != nil && o.Net.Conn == nil:
 		return errors.New("render: network without a conditioner")
 	}

@@ -50,6 +50,9 @@ func (g *Game) drawOverlays(dst *ebiten.Image) {
 		lines := []string{wrap(g.failure.Error(), 70), fmt.Sprintf("closing in %.0f s (Esc quits now)", max(0, left.Seconds()))}
 		g.messageBox(dst, win, "Connection lost", lines, view.ErrorText)
 	}
+	if g.showScores && len(g.panes) > 0 && g.failure == nil {
+		g.drawScoreboard(dst, g.panes[0], g.layout[g.paneIndex(0)].Frame.Arena)
+	}
 	if g.showHelp {
 		g.drawHelp(dst, win)
 	}

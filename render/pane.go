@@ -34,6 +34,10 @@ type clientPane struct {
 	tech  view.Techniques
 	input netcode.Input
 
+	lagComp bool // this player's shots ask for lag compensation (key L)
+	firing  bool // its fire key is held
+	gunner  bool // it aims and fires by itself (Options.Gunner)
+
 	shadow  view.Unreconciled
 	history view.History
 	net     *Network
@@ -59,11 +63,31 @@ type timelineEvents struct {
 }
 
 func newClientPane(role string, keys drive, sess *client.Session, opts Options, net *Network, now time.Time) *clientPane {
-	return &clientPane{role: role, keys: keys, game: client.NewGame(sess, opts.Game, now), tech: opts.Techniques, net: net}
+	return &clientPane{role: role, keys: keys, game: client.NewGame(sess, opts.Game, now), tech: opts.Techniques, net: net,
+		lagComp: true, gunner: opts.Gunner}
+}
+
+// aim asks for a shot when the fire key is held, and as a gunner also steers toward the
+// nearest tank drawn, drives at it until a shot would hit, and fires.
+func (p *clientPane) aim() {
+	if p.gunner {
+		if a := p.game.Aim(); a.TargetID != 0 {
+			p.input.Turn = a.Turn
+			if a.Aligned {
+				p.game.Fire(p.lagComp)
+			} else {
+				p.input.Throttle = max(p.input.Throttle, 1)
+			}
+		}
+	}
+	if p.firing {
+		p.game.Fire(p.lagComp)
+	}
 }
 
 // update runs the pane's game one frame with its input; it returns the session's end.
 func (p *clientPane) update(now time.Time, a *netcode.Arena) error {
+	p.aim()
 	if err := p.game.Update(now, p.input); err != nil {
 		return err
 	}

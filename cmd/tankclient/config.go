@@ -48,6 +48,10 @@ type Config struct {
 	// Screenshot, if set, runs Frames frames, writes the window to this PNG file and exits.
 	Screenshot string
 	Frames     int
+	// ScreenshotWhen waits after Frames for a moment: "hit" or "destroyed" (view.Moment*).
+	ScreenshotWhen string
+	// Gunner aims and fires by itself, like a bot; Scores pins the scoreboard open.
+	Gunner, Scores bool
 }
 
 // DefaultConfig returns the settings for a local game against a tankserver on port 7777.
@@ -96,6 +100,9 @@ func (c Config) renderOptions(cc *transport.ConditionedConn) render.Options {
 		Techniques:       c.Techniques,
 		ScreenshotPath:   c.Screenshot,
 		ScreenshotFrames: c.Frames,
+		ScreenshotWhen:   c.ScreenshotWhen,
+		Gunner:           c.Gunner,
+		ShowScores:       c.Scores,
 	}
 	if c.Screenshot != "" {
 		o.Report = os.Stdout

@@ -54,6 +54,9 @@ func main() {
 	pos := flag.String("pos", "", "where the window opens: `x,y` of its top-left corner in screen pixels")
 	flag.StringVar(&cfg.Screenshot, "screenshot", "", "write a PNG of the window to `file` after -frames frames, then exit")
 	flag.IntVar(&cfg.Frames, "frames", cfg.Frames, "frames to run before -screenshot")
+	flag.StringVar(&cfg.ScreenshotWhen, "screenshot-when", "", "after -frames, wait for a `moment` before the screenshot: hit (our shot confirmed) or destroyed")
+	flag.BoolVar(&cfg.Gunner, "gunner", false, "aim and fire by yourself like a bot (demos, screenshots)")
+	flag.BoolVar(&cfg.Scores, "scores", false, "keep the scoreboard open (otherwise hold Tab)")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the whole run to `file` (go tool pprof reads it)")
 	flag.Parse()
 

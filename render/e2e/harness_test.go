@@ -97,11 +97,20 @@ type world struct {
 // startWorld runs a server without contact on a loopback port until stop or the test's end.
 func startWorld(t *testing.T, maxPlayers int) *world {
 	t.Helper()
+	return startWorldWith(t, maxPlayers, nil)
+}
+
+// startWorldWith is startWorld with mutate applied to the server's configuration.
+func startWorldWith(t *testing.T, maxPlayers int, mutate func(*server.Config)) *world {
+	t.Helper()
 	cfg := server.DefaultConfig()
 	cfg.Addr = "127.0.0.1:0"
 	cfg.Contact = false
 	cfg.MaxPlayers = maxPlayers
 	cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	if mutate != nil {
+		mutate(&cfg)
+	}
 	srv, err := server.New(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -160,13 +169,20 @@ func (w *world) waitPlayers(t *testing.T, n int) {
 // startBots drives n scripted bots on w until the test ends.
 func startBots(t *testing.T, w *world, n int) {
 	t.Helper()
+	startBotsFiring(t, w, n, false)
+}
+
+// startBotsFiring is startBots with gunner bots (client.BotConfig.Fire) when fire is set.
+func startBotsFiring(t *testing.T, w *world, n int, fire bool) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	for i := range n {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_, err := client.RunBot(ctx, client.BotConfig{Addr: w.addr, Name: fmt.Sprintf("bot-%d", i+1), Seed: uint64(i + 1), Options: client.DefaultOptions()})
+			_, err := client.RunBot(ctx, client.BotConfig{Addr: w.addr, Name: fmt.Sprintf("bot-%d", i+1), Seed: uint64(i + 1),
+				Options: client.DefaultOptions(), Fire: fire, LagComp: true})
 			if err != nil && ctx.Err() == nil {
 				t.Errorf("bot %d: %v", i+1, err)
 			}

@@ -144,6 +144,7 @@ func Help(demo bool) []Line {
 			Line{"arrows       drive the far player (right pane)", Plain},
 			Line{"P R I N Tab  act on the pane under the mouse;", Plain},
 			Line{"             over the server pane, on both", Dim},
+			Line{"Space        near player fires; Enter: far player", Plain},
 		)
 	} else {
 		ls = append(ls,
@@ -151,6 +152,7 @@ func Help(demo bool) []Line {
 			Line{"S / Down     reverse", Plain},
 			Line{"A / Left     turn left", Plain},
 			Line{"D / Right    turn right", Plain},
+			Line{"Space        fire (held: at the cooldown's pace)", Plain},
 		)
 	}
 	return append(ls,
@@ -159,7 +161,9 @@ func Help(demo bool) []Line {
 		Line{"R            reconciliation on/off", Plain},
 		Line{"I            interpolation on/off", Plain},
 		Line{"N / Shift+N  next / previous network preset", Plain},
-		Line{"Tab          next remote tank on the timeline", Plain},
+		Line{"Tab          next remote tank on the timeline;", Plain},
+		Line{"             held: the scoreboard", Dim},
+		Line{"L            lag compensation for your shots on/off", Plain},
 		Line{"T            timeline strip on/off", Plain},
 		Line{"G            ghosts on/off", Plain},
 		Line{"H            HUD and graph on/off", Plain},
@@ -169,6 +173,7 @@ func Help(demo bool) []Line {
 		Line{"outline      last server state (yours and others')", Dim},
 		Line{"translucent  your predicted pose", Dim},
 		Line{"solid        what is drawn under the switches", Dim},
+		Line{"white        where the server judged your last hit", Dim},
 		Line{"Timeline strip (last second, newest right)", Heading},
 		Line{"snapshots    green came, red missing (lost or late)", Dim},
 		Line{"remote       buffered states, bracket and render cursor;", Dim},
