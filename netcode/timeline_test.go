@@ -1,6 +1,9 @@
 package netcode
 
 import (
+	"cmp"
+	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 )
@@ -169,5 +172,85 @@ func TestServerTimeline_RareDoubleLossesHoldOnlyBriefly(t *testing.T) {
 	holds, _ := lossyRun(t, func(k uint32) bool { return k%20 == 0 || k%100 == 1 })
 	if holds > 2*3*4 { // 2 double losses in 10 s, 3 frames a tick, generous x4
 		t.Errorf("%d frames held in the last 10 s, want only the double losses' few", holds)
+	}
+}
+
+// presetArrivals returns when each of 60 s of snapshots arrives over a link like a tanknet
+// preset (transport/presets.go) but simulated here, deterministically: one-way latency lat
+// ± jit uniform, never overtaking the previous packet; a share loss dropped; a share reorder
+// held back by half the latency (at least 10 ms) plus the jitter, so later ones overtake it.
+// The result is sorted by arrival time.
+func presetArrivals(seed uint64, lat, jit time.Duration, loss, reorder float64) []arrival {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	var out []arrival
+	var prev time.Duration
+	for k := uint32(1); k <= 20*60; k++ {
+		if rng.Float64() < loss {
+			continue
+		}
+		at := time.Duration(k)*StepInterval + max(lat+time.Duration((2*rng.Float64()-1)*float64(jit)), 0)
+		at = max(at, prev)
+		if rng.Float64() < reorder {
+			at += max(lat/2, 10*ms) + jit
+		} else {
+			prev = at
+		}
+		out = append(out, arrival{at: at, tick: k})
+	}
+	slices.SortStableFunc(out, func(a, b arrival) int { return cmp.Compare(a.at, b.at) })
+	return out
+}
+
+type arrival struct {
+	at   time.Duration
+	tick uint32
+}
+
+// playArrivals plays arrivals at 60 frames a second and returns the share of frames held
+// after the first 10 s, and the mean delay over them.
+func playArrivals(t *testing.T, arrivals []arrival) (holds float64, delay time.Duration) {
+	t.Helper()
+	ip := serverInterp(t)
+	held, frames, i := 0, 0, 0
+	var sum time.Duration
+	for f := 1; f <= 60*60; f++ {
+		now := time.Duration(f) * time.Second / 60
+		for ; i < len(arrivals) && arrivals[i].at <= now; i++ {
+			ip.Push(arrivals[i].at, st(arrivals[i].tick, float64(arrivals[i].tick), 0, 0))
+		}
+		_, ok := ip.Sample(now)
+		if f > 60*10 {
+			frames++
+			sum += ip.Delay()
+			if !ok {
+				held++
+			}
+		}
+	}
+	return float64(held) / float64(frames), sum / time.Duration(frames)
+}
+
+func TestServerTimeline_PresetLinksHoldRarely(t *testing.T) {
+	// What the datagram lane hands the interpolator on two lossy presets. The delay covers
+	// 99% of arrivals, so holds stay well under 1% of frames, and the delay stays near what
+	// the link needs (one tick, the jitter, one lost snapshot), far below MaxDelay.
+	tests := []struct {
+		name               string
+		lat, jit           time.Duration
+		loss, reorder      float64
+		maxHolds           float64
+		minDelay, maxDelay time.Duration
+	}{
+		{"wifi-bad", 50 * ms, 50 * ms, 0.04, 0.02, 0.005, 100 * ms, 200 * ms},
+		{"mobile-3g", 120 * ms, 10 * ms, 0.05, 0, 0.005, 100 * ms, 140 * ms},
+	}
+	for _, tt := range tests {
+		for seed := uint64(1); seed <= 3; seed++ {
+			holds, delay := playArrivals(t, presetArrivals(seed, tt.lat, tt.jit, tt.loss, tt.reorder))
+			if holds > tt.maxHolds || delay < tt.minDelay || delay > tt.maxDelay {
+				t.Errorf("%s, seed %d: holds %.2f%%, mean delay %v; want at most %.1f%% and a delay in [%v, %v]",
+					tt.name, seed, 100*holds, delay, 100*tt.maxHolds, tt.minDelay, tt.maxDelay)
+			}
+		}
 	}
 }
