@@ -25,7 +25,7 @@ const (
 	// newest sample when it came. A late snapshot needs more (jitter, a retransmission
 	// burst), and so does one that follows a lost snapshot, by a whole tick per loss, even
 	// if it comes on time. The timeline keeps a histogram of the last needs and steers
-	// toward the one that covers InterpConfig.Cover of them (99%): on a steady link that
+	// toward the one that covers InterpConfig.Cover of them (99.5%): on a steady link that
 	// loses 5% of snapshots this bridges every single loss, where a jitter estimate alone
 	// would sit below one tick's gap and hold. Needs beyond MaxDelay are left out: such a
 	// gap is not bridged, and a clock jump must not inflate the delay. The render clock
