@@ -49,6 +49,10 @@ type Config struct {
 	// by sending nothing can then only be spent at this rate, so a stalled honest client
 	// catches up quickly while a cheater cannot teleport.
 	MaxSimPerTick time.Duration
+	// MaxSimPerSecond caps the simulated time one player gets over any second of server
+	// time, so whatever a client sends or saved up, its tank covers at most
+	// MaxSimPerSecond/1s times the arena speed in any one second.
+	MaxSimPerSecond time.Duration
 	// HelloTimeout is how long a new connection has to send its Hello.
 	HelloTimeout time.Duration
 	// MaxHandshakes is how many connections may be waiting for their Hello at once; a new
@@ -81,7 +85,8 @@ func DefaultConfig() Config {
 		Rules:            netcode.DefaultRules(),
 		MaxInputDuration: 200 * time.Millisecond, // four steps: a client catching up a frame hitch
 		TimeSlack:        250 * time.Millisecond, // absorbs bursts after a KCP retransmission
-		MaxSimPerTick:    200 * time.Millisecond, // 4x real time: a 2 s stall drains in under a second
+		MaxSimPerTick:    200 * time.Millisecond, // 4x real time: a stall's backlog drains quickly...
+		MaxSimPerSecond:  2 * time.Second,        // ...but at most 2x over any second: no sprinting on saved time
 		HelloTimeout:     5 * time.Second,
 		MaxHandshakes:    64,               // far more than honest players mid-handshake (each takes one RTT)
 		IdleTimeout:      5 * time.Second,  // clients send every 50 ms; 5 s of silence is gone
@@ -101,6 +106,9 @@ func (c Config) Validate() error {
 		return fmt.Errorf("server: max input duration %v below 1ms", c.MaxInputDuration)
 	case c.MaxSimPerTick < c.MaxInputDuration:
 		return fmt.Errorf("server: max simulated time per tick %v below the max input duration %v", c.MaxSimPerTick, c.MaxInputDuration)
+	case c.MaxSimPerSecond <= time.Second || c.MaxSimPerSecond < c.MaxSimPerTick:
+		// At 1x or less an honest client could never catch up after a stall.
+		return fmt.Errorf("server: max simulated time per second %v must exceed 1s and the per-tick cap %v", c.MaxSimPerSecond, c.MaxSimPerTick)
 	case c.TimeSlack < 0:
 		return fmt.Errorf("server: negative time slack %v", c.TimeSlack)
 	case c.HelloTimeout <= 0 || c.IdleTimeout <= 0 || c.AckTimeout <= 0:

@@ -49,6 +49,7 @@ type player struct {
 	streamed uint32                 // last move tick that came on the stream
 	queue    []netcode.PendingInput // admitted, not yet simulated, in tick order
 	granted  time.Duration          // simulated time given to this player so far
+	pace     pace                   // simulated time given in the last second
 	joinedAt time.Duration
 	// rosterSeen is how many of this tick's roster changes the player's own full roster
 	// already covered when it joined (0 once told; see flushRoster).
@@ -240,8 +241,9 @@ func (w *world) simulate(p *player, now time.Duration) string {
 	if len(p.queue) == 0 && p.ack > 0 {
 		w.starved = append(w.starved, p.id)
 	}
-	budget := min(now-p.joinedAt+w.cfg.TimeSlack, p.granted+w.cfg.MaxSimPerTick)
-	n := 0
+	budget := min(now-p.joinedAt+w.cfg.TimeSlack, p.granted+w.cfg.MaxSimPerTick,
+		p.granted+p.pace.left(now, w.cfg.MaxSimPerSecond))
+	before, n := p.granted, 0
 	for _, in := range p.queue {
 		if p.granted+in.Duration > budget {
 			w.stats.deferred.Add(1)
@@ -257,6 +259,7 @@ func (w *world) simulate(p *player, now time.Duration) string {
 		w.applied = append(w.applied, AppliedInput{Player: p.id, MoveTick: in.Tick})
 		n++
 	}
+	p.pace.grant(now, p.granted-before)
 	w.stats.applied.Add(uint64(n))
 	p.queue = p.queue[:copy(p.queue, p.queue[n:])]
 	return ""

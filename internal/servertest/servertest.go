@@ -31,6 +31,13 @@ type Server struct {
 // log, which is shown when the test fails.
 func Start(t testing.TB, mutate func(*server.Config)) *Server {
 	t.Helper()
+	return StartObserved(t, mutate, nil)
+}
+
+// StartObserved is Start with observe, if not nil, registered as the server's tick observer
+// (see server.Server.Observe).
+func StartObserved(t testing.TB, mutate func(*server.Config), observe func(server.TickRecord)) *Server {
+	t.Helper()
 	cfg := server.DefaultConfig()
 	cfg.Addr = "127.0.0.1:0"
 	cfg.Contact = false
@@ -41,6 +48,9 @@ func Start(t testing.TB, mutate func(*server.Config)) *Server {
 	srv, err := server.New(cfg)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if observe != nil {
+		srv.Observe(observe)
 	}
 	pc, err := net.ListenPacket("udp", cfg.Addr)
 	if err != nil {
