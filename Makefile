@@ -15,7 +15,7 @@ SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 GOFILES   = $(shell git ls-files -co --exclude-standard '*.go' 2>/dev/null || find . -name '*.go' -not -path './.git/*')
 
 .DEFAULT_GOAL := help
-.PHONY: help deps go build demo demo-windows server client sim test bench fuzz gen lint fmt clean
+.PHONY: help deps go build demo demo-windows server client sim test bench fuzz soak gen lint fmt clean
 
 help: ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  make %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -96,6 +96,9 @@ fuzz: go ## fuzz every decoder of network bytes for FUZZTIME each (default 30s)
 	  echo "fuzzing $${t%%:*} in $${t#*:}"; \
 	  $(GO) test -run '^$$' -fuzz "^$${t%%:*}$$" -fuzztime $${FUZZTIME:-30s} -fuzzminimizetime 5s $${t#*:} || exit 1; \
 	done
+
+soak: go ## 8 bots on yojimbo's harsh network (1 s latency, 100 ms jitter, 25% loss, 25% duplicates) for SOAKTIME (default 3m); prints a report
+	TANKNET_SOAK=$${SOAKTIME:-3m} $(GO) test -race -count=1 -run '^TestSoak$$' -v -timeout 60m ./server
 
 gen: go ## regenerate Go code from proto/ (buf and protoc-gen-go at the go.mod version, via go run)
 	$(BUF) generate

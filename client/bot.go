@@ -56,12 +56,19 @@ type BotConfig struct {
 	LagComp bool
 	// OnFrame, if set, is called after every Update with the Game, on the bot's goroutine.
 	OnFrame func(now time.Time, g *Game)
+	// DialTimeout bounds joining (both handshakes); 0 means 5 s. A link with a second of
+	// latency each way and heavy loss needs several round trips.
+	DialTimeout time.Duration
 }
 
 // RunBot connects a bot, drives it until cfg.Duration has passed or ctx is done, says
 // goodbye and returns its report. An error means the bot could not join or lost the server.
 func RunBot(ctx context.Context, cfg BotConfig) (Report, error) {
-	sess, err := Dial(ctx, cfg.Addr, cfg.Name, cfg.PacketConn, 5*time.Second)
+	timeout := cfg.DialTimeout
+	if timeout <= 0 {
+		timeout = 5 * time.Second
+	}
+	sess, err := Dial(ctx, cfg.Addr, cfg.Name, cfg.PacketConn, timeout)
 	if err != nil {
 		return Report{}, err
 	}

@@ -155,6 +155,9 @@ func (s *Session) Run() error {
 				err = errors.New("client: messages not consumed; giving up")
 			}
 		} else if transport.IsTimeout(err) {
+			if s.conn.SilentFor() < transport.IdleTimeout {
+				continue // the server's packets arrive; only the stream is stalled behind a loss
+			}
 			err = fmt.Errorf("client: lost the server: nothing received for %v", transport.IdleTimeout)
 		}
 		s.mu.Lock()

@@ -90,7 +90,7 @@ func DefaultConfig() Config {
 		HelloTimeout:     5 * time.Second,
 		MaxHandshakes:    64,               // far more than honest players mid-handshake (each takes one RTT)
 		IdleTimeout:      5 * time.Second,  // clients send every 50 ms; 5 s of silence is gone
-		AckTimeout:       10 * time.Second, // twice the idle timeout: a 1 s link losing a segment thrice recovers well within it
+		AckTimeout:       30 * time.Second, // a 1 s link (RTO ~2.5 s) that loses one segment five times running still recovers within it
 		MaxJoinsPerTick:  16,               // 320 joins/s: 256 players seated in under a second
 	}
 }

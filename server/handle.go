@@ -115,6 +115,9 @@ func (s *Server) readLoop(sess *session, id uint32) (reason string, dropped bool
 	pings := pingAllowance{tokens: maxPingBurst, at: time.Now()}
 	for {
 		if err := sess.conn.Recv(&m, s.cfg.IdleTimeout); err != nil {
+			if transport.IsTimeout(err) && sess.conn.SilentFor() < s.cfg.IdleTimeout {
+				continue // its packets arrive; only the stream is stalled behind a loss
+			}
 			reason, protocol := readErrorReason(err, s.cfg.IdleTimeout)
 			if protocol {
 				s.stats.badFrames.Add(1)

@@ -30,6 +30,7 @@ type dialGate struct {
 	mu       sync.Mutex
 	cookie   cookie
 	admitted atomic.Bool
+	heard    atomic.Int64 // Unix nanoseconds of the last datagram from the server
 }
 
 // fetchCookie sends ConnectRequests to server over pc until a Challenge comes back or ctx
@@ -114,6 +115,7 @@ func (g *dialGate) ReadFrom(b []byte) (int, net.Addr, error) {
 		}
 		if addrPort(addr) == addrPort(g.server) {
 			g.admitted.Store(true)
+			g.heard.Store(time.Now().UnixNano())
 		}
 		return n, addr, nil
 	}

@@ -72,10 +72,15 @@ func NewFrameReader(r io.Reader) *FrameReader {
 
 // Read decodes the next frame into m. A length prefix above MaxFrameSize yields an error
 // wrapping ErrFrameTooLarge; bytes that are not a valid m yield a decode error; a stream that
-// ends mid-frame yields io.ErrUnexpectedEOF. After any error the stream position is
-// undefined, so the caller should drop the connection.
+// ends mid-frame yields io.ErrUnexpectedEOF. A timeout or a failed connection consumes
+// nothing (the frame is decoded only once it has wholly arrived), so Read may be called
+// again after a timeout; after any other error the stream position is undefined, so the
+// caller should drop the connection.
 func (fr *FrameReader) Read(m proto.Message) error {
 	fr.src.err = nil // a caller may read on after a timeout; judge this frame on its own
+	if err := fr.awaitFrame(); err != nil {
+		return err // nothing consumed: after a timeout, Read may be called again
+	}
 	err := protodelim.UnmarshalOptions{MaxSize: MaxFrameSize}.UnmarshalFrom(fr.r, m)
 	var tooLarge *protodelim.SizeTooLargeError
 	switch {

@@ -2,6 +2,8 @@ package transport
 
 import (
 	"encoding/binary"
+	"errors"
+	"io"
 	"time"
 
 	"google.golang.org/protobuf/encoding/protowire"
@@ -35,4 +37,30 @@ func (fr *FrameReader) ReadIfComplete(m proto.Message) (ok bool, err error) {
 func (c *Conn) TryRecv(m proto.Message) (ok bool, err error) {
 	c.sess.SetReadDeadline(time.Now())
 	return c.fr.ReadIfComplete(m)
+}
+
+// awaitFrame blocks until the next frame has wholly arrived in the buffer, consuming
+// nothing, so that a read deadline expiring mid-frame loses no bytes. It returns early (nil)
+// when the length prefix is malformed or too large, or the stream ends mid-frame: decoding
+// then reports why. Otherwise it returns the error that stopped the wait.
+func (fr *FrameReader) awaitFrame() error {
+	for {
+		buf, _ := fr.r.Peek(fr.r.Buffered())
+		size, n := protowire.ConsumeVarint(buf)
+		switch {
+		case n < 0 && len(buf) >= binary.MaxVarintLen64, n >= 0 && size > MaxFrameSize:
+			return nil // malformed: let the decoder say so
+		case n >= 0 && uint64(len(buf)-n) >= size:
+			return nil // whole
+		}
+		if _, err := fr.r.Peek(len(buf) + 1); err != nil && fr.r.Buffered() == len(buf) {
+			if len(buf) > 0 && errors.Is(err, io.EOF) {
+				return nil // the stream ended mid-frame: the decoder says so
+			}
+			if fr.src.err != nil && !errors.Is(fr.src.err, io.EOF) {
+				return fr.src.err // timeout or closed connection, as the connection said it
+			}
+			return err
+		}
+	}
 }

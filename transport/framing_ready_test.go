@@ -62,3 +62,20 @@ func TestFrameReader_ReadIfCompleteNeverConsumesPartFrames(t *testing.T) {
 }
 
 func oversizedPrefix() []byte { return protowire.AppendVarint(nil, MaxFrameSize+1) }
+
+// TestFrameReader_TimeoutMidFrameLosesNothing: a read deadline expiring after part of a
+// frame arrived consumes none of it, so the next Read decodes the whole frame.
+func TestFrameReader_TimeoutMidFrameLosesNothing(t *testing.T) {
+	frame, err := AppendFrame(nil, cGoodbye(strings.Repeat("y", 2000))) // spans two KCP messages
+	if err != nil {
+		t.Fatal(err)
+	}
+	fr := NewFrameReader(&slowReader{chunks: [][]byte{frame[:1100], nil, frame[1100:]}})
+	var m tankv1.ClientMessage
+	if err := fr.Read(&m); !IsTimeout(err) {
+		t.Fatalf("first Read = %v, want the timeout", err)
+	}
+	if err := fr.Read(&m); err != nil || len(m.GetGoodbye().GetReason()) != 2000 {
+		t.Fatalf("Read after the timeout = %v (%d bytes of reason), want the whole goodbye", err, len(m.GetGoodbye().GetReason()))
+	}
+}

@@ -335,3 +335,19 @@ func (c *Conn) AckStall() time.Duration {
 	}
 	return c.peer.a.ack.stall(c.peer.g.now())
 }
+
+// SilentFor returns how long ago the last packet of any kind (stream, acknowledgement or
+// datagram) arrived from the peer, or a very long time if none has. A peer can be alive
+// while its stream is stalled behind a lost segment: callers time it out on this, not on
+// a stream read alone.
+func (c *Conn) SilentFor() time.Duration {
+	switch {
+	case c.peer != nil:
+		return c.peer.g.now() - time.Duration(c.peer.a.lastSeen.Load())
+	case c.own != nil:
+		if g, ok := c.own.(*dialGate); ok && g.heard.Load() != 0 {
+			return time.Since(time.Unix(0, g.heard.Load()))
+		}
+	}
+	return time.Duration(1<<63 - 1)
+}
