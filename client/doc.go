@@ -4,6 +4,10 @@
 // bots drive it for tests and for tanksim; the Ebitengine client in package render drives
 // the same Game with a keyboard.
 //
+// A Game also fires (combat.go): each Fire lists how every remote tank was drawn, and the
+// Game judges the shot itself on what it drew, so ShotStats can say how often the server
+// agreed. Game.Aim is the bots' gunner.
+//
 // Package client never imports Ebitengine, so it runs headless. Its netcode state belongs to
 // whichever goroutine calls Game.Update; only the network reader runs beside it.
 package client

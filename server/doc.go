@@ -2,6 +2,11 @@
 // each client's handshake and inputs, simulates every tank with netcode.Step on a 50 ms tick,
 // resolves tank contact, and sends every client a snapshot of the world each tick.
 //
+// It also referees combat (combat.go, fire.go): hitscan shots, health, kills and respawns,
+// with lag compensation: it remembers what every snapshot showed (history.go) and judges a
+// shot against each target exactly as the shooter drew it (netcode.DrawnPose), within a
+// bounded rewind window.
+//
 // One goroutine owns the world; connection goroutines only decode and enqueue, and a slow
 // client only ever holds up its own connection. Package server never trusts a byte from the
 // network: malformed frames, bad values and impossible timing get a logged reason, a counter
