@@ -1,0 +1,80 @@
+package client
+
+import (
+	"time"
+
+	"tanknet/netcode"
+)
+
+// The datagram lane, client side: every prediction step's input goes on the stream as the
+// guarantee, and the newest unacknowledged ones are repeated in one InputBatch datagram, so
+// one lost packet costs the server no time (docs/PROTOCOL.md §1.4).
+
+// redundantInputs is how many of the newest unacknowledged inputs every InputBatch repeats:
+// 0.5 s at 20 Hz, longer than a burst of loss on every preset, short enough for one small
+// datagram (about 25 bytes an input). The stream still carries each input once, so a longer
+// burst only costs time, never an input.
+const redundantInputs = 10
+
+// remember keeps p among the newest redundantInputs inputs sent.
+func (g *Game) remember(p netcode.PendingInput) {
+	if len(g.recent) == redundantInputs {
+		g.recent = g.recent[:copy(g.recent, g.recent[1:])]
+	}
+	g.recent = append(g.recent, p)
+}
+
+// sendBatch sends the remembered inputs the server has not acknowledged yet, with the
+// snapshot acknowledgement, as one InputBatch datagram.
+func (g *Game) sendBatch() error {
+	i := 0
+	for i < len(g.recent) && g.recent[i].Tick <= g.stats.LastAck {
+		i++
+	}
+	tick, mask := g.arrivals.ack()
+	return g.sess.SendInputBatch(g.recent[i:], tick, mask)
+}
+
+// HOLStallDurations returns the gap before each head-of-line stall detected so far (at
+// most the first 4096). The slice belongs to the Game.
+func (g *Game) HOLStallDurations() []time.Duration { return g.arrivals.stallLog }
+
+// TickArrival says what came of one server tick's snapshot.
+type TickArrival int
+
+const (
+	TickUnknown  TickArrival = iota // before the first snapshot, or too old to remember
+	TickMissing                     // nothing of it came (yet)
+	TickPartial                     // some of its chunks came
+	TickComplete                    // all of it came
+)
+
+// SnapshotArrivals appends to dst what came of each of the n server ticks ending with the
+// newest one received, oldest first, and returns it with that newest tick (0 before any).
+func (g *Game) SnapshotArrivals(dst []TickArrival, n int) ([]TickArrival, uint32) {
+	newest := g.arrivals.newest
+	if newest == 0 {
+		return dst, 0
+	}
+	for i := n - 1; i >= 0; i-- {
+		if uint32(i) > newest {
+			dst = append(dst, TickUnknown)
+			continue
+		}
+		known, any, complete := g.arrivals.seen(newest - uint32(i))
+		switch {
+		case !known:
+			dst = append(dst, TickUnknown)
+		case complete:
+			dst = append(dst, TickComplete)
+		case any:
+			dst = append(dst, TickPartial)
+		default:
+			dst = append(dst, TickMissing)
+		}
+	}
+	return dst, newest
+}
+
+// Input returns the input given to the last Update.
+func (g *Game) Input() netcode.Input { return g.input }
