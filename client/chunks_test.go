@@ -249,3 +249,22 @@ func TestArrivalsSeen(t *testing.T) {
 		}
 	}
 }
+
+func TestSession_ChunksCannotCrowdOutTheStream(t *testing.T) {
+	sess := &Session{}
+	chunk, err := transport.AppendDatagram(nil, chunkMsg(1, 0, 1, 2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range maxQueued {
+		sess.onDatagram(chunk)
+	}
+	if _, dropped := sess.DatagramStats(); dropped != maxQueued-maxQueued/2 {
+		t.Errorf("%d chunks dropped of %d, want all beyond half the queue", dropped, maxQueued)
+	}
+	for i := range maxQueued - maxQueued/2 {
+		if !sess.push(Received{Msg: chunkMsg(1, 0, 1, 2)}) {
+			t.Fatalf("stream message %d refused behind a queue full of chunks", i)
+		}
+	}
+}

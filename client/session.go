@@ -221,7 +221,13 @@ func (s *Session) DatagramStats() (bad, dropped uint64) {
 func (s *Session) push(r Received) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if len(s.queue) >= maxQueued {
+	limit := maxQueued
+	if r.Datagram {
+		// Chunks may fill only half the queue: a consumer that stalls then loses chunks
+		// (counted), never the stream messages that would end the session if refused.
+		limit = maxQueued / 2
+	}
+	if len(s.queue) >= limit {
 		return false
 	}
 	s.queue = append(s.queue, r)
