@@ -19,6 +19,7 @@ type collector struct {
 	rejects, drops, refused                                   *prometheus.Desc
 	inputsApplied, inputsStale, inputsClamped, inputsDeferred *prometheus.Desc
 	states, stateBytes                                        *prometheus.Desc
+	shots, hits, kills, respawns, firesDropped, shotsRefused  *prometheus.Desc
 }
 
 // Collector returns a Prometheus collector of the tanknet_ metrics, reading stats (usually a
@@ -54,6 +55,12 @@ func newCollector(stats func() server.Stats) *collector {
 		inputsDeferred: d("inputs_deferred_total", "Times a player's next input waited a tick for its time budget."),
 		states:         d("snapshot_states_total", "Tank entries sent in snapshots, one per tank per receiving client, by whether the tank moved that tick.", "motion"),
 		stateBytes:     d("snapshot_state_bytes_total", "Bytes of the tank entries sent in snapshots, by whether the tank moved that tick.", "motion"),
+		shots:          d("shots_total", "Fires accepted and judged."),
+		hits:           d("shot_hits_total", "Accepted shots that hit a tank."),
+		kills:          d("kills_total", "Tanks destroyed."),
+		respawns:       d("respawns_total", "Destroyed tanks brought back."),
+		firesDropped:   d("fires_dropped_total", "Fires beyond the per-tick and waiting limits, dropped unanswered."),
+		shotsRefused:   d("shots_refused_total", "Fires refused, by reason (bad_view, future_view, view_too_old, unplayed_tick, stale_tick, cooldown, destroyed).", "reason"),
 	}
 }
 
@@ -63,6 +70,7 @@ func (c *collector) Describe(ch chan<- *prometheus.Desc) {
 		c.tickDuration, c.players, c.handshaking, c.ticks, c.joins, c.leaves, c.contacts, c.badFrames,
 		c.evicted, c.bytesIn, c.bytesOut, c.datagramsIn, c.datagramsOut, c.rejects, c.drops, c.refused,
 		c.inputsApplied, c.inputsStale, c.inputsClamped, c.inputsDeferred, c.states, c.stateBytes,
+		c.shots, c.hits, c.kills, c.respawns, c.firesDropped, c.shotsRefused,
 	} {
 		ch <- d
 	}
@@ -86,6 +94,7 @@ func (c *collector) Collect(ch chan<- prometheus.Metric) {
 		{c.bytesIn, st.BytesIn}, {c.bytesOut, st.BytesOut}, {c.datagramsIn, st.DatagramsIn}, {c.datagramsOut, st.DatagramsOut},
 		{c.inputsApplied, st.InputsApplied}, {c.inputsStale, st.InputsStale},
 		{c.inputsClamped, st.InputsClamped}, {c.inputsDeferred, st.InputsDeferred},
+		{c.shots, st.Shots}, {c.hits, st.Hits}, {c.kills, st.Kills}, {c.respawns, st.Respawns}, {c.firesDropped, st.FiresDropped},
 	} {
 		ch <- prometheus.MustNewConstMetric(m.d, prometheus.CounterValue, float64(m.v))
 	}
@@ -99,7 +108,7 @@ func (c *collector) Collect(ch chan<- prometheus.Metric) {
 	for _, l := range []struct {
 		d      *prometheus.Desc
 		counts map[string]uint64
-	}{{c.rejects, st.RejectsByCode}, {c.drops, st.DropsByReason}, {c.refused, st.InputsRefused}} {
+	}{{c.rejects, st.RejectsByCode}, {c.drops, st.DropsByReason}, {c.refused, st.InputsRefused}, {c.shotsRefused, st.ShotsRefused}} {
 		for label, n := range l.counts {
 			ch <- prometheus.MustNewConstMetric(l.d, prometheus.CounterValue, float64(n), label)
 		}

@@ -101,6 +101,8 @@ func TestCollector_ExactValues(t *testing.T) {
 		DropsByReason: map[string]uint64{"timeout": 1},
 		InputsRefused: map[string]uint64{"not_finite": 5},
 		BytesOut:      1234,
+		Shots:         9, Kills: 2,
+		ShotsRefused: map[string]uint64{"cooldown": 3},
 		TickDuration: server.TickHistogram{
 			UpperBounds: []time.Duration{time.Millisecond, 2 * time.Millisecond},
 			Counts:      []uint64{30, 9}, Count: 40, Sum: 50 * time.Millisecond,
@@ -122,6 +124,15 @@ tanknet_inputs_refused_total{rule="not_finite"} 5
 # HELP tanknet_sent_bytes_total UDP payload bytes sent by the server socket.
 # TYPE tanknet_sent_bytes_total counter
 tanknet_sent_bytes_total 1234
+# HELP tanknet_shots_total Fires accepted and judged.
+# TYPE tanknet_shots_total counter
+tanknet_shots_total 9
+# HELP tanknet_kills_total Tanks destroyed.
+# TYPE tanknet_kills_total counter
+tanknet_kills_total 2
+# HELP tanknet_shots_refused_total Fires refused, by reason (bad_view, future_view, view_too_old, unplayed_tick, stale_tick, cooldown, destroyed).
+# TYPE tanknet_shots_refused_total counter
+tanknet_shots_refused_total{reason="cooldown"} 3
 # HELP tanknet_tick_duration_seconds Wall time of one server tick: admit inputs, simulate, resolve contact, build snapshots.
 # TYPE tanknet_tick_duration_seconds histogram
 tanknet_tick_duration_seconds_bucket{le="0.001"} 30
@@ -132,7 +143,8 @@ tanknet_tick_duration_seconds_count 40
 `
 	if err := testutil.CollectAndCompare(metrics.Collector(func() server.Stats { return st }), strings.NewReader(want),
 		"tanknet_players", "tanknet_rejects_total", "tanknet_drops_total", "tanknet_inputs_refused_total",
-		"tanknet_sent_bytes_total", "tanknet_tick_duration_seconds"); err != nil {
+		"tanknet_sent_bytes_total", "tanknet_tick_duration_seconds", "tanknet_shots_total", "tanknet_kills_total",
+		"tanknet_shots_refused_total"); err != nil {
 		t.Error(err)
 	}
 }
