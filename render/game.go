@@ -2,6 +2,7 @@ package render
 
 import (
 	"context"
+	"math"
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -214,4 +215,15 @@ func (g *Game) drawTitle(dst *ebiten.Image, t *textLayer, r view.Rect, s string,
 	if t.update() || full {
 		t.draw(dst)
 	}
+}
+
+// DrawFinalScreen copies the finished frame to the window (ebiten.FinalScreenDrawer). The
+// frame is opaque, so it is copied rather than blended: under a software renderer that is
+// one read of the window's pixels saved every frame.
+func (g *Game) DrawFinalScreen(screen ebiten.FinalScreen, offscreen *ebiten.Image, geoM ebiten.GeoM) {
+	op := &ebiten.DrawImageOptions{GeoM: geoM, Blend: ebiten.BlendCopy}
+	if s := geoM.Element(0, 0); s != math.Floor(s) {
+		op.Filter = ebiten.FilterLinear
+	}
+	screen.DrawImage(offscreen, op)
 }

@@ -2,6 +2,7 @@ package render
 
 import (
 	"image/color"
+	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/text/v2"
@@ -17,6 +18,10 @@ const (
 	// minGraphBeside is the narrowest graph worth putting beside the HUD text in a wide,
 	// short panel (the demo's) instead of under it.
 	minGraphBeside = 170
+	// hudRefresh is how often the HUD text is read again: ten times a second is as fast as
+	// anyone reads numbers, and repainting the panel at the 20 Hz snapshot rate would touch
+	// twice the pixels for nothing.
+	hudRefresh = 100 * time.Millisecond
 )
 
 // drawHUD fills a pane's panel with the HUD text and the live graph. In a tall panel the
@@ -29,7 +34,11 @@ func (g *Game) drawHUD(dst *ebiten.Image, p *clientPane, f view.Frame, full bool
 	if panel.W <= 0 || panel.H <= 0 {
 		return
 	}
-	lines := append(view.CombatLines(p.game, p.lagComp), view.HUD(p.game, p.tech, p.netLines())...)
+	if now := time.Now(); full || now.Sub(p.hudAt) >= hudRefresh {
+		p.hudAt = now
+		p.hudLines = append(view.CombatLines(p.game, p.lagComp), view.HUD(p.game, p.tech, p.netLines())...)
+	}
+	lines := p.hudLines
 	if p.netErr != nil {
 		lines = append(lines, view.Line{Text: p.netErr.Error(), Style: view.Warn})
 	}
@@ -50,8 +59,14 @@ func (g *Game) drawHUD(dst *ebiten.Image, p *clientPane, f view.Frame, full bool
 		graph = view.Rect{X: panel.X + padding, Y: panel.Y + panel.H - graphH - padding + 2*lineHeight, W: panel.W - 2*padding, H: view.GraphHeight}
 	}
 
+	// Beside or under the arena the panel covers only the backdrop's plain background, so
+	// it is opaque and needs no repair under it; over the arena it lets the tanks show.
+	fill, over := view.PanelSolid, f.PanelOverArena()
+	if over {
+		fill = view.PanelFill
+	}
 	t := &p.hudText
-	t.begin(panel.X, panel.Y, panel.W, panel.H, view.PanelFill)
+	t.begin(panel.X, panel.Y, panel.W, panel.H, fill)
 	y := panel.Y + padding
 	textBottom := panel.Y + panel.H - padding
 	if !beside {
@@ -72,7 +87,7 @@ func (g *Game) drawHUD(dst *ebiten.Image, p *clientPane, f view.Frame, full bool
 	}
 	rttTop, corrTop := g.graphLegend(t, p, graph)
 	if t.update() || full {
-		if !full { // the panel is translucent: put back what is under it, where it was and is
+		if !full { // put back what is under the panel where it was and is: it may have shrunk
 			repairRect(dst, g.backdrop.img, p.hudRect.Union(t.bounds()))
 		}
 		t.draw(dst)

@@ -47,6 +47,8 @@ type clientPane struct {
 	events   timelineEvents
 
 	hudText   textLayer
+	hudLines  []view.Line // the HUD text, read every hudRefresh
+	hudAt     time.Time
 	titleText textLayer
 	hudRect   image.Rectangle // where the HUD panel was last drawn
 	scratch   []view.Point
