@@ -47,7 +47,7 @@ func (g *Game) handleKeys() (quit bool) {
 	g.showScores = scores
 
 	pressed := inpututil.IsKeyJustPressed
-	for _, k := range []ebiten.Key{ebiten.KeyF1, ebiten.KeyP, ebiten.KeyR, ebiten.KeyI, ebiten.KeyG, ebiten.KeyH, ebiten.KeyN, ebiten.KeyT, ebiten.KeyTab, ebiten.KeyL} {
+	for _, k := range []ebiten.Key{ebiten.KeyF1, ebiten.KeyP, ebiten.KeyR, ebiten.KeyI, ebiten.KeyG, ebiten.KeyH, ebiten.KeyN, ebiten.KeyT, ebiten.KeyB, ebiten.KeyL} {
 		g.viewChanged = g.viewChanged || pressed(k)
 	}
 	switch {
@@ -70,7 +70,7 @@ func (g *Game) handleKeys() (quit bool) {
 			p.tech.ToggleReconciliation()
 		case pressed(ebiten.KeyI):
 			p.tech.ToggleInterpolation()
-		case pressed(ebiten.KeyTab):
+		case pressed(ebiten.KeyB):
 			p.selectNext()
 		case pressed(ebiten.KeyL):
 			p.lagComp = !p.lagComp

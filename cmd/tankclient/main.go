@@ -9,9 +9,9 @@
 //
 // Keys: W/S or Up/Down drive, A/D or Left/Right turn; P, R and I switch prediction,
 // reconciliation and interpolation off and on (prediction off also turns reconciliation
-// off); G the ghosts, H the HUD, T the timeline strip, Tab the remote tank it follows; N and
+// off); G the ghosts, H the HUD, T the timeline strip, B the remote tank it follows; N and
 // Shift+N step through the network presets; F1 shows the keys; Esc quits. In the -demo
-// window WASD drives the near player and the arrows the far one, and P, R, I, N and Tab act
+// window WASD drives the near player and the arrows the far one, and P, R, I, N, L and B act
 // on the pane under the mouse (both over the server pane).
 //
 // tankclient needs a display (X11); without one it says so and exits 2. It exits 0 when the

@@ -142,7 +142,7 @@ func Help(demo bool) []Line {
 		ls = append(ls,
 			Line{"W A S D      drive the near player (left pane)", Plain},
 			Line{"arrows       drive the far player (right pane)", Plain},
-			Line{"P R I N Tab  act on the pane under the mouse;", Plain},
+			Line{"P R I N L B  act on the pane under the mouse;", Plain},
 			Line{"             over the server pane, on both", Dim},
 			Line{"Space        near player fires; Enter: far player", Plain},
 		)
@@ -161,8 +161,8 @@ func Help(demo bool) []Line {
 		Line{"R            reconciliation on/off", Plain},
 		Line{"I            interpolation on/off", Plain},
 		Line{"N / Shift+N  next / previous network preset", Plain},
-		Line{"Tab          next remote tank on the timeline;", Plain},
-		Line{"             held: the scoreboard", Dim},
+		Line{"B            next remote tank on the timeline", Plain},
+		Line{"Tab          scoreboard, while held", Plain},
 		Line{"L            lag compensation for your shots on/off", Plain},
 		Line{"T            timeline strip on/off", Plain},
 		Line{"G            ghosts on/off", Plain},
@@ -196,7 +196,7 @@ func DemoLegend(players int) []Line {
 		{"past (interpolation): compare with the middle.", Dim},
 		{"Keys", Heading},
 		{"WASD near player   arrows far player", Plain},
-		{"P R I N Tab: the pane under the mouse", Plain},
+		{"P R I N L B: the pane under the mouse", Plain},
 		{"(over this pane: both)", Dim},
 		{"T strip  G ghosts  H HUD  F1 help  Esc quit", Plain},
 	}

@@ -164,7 +164,7 @@ func TestHelpListsEveryKey(t *testing.T) {
 		for _, l := range Help(demo) {
 			text += l.Text + "\n"
 		}
-		for _, key := range []string{"P ", "R ", "I ", "N ", "Tab", "T ", "G ", "H ", "F1", "Esc"} {
+		for _, key := range []string{"P ", "R ", "I ", "N ", "B ", "Tab", "T ", "G ", "H ", "L ", "F1", "Esc"} {
 			if !strings.Contains(text, key) {
 				t.Errorf("Help(%v) does not mention %q", demo, key)
 			}
