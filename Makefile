@@ -89,7 +89,7 @@ bench: deps ## run the benchmarks with allocation counts
 # the snapshot chunks it receives as datagrams, and the connect handshake's datagrams.
 FUZZ_TARGETS := FuzzFrameReader:./transport FuzzWorld:./server FuzzArenaFromProto:./transport \
                 FuzzRulesFromProto:./transport FuzzDatagram:./server FuzzChunkDatagram:./client \
-                FuzzConnectDatagram:./transport
+                FuzzConnectDatagram:./transport FuzzDeltaChunk:./client
 
 fuzz: go ## fuzz every decoder of network bytes for FUZZTIME each (default 30s)
 	@for t in $(FUZZ_TARGETS); do \

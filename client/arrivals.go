@@ -43,9 +43,10 @@ type arrivals struct {
 
 // tickSlot is what came of one tick: a bit per chunk index and the chunk count.
 type tickSlot struct {
-	tick  uint32
-	got   uint64
-	count uint32
+	tick    uint32
+	got     uint64
+	count   uint32
+	spoiled bool // a chunk could not be used whole: never acknowledge this tick
 }
 
 // chunk records that chunk index of count (count 0: a whole snapshot on the stream) of
@@ -124,12 +125,19 @@ func (a *arrivals) lost() int {
 	return max(0, missing-pending)
 }
 
+// spoil marks tick, whose chunk has just been recorded, as never to be acknowledged.
+func (a *arrivals) spoil(tick uint32) {
+	if s := &a.slots[tick%arrivalWindow]; s.tick == tick {
+		s.spoiled = true
+	}
+}
+
 // ack returns the snapshot acknowledgement: the newest tick of which every chunk came, and
 // a mask whose bit i says the same of the tick i+1 before it.
 func (a *arrivals) ack() (tick, mask uint32) {
 	for t := a.newest; t > 0 && t+arrivalWindow > a.newest; t-- {
 		s := a.slots[t%arrivalWindow]
-		complete := s.tick == t && bits.OnesCount64(s.got) >= int(s.count)
+		complete := s.tick == t && bits.OnesCount64(s.got) >= int(s.count) && !s.spoiled
 		if tick == 0 {
 			if complete {
 				tick = t

@@ -60,6 +60,7 @@ type Game struct {
 	stats    Stats
 
 	arrivals arrivals
+	bases    baselines              // what recent snapshots said, for delta chunks
 	recent   []netcode.PendingInput // the newest inputs sent, for InputBatch (datagram lane)
 	// Combat (combat.go).
 	own         Combat // our tank's health and score, from our newest state
@@ -96,6 +97,10 @@ type Stats struct {
 	// view (or said nothing of them for forgetAfter), and tanks that came back after a gap
 	// of at least reenterGap ticks, drawn at once where they are.
 	LeftView, Reentered int
+	// DeltaUnusable counts snapshot chunks whose delta tanks could not all be rebuilt: their
+	// baseline was lost or too old (the server only uses acknowledged ones, so this stays 0
+	// unless the server misbehaves or a chunk is corrupt).
+	DeltaUnusable int
 }
 
 // Interest management on the client. The server sends only the tanks near ours and names
@@ -207,14 +212,23 @@ func (g *Game) receive(r Received) {
 		for _, id := range snap.GetLeftView() {
 			g.leftView(id, snap.GetServerTick())
 		}
-		for _, ps := range snap.GetPlayers() {
+		use := func(ps *tankv1.PlayerState) {
+			g.bases.record(snap.GetServerTick(), tankFromProto(ps))
 			if r.Datagram && g.names[ps.GetPlayerId()] == "" && ps.GetPlayerId() != g.welcome.PlayerID {
 				// The roster comes on the stream and may trail a datagram: a tank the
 				// roster has not announced (or has already removed) waits for it.
 				g.stats.UnknownStates++
-				continue
+				return
 			}
 			g.receiveState(at, ps)
+		}
+		for _, ps := range snap.GetPlayers() {
+			use(ps)
+		}
+		if !g.deltaTanks(snap, use) {
+			// Never acknowledge this tick: the server would build on states we lack.
+			g.arrivals.spoil(snap.GetServerTick())
+			g.stats.DeltaUnusable++
 		}
 	case *tankv1.ServerMessage_RosterUpdate:
 		for _, j := range k.RosterUpdate.GetJoined() { // joins first: one may also be in left

@@ -98,5 +98,6 @@ func (p *sinkPeer) takeDatagramInputs(dst []netcode.PendingInput) []netcode.Pend
 func (p *sinkPeer) takeFires(dst []netcode.ShotRequest) []netcode.ShotRequest { return dst }
 func (p *sinkPeer) send([]byte)                                               {}
 func (p *sinkPeer) sendSnapshot([]byte)                                       {}
+func (p *sinkPeer) snapshotAck() uint32                                       { return 0 }
 func (p *sinkPeer) kick(string)                                               {}
 func (p *sinkPeer) sendChunks([][]byte)                                       {}

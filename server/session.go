@@ -182,6 +182,8 @@ func (s *session) sendSnapshot(frame []byte) {
 	s.notify()
 }
 
+func (s *session) snapshotAck() uint32 { return s.ackTick.Load() }
+
 func (s *session) sendChunks(chunks [][]byte) {
 	if len(chunks) == 0 {
 		return

@@ -21,6 +21,9 @@ const (
 	fieldSnapshotChunkIndex    protowire.Number = 3
 	fieldSnapshotChunkCount    protowire.Number = 4
 	fieldSnapshotLeftView      protowire.Number = 9
+	fieldSnapshotBaselineTick  protowire.Number = 10
+	fieldSnapshotUnchanged     protowire.Number = 11
+	fieldSnapshotMoved         protowire.Number = 12
 )
 
 // snapPart is one snapshot's worth of content: a server tick, the encoded PlayerStates
@@ -30,6 +33,9 @@ type snapPart struct {
 	entries      [][]byte
 	index, count uint32 // chunk index and count; 0, 0 for a whole snapshot
 	left         []uint32
+	baseline     uint32   // delta encoding: the baseline tick, 0 for none
+	unchanged    []uint32 // id gaps of tanks unchanged since the baseline
+	moved        []int32  // id gap, dx, dy, dheading of tanks that moved since it
 }
 
 // entrySize is what one encoded PlayerState costs inside a Snapshot.
@@ -63,7 +69,27 @@ func (s *snapPart) bodySize() int {
 	if s.count != 0 {
 		n += protowire.SizeTag(fieldSnapshotChunkCount) + protowire.SizeVarint(uint64(s.count))
 	}
-	return n + leftSize(s.left)
+	n += leftSize(s.left)
+	if s.baseline != 0 {
+		n += protowire.SizeTag(fieldSnapshotBaselineTick) + protowire.SizeVarint(uint64(s.baseline))
+	}
+	return n + packedSize(varintsSize(s.unchanged)) + packedSize(zigzagsSize(s.moved))
+}
+
+func varintsSize(vs []uint32) int {
+	n := 0
+	for _, v := range vs {
+		n += protowire.SizeVarint(uint64(v))
+	}
+	return n
+}
+
+func zigzagsSize(vs []int32) int {
+	n := 0
+	for _, v := range vs {
+		n += protowire.SizeVarint(zigzag(v))
+	}
+	return n
 }
 
 // messageSize is the encoded size of the ServerMessage carrying s.
@@ -100,6 +126,24 @@ func (s *snapPart) appendMessage(dst []byte) []byte {
 		dst = protowire.AppendVarint(dst, uint64(n))
 		for _, id := range s.left {
 			dst = protowire.AppendVarint(dst, uint64(id))
+		}
+	}
+	if s.baseline != 0 {
+		dst = protowire.AppendTag(dst, fieldSnapshotBaselineTick, protowire.VarintType)
+		dst = protowire.AppendVarint(dst, uint64(s.baseline))
+	}
+	if len(s.unchanged) > 0 {
+		dst = protowire.AppendTag(dst, fieldSnapshotUnchanged, protowire.BytesType)
+		dst = protowire.AppendVarint(dst, uint64(varintsSize(s.unchanged)))
+		for _, v := range s.unchanged {
+			dst = protowire.AppendVarint(dst, uint64(v))
+		}
+	}
+	if len(s.moved) > 0 {
+		dst = protowire.AppendTag(dst, fieldSnapshotMoved, protowire.BytesType)
+		dst = protowire.AppendVarint(dst, uint64(zigzagsSize(s.moved)))
+		for _, v := range s.moved {
+			dst = protowire.AppendVarint(dst, zigzag(v))
 		}
 	}
 	return dst

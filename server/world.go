@@ -26,9 +26,11 @@ type peer interface {
 	send(frame []byte)
 	// takeFires appends the Fires received since the last call to dst and returns it.
 	takeFires(dst []netcode.ShotRequest) []netcode.ShotRequest
-	// sendSnapshot offers a framed snapshot; an unsent older one is replaced.
 	// sendSnapshot offers a framed snapshot for the stream; an unsent older one is replaced.
 	sendSnapshot(frame []byte)
+	// snapshotAck returns the newest server tick of which the client says it received every
+	// snapshot chunk (InputBatch.snapshot_ack_tick), 0 before any.
+	snapshotAck() uint32
 	// sendChunks offers one tick's snapshot chunks for the datagram lane; unsent older ones
 	// are replaced.
 	sendChunks(chunks [][]byte)
@@ -66,6 +68,8 @@ type player struct {
 	fires          []netcode.ShotRequest // received, not yet judged
 	view           view                  // what this client is sent (interest management)
 	entry          []byte                // this tick's PlayerState, encoded once for every snapshot
+	now            tankState             // this tick's state as delta encoding compares it
+	sent           sentLog               // what this client was sent, for delta baselines
 }
 
 // TickRecord is the authoritative outcome of one tick, for observers that measure clients
@@ -100,10 +104,10 @@ type world struct {
 
 	inputs  []netcode.PendingInput // scratch for takeInputs
 	copies  []netcode.PendingInput // scratch for takeDatagramInputs
-	bounds  []int                  // scratch for chunkedDatagrams
 	entries [][]byte               // scratch: one snapshot's encoded PlayerStates
 	one     [1]*player             // scratch: a snapshot's single recipient
 	members []*player              // scratch: a snapshot's tanks
+	delta   deltaBuilder           // scratch: one client's delta snapshot
 	applied []AppliedInput
 	starved []uint32
 	poses   []netcode.Pose // scratch for contact
@@ -264,22 +268,32 @@ func (w *world) simulate(p *player, now time.Duration) string {
 	return ""
 }
 
-// broadcast sends this tick's snapshot: the same bytes to every player, or with interest
-// management each player its own tank and the ones in its view (see interest).
+// broadcast sends this tick's snapshot. On the datagram lane each player gets its own,
+// delta encoded against the newest one it acknowledged (see delta.go); on the stream the
+// same bytes go to every player. With interest management (see interest) a player is sent
+// its own tank and the ones in its view; without, every tank.
 func (w *world) broadcast() {
 	for _, p := range w.players {
 		transport.FillState(p.state, p.id, netcode.State{Tick: w.tick, Pose: p.pose, Ack: p.ack})
 		s := p.state
 		s.Health, s.Destroyed, s.Kills, s.Deaths, s.SpawnProtected = p.health, p.destroyed, p.kills, p.deaths, w.protected(p)
+		p.now = tankState{id: p.id, grid: netcode.GridPose{X: s.GridX, Y: s.GridY, Heading: s.GridHeading},
+			combat: combatState{health: s.Health, kills: s.Kills, deaths: s.Deaths, destroyed: s.Destroyed, protected: s.SpawnProtected}}
 		var err error
 		if p.entry, err = encodeState(p.entry, s); err != nil {
 			w.log.Error("cannot encode a player state; skipping this tick's snapshots", "player", p.id, "err", err)
 			return
 		}
 	}
-	if w.interest == nil {
+	datagrams := w.cfg.Lane == transport.LaneDatagram
+	switch {
+	case w.interest == nil && !datagrams:
 		w.sendSnapshot(w.players, w.players, nil)
-	} else {
+	case w.interest == nil:
+		for _, p := range w.players {
+			w.sendDelta(p, w.players, nil)
+		}
+	default:
 		w.interest.place(w.players)
 		for i, p := range w.players {
 			w.interest.update(int32(i), w.tick)
@@ -288,8 +302,12 @@ func (w *world) broadcast() {
 				w.members = append(w.members, w.players[m])
 			}
 			w.ids = p.view.leftIDs(w.ids[:0])
-			w.one[0] = p
-			w.sendSnapshot(w.members, w.one[:], w.ids)
+			if datagrams {
+				w.sendDelta(p, w.members, w.ids)
+			} else {
+				w.one[0] = p
+				w.sendSnapshot(w.members, w.one[:], w.ids)
+			}
 		}
 	}
 	for _, p := range w.players {
@@ -297,26 +315,55 @@ func (w *world) broadcast() {
 	}
 }
 
+// sendDelta sends p the snapshot of members (in id order, p among them) as chunk datagrams,
+// delta encoded against the newest snapshot p acknowledged when the server still has it,
+// with left as its left_view. It records what it sent, for later baselines, and counts the
+// bytes each tank cost.
+func (w *world) sendDelta(p *player, members []*player, left []uint32) {
+	ack := p.peer.snapshotAck()
+	var base *sentSnapshot
+	if ack < w.tick && w.tick-ack < deltaWindow { // older ones share a slot with this tick
+		base = p.sent.at(ack)
+	}
+	baseline := uint32(0)
+	if base != nil {
+		baseline = ack
+	}
+	rec := p.sent.begin(w.tick)
+	b := &w.delta
+	b.reset(leftSize(left))
+	for _, m := range members {
+		rec.tanks = append(rec.tanks, m.now)
+		var n int
+		old, ok := tankState{}, false
+		if base != nil && m != p {
+			old, ok = base.find(m.id)
+		}
+		switch {
+		case !ok || old.combat != m.now.combat:
+			n = b.whole(m.entry)
+		case old.grid == m.now.grid:
+			n = b.same(m.id)
+		default:
+			n = b.move(m.id, old.grid, m.now.grid)
+		}
+		w.stats.sentStates(m.pose != m.prevPose, 1, n)
+	}
+	chunks, err := b.datagrams(w.tick, baseline, left)
+	if err != nil {
+		w.log.Error("cannot cut a snapshot into chunks; skipping it", "player", p.id, "err", err)
+		return
+	}
+	p.peer.sendChunks(chunks)
+}
+
 // sendSnapshot offers the snapshot of members (in id order), with left as its left_view, to
-// every player in to: one frame for the stream, or chunk datagrams, as the lane says. It
-// counts the tank entries sent.
+// every player in to as one stream frame. It counts the tank entries sent.
 func (w *world) sendSnapshot(members, to []*player, left []uint32) {
 	w.entries = w.entries[:0]
 	for _, p := range members {
 		w.entries = append(w.entries, p.entry)
 		w.stats.sentStates(p.pose != p.prevPose, len(to), entrySize(p.entry))
-	}
-	if w.cfg.Lane == transport.LaneDatagram {
-		var chunks [][]byte
-		var err error
-		if chunks, w.bounds, err = chunkedDatagrams(w.tick, w.entries, left, w.bounds); err != nil {
-			w.log.Error("cannot cut a snapshot into chunks; skipping it", "err", err)
-			return
-		}
-		for _, p := range to {
-			p.peer.sendChunks(chunks)
-		}
-		return
 	}
 	part := snapPart{tick: w.tick, entries: w.entries, left: left}
 	frame := part.appendFrame(make([]byte, 0, protowire.SizeVarint(uint64(part.messageSize()))+part.messageSize()))

@@ -23,6 +23,7 @@ type fakePeer struct {
 	snapshot []byte
 	chunks   [][]byte
 	kicked   string
+	ack      uint32 // the snapshot acknowledgement it reports
 }
 
 func (p *fakePeer) takeInputs(dst []netcode.PendingInput) []netcode.PendingInput {
@@ -44,6 +45,7 @@ func (p *fakePeer) takeFires(dst []netcode.ShotRequest) []netcode.ShotRequest {
 func (p *fakePeer) send(frame []byte)         { p.control = append(p.control, decodeFrame(frame)) }
 func (p *fakePeer) sendSnapshot(frame []byte) { p.snapshot = frame }
 func (p *fakePeer) kick(reason string)        { p.kicked = reason }
+func (p *fakePeer) snapshotAck() uint32       { return p.ack }
 
 func decodeFrame(frame []byte) *tankv1.ServerMessage {
 	m := new(tankv1.ServerMessage)

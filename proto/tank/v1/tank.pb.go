@@ -1396,7 +1396,23 @@ type Snapshot struct {
 	// tick or the 9 before and have not come back, in chunk 0 (or the whole snapshot) only,
 	// at most 64: stop drawing them. A tank that comes back is new: draw it at once where it
 	// is, never slid from where it was last seen.
-	LeftView      []uint32 `protobuf:"varint,9,rep,packed,name=left_view,json=leftView,proto3" json:"left_view,omitempty"`
+	LeftView []uint32 `protobuf:"varint,9,rep,packed,name=left_view,json=leftView,proto3" json:"left_view,omitempty"`
+	// Delta encoding (datagram lane): the tanks of this chunk that the server also sent this
+	// client in the snapshot of baseline_tick, which the client acknowledged
+	// (InputBatch.snapshot_ack_tick), travel against that snapshot's states instead of in
+	// `players`. 0: no baseline, every tank is in `players`. A tank whose health, destroyed,
+	// kills, deaths or spawn_protected changed, a tank new to the client, and the client's own
+	// tank are always whole in `players`.
+	BaselineTick uint32 `protobuf:"varint,10,opt,name=baseline_tick,json=baselineTick,proto3" json:"baseline_tick,omitempty"`
+	// Tanks exactly as in the baseline, pose and all: their ids in increasing order, the first
+	// as is and each next one as the difference from the one before. Such a tank costs about
+	// a byte. Its state this tick is the baseline's, with tick = server_tick.
+	Unchanged []uint32 `protobuf:"varint,11,rep,packed,name=unchanged,proto3" json:"unchanged,omitempty"`
+	// Tanks that moved since the baseline, in increasing id order, four numbers each: the id
+	// (the first as is, each next as the difference from the one before), then grid_x,
+	// grid_y and grid_heading minus the baseline's. Combat fields and acknowledged_move_tick
+	// are the baseline's (the latter matters only for your own tank, which is never here).
+	Moved         []int32 `protobuf:"zigzag32,12,rep,packed,name=moved,proto3" json:"moved,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1462,6 +1478,27 @@ func (x *Snapshot) GetChunkCount() uint32 {
 func (x *Snapshot) GetLeftView() []uint32 {
 	if x != nil {
 		return x.LeftView
+	}
+	return nil
+}
+
+func (x *Snapshot) GetBaselineTick() uint32 {
+	if x != nil {
+		return x.BaselineTick
+	}
+	return 0
+}
+
+func (x *Snapshot) GetUnchanged() []uint32 {
+	if x != nil {
+		return x.Unchanged
+	}
+	return nil
+}
+
+func (x *Snapshot) GetMoved() []int32 {
+	if x != nil {
+		return x.Moved
 	}
 	return nil
 }
@@ -2406,7 +2443,7 @@ const file_tank_v1_tank_proto_rawDesc = "" +
 	"\tdestroyed\x18\v \x01(\bR\tdestroyed\x12\x14\n" +
 	"\x05kills\x18\f \x01(\rR\x05kills\x12\x16\n" +
 	"\x06deaths\x18\r \x01(\rR\x06deaths\x12'\n" +
-	"\x0fspawn_protected\x18\x0e \x01(\bR\x0espawnProtectedJ\x04\b\x03\x10\x04J\x04\b\x04\x10\x05R\bpositionR\brotation\"\xba\x01\n" +
+	"\x0fspawn_protected\x18\x0e \x01(\bR\x0espawnProtectedJ\x04\b\x03\x10\x04J\x04\b\x04\x10\x05R\bpositionR\brotation\"\x93\x02\n" +
 	"\bSnapshot\x12\x1f\n" +
 	"\vserver_tick\x18\x01 \x01(\rR\n" +
 	"serverTick\x12.\n" +
@@ -2415,7 +2452,11 @@ const file_tank_v1_tank_proto_rawDesc = "" +
 	"chunkIndex\x12\x1f\n" +
 	"\vchunk_count\x18\x04 \x01(\rR\n" +
 	"chunkCount\x12\x1b\n" +
-	"\tleft_view\x18\t \x03(\rR\bleftView\"\x90\x01\n" +
+	"\tleft_view\x18\t \x03(\rR\bleftView\x12#\n" +
+	"\rbaseline_tick\x18\n" +
+	" \x01(\rR\fbaselineTick\x12\x1c\n" +
+	"\tunchanged\x18\v \x03(\rR\tunchanged\x12\x14\n" +
+	"\x05moved\x18\f \x03(\x11R\x05moved\"\x90\x01\n" +
 	"\n" +
 	"InputBatch\x12*\n" +
 	"\x06inputs\x18\x01 \x03(\v2\x12.tank.v1.MoveInputR\x06inputs\x12*\n" +
