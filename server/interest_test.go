@@ -31,7 +31,10 @@ func TestInterest_CrossingTheViewEdge(t *testing.T) {
 	watcher.pose = netcode.Pose{X: 40, Y: 50} // open ground between the obstacles of a tile
 	at := func(dx float64) {
 		walker.pose = netcode.Pose{X: 40 + dx, Y: 50}
-		w.step(time.Duration(w.tick+1) * tickInterval)
+		rec := w.step(time.Duration(w.tick+1) * tickInterval)
+		if !slices.Equal(rec.IDs, []uint32{watcher.id, walker.id}) || len(rec.Poses) != 2 || rec.Poses[1] != walker.pose {
+			t.Fatalf("tick record ids %v poses %v, want the whole world (%d, %d) for observers", rec.IDs, rec.Poses, watcher.id, walker.id)
+		}
 	}
 	steps := []struct {
 		dx        float64

@@ -107,6 +107,7 @@ type world struct {
 	entries [][]byte               // scratch: one snapshot's encoded PlayerStates
 	one     [1]*player             // scratch: a snapshot's single recipient
 	members []*player              // scratch: a snapshot's tanks
+	left    []uint32               // scratch: a snapshot's left_view
 	delta   deltaBuilder           // scratch: one client's delta snapshot
 	applied []AppliedInput
 	starved []uint32
@@ -301,12 +302,12 @@ func (w *world) broadcast() {
 			for _, m := range p.view.members {
 				w.members = append(w.members, w.players[m])
 			}
-			w.ids = p.view.leftIDs(w.ids[:0])
+			w.left = p.view.leftIDs(w.left[:0])
 			if datagrams {
-				w.sendDelta(p, w.members, w.ids)
+				w.sendDelta(p, w.members, w.left)
 			} else {
 				w.one[0] = p
-				w.sendSnapshot(w.members, w.one[:], w.ids)
+				w.sendSnapshot(w.members, w.one[:], w.left)
 			}
 		}
 	}
