@@ -105,6 +105,25 @@ func (c *counters) snapshot() Stats {
 	}
 }
 
+// snapCost is what the tank entries of one snapshot cost, moving and idle tanks apart.
+type snapCost struct{ moving, idle, movingBytes, idleBytes int }
+
+func (c *snapCost) add(moved bool, bytes int) {
+	if moved {
+		c.moving, c.movingBytes = c.moving+1, c.movingBytes+bytes
+	} else {
+		c.idle, c.idleBytes = c.idle+1, c.idleBytes+bytes
+	}
+}
+
+// sentCost counts the entries of one snapshot sent to one client.
+func (c *counters) sentCost(s snapCost) {
+	c.statesMoving.Add(uint64(s.moving))
+	c.stateBytesMoving.Add(uint64(s.movingBytes))
+	c.statesIdle.Add(uint64(s.idle))
+	c.stateBytesIdle.Add(uint64(s.idleBytes))
+}
+
 // sentStates counts n snapshot entries of size bytes each, of a tank that moved or not.
 func (c *counters) sentStates(moved bool, n, size int) {
 	if moved {

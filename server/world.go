@@ -109,6 +109,7 @@ type world struct {
 	members []*player              // scratch: a snapshot's tanks
 	left    []uint32               // scratch: a snapshot's left_view
 	delta   deltaBuilder           // scratch: one client's delta snapshot
+	shared  sentLog                // what every client was sent, when all are sent every tank
 	applied []AppliedInput
 	starved []uint32
 	poses   []netcode.Pose // scratch for contact
@@ -291,8 +292,26 @@ func (w *world) broadcast() {
 	case w.interest == nil && !datagrams:
 		w.sendSnapshot(w.players, w.players, nil)
 	case w.interest == nil:
+		// Every client is sent every tank: one record of the tick serves them all, and the
+		// clients with no usable baseline share one encoding of whole states.
+		rec := w.shared.begin(w.tick)
+		for _, m := range w.players {
+			rec.tanks = append(rec.tanks, m.now)
+		}
+		var whole [][]byte
+		var wholeCost snapCost
 		for _, p := range w.players {
-			w.sendDelta(p, w.players, nil)
+			if base, tick := w.baseline(&w.shared, p); base != nil {
+				w.sendDelta(p, w.players, nil, base, tick)
+				continue
+			}
+			if whole == nil {
+				if whole, wholeCost = w.encodeDelta(nil, w.players, nil, nil, 0); whole == nil {
+					return
+				}
+			}
+			p.peer.sendChunks(whole)
+			w.stats.sentCost(wholeCost)
 		}
 	default:
 		w.interest.place(w.players)
@@ -304,7 +323,12 @@ func (w *world) broadcast() {
 			}
 			w.left = p.view.leftIDs(w.left[:0])
 			if datagrams {
-				w.sendDelta(p, w.members, w.left)
+				base, tick := w.baseline(&p.sent, p)
+				rec := p.sent.begin(w.tick)
+				for _, m := range w.members {
+					rec.tanks = append(rec.tanks, m.now)
+				}
+				w.sendDelta(p, w.members, w.left, base, tick)
 			} else {
 				w.one[0] = p
 				w.sendSnapshot(w.members, w.one[:], w.left)
@@ -316,25 +340,36 @@ func (w *world) broadcast() {
 	}
 }
 
-// sendDelta sends p the snapshot of members (in id order, p among them) as chunk datagrams,
-// delta encoded against the newest snapshot p acknowledged when the server still has it,
-// with left as its left_view. It records what it sent, for later baselines, and counts the
-// bytes each tank cost.
-func (w *world) sendDelta(p *player, members []*player, left []uint32) {
+// baseline returns the snapshot p acknowledged, from log, and its tick, when it is still
+// there; nil and 0 otherwise.
+func (w *world) baseline(log *sentLog, p *player) (*sentSnapshot, uint32) {
 	ack := p.peer.snapshotAck()
-	var base *sentSnapshot
-	if ack < w.tick && w.tick-ack < deltaWindow { // older ones share a slot with this tick
-		base = p.sent.at(ack)
+	if ack >= w.tick || w.tick-ack >= deltaWindow { // older ones share a slot with newer ticks
+		return nil, 0
 	}
-	baseline := uint32(0)
-	if base != nil {
-		baseline = ack
+	if base := log.at(ack); base != nil {
+		return base, ack
 	}
-	rec := p.sent.begin(w.tick)
+	return nil, 0
+}
+
+// sendDelta offers p the snapshot of members (in id order) as chunk datagrams, encoded
+// against base, the snapshot of tick baseline (nil, 0: every tank whole), with left as its
+// left_view. p's own tank always travels whole. It counts the bytes each tank cost.
+func (w *world) sendDelta(p *player, members []*player, left []uint32, base *sentSnapshot, baseline uint32) {
+	if chunks, cost := w.encodeDelta(p, members, left, base, baseline); chunks != nil {
+		p.peer.sendChunks(chunks)
+		w.stats.sentCost(cost)
+	}
+}
+
+// encodeDelta encodes what sendDelta sends (for p nil: every tank whole, for any client
+// without a baseline) and returns the chunks, nil after an error it logged, and their cost.
+func (w *world) encodeDelta(p *player, members []*player, left []uint32, base *sentSnapshot, baseline uint32) ([][]byte, snapCost) {
 	b := &w.delta
 	b.reset(leftSize(left))
+	var cost snapCost
 	for _, m := range members {
-		rec.tanks = append(rec.tanks, m.now)
 		var n int
 		old, ok := tankState{}, false
 		if base != nil && m != p {
@@ -348,14 +383,14 @@ func (w *world) sendDelta(p *player, members []*player, left []uint32) {
 		default:
 			n = b.move(m.id, old.grid, m.now.grid)
 		}
-		w.stats.sentStates(m.pose != m.prevPose, 1, n)
+		cost.add(m.pose != m.prevPose, n)
 	}
 	chunks, err := b.datagrams(w.tick, baseline, left)
 	if err != nil {
-		w.log.Error("cannot cut a snapshot into chunks; skipping it", "player", p.id, "err", err)
-		return
+		w.log.Error("cannot cut a snapshot into chunks; skipping it", "err", err)
+		return nil, snapCost{}
 	}
-	p.peer.sendChunks(chunks)
+	return chunks, cost
 }
 
 // sendSnapshot offers the snapshot of members (in id order), with left as its left_view, to
