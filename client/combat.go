@@ -98,24 +98,6 @@ func (s *Shot) ServerTarget() (netcode.Pose, bool) {
 	return netcode.Pose{X: r.GetTargetPosition().GetX(), Y: r.GetTargetPosition().GetY(), Heading: r.GetTargetRotation()}, true
 }
 
-// Tracer is a shell's path to draw for a moment: from another player's Shot message, or
-// our own predicted shot (Own) the instant we fired.
-type Tracer struct {
-	ShooterID    uint32
-	Own          bool
-	At           time.Duration // local time it started
-	FromX, FromY float64
-	ToX, ToY     float64
-	Hit          bool
-}
-
-// KillNote is one Kill message, for a kill feed.
-type KillNote struct {
-	At                 time.Duration
-	KillerID, VictimID uint32
-	ServerTick         uint32 // the tick the victim was destroyed
-}
-
 // Bounds on what a Game keeps for drawing and reports.
 const (
 	tracerLife   = 400 * time.Millisecond // a tracer is a flash, not a trail
@@ -244,31 +226,6 @@ func refusalName(r tankv1.ShotRefusal) string {
 	return string(b)
 }
 
-// receiveShot adds another player's tracer; our own was drawn when we fired.
-func (g *Game) receiveShot(at time.Duration, s *tankv1.Shot) {
-	if s.GetShooterId() == g.welcome.PlayerID {
-		return
-	}
-	g.addTracer(Tracer{ShooterID: s.GetShooterId(), At: at, FromX: s.GetOrigin().GetX(), FromY: s.GetOrigin().GetY(),
-		ToX: s.GetEnd().GetX(), ToY: s.GetEnd().GetY(), Hit: s.GetTargetId() != 0})
-}
-
-func (g *Game) addTracer(t Tracer) {
-	now := t.At
-	g.tracers = slices.DeleteFunc(g.tracers, func(o Tracer) bool { return now-o.At > tracerLife })
-	if len(g.tracers) == maxTracers {
-		g.tracers = g.tracers[1:]
-	}
-	g.tracers = append(g.tracers, t)
-}
-
-func (g *Game) receiveKill(at time.Duration, k *tankv1.Kill) {
-	if len(g.kills) == maxKillNotes {
-		g.kills = g.kills[1:]
-	}
-	g.kills = append(g.kills, KillNote{At: at, KillerID: k.GetKillerId(), VictimID: k.GetVictimId(), ServerTick: k.GetServerTick()})
-}
-
 // Fire asks for a shot on the next Update, with lag compensation as lagComp says. A shot the
 // cooldown or a destroyed tank does not allow is skipped without asking the server.
 func (g *Game) Fire(lagComp bool) { g.wantFire, g.wantLagComp = true, lagComp }
@@ -278,22 +235,6 @@ func (g *Game) ShotStats() ShotStats { return g.shots }
 
 // LastShot returns our most recent shot and whether there has been one.
 func (g *Game) LastShot() (Shot, bool) { return g.last1, g.last1.MoveTick != 0 }
-
-// Tracers returns the tracers younger than tracerLife at local time now; the slice belongs
-// to the Game.
-func (g *Game) Tracers(now time.Duration) []Tracer {
-	i := 0
-	for i < len(g.tracers) && now-g.tracers[i].At > tracerLife {
-		i++
-	}
-	return g.tracers[i:]
-}
-
-// TracerLife is how long a tracer is shown.
-func TracerLife() time.Duration { return tracerLife }
-
-// Kills returns the newest kill notes, oldest first; the slice belongs to the Game.
-func (g *Game) Kills() []KillNote { return g.kills }
 
 // Own returns our tank's health and score as the newest snapshot showed them.
 func (g *Game) Own() Combat { return g.own }

@@ -1,0 +1,69 @@
+package client
+
+import (
+	"slices"
+	"time"
+
+	tankv1 "tanknet/proto/tank/v1"
+)
+
+// What a Game keeps for drawing shots and kills: tracers that fade, and a short kill feed.
+
+// Tracer is a shell's path to draw for a moment: from another player's Shot message, or
+// our own predicted shot (Own) the instant we fired.
+type Tracer struct {
+	ShooterID    uint32
+	Own          bool
+	At           time.Duration // local time it started
+	FromX, FromY float64
+	ToX, ToY     float64
+	Hit          bool
+}
+
+// KillNote is one Kill message, for a kill feed.
+type KillNote struct {
+	At                 time.Duration
+	KillerID, VictimID uint32
+	ServerTick         uint32 // the tick the victim was destroyed
+}
+
+// receiveShot adds another player's tracer; our own was drawn when we fired.
+func (g *Game) receiveShot(at time.Duration, s *tankv1.Shot) {
+	if s.GetShooterId() == g.welcome.PlayerID {
+		return
+	}
+	g.addTracer(Tracer{ShooterID: s.GetShooterId(), At: at, FromX: s.GetOrigin().GetX(), FromY: s.GetOrigin().GetY(),
+		ToX: s.GetEnd().GetX(), ToY: s.GetEnd().GetY(), Hit: s.GetTargetId() != 0})
+}
+
+func (g *Game) addTracer(t Tracer) {
+	now := t.At
+	g.tracers = slices.DeleteFunc(g.tracers, func(o Tracer) bool { return now-o.At > tracerLife })
+	if len(g.tracers) == maxTracers {
+		g.tracers = g.tracers[1:]
+	}
+	g.tracers = append(g.tracers, t)
+}
+
+func (g *Game) receiveKill(at time.Duration, k *tankv1.Kill) {
+	if len(g.kills) == maxKillNotes {
+		g.kills = g.kills[1:]
+	}
+	g.kills = append(g.kills, KillNote{At: at, KillerID: k.GetKillerId(), VictimID: k.GetVictimId(), ServerTick: k.GetServerTick()})
+}
+
+// Tracers returns the tracers younger than tracerLife at local time now; the slice belongs
+// to the Game.
+func (g *Game) Tracers(now time.Duration) []Tracer {
+	i := 0
+	for i < len(g.tracers) && now-g.tracers[i].At > tracerLife {
+		i++
+	}
+	return g.tracers[i:]
+}
+
+// TracerLife is how long a tracer is shown.
+func TracerLife() time.Duration { return tracerLife }
+
+// Kills returns the newest kill notes, oldest first; the slice belongs to the Game.
+func (g *Game) Kills() []KillNote { return g.kills }
