@@ -76,12 +76,42 @@ func TestScreenshotShowsShotHitMarkerAndGhost(t *testing.T) {
 		{"tracer", tracerish, 10},
 		{"hit marker", exactly(view.HitMark), 6},
 		{"health bar", func(c color.RGBA) bool { return c == view.HealthGood || c == view.HealthLow }, 20},
-		{"rewound ghost or muzzle flash (white)", exactly(view.RewoundGhost), 6},
 	} {
 		if n := count(img, f.Arena, 0, c.match); n < c.least {
 			t.Errorf("%s: %d pixels in the arena, want at least %d", c.what, n, c.least)
 		}
 	}
+	// The ghost is a white outline of the target around where the shell stopped: look for it
+	// within two tank lengths of the hit marker's centre.
+	x, y, ok := centroid(img, f.Arena, exactly(view.HitMark))
+	if !ok {
+		return // reported above
+	}
+	r := 2 * 2 * w.arena.TankRadius * f.Scale
+	near := view.Rect{X: x - r, Y: y - r, W: 2 * r, H: 2 * r}
+	if n := count(img, near, 0, whiteish); n < 8 {
+		t.Errorf("rewound ghost (white outline): %d whitish pixels around the hit marker at (%.0f, %.0f), want at least 8", n, x, y)
+	}
+}
+
+// whiteish matches the ghost's white outline, antialiased and filtered over the floor.
+func whiteish(c color.RGBA) bool { return min(c.R, c.G, c.B) >= 0xb0 }
+
+// centroid returns the mean position of the pixels in r that match, and false when none do.
+func centroid(img *image.RGBA, r view.Rect, match func(color.RGBA) bool) (float64, float64, bool) {
+	var sx, sy float64
+	n := 0
+	for y := int(r.Y); y < int(r.Y+r.H); y++ {
+		for x := int(r.X); x < int(r.X+r.W); x++ {
+			if match(img.RGBAAt(x, y)) {
+				sx, sy, n = sx+float64(x), sy+float64(y), n+1
+			}
+		}
+	}
+	if n == 0 {
+		return 0, 0, false
+	}
+	return sx / float64(n), sy / float64(n), true
 }
 
 // TestScreenshotShowsWreckRespawnAndScoreboard waits until the window's tank is destroyed,
