@@ -14,6 +14,9 @@
 // Virtual machines, remote desktops and Xvfb render in software, where a frame costs about
 // the pixels it touches plus a few draw calls per vector path. So:
 //
+//   - On an arena larger than the view (camera.go) a camera follows the local tank and a
+//     minimap shows the field; everything moves with the camera, so those frames are
+//     painted whole.
 //   - Anything that does not move is painted once into a cached image: the backdrop (the
 //     window background and every arena, see backdrop), text (textCache for name tags and
 //     banners, textLayer for blocks such as the HUD that are repainted only when a line

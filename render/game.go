@@ -155,7 +155,17 @@ func (g *Game) layoutFor(screen *ebiten.Image, dst []view.Pane) []view.Pane {
 		ps := view.DemoLayout(b.Dx(), b.Dy(), g.arena.Width, g.arena.Height, g.showHUD, g.showStrip)
 		return append(dst, ps[:]...)
 	}
-	return append(dst, view.SingleLayout(b.Dx(), b.Dy(), g.arena.Width, g.arena.Height, g.showHUD, g.showStrip))
+	if g.arena.Fits() {
+		return append(dst, view.SingleLayout(b.Dx(), b.Dy(), g.arena.Width, g.arena.Height, g.showHUD, g.showStrip))
+	}
+	// An arena larger than the view: a camera shows the view around the local tank.
+	pane := view.SingleLayout(b.Dx(), b.Dy(), netcode.ViewWidth, netcode.ViewHeight, g.showHUD, g.showStrip)
+	at := netcode.Pose{X: g.arena.Width / 2, Y: g.arena.Height / 2}
+	if p := g.panes[0]; p.game.Local() != nil {
+		at = p.tech.LocalPose(p.game.Local(), &p.shadow)
+	}
+	pane.Frame = pane.Frame.Follow(at.X, at.Y)
+	return append(dst, pane)
 }
 
 // paneIndex returns the layout index of client pane i: the demo's far player is the third.
@@ -172,6 +182,9 @@ func (g *Game) paneIndex(i int) int {
 func (g *Game) needsFullFrame() bool {
 	if g.viewChanged || g.showHelp || g.showScores || g.failure != nil {
 		return true
+	}
+	if len(g.layout) > 0 && g.layout[0].Frame.Follows {
+		return true // the camera moves everything
 	}
 	for i, p := range g.panes {
 		if p.game.Local() == nil || (g.showHUD && g.layout[g.paneIndex(i)].Frame.PanelOverArena()) {
@@ -191,8 +204,12 @@ func (g *Game) drawClientPane(dst *ebiten.Image, p *clientPane, l view.Pane, ful
 	if l.Title.W > 0 {
 		g.drawTitle(dst, &p.titleText, l.Title, p.title(), full)
 	}
-	g.drawTanks(dst, p, l.Frame)
-	g.drawCombat(dst, p, l.Frame)
+	if l.Frame.Follows {
+		g.drawFollowed(dst, p, l.Frame)
+	} else {
+		g.drawTanks(dst, p, l.Frame)
+		g.drawCombat(dst, p, l.Frame)
+	}
 	if l.Strip.W > 0 {
 		g.drawStrip(dst, p, l.Strip)
 	}

@@ -32,6 +32,36 @@ type Frame struct {
 	Side  bool    // the panel sits beside the arena rather than over it
 	// worldH is the arena height in world units, to flip y: world y points up, screen y down.
 	worldH float64
+	// Camera: a Frame that Follows shows only part of the arena, worldW x worldH units
+	// whose lower-left corner is the world point (OriginX, OriginY); Arena is then that
+	// view's rectangle on screen. See Follow.
+	Follows          bool
+	OriginX, OriginY float64
+}
+
+// Follow returns f as a camera view centred on the world point (x, y): what it shows moves
+// with that point, the local tank on an arena larger than the window's view.
+func (f Frame) Follow(x, y float64) Frame {
+	if f.Scale <= 0 {
+		return f
+	}
+	f.Follows = true
+	f.OriginX, f.OriginY = x-f.Arena.W/f.Scale/2, y-f.worldH/2
+	return f
+}
+
+// Still returns f without its camera position, for caches that depend on the layout only.
+func (f Frame) Still() Frame {
+	f.OriginX, f.OriginY = 0, 0
+	return f
+}
+
+// Visible returns the world rectangle f shows: [x0, x1] x [y0, y1].
+func (f Frame) Visible() (x0, y0, x1, y1 float64) {
+	if f.Scale <= 0 {
+		return 0, 0, 0, 0
+	}
+	return f.OriginX, f.OriginY, f.OriginX + f.Arena.W/f.Scale, f.OriginY + f.worldH
 }
 
 // Layout places an arena of worldW x worldH units in a screenW x screenH window, as large as
@@ -76,5 +106,5 @@ func (r Rect) Intersects(o Rect) bool {
 
 // ToScreen returns the screen point of world point (x, y).
 func (f Frame) ToScreen(x, y float64) (sx, sy float64) {
-	return f.Arena.X + x*f.Scale, f.Arena.Y + (f.worldH-y)*f.Scale
+	return f.Arena.X + (x-f.OriginX)*f.Scale, f.Arena.Y + (f.worldH-(y-f.OriginY))*f.Scale
 }

@@ -174,3 +174,26 @@ func TestHelpListsEveryKey(t *testing.T) {
 		}
 	}
 }
+
+// TestFrame_FollowCentresTheCamera: a following frame keeps its point at the centre of its
+// rectangle wherever the point goes, shows exactly the view's extent, and Still drops it.
+func TestFrame_FollowCentresTheCamera(t *testing.T) {
+	f := Layout(1200, 700, 40, 25, false)
+	for _, p := range [][2]float64{{20, 12.5}, {150, 90}, {3, 97}} {
+		c := f.Follow(p[0], p[1])
+		sx, sy := c.ToScreen(p[0], p[1])
+		if cx, cy := c.Arena.X+c.Arena.W/2, c.Arena.Y+c.Arena.H/2; math.Abs(sx-cx) > 1e-9 || math.Abs(sy-cy) > 1e-9 {
+			t.Errorf("Follow(%v): the point is drawn at (%v, %v), want the centre (%v, %v)", p, sx, sy, cx, cy)
+		}
+		x0, y0, x1, y1 := c.Visible()
+		if math.Abs(x1-x0-40) > 1e-9 || math.Abs(y1-y0-25) > 1e-9 || math.Abs((x0+x1)/2-p[0]) > 1e-9 {
+			t.Errorf("Follow(%v) shows [%v, %v] x [%v, %v], want 40 x 25 around it", p, x0, x1, y0, y1)
+		}
+		if s := c.Still(); s.OriginX != 0 || s.OriginY != 0 || !s.Follows {
+			t.Errorf("Still() = %+v, want the camera position dropped, the mode kept", s)
+		}
+	}
+	if x, y := f.ToScreen(0, 25); x != f.Arena.X || y != f.Arena.Y {
+		t.Errorf("a frame that does not follow draws (0, 25) at (%v, %v), want the arena's top-left", x, y)
+	}
+}
