@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"sync"
 	"testing"
@@ -190,5 +191,21 @@ func TestAppendAndDecodeDatagram(t *testing.T) {
 	}
 	if err := DecodeDatagram([]byte{0xff, 0xff, 0xff}, &out); err == nil {
 		t.Error("DecodeDatagram(garbage) succeeded")
+	}
+}
+
+// TestDatagram_WorkedExampleBytes pins the InputBatch example in docs/PROTOCOL.md §10.
+func TestDatagram_WorkedExampleBytes(t *testing.T) {
+	m := &tankv1.ClientMessage{Kind: &tankv1.ClientMessage_InputBatch{InputBatch: &tankv1.InputBatch{
+		Inputs:          []*tankv1.MoveInput{{Tick: 7, Turn: -1, Throttle: 0.5, DurationMs: 50}},
+		SnapshotAckTick: 120, SnapshotAckMask: 3,
+	}}}
+	got, err := AppendDatagram(nil, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "2a1f0a16080711000000000000f0bf19000000000000e03f2032" + "1078" + "1d03000000"
+	if fmt.Sprintf("%x", got) != want {
+		t.Errorf("InputBatch datagram = %x, want %s", got, want)
 	}
 }
