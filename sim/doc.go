@@ -2,7 +2,8 @@
 // headless bots (package client), each behind its own seeded link conditioner (package
 // transport), against a tankserver, and measures how the netcode behaved: prediction
 // residuals and corrections of each bot's own tank, holds, delay and position error of the
-// remote tanks it draws, round trips, traffic, and the server's tick time.
+// remote tanks it draws, lost snapshots and head-of-line stalls, how late the server applied
+// each input, round trips, traffic, and the server's tick time.
 //
 // By default the server runs in-process on 127.0.0.1 and every tick it simulates is
 // recorded (server.Observe): that history is the ground truth remote poses are compared
@@ -10,8 +11,8 @@
 // metrics that need it are null.
 //
 // A run takes a Config (start from DefaultConfig; Validate says what is wrong with one) and
-// Run returns a Result: a Report for one network profile and timeline, or a MatrixReport of
-// every profile with both timelines. Reports print as text (WriteText) or as JSON
+// Run returns a Result: a Report for one network profile, snapshot lane and timeline, or a
+// MatrixReport of every profile on both lanes with both timelines. Reports print as text (WriteText) or as JSON
 // (WriteJSON), whose field names are the tool's contract with scripts and the README; Run
 // also writes PNG charts when Config.PlotDir is set.
 //
