@@ -12,9 +12,9 @@
 //
 // A run takes a Config (start from DefaultConfig; Validate says what is wrong with one) and
 // Run returns a Result: a Report for one network profile, snapshot lane and timeline, or a
-// MatrixReport of every profile on both lanes with both timelines. Reports print as text (WriteText) or as JSON
-// (WriteJSON), whose field names are the tool's contract with scripts and the README; Run
-// also writes PNG charts when Config.PlotDir is set.
+// MatrixReport of every profile on both lanes with both timelines. Reports print as text
+// (WriteText) or as JSON (WriteJSON), whose field names are the tool's contract with scripts
+// and the README; Run also writes PNG charts when Config.PlotDir is set.
 //
 // A run measures a window of it: from the last bot's first frame plus a warm-up to the
 // first bot's last frame, so every bot is playing throughout. Memory is bounded however
