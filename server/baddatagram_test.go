@@ -71,8 +71,9 @@ func TestBadInput_DatagramsAreDroppedAndCounted(t *testing.T) {
 			r.sendDatagram(b)
 		}
 	}
-	for range 500 { // a flood of valid batches
-		r.sendDatagram(batch(t, move(next+5, 0, 1, 50)))
+	full := batch(t, many[:20]...) // the most inputs a batch may carry
+	for range 500 {                // a flood: four full batches fill a tick's allowance
+		r.sendDatagram(full)
 	}
 	// The stream still decides: the offender plays on.
 	r.send(move(next, 0, 1, 50))
