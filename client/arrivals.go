@@ -105,24 +105,24 @@ func (a *arrivals) arrive(at time.Duration) {
 	}
 }
 
+// lossSettle is how many ticks a missing snapshot may still come late before lost counts
+// it: 0.5 s, beyond any reordering a preset does.
+const lossSettle = 10
+
 // lost returns how many ticks since the first one seen came with no chunk at all, not
-// counting the newest arrivalWindow ticks, which may still come.
+// counting the newest lossSettle ticks, which may still come.
 func (a *arrivals) lost() int {
-	if a.first == 0 {
+	if a.first == 0 || a.newest < a.first+lossSettle {
 		return 0
 	}
 	missing := int(a.newest-a.first+1) - a.distinct
-	// Ticks in the window that have not come yet are not lost yet.
-	pending := 0
-	for t := a.newest; t+arrivalWindow > a.newest && t >= a.first; t-- {
+	// Ticks of the last lossSettle that have not come yet are not lost yet.
+	for t := a.newest - lossSettle + 1; t <= a.newest; t++ {
 		if a.slots[t%arrivalWindow].tick != t {
-			pending++
-		}
-		if t == 0 {
-			break
+			missing--
 		}
 	}
-	return max(0, missing-pending)
+	return max(0, missing)
 }
 
 // spoil marks tick, whose chunk has just been recorded, as never to be acknowledged.

@@ -90,7 +90,7 @@ type Stats struct {
 
 	Lane          transport.Lane // where the server sends snapshots (Welcome)
 	Chunks        int            // snapshot chunks used (datagram lane; a whole snapshot counts one)
-	SnapshotsLost int            // server ticks of which no chunk came (older than 3.2 s, so final)
+	SnapshotsLost int            // server ticks of which no chunk came (the last 0.5 s excepted)
 	UnknownStates int            // states of players the roster has not announced, skipped
 	HOLStalls     int            // head-of-line stalls detected (reliable lane only)
 	// Interest management: remote tanks forgotten because the server said they left our

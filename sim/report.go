@@ -98,7 +98,7 @@ type Report struct {
 	// HOLStallMillis is the gap before each stall (ms), null without stalls.
 	HOLStallMillis *Quantiles `json:"hol_stall_ms"`
 	// SnapshotsLost counts server ticks of which a bot received no chunk at all, all bots,
-	// over the run (the last 3.2 s excepted: those could still have come).
+	// over the run (each bot's last 0.5 s excepted: those could still have come).
 	SnapshotsLost int `json:"snapshots_lost"`
 	// AllocsPerTick is the heap allocations of one tick of a synthetic world with as many
 	// players (server.TickAllocs), measured after the run when the process is quiet.
