@@ -3,6 +3,7 @@ package e2e
 import (
 	"bufio"
 	"fmt"
+	"image"
 	"image/color"
 	"net"
 	"os"
@@ -73,6 +74,9 @@ func TestDemoScreenshotShowsThreePanes(t *testing.T) {
 
 	for i, p := range panes {
 		f := p.Frame
+		if i != view.ServerPane {
+			checkStrip(t, img, p.Strip, names[i]+" pane")
+		}
 		floor := count(img, f.Arena, 0, func(c color.RGBA) bool { return c == view.ArenaFloor })
 		if area := int(f.Arena.W * f.Arena.H); floor < area/3 {
 			t.Errorf("%s pane: arena floor colour in %d of %d pixels, want at least a third", names[i], floor, area)
@@ -152,5 +156,27 @@ func TestWithoutADisplaySaysWhatIsMissing(t *testing.T) {
 				t.Errorf("tankclient printed a stack trace:\n%s", r.stderr)
 			}
 		})
+	}
+}
+
+// checkStrip asserts the timeline strip in r shows snapshots received and the local
+// tank's inputs, in the colours view.MarkColor gives them.
+func checkStrip(t *testing.T, img *image.RGBA, r view.Rect, where string) {
+	t.Helper()
+	if r.W <= 0 || r.H <= 0 {
+		t.Errorf("%s: no timeline strip in the layout", where)
+		return
+	}
+	rowH := r.H / view.TimelineRows
+	row := func(i int) view.Rect { return view.Rect{X: r.X, Y: r.Y + float64(i)*rowH, W: r.W, H: rowH} }
+	// Two seconds in, the last second's 20 snapshots came: most of the top row's slots
+	// are received marks, each several pixels wide.
+	if n := count(img, row(view.RowSnapshots), 0, close(view.MarkColor(view.MarkReceived))); n < 200 {
+		t.Errorf("%s: %d pixels of received-snapshot marks in the strip's top row %v, want at least 200", where, n, row(view.RowSnapshots))
+	}
+	inputs := count(img, row(view.RowLocal), 0, close(view.MarkColor(view.MarkAcked))) +
+		count(img, row(view.RowLocal), 0, close(view.MarkColor(view.MarkPending)))
+	if inputs < 200 {
+		t.Errorf("%s: %d pixels of input marks in the strip's bottom row, want at least 200", where, inputs)
 	}
 }

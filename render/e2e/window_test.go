@@ -46,7 +46,9 @@ func TestScreenshotShowsArenaAndTanks(t *testing.T) {
 	if b := img.Bounds(); b.Dx() < shotW/2 || b.Dy() < shotH/2 {
 		t.Fatalf("screenshot is %v, want about %dx%d", b, shotW, shotH)
 	}
-	f := view.SingleLayout(img.Bounds().Dx(), img.Bounds().Dy(), w.arena.Width, w.arena.Height, true, true).Frame
+	pane := view.SingleLayout(img.Bounds().Dx(), img.Bounds().Dy(), w.arena.Width, w.arena.Height, true, true)
+	f := pane.Frame
+	checkStrip(t, img, pane.Strip, "the window")
 
 	floor := count(img, f.Arena, 0, func(c color.RGBA) bool { return c == view.ArenaFloor })
 	if area := int(f.Arena.W * f.Arena.H); floor < area/3 {

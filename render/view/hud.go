@@ -183,6 +183,23 @@ func Help(demo bool) []Line {
 	)
 }
 
+// FitHelp returns the help lines cut to at most n for a short window: all of them when they
+// fit, else the keys alone (the first section, without the legends of ghosts and strip),
+// and in a very short window the keys without their secondary lines.
+func FitHelp(lines []Line, n int) []Line {
+	if len(lines) <= n {
+		return lines
+	}
+	keys := lines
+	for i, l := range lines {
+		if i > 0 && l.Style == Heading {
+			keys = lines[:i]
+			break
+		}
+	}
+	return FitLines(keys, n)
+}
+
 // DemoLegend is the text under the demo's server pane: what the three panes are and the
 // keys, for a server with players in its newest tick.
 func DemoLegend(players int) []Line {

@@ -197,3 +197,24 @@ func TestFrame_FollowCentresTheCamera(t *testing.T) {
 		t.Errorf("a frame that does not follow draws (0, 25) at (%v, %v), want the arena's top-left", x, y)
 	}
 }
+
+func TestFitHelpKeepsEveryKeyInASmallWindow(t *testing.T) {
+	all := Help(false)
+	if got := FitHelp(all, len(all)); len(got) != len(all) {
+		t.Errorf("FitHelp with room for all = %d lines, want %d", len(got), len(all))
+	}
+	// An 800 x 450 window has room for about 24 lines of help.
+	got := FitHelp(all, 24)
+	if len(got) > 24 {
+		t.Fatalf("FitHelp(24) = %d lines", len(got))
+	}
+	text := ""
+	for _, l := range got {
+		text += l.Text + "\n"
+	}
+	for _, key := range []string{"P ", "R ", "I ", "N ", "B ", "Tab", "T ", "G ", "H ", "L ", "F1", "Esc"} {
+		if !strings.Contains(text, key) {
+			t.Errorf("FitHelp(24) lost key %q:\n%s", key, text)
+		}
+	}
+}
