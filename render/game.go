@@ -7,6 +7,7 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"tanknet/client"
 	"tanknet/netcode"
 	"tanknet/render/view"
 )
@@ -38,7 +39,10 @@ type Game struct {
 	failure    error     // why a session ended; nil while they run
 	failAt     time.Time // when failure was noticed
 	shot       screenshot
-	frameStats view.FrameStats
+	frameStats view.FrameStats // frames after the warm-up
+	firstFrame time.Time
+	warmedUp   bool
+	dropBase   int // prediction steps dropped during the warm-up
 
 	// Drawing caches: what does not change between frames is prepared once (see doc.go).
 	backdrop   backdrop
@@ -55,6 +59,7 @@ type Game struct {
 	damage     damage
 	layout     []view.Pane // this frame's, pane i of the window
 	frameBuf   [3]view.Frame
+	started    bool // the first Update has run
 	// viewChanged is set by a key that changes what is drawn; the next frame is drawn whole.
 	viewChanged bool
 }
@@ -91,6 +96,15 @@ func (g *Game) Update() error {
 		}
 		return ebiten.Termination
 	}
+	if !g.started {
+		// Opening the window takes a moment after the sessions joined. Starting the games'
+		// clocks at the first frame keeps that moment from counting as a stall that drops
+		// prediction steps; what the server sent meanwhile waits in the sessions' queues.
+		g.started = true
+		for _, p := range g.panes {
+			p.game = client.NewGame(p.game.Session(), g.opts.Game, time.Now())
+		}
+	}
 	if quit := g.handleKeys() || ebiten.IsWindowBeingClosed(); quit {
 		if g.failure != nil {
 			return g.failure // quitting early does not make a lost session a clean exit
@@ -118,7 +132,7 @@ func (g *Game) Update() error {
 
 // Draw draws the frame and, when a screenshot is due, saves it.
 func (g *Game) Draw(screen *ebiten.Image) {
-	g.frameStats.Frame(time.Now())
+	g.countFrame(time.Now())
 	g.layout = g.layoutFor(screen, g.layout[:0])
 	frames := g.frameBuf[:0]
 	for _, l := range g.layout {
@@ -146,6 +160,35 @@ func (g *Game) Draw(screen *ebiten.Image) {
 			g.reportTruth(g.opts.Report)
 		}
 	}
+}
+
+// statsWarmUp is how long after the first frame the frame statistics start: the window's
+// first frames prepare images and the software renderer compiles its shaders, which says
+// nothing about how fast it draws once running.
+const statsWarmUp = time.Second
+
+// countFrame records a frame drawn at now for the frame statistics, after the warm-up.
+func (g *Game) countFrame(now time.Time) {
+	if g.firstFrame.IsZero() {
+		g.firstFrame = now
+	}
+	if !g.warmedUp && now.Sub(g.firstFrame) >= statsWarmUp {
+		g.warmedUp, g.dropBase = true, g.droppedSteps()
+	}
+	if g.warmedUp {
+		g.frameStats.Frame(now)
+	}
+}
+
+// droppedSteps returns the prediction steps every pane's clock has dropped so far.
+func (g *Game) droppedSteps() int {
+	n := 0
+	for _, p := range g.panes {
+		if l := p.game.Local(); l != nil {
+			n += l.Counters().DroppedSteps
+		}
+	}
+	return n
 }
 
 // layoutFor places the panes in a window the size of screen, appending them to dst.

@@ -40,7 +40,8 @@ type Options struct {
 	// ShowScores pins the scoreboard open, as if Tab were held.
 	ShowScores bool
 	// Report, if set, receives one line when the window closes: the frame rate, the
-	// frame-time percentiles and the prediction steps dropped, so a run's speed is repeatable.
+	// frame-time percentiles and the prediction steps dropped after the first second (the
+	// window's start-up), so a run's speed is repeatable.
 	Report io.Writer
 }
 

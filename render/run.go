@@ -117,14 +117,13 @@ func (g *Game) run() error {
 	return err
 }
 
-// report writes how fast the window drew and whether the prediction kept up.
+// report writes how fast the window drew after its first second (statsWarmUp), and how many
+// prediction steps were dropped in that time.
 func (g *Game) report(w io.Writer) {
-	dropped, tanks := 0, 0
+	tanks := 0
 	for _, p := range g.panes {
-		if l := p.game.Local(); l != nil {
-			dropped += l.Counters().DroppedSteps
-		}
 		tanks = max(tanks, len(p.game.Remotes())+1)
 	}
-	fmt.Fprintf(w, "tankclient: %s; %d tanks; prediction steps dropped %d\n", g.frameStats.Summary(), tanks, dropped)
+	fmt.Fprintf(w, "tankclient: after the first %v: %s; %d tanks; prediction steps dropped %d\n",
+		statsWarmUp, g.frameStats.Summary(), tanks, g.droppedSteps()-g.dropBase)
 }
