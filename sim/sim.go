@@ -185,6 +185,7 @@ func startServer(ctx context.Context, spec runSpec, truth *history) (string, *se
 	}
 	srv.Observe(func(rec server.TickRecord) { truth.record(rec, time.Now()) })
 	pc, err := net.ListenPacket("udp", scfg.Addr)
+	transport.TuneSocket(pc)
 	if err != nil {
 		return "", nil, nil, fmt.Errorf("tanksim: listen: %w", err)
 	}
@@ -242,6 +243,7 @@ func botConn(spec runSpec, addr string, i int, b *botRun) (net.PacketConn, error
 		local = "127.0.0.1:0"
 	}
 	udp, err := net.ListenPacket("udp", local)
+	transport.TuneSocket(udp)
 	if err != nil {
 		return nil, fmt.Errorf("tanksim: bot %d: open socket: %w", i+1, err)
 	}

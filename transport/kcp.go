@@ -122,6 +122,7 @@ func dial(ctx context.Context, addr string, pc net.PacketConn, fec fecShards) (*
 		if pc, err = net.ListenUDP("udp", nil); err != nil {
 			return nil, fmt.Errorf("transport: open socket: %w", err)
 		}
+		TuneSocket(pc)
 	}
 	ck, err := fetchCookie(ctx, pc, raddr)
 	if err != nil {

@@ -107,6 +107,7 @@ func run(ctx context.Context, cfg Config) error {
 		}()
 	}
 	pc, err := net.ListenPacket("udp", cfg.Server.Addr)
+	transport.TuneSocket(pc)
 	if err != nil {
 		return fmt.Errorf("listen %s: %w", cfg.Server.Addr, err)
 	}

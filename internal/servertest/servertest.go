@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"tanknet/server"
+	"tanknet/transport"
 )
 
 // Server is a running test server.
@@ -53,6 +54,7 @@ func StartObserved(t testing.TB, mutate func(*server.Config), observe func(serve
 		srv.Observe(observe)
 	}
 	pc, err := net.ListenPacket("udp", cfg.Addr)
+	transport.TuneSocket(pc)
 	if err != nil {
 		t.Fatal(err)
 	}
