@@ -38,7 +38,7 @@ type LocalConfig struct {
 func DefaultLocalConfig() LocalConfig {
 	return LocalConfig{
 		MaxCatchUp:  5,   // 250 ms of backlog per frame: past a longer stall, dropping steps beats a spiral of slow frames
-		MaxPending:  100, // 5 s of inputs: a link silent that long is down, and replay stays at 100 Step calls
+		MaxPending:  128, // past the server's max input lead (120): it drops a client further ahead, so none is ever forgotten early
 		Correction:  DefaultCorrectionConfig(),
 		PartialStep: true, // input shows within a frame; interpolating between steps costs a step of latency
 	}

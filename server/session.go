@@ -21,7 +21,7 @@ type session struct {
 	ackMask atomic.Uint32 // InputBatch.snapshot_ack_mask that came with ackTick
 
 	// Limits on what this session may queue, so one client costs the server only so much.
-	maxInbox   int // MoveInputs between two ticks (MaxInputLead: more would be refused anyway)
+	maxInbox   int // stream MoveInputs between two ticks (maxStreamInputsPerTick)
 	maxControl int // control frames waiting to be written (maxControlFrames)
 	maxCopies  int // datagram MoveInputs between two ticks; beyond it datagrams are dropped
 
@@ -46,7 +46,7 @@ func newSession(conn *transport.Conn, cfg *Config, stats *counters) *session {
 		conn:       conn,
 		lane:       cfg.Lane,
 		stats:      stats,
-		maxInbox:   int(cfg.inputLead()),
+		maxInbox:   maxStreamInputsPerTick,
 		maxCopies:  4 * maxBatchInputs, // four full batches a tick: an honest client sends one
 		maxControl: maxControlFrames,
 		wake:       make(chan struct{}, 1),
@@ -61,6 +61,13 @@ func newSession(conn *transport.Conn, cfg *Config, stats *counters) *session {
 // second: 2*40 + 2*10 = 100 frames. Welcome and the first roster (up to two frames at 256
 // players) come on top.
 const maxControlFrames = 2*int(transport.WriteTimeout/tickInterval) + 2*maxPingsPerSecond + 4
+
+// maxStreamInputsPerTick bounds the MoveInputs a session's stream may deliver between two
+// ticks. A client sends one per 50 ms step, but a stream stalled behind a lost segment
+// releases everything behind it at once: at most a KCP window (256 segments, one MoveInput
+// each) of inputs that mostly arrived already as datagram copies, plus what came since.
+// Twice the window holds that; only a flood exceeds it.
+const maxStreamInputsPerTick = 2 * 256
 
 func (s *session) notify() {
 	select {

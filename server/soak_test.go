@@ -48,6 +48,10 @@ func TestSoak(t *testing.T) {
 		}
 	})
 
+	// Every bot stops at the same moment (however long its join took), so no session is left
+	// to time out on the server while the others finish.
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	defer cancel()
 	reports := make([]client.Report, bots)
 	errs := make([]error, bots)
 	var wg sync.WaitGroup
@@ -64,8 +68,8 @@ func TestSoak(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			reports[i], errs[i] = client.RunBot(context.Background(), client.BotConfig{
-				Addr: srv.Addr, Name: fmt.Sprintf("soak-%d", i), Seed: uint64(i + 1), Duration: d,
+			reports[i], errs[i] = client.RunBot(ctx, client.BotConfig{
+				Addr: srv.Addr, Name: fmt.Sprintf("soak-%d", i), Seed: uint64(i + 1), // plays until ctx ends
 				Frame: time.Second / 30, Options: client.DefaultOptions(), PacketConn: cc,
 				DialTimeout: 30 * time.Second, // several round trips of two seconds, a quarter lost
 			})
