@@ -72,7 +72,8 @@ func (g *Game) addLabel(labels []tankLabel, f view.Frame, a *netcode.Arena, pose
 	img := g.text.image(name, g.fonts.label, shade(clr, 1.4), true)
 	sx, sy := f.ToScreen(pose.X, pose.Y)
 	b := img.Bounds()
-	return append(labels, tankLabel{img, view.LabelSpec{X: sx, Y: sy, Radius: a.TankRadius * hullHalfLength * f.Scale,
+	// The tag keeps clear of the tank and of the health bar just above it.
+	return append(labels, tankLabel{img, view.LabelSpec{X: sx, Y: sy, Radius: a.TankRadius*hullHalfLength*f.Scale + barHeightPx + 3,
 		W: float64(b.Dx()), H: float64(b.Dy())}})
 }
 

@@ -34,8 +34,9 @@ func (g *Game) drawHUD(dst *ebiten.Image, p *clientPane, f view.Frame, full bool
 	if panel.W <= 0 || panel.H <= 0 {
 		return
 	}
-	if now := time.Now(); full || now.Sub(p.hudAt) >= hudRefresh {
-		p.hudAt = now
+	refresh := full || time.Since(p.hudAt) >= hudRefresh
+	if refresh {
+		p.hudAt = time.Now()
 		p.hudLines = append(view.CombatLines(p.game, p.lagComp), view.HUD(p.game, p.tech, p.netLines())...)
 	}
 	lines := p.hudLines
@@ -86,14 +87,17 @@ func (g *Game) drawHUD(dst *ebiten.Image, p *clientPane, f view.Frame, full bool
 		y += lineHeight
 	}
 	rttTop, corrTop := g.graphLegend(t, p, graph)
-	if t.update() || full {
+	repainted := t.update() || full
+	if repainted {
 		if !full { // put back what is under the panel where it was and is: it may have shrunk
 			repairRect(dst, g.backdrop.img, p.hudRect.Union(t.bounds()))
 		}
 		t.draw(dst)
 		p.hudRect = t.bounds()
 	}
-	if graph.H > 10 && graph.W > 10 {
+	// The graph is opaque and nothing else draws over it, so between HUD refreshes it stays
+	// on screen as it was; it is drawn again with the text, or over a repainted panel.
+	if graph.H > 10 && graph.W > 10 && (refresh || repainted) {
 		g.drawGraph(dst, p, graph, rttTop, corrTop)
 	}
 }
