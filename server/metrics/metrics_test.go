@@ -69,6 +69,10 @@ func TestScrape_LiveServer(t *testing.T) {
 		"tanknet_received_datagrams_total ",
 		"process_cpu_seconds_total ",
 		"go_goroutines ",
+		"tanknet_gate_admitted_total 1\n", // the one client passed the connect handshake
+		"tanknet_gate_admissions 1\n",
+		"tanknet_gate_dropped_total{reason=\"wrong_conv\"} 0\n",
+		"tanknet_gate_unvalidated_bytes_total{direction=\"out\"} ",
 	} {
 		if !strings.Contains(body, want) {
 			t.Errorf("/metrics lacks %q", want)

@@ -22,6 +22,7 @@ func Handler(stats func() server.Stats) http.Handler {
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(
 		newCollector(stats),
+		newGateCollector(stats),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		collectors.NewGoCollector(),
 	)
