@@ -34,8 +34,11 @@ func SingleLayout(screenW, screenH int, worldW, worldH float64, hud, strip bool)
 		area.H -= StripHeight + paneGap
 	}
 	f := LayoutIn(area, worldW, worldH, hud)
-	if f.Side {
+	switch {
+	case f.Side:
 		f.Panel.H = avail.H
+	case strip && f.Scale > 0: // a floating panel stays over the arena, off the strip below it
+		f.Panel.H = math.Min(f.Panel.H, f.Arena.H)
 	}
 	p := Pane{Bounds: Rect{W: w, H: h}, Frame: f}
 	if strip && f.Scale > 0 {

@@ -53,9 +53,12 @@ func TestPaneAt(t *testing.T) {
 }
 
 func TestSingleLayoutStripUnderArena(t *testing.T) {
-	for _, size := range [][2]int{{1200, 580}, {800, 450}} {
+	for _, size := range [][2]int{{1200, 580}, {800, 450}, {640, 700}} {
 		p := SingleLayout(size[0], size[1], 40, 25, true, true)
 		a, s := p.Frame.Arena, p.Strip
+		if p.Frame.Panel.Intersects(s) {
+			t.Errorf("%v: the HUD panel %v covers the strip %v", size, p.Frame.Panel, s)
+		}
 		if s.W != a.W || s.Y < a.Y+a.H || s.Y+s.H > float64(size[1])-Margin+1e-9 {
 			t.Errorf("%v: strip %v not under arena %v inside the window", size, s, a)
 		}
