@@ -1,6 +1,7 @@
 // The tanknet wire contract, version 2.
 //
-// Transport: one KCP session per client over UDP, with FEC on, carrying two lanes. On the
+// Transport: after a connect handshake that validates the client's address (docs/PROTOCOL.md
+// §1.4), one KCP session per client over UDP, with FEC on, carrying two lanes. On the
 // reliable stream every message travels inside an envelope (ClientMessage upstream,
 // ServerMessage downstream) framed by a varint length prefix, exactly as
 // google.golang.org/protobuf/encoding/protodelim writes it; a frame whose length exceeds
@@ -643,7 +644,8 @@ func (*ServerMessage_Shot) isServerMessage_Kind() {}
 
 func (*ServerMessage_Kill) isServerMessage_Kind() {}
 
-// Hello opens a session. Client -> server, once, within 5 s of connecting.
+// Hello opens a session. Client -> server, once, within 5 s of connecting, as the first KCP
+// message after the connect handshake.
 type Hello struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// Must equal the server's protocol version (currently 2), or the server answers Reject.
@@ -1997,7 +1999,8 @@ func (x *Kill) GetServerTick() uint32 {
 	return 0
 }
 
-// Ping asks for a Pong. Client -> server, optional, at most 10 per second.
+// Ping asks for a Pong. Client -> server, optional, at most 10 per second: the server answers
+// no more than that (a bucket of 10 refilled at 10 per second) and ignores the rest.
 type Ping struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// Opaque to the server; echoed back in Pong. Clients usually put a send time in microseconds.
