@@ -87,7 +87,10 @@ func syntheticTicker(cfg *Config, players int) (step func(), err error) {
 
 // sinkPeer is a peer that offers the same input slice every tick and keeps nothing it is
 // sent, so TickAllocs counts the world's allocations alone.
-type sinkPeer struct{ in []netcode.PendingInput }
+type sinkPeer struct {
+	in  []netcode.PendingInput
+	ack uint32 // the snapshot acknowledgement it reports (delta baselines)
+}
 
 func (p *sinkPeer) takeInputs(dst []netcode.PendingInput) []netcode.PendingInput {
 	return append(dst, p.in...)
@@ -98,6 +101,6 @@ func (p *sinkPeer) takeDatagramInputs(dst []netcode.PendingInput) []netcode.Pend
 func (p *sinkPeer) takeFires(dst []netcode.ShotRequest) []netcode.ShotRequest { return dst }
 func (p *sinkPeer) send([]byte)                                               {}
 func (p *sinkPeer) sendSnapshot([]byte)                                       {}
-func (p *sinkPeer) snapshotAck() uint32                                       { return 0 }
+func (p *sinkPeer) snapshotAck() uint32                                       { return p.ack }
 func (p *sinkPeer) kick(string)                                               {}
 func (p *sinkPeer) sendChunks([][]byte)                                       {}
