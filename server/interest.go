@@ -106,8 +106,12 @@ func (in *interest) update(self int32, tick uint32) {
 			v.next = append(v.next, in.players[i].id)
 		}
 	}
+	j := 0 // both lists increase: walk them side by side
 	for _, id := range v.visible {
-		if !has(v.next, id) {
+		for j < len(v.next) && v.next[j] < id {
+			j++
+		}
+		if j == len(v.next) || v.next[j] != id {
 			v.left = append(v.left, departure{id: id, tick: tick})
 		}
 	}

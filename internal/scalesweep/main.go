@@ -34,8 +34,10 @@ type result struct {
 	Players   int     `json:"players"`
 	Down      float64 `json:"bytes_per_s_down"` // per client
 	CPU       float64 `json:"server_cpu_cores"`
-	Failed    string  `json:"failed,omitempty"` // why the run produced no report
+	Failed    string  `json:"failed,omitempty"` // why the last try produced no report
 	TankBytes float64 `json:"bytes_per_tank_moving"`
+	Tries     int     `json:"tries"`   // runs it took to get a report (or made before giving up)
+	Load      string  `json:"loadavg"` // /proc/loadavg when the run ended: what else the machine did
 }
 
 func main() {
@@ -44,6 +46,7 @@ func main() {
 	out := flag.String("out", "docs/plots", "directory for the charts and scale.json")
 	players := flag.String("players", "16,64,128,256", "bot counts to measure")
 	duration := flag.Duration("duration", 15*time.Second, "how long each run plays")
+	tries := flag.Int("tries", 1, "runs per point before giving up: on a busy machine a bot may time out")
 	flag.Parse()
 	var counts []int
 	for _, s := range strings.Split(*players, ",") {
@@ -61,7 +64,17 @@ func main() {
 	}
 	for _, b := range builds {
 		for i, n := range counts {
-			r := measure(filepath.Join(b[1], "tankserver"), sim, n, *duration, 7900+i)
+			var r result
+			for try := 1; try <= max(1, *tries); try++ {
+				r = measure(filepath.Join(b[1], "tankserver"), sim, n, *duration, 7900+i)
+				r.Tries = try
+				if load, err := os.ReadFile("/proc/loadavg"); err == nil {
+					r.Load = strings.TrimSpace(string(load))
+				}
+				if r.Failed == "" {
+					break
+				}
+			}
 			fmt.Fprintf(os.Stderr, "%s %3d players: %.0f B/s down per client, %.3f server cores %s\n", b[0], n, r.Down, r.CPU, r.Failed)
 			runs[b[0]] = append(runs[b[0]], r)
 		}
