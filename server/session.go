@@ -64,10 +64,10 @@ const maxControlFrames = 2*int(transport.WriteTimeout/tickInterval) + 2*maxPings
 
 // maxStreamInputsPerTick bounds the MoveInputs a session's stream may deliver between two
 // ticks. A client sends one per 50 ms step, but a stream stalled behind a lost segment
-// releases everything behind it at once: at most a KCP window (256 segments, one MoveInput
-// each) of inputs that mostly arrived already as datagram copies, plus what came since.
-// Twice the window holds that; only a flood exceeds it.
-const maxStreamInputsPerTick = 2 * 256
+// releases everything behind it at once: at most the input stream's KCP window (512
+// segments, one MoveInput each) of inputs that mostly arrived already as datagram copies,
+// plus what came since. Twice the window holds that; only a flood exceeds it.
+const maxStreamInputsPerTick = 2 * 512
 
 func (s *session) notify() {
 	select {

@@ -24,6 +24,11 @@ const (
 	kcpNoCongest  = 1    // no congestion window: our traffic is tiny and must not back off
 	kcpWindow     = 256  // segments in flight each way: ~12 s of snapshots before Write blocks
 	kcpMTU        = 1200 // below common path MTUs, tunnels and VPNs included: no fragmentation
+	// kcpInputWindow is the window of the client-to-server stream (the client's send and the
+	// server's receive window): a MoveInput every 50 ms fills 256 in 12.8 s, and on a link
+	// with a second of latency a lost segment can take longer than that to get through, which
+	// blocked the client's writes (make soak found it). 512 is 25.6 s of inputs.
+	kcpInputWindow = 512
 )
 
 // FEC (Reed-Solomon over kcp-go's stream packets) is on for every session because kcp-go's
@@ -139,6 +144,7 @@ func dial(ctx context.Context, addr string, pc net.PacketConn, fec fecShards) (*
 		return nil, fmt.Errorf("transport: dial %s: %w", addr, err)
 	}
 	c := newConn(s)
+	s.SetWindowSize(kcpInputWindow, kcpWindow) // we send the inputs
 	c.own = gate
 	return c, nil
 }
@@ -246,6 +252,7 @@ func (l *Listener) Accept() (*Conn, error) {
 		return nil, err
 	}
 	c := newConn(s)
+	s.SetWindowSize(kcpWindow, kcpInputWindow) // we receive the inputs
 	c.peer = l.gate.peerOf(s.RemoteAddr())
 	return c, nil
 }
