@@ -35,6 +35,10 @@ type Report struct {
 	UnknownStates int    `json:"unknown_states"`
 	HOLStalls     int    `json:"hol_stalls"`
 	BadDatagrams  uint64 `json:"bad_datagrams"`
+	// Interest management and delta snapshots (Stats.LeftView, Reentered, DeltaUnusable).
+	LeftView      int `json:"left_view"`
+	Reentered     int `json:"reentered"`
+	DeltaUnusable int `json:"delta_unusable"`
 	// Shots (client.ShotStats) and the score in our newest state.
 	Shots            int            `json:"shots"`
 	ClientHits       int            `json:"client_hits"`
@@ -66,6 +70,7 @@ func (g *Game) Report() Report {
 	st := g.Stats()
 	r.Lane, r.Chunks, r.SnapshotsLost = st.Lane.String(), st.Chunks, st.SnapshotsLost
 	r.UnknownStates, r.HOLStalls = st.UnknownStates, st.HOLStalls
+	r.LeftView, r.Reentered, r.DeltaUnusable = st.LeftView, st.Reentered, st.DeltaUnusable
 	r.BadDatagrams, _ = g.sess.DatagramStats()
 	for _, d := range g.HOLStallDurations() {
 		r.HOLStallMillis = append(r.HOLStallMillis, float64(d)/float64(time.Millisecond))
