@@ -13,7 +13,7 @@ import (
 // Interpolation timelines by their flag names.
 const (
 	interpReceive  = "receive"  // netcode.ReceiveTimeline.String(): fixed delay behind receive time
-	interpAdaptive = "adaptive" // netcode.ServerTimeline.String(): delay adapts to measured jitter
+	interpAdaptive = "adaptive" // netcode.ServerTimeline.String(): delay sized for late and lost snapshots
 )
 
 // Config is what a run takes: the bots, the server, the network and the timeline, as the
