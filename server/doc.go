@@ -8,7 +8,9 @@
 // bounded rewind window.
 //
 // One goroutine owns the world; connection goroutines only decode and enqueue, and a slow
-// client only ever holds up its own connection. Package server never trusts a byte from the
+// client only ever holds up its own connection. With interest management, each client's own
+// snapshot is built after the tick by a few worker goroutines from what the tick left behind
+// (fanout.go), so the tick stays short at hundreds of players. Package server never trusts a byte from the
 // network: malformed frames, bad values and impossible timing get a logged reason, a counter
 // and, where needed, a disconnect of that one client.
 package server

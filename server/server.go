@@ -187,6 +187,8 @@ func (s *Server) open(sess *session) opening {
 // runWorld owns the world: it admits joins and leaves between ticks and steps every 50 ms.
 func (s *Server) runWorld(ctx context.Context) {
 	w := newWorld(&s.cfg, s.log, &s.stats)
+	w.setWorkers(snapshotWorkers()) // per-client snapshots off the tick (see fanout.go)
+	defer w.settle()
 	peers := map[uint32]*session{}
 	start := time.Now()
 	ticker := time.NewTicker(tickInterval)

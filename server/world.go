@@ -45,6 +45,7 @@ type player struct {
 	peer     peer
 	pose     netcode.Pose
 	prevPose netcode.Pose           // pose at the end of the previous tick, to tell moving from idle
+	moving   bool                   // the pose changed in this tick (for the bytes counted as moving)
 	ack      uint32                 // last applied move tick
 	last     uint32                 // last queued or applied move tick
 	streamed uint32                 // last move tick that came on the stream
@@ -104,11 +105,6 @@ type world struct {
 
 	inputs  []netcode.PendingInput // scratch for takeInputs
 	copies  []netcode.PendingInput // scratch for takeDatagramInputs
-	entries [][]byte               // scratch: one snapshot's encoded PlayerStates
-	one     [1]*player             // scratch: a snapshot's single recipient
-	members []*player              // scratch: a snapshot's tanks
-	left    []uint32               // scratch: a snapshot's left_view
-	delta   deltaBuilder           // scratch: one client's delta snapshot
 	shared  sentLog                // what every client was sent, when all are sent every tank
 	applied []AppliedInput
 	starved []uint32
@@ -120,6 +116,8 @@ type world struct {
 	targets []netcode.Target
 	// interest picks each client's tanks; nil sends every client every tank.
 	interest *interest
+	// fan is the per-client half of each tick's snapshots, and the scratch it builds them in.
+	fan fanout
 }
 
 func newWorld(cfg *Config, log *slog.Logger, stats *counters) *world {
@@ -128,6 +126,7 @@ func newWorld(cfg *Config, log *slog.Logger, stats *counters) *world {
 	hist := newHistory(int(netcode.Ticks(cfg.Rules.RewindWindow)) + 2)
 	w := &world{cfg: cfg, log: log, stats: stats, nextID: 1, hist: hist,
 		interest: newInterest(&cfg.Arena, cfg.viewRadius(), netcode.ViewHysteresis)}
+	w.fan.scratch = make([]snapScratch, 1)
 	return w
 }
 
@@ -182,6 +181,7 @@ func (w *world) drop(p *player, reason string) {
 // step runs one server tick at server time now: admit inputs, simulate, resolve contact,
 // and send the snapshot. It returns the tick's record for observers.
 func (w *world) step(now time.Duration) TickRecord {
+	w.settle() // the last tick's per-client snapshots are done with the players
 	w.tick++
 	w.stats.ticks.Add(1)
 	w.gone, w.applied, w.starved = w.gone[:0], w.applied[:0], w.starved[:0]
@@ -287,10 +287,15 @@ func (w *world) broadcast() {
 			return
 		}
 	}
+	for _, p := range w.players {
+		p.moving = p.pose != p.prevPose
+		p.prevPose = p.pose
+	}
+	sc := &w.fan.scratch[0] // the tick's own scratch: the fan-out's workers have finished
 	datagrams := w.cfg.Lane == transport.LaneDatagram
 	switch {
 	case w.interest == nil && !datagrams:
-		w.sendSnapshot(w.players, w.players, nil)
+		w.sendSnapshot(sc, w.players, w.players, nil, w.tick)
 	case w.interest == nil:
 		// Every client is sent every tank: one record of the tick serves them all, and the
 		// clients with no usable baseline share one encoding of whole states.
@@ -301,12 +306,12 @@ func (w *world) broadcast() {
 		var whole [][]byte
 		var wholeCost snapCost
 		for _, p := range w.players {
-			if base, tick := w.baseline(&w.shared, p); base != nil {
-				w.sendDelta(p, w.players, nil, base, tick)
+			if base, tick := w.baseline(&w.shared, p, w.tick); base != nil {
+				w.sendDelta(sc, p, w.players, nil, base, tick, w.tick)
 				continue
 			}
 			if whole == nil {
-				if whole, wholeCost = w.encodeDelta(nil, w.players, nil, nil, 0); whole == nil {
+				if whole, wholeCost = w.encodeDelta(sc, nil, w.players, nil, nil, 0, w.tick); whole == nil {
 					return
 				}
 			}
@@ -314,37 +319,41 @@ func (w *world) broadcast() {
 			w.stats.sentCost(wholeCost)
 		}
 	default:
-		w.interest.place(w.players)
-		for i, p := range w.players {
-			w.interest.update(int32(i), w.tick)
-			w.members = w.members[:0]
-			for _, m := range p.view.members {
-				w.members = append(w.members, w.players[m])
-			}
-			w.left = p.view.leftIDs(w.left[:0])
-			if datagrams {
-				base, tick := w.baseline(&p.sent, p)
-				rec := p.sent.begin(w.tick)
-				for _, m := range w.members {
-					rec.tanks = append(rec.tanks, m.now)
-				}
-				w.sendDelta(p, w.members, w.left, base, tick)
-			} else {
-				w.one[0] = p
-				w.sendSnapshot(w.members, w.one[:], w.left)
-			}
-		}
-	}
-	for _, p := range w.players {
-		p.prevPose = p.pose
+		w.fan.clients = append(w.fan.clients[:0], w.players...) // joins and leaves until the next tick change w.players, not this
+		w.interest.place(w.fan.clients)
+		w.fanOut()
 	}
 }
 
+// sendView works out the view of the client at index i of the tick's clients and sends it
+// its snapshot, building it in sc. It may run on a fan-out worker: it reads the tick's
+// clients and their tank states, and writes only client i's view and sent log.
+func (w *world) sendView(i int, sc *snapScratch, tick uint32) {
+	p := w.fan.clients[i]
+	w.interest.update(int32(i), tick)
+	sc.members = sc.members[:0]
+	for _, m := range p.view.members {
+		sc.members = append(sc.members, w.fan.clients[m])
+	}
+	sc.left = p.view.leftIDs(sc.left[:0])
+	if w.cfg.Lane != transport.LaneDatagram {
+		sc.one[0] = p
+		w.sendSnapshot(sc, sc.members, sc.one[:], sc.left, tick)
+		return
+	}
+	base, baseline := w.baseline(&p.sent, p, tick)
+	rec := p.sent.begin(tick)
+	for _, m := range sc.members {
+		rec.tanks = append(rec.tanks, m.now)
+	}
+	w.sendDelta(sc, p, sc.members, sc.left, base, baseline, tick)
+}
+
 // baseline returns the snapshot p acknowledged, from log, and its tick, when it is still
-// there; nil and 0 otherwise.
-func (w *world) baseline(log *sentLog, p *player) (*sentSnapshot, uint32) {
+// there at server tick tick; nil and 0 otherwise.
+func (w *world) baseline(log *sentLog, p *player, tick uint32) (*sentSnapshot, uint32) {
 	ack := p.peer.snapshotAck()
-	if ack >= w.tick || w.tick-ack >= deltaWindow { // older ones share a slot with newer ticks
+	if ack >= tick || tick-ack >= deltaWindow { // older ones share a slot with newer ticks
 		return nil, 0
 	}
 	if base := log.at(ack); base != nil {
@@ -353,11 +362,11 @@ func (w *world) baseline(log *sentLog, p *player) (*sentSnapshot, uint32) {
 	return nil, 0
 }
 
-// sendDelta offers p the snapshot of members (in id order) as chunk datagrams, encoded
+// sendDelta offers p the snapshot of tick of members (in id order), built in sc, as chunk datagrams, encoded
 // against base, the snapshot of tick baseline (nil, 0: every tank whole), with left as its
 // left_view. p's own tank always travels whole. It counts the bytes each tank cost.
-func (w *world) sendDelta(p *player, members []*player, left []uint32, base *sentSnapshot, baseline uint32) {
-	if chunks, cost := w.encodeDelta(p, members, left, base, baseline); chunks != nil {
+func (w *world) sendDelta(sc *snapScratch, p *player, members []*player, left []uint32, base *sentSnapshot, baseline, tick uint32) {
+	if chunks, cost := w.encodeDelta(sc, p, members, left, base, baseline, tick); chunks != nil {
 		p.peer.sendChunks(chunks)
 		w.stats.sentCost(cost)
 	}
@@ -365,8 +374,8 @@ func (w *world) sendDelta(p *player, members []*player, left []uint32, base *sen
 
 // encodeDelta encodes what sendDelta sends (for p nil: every tank whole, for any client
 // without a baseline) and returns the chunks, nil after an error it logged, and their cost.
-func (w *world) encodeDelta(p *player, members []*player, left []uint32, base *sentSnapshot, baseline uint32) ([][]byte, snapCost) {
-	b := &w.delta
+func (w *world) encodeDelta(sc *snapScratch, p *player, members []*player, left []uint32, base *sentSnapshot, baseline, tick uint32) ([][]byte, snapCost) {
+	b := &sc.delta
 	b.reset(leftSize(left))
 	var cost snapCost
 	for _, m := range members {
@@ -383,9 +392,9 @@ func (w *world) encodeDelta(p *player, members []*player, left []uint32, base *s
 		default:
 			n = b.move(m.id, old.grid, m.now.grid)
 		}
-		cost.add(m.pose != m.prevPose, n)
+		cost.add(m.moving, n)
 	}
-	chunks, err := b.datagrams(w.tick, baseline, left)
+	chunks, err := b.datagrams(tick, baseline, left)
 	if err != nil {
 		w.log.Error("cannot cut a snapshot into chunks; skipping it", "err", err)
 		return nil, snapCost{}
@@ -393,15 +402,15 @@ func (w *world) encodeDelta(p *player, members []*player, left []uint32, base *s
 	return chunks, cost
 }
 
-// sendSnapshot offers the snapshot of members (in id order), with left as its left_view, to
-// every player in to as one stream frame. It counts the tank entries sent.
-func (w *world) sendSnapshot(members, to []*player, left []uint32) {
-	w.entries = w.entries[:0]
+// sendSnapshot offers the snapshot of tick of members (in id order), with left as its
+// left_view, to every player in to as one stream frame, built in sc. It counts the tank entries sent.
+func (w *world) sendSnapshot(sc *snapScratch, members, to []*player, left []uint32, tick uint32) {
+	sc.entries = sc.entries[:0]
 	for _, p := range members {
-		w.entries = append(w.entries, p.entry)
-		w.stats.sentStates(p.pose != p.prevPose, len(to), entrySize(p.entry))
+		sc.entries = append(sc.entries, p.entry)
+		w.stats.sentStates(p.moving, len(to), entrySize(p.entry))
 	}
-	part := snapPart{tick: w.tick, entries: w.entries, left: left}
+	part := snapPart{tick: tick, entries: sc.entries, left: left}
 	frame := part.appendFrame(make([]byte, 0, protowire.SizeVarint(uint64(part.messageSize()))+part.messageSize()))
 	for _, p := range to {
 		p.peer.sendSnapshot(frame)

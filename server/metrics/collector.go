@@ -33,7 +33,7 @@ func newCollector(stats func() server.Stats) *collector {
 	}
 	return &collector{
 		stats:          stats,
-		tickDuration:   d("tick_duration_seconds", "Wall time of one server tick: admit inputs, simulate, resolve contact, build snapshots."),
+		tickDuration:   d("tick_duration_seconds", "Wall time of one server tick on the world goroutine: admit inputs, simulate, resolve contact, encode tank states; with interest management, per-client snapshots are built after it on worker goroutines."),
 		players:        d("players", "Players in the game."),
 		handshaking:    d("handshakes_in_progress", "Connections that have not finished their Hello."),
 		ticks:          d("ticks_total", "Server ticks run."),

@@ -137,7 +137,7 @@ tanknet_kills_total 2
 # HELP tanknet_shots_refused_total Fires refused, by reason (bad_view, future_view, view_too_old, unplayed_tick, stale_tick, cooldown, destroyed).
 # TYPE tanknet_shots_refused_total counter
 tanknet_shots_refused_total{reason="cooldown"} 3
-# HELP tanknet_tick_duration_seconds Wall time of one server tick: admit inputs, simulate, resolve contact, build snapshots.
+# HELP tanknet_tick_duration_seconds Wall time of one server tick on the world goroutine: admit inputs, simulate, resolve contact, encode tank states; with interest management, per-client snapshots are built after it on worker goroutines.
 # TYPE tanknet_tick_duration_seconds histogram
 tanknet_tick_duration_seconds_bucket{le="0.001"} 30
 tanknet_tick_duration_seconds_bucket{le="0.002"} 39
