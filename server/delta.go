@@ -1,6 +1,7 @@
 package server
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 
@@ -63,15 +64,7 @@ func (l *sentLog) at(tick uint32) *sentSnapshot {
 
 // find returns the state of tank id in s.
 func (s *sentSnapshot) find(id uint32) (tankState, bool) {
-	i, ok := slices.BinarySearchFunc(s.tanks, id, func(t tankState, id uint32) int {
-		switch {
-		case t.id < id:
-			return -1
-		case t.id > id:
-			return 1
-		}
-		return 0
-	})
+	i, ok := slices.BinarySearchFunc(s.tanks, id, func(t tankState, id uint32) int { return cmp.Compare(t.id, id) })
 	if !ok {
 		return tankState{}, false
 	}

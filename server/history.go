@@ -1,6 +1,7 @@
 package server
 
 import (
+	"cmp"
 	"slices"
 
 	"tanknet/netcode"
@@ -48,15 +49,7 @@ func (h *history) find(tick, id uint32) (tankAt, bool) {
 	if slot.tick != tick || tick == 0 {
 		return tankAt{}, false
 	}
-	i, ok := slices.BinarySearchFunc(slot.tanks, id, func(t tankAt, id uint32) int {
-		switch {
-		case t.id < id:
-			return -1
-		case t.id > id:
-			return 1
-		}
-		return 0
-	})
+	i, ok := slices.BinarySearchFunc(slot.tanks, id, func(t tankAt, id uint32) int { return cmp.Compare(t.id, id) })
 	if !ok {
 		return tankAt{}, false
 	}
