@@ -127,7 +127,7 @@ func TestAckWatch_StallGrowsOnlyWhileDataWaits(t *testing.T) {
 	}
 }
 
-// TestConnect_DatagramBytesAsDocumented pins the handshake layout docs/PROTOCOL.md §1.4
+// TestConnect_DatagramBytesAsDocumented pins the handshake layout docs/PROTOCOL.md §1.5
 // prints. If this test changes, change the document too.
 func TestConnect_DatagramBytesAsDocumented(t *testing.T) {
 	req := appendConnectRequest(nil)

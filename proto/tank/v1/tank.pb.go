@@ -1,7 +1,7 @@
 // The tanknet wire contract, version 2.
 //
 // Transport: after a connect handshake that validates the client's address (docs/PROTOCOL.md
-// §1.4), one KCP session per client over UDP, with FEC on, carrying two lanes. On the
+// §1.5), one KCP session per client over UDP, with FEC on, carrying two lanes. On the
 // reliable stream every message travels inside an envelope (ClientMessage upstream,
 // ServerMessage downstream) framed by a varint length prefix, exactly as
 // google.golang.org/protobuf/encoding/protodelim writes it; a frame whose length exceeds
