@@ -1,10 +1,8 @@
 package e2e
 
 import (
-	"fmt"
 	"image/color"
 	"math"
-	"path/filepath"
 	"testing"
 
 	"tanknet/netcode"
@@ -19,24 +17,8 @@ func TestScreenshotLargeArenaFollowsTheTank(t *testing.T) {
 	bin := needDisplay(t)
 	w := startWorldWith(t, 16, func(c *server.Config) { c.Arena = netcode.LargeArena() })
 	startBots(t, w, 1)
-	before := w.ids()
-	shot := filepath.Join(t.TempDir(), "large.png")
-	r := runClient(t, bin, "-server", w.addr, "-name", "e2e", "-screenshot", shot, "-frames", "120",
-		"-width", fmt.Sprint(shotW), "-height", fmt.Sprint(shotH))
-	if r.code != 0 {
-		t.Fatalf("tankclient exited %d; stderr:\n%s", r.code, r.stderr)
-	}
-	var me uint32
-	var pose netcode.Pose
-	for id, p := range w.ids() {
-		if _, ok := before[id]; !ok {
-			me, pose = id, p
-		}
-	}
-	if me == 0 {
-		t.Fatal("the server never saw the client's tank")
-	}
-	img := readPNG(t, shot)
+	got := screenshotOwnTank(t, bin, w)
+	shot, img, me, pose := got.path, got.img, got.me, got.pose
 	f := view.SingleLayout(img.Bounds().Dx(), img.Bounds().Dy(), netcode.ViewWidth, netcode.ViewHeight, true, true).Frame
 	mine := view.PlayerColor(me)
 

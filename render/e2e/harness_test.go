@@ -323,3 +323,35 @@ func hueSat(c color.RGBA) (hue, sat float64) {
 	}
 	return hue, d / hi
 }
+
+// ownShot is a screenshot of the window client and what the server knew when it was taken.
+type ownShot struct {
+	path   string
+	img    *image.RGBA
+	me     uint32                  // the client's own tank
+	pose   netcode.Pose            // its pose on the server
+	others map[uint32]netcode.Pose // the players that were there before it joined
+}
+
+// screenshotOwnTank runs the window client against w for 120 frames at shotW x shotH and
+// returns its screenshot. The client's own tank is the player that was not there before;
+// nobody presses a key, so it is still where it spawned.
+func screenshotOwnTank(t *testing.T, bin string, w *world) ownShot {
+	t.Helper()
+	s := ownShot{others: w.ids(), path: filepath.Join(t.TempDir(), "shot.png")}
+	r := runClient(t, bin, "-server", w.addr, "-name", "e2e", "-screenshot", s.path, "-frames", "120",
+		"-width", fmt.Sprint(shotW), "-height", fmt.Sprint(shotH))
+	if r.code != 0 {
+		t.Fatalf("tankclient exited %d; stderr:\n%s", r.code, r.stderr)
+	}
+	for id, p := range w.ids() {
+		if _, ok := s.others[id]; !ok {
+			s.me, s.pose = id, p
+		}
+	}
+	if s.me == 0 {
+		t.Fatal("the server never saw the client's tank")
+	}
+	s.img = readPNG(t, s.path)
+	return s
+}

@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"context"
-	"fmt"
 	"image/color"
 	"math"
 	"net"
@@ -11,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"tanknet/netcode"
 	"tanknet/render/view"
 )
 
@@ -22,27 +20,8 @@ func TestScreenshotShowsArenaAndTanks(t *testing.T) {
 	bin := needDisplay(t)
 	w := startWorld(t, 16)
 	startBots(t, w, 2)
-	before := w.ids()
-	shot := filepath.Join(t.TempDir(), "shot.png")
-	r := runClient(t, bin, "-server", w.addr, "-name", "e2e", "-screenshot", shot, "-frames", "120",
-		"-width", fmt.Sprint(shotW), "-height", fmt.Sprint(shotH))
-	if r.code != 0 {
-		t.Fatalf("tankclient exited %d; stderr:\n%s", r.code, r.stderr)
-	}
-
-	// Our tank is the player that was not there before. Nobody pressed a key, so it is
-	// still where it spawned.
-	var me uint32
-	var pose netcode.Pose
-	for id, p := range w.ids() {
-		if _, ok := before[id]; !ok {
-			me, pose = id, p
-		}
-	}
-	if me == 0 {
-		t.Fatal("the server never saw the client's tank")
-	}
-	img := readPNG(t, shot)
+	got := screenshotOwnTank(t, bin, w)
+	shot, img, me, pose, before := got.path, got.img, got.me, got.pose, got.others
 	if b := img.Bounds(); b.Dx() < shotW/2 || b.Dy() < shotH/2 {
 		t.Fatalf("screenshot is %v, want about %dx%d", b, shotW, shotH)
 	}
