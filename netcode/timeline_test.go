@@ -2,6 +2,7 @@ package netcode
 
 import (
 	"cmp"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -20,7 +21,7 @@ func serverInterp(t testing.TB) *Interpolator {
 
 func TestServerTimeline_PlacesSamplesAtTicks(t *testing.T) {
 	ip := serverInterp(t)
-	for k := uint32(1); k <= 10; k++ { // every snapshot 30 ms after its tick
+	for k := uint32(1); k <= 80; k++ { // every snapshot 30 ms after its tick, past the warm-up
 		ip.Push(time.Duration(k)*StepInterval+30*ms, st(k, float64(k), 0, 0))
 	}
 	// Offset 30 ms, no jitter: render 30 + 50 ms behind now.
@@ -28,9 +29,9 @@ func TestServerTimeline_PlacesSamplesAtTicks(t *testing.T) {
 		now  time.Duration
 		tick float64
 	}{
-		{530 * ms, 9},
-		{547 * ms, 9.34},
-		{560 * ms, 9.6},
+		{4030 * ms, 79},
+		{4047 * ms, 79.34},
+		{4060 * ms, 79.6},
 	}
 	for _, tt := range tests {
 		got, ok := ip.Sample(tt.now)
@@ -106,9 +107,9 @@ func TestServerTimeline_ResyncsAfterClockJump(t *testing.T) {
 	for k := uint32(1); k <= 5; k++ {
 		ip.Push(time.Duration(k)*StepInterval+2*time.Second, st(k, 0, 0, 0))
 	}
-	ip.Sample(2280 * ms) // renders tick 4.6: 2280 - 2000 - 50 ms
-	if !near(ip.RenderTick(), 4.6, 1e-9) {
-		t.Fatalf("RenderTick() = %v, want 4.6", ip.RenderTick())
+	ip.Sample(2280 * ms) // renders tick 3.6: 2280 - 2000 - 100 ms (one tick, one more while warming up)
+	if !near(ip.RenderTick(), 3.6, 1e-9) {
+		t.Fatalf("RenderTick() = %v, want 3.6", ip.RenderTick())
 	}
 	// The arrivals now say server time is a second further on: jump, don't crawl.
 	for k := uint32(26); k <= 30; k++ {
@@ -207,20 +208,20 @@ type arrival struct {
 	tick uint32
 }
 
-// playArrivals plays arrivals at 60 frames a second and returns the share of frames held
-// after the first 10 s, and the mean delay over them.
-func playArrivals(t *testing.T, arrivals []arrival) (holds float64, delay time.Duration) {
+// playArrivals plays arrivals at 60 frames a second and returns the share of frames held in
+// [from, to), and the mean delay over them.
+func playArrivals(t *testing.T, arrivals []arrival, from, to time.Duration) (holds float64, delay time.Duration) {
 	t.Helper()
 	ip := serverInterp(t)
 	held, frames, i := 0, 0, 0
 	var sum time.Duration
-	for f := 1; f <= 60*60; f++ {
+	for f := 1; time.Duration(f)*time.Second/60 < to; f++ {
 		now := time.Duration(f) * time.Second / 60
 		for ; i < len(arrivals) && arrivals[i].at <= now; i++ {
 			ip.Push(arrivals[i].at, st(arrivals[i].tick, float64(arrivals[i].tick), 0, 0))
 		}
 		_, ok := ip.Sample(now)
-		if f > 60*10 {
+		if now >= from {
 			frames++
 			sum += ip.Delay()
 			if !ok {
@@ -233,7 +234,7 @@ func playArrivals(t *testing.T, arrivals []arrival) (holds float64, delay time.D
 
 func TestServerTimeline_PresetLinksHoldRarely(t *testing.T) {
 	// What the datagram lane hands the interpolator on two lossy presets. The delay covers
-	// 99.5% of arrivals, so holds stay well under 0.5% of frames, and the delay stays near what
+	// 99.3% of arrivals, so holds stay well under 0.5% of frames, and the delay stays near what
 	// the link needs (one tick, the jitter, one lost snapshot), far below MaxDelay.
 	tests := []struct {
 		name               string
@@ -247,11 +248,88 @@ func TestServerTimeline_PresetLinksHoldRarely(t *testing.T) {
 	}
 	for _, tt := range tests {
 		for seed := uint64(1); seed <= 3; seed++ {
-			holds, delay := playArrivals(t, presetArrivals(seed, tt.lat, tt.jit, tt.loss, tt.reorder))
+			holds, delay := playArrivals(t, presetArrivals(seed, tt.lat, tt.jit, tt.loss, tt.reorder), 10*time.Second, time.Minute)
 			if holds > tt.maxHolds || delay < tt.minDelay || delay > tt.maxDelay {
 				t.Errorf("%s, seed %d: holds %.2f%%, mean delay %v; want at most %.1f%% and a delay in [%v, %v]",
 					tt.name, seed, 100*holds, delay, 100*tt.maxHolds, tt.minDelay, tt.maxDelay)
 			}
 		}
 	}
+}
+
+func TestServerTimeline_WarmUpHoldsRarely(t *testing.T) {
+	// The first seconds of a new remote tank on wifi-bad, from the first snapshot: the
+	// delay must find the link's gaps before they hold, not crawl up after them. Measured
+	// from 1 s (as tanksim's window starts) to 5 s, over many seeds so a few unlucky ones
+	// cannot decide it. Without the warm-up tick 2.3% of these frames held.
+	const seeds = 40
+	var holds float64
+	for seed := uint64(1); seed <= seeds; seed++ {
+		h, _ := playArrivals(t, presetArrivals(seed, 50*ms, 50*ms, 0.04, 0.02), time.Second, 5*time.Second)
+		holds += h / seeds
+	}
+	if holds > 0.004 {
+		t.Errorf("%.2f%% of frames held between 1 s and 5 s on simulated wifi-bad, want at most 0.4%%", 100*holds)
+	}
+}
+
+// BenchmarkServerTimelineCover plays 20 s runs of simulated wifi-bad and mobile-3g with
+// several Cover settings, and reports the trade each makes: the share of frames held
+// between 1.6 s and 20 s (tanksim's window) and the median delay behind the true server
+// time over them. The results do not depend on b.N; read them, not ns/op:
+//
+//	go test ./netcode -run '^$' -bench ServerTimelineCover
+func BenchmarkServerTimelineCover(b *testing.B) {
+	links := []struct {
+		name          string
+		lat, jit      time.Duration
+		loss, reorder float64
+	}{{"wifi-bad", 50 * ms, 50 * ms, 0.04, 0.02}, {"mobile-3g", 120 * ms, 10 * ms, 0.05, 0}}
+	for _, link := range links {
+		for _, cover := range []float64{0.99, 0.993, 0.995, 0.999} {
+			b.Run(fmt.Sprintf("%s/cover=%v", link.name, cover), func(b *testing.B) {
+				const seeds = 100
+				var held, frames int
+				var delays []time.Duration
+				for b.Loop() {
+					held, frames, delays = 0, 0, delays[:0]
+					for seed := uint64(1); seed <= seeds; seed++ {
+						h, f, d := coverRun(cover, presetArrivals(seed, link.lat, link.jit, link.loss, link.reorder))
+						held, frames, delays = held+h, frames+f, append(delays, d)
+					}
+				}
+				slices.Sort(delays)
+				b.ReportMetric(100*float64(held)/float64(frames), "held%")
+				b.ReportMetric(float64(delays[len(delays)/2])/float64(ms), "delay-ms")
+			})
+		}
+	}
+}
+
+// coverRun plays arrivals for 20 s at 60 frames a second with the given Cover, and returns
+// the frames held and drawn in [1.6 s, 20 s] and the median delay of the drawn server tick
+// behind the true server time (the arrivals' own clock) over them.
+func coverRun(cover float64, arrivals []arrival) (held, frames int, delay time.Duration) {
+	cfg := DefaultInterpConfig()
+	cfg.Timeline, cfg.Cover = ServerTimeline, cover
+	ip := NewInterpolator(cfg)
+	var delays []time.Duration
+	i := 0
+	for f := 1; f <= 60*20; f++ {
+		now := time.Duration(f) * time.Second / 60
+		for ; i < len(arrivals) && arrivals[i].at <= now; i++ {
+			ip.Push(arrivals[i].at, st(arrivals[i].tick, float64(arrivals[i].tick), 0, 0))
+		}
+		_, ok := ip.Sample(now)
+		if now < 1600*ms {
+			continue
+		}
+		frames++
+		if !ok {
+			held++
+		}
+		delays = append(delays, now-time.Duration(ip.RenderTick()*float64(StepInterval)))
+	}
+	slices.Sort(delays)
+	return held, frames, delays[len(delays)/2]
 }
