@@ -285,6 +285,9 @@ func (g *Game) receiveState(at time.Duration, ps *tankv1.PlayerState) {
 	}
 	if rm == nil {
 		rm = &Remote{ID: id, Name: g.names[id], Interp: netcode.NewInterpolator(g.opts.Interp)}
+		if donor := g.longestSeen(); donor != nil {
+			rm.Interp.WarmStart(donor.Interp) // one link, one clock: start where the others are
+		}
 		g.remotes[id] = rm
 	}
 	rm.alive.record(st.Tick, !ps.GetDestroyed())
@@ -292,6 +295,20 @@ func (g *Game) receiveState(at time.Duration, ps *tankv1.PlayerState) {
 		rm.Combat = combatFromProto(ps)
 		rm.lastAt = at
 	}
+}
+
+// longestSeen returns the remote whose interpolator has taken the most samples (the lowest
+// id among equals), or nil when there is none: the best-informed clock of the link.
+func (g *Game) longestSeen() *Remote {
+	var best *Remote
+	bestSamples := 0
+	for id, rm := range g.remotes {
+		n := rm.Interp.Counters().Samples
+		if n > bestSamples || (n == bestSamples && best != nil && id < best.ID) {
+			best, bestSamples = rm, n
+		}
+	}
+	return best
 }
 
 // leftView forgets remote id, which left our view at server tick tick, unless a newer state

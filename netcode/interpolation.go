@@ -100,6 +100,21 @@ func NewInterpolator(cfg InterpConfig) *Interpolator {
 	return &Interpolator{cfg: cfg, buf: make([]sample, 0, cfg.BufferCap)}
 }
 
+// WarmStart gives ip, a new interpolator with no samples yet, what from has learned of the
+// link on the server timeline: the clock offset, the jitter, the recent needs and the render
+// clock. A tank that comes into view then starts at the delay the link has already shown,
+// drawn at the same server time as the tanks around it, instead of warming up alone (see
+// ServerTimeline). It does nothing on the receive timeline, when the two are configured
+// differently, when from has no samples, or when ip already has some; it reports whether it
+// did anything.
+func (ip *Interpolator) WarmStart(from *Interpolator) bool {
+	if ip.cfg != from.cfg || ip.cfg.Timeline != ServerTimeline || from.counters.Samples == 0 || ip.counters.Samples > 0 {
+		return false
+	}
+	ip.clock.inherit(&from.clock)
+	return true
+}
+
 // Push offers s, received at local time now. It returns false, and changes nothing but a
 // counter, when s.Tick is not newer than the newest state pushed.
 func (ip *Interpolator) Push(now time.Duration, s State) bool {

@@ -3,6 +3,7 @@ package netcode
 import (
 	"fmt"
 	"math"
+	"slices"
 	"time"
 )
 
@@ -39,7 +40,9 @@ const (
 	// itself, holding at every one on the way. So for its first warmupNeeds arrivals
 	// (three seconds at 20 Hz) the timeline covers one tick more than the largest need it
 	// has seen: room for the loss it has not met yet. After that the histogram speaks for
-	// itself, and the delay eases down to its quantile if the loss never came.
+	// itself, and the delay eases down to its quantile if the loss never came. A tank that
+	// comes into view on a link already measured need not warm up at all: see
+	// Interpolator.WarmStart.
 	ServerTimeline
 )
 
@@ -158,6 +161,15 @@ func (c *serverClock) targetDelay(cfg *InterpConfig) time.Duration {
 		c.target, c.targetFresh = min(max(d, cfg.MinDelay), cfg.MaxDelay), true
 	}
 	return c.target
+}
+
+// inherit makes c a copy of from's estimate of the link and of its render clock, for a
+// new tank on the same link. Only the newest sample is not carried over: it belongs to the
+// tank from draws, and c's first arrival must not be measured against it.
+func (c *serverClock) inherit(from *serverClock) {
+	*c = *from
+	c.needs.counts = slices.Clone(from.needs.counts)
+	c.newest = 0
 }
 
 // needHistogram counts the last needWindow delays in needBucket-wide buckets.
