@@ -20,6 +20,8 @@ type collector struct {
 	inputsApplied, inputsStale, inputsClamped, inputsDeferred *prometheus.Desc
 	states, stateBytes                                        *prometheus.Desc
 	shots, hits, kills, respawns, firesDropped, shotsRefused  *prometheus.Desc
+	inputsEarly, inputsRedundant, inputsPastGap               *prometheus.Desc
+	laneBad, laneIgnored, pingsIgnored                        *prometheus.Desc
 }
 
 // Collector returns a Prometheus collector of the tanknet_ metrics, reading stats (usually a
@@ -61,6 +63,13 @@ func newCollector(stats func() server.Stats) *collector {
 		respawns:       d("respawns_total", "Destroyed tanks brought back."),
 		firesDropped:   d("fires_dropped_total", "Fires beyond the per-tick and waiting limits, dropped unanswered."),
 		shotsRefused:   d("shots_refused_total", "Fires refused, by reason (bad_view, future_view, view_too_old, unplayed_tick, stale_tick, cooldown, destroyed).", "reason"),
+		// The datagram lane: how the redundant inputs arrived, and what was thrown away.
+		inputsEarly:     d("inputs_early_total", "MoveInputs queued from an InputBatch datagram before their copy on the reliable stream arrived."),
+		inputsRedundant: d("inputs_redundant_total", "Copies of a MoveInput already queued: datagram repeats and stream copies."),
+		inputsPastGap:   d("inputs_past_gap_total", "Datagram MoveInputs left to the reliable stream because an earlier tick was still missing."),
+		laneBad:         d("lane_datagrams_bad_total", "Unreliable-lane datagrams that were undecodable, oversized, of a wrong kind, or carried inputs breaking the rules."),
+		laneIgnored:     d("lane_datagrams_ignored_total", "Well-formed unreliable-lane datagrams ignored: before the Welcome, on a server using the reliable lane, or beyond the rate allowed."),
+		pingsIgnored:    d("pings_ignored_total", "Pings beyond the allowed rate, not answered."),
 	}
 }
 
@@ -71,6 +80,7 @@ func (c *collector) Describe(ch chan<- *prometheus.Desc) {
 		c.evicted, c.bytesIn, c.bytesOut, c.datagramsIn, c.datagramsOut, c.rejects, c.drops, c.refused,
 		c.inputsApplied, c.inputsStale, c.inputsClamped, c.inputsDeferred, c.states, c.stateBytes,
 		c.shots, c.hits, c.kills, c.respawns, c.firesDropped, c.shotsRefused,
+		c.inputsEarly, c.inputsRedundant, c.inputsPastGap, c.laneBad, c.laneIgnored, c.pingsIgnored,
 	} {
 		ch <- d
 	}
@@ -95,6 +105,8 @@ func (c *collector) Collect(ch chan<- prometheus.Metric) {
 		{c.inputsApplied, st.InputsApplied}, {c.inputsStale, st.InputsStale},
 		{c.inputsClamped, st.InputsClamped}, {c.inputsDeferred, st.InputsDeferred},
 		{c.shots, st.Shots}, {c.hits, st.Hits}, {c.kills, st.Kills}, {c.respawns, st.Respawns}, {c.firesDropped, st.FiresDropped},
+		{c.inputsEarly, st.InputsEarly}, {c.inputsRedundant, st.InputsRedundant}, {c.inputsPastGap, st.InputsPastGap},
+		{c.laneBad, st.DatagramsBad}, {c.laneIgnored, st.DatagramsDropped}, {c.pingsIgnored, st.PingsIgnored},
 	} {
 		ch <- prometheus.MustNewConstMetric(m.d, prometheus.CounterValue, float64(m.v))
 	}

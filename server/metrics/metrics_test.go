@@ -107,6 +107,7 @@ func TestCollector_ExactValues(t *testing.T) {
 		BytesOut:      1234,
 		Shots:         9, Kills: 2,
 		ShotsRefused: map[string]uint64{"cooldown": 3},
+		InputsEarly:  11, InputsRedundant: 30, DatagramsBad: 6, DatagramsDropped: 7,
 		TickDuration: server.TickHistogram{
 			UpperBounds: []time.Duration{time.Millisecond, 2 * time.Millisecond},
 			Counts:      []uint64{30, 9}, Count: 40, Sum: 50 * time.Millisecond,
@@ -137,6 +138,18 @@ tanknet_kills_total 2
 # HELP tanknet_shots_refused_total Fires refused, by reason (bad_view, future_view, view_too_old, unplayed_tick, stale_tick, cooldown, destroyed).
 # TYPE tanknet_shots_refused_total counter
 tanknet_shots_refused_total{reason="cooldown"} 3
+# HELP tanknet_inputs_early_total MoveInputs queued from an InputBatch datagram before their copy on the reliable stream arrived.
+# TYPE tanknet_inputs_early_total counter
+tanknet_inputs_early_total 11
+# HELP tanknet_inputs_redundant_total Copies of a MoveInput already queued: datagram repeats and stream copies.
+# TYPE tanknet_inputs_redundant_total counter
+tanknet_inputs_redundant_total 30
+# HELP tanknet_lane_datagrams_bad_total Unreliable-lane datagrams that were undecodable, oversized, of a wrong kind, or carried inputs breaking the rules.
+# TYPE tanknet_lane_datagrams_bad_total counter
+tanknet_lane_datagrams_bad_total 6
+# HELP tanknet_lane_datagrams_ignored_total Well-formed unreliable-lane datagrams ignored: before the Welcome, on a server using the reliable lane, or beyond the rate allowed.
+# TYPE tanknet_lane_datagrams_ignored_total counter
+tanknet_lane_datagrams_ignored_total 7
 # HELP tanknet_tick_duration_seconds Wall time of one server tick on the world goroutine: admit inputs, simulate, resolve contact, encode tank states; with interest management, per-client snapshots are built after it on worker goroutines.
 # TYPE tanknet_tick_duration_seconds histogram
 tanknet_tick_duration_seconds_bucket{le="0.001"} 30
@@ -148,7 +161,8 @@ tanknet_tick_duration_seconds_count 40
 	if err := testutil.CollectAndCompare(metrics.Collector(func() server.Stats { return st }), strings.NewReader(want),
 		"tanknet_players", "tanknet_rejects_total", "tanknet_drops_total", "tanknet_inputs_refused_total",
 		"tanknet_sent_bytes_total", "tanknet_tick_duration_seconds", "tanknet_shots_total", "tanknet_kills_total",
-		"tanknet_shots_refused_total"); err != nil {
+		"tanknet_shots_refused_total", "tanknet_inputs_early_total", "tanknet_inputs_redundant_total",
+		"tanknet_lane_datagrams_bad_total", "tanknet_lane_datagrams_ignored_total"); err != nil {
 		t.Error(err)
 	}
 }
