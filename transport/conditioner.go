@@ -300,6 +300,12 @@ func (c *ConditionedConn) WriteTo(b []byte, addr net.Addr) (int, error) {
 	return len(b), nil
 }
 
+// Unsent returns how many packets written to c have not yet left for the network (they
+// are serving their delay), and when the last of them is due: the zero time when none
+// waits. Close discards them; a caller that wants its last words delivered, as they would
+// be from a real socket whose packets are already on the wire, waits for them first.
+func (c *ConditionedConn) Unsent() (n int, lastDue time.Time) { return c.out.pending() }
+
 // Close stops c's goroutines, discards queued packets, unblocks ReadFrom and closes the
 // wrapped conn, returning its error. Later calls return an error wrapping net.ErrClosed.
 func (c *ConditionedConn) Close() error {

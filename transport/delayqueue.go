@@ -88,6 +88,9 @@ type lane struct {
 
 	wake  chan struct{} // capacity 1: the head of the queue may have changed
 	stats laneCounters
+	// unsent counts the packets queued and not yet handed to deliver (or handed to it
+	// and not yet back): what closing the lane now would throw away.
+	unsent atomic.Int64
 }
 
 func newLane(link Link, rng *rand.Rand, deliver func(delayedPacket) error) *lane {
@@ -154,6 +157,7 @@ func (l *lane) offer(data []byte, addr net.Addr, now time.Time) {
 		heap.Push(&l.queue, delayedPacket{due: due, seq: l.nextSeq, data: data, addr: addr})
 		l.nextSeq++
 	}
+	l.unsent.Add(int64(copies))
 	headChanged := l.queue[0].seq >= l.nextSeq-uint64(copies)
 	l.mu.Unlock()
 
@@ -169,6 +173,19 @@ func (l *lane) offer(data []byte, addr net.Addr, now time.Time) {
 		default: // a wake-up is already pending
 		}
 	}
+}
+
+// pending returns how many packets the lane still holds and when the last of them is due
+// (the zero time when it holds none).
+func (l *lane) pending() (n int, lastDue time.Time) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, p := range l.queue {
+		if p.due.After(lastDue) {
+			lastDue = p.due
+		}
+	}
+	return int(l.unsent.Load()), lastDue
 }
 
 // popDue removes the packets due at or before now, appending them to ready in delivery
@@ -205,6 +222,7 @@ func (l *lane) run(done <-chan struct{}) {
 				l.stats.failed.Add(1)
 			}
 			ready[i] = delayedPacket{}
+			l.unsent.Add(-1)
 		}
 		if wait >= 0 {
 			timer.Reset(wait)
