@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"tanknet/client"
 	tankv1 "tanknet/proto/tank/v1"
 	"tanknet/transport"
 )
@@ -33,16 +32,7 @@ func TestBadInput_DatagramsAreDroppedAndCounted(t *testing.T) {
 	addr, srv := startServer(t, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	type result struct {
-		rep client.Report
-		err error
-	}
-	botDone := make(chan result, 1)
-	go func() {
-		rep, err := client.RunBot(ctx, client.BotConfig{
-			Addr: addr, Name: "good", Seed: 7, Duration: 2 * time.Second, Options: client.DefaultOptions()})
-		botDone <- result{rep, err}
-	}()
+	botDone := startBystander(ctx, addr)
 
 	early := dialRaw(t, addr)
 	early.sendDatagram(batch(t, move(1, 0, 1, 50))) // before any Hello: no player to give it to
@@ -82,12 +72,7 @@ func TestBadInput_DatagramsAreDroppedAndCounted(t *testing.T) {
 	}
 
 	res := <-botDone
-	if res.err != nil {
-		t.Fatalf("well-behaved bot: %v", res.err)
-	}
-	if res.rep.Snapshots < 20 || res.rep.ResidualNonZero != 0 || res.rep.Snaps != 0 {
-		t.Errorf("well-behaved bot: %+v, want it playing undisturbed", res.rep)
-	}
+	checkUndisturbed(t, res)
 	st := srv.Stats()
 	if st.DatagramsBad < 4 || st.DatagramsDropped < 1 || st.Drops != 0 {
 		t.Errorf("server stats %+v: want >= 4 bad datagrams, >= 1 dropped, no player dropped", st)

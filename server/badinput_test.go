@@ -157,16 +157,7 @@ func TestBadInput_OthersUnaffected(t *testing.T) {
 	addr, srv := startServer(t, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	type result struct {
-		rep client.Report
-		err error
-	}
-	botDone := make(chan result, 1)
-	go func() {
-		rep, err := client.RunBot(ctx, client.BotConfig{
-			Addr: addr, Name: "good", Seed: 7, Duration: 2 * time.Second, Options: client.DefaultOptions()})
-		botDone <- result{rep, err}
-	}()
+	botDone := startBystander(ctx, addr)
 
 	rejects := []struct {
 		name   string
@@ -254,12 +245,7 @@ func TestBadInput_OthersUnaffected(t *testing.T) {
 	})
 
 	res := <-botDone // the bot plays its two seconds while, and after, the others misbehave
-	if res.err != nil {
-		t.Fatalf("well-behaved bot: %v", res.err)
-	}
-	if res.rep.Snapshots < 20 || res.rep.ResidualNonZero != 0 || res.rep.Snaps != 0 {
-		t.Errorf("well-behaved bot: %+v, want it playing undisturbed", res.rep)
-	}
+	checkUndisturbed(t, res)
 	st := srv.Stats()
 	if st.Ticks == 0 || st.Rejects < uint64(len(rejects)) || st.Drops < uint64(len(drops)) || st.InputsClamped < 1 {
 		t.Errorf("server stats %+v: want >= %d rejects, >= %d drops, >= 1 clamped input", st, len(rejects), len(drops))

@@ -32,24 +32,16 @@ func TestChurn_JoinsAndLeavesDropNoHonestPlayer(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 
-	type result struct {
-		rep client.Report
-		err error
-	}
-	done := make(chan result, 1)
 	hitched := false
-	go func() {
-		rep, err := client.RunBot(ctx, client.BotConfig{
-			Addr: addr, Name: "honest", Seed: 3, Duration: churnFor + 2*time.Second, Options: client.DefaultOptions(),
-			OnFrame: func(now time.Time, g *client.Game) {
-				if !hitched && g.Stats().Snapshots > 40 { // two seconds in, mid-churn
-					hitched = true
-					time.Sleep(300 * time.Millisecond)
-				}
-			},
-		})
-		done <- result{rep, err}
-	}()
+	done := goBot(ctx, client.BotConfig{
+		Addr: addr, Name: "honest", Seed: 3, Duration: churnFor + 2*time.Second, Options: client.DefaultOptions(),
+		OnFrame: func(now time.Time, g *client.Game) {
+			if !hitched && g.Stats().Snapshots > 40 { // two seconds in, mid-churn
+				hitched = true
+				time.Sleep(300 * time.Millisecond)
+			}
+		},
+	})
 
 	time.Sleep(500 * time.Millisecond) // the bot is in
 	var cycles, failures atomic.Int64  // churn cycles sent, and those that could not connect

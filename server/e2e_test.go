@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"sync"
 	"testing"
 	"time"
 
@@ -53,26 +52,15 @@ func TestEndToEnd_ThreeBotsExactReplay(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 
-	reports := make([]client.Report, bots)
-	errs := make([]error, bots)
 	watches := make([]ackWatch, bots)
-	var wg sync.WaitGroup
-	for i := range bots {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			reports[i], errs[i] = client.RunBot(ctx, client.BotConfig{
-				Addr: addr, Name: fmt.Sprintf("bot-%d", i), Seed: uint64(i), Duration: 2 * time.Second,
-				Options: client.DefaultOptions(), OnFrame: watches[i].frame,
-			})
-		}()
-	}
-	wg.Wait()
+	reports := playBots(t, ctx, bots, func(i int) client.BotConfig {
+		return client.BotConfig{
+			Addr: addr, Name: fmt.Sprintf("bot-%d", i), Seed: uint64(i), Duration: 2 * time.Second,
+			Options: client.DefaultOptions(), OnFrame: watches[i].frame,
+		}
+	})
 
 	for i, r := range reports {
-		if errs[i] != nil {
-			t.Fatalf("bot %d: %v", i, errs[i])
-		}
 		if r.PlayersSeen != bots {
 			t.Errorf("bot %d saw %d players, want %d", i, r.PlayersSeen, bots)
 		}

@@ -3,7 +3,6 @@ package server_test
 import (
 	"context"
 	"fmt"
-	"sync"
 	"testing"
 	"time"
 
@@ -22,24 +21,13 @@ func TestEndToEnd_ViewArenaWorkers(t *testing.T) {
 	const bots = 4
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	reports := make([]client.Report, bots)
-	errs := make([]error, bots)
-	var wg sync.WaitGroup
-	for i := range bots {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			reports[i], errs[i] = client.RunBot(ctx, client.BotConfig{
-				Addr: addr, Name: fmt.Sprintf("viewer-%d", i), Seed: uint64(i), Duration: 2 * time.Second,
-				Options: client.DefaultOptions(),
-			})
-		}()
-	}
-	wg.Wait()
-	for i, r := range reports {
-		if errs[i] != nil {
-			t.Fatalf("bot %d: %v", i, errs[i])
+	reports := playBots(t, ctx, bots, func(i int) client.BotConfig {
+		return client.BotConfig{
+			Addr: addr, Name: fmt.Sprintf("viewer-%d", i), Seed: uint64(i), Duration: 2 * time.Second,
+			Options: client.DefaultOptions(),
 		}
+	})
+	for i, r := range reports {
 		if r.Snapshots < 10 { // 40 ticks in 2 s; a loaded machine may lose some, not most
 			t.Errorf("bot %d got %d snapshots in 2 s, want most of 40", i, r.Snapshots)
 		}
