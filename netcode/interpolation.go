@@ -42,7 +42,7 @@ func DefaultInterpConfig() InterpConfig {
 		BufferCap:        32,                     // 1.6 s at 20 Hz: MaxDelay plus a retransmission burst
 		TeleportDistance: 3,                      // 12 ticks of full-speed driving: only a respawn moves a tank further
 		MinDelay:         StepInterval,           // one tick: the least that still brackets when every snapshot is on time
-		Cover:            0.993,                  // one arrival in ~140 may hold a frame or two: see BenchmarkServerTimelineCover for the trade against delay
+		Cover:            0.993,                  // of the last 256 needs, leave out the largest from the 143rd on: see ServerTimeline and BenchmarkServerTimelineCover
 		MaxDelay:         400 * time.Millisecond, // older than this, remote tanks are too stale to aim at: hold instead
 		MaxRate:          0.1,                    // +/-10% playback speed is hard to notice, and closes 100 ms in a second
 	}

@@ -26,14 +26,16 @@ const (
 	// newest sample when it came. A late snapshot needs more (jitter, a retransmission
 	// burst), and so does one that follows a lost snapshot, by a whole tick per loss, even
 	// if it comes on time. The timeline keeps a histogram of the last needs and steers
-	// toward the one that covers InterpConfig.Cover of them (99.3%): on a steady link that
+	// toward the one that covers InterpConfig.Cover of them: on a steady link that
 	// loses 5% of snapshots this bridges every single loss, where a jitter estimate alone
 	// would sit below one tick's gap and hold. Needs beyond MaxDelay are left out: such a
 	// gap is not bridged, and a clock jump must not inflate the delay. The render clock
 	// never jumps: it runs slightly fast or slow (within InterpConfig.MaxRate) to reach a
-	// new delay.
+	// new delay. The histogram keeps the last 256 needs, so Cover says how many of the
+	// largest it leaves out, and from when: the default 0.993 leaves out the single largest
+	// once 143 needs have come (1/(1-Cover)), and never more than one.
 	//
-	// A young histogram cannot see its own tail: until it holds a few hundred needs its
+	// A young histogram cannot see its own tail: until it holds 1/(1-Cover) needs its
 	// Cover quantile is simply the largest need so far, and on a link that loses a few
 	// percent of snapshots the first loss is usually still to come. Left alone, the delay
 	// would start near one tick and crawl up at MaxRate as each new kind of gap shows
@@ -156,7 +158,7 @@ func (c *serverClock) targetDelay(cfg *InterpConfig) time.Duration {
 	if !c.targetFresh {
 		d := c.needs.quantile(cfg.Cover)
 		if c.needs.n < warmupNeeds {
-			d = max(d, c.needs.quantile(1)+StepInterval)
+			d = c.needs.quantile(1) + StepInterval // the largest need, and a loss to come
 		}
 		c.target, c.targetFresh = min(max(d, cfg.MinDelay), cfg.MaxDelay), true
 	}
