@@ -50,8 +50,11 @@ type Game struct {
 
 	local   *netcode.Local // nil until the first snapshot that contains us
 	remotes map[uint32]*Remote
-	names   map[uint32]string
-	seen    map[uint32]bool
+	// freshest is the remote that took a state last, nil when it is gone: the clock of the
+	// link that a tank coming into view starts from (Interpolator.WarmStart).
+	freshest *Remote
+	names    map[uint32]string
+	seen     map[uint32]bool
 
 	recv     []Received
 	departed []netcode.InterpCounters // counters of remotes that left, for reports
@@ -285,8 +288,8 @@ func (g *Game) receiveState(at time.Duration, ps *tankv1.PlayerState) {
 	}
 	if rm == nil {
 		rm = &Remote{ID: id, Name: g.names[id], Interp: netcode.NewInterpolator(g.opts.Interp)}
-		if donor := g.longestSeen(); donor != nil {
-			rm.Interp.WarmStart(donor.Interp) // one link, one clock: start where the others are
+		if g.freshest != nil {
+			rm.Interp.WarmStart(g.freshest.Interp) // one link, one clock: start where the others are
 		}
 		g.remotes[id] = rm
 	}
@@ -294,21 +297,8 @@ func (g *Game) receiveState(at time.Duration, ps *tankv1.PlayerState) {
 	if rm.Interp.Push(at, st) {
 		rm.Combat = combatFromProto(ps)
 		rm.lastAt = at
+		g.freshest = rm
 	}
-}
-
-// longestSeen returns the remote whose interpolator has taken the most samples (the lowest
-// id among equals), or nil when there is none: the best-informed clock of the link.
-func (g *Game) longestSeen() *Remote {
-	var best *Remote
-	bestSamples := 0
-	for id, rm := range g.remotes {
-		n := rm.Interp.Counters().Samples
-		if n > bestSamples || (n == bestSamples && best != nil && id < best.ID) {
-			best, bestSamples = rm, n
-		}
-	}
-	return best
 }
 
 // leftView forgets remote id, which left our view at server tick tick, unless a newer state
@@ -330,6 +320,9 @@ func (g *Game) forget(id uint32) {
 	if rm := g.remotes[id]; rm != nil {
 		g.departed = append(g.departed, rm.Interp.Counters())
 		delete(g.remotes, id)
+		if g.freshest == rm {
+			g.freshest = nil
+		}
 	}
 }
 
