@@ -107,7 +107,8 @@ func TestCollector_ExactValues(t *testing.T) {
 		BytesOut:      1234,
 		Shots:         9, Kills: 2,
 		ShotsRefused: map[string]uint64{"cooldown": 3},
-		InputsEarly:  11, InputsRedundant: 30, DatagramsBad: 6, DatagramsDropped: 7,
+		InputsEarly:  11, InputsRedundant: 30, InputsPastGap: 4, DatagramsBad: 6, DatagramsDropped: 7,
+		PingsIgnored: 8,
 		TickDuration: server.TickHistogram{
 			UpperBounds: []time.Duration{time.Millisecond, 2 * time.Millisecond},
 			Counts:      []uint64{30, 9}, Count: 40, Sum: 50 * time.Millisecond,
@@ -144,6 +145,12 @@ tanknet_inputs_early_total 11
 # HELP tanknet_inputs_redundant_total Copies of a MoveInput already queued: datagram repeats and stream copies.
 # TYPE tanknet_inputs_redundant_total counter
 tanknet_inputs_redundant_total 30
+# HELP tanknet_inputs_past_gap_total Datagram MoveInputs left to the reliable stream because an earlier tick was still missing.
+# TYPE tanknet_inputs_past_gap_total counter
+tanknet_inputs_past_gap_total 4
+# HELP tanknet_pings_ignored_total Pings beyond the allowed rate, not answered.
+# TYPE tanknet_pings_ignored_total counter
+tanknet_pings_ignored_total 8
 # HELP tanknet_lane_datagrams_bad_total Unreliable-lane datagrams that were undecodable, oversized, of a wrong kind, or carried inputs breaking the rules.
 # TYPE tanknet_lane_datagrams_bad_total counter
 tanknet_lane_datagrams_bad_total 6
@@ -162,6 +169,7 @@ tanknet_tick_duration_seconds_count 40
 		"tanknet_players", "tanknet_rejects_total", "tanknet_drops_total", "tanknet_inputs_refused_total",
 		"tanknet_sent_bytes_total", "tanknet_tick_duration_seconds", "tanknet_shots_total", "tanknet_kills_total",
 		"tanknet_shots_refused_total", "tanknet_inputs_early_total", "tanknet_inputs_redundant_total",
+		"tanknet_inputs_past_gap_total", "tanknet_pings_ignored_total",
 		"tanknet_lane_datagrams_bad_total", "tanknet_lane_datagrams_ignored_total"); err != nil {
 		t.Error(err)
 	}
