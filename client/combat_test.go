@@ -162,3 +162,20 @@ func TestGame_ShotsAndKillsFromOthers(t *testing.T) {
 		t.Errorf("Kills() = %+v, want 2 destroyed 1", k)
 	}
 }
+
+// TestGame_WreckIsNotDrawnMoving: a destroyed tank's inputs are applied as zero, so the
+// partial step between sent steps must not draw it driving off with the keys held; a live
+// tank with the same keys is drawn ahead of its last step.
+func TestGame_WreckIsNotDrawnMoving(t *testing.T) {
+	for _, destroyed := range []bool{false, true} {
+		g := armedGame(t, map[uint32]func(*tankv1.PlayerState){1: func(ps *tankv1.PlayerState) { ps.Destroyed = destroyed }})
+		at := g.last.Add(30 * time.Millisecond) // within a step: nothing is sent
+		if err := g.Update(at, netcode.Input{Throttle: 1}); err != nil {
+			t.Fatal(err)
+		}
+		l := g.Local()
+		if moved := l.Visible() != l.Predicted(); moved == destroyed {
+			t.Errorf("destroyed %v: drawn at %v, last step at %v; want it drawn ahead only when alive", destroyed, l.Visible(), l.Predicted())
+		}
+	}
+}

@@ -152,12 +152,12 @@ func (g *Game) Update(now time.Time, in netcode.Input) error {
 	if err != nil {
 		return err
 	}
+	if g.own.Destroyed {
+		in = netcode.Input{} // the server applies a wreck's inputs as zero: predict and draw that
+	}
 	if g.local != nil {
 		sent := false
 		for n := g.local.Advance(frame); n > 0; n-- {
-			if g.own.Destroyed {
-				in = netcode.Input{} // the server applies a wreck's inputs as zero: predict that
-			}
 			p := g.local.Predict(in)
 			if err := g.sess.SendInput(p); err != nil {
 				return err
