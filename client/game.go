@@ -50,11 +50,11 @@ type Game struct {
 
 	local   *netcode.Local // nil until the first snapshot that contains us
 	remotes map[uint32]*Remote
-	// freshest is the remote that took a state last, nil when it is gone: the clock of the
-	// link that a tank coming into view starts from (Interpolator.WarmStart).
-	freshest *Remote
-	names    map[uint32]string
-	seen     map[uint32]bool
+	// link is the server timeline's clock of our link, shared by every remote's
+	// interpolator; nil on the receive timeline.
+	link  *netcode.ServerClock
+	names map[uint32]string
+	seen  map[uint32]bool
 
 	recv     []Received
 	departed []netcode.InterpCounters // counters of remotes that left, for reports
@@ -131,6 +131,9 @@ func NewGame(sess *Session, opts Options, now time.Time) *Game {
 		remotes: map[uint32]*Remote{},
 		names:   map[uint32]string{},
 		seen:    map[uint32]bool{},
+	}
+	if opts.Interp.Timeline == netcode.ServerTimeline {
+		g.link = netcode.NewServerClock(opts.Interp)
 	}
 	g.stats.Lane = g.welcome.Lane
 	g.arrivals.detectHOL = g.welcome.Lane == transport.LaneReliable
@@ -287,18 +290,23 @@ func (g *Game) receiveState(at time.Duration, ps *tankv1.PlayerState) {
 		}
 	}
 	if rm == nil {
-		rm = &Remote{ID: id, Name: g.names[id], Interp: netcode.NewInterpolator(g.opts.Interp)}
-		if g.freshest != nil {
-			rm.Interp.WarmStart(g.freshest.Interp) // one link, one clock: start where the others are
-		}
+		rm = &Remote{ID: id, Name: g.names[id], Interp: g.newInterpolator()}
 		g.remotes[id] = rm
 	}
 	rm.alive.record(st.Tick, !ps.GetDestroyed())
 	if rm.Interp.Push(at, st) {
 		rm.Combat = combatFromProto(ps)
 		rm.lastAt = at
-		g.freshest = rm
 	}
+}
+
+// newInterpolator returns the interpolator for a tank coming into view: on the server
+// timeline one on the link's clock, so it starts at the delay the link has shown.
+func (g *Game) newInterpolator() *netcode.Interpolator {
+	if g.link != nil {
+		return g.link.NewInterpolator()
+	}
+	return netcode.NewInterpolator(g.opts.Interp)
 }
 
 // leftView forgets remote id, which left our view at server tick tick, unless a newer state
@@ -320,9 +328,6 @@ func (g *Game) forget(id uint32) {
 	if rm := g.remotes[id]; rm != nil {
 		g.departed = append(g.departed, rm.Interp.Counters())
 		delete(g.remotes, id)
-		if g.freshest == rm {
-			g.freshest = nil
-		}
 	}
 }
 

@@ -87,32 +87,27 @@ type Interpolator struct {
 	cfg      InterpConfig
 	buf      []sample
 	newest   State
-	clock    serverClock
-	view     View // what the last Sample drew
+	clock    *ServerClock // on the server timeline; shared by the tanks of one link
+	view     View         // what the last Sample drew
 	counters InterpCounters
 }
 
-// NewInterpolator returns an empty interpolator. It panics if cfg is invalid.
+// NewInterpolator returns an empty interpolator, on the server timeline with a ServerClock
+// of its own. It panics if cfg is invalid. Interpolators of tanks that arrive over the same
+// link should share a clock instead: see ServerClock.NewInterpolator.
 func NewInterpolator(cfg InterpConfig) *Interpolator {
 	if err := cfg.Validate(); err != nil {
 		panic(err)
 	}
-	return &Interpolator{cfg: cfg, buf: make([]sample, 0, cfg.BufferCap)}
+	var clock *ServerClock
+	if cfg.Timeline == ServerTimeline {
+		clock = NewServerClock(cfg)
+	}
+	return newInterpolator(cfg, clock)
 }
 
-// WarmStart gives ip, a new interpolator with no samples yet, what from has learned of the
-// link on the server timeline: the clock offset, the jitter, the recent needs and the render
-// clock. A tank that comes into view then starts at the delay the link has already shown,
-// drawn at the same server time as the tanks around it, instead of warming up alone (see
-// ServerTimeline). It does nothing on the receive timeline, when the two are configured
-// differently, when from has no samples, or when ip already has some; it reports whether it
-// did anything.
-func (ip *Interpolator) WarmStart(from *Interpolator) bool {
-	if ip.cfg != from.cfg || ip.cfg.Timeline != ServerTimeline || from.counters.Samples == 0 || ip.counters.Samples > 0 {
-		return false
-	}
-	ip.clock.inherit(&from.clock)
-	return true
+func newInterpolator(cfg InterpConfig, clock *ServerClock) *Interpolator {
+	return &Interpolator{cfg: cfg, clock: clock, buf: make([]sample, 0, cfg.BufferCap)}
 }
 
 // Push offers s, received at local time now. It returns false, and changes nothing but a
@@ -126,8 +121,7 @@ func (ip *Interpolator) Push(now time.Duration, s State) bool {
 	at := now
 	if ip.cfg.Timeline == ServerTimeline {
 		at = time.Duration(s.Tick) * StepInterval
-		ip.clock.arrive(now, at)
-		ip.clock.need(&ip.cfg, now, at)
+		ip.clock.observe(now, at)
 	} else if n > 0 {
 		at = max(at, ip.buf[n-1].at) // receive times never run backwards
 	}
@@ -157,7 +151,7 @@ func (ip *Interpolator) Sample(now time.Duration) (Pose, bool) {
 	}
 	rt := now - ip.cfg.Delay
 	if ip.cfg.Timeline == ServerTimeline {
-		rt = ip.clock.renderTime(&ip.cfg, now)
+		rt = ip.clock.renderTime(now)
 	}
 	if rt < ip.buf[0].at || rt >= ip.buf[n-1].at {
 		i := 0
@@ -211,7 +205,7 @@ func (ip *Interpolator) Newest() (State, bool) {
 // fastest arrivals (so one-way latency comes on top of it in both cases).
 func (ip *Interpolator) Delay() time.Duration {
 	if ip.cfg.Timeline == ServerTimeline {
-		return ip.clock.delay(&ip.cfg)
+		return ip.clock.delay()
 	}
 	return ip.cfg.Delay
 }

@@ -3,7 +3,6 @@ package netcode
 import (
 	"fmt"
 	"math"
-	"slices"
 	"time"
 )
 
@@ -43,8 +42,8 @@ const (
 	// (three seconds at 20 Hz) the timeline covers one tick more than the largest need it
 	// has seen: room for the loss it has not met yet. After that the histogram speaks for
 	// itself, and the delay eases down to its quantile if the loss never came. A tank that
-	// comes into view on a link already measured need not warm up at all: see
-	// Interpolator.WarmStart.
+	// comes into view on a link already measured need not warm up at all: the
+	// interpolators of every tank on one link share one ServerClock.
 	ServerTimeline
 )
 
@@ -100,16 +99,23 @@ const (
 	warmupNeeds = 60
 )
 
-// serverClock estimates, for the server timeline, how far the local clock is ahead of server
-// time for the fastest arrivals (offset), how late the rest arrive (jitter), and where the
-// render clock is on the server's timeline.
-type serverClock struct {
+// ServerClock is the server timeline's estimate of one link: how far the local clock is
+// ahead of server time for the fastest arrivals (offset), how late the rest arrive
+// (jitter), the delays recent arrivals needed, and where the render clock is on the
+// server's timeline. Every tank's states come in the same snapshots, so the interpolators
+// of all the tanks on one link share one clock (ServerClock.NewInterpolator): a tank that
+// comes into view starts at the delay the link has already shown, drawn at the same server
+// time as the tanks around it, and each snapshot is measured once however many tanks it
+// carries. A ServerClock is not safe for concurrent use.
+type ServerClock struct {
+	cfg     InterpConfig
 	window  [offsetWindow]time.Duration // recent (receive time - server time) values
 	n, next int
 	offset  time.Duration // minimum over window
 	jitter  time.Duration // peak-following estimate of lag behind offset
 	needs   needHistogram // delays recent arrivals needed
 	newest  time.Duration // server time of the newest sample so far
+	seen    bool          // whether any sample has arrived
 
 	// target caches targetDelay, which frames ask for far more often than snapshots
 	// change it; targetFresh says whether it still matches needs.
@@ -121,8 +127,35 @@ type serverClock struct {
 	lastNow time.Duration
 }
 
+// NewServerClock returns a clock for interpolators configured as cfg, which must be valid
+// and on the server timeline; it panics otherwise.
+func NewServerClock(cfg InterpConfig) *ServerClock {
+	if err := cfg.Validate(); err != nil {
+		panic(err)
+	}
+	if cfg.Timeline != ServerTimeline {
+		panic(fmt.Sprintf("netcode: a server clock needs the server timeline, not %v", cfg.Timeline))
+	}
+	return &ServerClock{cfg: cfg}
+}
+
+// NewInterpolator returns an empty interpolator for one more tank on c's link, configured
+// as c is.
+func (c *ServerClock) NewInterpolator() *Interpolator { return newInterpolator(c.cfg, c) }
+
+// observe takes the sample for server time at, received at local time now, into the
+// estimate if it is newer than every sample so far; the same snapshot's other tanks, and
+// late states of older ones, tell the link nothing new.
+func (c *ServerClock) observe(now, at time.Duration) {
+	if c.seen && at <= c.newest {
+		return
+	}
+	c.arrive(now, at)
+	c.need(now, at)
+}
+
 // arrive records that the sample for server time at arrived at local time now.
-func (c *serverClock) arrive(now, at time.Duration) {
+func (c *ServerClock) arrive(now, at time.Duration) {
 	c.window[c.next] = now - at
 	c.next = (c.next + 1) % offsetWindow
 	c.n = min(c.n+1, offsetWindow)
@@ -141,21 +174,21 @@ func (c *serverClock) arrive(now, at time.Duration) {
 // need records the delay the arrival of the sample for server time at, at local time now,
 // needed not to hold: how far estimated server time was past the previous newest sample.
 // Call it after arrive, for samples newer than every earlier one.
-func (c *serverClock) need(cfg *InterpConfig, now, at time.Duration) {
-	prev := c.newest
-	c.newest = at
-	if prev == 0 {
+func (c *ServerClock) need(now, at time.Duration) {
+	prev, first := c.newest, !c.seen
+	c.newest, c.seen = at, true
+	if first {
 		return
 	}
-	if d := now - c.offset - prev; d <= cfg.MaxDelay {
+	if d := now - c.offset - prev; d <= c.cfg.MaxDelay {
 		c.needs.add(max(d, 0))
 		c.targetFresh = false
 	}
 }
 
 // targetDelay returns the delay the render clock steers toward.
-func (c *serverClock) targetDelay(cfg *InterpConfig) time.Duration {
-	if !c.targetFresh {
+func (c *ServerClock) targetDelay() time.Duration {
+	if cfg := &c.cfg; !c.targetFresh {
 		d := c.needs.quantile(cfg.Cover)
 		if c.needs.n < warmupNeeds {
 			d = c.needs.quantile(1) + StepInterval // the largest need, and a loss to come
@@ -163,15 +196,6 @@ func (c *serverClock) targetDelay(cfg *InterpConfig) time.Duration {
 		c.target, c.targetFresh = min(max(d, cfg.MinDelay), cfg.MaxDelay), true
 	}
 	return c.target
-}
-
-// inherit makes c a copy of from's estimate of the link and of its render clock, for a
-// new tank on the same link. Only the newest sample is not carried over: it belongs to the
-// tank from draws, and c's first arrival must not be measured against it.
-func (c *serverClock) inherit(from *serverClock) {
-	*c = *from
-	c.needs.counts = slices.Clone(from.needs.counts)
-	c.newest = 0
 }
 
 // needHistogram counts the last needWindow delays in needBucket-wide buckets.
@@ -211,9 +235,14 @@ func (h *needHistogram) quantile(q float64) time.Duration {
 
 // renderTime moves the render clock to local time now and returns its position on the
 // server timeline. It runs at a rate within 1 +/- MaxRate toward now - offset - target
-// delay, and jumps there only on the first call or when more than MaxDelay away.
-func (c *serverClock) renderTime(cfg *InterpConfig, now time.Duration) time.Duration {
-	ideal := now - c.offset - c.targetDelay(cfg)
+// delay, and jumps there only on the first call or when more than MaxDelay away. Calls at
+// the same now (one for each tank of a frame) return the same position.
+func (c *ServerClock) renderTime(now time.Duration) time.Duration {
+	if c.started && now == c.lastNow {
+		return c.render
+	}
+	cfg := &c.cfg
+	ideal := now - c.offset - c.targetDelay()
 	dt := max(0, now-c.lastNow)
 	err := ideal - (c.render + dt) // how far off running at rate 1 would leave it
 	if !c.started || err > cfg.MaxDelay || err < -cfg.MaxDelay {
@@ -228,9 +257,9 @@ func (c *serverClock) renderTime(cfg *InterpConfig, now time.Duration) time.Dura
 
 // delay returns how far the render clock is behind the estimate of server time, as of the
 // last renderTime call.
-func (c *serverClock) delay(cfg *InterpConfig) time.Duration {
+func (c *ServerClock) delay() time.Duration {
 	if !c.started {
-		return c.targetDelay(cfg)
+		return c.targetDelay()
 	}
 	return c.lastNow - c.offset - c.render
 }

@@ -338,78 +338,71 @@ func coverRun(cover float64, arrivals []arrival) (held, frames int, delay time.D
 	return held, frames, delays[len(delays)/2]
 }
 
-func TestServerTimeline_WarmStartJoinsTheLinkClock(t *testing.T) {
+func TestServerClock_TankComingIntoViewJoinsTheLink(t *testing.T) {
 	// Tank A has been seen for 10 s of simulated wifi-bad; tank B comes into view then, in
-	// the same snapshots. Warm-started from A, B is drawn at A's delay and server time at
-	// once; a cold B starts near one tick and has to find the link's delay on its own.
-	// A twin of A that never lends its clock shows that lending leaves A as it was.
+	// the same snapshots. On A's clock, B is drawn at A's delay and server time at once; on
+	// a clock of its own it starts near one tick and has to find the link's delay alone. A
+	// twin of A with a clock to itself shows that B's states, the same snapshots, change
+	// nothing on the shared clock.
 	arrivals := presetArrivals(7, 50*ms, 50*ms, 0.04, 0.02)
-	a, twin, warm, cold := serverInterp(t), serverInterp(t), serverInterp(t), serverInterp(t)
+	cfg := DefaultInterpConfig()
+	cfg.Timeline = ServerTimeline
+	link := NewServerClock(cfg)
+	a, twin, cold := link.NewInterpolator(), serverInterp(t), serverInterp(t)
+	var b *Interpolator
 	const appears = 10 * time.Second
-	i, started := 0, false
+	i := 0
 	coldApart := time.Duration(0)
 	for f := 1; f <= 60*15; f++ {
 		now := time.Duration(f) * time.Second / 60
 		for ; i < len(arrivals) && arrivals[i].at <= now; i++ {
 			s := st(arrivals[i].tick, float64(arrivals[i].tick), 0, 0)
-			if arrivals[i].at >= appears && !started {
-				if !warm.WarmStart(a) {
-					t.Fatal("WarmStart from a tank seen for 10 s did nothing")
-				}
-				started = true
-			}
 			a.Push(arrivals[i].at, s)
 			twin.Push(arrivals[i].at, s)
-			if started {
-				warm.Push(arrivals[i].at, s)
+			if b == nil && arrivals[i].at >= appears {
+				b = link.NewInterpolator()
+			}
+			if b != nil {
+				b.Push(arrivals[i].at, s)
 				cold.Push(arrivals[i].at, s)
 			}
 		}
 		_, okA := a.Sample(now)
-		if twin.Sample(now); twin.RenderTick() != a.RenderTick() {
-			t.Fatalf("%v: a tank that lent its clock renders tick %v, its twin %v", now, a.RenderTick(), twin.RenderTick())
+		var okB bool
+		if b != nil {
+			_, okB = b.Sample(now)
+			cold.Sample(now)
 		}
-		if !started {
+		if twin.Sample(now); twin.RenderTick() != a.RenderTick() || twin.Delay() != a.Delay() {
+			t.Fatalf("%v: a tank sharing its clock renders tick %v at %v, its twin alone %v at %v",
+				now, a.RenderTick(), a.Delay(), twin.RenderTick(), twin.Delay())
+		}
+		if b == nil {
 			continue
 		}
-		_, okW := warm.Sample(now)
-		cold.Sample(now)
-		if d := warm.Delay() - a.Delay(); d < -2*ms || d > 2*ms {
-			t.Fatalf("%v: warm-started delay %v, the link's %v", now, warm.Delay(), a.Delay())
-		}
-		if okA && okW && !near(warm.RenderTick(), a.RenderTick(), 0.04) { // 2 ms of a tick
-			t.Fatalf("%v: warm-started tank drawn at tick %v, the other at %v", now, warm.RenderTick(), a.RenderTick())
+		if b.Delay() != a.Delay() || (okA && okB && b.RenderTick() != a.RenderTick()) {
+			t.Fatalf("%v: the tank that came into view renders tick %v at %v, the other %v at %v",
+				now, b.RenderTick(), b.Delay(), a.RenderTick(), a.Delay())
 		}
 		coldApart = max(coldApart, a.Delay()-cold.Delay(), cold.Delay()-a.Delay())
 	}
+	if b == nil || b.Counters().Samples == 0 {
+		t.Fatal("the second tank never came into view")
+	}
 	if coldApart < 20*ms {
-		t.Errorf("a cold start stayed within %v of the link's delay: the test shows nothing", coldApart)
+		t.Errorf("a tank on a clock of its own stayed within %v of the link's delay: the test shows nothing", coldApart)
 	}
 }
 
-func TestServerTimeline_WarmStartOnlyFromALikeClock(t *testing.T) {
-	seen := serverInterp(t)
-	seen.Push(70*ms, st(1, 0, 0, 0))
-	receive := NewInterpolator(DefaultInterpConfig())
-	receive.Push(70*ms, st(1, 0, 0, 0))
-	other := DefaultInterpConfig()
-	other.Timeline, other.Cover = ServerTimeline, 0.9
-	busy := serverInterp(t)
-	busy.Push(70*ms, st(1, 0, 0, 0))
-	tests := []struct {
-		name     string
-		ip, from *Interpolator
-		want     bool
-	}{
-		{"a seen tank on the server timeline", serverInterp(t), seen, true},
-		{"nothing seen yet", serverInterp(t), serverInterp(t), false},
-		{"receive timeline", NewInterpolator(DefaultInterpConfig()), receive, false},
-		{"configured differently", NewInterpolator(other), seen, false},
-		{"already has samples", busy, seen, false},
-	}
-	for _, tt := range tests {
-		if got := tt.ip.WarmStart(tt.from); got != tt.want {
-			t.Errorf("%s: WarmStart = %v, want %v", tt.name, got, tt.want)
-		}
+func TestServerClock_NeedsTheServerTimeline(t *testing.T) {
+	for _, cfg := range []InterpConfig{DefaultInterpConfig(), {Timeline: ServerTimeline}} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("NewServerClock(%+v) did not panic", cfg)
+				}
+			}()
+			NewServerClock(cfg)
+		}()
 	}
 }
