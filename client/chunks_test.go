@@ -220,6 +220,16 @@ func TestGame_InputBatchRepeatsOnlyUnacknowledged(t *testing.T) {
 	if len(g.recent) != redundantInputs || g.recent[0].Tick != 6 {
 		t.Fatalf("remembered %d inputs from tick %d, want %d from tick 6", len(g.recent), g.recent[0].Tick, redundantInputs)
 	}
+	for _, tt := range []struct {
+		ack        uint32
+		first, got int // first tick repeated (0: none), how many
+	}{{0, 6, 10}, {5, 6, 10}, {6, 7, 9}, {12, 13, 3}, {15, 0, 0}, {20, 0, 0}} {
+		g.stats.LastAck = tt.ack
+		u := g.unacked()
+		if len(u) != tt.got || (tt.got > 0 && u[0].Tick != uint32(tt.first)) {
+			t.Errorf("acknowledged up to %d: repeats %v, want %d from tick %d", tt.ack, u, tt.got, tt.first)
+		}
+	}
 }
 
 func TestArrivalsSeen(t *testing.T) {

@@ -27,12 +27,18 @@ func (g *Game) remember(p netcode.PendingInput) {
 // sendBatch sends the remembered inputs the server has not acknowledged yet, with the
 // snapshot acknowledgement, as one InputBatch datagram.
 func (g *Game) sendBatch() error {
+	tick, mask := g.arrivals.ack()
+	return g.sess.SendInputBatch(g.unacked(), tick, mask)
+}
+
+// unacked returns the remembered inputs newer than the server's last acknowledgement,
+// oldest first. The slice shares the Game's memory.
+func (g *Game) unacked() []netcode.PendingInput {
 	i := 0
 	for i < len(g.recent) && g.recent[i].Tick <= g.stats.LastAck {
 		i++
 	}
-	tick, mask := g.arrivals.ack()
-	return g.sess.SendInputBatch(g.recent[i:], tick, mask)
+	return g.recent[i:]
 }
 
 // HOLStallDurations returns the gap before each head-of-line stall detected so far (at
