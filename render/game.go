@@ -168,7 +168,11 @@ func (g *Game) Draw(screen *ebiten.Image) {
 const statsWarmUp = time.Second
 
 // countFrame records a frame drawn at now for the frame statistics, after the warm-up.
+// Only a run that reports them keeps them: they grow by a frame time every frame.
 func (g *Game) countFrame(now time.Time) {
+	if g.opts.Report == nil {
+		return
+	}
 	if g.firstFrame.IsZero() {
 		g.firstFrame = now
 	}
