@@ -37,7 +37,7 @@ func (r Report) WriteText(w io.Writer) error {
 		fmt.Fprintf(w, "           delay p50 %.1f ms, p99 %.1f ms = %s x (one-way %.1f ms + configured %s ms)\n",
 			q.P50, q.P99, opt("%.2f", r.RemoteDelayRatio), r.OneWayMillis, opt("%.1f", r.ConfiguredDelayMillis))
 	}
-	fmt.Fprintf(w, "own tank:  input to visible %s ms (frames at 60/s)\n", quantileString(r.InputToVisible))
+	fmt.Fprintf(w, "own tank:  input to visible %s ms (frames at %d/s)\n", quantileString(r.InputToVisible), r.BotFPS)
 	fmt.Fprintf(w, "snapshots: %d lost, %d head-of-line stalls (gap %s ms)\n", r.SnapshotsLost, r.HOLStalls, quantileString(r.HOLStallMillis))
 	fmt.Fprintf(w, "inputs:    late %s ticks, starved %s of player-ticks\n", quantileString(r.InputLateTicks), optPercent(r.InputStarvedRatio))
 	fmt.Fprintf(w, "network:   RTT %s ms, %.0f B/s up, %.0f B/s down per client\n",
