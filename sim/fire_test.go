@@ -10,8 +10,8 @@ import (
 // TestRunFireAgrees is the lag compensation scenario end to end: three gunner bots on the
 // lan profile shoot at each other through real KCP sockets. Every shot the server accepted
 // must be judged exactly as its shooter saw it (agreement 1), and the report must count
-// what happened. How many shots a loaded machine manages is not asserted, only that the
-// counts are consistent.
+// what happened. How many shots a loaded machine manages is not asserted beyond some: the
+// counts must be consistent.
 func TestRunFireAgrees(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays for 3 s over loopback")
@@ -32,7 +32,10 @@ func TestRunFireAgrees(t *testing.T) {
 	if r.Hits > r.Shots || r.ClientHits > r.Shots {
 		t.Errorf("hits %d and client hits %d cannot exceed shots %d", r.Hits, r.ClientHits, r.Shots)
 	}
-	if r.HitAgreement != nil && *r.HitAgreement != 1 {
+	if r.Shots == 0 || r.HitAgreement == nil {
+		t.Fatalf("%d shots judged, agreement %v: three gunners for 3 s must fire and be judged", r.Shots, r.HitAgreement)
+	}
+	if *r.HitAgreement != 1 {
 		t.Errorf("hit_agreement = %v over %d shots, want exactly 1: the server judged what a shooter drew differently", *r.HitAgreement, r.Shots)
 	}
 	if r.Hits > 0 && r.RewindMs == nil {

@@ -7,6 +7,7 @@ import (
 
 	"tanknet/client"
 	"tanknet/netcode"
+	"tanknet/transport"
 )
 
 // Sample budgets per run, shared out among the bots, so memory stays bounded however
@@ -78,7 +79,7 @@ type probe struct {
 
 	// up and down count the bot's socket traffic (nil: not counted); firstBytes and
 	// lastBytes are their totals at the first and the last frame.
-	up, down              *countingConn
+	up, down              *transport.CountingConn
 	firstBytes, lastBytes traffic
 
 	remote *reservoir[remoteSample]
@@ -142,7 +143,7 @@ func (p *probe) onFrame(now time.Time, g *client.Game) {
 	p.frames++
 	at := now.Sub(p.start)
 	if p.up != nil {
-		p.lastBytes = traffic{up: p.up.writtenBytes.Load(), down: p.down.readBytes.Load()}
+		p.lastBytes = traffic{up: int64(p.up.Traffic().BytesOut), down: int64(p.down.Traffic().BytesIn)}
 		if p.frames == 1 {
 			p.firstBytes = p.lastBytes
 		}

@@ -58,7 +58,7 @@ func (s runSpec) label() string { return s.profile + "/" + s.lane.String() + "/"
 type botRun struct {
 	report   client.Report
 	probe    *probe
-	up, down *countingConn // above the conditioner (what the bot wrote) and below it (what the server sent)
+	up, down *transport.CountingConn // above the conditioner (what the bot wrote) and below it (what the server sent)
 	err      error
 }
 
@@ -247,12 +247,12 @@ func botConn(spec runSpec, addr string, i int, b *botRun) (net.PacketConn, error
 	if err != nil {
 		return nil, fmt.Errorf("tanksim: bot %d: open socket: %w", i+1, err)
 	}
-	b.down = newCountingConn(udp)
+	b.down = transport.NewCountingConn(udp)
 	cc, err := transport.Condition(b.down, spec.cond, spec.cfg.botSeed(i))
 	if err != nil {
 		udp.Close()
 		return nil, fmt.Errorf("tanksim: bot %d: %w", i+1, err)
 	}
-	b.up = newCountingConn(cc)
+	b.up = transport.NewCountingConn(cc)
 	return b.up, nil
 }
