@@ -113,19 +113,23 @@ func (s *Server) handshake(ctx context.Context, sess *session, addr string, op o
 func (s *Server) readLoop(sess *session, id uint32) (reason string, dropped bool) {
 	var m tankv1.ClientMessage
 	pings := pingAllowance{tokens: maxPingBurst, at: time.Now()}
+	// Wake at least once per ack timeout, so a client that talks only on the datagram lane
+	// (never on the stream) is still checked for acknowledging.
+	wait := min(s.cfg.IdleTimeout, s.cfg.AckTimeout)
 	for {
-		if err := sess.conn.Recv(&m, s.cfg.IdleTimeout); err != nil {
+		err := sess.conn.Recv(&m, wait)
+		if d := sess.conn.AckStall(); d > s.cfg.AckTimeout {
+			return fmt.Sprintf("not acknowledging: nothing acknowledged for %v", d.Truncate(time.Second)), true
+		}
+		if err != nil {
 			if transport.IsTimeout(err) && sess.conn.SilentFor() < s.cfg.IdleTimeout {
-				continue // its packets arrive; only the stream is stalled behind a loss
+				continue // its packets arrive; only the stream is stalled behind a loss, or quiet
 			}
 			reason, protocol := readErrorReason(err, s.cfg.IdleTimeout)
 			if protocol {
 				s.stats.badFrames.Add(1)
 			}
 			return reason, reason != "connection closed"
-		}
-		if d := sess.conn.AckStall(); d > s.cfg.AckTimeout {
-			return fmt.Sprintf("not acknowledging: nothing acknowledged for %v", d.Truncate(time.Second)), true
 		}
 		switch k := m.GetKind().(type) {
 		case *tankv1.ClientMessage_MoveInput:
