@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -191,6 +192,7 @@ type ConditionedConn struct {
 	readErr    error         // why; written before readFailed is closed
 
 	done      chan struct{} // closed by Close
+	closing   atomic.Bool   // set by Close: writes are refused while it flushes
 	closeOnce sync.Once
 	wg        sync.WaitGroup // the reader and both lane schedulers
 }
@@ -284,6 +286,9 @@ func (c *ConditionedConn) ReadFrom(b []byte) (int, net.Addr, error) {
 // network would; failures of the wrapped conn's WriteTo happen later and are counted as
 // Failed in Stats.
 func (c *ConditionedConn) WriteTo(b []byte, addr net.Addr) (int, error) {
+	if c.closing.Load() {
+		return 0, c.opError("write", addr, net.ErrClosed)
+	}
 	select {
 	case <-c.done:
 		return 0, c.opError("write", addr, net.ErrClosed)
@@ -300,17 +305,17 @@ func (c *ConditionedConn) WriteTo(b []byte, addr net.Addr) (int, error) {
 	return len(b), nil
 }
 
-// Unsent returns how many packets written to c have not yet left for the network (they
-// are serving their delay), and when the last of them is due: the zero time when none
-// waits. Close discards them; a caller that wants its last words delivered, as they would
-// be from a real socket whose packets are already on the wire, waits for them first.
-func (c *ConditionedConn) Unsent() (n int, lastDue time.Time) { return c.out.pending() }
-
-// Close stops c's goroutines, discards queued packets, unblocks ReadFrom and closes the
-// wrapped conn, returning its error. Later calls return an error wrapping net.ErrClosed.
+// Close refuses further writes, lets the packets already written leave when they are due
+// (as a real socket's would already be on the wire: a Goodbye written just before Close
+// still arrives), then stops c's goroutines, discards inbound packets, unblocks ReadFrom
+// and closes the wrapped conn, returning its error. It waits at most the delay of the
+// last packet written, and no longer than twice MaxLatency. Later calls return an error
+// wrapping net.ErrClosed.
 func (c *ConditionedConn) Close() error {
 	err := c.opError("close", nil, net.ErrClosed)
 	c.closeOnce.Do(func() {
+		c.closing.Store(true)
+		c.flushOutbound()
 		close(c.done)
 		err = c.conn.Close()
 		c.wg.Wait()
@@ -349,6 +354,25 @@ func (c *ConditionedConn) SetWriteDeadline(t time.Time) error {
 	}
 	c.writeDeadline.set(t)
 	return nil
+}
+
+// flushOutbound waits until the outbound lane has handed every packet on, or the last of
+// them is overdue by MaxLatency (a wrapped conn whose writes hang).
+func (c *ConditionedConn) flushOutbound() {
+	var giveUp time.Time
+	for {
+		n, due := c.out.pending()
+		if n == 0 {
+			return
+		}
+		if giveUp.IsZero() {
+			giveUp = due.Add(MaxLatency)
+		}
+		if time.Now().After(giveUp) {
+			return
+		}
+		time.Sleep(max(time.Until(due), time.Millisecond))
+	}
 }
 
 func (c *ConditionedConn) isClosed() bool {

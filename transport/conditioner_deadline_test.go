@@ -78,8 +78,13 @@ func TestConditionedConnWriteDeadline(t *testing.T) {
 }
 
 func TestConditionedConnClose(t *testing.T) {
-	cc, peer := newConditionedUDP(t, Symmetric(Link{Latency: time.Second}), 1)
-	if _, err := cc.WriteTo([]byte("never delivered"), peer.LocalAddr()); err != nil {
+	// Outbound packets leave before Close returns (a short wait); inbound ones still
+	// serving a second's delay are thrown away.
+	cc, peer := newConditionedUDP(t, Conditions{Outbound: Link{Latency: 20 * time.Millisecond}, Inbound: Link{Latency: time.Second}}, 1)
+	if _, err := peer.WriteTo([]byte("never read"), cc.LocalAddr()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cc.WriteTo([]byte("sent before Close"), peer.LocalAddr()); err != nil {
 		t.Fatal(err)
 	}
 	errc := make(chan error, 1)
@@ -116,7 +121,10 @@ func TestConditionedConnClose(t *testing.T) {
 func TestConditionedConnCloseLeaksNoGoroutines(t *testing.T) {
 	before := runtime.NumGoroutine()
 	for range 5 {
-		cc, peer := newConditionedUDP(t, Symmetric(Link{Latency: time.Second, Jitter: time.Millisecond}), 1)
+		cc, peer := newConditionedUDP(t, Conditions{ // Close waits out the outbound delay only
+			Outbound: Link{Latency: 20 * time.Millisecond, Jitter: time.Millisecond},
+			Inbound:  Link{Latency: time.Second, Jitter: time.Millisecond},
+		}, 1)
 		for range 10 {
 			if _, err := cc.WriteTo([]byte("pending"), peer.LocalAddr()); err != nil {
 				t.Fatal(err)

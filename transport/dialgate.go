@@ -126,11 +126,3 @@ func (g *dialGate) LocalAddr() net.Addr                { return g.pc.LocalAddr()
 func (g *dialGate) SetDeadline(t time.Time) error      { return g.pc.SetDeadline(t) }
 func (g *dialGate) SetReadDeadline(t time.Time) error  { return g.pc.SetReadDeadline(t) }
 func (g *dialGate) SetWriteDeadline(t time.Time) error { return g.pc.SetWriteDeadline(t) }
-
-// Unsent passes on what the socket under the gate still delays (see closeWhenSent).
-func (g *dialGate) Unsent() (int, time.Time) {
-	if h, ok := g.pc.(unsentHolder); ok {
-		return h.Unsent()
-	}
-	return 0, time.Time{}
-}

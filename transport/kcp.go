@@ -195,31 +195,9 @@ func (c *Conn) SmoothedRTT() time.Duration {
 
 // CloseLinger is how long a socket outlives what closed it: a dialed session, or a listener.
 // kcp-go hands outgoing packets to a goroutine of its own; closing the socket at once would
-// lose a last message such as Goodbye or Disconnect. A socket under a link conditioner
-// stays open longer if it must, until the packets the conditioner is still delaying have
-// left (see closeWhenSent), as they would have from a real socket.
+// lose a last message such as Goodbye or Disconnect. (A link conditioner under the socket
+// delays that message further; its own Close lets it leave first.)
 const CloseLinger = 500 * time.Millisecond
-
-// unsentHolder is a PacketConn that may still hold packets it accepted for sending: a
-// ConditionedConn delaying them, or a gate over one.
-type unsentHolder interface {
-	Unsent() (n int, lastDue time.Time)
-}
-
-// closeWhenSent closes pc once the packets it still delays have left, waiting at most
-// MaxLatency for them: the longest a conditioner can hold a packet back, jitter aside.
-func closeWhenSent(pc net.PacketConn) error {
-	if h, ok := pc.(unsentHolder); ok {
-		for deadline := time.Now().Add(MaxLatency); time.Now().Before(deadline); {
-			n, due := h.Unsent()
-			if n == 0 {
-				break
-			}
-			time.Sleep(max(time.Until(due), time.Millisecond))
-		}
-	}
-	return pc.Close()
-}
 
 // Close closes the session and returns at once; it is safe to call more than once. A message
 // sent just before is flushed to the network (once, not retransmitted); a dialed socket is
@@ -230,7 +208,7 @@ func (c *Conn) Close() error {
 		err = c.sess.Close()
 		c.peer.release()
 		if c.own != nil {
-			time.AfterFunc(CloseLinger, func() { closeWhenSent(c.own) })
+			time.AfterFunc(CloseLinger, func() { c.own.Close() })
 		}
 	})
 	return err
@@ -292,11 +270,10 @@ func (l *Listener) StopAccepting() {
 	})
 }
 
-// Close stops accepting, waits until CloseLinger has passed since accepting stopped (and,
-// under a link conditioner, until the packets it delays have left), and closes the socket.
-// Sessions already accepted can no longer send or receive afterwards.
+// Close stops accepting, waits until CloseLinger has passed since accepting stopped, and
+// closes the socket. Sessions already accepted can no longer send or receive afterwards.
 func (l *Listener) Close() error {
 	l.StopAccepting()
 	time.Sleep(time.Until(l.stoppedAt.Add(CloseLinger)))
-	return closeWhenSent(l.pc)
+	return l.pc.Close()
 }

@@ -1,6 +1,8 @@
 package transport
 
 import (
+	"errors"
+	"net"
 	"testing"
 	"time"
 
@@ -9,8 +11,8 @@ import (
 
 // TestClose_LastMessageCrossesASlowLink: a Goodbye sent just before Close, from behind a
 // conditioner that delays it a second (twice CloseLinger), still reaches the server: the
-// socket stays open until the conditioner has let it go, as a real socket's packet would
-// already be on the wire.
+// conditioner lets it go before it closes, as a real socket's packet would already be on
+// the wire.
 func TestClose_LastMessageCrossesASlowLink(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs a real KCP session on loopback")
@@ -32,41 +34,33 @@ func TestClose_LastMessageCrossesASlowLink(t *testing.T) {
 	}
 }
 
-func TestConditionedConn_UnsentCountsWhatCloseWouldDiscard(t *testing.T) {
-	cc, peer := newConditionedUDP(t, Conditions{Outbound: Link{Latency: MaxLatency}}, 1)
-	if n, due := cc.Unsent(); n != 0 || !due.IsZero() {
-		t.Fatalf("Unsent() before any write = %d, %v; want 0 and the zero time", n, due)
-	}
-	before := time.Now()
+func TestConditionedConn_CloseLetsWrittenPacketsLeave(t *testing.T) {
+	// Three packets written just before Close, each to be delayed 300 ms: Close waits for
+	// them, the peer gets all three, and nothing can be written once Close has begun.
+	cc, peer := newConditionedUDP(t, Conditions{Outbound: Link{Latency: 300 * time.Millisecond}}, 1)
 	for range 3 {
-		if _, err := cc.WriteTo([]byte("held"), peer.LocalAddr()); err != nil {
+		if _, err := cc.WriteTo([]byte("last words"), peer.LocalAddr()); err != nil {
 			t.Fatal(err)
 		}
 	}
-	n, due := cc.Unsent()
-	if n != 3 || due.Before(before.Add(MaxLatency)) {
-		t.Errorf("Unsent() after three writes delayed %v = %d, %v; want 3, due at least %v", MaxLatency, n, due, before.Add(MaxLatency))
+	if n, due := cc.out.pending(); n != 3 || due.IsZero() {
+		t.Fatalf("pending() after three writes = %d, %v; want 3 and a due time", n, due)
 	}
-	// Nothing waits once the link lets packets straight through.
-	fast, peer2 := newConditionedUDP(t, Conditions{}, 2)
-	if _, err := fast.WriteTo([]byte("through"), peer2.LocalAddr()); err != nil {
+	if err := cc.Close(); err != nil {
 		t.Fatal(err)
 	}
-	buf := make([]byte, 16)
-	peer2.SetReadDeadline(time.Now().Add(waitLimit))
-	if _, _, err := peer2.ReadFrom(buf); err != nil {
-		t.Fatal(err)
+	if n, _ := cc.out.pending(); n != 0 {
+		t.Errorf("pending() after Close = %d, want 0: Close returned before its packets left", n)
 	}
-	// The lane counts the packet sent once the socket's WriteTo has returned, which may
-	// be a moment after the peer reads it: wait for that, a bounded number of times.
-	n = -1
-	for range 1000 {
-		if n, _ = fast.Unsent(); n == 0 {
-			break
+	if _, err := cc.WriteTo([]byte("too late"), peer.LocalAddr()); !errors.Is(err, net.ErrClosed) {
+		t.Errorf("WriteTo after Close = %v, want net.ErrClosed", err)
+	}
+	buf := make([]byte, 32)
+	peer.SetReadDeadline(time.Now().Add(waitLimit))
+	for i := range 3 {
+		n, _, err := peer.ReadFrom(buf)
+		if err != nil || string(buf[:n]) != "last words" {
+			t.Fatalf("packet %d: %q, %v; want the last words", i+1, buf[:n], err)
 		}
-		time.Sleep(time.Millisecond)
-	}
-	if n != 0 {
-		t.Errorf("Unsent() after the packet arrived = %d, want 0", n)
 	}
 }
