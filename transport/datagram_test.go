@@ -18,6 +18,7 @@ import (
 type connPair struct {
 	ln             *Listener
 	client, server *Conn
+	cond           *ConditionedConn // under the client, when conditions were given
 }
 
 func newConnPair(t testing.TB, fec fecShards, conds *Conditions) *connPair {
@@ -27,10 +28,12 @@ func newConnPair(t testing.TB, fec fecShards, conds *Conditions) *connPair {
 		t.Fatal(err)
 	}
 	var cpc net.PacketConn = listenUDP(t)
+	var cond *ConditionedConn
 	if conds != nil { // the client's side impairs both directions, as tanksim's bots do
-		if cpc, err = Condition(cpc, *conds, 1); err != nil {
+		if cond, err = Condition(cpc, *conds, 1); err != nil {
 			t.Fatal(err)
 		}
+		cpc = cond
 	}
 	client, err := dial(context.Background(), ln.pc.LocalAddr().String(), cpc, fec)
 	if err != nil {
@@ -51,7 +54,7 @@ func newConnPair(t testing.TB, fec fecShards, conds *Conditions) *connPair {
 	if err := server.Recv(&first, waitLimit); err != nil {
 		t.Fatal(err)
 	}
-	p := &connPair{ln: ln, client: client, server: server}
+	p := &connPair{ln: ln, client: client, server: server, cond: cond}
 	t.Cleanup(func() {
 		client.Close()
 		server.Close()

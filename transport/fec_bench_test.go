@@ -14,7 +14,7 @@ import (
 // client behind the wifi-bad conditioner, timed from Send to the server's Recv. Each
 // iteration is one message, so run it with a fixed count to get stable quantiles:
 //
-//	go test -run '^$' -bench StreamFEC -benchtime 300x ./transport
+//	go test -run '^$' -bench StreamFEC -benchtime 1000x ./transport
 //
 // It reports the delivery delay's p50, p99 and max in ms and the UDP packets the client
 // sent per message (data, parity and acknowledgements). docs/PROTOCOL.md ("FEC") has the
@@ -27,7 +27,7 @@ func BenchmarkStreamFEC(b *testing.B) {
 	for _, fec := range []fecShards{{0, 0}, {1, 1}, {2, 1}, {3, 1}, {4, 2}, {10, 3}} {
 		b.Run(fmt.Sprintf("data=%d,parity=%d", fec.data, fec.parity), func(b *testing.B) {
 			p := newConnPair(b, fec, &cond)
-			cc := p.client.own.(*ConditionedConn)
+			cc := p.cond
 			before := cc.Stats().Outbound.Offered
 			delays := make(chan time.Duration, b.N)
 			go func() {
