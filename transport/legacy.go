@@ -46,9 +46,7 @@ func (g *gate) legacyReject(data []byte, addr net.Addr) {
 	}
 	g.reply = appendKCPSegment(g.reply[:0], kcpSegment{conv: first.conv, cmd: kcpCmdPush,
 		wnd: kcpWindow, ts: first.ts, sn: 0, una: 1, payload: frame})
-	if len(g.reply) > AmplificationLimit*len(data) {
-		return // a Hello this small cannot be answered within the limit
+	if g.sendUnvalidated(g.reply, addr, len(data)) { // a Hello too small to answer within the limit is not
+		g.legacyRejects.Add(1)
 	}
-	g.sendUnvalidated(g.reply, addr, len(data))
-	g.legacyRejects.Add(1)
 }
