@@ -1,9 +1,11 @@
 package transport
 
 import (
-	"bytes"
 	"fmt"
 	"net"
+
+	"google.golang.org/protobuf/encoding/protowire"
+	"google.golang.org/protobuf/proto"
 
 	tankv1 "tanknet/proto/tank/v1"
 )
@@ -26,8 +28,13 @@ func (g *gate) legacyReject(data []byte, addr net.Addr) {
 	if n == 0 || first.cmd != kcpCmdPush || first.sn != 0 || first.frg != 0 {
 		return
 	}
+	// The payload is one length-prefixed frame; decoded in place, since anyone can send this.
+	size, k := protowire.ConsumeVarint(first.payload)
+	if k < 0 || size > uint64(len(first.payload)-k) {
+		return
+	}
 	var m tankv1.ClientMessage
-	if NewFrameReader(bytes.NewReader(first.payload)).Read(&m) != nil || m.GetHello() == nil ||
+	if proto.Unmarshal(first.payload[k:k+int(size)], &m) != nil || m.GetHello() == nil ||
 		m.GetHello().GetProtocolVersion() == ProtocolVersion { // a current client lost its admission: it knows the way
 		return
 	}
