@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
+	"hash"
 	"net/netip"
 	"time"
 )
@@ -79,22 +80,30 @@ func appendConnectRequest(dst []byte) []byte {
 // cookie is the server's proof that it sent something to an address at a time.
 type cookie [cookieSize]byte
 
-// cookieMinter makes and checks cookies with a key that never leaves the process.
+// cookieMinter makes and checks cookies with a key that never leaves the process. It is
+// not safe for concurrent use: the gate calls it from its one reading goroutine.
 type cookieMinter struct {
 	key [32]byte
+	h   hash.Hash // HMAC-SHA256 with key, made on first use and reset for each MAC
+	// msg and sum are the MAC's input and output, kept here so that passing them to h
+	// does not move them to the heap on every call.
+	msg [16 + 2 + 8]byte
+	sum [sha256.Size]byte
 }
 
 // mac computes the MAC of addr and issued.
 func (m *cookieMinter) mac(addr netip.AddrPort, issued uint64) [cookieMACSize]byte {
-	var msg [16 + 2 + 8]byte
 	ip := addr.Addr().As16()
-	copy(msg[:16], ip[:])
-	binary.LittleEndian.PutUint16(msg[16:], addr.Port())
-	binary.LittleEndian.PutUint64(msg[18:], issued)
-	h := hmac.New(sha256.New, m.key[:])
-	h.Write(msg[:])
+	copy(m.msg[:16], ip[:])
+	binary.LittleEndian.PutUint16(m.msg[16:], addr.Port())
+	binary.LittleEndian.PutUint64(m.msg[18:], issued)
+	if m.h == nil {
+		m.h = hmac.New(sha256.New, m.key[:])
+	}
+	m.h.Reset()
+	m.h.Write(m.msg[:])
 	var out [cookieMACSize]byte
-	copy(out[:], h.Sum(nil))
+	copy(out[:], m.h.Sum(m.sum[:0]))
 	return out
 }
 

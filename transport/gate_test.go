@@ -2,6 +2,7 @@ package transport
 
 import (
 	"bytes"
+	"net/netip"
 	"testing"
 	"time"
 )
@@ -149,5 +150,22 @@ func TestConnect_DatagramBytesAsDocumented(t *testing.T) {
 	}
 	if challengeSize > ConnectRequestSize {
 		t.Errorf("a Challenge (%d bytes) is larger than the request that draws it (%d)", challengeSize, ConnectRequestSize)
+	}
+}
+
+// TestCookieMinter_AllocatesNothing: minting and checking run for every handshake datagram,
+// which anyone can send; they reuse one MAC and allocate nothing.
+func TestCookieMinter_AllocatesNothing(t *testing.T) {
+	var m cookieMinter
+	addr := netip.MustParseAddrPort("192.0.2.7:4000")
+	c := m.mint(addr, 1000)
+	if !m.valid(c[:], addr, 1000) {
+		t.Fatal("a fresh cookie is not valid")
+	}
+	if m.valid(c[:], netip.MustParseAddrPort("192.0.2.8:4000"), 1000) {
+		t.Fatal("a cookie is valid for another address")
+	}
+	if n := testing.AllocsPerRun(100, func() { c = m.mint(addr, 1000); m.valid(c[:], addr, 1000) }); n != 0 {
+		t.Errorf("mint and valid allocate %v times, want 0", n)
 	}
 }
