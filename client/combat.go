@@ -6,6 +6,7 @@ import (
 
 	"tanknet/netcode"
 	tankv1 "tanknet/proto/tank/v1"
+	"tanknet/transport"
 )
 
 // Combat is one tank's health and score as the newest snapshot showed them.
@@ -193,7 +194,7 @@ func (g *Game) receiveShotResult(r *tankv1.ShotResult) {
 		if g.shots.Refused == nil {
 			g.shots.Refused = map[string]int{}
 		}
-		g.shots.Refused[refusalName(r.GetRefusal())]++
+		g.shots.Refused[transport.RefusalLabel(r.GetRefusal())]++
 		return
 	case tankv1.ShotVerdict_SHOT_VERDICT_HIT:
 		g.shots.Hits++
@@ -208,22 +209,6 @@ func (g *Game) receiveShotResult(r *tankv1.ShotResult) {
 	if r.GetLagCompensated() && len(g.rewinds) < maxRewinds {
 		g.rewinds = append(g.rewinds, r.GetRewindMs())
 	}
-}
-
-// refusalName is the lower-case reason without the enum prefix, e.g. "view_too_old".
-func refusalName(r tankv1.ShotRefusal) string {
-	const prefix = "SHOT_REFUSAL_"
-	s := r.String()
-	if len(s) > len(prefix) && s[:len(prefix)] == prefix {
-		s = s[len(prefix):]
-	}
-	b := []byte(s)
-	for i, c := range b {
-		if 'A' <= c && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
-		}
-	}
-	return string(b)
 }
 
 // Fire asks for a shot on the next Update, with lag compensation as lagComp says. A shot the

@@ -72,7 +72,7 @@ func TestGame_ReentryWithoutNoticeIsATeleport(t *testing.T) {
 	for tick := uint32(1); tick <= 5; tick++ {
 		feedTick(t, g, sess, start, tick, map[uint32]netcode.State{1: {Pose: me}, 2: {Pose: netcode.Pose{X: 20, Y: 10}}})
 	}
-	back := netcode.Pose{X: 21, Y: 10} // within TeleportDistance: stale samples would slide to it
+	back := netcode.Pose{X: 21, Y: 10}                                 // within TeleportDistance: stale samples would slide to it
 	for tick := uint32(5 + reenterGap); tick <= 8+reenterGap; tick++ { // from the first state on
 		feedTick(t, g, sess, start, tick, map[uint32]netcode.State{1: {Pose: me}, 2: {Pose: back}})
 		if rm := g.Remotes()[2]; rm == nil || rm.Pose.Distance(back) != 0 {

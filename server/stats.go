@@ -78,12 +78,9 @@ type counters struct {
 	tickDuration                                                            tickHistogram
 	busy, pingsIgnored                                                      atomic.Uint64
 	shots, hits, kills, respawns, firesDropped                              atomic.Uint64
-	refused                                                                 [len(refusalNames)]atomic.Uint64 // by tankv1.ShotRefusal
+	shotsRefused                                                            tally // by transport.RefusalLabel
 	earlyInputs, redundantInputs, gapInputs, badDatagrams, droppedDatagrams atomic.Uint64
 }
-
-// refusalNames names each tankv1.ShotRefusal for Stats.ShotsRefused, indexed by its value.
-var refusalNames = [...]string{"unspecified", "bad_view", "future_view", "view_too_old", "unplayed_tick", "stale_tick", "cooldown", "destroyed"}
 
 func (c *counters) snapshot() Stats {
 	return Stats{
@@ -96,7 +93,7 @@ func (c *counters) snapshot() Stats {
 		InputsRefused: c.inputsRefused.snapshot(), TickDuration: c.tickDuration.snapshot(),
 		Busy: c.busy.Load(), PingsIgnored: c.pingsIgnored.Load(),
 		Shots: c.shots.Load(), Hits: c.hits.Load(), Kills: c.kills.Load(), Respawns: c.respawns.Load(),
-		FiresDropped: c.firesDropped.Load(), ShotsRefused: c.refusals(),
+		FiresDropped: c.firesDropped.Load(), ShotsRefused: c.shotsRefused.snapshot(),
 		InputsEarly: c.earlyInputs.Load(), InputsRedundant: c.redundantInputs.Load(),
 		InputsPastGap: c.gapInputs.Load(), DatagramsBad: c.badDatagrams.Load(),
 		DatagramsDropped: c.droppedDatagrams.Load(),
@@ -145,15 +142,4 @@ func (c *counters) reject(label string) {
 func (c *counters) drop(reason string) {
 	c.drops.Add(1)
 	c.dropsByReason.add(dropLabel(reason))
-}
-
-// refusals returns the non-zero refusal counts by name.
-func (c *counters) refusals() map[string]uint64 {
-	m := map[string]uint64{}
-	for i := range c.refused {
-		if n := c.refused[i].Load(); n > 0 {
-			m[refusalNames[i]] = n
-		}
-	}
-	return m
 }

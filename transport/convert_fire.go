@@ -2,6 +2,7 @@ package transport
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"tanknet/netcode"
@@ -49,4 +50,10 @@ func FireFromProto(m *tankv1.Fire, dst []netcode.TankView) netcode.ShotRequest {
 		dst = append(dst, netcode.TankView{ID: v.GetPlayerId(), View: netcode.View{From: v.GetFromTick(), To: v.GetToTick(), Fraction: v.GetFraction()}})
 	}
 	return netcode.ShotRequest{MoveTick: m.GetMoveTick(), LagCompensation: m.GetLagCompensation(), Views: dst}
+}
+
+// RefusalLabel names r as reports and metrics spell it: lower case, without the enum's
+// prefix, e.g. "view_too_old".
+func RefusalLabel(r tankv1.ShotRefusal) string {
+	return strings.ToLower(strings.TrimPrefix(r.String(), "SHOT_REFUSAL_"))
 }

@@ -2,6 +2,7 @@ package transport
 
 import (
 	"math"
+	"strings"
 	"testing"
 	"time"
 
@@ -80,4 +81,18 @@ func FuzzRulesFromProto(f *testing.F) {
 			t.Fatalf("accepted unusable rules %+v", r)
 		}
 	})
+}
+
+func TestRefusalLabel(t *testing.T) {
+	if got := RefusalLabel(tankv1.ShotRefusal_SHOT_REFUSAL_VIEW_TOO_OLD); got != "view_too_old" {
+		t.Errorf("RefusalLabel(VIEW_TOO_OLD) = %q, want view_too_old", got)
+	}
+	seen := map[string]bool{}
+	for v := range tankv1.ShotRefusal_name {
+		l := RefusalLabel(tankv1.ShotRefusal(v))
+		if l == "" || strings.ContainsAny(l, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") || strings.HasPrefix(l, "shot_refusal") || seen[l] {
+			t.Errorf("RefusalLabel(%v) = %q: want a distinct lower-case label without the prefix", tankv1.ShotRefusal(v), l)
+		}
+		seen[l] = true
+	}
 }
