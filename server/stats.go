@@ -113,23 +113,17 @@ func (c *snapCost) add(moved bool, bytes int) {
 	}
 }
 
+// times returns what n copies of the snapshot cost, as when one is sent to n clients.
+func (c snapCost) times(n int) snapCost {
+	return snapCost{moving: c.moving * n, idle: c.idle * n, movingBytes: c.movingBytes * n, idleBytes: c.idleBytes * n}
+}
+
 // sentCost counts the entries of one snapshot sent to one client.
 func (c *counters) sentCost(s snapCost) {
 	c.statesMoving.Add(uint64(s.moving))
 	c.stateBytesMoving.Add(uint64(s.movingBytes))
 	c.statesIdle.Add(uint64(s.idle))
 	c.stateBytesIdle.Add(uint64(s.idleBytes))
-}
-
-// sentStates counts n snapshot entries of size bytes each, of a tank that moved or not.
-func (c *counters) sentStates(moved bool, n, size int) {
-	if moved {
-		c.statesMoving.Add(uint64(n))
-		c.stateBytesMoving.Add(uint64(n * size))
-	} else {
-		c.statesIdle.Add(uint64(n))
-		c.stateBytesIdle.Add(uint64(n * size))
-	}
 }
 
 // reject counts one refused handshake under its code.

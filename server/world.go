@@ -406,12 +406,15 @@ func (w *world) encodeDelta(sc *snapScratch, p *player, members []*player, left 
 // left_view, to every player in to as one stream frame, built in sc. It counts the tank entries sent.
 func (w *world) sendSnapshot(sc *snapScratch, members, to []*player, left []uint32, tick uint32) {
 	sc.entries = sc.entries[:0]
+	var cost snapCost
 	for _, p := range members {
 		sc.entries = append(sc.entries, p.entry)
-		w.stats.sentStates(p.moving, len(to), entrySize(p.entry))
+		cost.add(p.moving, entrySize(p.entry))
 	}
+	w.stats.sentCost(cost.times(len(to)))
 	part := snapPart{tick: tick, entries: sc.entries, left: left}
-	frame := part.appendFrame(make([]byte, 0, protowire.SizeVarint(uint64(part.messageSize()))+part.messageSize()))
+	size := part.messageSize()
+	frame := part.appendFrame(make([]byte, 0, protowire.SizeVarint(uint64(size))+size))
 	for _, p := range to {
 		p.peer.sendSnapshot(frame)
 	}
