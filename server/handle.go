@@ -85,7 +85,6 @@ func (s *Server) handshake(ctx context.Context, sess *session, addr string, op o
 	}
 	if n := s.queued.Add(1); int(n) > s.cfg.queuedJoins() {
 		s.queued.Add(-1)
-		s.stats.busy.Add(1)
 		return reject(tankv1.RejectCode_REJECT_CODE_BUSY,
 			fmt.Sprintf("server busy: %d joins already waiting for a seat; try again in a second", n-1))
 	}

@@ -18,7 +18,6 @@ type session struct {
 
 	joined  atomic.Bool   // set once Welcome is queued: datagrams count from then on
 	ackTick atomic.Uint32 // InputBatch.snapshot_ack_tick, newest seen (for delta snapshots)
-	ackMask atomic.Uint32 // InputBatch.snapshot_ack_mask that came with ackTick
 
 	// Limits on what this session may queue, so one client costs the server only so much.
 	maxInbox   int // stream MoveInputs between two ticks (maxStreamInputsPerTick)
@@ -149,7 +148,6 @@ func (s *session) onDatagram(b []byte) {
 	}
 	if t := batch.GetSnapshotAckTick(); t > s.ackTick.Load() {
 		s.ackTick.Store(t)
-		s.ackMask.Store(batch.GetSnapshotAckMask())
 	}
 	s.inMu.Lock()
 	defer s.inMu.Unlock()

@@ -22,11 +22,10 @@ type Stats struct {
 	BadFrames      uint64 // undecodable or oversized frames and unknown message kinds
 	Evicted        uint64 // silent handshakes closed to make room for newer connections
 	Handshaking    int    // connections in their handshake right now
-	Busy           uint64 // Hellos refused because the join queue was full (also in Rejects)
 	PingsIgnored   uint64 // Pings beyond the allowed rate, not answered
 
 	// RejectsByCode splits Rejects by reject code: "version_mismatch", "server_full",
-	// "bad_hello", "shutting_down".
+	// "bad_hello", "shutting_down", "busy" (the join queue was full).
 	RejectsByCode map[string]uint64
 	// DropsByReason splits Drops by kind of reason: "timeout", "protocol_error",
 	// "cannot_keep_up", "other".
@@ -76,7 +75,7 @@ type counters struct {
 
 	rejectsByCode, dropsByReason, inputsRefused                             tally
 	tickDuration                                                            tickHistogram
-	busy, pingsIgnored                                                      atomic.Uint64
+	pingsIgnored                                                            atomic.Uint64
 	shots, hits, kills, respawns, firesDropped                              atomic.Uint64
 	shotsRefused                                                            tally // by transport.RefusalLabel
 	earlyInputs, redundantInputs, gapInputs, badDatagrams, droppedDatagrams atomic.Uint64
@@ -91,8 +90,8 @@ func (c *counters) snapshot() Stats {
 		Contacts: c.contacts.Load(), BadFrames: c.badFrames.Load(), Evicted: c.evicted.Load(),
 		RejectsByCode: c.rejectsByCode.snapshot(), DropsByReason: c.dropsByReason.snapshot(),
 		InputsRefused: c.inputsRefused.snapshot(), TickDuration: c.tickDuration.snapshot(),
-		Busy: c.busy.Load(), PingsIgnored: c.pingsIgnored.Load(),
-		Shots: c.shots.Load(), Hits: c.hits.Load(), Kills: c.kills.Load(), Respawns: c.respawns.Load(),
+		PingsIgnored: c.pingsIgnored.Load(),
+		Shots:        c.shots.Load(), Hits: c.hits.Load(), Kills: c.kills.Load(), Respawns: c.respawns.Load(),
 		FiresDropped: c.firesDropped.Load(), ShotsRefused: c.shotsRefused.snapshot(),
 		InputsEarly: c.earlyInputs.Load(), InputsRedundant: c.redundantInputs.Load(),
 		InputsPastGap: c.gapInputs.Load(), DatagramsBad: c.badDatagrams.Load(),
