@@ -30,7 +30,6 @@ type arrivals struct {
 	first    uint32 // first tick seen; 0 before any
 	newest   uint32
 	distinct int // ticks of which at least one chunk came, counted once
-	tooOld   int // chunks that came more than arrivalWindow ticks behind the newest
 
 	detectHOL  bool
 	lastAt     time.Duration // previous snapshot arrival (local time)
@@ -60,8 +59,7 @@ func (a *arrivals) chunk(at time.Duration, tick, index, count uint32) bool {
 		a.first, a.newest = tick, tick
 	}
 	if tick+arrivalWindow <= a.newest {
-		a.tooOld++
-		return false
+		return false // too old to matter
 	}
 	s := &a.slots[tick%arrivalWindow]
 	if s.tick != tick {

@@ -223,7 +223,3 @@ func (g *Game) LastShot() (Shot, bool) { return g.last1, g.last1.MoveTick != 0 }
 
 // Own returns our tank's health and score as the newest snapshot showed them.
 func (g *Game) Own() Combat { return g.own }
-
-// Rewinds returns the rewind, in milliseconds, of each lag-compensated shot the server
-// judged (at most maxRewinds); the slice belongs to the Game.
-func (g *Game) Rewinds() []float64 { return g.rewinds }

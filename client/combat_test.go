@@ -115,8 +115,8 @@ func TestGame_ShotResultsCounted(t *testing.T) {
 	if a := got.Agreement(); a != 0.5 {
 		t.Errorf("Agreement() = %v, want 0.5", a)
 	}
-	if r := g.Rewinds(); len(r) != 1 || r[0] != 150 {
-		t.Errorf("Rewinds() = %v, want [150]", r)
+	if r := g.Report().RewindsMs; len(r) != 1 || r[0] != 150 {
+		t.Errorf("Report().RewindsMs = %v, want [150]", r)
 	}
 	if last, ok := g.LastShot(); !ok || last.Result == nil || last.Result.GetRefusal() != tankv1.ShotRefusal_SHOT_REFUSAL_VIEW_TOO_OLD {
 		t.Errorf("LastShot() = %+v, want the refused one with its answer", last)

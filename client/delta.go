@@ -1,6 +1,7 @@
 package client
 
 import (
+	"cmp"
 	"slices"
 
 	"tanknet/netcode"
@@ -55,25 +56,15 @@ func (b *baselines) find(tick, id uint32) (baseTank, bool) {
 		return baseTank{}, false
 	}
 	if !s.sorted {
-		slices.SortFunc(s.tanks, func(x, y baseTank) int { return compareIDs(x.id, y.id) })
+		slices.SortFunc(s.tanks, func(x, y baseTank) int { return cmp.Compare(x.id, y.id) })
 		s.tanks = slices.CompactFunc(s.tanks, func(x, y baseTank) bool { return x.id == y.id })
 		s.sorted = true
 	}
-	i, ok := slices.BinarySearchFunc(s.tanks, id, func(t baseTank, id uint32) int { return compareIDs(t.id, id) })
+	i, ok := slices.BinarySearchFunc(s.tanks, id, func(t baseTank, id uint32) int { return cmp.Compare(t.id, id) })
 	if !ok {
 		return baseTank{}, false
 	}
 	return s.tanks[i], true
-}
-
-func compareIDs(a, b uint32) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // tankFromProto is what a whole PlayerState says of its tank.
