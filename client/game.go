@@ -218,8 +218,11 @@ func (g *Game) receive(r Received) {
 		for _, id := range snap.GetLeftView() {
 			g.leftView(id, snap.GetServerTick())
 		}
+		deltas := g.welcome.Lane == transport.LaneDatagram // only the datagram lane sends deltas to build on
 		use := func(ps *tankv1.PlayerState) {
-			g.bases.record(snap.GetServerTick(), tankFromProto(ps))
+			if deltas {
+				g.bases.record(snap.GetServerTick(), tankFromProto(ps))
+			}
 			if r.Datagram && g.names[ps.GetPlayerId()] == "" && ps.GetPlayerId() != g.welcome.PlayerID {
 				// The roster comes on the stream and may trail a datagram: a tank the
 				// roster has not announced (or has already removed) waits for it.
