@@ -16,11 +16,9 @@ import (
 // dropped silently: the lane is best effort by design.
 func (c *Conn) SendDatagram(b []byte) error {
 	if len(b) > MaxDatagramSize {
-		c.datagramErrs.Add(1)
 		return fmt.Errorf("%w: %d bytes > %d", ErrDatagramTooLarge, len(b), MaxDatagramSize)
 	}
 	if err := c.sess.SendOOB(b); err != nil {
-		c.datagramErrs.Add(1)
 		return fmt.Errorf("transport: datagram to %s: %w", c.sess.RemoteAddr(), err)
 	}
 	return nil
@@ -31,16 +29,9 @@ func (c *Conn) SendDatagram(b []byte) error {
 // sessions: it must return quickly and never block. The slice is only valid during the
 // call; f must copy what it keeps (decoding it, as DecodeDatagram does, copies).
 func (c *Conn) OnDatagram(f func(b []byte)) {
-	if f == nil {
-		_ = c.sess.SetOOBHandler(nil)
-		return
-	}
 	// FEC is always on (see fecDataShards), so this cannot fail.
 	_ = c.sess.SetOOBHandler(f)
 }
-
-// DatagramSendErrors returns how many datagrams SendDatagram refused so far.
-func (c *Conn) DatagramSendErrors() uint64 { return c.datagramErrs.Load() }
 
 // AppendDatagram appends m's encoding to dst for SendDatagram. A message whose encoding
 // exceeds MaxDatagramSize is an error and leaves dst unchanged.

@@ -27,11 +27,14 @@ type dialGate struct {
 	pc     net.PacketConn
 	server net.Addr
 
-	mu       sync.Mutex
-	cookie   cookie
-	admitted atomic.Bool
-	heard    atomic.Int64 // Unix nanoseconds of the last datagram from the server
+	mu     sync.Mutex
+	cookie cookie
+	heard  atomic.Int64 // Unix nanoseconds of the last datagram from the server; 0: not admitted yet
 }
+
+// admitted reports whether the server has shown it admitted us: anything but a handshake
+// datagram came from it.
+func (g *dialGate) admitted() bool { return g.heard.Load() != 0 }
 
 // fetchCookie sends ConnectRequests to server over pc until a Challenge comes back or ctx
 // ends, and returns its cookie. pc's read deadline is cleared afterwards.
@@ -83,7 +86,7 @@ func cmpErr(a, b error) error {
 
 // WriteTo sends b, wrapped with our cookie until the server has admitted us.
 func (g *dialGate) WriteTo(b []byte, addr net.Addr) (int, error) {
-	if g.admitted.Load() {
+	if g.admitted() {
 		return g.pc.WriteTo(b, addr)
 	}
 	g.mu.Lock()
@@ -106,7 +109,7 @@ func (g *dialGate) ReadFrom(b []byte) (int, net.Addr, error) {
 		}
 		if _, _, err := connectKind(b[:n]); err == nil {
 			if c, version, err := parseChallenge(b[:n]); err == nil && version == ProtocolVersion &&
-				!g.admitted.Load() && addrPort(addr) == addrPort(g.server) {
+				!g.admitted() && addrPort(addr) == addrPort(g.server) {
 				g.mu.Lock()
 				g.cookie = c
 				g.mu.Unlock()
@@ -114,7 +117,6 @@ func (g *dialGate) ReadFrom(b []byte) (int, net.Addr, error) {
 			continue
 		}
 		if addrPort(addr) == addrPort(g.server) {
-			g.admitted.Store(true)
 			g.heard.Store(time.Now().UnixNano())
 		}
 		return n, addr, nil

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"net"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/xtaci/kcp-go/v5"
@@ -88,8 +87,6 @@ type Conn struct {
 	mu   sync.Mutex // serializes writes and guards buf
 	buf  []byte
 	once sync.Once
-
-	datagramErrs atomic.Uint64 // datagrams SendDatagram refused (too large, session closed)
 }
 
 func newConn(s *kcp.UDPSession) *Conn {
