@@ -42,11 +42,7 @@ func (g *Game) drawTanks(dst *ebiten.Image, p *clientPane, f view.Frame) {
 		if g.showGhosts {
 			g.drawSprite(dst, f, a, newest.Pose, clr, outline)
 		}
-		name := rm.Name
-		if name == "" {
-			name = p.game.Name(rm.ID)
-		}
-		labels = g.addLabel(labels, f, a, pose, name, clr)
+		labels = g.addLabel(labels, f, a, pose, rm.Name, clr)
 	}
 	if l != nil {
 		clr := view.PlayerColor(p.game.Welcome().PlayerID)

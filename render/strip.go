@@ -44,9 +44,6 @@ func (g *Game) drawStrip(dst *ebiten.Image, p *clientPane, r view.Rect) {
 	remote := "remote"
 	if rm := p.selectedRemote(); rm != nil {
 		remote = rm.Name
-		if remote == "" {
-			remote = p.game.Name(rm.ID)
-		}
 	}
 	for i, name := range [view.TimelineRows]string{"snapshots", clip(remote, 9), "your inputs"} {
 		img := g.text.image(name, g.fonts.small, view.DimText, false)

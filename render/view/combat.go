@@ -175,17 +175,18 @@ func Scoreboard(g *client.Game) []ScoreRow {
 	own := g.Own()
 	rows := []ScoreRow{{ID: me, Name: g.Name(me), Kills: own.Kills, Deaths: own.Deaths, Health: own.Health, Destroyed: own.Destroyed, You: true}}
 	for _, rm := range SortedRemotes(g) {
-		name := rm.Name
-		if name == "" {
-			name = g.Name(rm.ID)
-		}
 		c := rm.Combat
-		rows = append(rows, ScoreRow{ID: rm.ID, Name: name, Kills: c.Kills, Deaths: c.Deaths, Health: c.Health, Destroyed: c.Destroyed})
+		rows = append(rows, ScoreRow{ID: rm.ID, Name: rm.Name, Kills: c.Kills, Deaths: c.Deaths, Health: c.Health, Destroyed: c.Destroyed})
 	}
-	slices.SortStableFunc(rows, func(a, b ScoreRow) int {
+	sortScores(rows)
+	return rows
+}
+
+// sortScores puts rows best first: most kills, then fewest deaths, then lowest id.
+func sortScores(rows []ScoreRow) {
+	slices.SortFunc(rows, func(a, b ScoreRow) int {
 		return cmp.Or(cmp.Compare(b.Kills, a.Kills), cmp.Compare(a.Deaths, b.Deaths), cmp.Compare(a.ID, b.ID))
 	})
-	return rows
 }
 
 // ScoreLines formats rows as fixed-width text, a header first.

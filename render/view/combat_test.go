@@ -2,6 +2,7 @@ package view
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -39,6 +40,18 @@ func TestHealthBar(t *testing.T) {
 }
 
 func TestScoreboard_BestFirst(t *testing.T) {
+	rows := []ScoreRow{{ID: 4, Kills: 2}, {ID: 3, Name: "c", Kills: 1}, {ID: 1, Name: "a", Kills: 2, Deaths: 1, You: true}, {ID: 2, Kills: 2, Deaths: 1}}
+	sortScores(rows)
+	var ids []uint32
+	for _, r := range rows {
+		ids = append(ids, r.ID)
+	}
+	if want := []uint32{4, 1, 2, 3}; !slices.Equal(ids, want) { // most kills, fewest deaths, lowest id
+		t.Errorf("sorted ids %v, want %v", ids, want)
+	}
+}
+
+func TestScoreLines(t *testing.T) {
 	rows := []ScoreRow{{ID: 3, Name: "c", Kills: 1}, {ID: 1, Name: "a", Kills: 2, Deaths: 1, You: true}, {ID: 2, Name: "bééééééééééééééééééééééé", Kills: 2, Destroyed: true}}
 	ls := ScoreLines(rows)
 	if len(ls) != 4 || ls[0].Style != Heading || !strings.Contains(ls[2].Text, "a (you)") || !strings.Contains(ls[3].Text, "down") {
