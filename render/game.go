@@ -25,9 +25,8 @@ type Game struct {
 	fonts *fonts
 
 	panes []*clientPane // one, or the demo's near and far players
-	demo  bool          // three panes: near player | server | far player
-	truth func(*Truth) bool
-	state Truth // the server's newest tick, read each frame in the demo
+	truth func(*Truth)  // the demo's server: nil in a single window
+	state Truth         // the server's newest tick, read each frame in the demo
 
 	showHelp   bool
 	showHUD    bool
@@ -147,7 +146,7 @@ func (g *Game) Draw(screen *ebiten.Image) {
 	for i, p := range g.panes {
 		g.drawClientPane(screen, p, g.layout[g.paneIndex(i)], full)
 	}
-	if g.demo {
+	if g.isDemo() {
 		g.drawServerPane(screen, g.layout[view.ServerPane], full)
 	}
 	g.drawOverlays(screen)
@@ -156,11 +155,15 @@ func (g *Game) Draw(screen *ebiten.Image) {
 	g.viewChanged = false
 	if g.shot.due && !g.shot.done {
 		g.shot.take(screen)
-		if g.demo && g.opts.Report != nil {
+		if g.isDemo() && g.opts.Report != nil {
 			g.reportTruth(g.opts.Report)
 		}
 	}
 }
+
+// isDemo reports whether this is the demo's three panes (near player | server | far
+// player) rather than one player's window.
+func (g *Game) isDemo() bool { return g.truth != nil }
 
 // statsWarmUp is how long after the first frame the frame statistics start: the window's
 // first frames prepare images and the software renderer compiles its shaders, which says
@@ -198,7 +201,7 @@ func (g *Game) droppedSteps() int {
 // layoutFor places the panes in a window the size of screen, appending them to dst.
 func (g *Game) layoutFor(screen *ebiten.Image, dst []view.Pane) []view.Pane {
 	b := screen.Bounds()
-	if g.demo {
+	if g.isDemo() {
 		ps := view.DemoLayout(b.Dx(), b.Dy(), g.arena.Width, g.arena.Height, g.showHUD, g.showStrip)
 		return append(dst, ps[:]...)
 	}
@@ -217,7 +220,7 @@ func (g *Game) layoutFor(screen *ebiten.Image, dst []view.Pane) []view.Pane {
 
 // paneIndex returns the layout index of client pane i: the demo's far player is the third.
 func (g *Game) paneIndex(i int) int {
-	if g.demo && i == 1 {
+	if g.isDemo() && i == 1 {
 		return view.FarPane
 	}
 	return i

@@ -89,7 +89,7 @@ func (g *Game) handleKeys() (quit bool) {
 // demo the client pane under the mouse, or both when the mouse is over the server pane or
 // outside the window.
 func (g *Game) targets() []*clientPane {
-	if !g.demo || len(g.layout) == 0 {
+	if !g.isDemo() || len(g.layout) == 0 {
 		return g.panes
 	}
 	x, y := ebiten.CursorPosition()

@@ -85,7 +85,7 @@ func (g *Game) messageBox(dst *ebiten.Image, r view.Rect, title string, lines []
 
 // drawHelp draws the key help in a box over the centre of r, kept inside the window.
 func (g *Game) drawHelp(dst *ebiten.Image, r view.Rect) {
-	lines := view.FitHelp(view.Help(g.demo), int((r.H-3*padding)/(lineHeight+1)))
+	lines := view.FitHelp(view.Help(g.isDemo()), int((r.H-3*padding)/(lineHeight+1)))
 	w := 0.0
 	for _, l := range lines {
 		w = max(w, text.Advance(l.Text, g.fonts.mono))

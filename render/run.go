@@ -47,9 +47,9 @@ type DemoOptions struct {
 	// may sit on a link conditioner (NearNet, FarNet; nil: none).
 	Near, Far       *client.Session
 	NearNet, FarNet *Network
-	// Truth fills in the server's newest tick and reports whether there is one. The server
-	// pane calls it once a frame, on the window's goroutine.
-	Truth func(*Truth) bool
+	// Truth fills in the server's newest tick (Tick 0 and nothing else before the first).
+	// The server pane calls it once a frame, on the window's goroutine.
+	Truth func(*Truth)
 }
 
 // RunDemo opens the demo window on two established sessions and plays like Run until the
@@ -70,7 +70,7 @@ func RunDemo(ctx context.Context, opts DemoOptions) error {
 		return err
 	}
 	now := time.Now()
-	g.demo, g.truth = true, opts.Truth
+	g.truth = opts.Truth
 	g.panes = []*clientPane{
 		newClientPane("NEAR PLAYER (WASD)", driveWASD, opts.Near, opts.Options, opts.NearNet, now),
 		newClientPane("FAR PLAYER (arrows)", driveArrows, opts.Far, opts.Options, opts.FarNet, now),

@@ -19,7 +19,7 @@ type Truth struct {
 	Poses []netcode.Pose // indexed like IDs
 }
 
-// readTruth refreshes g.state from the server; it keeps the last state when there is none.
+// readTruth refreshes g.state from the server.
 func (g *Game) readTruth() {
 	if g.truth != nil {
 		g.truth(&g.state)

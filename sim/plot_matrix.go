@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -95,9 +94,9 @@ func runProfiles(runs []Report) []string {
 }
 
 // timelineBars makes one series per lane and timeline of metric over the profiles of runs,
-// "datagram/receive" first; prefix goes before each series' name. metric returns nil for a
-// value not measured. Lanes no run used get no series.
-func timelineBars(runs []Report, metric func(Report) *float64, prefix ...string) []barSeries {
+// "datagram/receive" first. metric returns nil for a value not measured. Lanes no run used
+// get no series.
+func timelineBars(runs []Report, metric func(Report) *float64) []barSeries {
 	profiles := runProfiles(runs)
 	var out []barSeries
 	for _, l := range matrixLanes {
@@ -106,7 +105,7 @@ func timelineBars(runs []Report, metric func(Report) *float64, prefix ...string)
 			continue
 		}
 		for _, interp := range []string{interpReceive, interpAdaptive} {
-			s := barSeries{name: strings.Join(prefix, "") + lane + "/" + interp, values: make(plotter.Values, len(profiles)), missing: make([]bool, len(profiles))}
+			s := barSeries{name: lane + "/" + interp, values: make(plotter.Values, len(profiles)), missing: make([]bool, len(profiles))}
 			for i := range s.missing {
 				s.missing[i] = true // until a run says otherwise
 			}
