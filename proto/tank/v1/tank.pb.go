@@ -217,7 +217,8 @@ type ShotRefusal int32
 const (
 	ShotRefusal_SHOT_REFUSAL_UNSPECIFIED ShotRefusal = 0
 	// A view is malformed: from_tick > to_tick, fraction NaN or outside [0, 1), a fraction on
-	// a held view, a player listed twice, or more views than players.
+	// a held view, player ids not in strictly increasing order (a player listed twice among
+	// them), or more views than players.
 	ShotRefusal_SHOT_REFUSAL_BAD_VIEW ShotRefusal = 1
 	// A view names a server tick the server has not sent yet.
 	ShotRefusal_SHOT_REFUSAL_FUTURE_VIEW ShotRefusal = 2
@@ -1583,8 +1584,9 @@ type Fire struct {
 	// Ask the server to judge the shot against the tanks as this client drew them (true) or as
 	// they are on the server now (false). A per-shot choice, so clients can compare.
 	LagCompensation bool `protobuf:"varint,2,opt,name=lag_compensation,json=lagCompensation,proto3" json:"lag_compensation,omitempty"`
-	// How this client drew each other tank when the shot was fired, at most one per player.
-	// Tanks not listed are not targets: the shooter did not see them.
+	// How this client drew each other tank when the shot was fired, at most one per player, in
+	// strictly increasing player_id order. Tanks not listed are not targets: the shooter did
+	// not see them.
 	Views         []*TankView `protobuf:"bytes,3,rep,name=views,proto3" json:"views,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
