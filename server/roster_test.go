@@ -107,28 +107,42 @@ func TestWorld_LargeRosterChangesSplit(t *testing.T) {
 
 // TestSession_FullServerFitsQueues seats 256 players in one tick on real sessions (whose
 // writers are not running) and checks nobody's control queue overflows: Welcome, the whole
-// roster and the tick's update all fit.
+// roster and the tick's update all fit, and so do 2 s of roster updates after it (as long as
+// a blocked write may last), one a tick as a player leaves and another takes the seat.
 func TestSession_FullServerFitsQueues(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.MaxPlayers = 256
 	w := newWorld(&cfg, discardLogger(), new(counters))
 	var sessions []*session
-	for i := range cfg.MaxPlayers {
+	join := func(name string) *player {
 		s := newSession(nil, &cfg, new(counters))
-		if _, reject := w.join(0, strings.Repeat("x", maxNameBytes-3)+fmt.Sprint(i), s); reject != nil {
+		p, reject := w.join(0, strings.Repeat("x", maxNameBytes-3)+name, s)
+		if reject != nil {
 			t.Fatal(reject)
 		}
 		sessions = append(sessions, s)
+		return p
 	}
-	for tick := range 40 { // 2 s of ticks with no writer: as long as a blocked write may last
-		w.step(time.Duration(tick+1) * netcode.StepInterval)
+	for i := range cfg.MaxPlayers {
+		join(fmt.Sprint(i))
 	}
-	for i, s := range sessions {
+	w.step(netcode.StepInterval)
+	churner := w.players[0].id
+	queued := len(sessions[1].control)
+	for tick := range 40 { // no writer all along
+		w.leave(churner, "churn")
+		churner = join(fmt.Sprint("c", tick)).id
+		w.step(time.Duration(tick+2) * netcode.StepInterval)
+	}
+	if got := len(sessions[1].control) - queued; got < 40 {
+		t.Fatalf("a stayer's control queue grew by %d frames over 40 ticks of churn, want a roster update a tick", got)
+	}
+	for i, s := range sessions[1:cfg.MaxPlayers] {
 		if got := s.kickReason(); got != "" {
-			t.Fatalf("player %d kicked: %q", i+1, got)
+			t.Fatalf("player %d kicked: %q", i+2, got)
 		}
 	}
-	last := sessions[len(sessions)-1]
+	last := sessions[len(sessions)-1] // the newest joiner: one seat churned 40 times, 256 players still
 	var roster int
 	for _, f := range last.control[1:] {
 		roster += len(decodeFrame(f).GetRosterUpdate().GetJoined())
