@@ -22,6 +22,7 @@ func FuzzDatagram(f *testing.F) {
 	add(fBatch(5))
 	add(fBatchOf(fMove(1, 0, 1, 0), fMove(2, 1e300, 1, 50)))
 	add(fHello("not a batch"))
+	add(fBatch(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20)) // a full batch
 	add(fBatch(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21))
 	f.Add([]byte{})
 	f.Add([]byte{0x2a, 0xff, 0xff, 0xff, 0xff, 0x0f})
@@ -35,7 +36,9 @@ func FuzzDatagram(f *testing.F) {
 		if reject != nil {
 			t.Fatal(reject)
 		}
-		for range 3 { // the same datagram, duplicated
+		// The same datagram, duplicated: five full batches are more than maxCopies allows
+		// between two ticks, so the cap is reached as well as kept.
+		for range 5 {
 			sess.onDatagram(b)
 		}
 		if n := len(sess.copies); n > sess.maxCopies {
