@@ -306,11 +306,14 @@ type peerAdmission struct {
 	a *admission
 }
 
-// peerOf returns the admission of addr, for a session kcp-go just created from it.
-func (g *gate) peerOf(addr net.Addr) *peerAdmission {
+// peerOf returns the admission of addr for conversation conv, for a session kcp-go just
+// created from it. It returns nil when there is none: the admission was released (the
+// session is about to fail anyway) or replaced by a newer conversation from the same
+// address, which this session must not be able to release.
+func (g *gate) peerOf(addr net.Addr, conv uint32) *peerAdmission {
 	a := g.lookup(addrPort(addr))
-	if a == nil {
-		return nil // released already: the session is about to fail anyway
+	if a == nil || a.conv != conv {
+		return nil
 	}
 	return &peerAdmission{g: g, a: a}
 }

@@ -94,10 +94,28 @@ func TestGate_ReleasedAddressMustProveItselfAgain(t *testing.T) {
 	sc := new(scriptConn)
 	g := newGate(sc)
 	admitClient(t, sc, g, 7)
-	g.peerOf(clientAddr).release()
+	g.peerOf(clientAddr, 7).release()
 	sc.queue(testPush(7, 3, nil), clientAddr)
 	if up := readAll(g); len(up) != 0 {
 		t.Errorf("a released address passed %x", up)
+	}
+}
+
+func TestGate_AnOldSessionCannotReleaseItsSuccessor(t *testing.T) {
+	// A client restarts from the same port (conversation 8) before the server accepted
+	// the session of its conversation 7: closing the old session must leave the new
+	// admission in place.
+	sc := new(scriptConn)
+	g := newGate(sc)
+	admitClient(t, sc, g, 7)
+	admitClient(t, sc, g, 8)
+	if old := g.peerOf(clientAddr, 7); old != nil {
+		t.Fatal("the replaced conversation 7 still found an admission")
+	}
+	g.peerOf(clientAddr, 7).release() // nil: safe, and releases nothing
+	sc.queue(testPush(8, 3, nil), clientAddr)
+	if up := readAll(g); len(up) != 1 {
+		t.Errorf("conversation 8 passed %d datagrams after the old session closed, want 1", len(up))
 	}
 }
 

@@ -250,7 +250,7 @@ func (l *Listener) Accept() (*Conn, error) {
 	}
 	c := newConn(s)
 	s.SetWindowSize(kcpWindow, kcpInputWindow) // we receive the inputs
-	c.peer = l.gate.peerOf(s.RemoteAddr())
+	c.peer = l.gate.peerOf(s.RemoteAddr(), s.GetConv())
 	return c, nil
 }
 
