@@ -171,11 +171,10 @@ func (s *Session) Run() error {
 	}
 }
 
-// Bounds on a snapshot chunk; a chunk outside them is dropped and counted.
-const (
-	maxChunkCount = 64  // docs/PROTOCOL.md: a tick is cut into at most 64 chunks
-	maxTickLead   = 200 // 10 s of ticks past the newest seen: later than an idle timeout allows, so forged
-)
+// maxTickLead bounds a snapshot chunk's tick: 10 s of ticks past the newest seen, later than
+// an idle timeout allows, so forged. A chunk beyond it (or beyond transport.MaxSnapshotChunks)
+// is dropped and counted.
+const maxTickLead = 200
 
 // onDatagram takes one datagram from the server. It runs on the connection's receive
 // goroutine: it decodes and checks the chunk and queues it, dropping and counting anything
@@ -195,13 +194,13 @@ func (s *Session) onDatagram(b []byte) {
 }
 
 // validChunk reports whether c is a snapshot chunk a client can use: tick 1 or later and at
-// most maxTickLead past newest, index below count, count 1..maxChunkCount, and every player
+// most maxTickLead past newest, index below count, count 1..transport.MaxSnapshotChunks, and every player
 // state of the chunk's own tick. A chunk's players may be unknown to the client: the Game
 // skips those.
 func validChunk(c *tankv1.Snapshot, newest uint32) bool {
 	t := c.GetServerTick()
 	if c == nil || t == 0 || uint64(t) > uint64(newest)+maxTickLead ||
-		c.GetChunkCount() == 0 || c.GetChunkCount() > maxChunkCount || c.GetChunkIndex() >= c.GetChunkCount() {
+		c.GetChunkCount() == 0 || c.GetChunkCount() > transport.MaxSnapshotChunks || c.GetChunkIndex() >= c.GetChunkCount() {
 		return false
 	}
 	for _, ps := range c.GetPlayers() {
@@ -250,9 +249,10 @@ func (s *Session) SendInput(p netcode.PendingInput) error {
 	return s.conn.Send(&tankv1.ClientMessage{Kind: &tankv1.ClientMessage_MoveInput{MoveInput: transport.MoveToProto(p)}})
 }
 
-// SendInputBatch repeats inputs (oldest first, at most 20) in one InputBatch datagram with
-// the snapshot acknowledgement ackTick/ackMask. Only for the datagram lane; a datagram that
-// cannot leave is lost like any other, so only a closed session is an error.
+// SendInputBatch repeats inputs (oldest first, at most transport.MaxBatchInputs) in one
+// InputBatch datagram with the snapshot acknowledgement ackTick/ackMask. Only for the
+// datagram lane; a datagram that cannot leave is lost like any other, so only a closed
+// session is an error.
 func (s *Session) SendInputBatch(inputs []netcode.PendingInput, ackTick, ackMask uint32) error {
 	b := &tankv1.InputBatch{SnapshotAckTick: ackTick, SnapshotAckMask: ackMask}
 	for _, in := range inputs {

@@ -5,10 +5,6 @@ package server
 // own (server_tick, chunk_index, chunk_count and whole PlayerStates), so a client can use any
 // chunk without the others and a lost chunk costs only the tanks in it.
 
-// maxChunks bounds the chunks of one tick; docs/PROTOCOL.md promises clients at most this.
-// 256 players (Config's limit) of about 17 bytes need 4.
-const maxChunks = 64
-
 // chunkOverhead is an upper bound on what a chunk costs besides its players: the
 // ServerMessage tag and length (1 + 3 bytes), Snapshot's server_tick, chunk_index and
 // chunk_count fields (3 x (1 + 5)).

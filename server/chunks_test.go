@@ -48,8 +48,8 @@ func TestChunks_256PlayersSplitIntoFullDatagramsInIDOrder(t *testing.T) {
 	}
 	w.step(netcode.StepInterval)
 	chunks := peers[0].chunks
-	if len(chunks) < 2 || len(chunks) > maxChunks {
-		t.Fatalf("256 players went into %d chunks, want between 2 and %d", len(chunks), maxChunks)
+	if len(chunks) < 2 || len(chunks) > transport.MaxSnapshotChunks {
+		t.Fatalf("256 players went into %d chunks, want between 2 and %d", len(chunks), transport.MaxSnapshotChunks)
 	}
 	for i, c := range chunks {
 		if len(c) > transport.MaxDatagramSize {

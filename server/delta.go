@@ -177,8 +177,8 @@ func (b *deltaBuilder) move(id uint32, base, now netcode.GridPose) int {
 // datagrams encodes the chunks of tick against baseline (0: none) with left in chunk 0 and
 // returns their payloads: sub-slices of one new buffer, which peers may keep.
 func (b *deltaBuilder) datagrams(tick, baseline uint32, left []uint32) ([][]byte, error) {
-	if len(b.chunks) > maxChunks {
-		return nil, fmt.Errorf("server: snapshot needs %d chunks, more than %d", len(b.chunks), maxChunks)
+	if len(b.chunks) > transport.MaxSnapshotChunks {
+		return nil, fmt.Errorf("server: snapshot needs %d chunks, more than %d", len(b.chunks), transport.MaxSnapshotChunks)
 	}
 	parts := make([]snapPart, len(b.chunks))
 	total := 0

@@ -196,7 +196,7 @@ func (fz *fuzzWorld) handle(m *tankv1.ClientMessage) {
 		}
 	case *tankv1.ClientMessage_InputBatch:
 		// What onDatagram would queue; on the stream a batch is refused before the world.
-		if p := fz.current(); p != nil && len(k.InputBatch.GetInputs()) <= maxBatchInputs {
+		if p := fz.current(); p != nil && len(k.InputBatch.GetInputs()) <= transport.MaxBatchInputs {
 			fp := fz.peers[p.id]
 			for _, in := range k.InputBatch.GetInputs() {
 				fp.copies = append(fp.copies, transport.MoveFromProto(in))

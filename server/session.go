@@ -46,7 +46,7 @@ func newSession(conn *transport.Conn, cfg *Config, stats *counters) *session {
 		lane:       cfg.Lane,
 		stats:      stats,
 		maxInbox:   maxStreamInputsPerTick,
-		maxCopies:  4 * maxBatchInputs, // four full batches a tick: an honest client sends one
+		maxCopies:  4 * transport.MaxBatchInputs, // four full batches a tick: an honest client sends one
 		maxControl: maxControlFrames,
 		wake:       make(chan struct{}, 1),
 		done:       make(chan struct{}),
@@ -124,10 +124,6 @@ func (s *session) takeDatagramInputs(dst []netcode.PendingInput) []netcode.Pendi
 	return dst
 }
 
-// maxBatchInputs is the most MoveInputs one InputBatch may carry: twice the 10 a client
-// sends, room for a client with a longer redundancy window. More makes the batch bad.
-const maxBatchInputs = 20
-
 // onDatagram handles one datagram from the client. It runs on the listener's receive
 // goroutine, shared by every session, so it only decodes, checks and queues: whatever the
 // bytes are, it drops and counts what it cannot use and never blocks or panics.
@@ -139,7 +135,7 @@ func (s *session) onDatagram(b []byte) {
 	}
 	batch := m.GetInputBatch()
 	switch {
-	case batch == nil || len(batch.GetInputs()) > maxBatchInputs:
+	case batch == nil || len(batch.GetInputs()) > transport.MaxBatchInputs:
 		s.stats.badDatagrams.Add(1)
 		return
 	case !s.joined.Load() || s.lane != transport.LaneDatagram:
