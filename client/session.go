@@ -70,7 +70,7 @@ type Session struct {
 	badDatagrams     atomic.Uint64 // undecodable, not a chunk, or a chunk breaking the rules
 	droppedDatagrams atomic.Uint64 // good chunks the full queue had no room for
 	newestTick       atomic.Uint32 // newest snapshot tick taken, to refuse far-future ones
-	batch            []byte        // encoding buffer for SendInputBatch
+	batch            inputBatcher  // SendInputBatch's reused message and buffer
 }
 
 // Dial connects to addr over pc (nil: a new UDP socket), says hello as name and waits up to
@@ -254,18 +254,45 @@ func (s *Session) SendInput(p netcode.PendingInput) error {
 // datagram lane; a datagram that cannot leave is lost like any other, so only a closed
 // session is an error.
 func (s *Session) SendInputBatch(inputs []netcode.PendingInput, ackTick, ackMask uint32) error {
-	b := &tankv1.InputBatch{SnapshotAckTick: ackTick, SnapshotAckMask: ackMask}
-	for _, in := range inputs {
-		b.Inputs = append(b.Inputs, transport.MoveToProto(in))
-	}
-	var err error
-	if s.batch, err = transport.AppendDatagram(s.batch[:0], &tankv1.ClientMessage{Kind: &tankv1.ClientMessage_InputBatch{InputBatch: b}}); err != nil {
+	b, err := s.batch.encode(inputs, ackTick, ackMask)
+	if err != nil {
 		return err
 	}
-	if err := s.conn.SendDatagram(s.batch); err != nil && !errors.Is(err, transport.ErrDatagramTooLarge) {
+	if err := s.conn.SendDatagram(b); err != nil && !errors.Is(err, transport.ErrDatagramTooLarge) {
 		return err
 	}
 	return nil
+}
+
+// inputBatcher encodes InputBatch datagrams into one message and buffer it keeps, since one
+// goes out every prediction step.
+type inputBatcher struct {
+	moves [transport.MaxBatchInputs]tankv1.MoveInput
+	ptrs  [transport.MaxBatchInputs]*tankv1.MoveInput
+	batch tankv1.InputBatch
+	msg   tankv1.ClientMessage
+	buf   []byte
+}
+
+// encode returns the datagram repeating inputs with the acknowledgement ackTick/ackMask,
+// valid until the next call.
+func (b *inputBatcher) encode(inputs []netcode.PendingInput, ackTick, ackMask uint32) ([]byte, error) {
+	if len(inputs) > transport.MaxBatchInputs {
+		return nil, fmt.Errorf("client: %d inputs in one batch, more than %d", len(inputs), transport.MaxBatchInputs)
+	}
+	if b.msg.Kind == nil {
+		for i := range b.ptrs {
+			b.ptrs[i] = &b.moves[i]
+		}
+		b.msg.Kind = &tankv1.ClientMessage_InputBatch{InputBatch: &b.batch}
+	}
+	for i, in := range inputs {
+		transport.FillMove(b.ptrs[i], in)
+	}
+	b.batch.Inputs, b.batch.SnapshotAckTick, b.batch.SnapshotAckMask = b.ptrs[:len(inputs)], ackTick, ackMask
+	var err error
+	b.buf, err = transport.AppendDatagram(b.buf[:0], &b.msg)
+	return b.buf, err
 }
 
 // SendFire sends one shot as a Fire, on the reliable stream after the MoveInput it belongs to.

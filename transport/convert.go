@@ -74,12 +74,15 @@ func StateFromProto(m *tankv1.PlayerState) netcode.State {
 
 // MoveToProto returns the wire form of a pending input.
 func MoveToProto(p netcode.PendingInput) *tankv1.MoveInput {
-	return &tankv1.MoveInput{
-		Tick:       p.Tick,
-		Turn:       p.Input.Turn,
-		Throttle:   p.Input.Throttle,
-		DurationMs: uint32(max(0, p.Duration/time.Millisecond)),
-	}
+	m := new(tankv1.MoveInput)
+	FillMove(m, p)
+	return m
+}
+
+// FillMove sets m to the wire form of p, reusing m.
+func FillMove(m *tankv1.MoveInput, p netcode.PendingInput) {
+	m.Tick, m.Turn, m.Throttle = p.Tick, p.Input.Turn, p.Input.Throttle
+	m.DurationMs = uint32(max(0, p.Duration/time.Millisecond))
 }
 
 // MoveFromProto returns the netcode view of a wire input, unvalidated: the server checks
