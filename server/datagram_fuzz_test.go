@@ -36,13 +36,13 @@ func FuzzDatagram(f *testing.F) {
 		if reject != nil {
 			t.Fatal(reject)
 		}
-		// The same datagram, duplicated: five full batches are more than maxCopies allows
+		// The same datagram, duplicated: five full batches are more than maxDatagramCopies allows
 		// between two ticks, so the cap is reached as well as kept.
 		for range 5 {
 			sess.onDatagram(b)
 		}
-		if n := len(sess.copies); n > sess.maxCopies {
-			t.Fatalf("%d datagram inputs queued, more than the %d allowed", n, sess.maxCopies)
+		if n := len(sess.copies); n > maxDatagramCopies {
+			t.Fatalf("%d datagram inputs queued, more than the %d allowed", n, maxDatagramCopies)
 		}
 		counted := st.badDatagrams.Load() + st.droppedDatagrams.Load()
 		if len(sess.copies) == 0 && counted == 0 {

@@ -22,7 +22,6 @@ import (
 type fanout struct {
 	workers int            // goroutines the work is split among; 0 runs it inside the tick
 	clients []*player      // the tick's players, in id order, as placed in the interest grid
-	tick    uint32         // the server tick being sent
 	scratch []snapScratch  // one per worker (at least one): what a snapshot is built in
 	running sync.WaitGroup // the workers of the latest tick
 }
@@ -53,13 +52,12 @@ func (w *world) setWorkers(n int) {
 // fanOut sends every client in fan.clients (placed in the interest grid) its snapshot of
 // the current tick: inline without workers, otherwise on the workers, returning at once.
 func (w *world) fanOut() {
-	f := &w.fan
-	f.tick = w.tick
+	f, tick := &w.fan, w.tick
 	n := len(f.clients)
 	k := min(f.workers, n)
 	if k <= 1 {
 		for i := range n {
-			w.sendView(i, &f.scratch[0], f.tick)
+			w.sendView(i, &f.scratch[0], tick)
 		}
 		return
 	}
@@ -68,7 +66,7 @@ func (w *world) fanOut() {
 		go func(lo, hi int, sc *snapScratch) {
 			defer f.running.Done()
 			for i := lo; i < hi; i++ {
-				w.sendView(i, sc, f.tick)
+				w.sendView(i, sc, tick)
 			}
 		}(j*n/k, (j+1)*n/k, &f.scratch[j])
 	}

@@ -134,7 +134,7 @@ func (s *Server) readLoop(sess *session, id uint32) (reason string, dropped bool
 		case *tankv1.ClientMessage_MoveInput:
 			if !sess.pushInput(transport.MoveFromProto(k.MoveInput)) {
 				s.stats.inputsRefused.add(ruleInboxFull)
-				return fmt.Sprintf("protocol error: more than %d inputs in one tick", sess.maxInbox), true
+				return fmt.Sprintf("protocol error: more than %d inputs in one tick", maxStreamInputsPerTick), true
 			}
 		case *tankv1.ClientMessage_Fire:
 			if !sess.pushFire(transport.FireFromProto(k.Fire, nil)) {

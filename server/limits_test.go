@@ -55,7 +55,7 @@ func TestSession_ControlOverflowKicksWithReason(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.MaxPlayers = 2
 	s := newSession(nil, &cfg, new(counters)) // send and kick never touch the connection
-	for range s.maxControl {
+	for range maxControlFrames {
 		s.send([]byte{1})
 	}
 	if got := s.kickReason(); got != "" {

@@ -19,11 +19,6 @@ type session struct {
 	joined  atomic.Bool   // set once Welcome is queued: datagrams count from then on
 	ackTick atomic.Uint32 // InputBatch.snapshot_ack_tick, newest seen (for delta snapshots)
 
-	// Limits on what this session may queue, so one client costs the server only so much.
-	maxInbox   int // stream MoveInputs between two ticks (maxStreamInputsPerTick)
-	maxControl int // control frames waiting to be written (maxControlFrames)
-	maxCopies  int // datagram MoveInputs between two ticks; beyond it datagrams are dropped
-
 	inMu   sync.Mutex
 	inbox  []netcode.PendingInput
 	fires  []netcode.ShotRequest
@@ -42,14 +37,11 @@ type session struct {
 
 func newSession(conn *transport.Conn, cfg *Config, stats *counters) *session {
 	return &session{
-		conn:       conn,
-		lane:       cfg.Lane,
-		stats:      stats,
-		maxInbox:   maxStreamInputsPerTick,
-		maxCopies:  4 * transport.MaxBatchInputs, // four full batches a tick: an honest client sends one
-		maxControl: maxControlFrames,
-		wake:       make(chan struct{}, 1),
-		done:       make(chan struct{}),
+		conn:  conn,
+		lane:  cfg.Lane,
+		stats: stats,
+		wake:  make(chan struct{}, 1),
+		done:  make(chan struct{}),
 	}
 }
 
@@ -68,6 +60,10 @@ const maxControlFrames = 2*int(transport.WriteTimeout/tickInterval) + 2*maxPings
 // plus what came since. Twice the window holds that; only a flood exceeds it.
 const maxStreamInputsPerTick = 2 * 512
 
+// maxDatagramCopies is how many datagram MoveInputs a session queues between two ticks:
+// four full batches, where an honest client sends one. Beyond it datagrams are dropped.
+const maxDatagramCopies = 4 * transport.MaxBatchInputs
+
 func (s *session) notify() {
 	select {
 	case s.wake <- struct{}{}:
@@ -80,7 +76,7 @@ func (s *session) notify() {
 func (s *session) pushInput(in netcode.PendingInput) bool {
 	s.inMu.Lock()
 	defer s.inMu.Unlock()
-	if len(s.inbox) >= s.maxInbox {
+	if len(s.inbox) >= maxStreamInputsPerTick {
 		return false
 	}
 	s.inbox = append(s.inbox, in)
@@ -147,7 +143,7 @@ func (s *session) onDatagram(b []byte) {
 	}
 	s.inMu.Lock()
 	defer s.inMu.Unlock()
-	if len(s.copies)+len(batch.GetInputs()) > s.maxCopies {
+	if len(s.copies)+len(batch.GetInputs()) > maxDatagramCopies {
 		s.stats.droppedDatagrams.Add(1)
 		return
 	}
@@ -161,7 +157,7 @@ func (s *session) send(frame []byte) {
 		return
 	}
 	s.outMu.Lock()
-	full := len(s.control) >= s.maxControl
+	full := len(s.control) >= maxControlFrames
 	if !full && !s.closing {
 		s.control = append(s.control, frame)
 	}
