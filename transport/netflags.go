@@ -78,17 +78,24 @@ type NetFlags struct {
 
 // Register defines -net, -latency, -jitter, -loss, -dup, -reorder and -net-seed on fs.
 func (f *NetFlags) Register(fs *flag.FlagSet) {
-	f.fs = fs
 	if f.Preset == "" {
 		f.Preset = "none"
 	}
 	fs.StringVar(&f.Preset, "net", f.Preset, fmt.Sprintf("simulated network `preset`: %s, or custom", strings.Join(PresetNames(), ", ")))
+	f.RegisterLink(fs)
+	fs.Uint64Var(&f.Seed, "net-seed", f.Seed, "`seed` for the simulated network's random decisions")
+}
+
+// RegisterLink defines only the link flags, -latency, -jitter, -loss, -dup and -reorder, on
+// fs, for a program that names its preset and seeds its network its own way; Override
+// returns those given.
+func (f *NetFlags) RegisterLink(fs *flag.FlagSet) {
+	f.fs = fs
 	fs.DurationVar(&f.Latency, "latency", f.Latency, "simulated one-way `delay` added in each direction (overrides the preset)")
 	fs.DurationVar(&f.Jitter, "jitter", f.Jitter, "± `variation` of the simulated delay (overrides the preset)")
 	fs.Float64Var(&f.Loss, "loss", f.Loss, "simulated packet loss `probability` per direction, 0..1 (overrides the preset)")
 	fs.Float64Var(&f.Dup, "dup", f.Dup, "simulated duplication `probability`, 0..1 (overrides the preset)")
 	fs.Float64Var(&f.Reorder, "reorder", f.Reorder, "simulated reordering `probability`, 0..1 (overrides the preset)")
-	fs.Uint64Var(&f.Seed, "net-seed", f.Seed, "`seed` for the simulated network's random decisions")
 }
 
 // Override returns the link flags that were given on the command line. A NetFlags that was

@@ -58,28 +58,12 @@ func parseFlags(fs *flag.FlagSet, args []string) (cfg sim.Config, asJSON bool, e
 	fs.StringVar(&cfg.Arena, "arena", cfg.Arena, "in-process server's `arena`: "+strings.Join(netcode.ArenaNames(), " or "))
 	fs.IntVar(&cfg.BotFPS, "bot-fps", cfg.BotFPS, "frames per second each bot runs (fewer lets one machine drive many bots)")
 	fs.StringVar(&cfg.ServerMetrics, "server-metrics", "", "the -metrics `address` of the tankserver given by -server: report its CPU use and bytes per tank")
-	latency := fs.Duration("latency", 0, "override the profile's one-way latency, both directions")
-	jitter := fs.Duration("jitter", 0, "override the profile's one-way jitter (+/-), both directions")
-	loss := fs.Float64("loss", 0, "override the profile's loss probability per packet [0, 1]")
-	dup := fs.Float64("dup", 0, "override the profile's duplicate probability per packet [0, 1]")
-	reorder := fs.Float64("reorder", 0, "override the profile's reorder probability per packet [0, 1]")
+	var link transport.NetFlags
+	link.RegisterLink(fs)
 	if err := fs.Parse(args); err != nil {
 		return cfg, false, err
 	}
-	fs.Visit(func(f *flag.Flag) { // only flags given on the command line override
-		switch f.Name {
-		case "latency":
-			cfg.Link.Latency = latency
-		case "jitter":
-			cfg.Link.Jitter = jitter
-		case "loss":
-			cfg.Link.Loss = loss
-		case "dup":
-			cfg.Link.Duplicate = dup
-		case "reorder":
-			cfg.Link.Reorder = reorder
-		}
-	})
+	cfg.Link = link.Override() // only flags given on the command line override
 	return cfg, asJSON, nil
 }
 

@@ -25,13 +25,8 @@ func TestParseFlagsDefaultsAreSimDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := sim.DefaultConfig()
-	if cfg.Bots != want.Bots || cfg.Duration != want.Duration || cfg.Seed != want.Seed || cfg.Contact != want.Contact ||
-		cfg.Net != want.Net || cfg.Interp != want.Interp || cfg.Server != "" || cfg.PlotDir != "" || cfg.Matrix || asJSON {
+	if want := sim.DefaultConfig(); cfg != want || asJSON {
 		t.Errorf("no flags = %+v json %v, want sim.DefaultConfig() %+v and text", cfg, asJSON, want)
-	}
-	if l := cfg.Link; l.Latency != nil || l.Jitter != nil || l.Loss != nil || l.Duplicate != nil || l.Reorder != nil {
-		t.Errorf("no flags override the link: %+v", l)
 	}
 }
 
@@ -39,13 +34,15 @@ func TestParseFlagsMapEveryFlag(t *testing.T) {
 	cfg, asJSON, err := parse(t, "-server", "127.0.0.1:7777", "-bots", "3", "-duration", "2s", "-seed", "9",
 		"-contact=false", "-net", "custom", "-interp", "adaptive", "-json", "-plot", "out", "-matrix",
 		"-latency", "80ms", "-jitter", "5ms", "-loss", "0.02", "-dup", "0.01", "-reorder", "0",
-		"-arena", "large", "-bot-fps", "20", "-server-metrics", "127.0.0.1:9100")
+		"-arena", "large", "-bot-fps", "20", "-server-metrics", "127.0.0.1:9100",
+		"-lane", "reliable", "-fire", "-lagcomp=false", "-no-partial-step")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if cfg.Server != "127.0.0.1:7777" || cfg.Bots != 3 || cfg.Duration != 2*time.Second || cfg.Seed != 9 || cfg.Contact ||
 		cfg.Net != "custom" || cfg.Interp != "adaptive" || !asJSON || cfg.PlotDir != "out" || !cfg.Matrix ||
-		cfg.Arena != "large" || cfg.BotFPS != 20 || cfg.ServerMetrics != "127.0.0.1:9100" {
+		cfg.Arena != "large" || cfg.BotFPS != 20 || cfg.ServerMetrics != "127.0.0.1:9100" ||
+		cfg.Lane != "reliable" || !cfg.Fire || cfg.LagComp || !cfg.NoPartialStep {
 		t.Errorf("flags = %+v json %v, want every flag applied", cfg, asJSON)
 	}
 	l := cfg.Link
