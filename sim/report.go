@@ -283,8 +283,10 @@ func buildReport(d *runData) Report {
 		if start, ok := d.truth.wallOffset(); ok {
 			inWindow := func(now time.Duration) bool { return d.inWindow(start.Add(now).Sub(d.start)) }
 			sent := map[uint32]map[uint32]time.Duration{} // player id -> move tick -> server time sent
+			full := false                                 // a bot stopped recording send times (maxSentInputs)
 			for _, b := range d.bots {
 				sent[b.report.PlayerID] = b.probe.sent
+				full = full || len(b.probe.sent) >= maxSentInputs
 			}
 			sentAt := func(player, moveTick uint32) (time.Duration, bool) {
 				t, ok := sent[player][moveTick]
@@ -292,7 +294,7 @@ func buildReport(d *runData) Report {
 			}
 			late, starved, truncated := d.truth.inputMetrics(inWindow, sentAt)
 			r.InputLateTicks, r.InputStarvedRatio = quantiles(late), starved
-			if truncated {
+			if truncated || full {
 				r.Notes = append(r.Notes, "long run: input_late_ticks covers only the first inputs recorded")
 			}
 		}
