@@ -16,7 +16,8 @@ type tankLabel struct {
 }
 
 // drawTanks draws a client pane's remote tanks, then its own on top, each with its ghosts,
-// and last every name tag, placed so none leaves the arena or covers another.
+// and last the name tag of every tank in view, placed so none leaves the arena or covers
+// another.
 func (g *Game) drawTanks(dst *ebiten.Image, p *clientPane, f view.Frame) {
 	if f.Scale <= 0 {
 		return
@@ -62,8 +63,8 @@ func (g *Game) drawTanks(dst *ebiten.Image, p *clientPane, f view.Frame) {
 
 // addLabel appends a name tag for a tank at pose to labels.
 func (g *Game) addLabel(labels []tankLabel, f view.Frame, a *netcode.Arena, pose netcode.Pose, name string, clr color.RGBA) []tankLabel {
-	if name == "" {
-		return labels
+	if name == "" || !f.Shows(pose.X, pose.Y, a.TankRadius) {
+		return labels // a camera's view: a tank out of it gets no tag clamped to the edge
 	}
 	img := g.text.image(name, g.fonts.label, shade(clr, 1.4), true)
 	sx, sy := f.ToScreen(pose.X, pose.Y)

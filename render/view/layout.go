@@ -64,6 +64,12 @@ func (f Frame) Visible() (x0, y0, x1, y1 float64) {
 	return f.OriginX, f.OriginY, f.OriginX + f.Arena.W/f.Scale, f.OriginY + f.worldH
 }
 
+// Shows reports whether f shows any of a disc of radius r around world point (x, y).
+func (f Frame) Shows(x, y, r float64) bool {
+	x0, y0, x1, y1 := f.Visible()
+	return f.Scale > 0 && x >= x0-r && x <= x1+r && y >= y0-r && y <= y1+r
+}
+
 // Layout places an arena of worldW x worldH units in a screenW x screenH window, as large as
 // fits, centred across and against the top. With hud
 // set it reserves a panel on the right when there is room, or floats one over the arena's

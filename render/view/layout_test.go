@@ -189,6 +189,9 @@ func TestFrame_FollowCentresTheCamera(t *testing.T) {
 		if math.Abs(x1-x0-40) > 1e-9 || math.Abs(y1-y0-25) > 1e-9 || math.Abs((x0+x1)/2-p[0]) > 1e-9 {
 			t.Errorf("Follow(%v) shows [%v, %v] x [%v, %v], want 40 x 25 around it", p, x0, x1, y0, y1)
 		}
+		if !c.Shows(p[0], p[1], 0) || !c.Shows(x1+0.5, y0, 1) || c.Shows(x1+1.5, y0, 1) || c.Shows(p[0], y0-2, 1) {
+			t.Errorf("Follow(%v): Shows disagrees with the view [%v, %v] x [%v, %v]", p, x0, x1, y0, y1)
+		}
 		if s := c.Still(); s.OriginX != 0 || s.OriginY != 0 || !s.Follows {
 			t.Errorf("Still() = %+v, want the camera position dropped, the mode kept", s)
 		}
