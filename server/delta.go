@@ -100,7 +100,8 @@ func zigzag(v int32) uint64 { return protowire.EncodeZigZag(int64(v)) }
 // deltaBuilder cuts one client's snapshot into delta chunks.
 type deltaBuilder struct {
 	chunks []deltaChunk
-	left   int // bytes of left_view, in chunk 0
+	left   int        // bytes of left_view, in chunk 0
+	parts  []snapPart // datagrams' scratch: the chunks as messages
 }
 
 func (b *deltaBuilder) reset(leftBytes int) {
@@ -180,7 +181,8 @@ func (b *deltaBuilder) datagrams(tick, baseline uint32, left []uint32) ([][]byte
 	if len(b.chunks) > transport.MaxSnapshotChunks {
 		return nil, fmt.Errorf("server: snapshot needs %d chunks, more than %d", len(b.chunks), transport.MaxSnapshotChunks)
 	}
-	parts := make([]snapPart, len(b.chunks))
+	b.parts = append(b.parts[:0], make([]snapPart, len(b.chunks))...)
+	parts := b.parts
 	total := 0
 	for i := range b.chunks {
 		c := &b.chunks[i]
