@@ -44,12 +44,16 @@ func cleanText(s string, n int) string {
 			b.WriteRune(r)
 		}
 	}
-	out := b.String()
-	for len(out) > n {
-		_, size := utf8.DecodeLastRuneInString(out)
-		out = strings.TrimRightFunc(out[:len(out)-size], unicode.IsSpace)
+	return cutBytes(b.String(), n)
+}
+
+// cutBytes returns s cut to at most n bytes on a rune boundary, without trailing space.
+func cutBytes(s string, n int) string {
+	for len(s) > n {
+		_, size := utf8.DecodeLastRuneInString(s)
+		s = s[:len(s)-size]
 	}
-	return out
+	return strings.TrimRightFunc(s, unicode.IsSpace)
 }
 
 // visible reports whether r may appear in a name or reason: a letter, mark, number,
@@ -96,12 +100,7 @@ func (w *world) uniqueName(name string) string {
 	}
 	for k := 2; ; k++ { // ends: at most MaxPlayers names are taken
 		suffix := fmt.Sprintf(" (%d)", k)
-		base := name
-		for len(base)+len(suffix) > maxNameBytes {
-			_, size := utf8.DecodeLastRuneInString(base)
-			base = base[:len(base)-size]
-		}
-		if s := strings.TrimRightFunc(base, unicode.IsSpace) + suffix; !taken(s) {
+		if s := cutBytes(name, maxNameBytes-len(suffix)) + suffix; !taken(s) {
 			return s
 		}
 	}
