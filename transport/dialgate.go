@@ -24,8 +24,8 @@ var ErrVersionMismatch = errors.New("transport: server speaks another protocol v
 // until the server has shown it admitted us, wraps every datagram kcp-go sends in a
 // ConnectResponse carrying our cookie, and keeps handshake datagrams away from kcp-go.
 type dialGate struct {
-	pc     net.PacketConn
-	server net.Addr
+	net.PacketConn // the socket below: its Close, LocalAddr and deadlines are ours
+	server         net.Addr
 
 	mu     sync.Mutex
 	cookie cookie
@@ -87,12 +87,12 @@ func cmpErr(a, b error) error {
 // WriteTo sends b, wrapped with our cookie until the server has admitted us.
 func (g *dialGate) WriteTo(b []byte, addr net.Addr) (int, error) {
 	if g.admitted() {
-		return g.pc.WriteTo(b, addr)
+		return g.PacketConn.WriteTo(b, addr)
 	}
 	g.mu.Lock()
 	wrapped := appendConnectResponse(make([]byte, 0, responseHeaderSize+len(b)), g.cookie, b)
 	g.mu.Unlock()
-	if _, err := g.pc.WriteTo(wrapped, addr); err != nil {
+	if _, err := g.PacketConn.WriteTo(wrapped, addr); err != nil {
 		return 0, err
 	}
 	return len(b), nil
@@ -103,7 +103,7 @@ func (g *dialGate) WriteTo(b []byte, addr net.Addr) (int, error) {
 // datagrams are dropped.
 func (g *dialGate) ReadFrom(b []byte) (int, net.Addr, error) {
 	for {
-		n, addr, err := g.pc.ReadFrom(b)
+		n, addr, err := g.PacketConn.ReadFrom(b)
 		if err != nil {
 			return n, addr, err
 		}
@@ -122,9 +122,3 @@ func (g *dialGate) ReadFrom(b []byte) (int, net.Addr, error) {
 		return n, addr, nil
 	}
 }
-
-func (g *dialGate) Close() error                       { return g.pc.Close() }
-func (g *dialGate) LocalAddr() net.Addr                { return g.pc.LocalAddr() }
-func (g *dialGate) SetDeadline(t time.Time) error      { return g.pc.SetDeadline(t) }
-func (g *dialGate) SetReadDeadline(t time.Time) error  { return g.pc.SetReadDeadline(t) }
-func (g *dialGate) SetWriteDeadline(t time.Time) error { return g.pc.SetWriteDeadline(t) }

@@ -62,9 +62,9 @@ type admission struct {
 // socket (or link conditioner) that passes up only datagrams from admitted addresses, for
 // the conversation they were admitted with, and answers the connect handshake itself.
 type gate struct {
-	pc     net.PacketConn
-	minter cookieMinter
-	epoch  time.Time // gate time zero
+	net.PacketConn // the socket or conditioner below: its Close, LocalAddr and deadlines are ours
+	minter         cookieMinter
+	epoch          time.Time // gate time zero
 
 	mu       sync.RWMutex
 	admitted map[netip.AddrPort]*admission
@@ -80,7 +80,7 @@ type gate struct {
 }
 
 func newGate(pc net.PacketConn) *gate {
-	g := &gate{pc: pc, epoch: time.Now(), admitted: map[netip.AddrPort]*admission{},
+	g := &gate{PacketConn: pc, epoch: time.Now(), admitted: map[netip.AddrPort]*admission{},
 		challenges: tokenBucket{rate: challengesPerSecond, burst: challengeBurst, tokens: challengeBurst},
 		legacy:     tokenBucket{rate: legacyRejectsPerSecond, burst: legacyRejectBurst, tokens: legacyRejectBurst},
 	}
@@ -105,7 +105,7 @@ func addrPort(a net.Addr) netip.AddrPort {
 // its sender. Everything else is answered (a Challenge, a protocol 1 Reject) or dropped here.
 func (g *gate) ReadFrom(b []byte) (int, net.Addr, error) {
 	for {
-		n, addr, err := g.pc.ReadFrom(b)
+		n, addr, err := g.PacketConn.ReadFrom(b)
 		if err != nil {
 			return n, addr, err
 		}
@@ -195,7 +195,7 @@ func (g *gate) sendUnvalidated(b []byte, addr net.Addr, received int) bool {
 	if len(b) > AmplificationLimit*received {
 		return false
 	}
-	if _, err := g.pc.WriteTo(b, addr); err == nil {
+	if _, err := g.PacketConn.WriteTo(b, addr); err == nil {
 		g.bytesOut.Add(uint64(len(b)))
 	}
 	return true
@@ -261,14 +261,8 @@ func (g *gate) WriteTo(b []byte, addr net.Addr) (int, error) {
 	if a := g.lookup(addrPort(addr)); a != nil {
 		a.ack.sent(b, g.now())
 	}
-	return g.pc.WriteTo(b, addr)
+	return g.PacketConn.WriteTo(b, addr)
 }
-
-func (g *gate) Close() error                       { return g.pc.Close() }
-func (g *gate) LocalAddr() net.Addr                { return g.pc.LocalAddr() }
-func (g *gate) SetDeadline(t time.Time) error      { return g.pc.SetDeadline(t) }
-func (g *gate) SetReadDeadline(t time.Time) error  { return g.pc.SetReadDeadline(t) }
-func (g *gate) SetWriteDeadline(t time.Time) error { return g.pc.SetWriteDeadline(t) }
 
 // stats returns the counters.
 func (g *gate) stats() GateStats {

@@ -43,7 +43,7 @@ func FuzzConnectDatagram(f *testing.F) {
 			}
 		}
 
-		d := &dialGate{pc: sc, server: clientAddr}
+		d := &dialGate{PacketConn: sc, server: clientAddr}
 		sc.queue(b, clientAddr)
 		buf := make([]byte, 4096)
 		if n, _, err := d.ReadFrom(buf); err == nil {

@@ -142,7 +142,7 @@ func dial(ctx context.Context, addr string, pc net.PacketConn, fec fecShards) (*
 		pc.Close()
 		return nil, err
 	}
-	gate := &dialGate{pc: pc, server: raddr, cookie: ck}
+	gate := &dialGate{PacketConn: pc, server: raddr, cookie: ck}
 	var id [4]byte
 	rand.Read(id[:]) // conversation id: random, so a restarted client is a new session
 	conv := binary.LittleEndian.Uint32(id[:])
