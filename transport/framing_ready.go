@@ -21,15 +21,21 @@ func (fr *FrameReader) ReadIfComplete(m proto.Message) (ok bool, err error) {
 			return false, err
 		}
 	}
-	buf, _ := fr.r.Peek(fr.r.Buffered())
-	size, n := protowire.ConsumeVarint(buf)
-	switch {
-	case n < 0 && len(buf) < binary.MaxVarintLen64:
-		return false, nil // the length prefix is still arriving
-	case n >= 0 && size <= MaxFrameSize && uint64(len(buf)-n) < size:
-		return false, nil // the body is still arriving
+	if buf, _ := fr.r.Peek(fr.r.Buffered()); !frameDecidable(buf) {
+		return false, nil // the length prefix or the body is still arriving
 	}
 	return true, fr.Read(m) // whole, or malformed: Read decodes it or says why not
+}
+
+// frameDecidable reports whether buf, the start of the stream, holds enough to decode the
+// next frame or to tell that it is malformed (a length prefix that is no varint, or is
+// above MaxFrameSize). Otherwise its length prefix or body is still arriving.
+func frameDecidable(buf []byte) bool {
+	size, n := protowire.ConsumeVarint(buf)
+	if n < 0 {
+		return len(buf) >= binary.MaxVarintLen64
+	}
+	return size > MaxFrameSize || uint64(len(buf)-n) >= size
 }
 
 // TryRecv reads the next message into m if it has fully arrived, without waiting; see
@@ -46,12 +52,8 @@ func (c *Conn) TryRecv(m proto.Message) (ok bool, err error) {
 func (fr *FrameReader) awaitFrame() error {
 	for {
 		buf, _ := fr.r.Peek(fr.r.Buffered())
-		size, n := protowire.ConsumeVarint(buf)
-		switch {
-		case n < 0 && len(buf) >= binary.MaxVarintLen64, n >= 0 && size > MaxFrameSize:
-			return nil // malformed: let the decoder say so
-		case n >= 0 && uint64(len(buf)-n) >= size:
-			return nil // whole
+		if frameDecidable(buf) {
+			return nil // whole, or malformed: let the decoder say so
 		}
 		if _, err := fr.r.Peek(len(buf) + 1); err != nil && fr.r.Buffered() == len(buf) {
 			if len(buf) > 0 && errors.Is(err, io.EOF) {
