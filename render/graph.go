@@ -25,19 +25,30 @@ var (
 func rttMS(s view.Sample) float64      { return float64(s.RTT.Microseconds()) / 1000 }
 func correction(s view.Sample) float64 { return s.Correction }
 
-// graphLegend writes the graph's two-line legend above r into t and returns the values at
-// the top edge of each trace's scale.
-func (g *Game) graphLegend(t *textLayer, p *clientPane, r view.Rect) (rttTop, corrTop float64) {
+// graphLegend is the graph's two-line legend and the value at the top edge of each trace's
+// scale, read from a pane's history with the rest of the HUD.
+type graphLegend struct {
+	rtt, corr       string
+	rttTop, corrTop float64
+}
+
+// readLegend reads p's legend from its history.
+func readLegend(p *clientPane) graphLegend {
 	h := &p.history
-	rttTop = view.NiceCeil(h.Max(rttMS), rttFloorMS)
-	corrTop = view.NiceCeil(h.Max(correction), correctionUnit)
+	l := graphLegend{rttTop: view.NiceCeil(h.Max(rttMS), rttFloorMS), corrTop: view.NiceCeil(h.Max(correction), correctionUnit)}
 	var rtt, corr float64
 	if s := h.Samples(); len(s) > 0 {
 		rtt, corr = rttMS(s[len(s)-1]), correction(s[len(s)-1])
 	}
-	t.add(fmt.Sprintf("RTT %.0f ms (top %g)", rtt, rttTop), g.fonts.mono, r.X, r.Y-2*lineHeight, view.RTTLine)
-	t.add(fmt.Sprintf("correction %.3f u (top %g)", corr, corrTop), g.fonts.mono, r.X, r.Y-lineHeight, view.ErrorLine)
-	return rttTop, corrTop
+	l.rtt = fmt.Sprintf("RTT %.0f ms (top %g)", rtt, l.rttTop)
+	l.corr = fmt.Sprintf("correction %.3f u (top %g)", corr, l.corrTop)
+	return l
+}
+
+// add writes the legend above r into t.
+func (l *graphLegend) add(g *Game, t *textLayer, r view.Rect) {
+	t.add(l.rtt, g.fonts.mono, r.X, r.Y-2*lineHeight, view.RTTLine)
+	t.add(l.corr, g.fonts.mono, r.X, r.Y-lineHeight, view.ErrorLine)
 }
 
 // drawGraph draws the last view.GraphWindow of round trips and correction sizes in r, each

@@ -38,6 +38,7 @@ func (g *Game) drawHUD(dst *ebiten.Image, p *clientPane, f view.Frame, full bool
 	if refresh {
 		p.hudAt = time.Now()
 		p.hudLines = append(view.CombatLines(p.game, p.lagComp), view.HUD(p.game, p.tech, p.netLines())...)
+		p.legend = readLegend(p)
 	}
 	lines := p.hudLines
 	if p.netErr != nil {
@@ -86,7 +87,7 @@ func (g *Game) drawHUD(dst *ebiten.Image, p *clientPane, f view.Frame, full bool
 		t.add(l.Text, g.fonts.mono, x, y, styleColor(l.Style))
 		y += lineHeight
 	}
-	rttTop, corrTop := g.graphLegend(t, p, graph)
+	p.legend.add(g, t, graph)
 	repainted := t.update() || full
 	if repainted {
 		if !full { // put back what is under the panel where it was and is: it may have shrunk
@@ -98,7 +99,7 @@ func (g *Game) drawHUD(dst *ebiten.Image, p *clientPane, f view.Frame, full bool
 	// The graph is opaque and nothing else draws over it, so between HUD refreshes it stays
 	// on screen as it was; it is drawn again with the text, or over a repainted panel.
 	if graph.H > 10 && graph.W > 10 && (refresh || repainted) {
-		g.drawGraph(dst, p, graph, rttTop, corrTop)
+		g.drawGraph(dst, p, graph, p.legend.rttTop, p.legend.corrTop)
 	}
 }
 

@@ -48,6 +48,7 @@ type clientPane struct {
 
 	hudText   textLayer
 	hudLines  []view.Line // the HUD text, read every hudRefresh
+	legend    graphLegend // the graph's legend and scales, read with it
 	hudAt     time.Time
 	titleText textLayer
 	hudRect   image.Rectangle // where the HUD panel was last drawn
