@@ -27,6 +27,8 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
+
+	"tanknet/sim"
 )
 
 // result is one run: what tanksim reported.
@@ -56,7 +58,7 @@ func main() {
 		}
 		counts = append(counts, n)
 	}
-	sim := filepath.Join(*after, "tanksim")
+	tanksim := filepath.Join(*after, "tanksim")
 	runs := map[string][]result{}
 	builds := [][2]string{{"after", *after}}
 	if *before != "" {
@@ -66,7 +68,7 @@ func main() {
 		for i, n := range counts {
 			var r result
 			for try := 1; try <= max(1, *tries); try++ {
-				r = measure(filepath.Join(b[1], "tankserver"), sim, n, *duration, 7900+i)
+				r = measure(filepath.Join(b[1], "tankserver"), tanksim, n, *duration, 7900+i)
 				r.Tries = try
 				if load, err := os.ReadFile("/proc/loadavg"); err == nil {
 					r.Load = strings.TrimSpace(string(load))
@@ -96,8 +98,8 @@ func main() {
 	fmt.Println()
 }
 
-// measure runs server with the large arena and n bots of sim against it for d.
-func measure(server, sim string, n int, d time.Duration, port int) result {
+// measure runs server with the large arena and n bots of tanksim against it for d.
+func measure(server, tanksim string, n int, d time.Duration, port int) result {
 	r := result{Players: n}
 	addr, maddr := fmt.Sprintf("127.0.0.1:%d", port), fmt.Sprintf("127.0.0.1:%d", port+100)
 	srv := exec.Command(server, "-addr", addr, "-max-players", "256", "-arena", "large", "-contact=false", "-metrics", maddr)
@@ -120,7 +122,7 @@ func measure(server, sim string, n int, d time.Duration, port int) result {
 	ctx, cancel := context.WithTimeout(context.Background(), d+time.Minute)
 	defer cancel()
 	var stdout, stderr bytes.Buffer
-	cmd := exec.CommandContext(ctx, sim, "-server", addr, "-server-metrics", maddr, "-bots", strconv.Itoa(n),
+	cmd := exec.CommandContext(ctx, tanksim, "-server", addr, "-server-metrics", maddr, "-bots", strconv.Itoa(n),
 		"-duration", d.String(), "-bot-fps", "20", "-net", "none", "-json")
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
@@ -128,25 +130,17 @@ func measure(server, sim string, n int, d time.Duration, port int) result {
 		r.Failed = fmt.Sprintf("%v: %s", err, lines[0])
 		return r
 	}
-	var rep struct {
-		Bytes struct {
-			Down float64 `json:"down"`
-		} `json:"bytes_per_s"`
-		CPU     *float64 `json:"server_cpu_cores"`
-		PerTank *struct {
-			Moving *float64 `json:"moving"`
-		} `json:"bytes_per_tank"`
-	}
+	var rep sim.Report
 	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
 		r.Failed = "report: " + err.Error()
 		return r
 	}
-	r.Down = rep.Bytes.Down
-	if rep.CPU != nil {
-		r.CPU = *rep.CPU
+	r.Down = rep.BytesPerSecond.Down
+	if rep.ServerCPUCores != nil {
+		r.CPU = *rep.ServerCPUCores
 	}
-	if rep.PerTank != nil && rep.PerTank.Moving != nil {
-		r.TankBytes = *rep.PerTank.Moving
+	if rep.BytesPerTank != nil && rep.BytesPerTank.Moving != nil {
+		r.TankBytes = *rep.BytesPerTank.Moving
 	}
 	return r
 }
