@@ -1,8 +1,6 @@
 package sim
 
 import (
-	"bytes"
-	"context"
 	"testing"
 	"time"
 )
@@ -18,14 +16,7 @@ func TestRunFireAgrees(t *testing.T) {
 	}
 	cfg := DefaultConfig()
 	cfg.Bots, cfg.Duration, cfg.Net, cfg.Contact, cfg.Fire = 3, 3*time.Second, "lan", false, true
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	var errOut bytes.Buffer
-	res, err := Run(ctx, cfg, &errOut)
-	if err != nil {
-		t.Fatalf("Run: %v\nprogress: %s", err, errOut.String())
-	}
-	r := res.Report
+	r := runFor(t, cfg).Report
 	if !r.Fire || !r.LagComp {
 		t.Errorf("report fire %v lagcomp %v, want both true", r.Fire, r.LagComp)
 	}

@@ -12,6 +12,20 @@ import (
 	"tanknet/server"
 )
 
+// runFor runs cfg (for at most a minute) and returns what it measured, failing t with the
+// progress lines if it fails.
+func runFor(t *testing.T, cfg Config) Result {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	var progress bytes.Buffer
+	res, err := Run(ctx, cfg, &progress)
+	if err != nil {
+		t.Fatalf("Run: %v\nprogress: %s", err, progress.String())
+	}
+	return res
+}
+
 // TestRunInProcessLAN is the end-to-end scenario: two bots on the lan profile with contact
 // off play an in-process server on 127.0.0.1 and the JSON report measures everything.
 func TestRunInProcessLAN(t *testing.T) {
@@ -20,13 +34,8 @@ func TestRunInProcessLAN(t *testing.T) {
 	}
 	cfg := DefaultConfig()
 	cfg.Bots, cfg.Duration, cfg.Net, cfg.Contact = 2, 1500*time.Millisecond, "lan", false
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	var out, errOut bytes.Buffer
-	res, err := Run(ctx, cfg, &errOut)
-	if err != nil {
-		t.Fatalf("Run: %v\nprogress: %s", err, errOut.String())
-	}
+	res := runFor(t, cfg)
+	var out bytes.Buffer
 	if res.Report == nil || res.Matrix != nil {
 		t.Fatalf("Run = %+v, want only a report", res)
 	}
