@@ -314,3 +314,36 @@ func TestInputBatcher_EncodesWhatItIsGivenWithoutAllocating(t *testing.T) {
 		t.Error("a batch over the limit encoded")
 	}
 }
+
+// TestSession_FullQueueDropsOldSnapshotsNotTheSession: a window that stalls under load while
+// 3 queues' worth of snapshots arrive keeps the session; the oldest snapshots go (counted),
+// the newest and every message that is not a snapshot (a pong here) stay, in order.
+func TestSession_FullQueueDropsOldSnapshotsNotTheSession(t *testing.T) {
+	sess := &Session{}
+	pong := &tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Pong{Pong: &tankv1.Pong{ClientTimeUs: 7}}}
+	if !sess.push(Received{Msg: pong}) {
+		t.Fatal("pong refused by an empty queue")
+	}
+	const sent = 3 * maxQueued
+	for tick := uint32(1); tick <= sent; tick++ {
+		if !sess.push(Received{Msg: chunkMsg(tick, 0, 1, 2)}) {
+			t.Fatalf("snapshot %d refused: a full queue should drop an old snapshot instead", tick)
+		}
+	}
+	got, err := sess.Drain(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != maxQueued {
+		t.Fatalf("%d messages queued, want %d", len(got), maxQueued)
+	}
+	if got[0].Msg.GetPong() == nil {
+		t.Errorf("first queued message is %T, want the pong kept", got[0].Msg.GetKind())
+	}
+	if first, last := got[1].Msg.GetSnapshot().GetServerTick(), got[len(got)-1].Msg.GetSnapshot().GetServerTick(); first != sent-maxQueued+2 || last != sent {
+		t.Errorf("queued snapshots run from tick %d to %d, want the newest: %d to %d", first, last, sent-maxQueued+2, sent)
+	}
+	if d := sess.StaleDropped(); d != sent-(maxQueued-1) {
+		t.Errorf("StaleDropped() = %d, want %d", d, sent-(maxQueued-1))
+	}
+}

@@ -15,7 +15,8 @@ import (
 )
 
 // maxQueued bounds the received messages waiting for Update: 4 s of snapshots. Beyond it the
-// reader gives up on the consumer and closes the session.
+// reader makes room by dropping the oldest queued snapshot (a newer one supersedes it), so a
+// consumer that stalls under load loses old snapshots, counted, not the session.
 const maxQueued = 80
 
 // RejectedError is a server's refusal of the handshake.
@@ -69,6 +70,7 @@ type Session struct {
 
 	badDatagrams     atomic.Uint64 // undecodable, not a chunk, or a chunk breaking the rules
 	droppedDatagrams atomic.Uint64 // good chunks the full queue had no room for
+	droppedStale     atomic.Uint64 // old snapshots dropped to make room in a full queue
 	newestTick       atomic.Uint32 // newest snapshot tick taken, to refuse far-future ones
 	batch            inputBatcher  // SendInputBatch's reused message and buffer
 }
@@ -152,7 +154,7 @@ func (s *Session) Run() error {
 			} else if s.push(Received{At: time.Now(), Msg: m}) {
 				continue
 			} else {
-				err = errors.New("client: messages not consumed; giving up")
+				err = errors.New("client: the window took no messages while 80 that are not snapshots queued up; giving up")
 			}
 		} else if transport.IsTimeout(err) {
 			if s.conn.SilentFor() < transport.IdleTimeout {
@@ -217,20 +219,41 @@ func (s *Session) DatagramStats() (bad, dropped uint64) {
 	return s.badDatagrams.Load(), s.droppedDatagrams.Load()
 }
 
+// StaleDropped returns how many queued snapshots were dropped, oldest first, to make room
+// for newer messages because the consumer fell behind.
+func (s *Session) StaleDropped() uint64 { return s.droppedStale.Load() }
+
+// push queues r. Chunks may fill only half the queue: beyond that a chunk is refused
+// (counted by the caller), so chunks never crowd out stream messages. A stream message that
+// finds the queue full makes room by dropping the oldest queued snapshot; push refuses it
+// only when nothing in the queue is a snapshot.
 func (s *Session) push(r Received) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	limit := maxQueued
 	if r.Datagram {
-		// Chunks may fill only half the queue: a consumer that stalls then loses chunks
-		// (counted), never the stream messages that would end the session if refused.
-		limit = maxQueued / 2
-	}
-	if len(s.queue) >= limit {
+		if len(s.queue) >= maxQueued/2 {
+			return false
+		}
+	} else if len(s.queue) >= maxQueued && !s.dropOldestSnapshot() {
 		return false
 	}
 	s.queue = append(s.queue, r)
 	return true
+}
+
+// dropOldestSnapshot removes the oldest snapshot (stream or chunk) from the queue and reports
+// whether there was one. The caller holds s.mu.
+func (s *Session) dropOldestSnapshot() bool {
+	for i, q := range s.queue {
+		if q.Msg.GetSnapshot() != nil {
+			copy(s.queue[i:], s.queue[i+1:])
+			s.queue[len(s.queue)-1] = Received{}
+			s.queue = s.queue[:len(s.queue)-1]
+			s.droppedStale.Add(1)
+			return true
+		}
+	}
+	return false
 }
 
 // Drain appends the messages received since the last call to dst, oldest first, and returns
