@@ -58,6 +58,7 @@ func main() {
 	flag.BoolVar(&cfg.Gunner, "gunner", false, "aim and fire by yourself like a bot (demos, screenshots)")
 	flag.BoolVar(&cfg.Scores, "scores", false, "keep the scoreboard open (otherwise hold Tab)")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the whole run to `file` (go tool pprof reads it)")
+	flag.Usage = func() { usage(flag.CommandLine) }
 	flag.Parse()
 
 	var err error
@@ -115,6 +116,14 @@ func main() {
 	default:
 		exit(1, err)
 	}
+}
+
+// usage prints the help: what tankclient is and its flags. With no display the same text
+// comes from displaycheck.Help, which a test keeps equal to this.
+func usage(fs *flag.FlagSet) {
+	w := fs.Output()
+	fmt.Fprint(w, "tankclient: the tanknet window. Play against a tankserver, or run the three-pane demo (-demo).\n\nUsage: tankclient [flags]\n\n")
+	fs.PrintDefaults()
 }
 
 // exitHooks run before the process exits through exit, so a CPU profile is complete even

@@ -2,10 +2,25 @@
 
 package displaycheck
 
-import "os"
+import (
+	_ "embed"
+	"os"
+)
+
+// Help is tankclient's -h text, printed when there is no display to start the window
+// system, which the flags' own help would need. cmd/tankclient's tests check it matches.
+//
+//go:embed help.txt
+var Help string
 
 func init() {
-	if msg := problem(os.Getenv("DISPLAY"), exists); msg != "" {
+	msg := problem(os.Getenv("DISPLAY"), exists)
+	switch {
+	case msg == "":
+	case asksForHelp(os.Args[1:]):
+		os.Stderr.WriteString(Help)
+		os.Exit(0)
+	default:
 		os.Stderr.WriteString(msg)
 		os.Exit(2)
 	}
@@ -40,4 +55,18 @@ func problem(display string, exists func(string) bool) string {
 		return "tankclient: no display: DISPLAY is " + display + " but no X server listens there (/tmp/.X11-unix/X" + n + " is missing).\n" + hint
 	}
 	return ""
+}
+
+// asksForHelp reports whether the command line asks for the flags' help (-h, -help, with one
+// or two dashes).
+func asksForHelp(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "--":
+			return false // what follows is not flags
+		case "-h", "--h", "-help", "--help":
+			return true
+		}
+	}
+	return false
 }
