@@ -34,7 +34,8 @@ type Game struct {
 	showStrip  bool
 	showScores bool // the scoreboard is open (Tab held, or Options.ShowScores)
 
-	frames     int
+	frames     int       // drawn so far
+	reported   bool      // the -frame-report run has its frames; the game ends
 	failure    error     // why a session ended; nil while they run
 	failAt     time.Time // when failure was noticed
 	shot       screenshot
@@ -86,7 +87,7 @@ func (g *Game) Update() error {
 	if g.ctx.Err() != nil {
 		return ebiten.Termination
 	}
-	if g.shot.done {
+	if g.shot.done || g.reported {
 		switch {
 		case g.shot.err != nil:
 			return g.shot.err
@@ -119,10 +120,6 @@ func (g *Game) Update() error {
 			}
 		}
 	}
-	g.frames++
-	if g.shot.path != "" && g.frames >= g.shot.frames && !g.shot.due { // latched: Draw may come after several Updates
-		g.shot.due = g.frames >= 10*g.shot.frames || view.MomentReached(g.opts.ScreenshotWhen, g.panes[0].game, g.panes[0].game.Now())
-	}
 	if g.failure != nil && now.Sub(g.failAt) >= failureLinger {
 		return g.failure
 	}
@@ -132,6 +129,10 @@ func (g *Game) Update() error {
 // Draw draws the frame and, when a screenshot is due, saves it.
 func (g *Game) Draw(screen *ebiten.Image) {
 	g.countFrame(time.Now())
+	g.frames++
+	if g.shot.path != "" && g.frames >= g.shot.frames && !g.shot.due {
+		g.shot.due = g.frames >= 10*g.shot.frames || view.MomentReached(g.opts.ScreenshotWhen, g.panes[0].game, g.panes[0].game.Now())
+	}
 	g.layout = g.layoutFor(screen, g.layout[:0])
 	frames := g.frameBuf[:0]
 	for _, l := range g.layout {
@@ -171,9 +172,10 @@ func (g *Game) isDemo() bool { return g.truth != nil }
 const statsWarmUp = time.Second
 
 // countFrame records a frame drawn at now for the frame statistics, after the warm-up.
-// Only a run that reports them keeps them: they grow by a frame time every frame.
+// Only a run that reports them keeps them: they grow by a frame time every frame. A
+// FrameReport run ends once it has recorded its frames.
 func (g *Game) countFrame(now time.Time) {
-	if g.opts.Report == nil {
+	if g.opts.Report == nil || g.reported {
 		return
 	}
 	if g.firstFrame.IsZero() {
@@ -184,6 +186,7 @@ func (g *Game) countFrame(now time.Time) {
 	}
 	if g.warmedUp {
 		g.frameStats.Frame(now)
+		g.reported = g.opts.FrameReport > 0 && g.frameStats.Summary().Frames >= g.opts.FrameReport
 	}
 }
 

@@ -27,13 +27,17 @@ type Options struct {
 	// Net, if set, is the link conditioner under the session, so the network presets can be
 	// switched from the keyboard. Nil shows conditioning as unavailable.
 	Net *Network
-	// ScreenshotPath, if set, makes the window run ScreenshotFrames frames, write a PNG of
+	// ScreenshotPath, if set, makes the window draw ScreenshotFrames frames, write a PNG of
 	// what it shows there and close.
 	ScreenshotPath   string
 	ScreenshotFrames int
 	// ScreenshotWhen, if set, also waits for a moment (view.MomentHit, view.MomentDestroyed)
 	// after the frames, for at most ten times as many frames again.
 	ScreenshotWhen string
+	// FrameReport, if positive, makes the window draw that many frames after its first
+	// second, write one JSON line of their rate and frame-time percentiles to Report (see
+	// view.FrameSummary.JSON) and close. It needs Report.
+	FrameReport int
 	// Gunner makes the window aim and fire by itself like a bot (client.Game.Aim): for
 	// demos and screenshot tests. The keys still drive.
 	Gunner bool
@@ -62,6 +66,8 @@ func (o Options) Validate() error {
 		return errors.New("render: a screenshot needs at least one frame")
 	case !view.ValidMoment(o.ScreenshotWhen):
 		return fmt.Errorf("render: unknown screenshot moment %q (want hit or destroyed)", o.ScreenshotWhen)
+	case o.FrameReport < 0 || (o.FrameReport > 0 && o.Report == nil):
+		return fmt.Errorf("render: a frame report of %d frames needs a positive count and a Report writer", o.FrameReport)
 	case o.Net != nil && o.Net.Conn == nil:
 		return errors.New("render: network without a conditioner")
 	}

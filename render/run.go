@@ -111,7 +111,12 @@ func (g *Game) run() error {
 	ebiten.SetVsyncEnabled(true)
 	ebiten.SetScreenClearedEveryFrame(false) // every Draw repaints or repairs what it changes
 	err := ebiten.RunGame(g)
-	if opts.Report != nil {
+	switch {
+	case opts.FrameReport > 0 && g.reported:
+		fmt.Fprintln(opts.Report, g.frameStats.Summary().JSON())
+	case opts.FrameReport > 0:
+		err = errors.Join(err, errors.New("render: the window closed before the frame report had its frames"))
+	case opts.Report != nil:
 		g.report(opts.Report)
 	}
 	return err

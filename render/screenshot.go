@@ -13,7 +13,7 @@ import (
 // window as a PNG and the game ends.
 type screenshot struct {
 	path   string // "" when not taking one
-	frames int    // Update ticks to run first
+	frames int    // frames to draw first
 	due    bool   // the next Draw captures
 	done   bool   // captured (or failed trying)
 	err    error  // why capturing failed

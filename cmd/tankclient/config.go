@@ -50,6 +50,9 @@ type Config struct {
 	Frames     int
 	// ScreenshotWhen waits after Frames for a moment: "hit" or "destroyed" (view.Moment*).
 	ScreenshotWhen string
+	// FrameReport, if positive, draws that many frames after the first second, prints their
+	// rate and frame-time percentiles as JSON on stdout and exits.
+	FrameReport int
 	// Gunner aims and fires by itself, like a bot; Scores pins the scoreboard open.
 	Gunner, Scores bool
 }
@@ -82,6 +85,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("window %dx%d is smaller than 200x150", c.Width, c.Height)
 	case c.Screenshot != "" && c.Frames < 1:
 		return fmt.Errorf("-frames %d: a screenshot needs at least one frame", c.Frames)
+	case c.FrameReport < 0:
+		return fmt.Errorf("-frame-report %d: want a number of frames", c.FrameReport)
 	}
 	if err := c.Conditions.Validate(); err != nil {
 		return err
@@ -101,10 +106,11 @@ func (c Config) renderOptions(cc *transport.ConditionedConn) render.Options {
 		ScreenshotPath:   c.Screenshot,
 		ScreenshotFrames: c.Frames,
 		ScreenshotWhen:   c.ScreenshotWhen,
+		FrameReport:      c.FrameReport,
 		Gunner:           c.Gunner,
 		ShowScores:       c.Scores,
 	}
-	if c.Screenshot != "" {
+	if c.Screenshot != "" || c.FrameReport > 0 {
 		o.Report = os.Stdout
 	}
 	if cc != nil {

@@ -5,6 +5,7 @@
 //	tankclient -net mobile-3g                   # play over a simulated 3G link
 //	tankclient -latency 80ms -jitter 10ms -loss 0.02
 //	tankclient -screenshot shot.png -frames 120 # write a PNG after 120 frames, print the fps, exit
+//	tankclient -demo -frame-report 600          # draw 600 frames, print {"frames": 600, "fps": ...}, exit
 //	tankclient -demo                            # server + near and far player in one window
 //
 // Keys: W/S or Up/Down drive, A/D or Left/Right turn; P, R and I switch prediction,
@@ -53,7 +54,8 @@ func main() {
 	flag.IntVar(&cfg.Height, "height", cfg.Height, fmt.Sprintf("initial window `height` (demo: %d)", demoHeight))
 	pos := flag.String("pos", "", "where the window opens: `x,y` of its top-left corner in screen pixels")
 	flag.StringVar(&cfg.Screenshot, "screenshot", "", "write a PNG of the window to `file` after -frames frames, then exit")
-	flag.IntVar(&cfg.Frames, "frames", cfg.Frames, "frames to run before -screenshot")
+	flag.IntVar(&cfg.Frames, "frames", cfg.Frames, "frames to draw before -screenshot")
+	flag.IntVar(&cfg.FrameReport, "frame-report", 0, "draw this many `frames` after the first second, print their rate and frame-time percentiles as JSON on stdout, and exit")
 	flag.StringVar(&cfg.ScreenshotWhen, "screenshot-when", "", "after -frames, wait for a `moment` before the screenshot: hit (our shot confirmed) or destroyed")
 	flag.BoolVar(&cfg.Gunner, "gunner", false, "aim and fire by yourself like a bot (demos, screenshots)")
 	flag.BoolVar(&cfg.Scores, "scores", false, "keep the scoreboard open (otherwise hold Tab)")

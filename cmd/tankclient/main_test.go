@@ -2,25 +2,89 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
+	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"displaycheck"
 )
 
+var built struct {
+	once sync.Once
+	bin  string
+	err  error
+}
+
 // tankclientBinary builds tankclient once for the tests that run it as a user would.
 func tankclientBinary(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "tankclient")
-	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	built.once.Do(func() {
+		dir, err := os.MkdirTemp("", "tankclient-test")
+		if err != nil {
+			built.err = err
+			return
+		}
+		built.bin = filepath.Join(dir, "tankclient")
+		if out, err := exec.Command("go", "build", "-o", built.bin, ".").CombinedOutput(); err != nil {
+			built.err = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if built.err != nil {
+		t.Fatal(built.err)
 	}
-	return bin
+	return built.bin
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if built.bin != "" {
+		os.RemoveAll(filepath.Dir(built.bin))
+	}
+	os.Exit(code)
+}
+
+// freeAddr returns a loopback UDP address nothing listens on now.
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	pc, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pc.Close()
+	return pc.LocalAddr().String()
+}
+
+// TestFrameReport_Demo: -demo -frame-report N draws N frames, prints one JSON object with
+// their count, rate and frame-time percentiles on stdout, and exits 0.
+func TestFrameReport_Demo(t *testing.T) {
+	if os.Getenv("DISPLAY") == "" {
+		t.Fatal("this test needs a display: run it under xvfb-run -a")
+	}
+	cmd := exec.Command(tankclientBinary(t), "-demo", "-server", freeAddr(t), "-width", "800", "-height", "450", "-frame-report", "30")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("tankclient -demo -frame-report 30: %v\n%s", err, stderr.Bytes())
+	}
+	var r struct {
+		Frames  int                `json:"frames"`
+		FPS     float64            `json:"fps"`
+		FrameMS map[string]float64 `json:"frame_ms"`
+	}
+	if err := json.Unmarshal(out, &r); err != nil {
+		t.Fatalf("stdout is not one JSON object: %v\n%s", err, out)
+	}
+	if r.Frames != 30 || r.FPS <= 0 || r.FrameMS["p50"] <= 0 || r.FrameMS["p99"] < r.FrameMS["p50"] {
+		t.Errorf("report %s: want 30 frames, a positive rate and p99 >= p50 > 0", out)
+	}
 }
 
 // runHelp runs bin -h with env and returns its exit code and what it wrote.

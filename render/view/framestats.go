@@ -58,3 +58,11 @@ func (s FrameSummary) String() string {
 	return fmt.Sprintf("%d frames, %.1f fps, frame time p50 %.1f ms p99 %.1f ms max %.1f ms",
 		s.Frames, s.FPS, msf(s.P50), msf(s.P99), msf(s.Max))
 }
+
+// JSON formats s as one JSON object, the -frame-report line:
+// {"frames": 600, "fps": 61.2, "frame_ms": {"p50": 16.4, "p99": 21.0, "max": 30.2}}.
+func (s FrameSummary) JSON() string {
+	msf := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+	return fmt.Sprintf(`{"frames": %d, "fps": %.1f, "frame_ms": {"p50": %.1f, "p99": %.1f, "max": %.1f}}`,
+		s.Frames, s.FPS, msf(s.P50), msf(s.P99), msf(s.Max))
+}

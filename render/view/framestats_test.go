@@ -1,6 +1,7 @@
 package view
 
 import (
+	"encoding/json"
 	"testing"
 	"time"
 )
@@ -34,5 +35,20 @@ func TestFrameStats(t *testing.T) {
 	// The one stall is the top 1%: p99 is the 99th of 100 sorted gaps.
 	if got.P99 != 50*time.Millisecond {
 		t.Errorf("P99 = %v, want the 50ms stall", got.P99)
+	}
+}
+
+func TestFrameSummary_JSON(t *testing.T) {
+	s := FrameSummary{Frames: 600, FPS: 61.25, P50: 16400 * time.Microsecond, P99: 21 * time.Millisecond, Max: 30200 * time.Microsecond}
+	var got struct {
+		Frames  int                `json:"frames"`
+		FPS     float64            `json:"fps"`
+		FrameMS map[string]float64 `json:"frame_ms"`
+	}
+	if err := json.Unmarshal([]byte(s.JSON()), &got); err != nil {
+		t.Fatalf("JSON() = %s: %v", s.JSON(), err)
+	}
+	if got.Frames != 600 || got.FPS != 61.2 && got.FPS != 61.3 || got.FrameMS["p50"] != 16.4 || got.FrameMS["p99"] != 21 || got.FrameMS["max"] != 30.2 {
+		t.Errorf("JSON() = %s, want 600 frames, 61.2 fps, p50 16.4, p99 21.0, max 30.2", s.JSON())
 	}
 }
