@@ -145,12 +145,12 @@ func TestWithoutADisplaySaysWhatIsMissing(t *testing.T) {
 		{"nobody there", append(env, "DISPLAY=:64999"), "no X server listens there"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			r, err := execClient(t.Context(), tt.env, bin, "-h")
+			r, err := execClient(t.Context(), tt.env, bin, "-demo") // -h prints the help instead: cmd/tankclient tests it
 			if err != nil {
 				t.Fatal(err)
 			}
 			if r.code != 2 || !strings.Contains(r.stderr, tt.want) || !strings.Contains(r.stderr, "xvfb-run") {
-				t.Errorf("tankclient -h without a display exited %d, stderr:\n%s\nwant 2 and a message containing %q and how to get a display", r.code, r.stderr, tt.want)
+				t.Errorf("tankclient -demo without a display exited %d, stderr:\n%s\nwant 2 and a message containing %q and how to get a display", r.code, r.stderr, tt.want)
 			}
 			if strings.Contains(r.stderr, "goroutine ") || strings.Contains(r.stderr, "panic") {
 				t.Errorf("tankclient printed a stack trace:\n%s", r.stderr)
