@@ -54,6 +54,8 @@ type BotConfig struct {
 	// a shot would hit what it drew. LagComp is what its Fires ask for.
 	Fire    bool
 	LagComp bool
+	// Skill is how well a gunner plays; the zero value is the sharpest (see Skill).
+	Skill Skill
 	// OnFrame, if set, is called after every Update with the Game, on the bot's goroutine.
 	OnFrame func(now time.Time, g *Game)
 	// DialTimeout bounds joining (both handshakes); 0 means 5 s. A link with a second of
@@ -81,6 +83,7 @@ func RunBot(ctx context.Context, cfg BotConfig) (Report, error) {
 	start := time.Now()
 	g := NewGame(sess, cfg.Options, start)
 	driver := NewDriver(cfg.Seed)
+	gun := gunner{skill: cfg.Skill}
 	var end <-chan time.Time
 	if cfg.Duration > 0 {
 		timer := time.NewTimer(cfg.Duration)
@@ -112,11 +115,12 @@ func RunBot(ctx context.Context, cfg BotConfig) (Report, error) {
 				in = driver.Next()
 			}
 			if cfg.Fire {
-				if aim := g.Aim(); aim.TargetID != 0 {
-					in.Turn = aim.Turn
-					if aim.Aligned {
-						g.Fire(cfg.LagComp)
-					}
+				turn, steer, fire := gun.decide(now, g.Aim())
+				if steer {
+					in.Turn = turn
+				}
+				if fire {
+					g.Fire(cfg.LagComp)
 				}
 			}
 			if cfg.OnFrame != nil {

@@ -26,6 +26,7 @@ type Game struct {
 
 	panes []*clientPane // one, or the demo's near and far players
 	truth func(*Truth)  // the demo's server: nil in a single window
+	bots  Bots          // the demo's bots: nil when it has none to add
 	state Truth         // the server's newest tick, read each frame in the demo
 
 	showHelp   bool

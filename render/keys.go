@@ -61,6 +61,10 @@ func (g *Game) handleKeys() (quit bool) {
 		g.showHUD = !g.showHUD
 	case pressed(ebiten.KeyT):
 		g.showStrip = !g.showStrip
+	case g.bots != nil && (pressed(ebiten.KeyEqual) || pressed(ebiten.KeyNumpadAdd)):
+		g.bots.Add()
+	case g.bots != nil && (pressed(ebiten.KeyMinus) || pressed(ebiten.KeyNumpadSubtract)):
+		g.bots.Remove()
 	}
 	for _, p := range g.targets() {
 		switch {

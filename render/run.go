@@ -50,6 +50,16 @@ type DemoOptions struct {
 	// Truth fills in the server's newest tick (Tick 0 and nothing else before the first).
 	// The server pane calls it once a frame, on the window's goroutine.
 	Truth func(*Truth)
+	// Bots, if set, adds and removes the demo's bots from the keyboard (+ and -).
+	Bots Bots
+}
+
+// Bots are the demo's bots, which the window adds and removes one at a time. The window calls
+// the methods on its own goroutine; they must not block.
+type Bots interface {
+	Add()
+	Remove()
+	Count() int
 }
 
 // RunDemo opens the demo window on two established sessions and plays like Run until the
@@ -71,6 +81,7 @@ func RunDemo(ctx context.Context, opts DemoOptions) error {
 	}
 	now := time.Now()
 	g.truth = opts.Truth
+	g.bots = opts.Bots
 	g.panes = []*clientPane{
 		newClientPane("NEAR PLAYER (WASD)", driveWASD, opts.Near, opts.Options, opts.NearNet, now),
 		newClientPane("FAR PLAYER (arrows)", driveArrows, opts.Far, opts.Options, opts.FarNet, now),

@@ -64,7 +64,11 @@ func (g *Game) drawServerHUD(dst *ebiten.Image, p view.Rect, full bool) {
 	if g.showHelp {
 		return // the help box is drawn over the window instead
 	}
-	lines := view.DemoLegend(len(g.state.IDs))
+	bots := -1
+	if g.bots != nil {
+		bots = g.bots.Count()
+	}
+	lines := view.DemoLegend(len(g.state.IDs), bots)
 	t.begin(p.X, p.Y, p.W, p.H, view.PanelFill)
 	y := p.Y + padding
 	for _, l := range lines {

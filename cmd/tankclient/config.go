@@ -41,6 +41,10 @@ type Config struct {
 	Demo          bool
 	FarNet        string
 	FarConditions transport.Conditions
+	// Bots is how many gunner bots join the demo at start (keys add and remove more), and
+	// BotSkill how well they play (client.SkillFor).
+	Bots     int
+	BotSkill client.Skill
 
 	// Width and Height are the initial window size; Position, if set, where it opens.
 	Width, Height int
@@ -68,6 +72,8 @@ func DefaultConfig() Config {
 		Game:        client.DefaultOptions(),
 		Techniques:  view.AllOn(),
 		FarNet:      "mobile-3g", // 120 ms each way and 5% loss: the round trip and the holds are plain to see
+		Bots:        6,           // a lively field that still leaves room to drive
+		BotSkill:    fairSkill(),
 		Width:       1200,
 		Height:      640, // the default arena, the timeline strip and the HUD panel, with little to spare
 		Frames:      120, // two seconds at 60 TPS: joined, snapshots flowing, buffers full
@@ -85,6 +91,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("window %dx%d is smaller than 200x150", c.Width, c.Height)
 	case c.Screenshot != "" && c.Frames < 1:
 		return fmt.Errorf("-frames %d: a screenshot needs at least one frame", c.Frames)
+	case c.Bots < 0 || c.Bots > maxDemoBots:
+		return fmt.Errorf("-bots %d: want 0 to %d (the server seats 16 players with the near and far ones)", c.Bots, maxDemoBots)
 	case c.FrameReport < 0:
 		return fmt.Errorf("-frame-report %d: want a number of frames", c.FrameReport)
 	}
@@ -117,6 +125,15 @@ func (c Config) renderOptions(cc *transport.ConditionedConn) render.Options {
 		o.Net = &render.Network{Conn: cc, Preset: c.Net}
 	}
 	return o
+}
+
+// fairSkill is the demo bots' default skill: a human can win against it.
+func fairSkill() client.Skill {
+	s, err := client.SkillFor("fair")
+	if err != nil {
+		panic(err) // a name in client's own table
+	}
+	return s
 }
 
 // Demo window size: three panes of a 40 x 25 arena with the strip and the HUD under each;

@@ -91,9 +91,14 @@ func runDemo(ctx context.Context, cfg Config) error {
 		_ = near.Close("demo could not start")
 		return err
 	}
+	bots := &botPool{ctx: ctx, addr: addr, skill: cfg.BotSkill, opts: cfg.Game, logger: slog.Default()}
+	defer bots.stop()
+	for range cfg.Bots {
+		bots.Add()
+	}
 	opts := cfg.renderOptions(nil)
 	opts.Title = "tanknet demo — near player | server | far player @ " + addr
-	err = render.RunDemo(ctx, render.DemoOptions{Options: opts, Near: near, Far: far, NearNet: nearNet, FarNet: farNet, Truth: truth.read})
+	err = render.RunDemo(ctx, render.DemoOptions{Options: opts, Near: near, Far: far, NearNet: nearNet, FarNet: farNet, Truth: truth.read, Bots: bots})
 	time.Sleep(transport.CloseLinger) // let the goodbyes cross the simulated links
 	return err
 }

@@ -32,6 +32,7 @@ import (
 	"sync"
 	"syscall"
 
+	"tanknet/client"
 	"tanknet/netcode"
 	"tanknet/transport"
 )
@@ -49,6 +50,8 @@ func main() {
 	flag.BoolVar(&cfg.Techniques.Reconciliation, "reconciliation", cfg.Techniques.Reconciliation, "start with reconciliation on")
 	flag.BoolVar(&cfg.Techniques.Interpolation, "interpolation", cfg.Techniques.Interpolation, "start with interpolation on")
 	flag.BoolVar(&cfg.Demo, "demo", false, "the three-pane demo: run a server on -server's address and play a near and a far player in one window, the server's truth between them")
+	flag.IntVar(&cfg.Bots, "bots", cfg.Bots, "gunner `bots` joining the demo at start (+ and - add and remove them)")
+	skill := flag.String("bot-skill", "fair", "how well the demo's bots play: "+strings.Join(client.SkillNames(), ", "))
 	flag.StringVar(&cfg.FarNet, "far-net", cfg.FarNet, "the demo's far player's network `preset`: "+strings.Join(transport.PresetNames(), ", "))
 	flag.IntVar(&cfg.Width, "width", cfg.Width, fmt.Sprintf("initial window `width` (demo: %d)", demoWidth))
 	flag.IntVar(&cfg.Height, "height", cfg.Height, fmt.Sprintf("initial window `height` (demo: %d)", demoHeight))
@@ -76,6 +79,9 @@ func main() {
 		if cfg.FarConditions, err = transport.Preset(cfg.FarNet); err != nil {
 			fail(2, fmt.Errorf("-far-net: %w", err))
 		}
+	}
+	if cfg.BotSkill, err = client.SkillFor(*skill); err != nil {
+		fail(2, fmt.Errorf("-bot-skill: %w", err))
 	}
 	if *pos != "" {
 		if cfg.Position, err = parsePosition(*pos); err != nil {

@@ -145,6 +145,7 @@ func Help(demo bool) []Line {
 			Line{"P R I N L B  act on the pane under the mouse;", Plain},
 			Line{"             over the server pane, on both", Dim},
 			Line{"Space        near player fires; Enter: far player", Plain},
+			Line{"+ / -        add / remove a bot", Plain},
 		)
 	} else {
 		ls = append(ls,
@@ -201,12 +202,18 @@ func FitHelp(lines []Line, n int) []Line {
 }
 
 // DemoLegend is the text under the demo's server pane: what the three panes are and the
-// keys, for a server with players in its newest tick.
-func DemoLegend(players int) []Line {
-	return []Line{
+// keys, for a server with players in its newest tick, bots of them the demo's own (-1: the
+// demo cannot add bots, and the legend does not mention them).
+func DemoLegend(players, bots int) []Line {
+	ls := []Line{
 		{"Three views of one game", Heading},
 		{"left    the near player: a good network", Plain},
 		{fmt.Sprintf("middle  the server's truth: %d tanks, 20 ticks/s", players), Plain},
+	}
+	if bots >= 0 {
+		ls = append(ls, Line{fmt.Sprintf("bots    %d playing  (+ adds one, - removes one)", bots), Plain})
+	}
+	return append(ls, []Line{
 		{"right   the far player: a slow, lossy network", Plain},
 		{"Each client draws its own tank at once", Dim},
 		{"(prediction) and the others a little in the", Dim},
@@ -216,7 +223,7 @@ func DemoLegend(players int) []Line {
 		{"P R I N L B: the pane under the mouse", Plain},
 		{"(over this pane: both)", Dim},
 		{"T strip  G ghosts  H HUD  F1 help  Esc quit", Plain},
-	}
+	}...)
 }
 
 // FitLines returns lines cut to at most n: when they do not fit, the Dim (secondary) lines
