@@ -9,7 +9,7 @@ import (
 // Bounds on shots a client can make the server judge.
 const (
 	// maxFiresPerTick is how many Fires a session queues between two ticks. An honest client
-	// fires at most once per cooldown (10 ticks by default); beyond this, Fires are dropped
+	// fires at most once per cooldown (10 ticks by default; see cooldown.go); beyond this, Fires are dropped
 	// unanswered and counted, so hammering costs the server almost nothing.
 	maxFiresPerTick = 4
 	// maxWaitingFires is how many Fires a player may have waiting for their MoveInput to be
@@ -48,14 +48,15 @@ func (w *world) judgeFires() {
 // judge decides one shot of p and tells everyone concerned.
 func (w *world) judge(p *player, req netcode.ShotRequest) {
 	res := &tankv1.ShotResult{MoveTick: req.MoveTick, ServerTick: w.tick}
-	origin, refusal := w.checkShot(p, req)
+	move, refusal := w.checkShot(p, req)
+	origin := move.pose
 	if refusal != tankv1.ShotRefusal_SHOT_REFUSAL_UNSPECIFIED {
 		res.Verdict, res.Refusal = tankv1.ShotVerdict_SHOT_VERDICT_REFUSED, refusal
 		w.stats.shotsRefused.add(transport.RefusalLabel(refusal))
 		p.peer.send(w.encode(&tankv1.ServerMessage{Kind: &tankv1.ServerMessage_ShotResult{ShotResult: res}}))
 		return
 	}
-	p.lastShot = req.MoveTick
+	p.shots.fire(move.granted, w.tick, w.cfg.Rules.Cooldown)
 	w.stats.shots.Add(1)
 	w.targets = w.targets[:0]
 	if req.LagCompensation {
@@ -99,34 +100,35 @@ func (w *world) judge(p *player, req netcode.ShotRequest) {
 	}
 }
 
-// checkShot returns the shooter's pose at the shot's move tick, or why the shot is refused.
-func (w *world) checkShot(p *player, req netcode.ShotRequest) (netcode.Pose, tankv1.ShotRefusal) {
+// checkShot returns the shooter's pose and game time at the shot's move tick, or why the
+// shot is refused.
+func (w *world) checkShot(p *player, req netcode.ShotRequest) (movePose, tankv1.ShotRefusal) {
 	switch {
 	case p.destroyed:
-		return netcode.Pose{}, tankv1.ShotRefusal_SHOT_REFUSAL_DESTROYED
+		return movePose{}, tankv1.ShotRefusal_SHOT_REFUSAL_DESTROYED
 	case req.MoveTick > p.last:
-		return netcode.Pose{}, tankv1.ShotRefusal_SHOT_REFUSAL_UNPLAYED_TICK
+		return movePose{}, tankv1.ShotRefusal_SHOT_REFUSAL_UNPLAYED_TICK
 	}
-	origin, ok := p.poseAtMove(req.MoveTick)
+	move, ok := p.moveAt(req.MoveTick)
 	if !ok {
-		return netcode.Pose{}, tankv1.ShotRefusal_SHOT_REFUSAL_STALE_TICK
+		return movePose{}, tankv1.ShotRefusal_SHOT_REFUSAL_STALE_TICK
 	}
-	if p.lastShot != 0 && uint64(req.MoveTick) < uint64(p.lastShot)+uint64(netcode.Ticks(w.cfg.Rules.Cooldown)) {
-		return netcode.Pose{}, tankv1.ShotRefusal_SHOT_REFUSAL_COOLDOWN
+	if !p.shots.allows(move.granted, w.tick, w.cfg.Rules.Cooldown) {
+		return movePose{}, tankv1.ShotRefusal_SHOT_REFUSAL_COOLDOWN
 	}
 	if len(req.Views) > w.cfg.MaxPlayers {
-		return netcode.Pose{}, tankv1.ShotRefusal_SHOT_REFUSAL_BAD_VIEW
+		return movePose{}, tankv1.ShotRefusal_SHOT_REFUSAL_BAD_VIEW
 	}
 	window := netcode.Ticks(w.cfg.Rules.RewindWindow)
 	for i, v := range req.Views {
 		switch {
 		case !v.View.Valid() || (i > 0 && v.ID <= req.Views[i-1].ID):
-			return netcode.Pose{}, tankv1.ShotRefusal_SHOT_REFUSAL_BAD_VIEW
+			return movePose{}, tankv1.ShotRefusal_SHOT_REFUSAL_BAD_VIEW
 		case v.View.To >= w.tick: // the newest snapshot sent is the previous tick's
-			return netcode.Pose{}, tankv1.ShotRefusal_SHOT_REFUSAL_FUTURE_VIEW
+			return movePose{}, tankv1.ShotRefusal_SHOT_REFUSAL_FUTURE_VIEW
 		case req.LagCompensation && w.tick-v.View.From > window:
-			return netcode.Pose{}, tankv1.ShotRefusal_SHOT_REFUSAL_VIEW_TOO_OLD
+			return movePose{}, tankv1.ShotRefusal_SHOT_REFUSAL_VIEW_TOO_OLD
 		}
 	}
-	return origin, tankv1.ShotRefusal_SHOT_REFUSAL_UNSPECIFIED
+	return move, tankv1.ShotRefusal_SHOT_REFUSAL_UNSPECIFIED
 }

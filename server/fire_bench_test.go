@@ -36,7 +36,7 @@ func BenchmarkJudgeLagCompensated(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		shooter.lastShot = 0
+		shooter.shots = shotClock{}
 		w.judge(shooter, req)
 	}
 }

@@ -3,6 +3,7 @@ package server
 import (
 	"cmp"
 	"slices"
+	"time"
 
 	"tanknet/netcode"
 )
@@ -72,10 +73,12 @@ func (h *history) rewound(id uint32, v netcode.View) (netcode.Pose, bool) {
 	return netcode.DrawnPose(from.pose, to.pose, v), true
 }
 
-// movePose is the shooter's pose after one applied move tick.
+// movePose is the shooter's pose after one applied move tick, and its game time then: the
+// simulated time it had been granted, which the shot cooldown is counted in.
 type movePose struct {
-	tick uint32
-	pose netcode.Pose
+	tick    uint32
+	pose    netcode.Pose
+	granted time.Duration
 }
 
 // moveHistory is how many applied move ticks each player's pose is remembered for: 1.6 s at
@@ -84,11 +87,12 @@ const moveHistory = 32
 
 // recordMove remembers p's pose after applying move tick.
 func (p *player) recordMove(tick uint32) {
-	p.moves[int(tick)%moveHistory] = movePose{tick: tick, pose: p.pose}
+	p.moves[int(tick)%moveHistory] = movePose{tick: tick, pose: p.pose, granted: p.granted}
 }
 
-// poseAtMove returns p's pose after move tick, and false when it is no longer remembered.
-func (p *player) poseAtMove(tick uint32) (netcode.Pose, bool) {
+// moveAt returns p's pose and game time after move tick, and false when it is no longer
+// remembered.
+func (p *player) moveAt(tick uint32) (movePose, bool) {
 	m := p.moves[int(tick)%moveHistory]
-	return m.pose, m.tick == tick && tick != 0
+	return m, m.tick == tick && tick != 0
 }

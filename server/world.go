@@ -64,7 +64,7 @@ type player struct {
 	kills, deaths  uint32
 	respawnAt      uint32                // server tick a destroyed tank comes back
 	protectedUntil uint32                // first server tick without spawn protection
-	lastShot       uint32                // move tick of the last accepted shot, 0 before it
+	shots          shotClock             // when the last accepted shot was, for the cooldown
 	moves          [moveHistory]movePose // pose after each recent applied move tick
 	fires          []netcode.ShotRequest // received, not yet judged
 	view           view                  // what this client is sent (interest management)

@@ -1,0 +1,121 @@
+package server
+
+import (
+	"testing"
+	"time"
+
+	"tanknet/netcode"
+	tankv1 "tanknet/proto/tank/v1"
+)
+
+// rapidFire is a world with an attacker that fires behind every move it sends, an honest
+// player that fires whenever its cooldown in 50 ms moves allows, and a bystander to aim at.
+type rapidFire struct {
+	t                      *testing.T
+	w                      *world
+	attacker, honest       *fakePeer
+	attackMove, honestMove uint32
+	accepted               []uint32 // server ticks of the attacker's accepted shots
+	honestFired            int
+}
+
+func newRapidFire(t *testing.T) *rapidFire {
+	w := newTestWorld(t, func(c *Config) { c.Rules.SpawnProtection = 0 })
+	r := &rapidFire{t: t, w: w}
+	_, r.attacker = mustJoin(t, w, 0, "attacker")
+	_, r.honest = mustJoin(t, w, 0, "honest")
+	mustJoin(t, w, 0, "bystander")
+	return r
+}
+
+// tick runs one server tick in which the attacker sends moves of d ms adding up to spend
+// (nothing when spend is 0) with a Fire behind each of the last maxFiresPerTick (what a
+// session passes on; the pose of older moves would be forgotten by the time they are
+// judged), and the honest player one 50 ms move,
+// firing every cooldown's worth of moves. It checks every honest shot is accepted.
+func (r *rapidFire) tick(d, spend time.Duration) {
+	r.t.Helper()
+	n := int(spend / d)
+	for i := range n {
+		r.attackMove++
+		r.attacker.inputs = append(r.attacker.inputs, netcode.PendingInput{Tick: r.attackMove, Duration: d})
+		if i >= n-maxFiresPerTick {
+			r.attacker.fires = append(r.attacker.fires, netcode.ShotRequest{MoveTick: r.attackMove})
+		}
+	}
+	r.honestMove++
+	r.honest.inputs = append(r.honest.inputs, netcode.PendingInput{Tick: r.honestMove, Duration: netcode.StepInterval})
+	honestFires := r.honestMove%netcode.Ticks(r.w.cfg.Rules.Cooldown) == 1
+	if honestFires {
+		r.honest.fires = append(r.honest.fires, netcode.ShotRequest{MoveTick: r.honestMove})
+	}
+	r.attacker.control, r.honest.control = nil, nil
+	r.w.step(time.Duration(r.w.tick+1) * netcode.StepInterval)
+	for _, m := range r.attacker.control {
+		if res := m.GetShotResult(); res != nil && res.GetVerdict() != tankv1.ShotVerdict_SHOT_VERDICT_REFUSED {
+			r.accepted = append(r.accepted, r.w.tick)
+		}
+	}
+	if honestFires {
+		r.honestFired++
+		if res := lastShotResult(r.honest); res.GetVerdict() == tankv1.ShotVerdict_SHOT_VERDICT_REFUSED {
+			r.t.Errorf("tick %d: the honest player's shot was refused: %v", r.w.tick, res)
+		}
+	}
+}
+
+// checkRate fails when the attacker's accepted shots break the documented rate: at most
+// three in any second of server time, and at most 1 + (S + shotJitter) / Cooldown in the
+// span S from the first to the last.
+func (r *rapidFire) checkRate(what string) {
+	r.t.Helper()
+	perSecond := netcode.Ticks(time.Second)
+	for i, at := range r.accepted {
+		n := 0
+		for _, b := range r.accepted[i:] {
+			if b-at < perSecond {
+				n++
+			}
+		}
+		if n > 3 {
+			r.t.Fatalf("%s: %d shots accepted within a second from tick %d (all: %v)", what, n, at, r.accepted)
+		}
+	}
+	if len(r.accepted) < 2 {
+		r.t.Fatalf("%s: %d shots accepted; the attacker should get some", what, len(r.accepted))
+	}
+	span := time.Duration(r.accepted[len(r.accepted)-1]-r.accepted[0]) * netcode.StepInterval
+	if most := 1 + int((span+shotJitter)/r.w.cfg.Rules.Cooldown); len(r.accepted) > most {
+		r.t.Fatalf("%s: %d shots accepted in %v, more than %d (ticks %v)", what, len(r.accepted), span, most, r.accepted)
+	}
+}
+
+// A client that sends tiny moves with a Fire behind each gets no more than the documented
+// rate, because the cooldown is counted in granted game time and server time, not in moves.
+func TestCooldown_TinyMovesDoNotFireFaster(t *testing.T) {
+	for _, d := range []time.Duration{time.Millisecond, 5 * time.Millisecond} {
+		t.Run(d.String(), func(t *testing.T) {
+			r := newRapidFire(t)
+			for range 80 { // 4 s
+				r.tick(d, netcode.StepInterval)
+			}
+			r.checkRate("moves of " + d.String())
+			if r.honestFired < 7 {
+				t.Fatalf("the honest player fired %d times", r.honestFired)
+			}
+		})
+	}
+}
+
+// Time saved by sending nothing is granted back at up to MaxSimPerSecond, twice real time;
+// the shots behind it still keep the rate in server time.
+func TestCooldown_SavedTimeIsNoBurst(t *testing.T) {
+	r := newRapidFire(t)
+	for range 60 { // 3 s of silence from the attacker
+		r.tick(netcode.StepInterval, 0)
+	}
+	for range 60 { // then as much as the server grants, in 5 ms moves with a Fire each
+		r.tick(5*time.Millisecond, r.w.cfg.MaxSimPerTick)
+	}
+	r.checkRate("after saving time")
+}
