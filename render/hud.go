@@ -37,7 +37,7 @@ func (g *Game) drawHUD(dst *ebiten.Image, p *clientPane, f view.Frame, full bool
 	refresh := full || time.Since(p.hudAt) >= hudRefresh
 	if refresh {
 		p.hudAt = time.Now()
-		p.hudLines = append(view.CombatLines(p.game, p.lagComp), view.HUD(p.game, p.tech, p.netLines())...)
+		p.hudLines = append(append(view.TechniqueLines(p.tech, p.lagComp), view.CombatLines(p.game, p.lagComp)...), view.HUD(p.game, p.tech, p.netLines())...)
 		p.legend = readLegend(p)
 	}
 	lines := p.hudLines

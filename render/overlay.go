@@ -21,7 +21,7 @@ func (g *Game) drawBanners(dst *ebiten.Image, p *clientPane, f view.Frame) {
 	for _, s := range []struct {
 		name string
 		on   bool
-	}{{"PREDICTION", p.tech.Prediction}, {"RECONCILIATION", p.tech.Reconciliation}, {"INTERPOLATION", p.tech.Interpolation}} {
+	}{{"PREDICTION", p.tech.Prediction}, {"RECONCILIATION", p.tech.Reconciling()}, {"INTERPOLATION", p.tech.Interpolation}} {
 		if !s.on {
 			off = append(off, s.name)
 		}

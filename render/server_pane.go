@@ -7,6 +7,7 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"tanknet/client"
 	"tanknet/netcode"
 	"tanknet/render/view"
 )
@@ -17,6 +18,27 @@ type Truth struct {
 	Tick  uint32
 	IDs   []uint32       // players in the tick, in the server's order
 	Poses []netcode.Pose // indexed like IDs
+	// Combat is each tank's health and respawn, indexed like IDs; empty when the source has
+	// none (the pane then draws no health bars or wrecks).
+	Combat []TankCombat
+}
+
+// TankCombat is one tank's health and respawn in the server's tick.
+type TankCombat struct {
+	Health      uint32
+	Destroyed   bool
+	RespawnTick uint32 // when a wreck comes back; 0 when not destroyed
+}
+
+// wrecks returns how many tanks of the tick are destroyed.
+func (t *Truth) wrecks() int {
+	n := 0
+	for _, c := range t.Combat {
+		if c.Destroyed {
+			n++
+		}
+	}
+	return n
 }
 
 // readTruth refreshes g.state from the server.
@@ -36,12 +58,24 @@ func (g *Game) drawServerPane(dst *ebiten.Image, l view.Pane, full bool) {
 		return
 	}
 	labels := g.labels[:0]
+	rules := g.panes[0].game.Welcome().Rules
+	hasCombat := len(g.state.Combat) == len(g.state.IDs)
 	for i, id := range g.state.IDs {
 		p := g.state.Poses[i]
 		clr := view.PlayerColor(id)
+		name := g.playerName(id)
+		if hasCombat {
+			c := g.state.Combat[i]
+			if c.Destroyed {
+				clr = view.WreckColor
+				name = view.RespawnTag(name, c.RespawnTick, g.state.Tick)
+			}
+			g.healthBar(&g.combat, f, &g.arena, p, client.Combat{Health: c.Health, Destroyed: c.Destroyed}, rules)
+		}
 		g.drawSprite(dst, f, &g.arena, p, clr, solid)
-		labels = g.addLabel(labels, f, &g.arena, p, g.playerName(id), clr)
+		labels = g.addLabel(labels, f, &g.arena, p, name, clr)
 	}
+	g.combat.flush(dst)
 	g.placeLabels(dst, f, labels)
 	if g.showHUD && f.Panel.W > 0 {
 		g.drawServerHUD(dst, f.Panel, full)
@@ -68,7 +102,7 @@ func (g *Game) drawServerHUD(dst *ebiten.Image, p view.Rect, full bool) {
 	if g.bots != nil {
 		bots = g.bots.Count()
 	}
-	lines := view.DemoLegend(len(g.state.IDs), bots)
+	lines := view.DemoLegend(len(g.state.IDs), bots, g.state.wrecks())
 	t.begin(p.X, p.Y, p.W, p.H, view.PanelFill)
 	y := p.Y + padding
 	for _, l := range lines {

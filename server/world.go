@@ -87,6 +87,15 @@ type TickRecord struct {
 	// Starved lists the players that had applied inputs before but had none waiting in this
 	// tick: their tank stood still for lack of input, not for lack of time budget.
 	Starved []uint32
+	// Combat is each tank's health and respawn after this tick's shots, indexed like IDs.
+	Combat []TankCombat
+}
+
+// TankCombat is one tank's combat state at the end of a tick.
+type TankCombat struct {
+	Health      uint32 // health points left; 0 for a wreck
+	Destroyed   bool   // a wreck waiting to respawn
+	RespawnTick uint32 // the server tick a wreck comes back; 0 when not destroyed
 }
 
 // AppliedInput says that the server simulated player's MoveInput of tick MoveTick.
@@ -110,6 +119,7 @@ type world struct {
 	starved []uint32
 	poses   []netcode.Pose // scratch for contact
 	ids     []uint32
+	combat  []TankCombat   // each tank's combat state, for the tick record
 	gone    []uint32       // players dropped this tick
 	changes []rosterChange // joins and leaves since the last roster update, in order
 	hist    *history       // what every snapshot showed, for lag compensation
@@ -209,11 +219,19 @@ func (w *world) step(now time.Duration) TickRecord {
 		}
 	}
 	w.judgeFires()
+	w.combat = w.combat[:0]
+	for _, p := range w.players {
+		c := TankCombat{Health: p.health, Destroyed: p.destroyed}
+		if p.destroyed {
+			c.RespawnTick = p.respawnAt
+		}
+		w.combat = append(w.combat, c)
+	}
 	w.hist.record(w.tick, w.players)
 	w.flushRoster() // before the snapshot, so a new tank's name arrives no later than the tank
 	w.broadcast()
 	return TickRecord{Tick: w.tick, Now: now, IDs: w.ids, Poses: w.poses, Dropped: w.gone,
-		Applied: w.applied, Starved: w.starved}
+		Applied: w.applied, Starved: w.starved, Combat: w.combat}
 }
 
 // simulate admits p's new inputs and applies as many queued ones as its time budget allows.

@@ -34,6 +34,10 @@ func (b *truthBox) observe(r server.TickRecord) {
 	b.state.Tick = r.Tick
 	b.state.IDs = append(b.state.IDs[:0], r.IDs...)
 	b.state.Poses = append(b.state.Poses[:0], r.Poses...)
+	b.state.Combat = b.state.Combat[:0]
+	for _, c := range r.Combat {
+		b.state.Combat = append(b.state.Combat, render.TankCombat{Health: c.Health, Destroyed: c.Destroyed, RespawnTick: c.RespawnTick})
+	}
 }
 
 // read copies the newest tick into dst, unless dst already holds it.
@@ -46,6 +50,7 @@ func (b *truthBox) read(dst *render.Truth) {
 	dst.Tick = b.state.Tick
 	dst.IDs = append(dst.IDs[:0], b.state.IDs...)
 	dst.Poses = append(dst.Poses[:0], b.state.Poses...)
+	dst.Combat = append(dst.Combat[:0], b.state.Combat...)
 }
 
 // runDemo runs the three-pane demo: a server in this process listening on cfg.Server, and

@@ -9,8 +9,7 @@
 //	tankclient -demo                            # server + near and far player in one window
 //
 // Keys: W/S or Up/Down drive, A/D or Left/Right turn; P, R and I switch prediction,
-// reconciliation and interpolation off and on (prediction off also turns reconciliation
-// off); G the ghosts, H the HUD, T the timeline strip, B the remote tank it follows; N and
+// reconciliation and interpolation off and on (reconciliation acts only with prediction on); G the ghosts, H the HUD, T the timeline strip, B the remote tank it follows; N and
 // Shift+N step through the network presets; F1 shows the keys; Esc quits. In the -demo
 // window WASD drives the near player and the arrows the far one, and P, R, I, N, L and B act
 // on the pane under the mouse (both over the server pane).
@@ -46,7 +45,7 @@ func main() {
 	nf.Register(flag.CommandLine)
 	tl := flag.String("interp", cfg.Game.Interp.Timeline.String(), "remote interpolation `timeline`: receive (fixed delay) or adaptive (delay sized for late and lost snapshots)")
 	flag.DurationVar(&cfg.Game.Interp.Delay, "interp-delay", cfg.Game.Interp.Delay, "render `delay` of the receive timeline")
-	flag.BoolVar(&cfg.Techniques.Prediction, "prediction", cfg.Techniques.Prediction, "start with prediction on (off also turns reconciliation off: it replays predicted inputs)")
+	flag.BoolVar(&cfg.Techniques.Prediction, "prediction", cfg.Techniques.Prediction, "start with prediction on (reconciliation waits while it is off: it replays predicted inputs)")
 	flag.BoolVar(&cfg.Techniques.Reconciliation, "reconciliation", cfg.Techniques.Reconciliation, "start with reconciliation on")
 	flag.BoolVar(&cfg.Techniques.Interpolation, "interpolation", cfg.Techniques.Interpolation, "start with interpolation on")
 	flag.BoolVar(&cfg.Demo, "demo", false, "the three-pane demo: run a server on -server's address and play a near and a far player in one window, the server's truth between them")
@@ -94,9 +93,6 @@ func main() {
 	cfg.Net, cfg.Seed = nf.Name(), nf.Seed
 	if cfg.Game.Interp.Timeline, err = netcode.ParseTimeline(*tl); err != nil {
 		fail(2, err)
-	}
-	if !cfg.Techniques.Prediction {
-		cfg.Techniques.Reconciliation = false // reconciliation needs prediction
 	}
 	if err := cfg.Validate(); err != nil {
 		fail(2, err)

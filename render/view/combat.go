@@ -234,3 +234,13 @@ func MomentReached(when string, g *client.Game, now time.Duration) bool {
 	}
 	return true
 }
+
+// RespawnTag is the server pane's name tag for a wreck: its name and the time until it
+// respawns at tick respawn, seen at tick now (one tick a netcode.StepInterval).
+func RespawnTag(name string, respawn, now uint32) string {
+	left := time.Duration(0)
+	if respawn > now {
+		left = time.Duration(respawn-now) * netcode.StepInterval
+	}
+	return fmt.Sprintf("%s  respawn %.1f s", name, left.Seconds())
+}

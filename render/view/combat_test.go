@@ -126,3 +126,18 @@ func TestShotMarks_RewoundGhostIsTheAimedPose(t *testing.T) {
 
 // angle is the heading from one pose's position to another's.
 func angle(from, to netcode.Pose) float64 { return math.Atan2(to.Y-from.Y, to.X-from.X) }
+
+func TestRespawnTag(t *testing.T) {
+	for _, tt := range []struct {
+		respawn, now uint32
+		want         string
+	}{
+		{130, 100, "bot3  respawn 1.5 s"},
+		{100, 100, "bot3  respawn 0.0 s"},
+		{90, 100, "bot3  respawn 0.0 s"}, // late: never negative
+	} {
+		if got := RespawnTag("bot3", tt.respawn, tt.now); got != tt.want {
+			t.Errorf("RespawnTag(bot3, %d, %d) = %q, want %q", tt.respawn, tt.now, got, tt.want)
+		}
+	}
+}

@@ -27,7 +27,7 @@ type Line struct {
 }
 
 // HUD returns the HUD's text for g: the connection, the local tank's prediction state, the
-// remote tanks' interpolation state, the counters and the technique switches. net describes
+// remote tanks' interpolation state and the counters (the switches are TechniqueLines). net describes
 // the network conditions, a line each, shown under the connection.
 func HUD(g *client.Game, t Techniques, net []string) []Line {
 	st := g.Stats()
@@ -95,18 +95,29 @@ func HUD(g *client.Game, t Techniques, net []string) []Line {
 		add(Dim, "stale snapshots %d", stale)
 	}
 
-	add(Heading, "Techniques")
-	for _, s := range []struct {
-		name string
-		on   bool
-	}{{"prediction", t.Prediction}, {"reconciliation", t.Reconciliation}, {"interpolation", t.Interpolation}} {
-		style := Plain
-		if !s.on {
-			style = Warn
-		}
-		add(style, "%-15s %s", s.name, onOff(s.on))
-	}
 	return ls
+}
+
+// TechniqueLines are the HUD's first lines: every technique switch and whether it acts, short
+// enough for the narrowest panel, so no layout ever drops them. lagComp is the L switch.
+func TechniqueLines(t Techniques, lagComp bool) []Line {
+	recon := onOff(t.Reconciliation)
+	if t.Reconciliation && !t.Prediction {
+		recon = "waits" // for prediction
+	}
+	style := func(acting ...bool) Style {
+		for _, a := range acting {
+			if !a {
+				return Warn
+			}
+		}
+		return Plain
+	}
+	return []Line{
+		{"Techniques", Heading},
+		{fmt.Sprintf("P prediction %-4s R reconciliation %s", onOff(t.Prediction), recon), style(t.Prediction, t.Reconciling())},
+		{fmt.Sprintf("I interpolation %-3s L lag comp %s", onOff(t.Interpolation), onOff(lagComp)), style(t.Interpolation, lagComp)},
+	}
 }
 
 // sortedIDs returns the remote ids in increasing order, so the HUD and the draw order do
@@ -158,7 +169,7 @@ func Help(demo bool) []Line {
 	}
 	return append(ls,
 		Line{"P            prediction on/off", Plain},
-		Line{"             (off also turns reconciliation off)", Dim},
+		Line{"             (reconciliation waits while it is off)", Dim},
 		Line{"R            reconciliation on/off", Plain},
 		Line{"I            interpolation on/off", Plain},
 		Line{"N / Shift+N  next / previous network preset", Plain},
@@ -202,13 +213,13 @@ func FitHelp(lines []Line, n int) []Line {
 }
 
 // DemoLegend is the text under the demo's server pane: what the three panes are and the
-// keys, for a server with players in its newest tick, bots of them the demo's own (-1: the
-// demo cannot add bots, and the legend does not mention them).
-func DemoLegend(players, bots int) []Line {
+// keys, for a server with players in its newest tick, wrecks of them destroyed and bots of
+// them the demo's own (-1: the demo cannot add bots, and the legend does not mention them).
+func DemoLegend(players, bots, wrecks int) []Line {
 	ls := []Line{
 		{"Three views of one game", Heading},
 		{"left    the near player: a good network", Plain},
-		{fmt.Sprintf("middle  the server's truth: %d tanks, 20 ticks/s", players), Plain},
+		{fmt.Sprintf("middle  the server's truth: %d tanks, %d wrecked, 20 ticks/s", players, wrecks), Plain},
 	}
 	if bots >= 0 {
 		ls = append(ls, Line{fmt.Sprintf("bots    %d playing  (+ adds one, - removes one)", bots), Plain})

@@ -169,8 +169,8 @@ func TestHelpListsEveryKey(t *testing.T) {
 				t.Errorf("Help(%v) does not mention %q", demo, key)
 			}
 		}
-		if !strings.Contains(text, "also turns reconciliation off") {
-			t.Errorf("Help(%v) does not say prediction off turns reconciliation off", demo)
+		if !strings.Contains(text, "reconciliation waits while it is off") {
+			t.Errorf("Help(%v) does not say reconciliation waits while prediction is off", demo)
 		}
 	}
 }

@@ -6,15 +6,17 @@ import (
 )
 
 // Techniques are the teaching switches of Gabriel Gambetta's live demo: each can be turned
-// off at run time to show what it hides. Reconciliation needs prediction, so turning
-// reconciliation on turns prediction on, and turning prediction off turns reconciliation
-// off. The zero value has everything off; AllOn is how a game starts.
+// off at run time to show what it hides. Each key flips its own switch and nothing else, so
+// pressing one twice always restores the state. Reconciliation replays predicted inputs, so
+// it works only while prediction is on: Reconciling says whether it does, and the HUD shows a
+// reconciliation switch that is on but waiting for prediction. The zero value has
+// everything off; AllOn is how a game starts.
 //
 // The netcode keeps running with every technique on whatever the switches say; the switches
 // only choose which of its poses is drawn (see LocalPose and RemotePose).
 type Techniques struct {
 	Prediction     bool
-	Reconciliation bool
+	Reconciliation bool // the switch; see Reconciling for whether it acts
 	Interpolation  bool
 }
 
@@ -23,24 +25,17 @@ func AllOn() Techniques {
 	return Techniques{Prediction: true, Reconciliation: true, Interpolation: true}
 }
 
-// TogglePrediction flips prediction; turning it off also turns reconciliation off.
-func (t *Techniques) TogglePrediction() {
-	t.Prediction = !t.Prediction
-	if !t.Prediction {
-		t.Reconciliation = false
-	}
-}
+// TogglePrediction flips prediction. With it off, reconciliation waits (Reconciling).
+func (t *Techniques) TogglePrediction() { t.Prediction = !t.Prediction }
 
-// ToggleReconciliation flips reconciliation; turning it on also turns prediction on.
-func (t *Techniques) ToggleReconciliation() {
-	t.Reconciliation = !t.Reconciliation
-	if t.Reconciliation {
-		t.Prediction = true
-	}
-}
+// ToggleReconciliation flips reconciliation's switch.
+func (t *Techniques) ToggleReconciliation() { t.Reconciliation = !t.Reconciliation }
 
 // ToggleInterpolation flips interpolation.
 func (t *Techniques) ToggleInterpolation() { t.Interpolation = !t.Interpolation }
+
+// Reconciling reports whether reconciliation acts: its switch is on and so is prediction.
+func (t Techniques) Reconciling() bool { return t.Prediction && t.Reconciliation }
 
 // LocalPose returns where to draw the player's own tank:
 //
@@ -53,7 +48,7 @@ func (t Techniques) LocalPose(l *netcode.Local, u *Unreconciled) netcode.Pose {
 	switch {
 	case !t.Prediction:
 		return l.Baseline().Pose
-	case !t.Reconciliation && u != nil:
+	case !t.Reconciling() && u != nil:
 		return u.Pose(l.Alpha())
 	}
 	return l.Visible()
@@ -73,8 +68,17 @@ func (t Techniques) RemotePose(r *client.Remote) netcode.Pose {
 
 // String lists the switches for the HUD, e.g. "prediction on, reconciliation off, ...".
 func (t Techniques) String() string {
-	return "prediction " + onOff(t.Prediction) + ", reconciliation " + onOff(t.Reconciliation) +
+	return "prediction " + onOff(t.Prediction) + ", reconciliation " + t.reconciliationState() +
 		", interpolation " + onOff(t.Interpolation)
+}
+
+// reconciliationState is "on", "off", or "on, waits for prediction" when its switch is on
+// but prediction is off.
+func (t Techniques) reconciliationState() string {
+	if t.Reconciliation && !t.Prediction {
+		return "on, waits for prediction"
+	}
+	return onOff(t.Reconciliation)
 }
 
 func onOff(b bool) string {

@@ -1,6 +1,7 @@
 package view
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -8,32 +9,40 @@ import (
 	"tanknet/netcode"
 )
 
+// TestTechniqueToggles walks the switches as a state machine: from each of the eight
+// states, every key flips its own switch and nothing else, so any key pressed twice (P-P,
+// R-R, I-I) restores the state; reconciliation acts only with prediction on, and the HUD
+// says so.
 func TestTechniqueToggles(t *testing.T) {
-	tests := []struct {
+	keys := []struct {
 		name   string
-		start  Techniques
 		toggle func(*Techniques)
-		want   Techniques
+		flips  func(Techniques) Techniques
 	}{
-		{"prediction off takes reconciliation with it", AllOn(), (*Techniques).TogglePrediction,
-			Techniques{Interpolation: true}},
-		{"prediction on leaves reconciliation off", Techniques{}, (*Techniques).TogglePrediction,
-			Techniques{Prediction: true}},
-		{"reconciliation on brings prediction", Techniques{}, (*Techniques).ToggleReconciliation,
-			Techniques{Prediction: true, Reconciliation: true}},
-		{"reconciliation off keeps prediction", AllOn(), (*Techniques).ToggleReconciliation,
-			Techniques{Prediction: true, Interpolation: true}},
-		{"interpolation is independent", AllOn(), (*Techniques).ToggleInterpolation,
-			Techniques{Prediction: true, Reconciliation: true}},
+		{"P", (*Techniques).TogglePrediction, func(s Techniques) Techniques { s.Prediction = !s.Prediction; return s }},
+		{"R", (*Techniques).ToggleReconciliation, func(s Techniques) Techniques { s.Reconciliation = !s.Reconciliation; return s }},
+		{"I", (*Techniques).ToggleInterpolation, func(s Techniques) Techniques { s.Interpolation = !s.Interpolation; return s }},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got := tt.start
-			tt.toggle(&got)
-			if got != tt.want {
-				t.Errorf("toggle(%+v) = %+v, want %+v", tt.start, got, tt.want)
+	for bits := range 8 {
+		start := Techniques{Prediction: bits&1 != 0, Reconciliation: bits&2 != 0, Interpolation: bits&4 != 0}
+		for _, k := range keys {
+			got := start
+			k.toggle(&got)
+			if want := k.flips(start); got != want {
+				t.Errorf("%s on %+v = %+v, want %+v", k.name, start, got, want)
 			}
-		})
+			k.toggle(&got)
+			if got != start {
+				t.Errorf("%s-%s on %+v = %+v, want the state restored", k.name, k.name, start, got)
+			}
+		}
+		if got, want := start.Reconciling(), start.Prediction && start.Reconciliation; got != want {
+			t.Errorf("%+v.Reconciling() = %v, want %v", start, got, want)
+		}
+	}
+	waiting := Techniques{Reconciliation: true}
+	if s := waiting.String(); !strings.Contains(s, "reconciliation on, waits for prediction") {
+		t.Errorf("String() = %q, want it to say reconciliation waits for prediction", s)
 	}
 }
 
@@ -108,5 +117,38 @@ func TestRemotePoseFollowsTheSwitch(t *testing.T) {
 	empty := &client.Remote{Interp: netcode.NewInterpolator(netcode.DefaultInterpConfig())}
 	if got := (Techniques{}).RemotePose(empty); got != (netcode.Pose{}) {
 		t.Errorf("interpolation off, nothing received: RemotePose = %v, want the zero pose", got)
+	}
+}
+
+// TestTechniqueLines: the HUD's first lines name every switch and its state, short enough
+// for the narrowest panel column (PanelTextWidth's 40 characters), and warn when one is off.
+func TestTechniqueLines(t *testing.T) {
+	for bits := range 16 {
+		tech := Techniques{Prediction: bits&1 != 0, Reconciliation: bits&2 != 0, Interpolation: bits&4 != 0}
+		lagComp := bits&8 != 0
+		ls := TechniqueLines(tech, lagComp)
+		text := ""
+		for _, l := range ls {
+			if len(l.Text) > 40 {
+				t.Errorf("%+v: line %q is longer than 40 characters", tech, l.Text)
+			}
+			text += l.Text + "\n"
+		}
+		for _, want := range []string{"prediction " + onOff(tech.Prediction), "interpolation " + onOff(tech.Interpolation), "lag comp " + onOff(lagComp)} {
+			if !strings.Contains(text, want) {
+				t.Errorf("%+v lag comp %v: lines %q lack %q", tech, lagComp, text, want)
+			}
+		}
+		recon := "reconciliation " + onOff(tech.Reconciliation)
+		if tech.Reconciliation && !tech.Prediction {
+			recon = "reconciliation waits"
+		}
+		if !strings.Contains(text, recon) {
+			t.Errorf("%+v: lines %q lack %q", tech, text, recon)
+		}
+		allOn := bits == 15
+		if warned := ls[1].Style == Warn || ls[2].Style == Warn; warned == allOn {
+			t.Errorf("%+v lag comp %v: warned %v, want a warning exactly when a switch is off", tech, lagComp, warned)
+		}
 	}
 }
