@@ -86,10 +86,13 @@ bench: deps ## run the benchmarks with allocation counts
 
 # Each target fuzzes what arrives from the network: frames, the server's handling of a
 # client's messages (moves and shots) and datagrams, the arena and rules a client is sent,
-# the snapshot chunks it receives as datagrams, and the connect handshake's datagrams.
+# the snapshot chunks it receives as datagrams (decoded and rebuilt by package wire, then
+# used by a client's Game), the InputBatch datagrams package wire decodes for the server,
+# and the connect handshake's datagrams.
 FUZZ_TARGETS := FuzzFrameReader:./transport FuzzWorld:./server FuzzArenaFromProto:./transport \
                 FuzzRulesFromProto:./transport FuzzDatagram:./server FuzzChunkDatagram:./client \
-                FuzzConnectDatagram:./transport FuzzDeltaChunk:./client
+                FuzzConnectDatagram:./transport FuzzDeltaChunk:./client FuzzChunk:./wire \
+                FuzzInputBatch:./wire
 
 fuzz: go ## fuzz every decoder of network bytes for FUZZTIME each (default 30s)
 	@for t in $(FUZZ_TARGETS); do \

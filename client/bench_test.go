@@ -6,7 +6,7 @@ import (
 
 	"tanknet/netcode"
 	tankv1 "tanknet/proto/tank/v1"
-	"tanknet/transport"
+	"tanknet/wire"
 )
 
 // BenchmarkFrame measures one client frame's netcode with 16 remote tanks: take a snapshot
@@ -30,7 +30,7 @@ func BenchmarkFrame(b *testing.B) {
 		tick := uint32(i + 1)
 		snap := &tankv1.Snapshot{ServerTick: tick}
 		for id := uint32(1); id <= remotes+1; id++ {
-			snap.Players = append(snap.Players, transport.StateToProto(id, netcode.State{
+			snap.Players = append(snap.Players, wire.StateToProto(id, netcode.State{
 				Tick: tick, Pose: netcode.Pose{X: float64(id), Y: 5 + float64(tick)*0.01}, Ack: 0}))
 		}
 		snaps[i] = &tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Snapshot{Snapshot: snap}}
@@ -42,8 +42,9 @@ func BenchmarkFrame(b *testing.B) {
 		msg := snaps[i%len(snaps)]
 		round := uint32(i/len(snaps)) * uint32(len(snaps))
 		snap := msg.GetSnapshot()
+		snap.ServerTick = round + uint32(i%len(snaps)) + 1
 		for _, ps := range snap.Players {
-			ps.Tick = round + uint32(i%len(snaps)) + 1
+			ps.Tick = snap.ServerTick
 		}
 		at := start.Add(time.Duration(i) * 50 * time.Millisecond)
 		sess.queue = append(sess.queue, Received{At: at, Msg: msg})

@@ -7,6 +7,7 @@ import (
 	"tanknet/netcode"
 	tankv1 "tanknet/proto/tank/v1"
 	"tanknet/transport"
+	"tanknet/wire"
 )
 
 // datagramGame is an offline Game on the datagram lane whose roster knows players 1..6
@@ -27,7 +28,7 @@ func datagramGame(t *testing.T) (*Game, *Session, time.Time) {
 func chunkMsg(tick, index, count uint32, ids ...uint32) *tankv1.ServerMessage {
 	snap := &tankv1.Snapshot{ServerTick: tick, ChunkIndex: index, ChunkCount: count}
 	for _, id := range ids {
-		snap.Players = append(snap.Players, transport.StateToProto(id, netcode.State{Tick: tick, Pose: netcode.Pose{X: float64(tick), Y: float64(id)}}))
+		snap.Players = append(snap.Players, wire.StateToProto(id, netcode.State{Tick: tick, Pose: netcode.Pose{X: float64(tick), Y: float64(id)}}))
 	}
 	return &tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Snapshot{Snapshot: snap}}
 }
@@ -121,31 +122,6 @@ func TestChunks_UnknownPlayersWaitForTheRoster(t *testing.T) {
 	}
 	if g.Remotes()[2] == nil {
 		t.Error("a known player in the same chunk was skipped")
-	}
-}
-
-func TestValidChunk(t *testing.T) {
-	ok := chunkMsg(10, 0, 1, 2).GetSnapshot()
-	if !validChunk(ok, 10) {
-		t.Fatal("a good chunk was refused")
-	}
-	wrongTick := chunkMsg(10, 0, 1, 2).GetSnapshot()
-	wrongTick.Players[0].Tick = 9
-	noID := chunkMsg(10, 0, 1, 2).GetSnapshot()
-	noID.Players[0].PlayerId = 0
-	for name, c := range map[string]*tankv1.Snapshot{
-		"nil":            nil,
-		"tick 0":         chunkMsg(0, 0, 1, 2).GetSnapshot(),
-		"far future":     chunkMsg(10+maxTickLead+1, 0, 1, 2).GetSnapshot(),
-		"count 0":        chunkMsg(10, 0, 0, 2).GetSnapshot(),
-		"index >= count": chunkMsg(10, 2, 2, 2).GetSnapshot(),
-		"count > 64":     chunkMsg(10, 0, 65, 2).GetSnapshot(),
-		"state of tick":  wrongTick,
-		"player 0":       noID,
-	} {
-		if validChunk(c, 10) {
-			t.Errorf("%s: accepted", name)
-		}
 	}
 }
 
@@ -275,43 +251,6 @@ func TestSession_ChunksCannotCrowdOutTheStream(t *testing.T) {
 		if !sess.push(Received{Msg: chunkMsg(1, 0, 1, 2)}) {
 			t.Fatalf("stream message %d refused behind a queue full of chunks", i)
 		}
-	}
-}
-
-// TestInputBatcher_EncodesWhatItIsGivenWithoutAllocating: a batch goes out every prediction
-// step, so after the first it reuses its message and buffer; what it encodes decodes back to
-// the inputs and acknowledgement given, each time.
-func TestInputBatcher_EncodesWhatItIsGivenWithoutAllocating(t *testing.T) {
-	var b inputBatcher
-	for _, n := range []int{3, 10, 1, 0} {
-		var in []netcode.PendingInput
-		for i := range n {
-			in = append(in, netcode.PendingInput{Tick: uint32(100 + i), Input: netcode.Input{Turn: 0.5, Throttle: -1}, Duration: netcode.StepInterval})
-		}
-		d, err := b.encode(in, 77, 5)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var m tankv1.ClientMessage
-		if err := transport.DecodeDatagram(d, &m); err != nil {
-			t.Fatal(err)
-		}
-		got := m.GetInputBatch()
-		if got.GetSnapshotAckTick() != 77 || got.GetSnapshotAckMask() != 5 || len(got.GetInputs()) != n {
-			t.Fatalf("%d inputs: decoded %v", n, got)
-		}
-		for i, mi := range got.GetInputs() {
-			if p := transport.MoveFromProto(mi); p != in[i] {
-				t.Errorf("%d inputs: input %d decoded as %+v, want %+v", n, i, p, in[i])
-			}
-		}
-	}
-	in := make([]netcode.PendingInput, redundantInputs)
-	if a := testing.AllocsPerRun(50, func() { b.encode(in, 1, 0) }); a != 0 {
-		t.Errorf("encoding a batch allocates %v times, want 0", a)
-	}
-	if _, err := b.encode(make([]netcode.PendingInput, transport.MaxBatchInputs+1), 1, 0); err == nil {
-		t.Error("a batch over the limit encoded")
 	}
 }
 

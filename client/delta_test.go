@@ -8,6 +8,7 @@ import (
 	"tanknet/netcode"
 	tankv1 "tanknet/proto/tank/v1"
 	"tanknet/transport"
+	"tanknet/wire"
 )
 
 // chunkOf is a one-chunk delta snapshot of tick against baseline.
@@ -24,7 +25,7 @@ func TestDelta_OldLostAndGoodBaselines(t *testing.T) {
 	g, _, start := offlineGame(t)
 	g.names[2], g.names[3] = "still", "mover"
 	state := func(id, tick uint32, p netcode.Pose) *tankv1.PlayerState {
-		return transport.StateToProto(id, netcode.State{Tick: tick, Pose: p})
+		return wire.StateToProto(id, netcode.State{Tick: tick, Pose: p})
 	}
 	me, still, mover := netcode.Pose{X: 5, Y: 5}, netcode.Pose{X: 20, Y: 10}, netcode.Pose{X: 30, Y: 12}
 	apply := func(r Received) {

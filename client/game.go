@@ -6,6 +6,7 @@ import (
 	"tanknet/netcode"
 	tankv1 "tanknet/proto/tank/v1"
 	"tanknet/transport"
+	"tanknet/wire"
 )
 
 // pingEvery is how often a Game measures the round trip with Ping: often enough for a live
@@ -63,7 +64,7 @@ type Game struct {
 	stats    Stats
 
 	arrivals arrivals
-	bases    baselines              // what recent snapshots said, for delta chunks
+	bases    wire.Baselines         // what recent snapshots said, for delta chunks
 	recent   []netcode.PendingInput // the newest inputs sent, for InputBatch (datagram lane)
 	// Combat (combat.go).
 	own         Combat // our tank's health and score, from our newest state
@@ -221,7 +222,7 @@ func (g *Game) receive(r Received) {
 		deltas := g.welcome.Lane == transport.LaneDatagram // only the datagram lane sends deltas to build on
 		use := func(ps *tankv1.PlayerState) {
 			if deltas {
-				g.bases.record(snap.GetServerTick(), tankFromProto(ps))
+				g.bases.Record(snap.GetServerTick(), wire.TankFromProto(ps))
 			}
 			if r.Datagram && g.names[ps.GetPlayerId()] == "" && ps.GetPlayerId() != g.welcome.PlayerID {
 				// The roster comes on the stream and may trail a datagram: a tank the
@@ -231,10 +232,7 @@ func (g *Game) receive(r Received) {
 			}
 			g.receiveState(at, ps)
 		}
-		for _, ps := range snap.GetPlayers() {
-			use(ps)
-		}
-		if !g.deltaTanks(snap, use) {
+		if !g.bases.Tanks(snap, use) {
 			// Never acknowledge this tick: the server would build on states we lack.
 			g.arrivals.spoil(snap.GetServerTick())
 			g.stats.DeltaUnusable++
@@ -271,7 +269,7 @@ func (g *Game) receiveState(at time.Duration, ps *tankv1.PlayerState) {
 		g.seen[id] = true
 		g.stats.PlayersSeen = len(g.seen)
 	}
-	st := transport.StateFromProto(ps)
+	st := wire.StateFromProto(ps)
 	if id == g.welcome.PlayerID {
 		if g.local == nil {
 			g.local = netcode.NewLocal(&g.welcome.Arena, g.opts.Local, st)

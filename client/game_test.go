@@ -9,7 +9,7 @@ import (
 
 	"tanknet/netcode"
 	tankv1 "tanknet/proto/tank/v1"
-	"tanknet/transport"
+	"tanknet/wire"
 )
 
 func TestDriver_SameSeedSamePath(t *testing.T) {
@@ -45,7 +45,7 @@ func snapshotMsg(tick uint32, states map[uint32]netcode.State) *tankv1.ServerMes
 	for id := uint32(1); id <= 8; id++ {
 		if st, ok := states[id]; ok {
 			st.Tick = tick
-			snap.Players = append(snap.Players, transport.StateToProto(id, st))
+			snap.Players = append(snap.Players, wire.StateToProto(id, st))
 		}
 	}
 	return &tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Snapshot{Snapshot: snap}}

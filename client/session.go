@@ -12,6 +12,7 @@ import (
 	"tanknet/netcode"
 	tankv1 "tanknet/proto/tank/v1"
 	"tanknet/transport"
+	"tanknet/wire"
 )
 
 // maxQueued bounds the received messages waiting for Update: 4 s of snapshots. Beyond it the
@@ -68,11 +69,11 @@ type Session struct {
 	err    error // why Run ended; nil while running
 	closed bool
 
-	badDatagrams     atomic.Uint64 // undecodable, not a chunk, or a chunk breaking the rules
-	droppedDatagrams atomic.Uint64 // good chunks the full queue had no room for
-	droppedStale     atomic.Uint64 // old snapshots dropped to make room in a full queue
-	newestTick       atomic.Uint32 // newest snapshot tick taken, to refuse far-future ones
-	batch            inputBatcher  // SendInputBatch's reused message and buffer
+	badDatagrams     atomic.Uint64     // undecodable, not a chunk, or a chunk breaking the rules
+	droppedDatagrams atomic.Uint64     // good chunks the full queue had no room for
+	droppedStale     atomic.Uint64     // old snapshots dropped to make room in a full queue
+	newestTick       atomic.Uint32     // newest snapshot tick taken, to refuse far-future ones
+	batch            wire.BatchEncoder // SendInputBatch's reused message and buffer
 }
 
 // Dial connects to addr over pc (nil: a new UDP socket), says hello as name and waits up to
@@ -173,17 +174,12 @@ func (s *Session) Run() error {
 	}
 }
 
-// maxTickLead bounds a snapshot chunk's tick: 10 s of ticks past the newest seen, later than
-// an idle timeout allows, so forged. A chunk beyond it (or beyond transport.MaxSnapshotChunks)
-// is dropped and counted.
-const maxTickLead = 200
-
 // onDatagram takes one datagram from the server. It runs on the connection's receive
-// goroutine: it decodes and checks the chunk and queues it, dropping and counting anything
-// else; it never blocks or panics whatever the bytes are.
+// goroutine: it decodes and checks the chunk (wire.DecodeChunk) and queues it, dropping and
+// counting anything else; it never blocks or panics whatever the bytes are.
 func (s *Session) onDatagram(b []byte) {
 	m := new(tankv1.ServerMessage)
-	if err := transport.DecodeDatagram(b, m); err != nil || !validChunk(m.GetSnapshot(), s.newestTick.Load()) {
+	if err := wire.DecodeChunk(b, m, s.newestTick.Load()); err != nil {
 		s.badDatagrams.Add(1)
 		return
 	}
@@ -193,24 +189,6 @@ func (s *Session) onDatagram(b []byte) {
 	if !s.push(Received{At: time.Now(), Msg: m, Datagram: true}) {
 		s.droppedDatagrams.Add(1)
 	}
-}
-
-// validChunk reports whether c is a snapshot chunk a client can use: tick 1 or later and at
-// most maxTickLead past newest, index below count, count 1..transport.MaxSnapshotChunks, and every player
-// state of the chunk's own tick. A chunk's players may be unknown to the client: the Game
-// skips those.
-func validChunk(c *tankv1.Snapshot, newest uint32) bool {
-	t := c.GetServerTick()
-	if c == nil || t == 0 || uint64(t) > uint64(newest)+maxTickLead ||
-		c.GetChunkCount() == 0 || c.GetChunkCount() > transport.MaxSnapshotChunks || c.GetChunkIndex() >= c.GetChunkCount() {
-		return false
-	}
-	for _, ps := range c.GetPlayers() {
-		if ps.GetTick() != t || ps.GetPlayerId() == 0 {
-			return false
-		}
-	}
-	return true
 }
 
 // DatagramStats returns how many datagrams were bad (dropped as malformed or out of
@@ -269,15 +247,15 @@ func (s *Session) Drain(dst []Received) ([]Received, error) {
 
 // SendInput sends one prediction step as a MoveInput.
 func (s *Session) SendInput(p netcode.PendingInput) error {
-	return s.conn.Send(&tankv1.ClientMessage{Kind: &tankv1.ClientMessage_MoveInput{MoveInput: transport.MoveToProto(p)}})
+	return s.conn.Send(&tankv1.ClientMessage{Kind: &tankv1.ClientMessage_MoveInput{MoveInput: wire.MoveToProto(p)}})
 }
 
-// SendInputBatch repeats inputs (oldest first, at most transport.MaxBatchInputs) in one
+// SendInputBatch repeats inputs (oldest first, at most wire.MaxBatchInputs) in one
 // InputBatch datagram with the snapshot acknowledgement ackTick/ackMask. Only for the
 // datagram lane; a datagram that cannot leave is lost like any other, so only a closed
 // session is an error.
 func (s *Session) SendInputBatch(inputs []netcode.PendingInput, ackTick, ackMask uint32) error {
-	b, err := s.batch.encode(inputs, ackTick, ackMask)
+	b, err := s.batch.Encode(inputs, ackTick, ackMask)
 	if err != nil {
 		return err
 	}
@@ -285,37 +263,6 @@ func (s *Session) SendInputBatch(inputs []netcode.PendingInput, ackTick, ackMask
 		return err
 	}
 	return nil
-}
-
-// inputBatcher encodes InputBatch datagrams into one message and buffer it keeps, since one
-// goes out every prediction step.
-type inputBatcher struct {
-	moves [transport.MaxBatchInputs]tankv1.MoveInput
-	ptrs  [transport.MaxBatchInputs]*tankv1.MoveInput
-	batch tankv1.InputBatch
-	msg   tankv1.ClientMessage
-	buf   []byte
-}
-
-// encode returns the datagram repeating inputs with the acknowledgement ackTick/ackMask,
-// valid until the next call.
-func (b *inputBatcher) encode(inputs []netcode.PendingInput, ackTick, ackMask uint32) ([]byte, error) {
-	if len(inputs) > transport.MaxBatchInputs {
-		return nil, fmt.Errorf("client: %d inputs in one batch, more than %d", len(inputs), transport.MaxBatchInputs)
-	}
-	if b.msg.Kind == nil {
-		for i := range b.ptrs {
-			b.ptrs[i] = &b.moves[i]
-		}
-		b.msg.Kind = &tankv1.ClientMessage_InputBatch{InputBatch: &b.batch}
-	}
-	for i, in := range inputs {
-		transport.FillMove(b.ptrs[i], in)
-	}
-	b.batch.Inputs, b.batch.SnapshotAckTick, b.batch.SnapshotAckMask = b.ptrs[:len(inputs)], ackTick, ackMask
-	var err error
-	b.buf, err = transport.AppendDatagram(b.buf[:0], &b.msg)
-	return b.buf, err
 }
 
 // SendFire sends one shot as a Fire, on the reliable stream after the MoveInput it belongs to.

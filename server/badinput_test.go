@@ -15,6 +15,7 @@ import (
 	tankv1 "tanknet/proto/tank/v1"
 	"tanknet/server"
 	"tanknet/transport"
+	"tanknet/wire"
 )
 
 // rawClient speaks the protocol by hand, so a test can send what no real client would.
@@ -95,7 +96,7 @@ func (r *rawClient) ownState(ack uint32) netcode.State {
 	find := func(snap *tankv1.Snapshot) (netcode.State, bool) {
 		for _, ps := range snap.GetPlayers() {
 			if ps.GetPlayerId() == r.id && ps.GetAcknowledgedMoveTick() >= ack {
-				return transport.StateFromProto(ps), true
+				return wire.StateFromProto(ps), true
 			}
 		}
 		return netcode.State{}, false

@@ -8,6 +8,7 @@ import (
 	"tanknet/netcode"
 	tankv1 "tanknet/proto/tank/v1"
 	"tanknet/transport"
+	"tanknet/wire"
 )
 
 // BenchmarkTick measures one server tick (admit one input per player, simulate, contact,
@@ -35,7 +36,7 @@ func BenchmarkTick(b *testing.B) {
 func BenchmarkSnapshot(b *testing.B) {
 	snap := &tankv1.Snapshot{ServerTick: 12345}
 	for i := range 16 {
-		snap.Players = append(snap.Players, transport.StateToProto(uint32(i+1), netcode.State{
+		snap.Players = append(snap.Players, wire.StateToProto(uint32(i+1), netcode.State{
 			Tick: 12345, Pose: netcode.Pose{X: 12.345678 + float64(i), Y: 7.654321, Heading: 1.2345}, Ack: 12000}))
 	}
 	msg := &tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Snapshot{Snapshot: snap}}

@@ -2,12 +2,14 @@ package server
 
 import (
 	"fmt"
+	"math"
 	"testing"
 	"time"
 
 	"tanknet/netcode"
 	tankv1 "tanknet/proto/tank/v1"
 	"tanknet/transport"
+	"tanknet/wire"
 )
 
 // mergeChunks decodes one tick's chunk datagrams and checks they form one snapshot: each a
@@ -17,7 +19,7 @@ func mergeChunks(chunks [][]byte) (*tankv1.Snapshot, error) {
 	out := &tankv1.Snapshot{}
 	for i, c := range chunks {
 		var m tankv1.ServerMessage
-		if err := transport.DecodeDatagram(c, &m); err != nil {
+		if err := wire.DecodeChunk(c, &m, math.MaxUint32); err != nil { // any tick: the test checks them below
 			return nil, fmt.Errorf("chunk %d: %v", i, err)
 		}
 		s := m.GetSnapshot()
@@ -48,8 +50,8 @@ func TestChunks_256PlayersSplitIntoFullDatagramsInIDOrder(t *testing.T) {
 	}
 	w.step(netcode.StepInterval)
 	chunks := peers[0].chunks
-	if len(chunks) < 2 || len(chunks) > transport.MaxSnapshotChunks {
-		t.Fatalf("256 players went into %d chunks, want between 2 and %d", len(chunks), transport.MaxSnapshotChunks)
+	if len(chunks) < 2 || len(chunks) > wire.MaxSnapshotChunks {
+		t.Fatalf("256 players went into %d chunks, want between 2 and %d", len(chunks), wire.MaxSnapshotChunks)
 	}
 	for i, c := range chunks {
 		if len(c) > transport.MaxDatagramSize {

@@ -5,6 +5,7 @@ import (
 
 	tankv1 "tanknet/proto/tank/v1"
 	"tanknet/transport"
+	"tanknet/wire"
 )
 
 // FuzzDatagram feeds arbitrary bytes to a joined session's datagram handler, as kcp-go would
@@ -53,8 +54,8 @@ func FuzzDatagram(f *testing.F) {
 		}
 		rec := w.step(50e6)
 		// Copies continue the queue without gaps: from tick 1, at most one batch's worth.
-		if p.last > transport.MaxBatchInputs {
-			t.Fatalf("one batch moved the player's last tick to %d, beyond the %d a batch carries", p.last, transport.MaxBatchInputs)
+		if p.last > wire.MaxBatchInputs {
+			t.Fatalf("one batch moved the player's last tick to %d, beyond the %d a batch carries", p.last, wire.MaxBatchInputs)
 		}
 		for i, a := range rec.Applied {
 			if a.MoveTick != uint32(i+1) {

@@ -6,67 +6,44 @@ import (
 	"testing"
 	"time"
 
+	"google.golang.org/protobuf/proto"
+
 	"tanknet/netcode"
 	tankv1 "tanknet/proto/tank/v1"
 	"tanknet/transport"
+	"tanknet/wire"
 )
 
-// deltaReader rebuilds one client's view of the world from its delta chunks, independently
-// of package client: what a client in another language would write from PROTOCOL.md.
+// deltaReader rebuilds one client's view of the world from its delta chunks with package
+// wire, as a client does: every tank it reads becomes part of that tick's baseline.
 type deltaReader struct {
-	seen map[uint32]map[uint32]*tankv1.PlayerState // tick -> id -> state
+	bases  wire.Baselines
+	newest uint32
+	read1  map[uint32]bool // ticks read whole
 }
 
 // read decodes one tick's chunks and returns the states, or an error for a chunk it cannot
-// rebuild; rebuilt ticks become baselines.
+// use or rebuild.
 func (r *deltaReader) read(chunks [][]byte) (map[uint32]*tankv1.PlayerState, uint32, error) {
 	states := map[uint32]*tankv1.PlayerState{}
 	var tick, baseline uint32
 	for _, c := range chunks {
 		m := new(tankv1.ServerMessage)
-		if err := transport.DecodeDatagram(c, m); err != nil {
+		if err := wire.DecodeChunk(c, m, r.newest); err != nil {
 			return nil, 0, err
 		}
 		s := m.GetSnapshot()
 		tick, baseline = s.GetServerTick(), s.GetBaselineTick()
-		for _, ps := range s.GetPlayers() {
-			states[ps.GetPlayerId()] = ps
-		}
-		base := r.seen[baseline]
-		if baseline != 0 && base == nil {
-			return nil, 0, fmt.Errorf("tick %d: baseline %d was never received", tick, baseline)
-		}
-		id := uint32(0)
-		for _, gap := range s.GetUnchanged() {
-			id += gap
-			b, ok := base[id]
-			if !ok {
-				return nil, 0, fmt.Errorf("tick %d: unchanged tank %d not in baseline %d", tick, id, baseline)
-			}
-			ps := &tankv1.PlayerState{}
-			*ps = tankv1.PlayerState{PlayerId: id, Tick: tick, AcknowledgedMoveTick: b.AcknowledgedMoveTick,
-				GridX: b.GridX, GridY: b.GridY, GridHeading: b.GridHeading, Health: b.Health, Destroyed: b.Destroyed,
-				Kills: b.Kills, Deaths: b.Deaths, SpawnProtected: b.SpawnProtected}
-			states[id] = ps
-		}
-		mv := s.GetMoved()
-		if len(mv)%4 != 0 {
-			return nil, 0, fmt.Errorf("tick %d: moved has %d numbers", tick, len(mv))
-		}
-		id = 0
-		for i := 0; i < len(mv); i += 4 {
-			id += uint32(mv[i])
-			b, ok := base[id]
-			if !ok {
-				return nil, 0, fmt.Errorf("tick %d: moved tank %d not in baseline %d", tick, id, baseline)
-			}
-			states[id] = &tankv1.PlayerState{PlayerId: id, Tick: tick, AcknowledgedMoveTick: b.AcknowledgedMoveTick,
-				GridX: uint32(int64(b.GridX) + int64(mv[i+1])), GridY: uint32(int64(b.GridY) + int64(mv[i+2])),
-				GridHeading: b.GridHeading + mv[i+3], Health: b.Health, Destroyed: b.Destroyed,
-				Kills: b.Kills, Deaths: b.Deaths, SpawnProtected: b.SpawnProtected}
+		ok := r.bases.Tanks(s, func(ps *tankv1.PlayerState) {
+			states[ps.GetPlayerId()] = proto.Clone(ps).(*tankv1.PlayerState)
+			r.bases.Record(tick, wire.TankFromProto(ps))
+		})
+		if !ok {
+			return nil, 0, fmt.Errorf("tick %d: the tanks against baseline %d cannot be rebuilt", tick, baseline)
 		}
 	}
-	r.seen[tick] = states
+	r.newest = max(r.newest, tick)
+	r.read1[tick] = true
 	return states, baseline, nil
 }
 
@@ -83,7 +60,7 @@ func TestDelta_RebuildsExactlyWhateverTheBaseline(t *testing.T) {
 		peers = append(peers, fp)
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
-	r := &deltaReader{seen: map[uint32]map[uint32]*tankv1.PlayerState{}}
+	r := &deltaReader{read1: map[uint32]bool{}}
 	used := map[string]int{}
 	var idleBytes, idleStates uint64 // on ticks with a baseline
 	for tick := uint32(1); tick <= 200; tick++ {
@@ -110,7 +87,7 @@ func TestDelta_RebuildsExactlyWhateverTheBaseline(t *testing.T) {
 		for _, fp := range peers { // everyone acknowledges alike, so the byte counts are of deltas
 			fp.ack = fw.ack
 		}
-		if fw.ack > tick || r.seen[fw.ack] == nil {
+		if fw.ack > tick || !r.read1[fw.ack] {
 			kind = "no usable baseline"
 		}
 		before := w.stats.snapshot()
@@ -133,7 +110,7 @@ func TestDelta_RebuildsExactlyWhateverTheBaseline(t *testing.T) {
 			if ps == nil {
 				t.Fatalf("tick %d: tank %d missing from the watcher's snapshot", tick, p.id)
 			}
-			if got := transport.StateFromProto(ps); got.Pose != p.pose || got.Tick != w.tick {
+			if got := wire.StateFromProto(ps); got.Pose != p.pose || got.Tick != w.tick {
 				t.Fatalf("tick %d (baseline %d, %s): tank %d rebuilt at %v tick %d, server has %v", tick, baseline, kind, p.id, got.Pose, got.Tick, p.pose)
 			}
 			if p == watcher && ps.GetAcknowledgedMoveTick() != p.ack {

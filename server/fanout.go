@@ -3,6 +3,8 @@ package server
 import (
 	"runtime"
 	"sync"
+
+	"tanknet/wire"
 )
 
 // The per-client half of a tick's snapshots. With interest management every client gets its
@@ -28,11 +30,11 @@ type fanout struct {
 
 // snapScratch is one goroutine's reusable buffers for building snapshots.
 type snapScratch struct {
-	delta   deltaBuilder // one client's delta snapshot
-	entries [][]byte     // one snapshot's encoded PlayerStates
-	members []*player    // one snapshot's tanks
-	left    []uint32     // one snapshot's left_view
-	one     [1]*player   // one snapshot's single recipient
+	delta   wire.DeltaBuilder // one client's snapshot as chunk datagrams
+	entries [][]byte          // one snapshot's encoded PlayerStates
+	members []*player         // one snapshot's tanks
+	left    []uint32          // one snapshot's left_view
+	one     [1]*player        // one snapshot's single recipient
 }
 
 // snapshotWorkers is how many goroutines the running server spreads the per-client snapshot

@@ -10,6 +10,7 @@ import (
 	"tanknet/netcode"
 	tankv1 "tanknet/proto/tank/v1"
 	"tanknet/transport"
+	"tanknet/wire"
 )
 
 // fuzzStepEvery is how many client messages the fuzzed world reads between two ticks: a few,
@@ -187,7 +188,7 @@ func (fz *fuzzWorld) handle(m *tankv1.ClientMessage) {
 	case *tankv1.ClientMessage_MoveInput:
 		if p := fz.current(); p != nil {
 			fp := fz.peers[p.id]
-			fp.inputs = append(fp.inputs, transport.MoveFromProto(k.MoveInput))
+			fp.inputs = append(fp.inputs, wire.MoveFromProto(k.MoveInput))
 		}
 	case *tankv1.ClientMessage_Fire:
 		if p := fz.current(); p != nil {
@@ -196,10 +197,10 @@ func (fz *fuzzWorld) handle(m *tankv1.ClientMessage) {
 		}
 	case *tankv1.ClientMessage_InputBatch:
 		// What onDatagram would queue; on the stream a batch is refused before the world.
-		if p := fz.current(); p != nil && len(k.InputBatch.GetInputs()) <= transport.MaxBatchInputs {
+		if p := fz.current(); p != nil && len(k.InputBatch.GetInputs()) <= wire.MaxBatchInputs {
 			fp := fz.peers[p.id]
 			for _, in := range k.InputBatch.GetInputs() {
-				fp.copies = append(fp.copies, transport.MoveFromProto(in))
+				fp.copies = append(fp.copies, wire.MoveFromProto(in))
 			}
 		}
 	case *tankv1.ClientMessage_Goodbye:
@@ -289,7 +290,7 @@ func (fz *fuzzWorld) checkSnapshot(snap *tankv1.Snapshot) {
 	}
 	for i, ps := range got {
 		p := w.players[i]
-		s := transport.StateFromProto(ps)
+		s := wire.StateFromProto(ps)
 		if ps.GetPlayerId() != p.id || s.Pose != p.pose || s.Ack != p.ack {
 			t.Fatalf("tick %d: snapshot entry %d = {id %d pose %v ack %d}, want {id %d pose %v ack %d}",
 				w.tick, i, ps.GetPlayerId(), s.Pose, s.Ack, p.id, p.pose, p.ack)

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"tanknet/netcode"
-	"tanknet/transport"
+	"tanknet/wire"
 )
 
 // TestWorld_StoresExactlyWhatItSends drives tanks into each other and the walls with contact
@@ -31,7 +31,7 @@ func TestWorld_StoresExactlyWhatItSends(t *testing.T) {
 		w.step(time.Duration(tick) * tickInterval)
 		states := decodeFrame(peers[0].snapshot).GetSnapshot().GetPlayers()
 		for i, p := range players {
-			if got := transport.StateFromProto(states[i]).Pose; got != p.pose {
+			if got := wire.StateFromProto(states[i]).Pose; got != p.pose {
 				t.Fatalf("tick %d: player %d stores %v but a client decodes %v", tick, p.id, p.pose, got)
 			}
 		}

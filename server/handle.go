@@ -7,6 +7,7 @@ import (
 
 	tankv1 "tanknet/proto/tank/v1"
 	"tanknet/transport"
+	"tanknet/wire"
 )
 
 // handle runs one connection from handshake to goodbye. It is the only reader of the
@@ -132,7 +133,7 @@ func (s *Server) readLoop(sess *session, id uint32) (reason string, dropped bool
 		}
 		switch k := m.GetKind().(type) {
 		case *tankv1.ClientMessage_MoveInput:
-			if !sess.pushInput(transport.MoveFromProto(k.MoveInput)) {
+			if !sess.pushInput(wire.MoveFromProto(k.MoveInput)) {
 				s.stats.inputsRefused.add(ruleInboxFull)
 				return fmt.Sprintf("protocol error: more than %d inputs in one tick", maxStreamInputsPerTick), true
 			}

@@ -9,6 +9,7 @@ import (
 	"tanknet/netcode"
 	tankv1 "tanknet/proto/tank/v1"
 	"tanknet/transport"
+	"tanknet/wire"
 )
 
 // seen decodes the last snapshot fp got: the ids of its tanks and its left_view.
@@ -113,7 +114,7 @@ func TestInterest_LargeArenaChunks(t *testing.T) {
 				t.Fatalf("chunk of %d bytes, more than a datagram (%d)", len(c), transport.MaxDatagramSize)
 			}
 			m := new(tankv1.ServerMessage)
-			if err := transport.DecodeDatagram(c, m); err != nil {
+			if err := wire.DecodeChunk(c, m, w.tick); err != nil {
 				t.Fatal(err)
 			}
 			total += len(m.GetSnapshot().GetPlayers())

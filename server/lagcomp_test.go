@@ -7,7 +7,7 @@ import (
 
 	"tanknet/netcode"
 	tankv1 "tanknet/proto/tank/v1"
-	"tanknet/transport"
+	"tanknet/wire"
 )
 
 // arrival is a snapshot state of the mark on its way to the shooter's client.
@@ -45,7 +45,7 @@ func TestLagComp_RewoundPoseIsTheDrawnPoseBitForBit(t *testing.T) {
 			}
 			ps := decodeFrame(d.shooterPeer.snapshot).GetSnapshot().GetPlayers()[1]
 			latency := 40*time.Millisecond + time.Duration(k%5)*7*time.Millisecond
-			inFlight = append(inFlight, arrival{at: time.Duration(k)*netcode.StepInterval + latency, state: transport.StateFromProto(ps)})
+			inFlight = append(inFlight, arrival{at: time.Duration(k)*netcode.StepInterval + latency, state: wire.StateFromProto(ps)})
 		}
 		n := 0
 		for _, a := range inFlight {

@@ -7,6 +7,7 @@ import (
 	"tanknet/netcode"
 	tankv1 "tanknet/proto/tank/v1"
 	"tanknet/transport"
+	"tanknet/wire"
 )
 
 // session is the server side of one connection: the inbox its reader fills, and the outbox
@@ -62,7 +63,7 @@ const maxStreamInputsPerTick = 2 * 512
 
 // maxDatagramCopies is how many datagram MoveInputs a session queues between two ticks:
 // four full batches, where an honest client sends one. Beyond it datagrams are dropped.
-const maxDatagramCopies = 4 * transport.MaxBatchInputs
+const maxDatagramCopies = 4 * wire.MaxBatchInputs
 
 func (s *session) notify() {
 	select {
@@ -125,13 +126,9 @@ func (s *session) takeDatagramInputs(dst []netcode.PendingInput) []netcode.Pendi
 // bytes are, it drops and counts what it cannot use and never blocks or panics.
 func (s *session) onDatagram(b []byte) {
 	var m tankv1.ClientMessage
-	if err := transport.DecodeDatagram(b, &m); err != nil {
-		s.stats.badDatagrams.Add(1)
-		return
-	}
-	batch := m.GetInputBatch()
+	batch, err := wire.DecodeInputBatch(b, &m)
 	switch {
-	case batch == nil || len(batch.GetInputs()) > transport.MaxBatchInputs:
+	case err != nil:
 		s.stats.badDatagrams.Add(1)
 		return
 	case !s.joined.Load() || s.lane != transport.LaneDatagram:
@@ -147,9 +144,7 @@ func (s *session) onDatagram(b []byte) {
 		s.stats.droppedDatagrams.Add(1)
 		return
 	}
-	for _, in := range batch.GetInputs() {
-		s.copies = append(s.copies, transport.MoveFromProto(in))
-	}
+	s.copies = wire.AppendInputs(s.copies, batch)
 }
 
 func (s *session) send(frame []byte) {

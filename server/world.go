@@ -6,11 +6,10 @@ import (
 	"slices"
 	"time"
 
-	"google.golang.org/protobuf/encoding/protowire"
-
 	"tanknet/netcode"
 	tankv1 "tanknet/proto/tank/v1"
 	"tanknet/transport"
+	"tanknet/wire"
 )
 
 // peer is the world's view of one connected client. The real one is a KCP session; tests use
@@ -56,7 +55,6 @@ type player struct {
 	// rosterSeen is how many of this tick's roster changes the player's own full roster
 	// already covered when it joined (0 once told; see flushRoster).
 	rosterSeen int
-	state      *tankv1.PlayerState // reused snapshot entry
 
 	// Combat (see combat.go and fire.go).
 	health         uint32
@@ -69,7 +67,7 @@ type player struct {
 	fires          []netcode.ShotRequest // received, not yet judged
 	view           view                  // what this client is sent (interest management)
 	entry          []byte                // this tick's PlayerState, encoded once for every snapshot
-	now            tankState             // this tick's state as delta encoding compares it
+	now            wire.Tank             // this tick's state, as delta encoding compares it
 	sent           sentLog               // what this client was sent, for delta baselines
 }
 
@@ -115,6 +113,7 @@ type world struct {
 	inputs  []netcode.PendingInput // scratch for takeInputs
 	copies  []netcode.PendingInput // scratch for takeDatagramInputs
 	shared  sentLog                // what every client was sent, when all are sent every tank
+	entries wire.EntryEncoder      // encodes each tank once a tick
 	applied []AppliedInput
 	starved []uint32
 	poses   []netcode.Pose // scratch for contact
@@ -147,7 +146,7 @@ func (w *world) join(now time.Duration, name string, p peer) (*player, *tankv1.R
 		return nil, &tankv1.Reject{Code: tankv1.RejectCode_REJECT_CODE_SERVER_FULL,
 			Reason: fmt.Sprintf("server full (%d players)", w.cfg.MaxPlayers)}
 	}
-	pl := &player{id: w.nextID, peer: p, joinedAt: now, state: new(tankv1.PlayerState)}
+	pl := &player{id: w.nextID, peer: p, joinedAt: now}
 	w.nextID++
 	pl.name = w.uniqueName(cleanName(name, pl.id))
 	w.spawn(pl)
@@ -294,13 +293,10 @@ func (w *world) simulate(p *player, now time.Duration) string {
 // its own tank and the ones in its view; without, every tank.
 func (w *world) broadcast() {
 	for _, p := range w.players {
-		transport.FillState(p.state, p.id, netcode.State{Tick: w.tick, Pose: p.pose, Ack: p.ack})
-		s := p.state
-		s.Health, s.Destroyed, s.Kills, s.Deaths, s.SpawnProtected = p.health, p.destroyed, p.kills, p.deaths, w.protected(p)
-		p.now = tankState{id: p.id, grid: netcode.GridPose{X: s.GridX, Y: s.GridY, Heading: s.GridHeading},
-			combat: combatState{health: s.Health, kills: s.Kills, deaths: s.Deaths, destroyed: s.Destroyed, protected: s.SpawnProtected}}
+		p.now = wire.TankOf(p.id, netcode.State{Tick: w.tick, Pose: p.pose, Ack: p.ack}, wire.Combat{Health: p.health,
+			Kills: p.kills, Deaths: p.deaths, Destroyed: p.destroyed, SpawnProtected: w.protected(p)})
 		var err error
-		if p.entry, err = encodeState(p.entry, s); err != nil {
+		if p.entry, err = w.entries.Append(p.entry, p.now, w.tick); err != nil {
 			w.log.Error("cannot encode a player state; skipping this tick's snapshots", "player", p.id, "err", err)
 			return
 		}
@@ -394,25 +390,16 @@ func (w *world) sendDelta(sc *snapScratch, p *player, members []*player, left []
 // without a baseline) and returns the chunks, nil after an error it logged, and their cost.
 func (w *world) encodeDelta(sc *snapScratch, p *player, members []*player, left []uint32, base *sentSnapshot, baseline, tick uint32) ([][]byte, snapCost) {
 	b := &sc.delta
-	b.reset(leftSize(left))
+	b.Reset(left)
 	var cost snapCost
 	for _, m := range members {
-		var n int
-		old, ok := tankState{}, false
+		old, ok := wire.Tank{}, false
 		if base != nil && m != p {
 			old, ok = base.find(m.id)
 		}
-		switch {
-		case !ok || old.combat != m.now.combat:
-			n = b.whole(m.entry)
-		case old.grid == m.now.grid:
-			n = b.same(m.id)
-		default:
-			n = b.move(m.id, old.grid, m.now.grid)
-		}
-		cost.add(m.moving, n)
+		cost.add(m.moving, b.Add(m.entry, m.now, old, ok))
 	}
-	chunks, err := b.datagrams(tick, baseline, left)
+	chunks, err := b.Datagrams(tick, baseline, left)
 	if err != nil {
 		w.log.Error("cannot cut a snapshot into chunks; skipping it", "err", err)
 		return nil, snapCost{}
@@ -427,12 +414,10 @@ func (w *world) sendSnapshot(sc *snapScratch, members, to []*player, left []uint
 	var cost snapCost
 	for _, p := range members {
 		sc.entries = append(sc.entries, p.entry)
-		cost.add(p.moving, entrySize(p.entry))
+		cost.add(p.moving, wire.EntrySize(p.entry))
 	}
 	w.stats.sentCost(cost.times(len(to)))
-	part := snapPart{tick: tick, entries: sc.entries, left: left}
-	size := part.messageSize()
-	frame := part.appendFrame(make([]byte, 0, protowire.SizeVarint(uint64(size))+size))
+	frame := wire.StreamFrame(tick, sc.entries, left)
 	for _, p := range to {
 		p.peer.sendSnapshot(frame)
 	}

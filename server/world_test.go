@@ -11,6 +11,7 @@ import (
 	"tanknet/netcode"
 	tankv1 "tanknet/proto/tank/v1"
 	"tanknet/transport"
+	"tanknet/wire"
 )
 
 // fakePeer stands in for a KCP session: it holds queued inputs and records what the world
@@ -106,7 +107,7 @@ func TestWorld_AppliesInputsInOrderLikeReplay(t *testing.T) {
 	if snap == nil || len(snap.GetPlayers()) != 1 {
 		t.Fatalf("snapshot = %v, want one player", snap)
 	}
-	got := transport.StateFromProto(snap.GetPlayers()[0])
+	got := wire.StateFromProto(snap.GetPlayers()[0])
 	if got.Ack != 4 || got.Pose != p.pose || got.Tick != 2 {
 		t.Errorf("snapshot state = %+v, want ack 4, tick 2, pose %v", got, p.pose)
 	}

@@ -1,5 +1,6 @@
 // Package transport carries tanknet messages over KCP: session tuning, length-prefixed
-// protobuf framing, the conversions between wire messages and netcode values, and a link
+// protobuf framing, the Welcome's conversions (arena, rules, lane; snapshots and inputs are
+// package wire's), and a link
 // conditioner that adds latency, jitter and loss underneath KCP for testing. Under kcp-go on
 // both ends sits address validation (connect.go, gate.go, dialgate.go): a stateless cookie
 // handshake that admits an address, for one conversation, before KCP sees its packets.

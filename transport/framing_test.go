@@ -36,7 +36,8 @@ func sSnapshot(tick uint32, players ...*tankv1.PlayerState) *tankv1.ServerMessag
 }
 
 func pState(id, tick uint32, x, y, rot float64, ack uint32) *tankv1.PlayerState {
-	return StateToProto(id, netcode.State{Tick: tick, Pose: netcode.Pose{X: x, Y: y, Heading: rot}, Ack: ack})
+	g := netcode.ToGrid(netcode.Pose{X: x, Y: y, Heading: rot})
+	return &tankv1.PlayerState{PlayerId: id, Tick: tick, AcknowledgedMoveTick: ack, GridX: g.X, GridY: g.Y, GridHeading: g.Heading}
 }
 
 // sampleMessages is one of every message kind in both directions, plus edge cases.

@@ -47,17 +47,6 @@ const fecHeaderSize = 8
 // header and the 4-byte conversation id kcp-go puts in front of every out-of-band packet.
 const MaxDatagramSize = kcpMTU - fecHeaderSize - 4
 
-// Limits of the datagram lane's messages, which both ends check (docs/PROTOCOL.md).
-const (
-	// MaxSnapshotChunks is the most chunks one tick's snapshot is cut into. 256 players
-	// (the server's limit) of about 17 bytes need 4.
-	MaxSnapshotChunks = 64
-	// MaxBatchInputs is the most MoveInputs one InputBatch may carry: twice the 10 tanknet
-	// clients repeat, room for a client with a longer redundancy window. More makes the batch
-	// bad.
-	MaxBatchInputs = 20
-)
-
 // ErrDatagramTooLarge reports a datagram payload above MaxDatagramSize.
 var ErrDatagramTooLarge = errors.New("transport: datagram exceeds maximum size")
 

@@ -28,6 +28,7 @@ func TestLayering(t *testing.T) {
 	}{
 		{"tanknet/netcode", []string{"*"}, "netcode is pure game logic shared by server and client: standard library only"},
 		{"tanknet/transport", []string{"tanknet/server", "tanknet/client", "tanknet/render"}, "transport carries bytes and knows no game roles"},
+		{"tanknet/wire", []string{"tanknet/server", "tanknet/client", "tanknet/render", "tanknet/sim"}, "wire is the one definition of the snapshot and input bytes that both ends (and recordings) share: they depend on it, never the reverse"},
 		{"tanknet/server", []string{"tanknet/client", "tanknet/render"}, "the server runs headless and never shares client code"},
 		{"tanknet/server", []string{"prometheus"}, "the tick loop keeps counters; only server/metrics turns them into Prometheus metrics"},
 		{"tanknet/client", []string{"tanknet/server", "tanknet/render"}, "bots and tanksim use client headless; only render may draw"},

@@ -1,17 +1,14 @@
-package server
+package wire
 
 import (
 	"google.golang.org/protobuf/encoding/protowire"
-	"google.golang.org/protobuf/proto"
-
-	tankv1 "tanknet/proto/tank/v1"
 )
 
-// Snapshots are assembled by hand from each tank's PlayerState, encoded once per tick: with
-// interest management every client gets its own selection, and copying ready bytes costs a
-// fraction of marshalling the same states again per client. The bytes are exactly what
-// proto.Marshal writes for the same Snapshot (fields in number order), so clients decode
-// them with the generated code like any other message.
+// Snapshots are assembled by hand from each tank's entry (see EntryEncoder), encoded once per
+// tick: with interest management every client gets its own selection, and copying ready
+// bytes costs a fraction of marshalling the same states again per client. The bytes are
+// exactly what proto.Marshal writes for the same Snapshot (fields in number order), so
+// receivers decode them with the generated code like any other message.
 
 // Field numbers of the messages assembled here (tank.proto).
 const (
@@ -26,9 +23,10 @@ const (
 	fieldSnapshotMoved         protowire.Number = 12
 )
 
-// snapPart is one snapshot's worth of content: a server tick, the encoded PlayerStates
-// (without their field tag and length) in player_id order, and the ids that left the view.
-type snapPart struct {
+// part is one snapshot message's content: a server tick, the tanks' entries in player_id
+// order, and the ids that left the view; for a chunk its index and count, and for a delta
+// its baseline and the tanks described against it.
+type part struct {
 	tick         uint32
 	entries      [][]byte
 	index, count uint32 // chunk index and count; 0, 0 for a whole snapshot
@@ -38,9 +36,9 @@ type snapPart struct {
 	moved        []int32  // id gap, dx, dy, dheading of tanks that moved since it
 }
 
-// entrySize is what one encoded PlayerState costs inside a Snapshot.
-func entrySize(e []byte) int {
-	return protowire.SizeTag(fieldSnapshotPlayers) + protowire.SizeBytes(len(e))
+// EntrySize is what one tank's entry costs inside a Snapshot, in bytes.
+func EntrySize(entry []byte) int {
+	return protowire.SizeTag(fieldSnapshotPlayers) + protowire.SizeBytes(len(entry))
 }
 
 // leftSize is what a left_view field of ids costs (0 for none).
@@ -48,32 +46,15 @@ func leftSize(ids []uint32) int {
 	if len(ids) == 0 {
 		return 0
 	}
-	n := 0
-	for _, id := range ids {
-		n += protowire.SizeVarint(uint64(id))
-	}
-	return protowire.SizeTag(fieldSnapshotLeftView) + protowire.SizeBytes(n)
+	return protowire.SizeTag(fieldSnapshotLeftView) + protowire.SizeBytes(varintsSize(ids))
 }
 
-func (s *snapPart) bodySize() int {
-	n := protowire.SizeTag(fieldSnapshotServerTick) + protowire.SizeVarint(uint64(s.tick))
-	if s.tick == 0 {
-		n = 0
+// packedSize is what a packed field of n value bytes costs (0 when empty).
+func packedSize(n int) int {
+	if n == 0 {
+		return 0
 	}
-	for _, e := range s.entries {
-		n += entrySize(e)
-	}
-	if s.index != 0 {
-		n += protowire.SizeTag(fieldSnapshotChunkIndex) + protowire.SizeVarint(uint64(s.index))
-	}
-	if s.count != 0 {
-		n += protowire.SizeTag(fieldSnapshotChunkCount) + protowire.SizeVarint(uint64(s.count))
-	}
-	n += leftSize(s.left)
-	if s.baseline != 0 {
-		n += protowire.SizeTag(fieldSnapshotBaselineTick) + protowire.SizeVarint(uint64(s.baseline))
-	}
-	return n + packedSize(varintsSize(s.unchanged)) + packedSize(zigzagsSize(s.moved))
+	return 1 + protowire.SizeVarint(uint64(n)) + n
 }
 
 func varintsSize(vs []uint32) int {
@@ -92,13 +73,36 @@ func zigzagsSize(vs []int32) int {
 	return n
 }
 
+func zigzag(v int32) uint64 { return protowire.EncodeZigZag(int64(v)) }
+
+func (s *part) bodySize() int {
+	n := protowire.SizeTag(fieldSnapshotServerTick) + protowire.SizeVarint(uint64(s.tick))
+	if s.tick == 0 {
+		n = 0
+	}
+	for _, e := range s.entries {
+		n += EntrySize(e)
+	}
+	if s.index != 0 {
+		n += protowire.SizeTag(fieldSnapshotChunkIndex) + protowire.SizeVarint(uint64(s.index))
+	}
+	if s.count != 0 {
+		n += protowire.SizeTag(fieldSnapshotChunkCount) + protowire.SizeVarint(uint64(s.count))
+	}
+	n += leftSize(s.left)
+	if s.baseline != 0 {
+		n += protowire.SizeTag(fieldSnapshotBaselineTick) + protowire.SizeVarint(uint64(s.baseline))
+	}
+	return n + packedSize(varintsSize(s.unchanged)) + packedSize(zigzagsSize(s.moved))
+}
+
 // messageSize is the encoded size of the ServerMessage carrying s.
-func (s *snapPart) messageSize() int {
+func (s *part) messageSize() int {
 	return protowire.SizeTag(fieldServerMessageSnapshot) + protowire.SizeBytes(s.bodySize())
 }
 
 // appendMessage appends the ServerMessage{snapshot: s} encoding to dst.
-func (s *snapPart) appendMessage(dst []byte) []byte {
+func (s *part) appendMessage(dst []byte) []byte {
 	dst = protowire.AppendTag(dst, fieldServerMessageSnapshot, protowire.BytesType)
 	dst = protowire.AppendVarint(dst, uint64(s.bodySize()))
 	if s.tick != 0 {
@@ -118,12 +122,8 @@ func (s *snapPart) appendMessage(dst []byte) []byte {
 		dst = protowire.AppendVarint(dst, uint64(s.count))
 	}
 	if len(s.left) > 0 {
-		n := 0
-		for _, id := range s.left {
-			n += protowire.SizeVarint(uint64(id))
-		}
 		dst = protowire.AppendTag(dst, fieldSnapshotLeftView, protowire.BytesType)
-		dst = protowire.AppendVarint(dst, uint64(n))
+		dst = protowire.AppendVarint(dst, uint64(varintsSize(s.left)))
 		for _, id := range s.left {
 			dst = protowire.AppendVarint(dst, uint64(id))
 		}
@@ -149,14 +149,14 @@ func (s *snapPart) appendMessage(dst []byte) []byte {
 	return dst
 }
 
-// appendFrame appends s as a stream frame: the message with its varint length prefix.
-func (s *snapPart) appendFrame(dst []byte) []byte {
-	dst = protowire.AppendVarint(dst, uint64(s.messageSize()))
+// StreamFrame returns the snapshot of tick for the reliable stream, framed as
+// transport.AppendFrame frames a message (varint length, then the ServerMessage): the
+// entries of its tanks in player_id order and left as its left_view. The one new buffer it
+// allocates may be shared read-only by every session it is sent to.
+func StreamFrame(tick uint32, entries [][]byte, left []uint32) []byte {
+	s := part{tick: tick, entries: entries, left: left}
+	size := s.messageSize()
+	dst := make([]byte, 0, protowire.SizeVarint(uint64(size))+size)
+	dst = protowire.AppendVarint(dst, uint64(size))
 	return s.appendMessage(dst)
-}
-
-// encodeState returns dst with ps encoded (no tag or length). A PlayerState has only scalar
-// fields, so an error here would be a bug in the generated code.
-func encodeState(dst []byte, ps *tankv1.PlayerState) ([]byte, error) {
-	return proto.MarshalOptions{}.MarshalAppend(dst[:0], ps)
 }

@@ -1,0 +1,18 @@
+// Package wire owns the bytes of tanknet's per-tick traffic: how a tick's tank states become
+// a snapshot (whole on the stream, or cut into chunk datagrams and delta encoded against a
+// baseline the client acknowledged) and back, and how a client's inputs become a MoveInput
+// or an InputBatch datagram and back, with the checks a receiver makes on what arrives.
+// The server and the client both call it, so a field added to a snapshot or an input is
+// written and read in one place, and one round-trip test and one fuzz target guard both
+// halves.
+//
+// The name is netcode's: poses already travel on netcode's "wire grid", and this package
+// is the rest of the wire form. transport moves bytes (KCP sessions, framing, datagrams)
+// without knowing what they say; wire says what they say without moving any.
+//
+// Package wire performs no I/O, starts no goroutines and keeps no state between calls
+// except in the values it returns (a DeltaBuilder's scratch, a receiver's Baselines). It
+// never imports the server or the client. It is not where the game decides anything: which
+// tanks a client sees, which baseline to use and what to do with a bad datagram stay with
+// the caller.
+package wire

@@ -1,0 +1,105 @@
+package wire
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"tanknet/netcode"
+	tankv1 "tanknet/proto/tank/v1"
+	"tanknet/transport"
+)
+
+// A client's inputs: each prediction step goes on the stream as one MoveInput, the
+// guarantee, and on the datagram lane the newest unacknowledged ones are repeated in one
+// InputBatch datagram with the client's snapshot acknowledgement. Inputs arrive unvalidated:
+// the server checks finiteness, ranges, duration and tick itself (server/admit.go), since
+// what to do with a bad one depends on which lane brought it.
+
+// MoveToProto returns the wire form of a pending input.
+func MoveToProto(p netcode.PendingInput) *tankv1.MoveInput {
+	m := new(tankv1.MoveInput)
+	FillMove(m, p)
+	return m
+}
+
+// FillMove sets m to the wire form of p, reusing m. A duration travels in whole
+// milliseconds (truncated; a negative one as 0).
+func FillMove(m *tankv1.MoveInput, p netcode.PendingInput) {
+	m.Tick, m.Turn, m.Throttle = p.Tick, p.Input.Turn, p.Input.Throttle
+	m.DurationMs = uint32(max(0, p.Duration/time.Millisecond))
+}
+
+// MoveFromProto returns the netcode view of a wire input, unvalidated. A nil m reads as the
+// zero input.
+func MoveFromProto(m *tankv1.MoveInput) netcode.PendingInput {
+	return netcode.PendingInput{
+		Tick:     m.GetTick(),
+		Input:    netcode.Input{Turn: m.GetTurn(), Throttle: m.GetThrottle()},
+		Duration: time.Duration(m.GetDurationMs()) * time.Millisecond,
+	}
+}
+
+// BatchEncoder encodes InputBatch datagrams into one message and buffer it keeps, since one
+// goes out every prediction step: after the first, encoding allocates nothing. Its zero
+// value is ready; it is not safe for concurrent use.
+type BatchEncoder struct {
+	moves [MaxBatchInputs]tankv1.MoveInput
+	ptrs  [MaxBatchInputs]*tankv1.MoveInput
+	batch tankv1.InputBatch
+	msg   tankv1.ClientMessage
+	buf   []byte
+}
+
+// Encode returns the datagram repeating inputs (oldest first, at most MaxBatchInputs) with
+// the snapshot acknowledgement ackTick/ackMask, valid until the next call.
+func (b *BatchEncoder) Encode(inputs []netcode.PendingInput, ackTick, ackMask uint32) ([]byte, error) {
+	if len(inputs) > MaxBatchInputs {
+		return nil, fmt.Errorf("wire: %d inputs in one batch, more than %d", len(inputs), MaxBatchInputs)
+	}
+	if b.msg.Kind == nil {
+		for i := range b.ptrs {
+			b.ptrs[i] = &b.moves[i]
+		}
+		b.msg.Kind = &tankv1.ClientMessage_InputBatch{InputBatch: &b.batch}
+	}
+	for i, in := range inputs {
+		FillMove(b.ptrs[i], in)
+	}
+	b.batch.Inputs, b.batch.SnapshotAckTick, b.batch.SnapshotAckMask = b.ptrs[:len(inputs)], ackTick, ackMask
+	var err error
+	b.buf, err = transport.AppendDatagram(b.buf[:0], &b.msg)
+	return b.buf, err
+}
+
+var (
+	errNotInputBatch = errors.New("wire: datagram is not an InputBatch")
+	errBatchTooLarge = fmt.Errorf("wire: InputBatch of more than %d inputs", MaxBatchInputs)
+)
+
+// DecodeInputBatch decodes one datagram from a client into m (reset first) and returns the
+// InputBatch it holds. Bytes that are not a ClientMessage holding an InputBatch of at most
+// MaxBatchInputs inputs yield an error. The inputs themselves are not validated (see
+// MoveFromProto). It never panics, whatever b holds.
+func DecodeInputBatch(b []byte, m *tankv1.ClientMessage) (*tankv1.InputBatch, error) {
+	if err := transport.DecodeDatagram(b, m); err != nil {
+		return nil, err
+	}
+	batch := m.GetInputBatch()
+	switch {
+	case batch == nil:
+		return nil, errNotInputBatch
+	case len(batch.GetInputs()) > MaxBatchInputs:
+		return nil, errBatchTooLarge
+	}
+	return batch, nil
+}
+
+// AppendInputs appends the netcode view of batch's inputs, oldest first, to dst and returns
+// it.
+func AppendInputs(dst []netcode.PendingInput, batch *tankv1.InputBatch) []netcode.PendingInput {
+	for _, in := range batch.GetInputs() {
+		dst = append(dst, MoveFromProto(in))
+	}
+	return dst
+}
