@@ -17,6 +17,14 @@ type View struct {
 	Fraction float64 // in [0, 1): 0 shows From's state
 }
 
+// MaxViewSpan is the furthest apart, in server ticks, the two states one View may blend:
+// 200 ms, a bracket across up to three lost snapshots. A blend of states further apart
+// draws a pose the tank may never have been near (the chord of a turn), so an Interpolator
+// holds the older state across a longer gap, and a server refuses a shot whose view spans
+// more. Turning at the default arena's full rate, a blend across MaxViewSpan ticks strays
+// at most 0.07 units from the arc the tank drove (its radius is 0.6).
+const MaxViewSpan = 4
+
 // Tick returns the view as a fractional server tick: From + Fraction * (To - From).
 func (v View) Tick() float64 {
 	return float64(v.From) + float64(v.Fraction*float64(v.To-v.From))
@@ -28,11 +36,12 @@ func (v View) Held() bool { return v.From == v.To }
 // String formats v as "from->to@fraction", for logs and test failures.
 func (v View) String() string { return fmt.Sprintf("%d->%d@%.4f", v.From, v.To, v.Fraction) }
 
-// Valid reports whether v is well formed: From <= To, a finite Fraction in [0, 1), and 0
-// for a held view. It says nothing about whether the ticks are recent.
+// Valid reports whether v is well formed: From <= To <= From + MaxViewSpan, a finite
+// Fraction in [0, 1), and 0 for a held view. It says nothing about whether the ticks are
+// recent.
 func (v View) Valid() bool {
 	switch {
-	case v.From > v.To, math.IsNaN(v.Fraction), !(v.Fraction >= 0 && v.Fraction < 1):
+	case v.From > v.To, v.To-v.From > MaxViewSpan, math.IsNaN(v.Fraction), !(v.Fraction >= 0 && v.Fraction < 1):
 		return false
 	case v.Held():
 		return v.Fraction == 0

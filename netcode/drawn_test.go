@@ -14,6 +14,8 @@ func TestView_Valid(t *testing.T) {
 	}{
 		{"bracket", View{From: 3, To: 4, Fraction: 0.25}, true},
 		{"bracket over a lost tick", View{From: 3, To: 5, Fraction: 0.9}, true},
+		{"bracket over MaxViewSpan", View{From: 3, To: 3 + MaxViewSpan, Fraction: 0.5}, true},
+		{"bracket over a longer gap", View{From: 3, To: 4 + MaxViewSpan, Fraction: 0.5}, false},
 		{"hold", View{From: 7, To: 7}, true},
 		{"hold with a fraction", View{From: 7, To: 7, Fraction: 0.5}, false},
 		{"backwards", View{From: 5, To: 4}, false},

@@ -169,6 +169,11 @@ func (ip *Interpolator) Sample(now time.Duration) (Pose, bool) {
 	}
 	ip.trim(i)
 	a, b := ip.buf[0], ip.buf[1]
+	if b.tick-a.tick > MaxViewSpan { // lost snapshots left too wide a gap to blend across
+		ip.counters.Holds++
+		ip.view = View{From: a.tick, To: a.tick}
+		return a.pose, false
+	}
 	if a.pose.Distance(b.pose) > ip.cfg.TeleportDistance {
 		ip.counters.Teleports++
 		ip.view = View{From: b.tick, To: b.tick}

@@ -166,6 +166,24 @@ func TestRemote_TeleportShowsLaterSample(t *testing.T) {
 	}
 }
 
+// Across a gap of lost snapshots wider than MaxViewSpan the older state is held, not blended
+// with the newer one along a chord the tank never drove; a gap within it is blended.
+func TestRemote_HoldsAcrossAWideGap(t *testing.T) {
+	ip := receiveInterp(t)
+	ip.Push(0, st(1, 1, 1, 0))
+	ip.Push(50*ms*(MaxViewSpan+1), st(MaxViewSpan+2, 2, 1, 0)) // MaxViewSpan snapshots lost
+	got, ok := ip.Sample(150 * ms)
+	if ok || got != (Pose{1, 1, 0}) || !ip.View().Held() || !ip.View().Valid() {
+		t.Errorf("Sample across a wide gap = %v, %v (view %v), want the older state held", got, ok, ip.View())
+	}
+	ip = receiveInterp(t)
+	ip.Push(0, st(1, 1, 1, 0))
+	ip.Push(50*ms*MaxViewSpan, st(MaxViewSpan+1, 2, 1, 0))
+	if _, ok := ip.Sample(150 * ms); !ok || ip.View().Held() || !ip.View().Valid() {
+		t.Errorf("Sample across a gap of MaxViewSpan: view %v, %v, want a valid blend", ip.View(), ok)
+	}
+}
+
 func TestRemote_ReceiveTimesNeverRunBackwards(t *testing.T) {
 	ip := receiveInterp(t)
 	ip.Push(100*ms, st(1, 0, 0, 0))

@@ -19,12 +19,14 @@ import (
 //     Config.MaxSimPerSecond), and this clock stops that saved time becoming a burst.
 //
 // Together: at most one accepted shot per Cooldown on average, and any span S of server time
-// holds at most 1 + (S + shotJitter) / Cooldown of them (3 in any second by default).
+// holds at most 1 + (S + shotJitter) / Cooldown of them (3 in any second by default: a
+// shot a retransmission delayed may be followed closely by the next, but no third).
 
-// shotJitter is how much earlier than its schedule in server time a shot may be judged: one
-// KCP retransmission of an honest Fire (the stream's minimum RTO is 100 ms, then backs off)
-// that leaves it closer to the next, on-time one. It equals the default TimeSlack.
-const shotJitter = 250 * time.Millisecond
+// shotJitter is how much earlier than its schedule in server time a shot may be judged: a
+// KCP retransmission can delay an honest Fire (and its move) by an RTO, 400 ms and more on
+// a 3G link, leaving it closer to the next, on-time one. It stays under the default
+// Cooldown, so no second of server time holds more than three accepted shots.
+const shotJitter = 450 * time.Millisecond
 
 // shotClock is when a player last fired, in both clocks.
 type shotClock struct {

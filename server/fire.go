@@ -64,7 +64,7 @@ func (w *world) judge(p *player, req netcode.ShotRequest) {
 		earliest := float64(w.tick)
 		for _, v := range req.Views {
 			earliest = min(earliest, v.View.Tick())
-			if pose, ok := w.hist.rewound(v.ID, v.View); ok && v.ID != p.id {
+			if pose, ok := w.hist.rewound(v.ID, v.View); ok {
 				w.targets = append(w.targets, netcode.Target{ID: v.ID, Pose: pose})
 			}
 		}
@@ -122,12 +122,14 @@ func (w *world) checkShot(p *player, req netcode.ShotRequest) (movePose, tankv1.
 	window := netcode.Ticks(w.cfg.Rules.RewindWindow)
 	for i, v := range req.Views {
 		switch {
-		case !v.View.Valid() || (i > 0 && v.ID <= req.Views[i-1].ID):
+		case !v.View.Valid() || (i > 0 && v.ID <= req.Views[i-1].ID) || v.ID == p.id:
 			return movePose{}, tankv1.ShotRefusal_SHOT_REFUSAL_BAD_VIEW
 		case v.View.To >= w.tick: // the newest snapshot sent is the previous tick's
 			return movePose{}, tankv1.ShotRefusal_SHOT_REFUSAL_FUTURE_VIEW
-		case req.LagCompensation && w.tick-v.View.From > window:
+		case req.LagCompensation && (w.tick-v.View.From > window || !w.viewRecent(p, v.View)):
 			return movePose{}, tankv1.ShotRefusal_SHOT_REFUSAL_VIEW_TOO_OLD
+		case req.LagCompensation && !w.viewSent(p, v.ID, v.View):
+			return movePose{}, tankv1.ShotRefusal_SHOT_REFUSAL_BAD_VIEW
 		}
 	}
 	return move, tankv1.ShotRefusal_SHOT_REFUSAL_UNSPECIFIED

@@ -27,6 +27,7 @@ type view struct {
 	next    []uint32    // scratch: the ones sent this tick
 	left    []departure // tanks that left the view, oldest first
 	members []int32     // this tick's tanks for the client, itself included: indexes into the players placed, increasing (so in id order)
+	shown   shownLog    // the other tanks each recent snapshot sent, for judging shots' views
 }
 
 // departure is a tank that left a client's view at tick.
@@ -38,6 +39,7 @@ type departure struct {
 // interest finds, each tick, the tanks every client is sent.
 type interest struct {
 	enter, leave float64 // radii in world units; leave >= enter
+	keep         int     // ticks of what each client was sent to remember (view.shown)
 	cellSize     float64
 	cols, rows   int
 	cells        [][]int32 // cols*rows cells, row by row: indexes into players
@@ -46,13 +48,13 @@ type interest struct {
 
 // newInterest returns the interest manager for arena a with the given enter radius, or nil
 // when every client is to be sent every tank (radius 0).
-func newInterest(a *netcode.Arena, enter, hysteresis float64) *interest {
+func newInterest(a *netcode.Arena, enter, hysteresis float64, keep int) *interest {
 	if enter <= 0 {
 		return nil
 	}
 	leave := enter + hysteresis
 	cols, rows := int(a.Width/leave)+1, int(a.Height/leave)+1
-	return &interest{enter: enter, leave: leave, cellSize: leave, cols: cols, rows: rows, cells: make([][]int32, cols*rows)}
+	return &interest{enter: enter, leave: leave, keep: keep, cellSize: leave, cols: cols, rows: rows, cells: make([][]int32, cols*rows)}
 }
 
 // cell returns the column and row of the cell holding position (x, y), clamped to the grid.
@@ -120,6 +122,7 @@ func (in *interest) update(self int32, tick uint32) {
 	if len(v.left) > maxLeftView {
 		v.left = v.left[len(v.left)-maxLeftView:]
 	}
+	v.shown.record(tick, v.next, in.keep)
 	v.visible, v.next = v.next, v.visible
 }
 

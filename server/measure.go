@@ -99,6 +99,7 @@ func (p *sinkPeer) takeDatagramInputs(dst []netcode.PendingInput) []netcode.Pend
 	return dst
 }
 func (p *sinkPeer) takeFires(dst []netcode.ShotRequest) []netcode.ShotRequest { return dst }
+func (p *sinkPeer) rtt() time.Duration                                        { return 0 }
 func (p *sinkPeer) send([]byte)                                               {}
 func (p *sinkPeer) sendSnapshot([]byte)                                       {}
 func (p *sinkPeer) snapshotAck() uint32                                       { return p.ack }

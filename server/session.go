@@ -3,6 +3,7 @@ package server
 import (
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"tanknet/netcode"
 	tankv1 "tanknet/proto/tank/v1"
@@ -175,6 +176,8 @@ func (s *session) sendSnapshot(frame []byte) {
 }
 
 func (s *session) snapshotAck() uint32 { return s.ackTick.Load() }
+
+func (s *session) rtt() time.Duration { return s.conn.SmoothedRTT() }
 
 func (s *session) sendChunks(chunks [][]byte) {
 	if len(chunks) == 0 {

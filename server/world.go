@@ -35,6 +35,8 @@ type peer interface {
 	sendChunks(chunks [][]byte)
 	// kick tells the client why and closes its connection.
 	kick(reason string)
+	// rtt returns the measured round trip to the client, 0 before there is one.
+	rtt() time.Duration
 }
 
 // player is one tank in the world.
@@ -52,6 +54,8 @@ type player struct {
 	granted  time.Duration          // simulated time given to this player so far
 	pace     pace                   // simulated time given in the last second
 	joinedAt time.Duration
+	// firstTick is the first tick whose snapshot the player was sent.
+	firstTick uint32
 	// rosterSeen is how many of this tick's roster changes the player's own full roster
 	// already covered when it joined (0 once told; see flushRoster).
 	rosterSeen int
@@ -134,7 +138,7 @@ func newWorld(cfg *Config, log *slog.Logger, stats *counters) *world {
 	// RewindWindow before the judging tick up to the previous tick.
 	hist := newHistory(int(netcode.Ticks(cfg.Rules.RewindWindow)) + 2)
 	w := &world{cfg: cfg, log: log, stats: stats, nextID: 1, hist: hist,
-		interest: newInterest(&cfg.Arena, cfg.viewRadius(), netcode.ViewHysteresis)}
+		interest: newInterest(&cfg.Arena, cfg.viewRadius(), netcode.ViewHysteresis, len(hist.ring))}
 	w.fan.scratch = make([]snapScratch, 1)
 	return w
 }
@@ -146,7 +150,7 @@ func (w *world) join(now time.Duration, name string, p peer) (*player, *tankv1.R
 		return nil, &tankv1.Reject{Code: tankv1.RejectCode_REJECT_CODE_SERVER_FULL,
 			Reason: fmt.Sprintf("server full (%d players)", w.cfg.MaxPlayers)}
 	}
-	pl := &player{id: w.nextID, peer: p, joinedAt: now}
+	pl := &player{id: w.nextID, peer: p, joinedAt: now, firstTick: w.tick + 1}
 	w.nextID++
 	pl.name = w.uniqueName(cleanName(name, pl.id))
 	w.spawn(pl)

@@ -17,14 +17,15 @@ import (
 // fakePeer stands in for a KCP session: it holds queued inputs and records what the world
 // sends.
 type fakePeer struct {
-	inputs   []netcode.PendingInput
-	fires    []netcode.ShotRequest
-	copies   []netcode.PendingInput // datagram inputs
-	control  []*tankv1.ServerMessage
-	snapshot []byte
-	chunks   [][]byte
-	kicked   string
-	ack      uint32 // the snapshot acknowledgement it reports
+	inputs    []netcode.PendingInput
+	fires     []netcode.ShotRequest
+	copies    []netcode.PendingInput // datagram inputs
+	control   []*tankv1.ServerMessage
+	snapshot  []byte
+	chunks    [][]byte
+	kicked    string
+	ack       uint32        // the snapshot acknowledgement it reports
+	roundTrip time.Duration // the round trip it reports
 }
 
 func (p *fakePeer) takeInputs(dst []netcode.PendingInput) []netcode.PendingInput {
@@ -47,6 +48,7 @@ func (p *fakePeer) send(frame []byte)         { p.control = append(p.control, de
 func (p *fakePeer) sendSnapshot(frame []byte) { p.snapshot = frame }
 func (p *fakePeer) kick(reason string)        { p.kicked = reason }
 func (p *fakePeer) snapshotAck() uint32       { return p.ack }
+func (p *fakePeer) rtt() time.Duration        { return p.roundTrip }
 
 func decodeFrame(frame []byte) *tankv1.ServerMessage {
 	m := new(tankv1.ServerMessage)
