@@ -15,7 +15,7 @@ SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 GOFILES   = $(shell git ls-files -co --exclude-standard '*.go' 2>/dev/null || find . -name '*.go' -not -path './.git/*')
 
 .DEFAULT_GOAL := help
-.PHONY: help deps go build demo demo-windows server client sim test bench fuzz soak gen lint fmt clean
+.PHONY: help deps go build install demo demo-windows server client sim test bench fuzz soak measurements gen lint fmt clean
 
 help: ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  make %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -40,6 +40,10 @@ deps: go ## install the system packages the window client and its tests need, wh
 
 build: deps ## build tankserver, tankclient and tanksim into bin/
 	$(GO) build -o $(BIN)/ ./cmd/...
+
+install: deps ## go install tankserver, tankclient and tanksim (into GOBIN, or GOPATH/bin): put that on your PATH
+	$(GO) install ./cmd/...
+	@echo "installed into $$($(GO) env GOBIN | grep . || echo $$($(GO) env GOPATH)/bin): put it on your PATH to run tankclient, tankserver and tanksim by name"
 
 demo: ## one window: near player | the server's truth | far player on a bad network (Esc quits)
 	@if [ -z "$$DISPLAY" ] && [ -z "$$WAYLAND_DISPLAY" ]; then \
@@ -102,6 +106,9 @@ fuzz: go ## fuzz every decoder of network bytes for FUZZTIME each (default 30s)
 
 soak: go ## 8 bots on yojimbo's harsh network (1 s latency, 100 ms jitter, 25% loss, 25% duplicates) for SOAKTIME (default 3m); prints a report
 	TANKNET_SOAK=$${SOAKTIME:-3m} $(GO) test -race -count=1 -run '^TestSoak$$' -v -timeout 60m ./server
+
+measurements: build ## rerun every measurement and rewrite docs/MEASUREMENTS.md (about ten minutes; needs a quiet machine)
+	$(GO) run ./internal/measurements -out docs/MEASUREMENTS.md
 
 gen: go ## regenerate Go code from proto/ (buf and protoc-gen-go at the go.mod version, via go run)
 	$(BUF) generate

@@ -1,0 +1,100 @@
+package main
+
+// A section is one table of docs/MEASUREMENTS.md: what it shows, and one row per command.
+type section struct {
+	title string
+	about string // a paragraph: what the figures mean and what to look for
+	rows  []row
+	cols  []column
+}
+
+// A row is one run: a label and the command (bin/ programs; "xvfb" wraps a window in Xvfb).
+type row struct {
+	label string
+	cmd   []string
+}
+
+// A column is one figure of a run's JSON report, by its dotted path ("rtt_ms.p50").
+type column struct {
+	header, path string
+}
+
+// tanksim returns the tanksim command with args, reporting JSON.
+func tanksim(args ...string) []string {
+	return append(append([]string{"bin/tanksim"}, args...), "-json")
+}
+
+// frameReport returns a window's -frame-report run under Xvfb on a 1920x1080 screen.
+func frameReport(args ...string) []string {
+	return append([]string{"xvfb-run", "-a", "-s", "-screen 0 1920x1080x24", "bin/tankclient"}, args...)
+}
+
+var netcodeCols = []column{
+	{"reconciliations", "reconciliations"}, {"residual ≠ 0", "residual_nonzero"},
+	{"snapshots lost", "snapshots_lost"}, {"holds ratio", "holds_ratio"},
+	{"remote delay p50 / p99 ms", "remote_delay_ms.p50 remote_delay_ms.p99"},
+	{"RTT p50 ms", "rtt_ms.p50"}, {"HOL stalls", "hol_stalls"},
+	{"input late p99 ticks", "input_late_ticks.p99"},
+}
+
+var fireCols = []column{
+	{"shots", "shots"}, {"server hits", "hits"}, {"shooter saw hits", "client_hits"},
+	{"hit agreement", "hit_agreement"}, {"rewind p50 / p99 ms", "rewind_ms.p50 rewind_ms.p99"},
+	{"kills", "kills"},
+}
+
+// sections are the measurements, in the document's order.
+var sections = []section{
+	{
+		title: "Frame rate of the window",
+		about: "The three-pane demo at its default size (1800 × 800) with 16 tanks on the field (the near and far players and 14 bots), without bots, and at 1280 × 720, under Xvfb's software renderer (llvmpipe) on a 1920 × 1080 screen. A frame's cost follows the window's pixels more than the tanks: Ebitengine clears and copies the whole window once a frame. The first second (shader compilation) is not counted.",
+		rows: []row{
+			{"demo, 14 bots", frameReport("-demo", "-server", "127.0.0.1:7861", "-bots", "14", "-frame-report", "600")},
+			{"demo, no bots", frameReport("-demo", "-server", "127.0.0.1:7862", "-bots", "0", "-frame-report", "600")},
+			{"demo at 1280 × 720, 14 bots", frameReport("-demo", "-server", "127.0.0.1:7863", "-bots", "14", "-width", "1280", "-height", "720", "-frame-report", "600")},
+		},
+		cols: []column{{"fps", "fps"}, {"frame p50 ms", "frame_ms.p50"}, {"frame p99 ms", "frame_ms.p99"}, {"frame max ms", "frame_ms.max"}},
+	},
+	{
+		title: "Two snapshot lanes on a bad network",
+		about: "Snapshots travel as unreliable datagrams by default: a lost one is skipped and interpolation bridges the gap, where the ordered KCP stream (-lane reliable) holds every later snapshot behind the retransmission (head-of-line stalls). With tank contact off no reconciliation moves a prediction on either lane (residual ≠ 0 stays 0).",
+		rows: []row{
+			{"wifi-bad, datagram", tanksim("-bots", "8", "-duration", "20s", "-net", "wifi-bad", "-contact=false", "-interp", "adaptive")},
+			{"wifi-bad, reliable", tanksim("-bots", "8", "-duration", "20s", "-net", "wifi-bad", "-contact=false", "-interp", "adaptive", "-lane", "reliable")},
+			{"mobile-3g, datagram", tanksim("-bots", "8", "-duration", "20s", "-net", "mobile-3g", "-contact=false", "-interp", "adaptive")},
+			{"mobile-3g, reliable", tanksim("-bots", "8", "-duration", "20s", "-net", "mobile-3g", "-contact=false", "-interp", "adaptive", "-lane", "reliable")},
+		},
+		cols: netcodeCols,
+	},
+	{
+		title: "Input to screen",
+		about: "From the frame that first gets a new input to the first frame whose drawn own tank moved with it: the own tank is drawn a partial step ahead, so a key shows in the same frame (0 ms) or the next.",
+		rows: []row{
+			{"broadband, 8 bots", tanksim("-bots", "8", "-duration", "20s")},
+			{"same, no partial step", tanksim("-bots", "8", "-duration", "20s", "-no-partial-step")},
+		},
+		cols: []column{{"input to visible p50 / p99 / max ms", "input_to_visible_ms.p50 input_to_visible_ms.p99 input_to_visible_ms.max"}, {"RTT p50 ms", "rtt_ms.p50"}},
+	},
+	{
+		title: "Shooting, with and without lag compensation",
+		about: "Eight gunner bots (the sharpest skill) fire for 20 s with contact off. Hit agreement is, over the shots the server accepted, the share where its verdict equals the shooter's verdict on what it drew. With lag compensation the server rewinds each target to what its shooter drew, so agreement is 1 on every preset; without it the server judges against a present the shooter never saw.",
+		rows: []row{
+			{"none, lag comp on", tanksim("-bots", "8", "-duration", "20s", "-net", "none", "-fire", "-contact=false", "-lagcomp=true")},
+			{"none, lag comp off", tanksim("-bots", "8", "-duration", "20s", "-net", "none", "-fire", "-contact=false", "-lagcomp=false")},
+			{"broadband, lag comp on", tanksim("-bots", "8", "-duration", "20s", "-net", "broadband", "-fire", "-contact=false", "-lagcomp=true")},
+			{"broadband, lag comp off", tanksim("-bots", "8", "-duration", "20s", "-net", "broadband", "-fire", "-contact=false", "-lagcomp=false")},
+			{"mobile-3g, lag comp on", tanksim("-bots", "8", "-duration", "20s", "-net", "mobile-3g", "-fire", "-contact=false", "-lagcomp=true")},
+			{"mobile-3g, lag comp off", tanksim("-bots", "8", "-duration", "20s", "-net", "mobile-3g", "-fire", "-contact=false", "-lagcomp=false")},
+		},
+		cols: fireCols,
+	},
+	{
+		title: "256 players on one server",
+		about: "The large arena (160 × 100) with interest management: each client is sent only the tanks within 25 units of its own, as deltas against snapshots it acknowledged. Bots run at 20 frames a second so one 2-core machine can drive 256 of them; their prediction steps stay 50 ms.",
+		rows: []row{
+			{"256 bots, large arena", tanksim("-bots", "256", "-duration", "20s", "-net", "none", "-contact=false", "-arena", "large", "-bot-fps", "20")},
+		},
+		cols: []column{{"server tick p50 / p99 ms", "server_tick_ms.p50 server_tick_ms.p99"}, {"snapshots ratio min", "snapshots_ratio_min"},
+			{"down bytes/s per client", "bytes_per_s.down"}, {"up bytes/s per client", "bytes_per_s.up"}, {"residual ≠ 0", "residual_nonzero"}},
+	},
+}
