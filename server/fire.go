@@ -71,7 +71,7 @@ func (w *world) judge(p *player, req netcode.ShotRequest) {
 		res.RewindMs = (float64(w.tick) - earliest) * float64(tickInterval.Milliseconds())
 	} else {
 		for _, o := range w.players {
-			if o != p && !o.destroyed {
+			if o != p && !o.destroyed && w.inView(p, o) {
 				w.targets = append(w.targets, netcode.Target{ID: o.id, Pose: o.pose})
 			}
 		}
@@ -96,7 +96,9 @@ func (w *world) judge(p *player, req netcode.ShotRequest) {
 		ShooterId: p.id, ServerTick: w.tick, Origin: res.Origin, End: res.End, TargetId: tr.TargetID,
 	}}})
 	for _, o := range w.players {
-		o.peer.send(shot)
+		if o == p || w.withinView(o, res.Origin, res.End) {
+			o.peer.send(shot)
+		}
 	}
 }
 
