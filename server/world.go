@@ -394,7 +394,7 @@ func (w *world) sendDelta(sc *snapScratch, p *player, members []*player, left []
 // without a baseline) and returns the chunks, nil after an error it logged, and their cost.
 func (w *world) encodeDelta(sc *snapScratch, p *player, members []*player, left []uint32, base *sentSnapshot, baseline, tick uint32) ([][]byte, snapCost) {
 	b := &sc.delta
-	b.Reset(left)
+	b.Reset(wire.Header{Tick: tick, Left: left}, baseline)
 	var cost snapCost
 	for _, m := range members {
 		old, ok := wire.Tank{}, false
@@ -403,7 +403,7 @@ func (w *world) encodeDelta(sc *snapScratch, p *player, members []*player, left 
 		}
 		cost.add(m.moving, b.Add(m.entry, m.now, old, ok))
 	}
-	chunks, err := b.Datagrams(tick, baseline, left)
+	chunks, err := b.Datagrams()
 	if err != nil {
 		w.log.Error("cannot cut a snapshot into chunks; skipping it", "err", err)
 		return nil, snapCost{}
@@ -421,7 +421,7 @@ func (w *world) sendSnapshot(sc *snapScratch, members, to []*player, left []uint
 		cost.add(p.moving, wire.EntrySize(p.entry))
 	}
 	w.stats.sentCost(cost.times(len(to)))
-	frame := wire.StreamFrame(tick, sc.entries, left)
+	frame := wire.StreamFrame(wire.Header{Tick: tick, Left: left}, sc.entries)
 	for _, p := range to {
 		p.peer.sendSnapshot(frame)
 	}

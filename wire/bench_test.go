@@ -58,11 +58,11 @@ func BenchmarkDeltaBuilder(b *testing.B) {
 			var d DeltaBuilder
 			b.ReportAllocs()
 			for range b.N {
-				d.Reset(left)
+				d.Reset(Header{Tick: 1000, Left: left}, 999)
 				for i, t := range now {
 					d.Add(entries[i], t, base[i], true)
 				}
-				if _, err := d.Datagrams(1000, 999, left); err != nil {
+				if _, err := d.Datagrams(); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -76,12 +76,12 @@ func BenchmarkReceiveChunk(b *testing.B) {
 	now, base := benchTanks(32)
 	var enc EntryEncoder
 	var d DeltaBuilder
-	d.Reset(nil)
+	d.Reset(Header{Tick: 1000}, 999)
 	for i, t := range now {
 		e, _ := enc.Append(nil, t, 1000)
 		d.Add(e, t, base[i], true)
 	}
-	chunks, err := d.Datagrams(1000, 999, nil)
+	chunks, err := d.Datagrams()
 	if err != nil || len(chunks) != 1 {
 		b.Fatalf("%d chunks, %v", len(chunks), err)
 	}

@@ -45,16 +45,20 @@ func (c *deltaChunk) size(left int) int {
 
 // DeltaBuilder cuts one client's snapshot of one tick into chunk datagrams. Call Reset, Add
 // every tank in player_id order, then Datagrams. It keeps its scratch from one snapshot to
-// the next, so a builder reused every tick allocates only the datagrams' buffer. It is not
-// safe for concurrent use; the entries given to Add must stay unchanged until Datagrams.
+// the next, so a builder reused every tick allocates only the datagrams' buffer and their
+// slice. It is not safe for concurrent use; the header's Left and the entries given to Add
+// must stay unchanged until Datagrams.
 type DeltaBuilder struct {
-	chunks []deltaChunk
-	left   int    // bytes of left_view, in chunk 0
-	parts  []part // Datagrams' scratch: the chunks as messages
+	h        Header
+	baseline uint32
+	chunks   []deltaChunk
+	left     int    // bytes of left_view, in chunk 0
+	parts    []part // Datagrams' scratch: the chunks as messages
 }
 
-// Reset starts a new snapshot whose chunk 0 will carry left as its left_view.
-func (b *DeltaBuilder) Reset(left []uint32) {
+// Reset starts the snapshot h, its tanks to be described against the snapshot of tick
+// baseline (0: none, every tank whole).
+func (b *DeltaBuilder) Reset(h Header, baseline uint32) {
 	for i := range b.chunks {
 		c := &b.chunks[i]
 		c.entries, c.unchanged, c.moved = c.entries[:0], c.unchanged[:0], c.moved[:0]
@@ -64,17 +68,18 @@ func (b *DeltaBuilder) Reset(left []uint32) {
 		b.chunks = make([]deltaChunk, 1, 4)
 	}
 	b.chunks = b.chunks[:1]
-	b.left = leftSize(left)
+	b.h, b.baseline, b.left = h, baseline, leftSize(h.Left)
 }
 
 // Add adds tank now, whose entry (see EntryEncoder) is entry, and returns what it costs in
 // bytes. With hasBase, base is what the baseline said of the same tank: an unchanged tank
 // costs its id, one that only moved its id and offsets; without, or when its combat state
 // changed (or it moved further than an offset says, 2^31 grid steps), the tank travels
-// whole. A tank described against the baseline keeps the baseline's Ack on arrival.
+// whole. A tank described against the baseline keeps the baseline's Ack on arrival. With no
+// baseline given to Reset, every tank travels whole.
 func (b *DeltaBuilder) Add(entry []byte, now, base Tank, hasBase bool) int {
 	switch {
-	case !hasBase || base.Combat != now.Combat || !offsetFits(base.Grid.X, now.Grid.X) || !offsetFits(base.Grid.Y, now.Grid.Y):
+	case !hasBase || b.baseline == 0 || base.Combat != now.Combat || !offsetFits(base.Grid.X, now.Grid.X) || !offsetFits(base.Grid.Y, now.Grid.Y):
 		return b.whole(entry)
 	case base.Grid == now.Grid:
 		return b.same(now.ID)
@@ -147,10 +152,10 @@ func (b *DeltaBuilder) move(id uint32, base, now netcode.GridPose) int {
 	return n
 }
 
-// Datagrams encodes the chunks of tick against baseline (0: none, every tank was added
-// without one) with left (as given to Reset) in chunk 0, and returns their payloads:
-// sub-slices of one new buffer, which the caller may share and keep.
-func (b *DeltaBuilder) Datagrams(tick, baseline uint32, left []uint32) ([][]byte, error) {
+// Datagrams encodes the chunks, each with the header's tick and the baseline (the Left ids
+// in chunk 0 only), and returns their payloads: sub-slices of one new buffer, which the
+// caller may share and keep.
+func (b *DeltaBuilder) Datagrams() ([][]byte, error) {
 	if len(b.chunks) > MaxSnapshotChunks {
 		return nil, fmt.Errorf("wire: snapshot needs %d chunks, more than %d", len(b.chunks), MaxSnapshotChunks)
 	}
@@ -159,10 +164,10 @@ func (b *DeltaBuilder) Datagrams(tick, baseline uint32, left []uint32) ([][]byte
 	total := 0
 	for i := range b.chunks {
 		c := &b.chunks[i]
-		parts[i] = part{tick: tick, entries: c.entries, index: uint32(i), count: uint32(len(b.chunks)),
-			baseline: baseline, unchanged: c.unchanged, moved: c.moved}
-		if i == 0 {
-			parts[i].left = left
+		parts[i] = part{h: b.h, entries: c.entries, index: uint32(i), count: uint32(len(b.chunks)),
+			baseline: b.baseline, unchanged: c.unchanged, moved: c.moved}
+		if i > 0 {
+			parts[i].h.Left = nil
 		}
 		total += parts[i].messageSize()
 	}

@@ -72,7 +72,7 @@ type sender struct {
 func (s *sender) send(t *testing.T, tanks []Tank, tick, baseline, own uint32, left []uint32) [][]byte {
 	t.Helper()
 	base := s.sent[baseline]
-	s.delta.Reset(left)
+	s.delta.Reset(Header{Tick: tick, Left: left}, baseline)
 	for _, tk := range tanks {
 		e, err := s.enc.Append(nil, tk, tick)
 		if err != nil {
@@ -85,7 +85,7 @@ func (s *sender) send(t *testing.T, tanks []Tank, tick, baseline, own uint32, le
 		}
 		s.delta.Add(e, tk, old, ok && tk.ID != own)
 	}
-	chunks, err := s.delta.Datagrams(tick, baseline, left)
+	chunks, err := s.delta.Datagrams()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -243,7 +243,7 @@ func TestRoundTrip_StreamFrame(t *testing.T) {
 			entries = append(entries, e)
 		}
 		left := []uint32{rng.Uint32(), 1}[:rng.IntN(3)]
-		frame := StreamFrame(tick, entries, left)
+		frame := StreamFrame(Header{Tick: tick, Left: left}, entries)
 		var m tankv1.ServerMessage
 		if err := transport.NewFrameReader(bytes.NewReader(frame)).Read(&m); err != nil {
 			t.Fatalf("%d tanks: %v", len(tanks), err)

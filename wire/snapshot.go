@@ -23,14 +23,21 @@ const (
 	fieldSnapshotMoved         protowire.Number = 12
 )
 
-// part is one snapshot message's content: a server tick, the tanks' entries in player_id
-// order, and the ids that left the view; for a chunk its index and count, and for a delta
-// its baseline and the tanks described against it.
+// Header is what a snapshot says besides its tanks. A field added to every snapshot goes
+// here and in part's encoding (in field-number order, so the bytes stay what proto.Marshal
+// writes; TestPart_SameBytesAsProto gets a case for it).
+type Header struct {
+	Tick uint32   // the server tick the snapshot is of
+	Left []uint32 // ids of tanks that left the client's view (Snapshot.left_view); in chunk 0 only
+}
+
+// part is one snapshot message's content: its header, the tanks' entries in player_id
+// order; for a chunk its index and count, and for a delta its baseline and the tanks
+// described against it.
 type part struct {
-	tick         uint32
+	h            Header
 	entries      [][]byte
-	index, count uint32 // chunk index and count; 0, 0 for a whole snapshot
-	left         []uint32
+	index, count uint32   // chunk index and count; 0, 0 for a whole snapshot
 	baseline     uint32   // delta encoding: the baseline tick, 0 for none
 	unchanged    []uint32 // id gaps of tanks unchanged since the baseline
 	moved        []int32  // id gap, dx, dy, dheading of tanks that moved since it
@@ -76,8 +83,8 @@ func zigzagsSize(vs []int32) int {
 func zigzag(v int32) uint64 { return protowire.EncodeZigZag(int64(v)) }
 
 func (s *part) bodySize() int {
-	n := protowire.SizeTag(fieldSnapshotServerTick) + protowire.SizeVarint(uint64(s.tick))
-	if s.tick == 0 {
+	n := protowire.SizeTag(fieldSnapshotServerTick) + protowire.SizeVarint(uint64(s.h.Tick))
+	if s.h.Tick == 0 {
 		n = 0
 	}
 	for _, e := range s.entries {
@@ -89,7 +96,7 @@ func (s *part) bodySize() int {
 	if s.count != 0 {
 		n += protowire.SizeTag(fieldSnapshotChunkCount) + protowire.SizeVarint(uint64(s.count))
 	}
-	n += leftSize(s.left)
+	n += leftSize(s.h.Left)
 	if s.baseline != 0 {
 		n += protowire.SizeTag(fieldSnapshotBaselineTick) + protowire.SizeVarint(uint64(s.baseline))
 	}
@@ -105,9 +112,9 @@ func (s *part) messageSize() int {
 func (s *part) appendMessage(dst []byte) []byte {
 	dst = protowire.AppendTag(dst, fieldServerMessageSnapshot, protowire.BytesType)
 	dst = protowire.AppendVarint(dst, uint64(s.bodySize()))
-	if s.tick != 0 {
+	if s.h.Tick != 0 {
 		dst = protowire.AppendTag(dst, fieldSnapshotServerTick, protowire.VarintType)
-		dst = protowire.AppendVarint(dst, uint64(s.tick))
+		dst = protowire.AppendVarint(dst, uint64(s.h.Tick))
 	}
 	for _, e := range s.entries {
 		dst = protowire.AppendTag(dst, fieldSnapshotPlayers, protowire.BytesType)
@@ -121,10 +128,10 @@ func (s *part) appendMessage(dst []byte) []byte {
 		dst = protowire.AppendTag(dst, fieldSnapshotChunkCount, protowire.VarintType)
 		dst = protowire.AppendVarint(dst, uint64(s.count))
 	}
-	if len(s.left) > 0 {
+	if len(s.h.Left) > 0 {
 		dst = protowire.AppendTag(dst, fieldSnapshotLeftView, protowire.BytesType)
-		dst = protowire.AppendVarint(dst, uint64(varintsSize(s.left)))
-		for _, id := range s.left {
+		dst = protowire.AppendVarint(dst, uint64(varintsSize(s.h.Left)))
+		for _, id := range s.h.Left {
 			dst = protowire.AppendVarint(dst, uint64(id))
 		}
 	}
@@ -149,12 +156,12 @@ func (s *part) appendMessage(dst []byte) []byte {
 	return dst
 }
 
-// StreamFrame returns the snapshot of tick for the reliable stream, framed as
-// transport.AppendFrame frames a message (varint length, then the ServerMessage): the
-// entries of its tanks in player_id order and left as its left_view. The one new buffer it
-// allocates may be shared read-only by every session it is sent to.
-func StreamFrame(tick uint32, entries [][]byte, left []uint32) []byte {
-	s := part{tick: tick, entries: entries, left: left}
+// StreamFrame returns the snapshot h with the entries of its tanks (in player_id order) for
+// the reliable stream, framed as transport.AppendFrame frames a message (varint length, then
+// the ServerMessage). The one new buffer it allocates may be shared read-only by every
+// session it is sent to.
+func StreamFrame(h Header, entries [][]byte) []byte {
+	s := part{h: h, entries: entries}
 	size := s.messageSize()
 	dst := make([]byte, 0, protowire.SizeVarint(uint64(size))+size)
 	dst = protowire.AppendVarint(dst, uint64(size))

@@ -37,12 +37,12 @@ func TestPart_SameBytesAsProto(t *testing.T) {
 		part part
 		snap *tankv1.Snapshot
 	}{
-		{"whole", part{tick: 900, entries: entries}, &tankv1.Snapshot{ServerTick: 900, Players: states}},
-		{"chunk with left_view", part{tick: 900, entries: entries[1:], index: 2, count: 3, left: []uint32{5, 300, 1}},
+		{"whole", part{h: Header{Tick: 900}, entries: entries}, &tankv1.Snapshot{ServerTick: 900, Players: states}},
+		{"chunk with left_view", part{h: Header{Tick: 900, Left: []uint32{5, 300, 1}}, entries: entries[1:], index: 2, count: 3},
 			&tankv1.Snapshot{ServerTick: 900, Players: states[1:], ChunkIndex: 2, ChunkCount: 3, LeftView: []uint32{5, 300, 1}}},
-		{"delta chunk", part{tick: 900, entries: entries[:1], count: 1, baseline: 880, unchanged: []uint32{5, 1 << 20}, moved: []int32{7, -1, 1 << 30, -1 << 31}},
+		{"delta chunk", part{h: Header{Tick: 900}, entries: entries[:1], count: 1, baseline: 880, unchanged: []uint32{5, 1 << 20}, moved: []int32{7, -1, 1 << 30, -1 << 31}},
 			&tankv1.Snapshot{ServerTick: 900, Players: states[:1], ChunkCount: 1, BaselineTick: 880, Unchanged: []uint32{5, 1 << 20}, Moved: []int32{7, -1, 1 << 30, -1 << 31}}},
-		{"empty", part{tick: 1}, &tankv1.Snapshot{ServerTick: 1}},
+		{"empty", part{h: Header{Tick: 1}}, &tankv1.Snapshot{ServerTick: 1}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			msg := &tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Snapshot{Snapshot: tc.snap}}
@@ -60,7 +60,7 @@ func TestPart_SameBytesAsProto(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := StreamFrame(tc.part.tick, tc.part.entries, tc.part.left); !bytes.Equal(got, frame) {
+			if got := StreamFrame(tc.part.h, tc.part.entries); !bytes.Equal(got, frame) {
 				t.Errorf("StreamFrame % x, transport.AppendFrame % x", got, frame)
 			}
 		})
@@ -117,7 +117,7 @@ func TestGolden_BytesOnTheWireDoNotChange(t *testing.T) {
 		entries = append(entries, mustEntry(t, tk, 900))
 	}
 	const stream = "741a720884071214080310840728f006506478e8078001d00f880109121b0807108407280c580160026801788080048001808040880180800412130809108407280150287001780580010688010e122008f0a204108407289f8d06506460ac02680478c0c4078001f1f7278801fff3034a0305ac02"
-	if got := hex.EncodeToString(StreamFrame(900, entries, []uint32{5, 300})); got != stream {
+	if got := hex.EncodeToString(StreamFrame(Header{Tick: 900, Left: []uint32{5, 300}}, entries)); got != stream {
 		t.Errorf("stream snapshot\n got %s\nwant %s", got, stream)
 	}
 
@@ -126,7 +126,7 @@ func TestGolden_BytesOnTheWireDoNotChange(t *testing.T) {
 	base[1].Grid = netcode.GridPose{X: 65000, Y: 1<<20 + 300, Heading: 32760}
 	base[2].Combat.Health = 50
 	var b DeltaBuilder
-	b.Reset([]uint32{5})
+	b.Reset(Header{Tick: 900, Left: []uint32{5}}, 895)
 	for i, tk := range tanks {
 		old, ok := Tank{}, i < len(base)
 		if ok {
@@ -134,7 +134,7 @@ func TestGolden_BytesOnTheWireDoNotChange(t *testing.T) {
 		}
 		b.Add(entries[i], tk, old, ok)
 	}
-	chunks, err := b.Datagrams(900, 895, []uint32{5})
+	chunks, err := b.Datagrams()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,18 +146,18 @@ func TestGolden_BytesOnTheWireDoNotChange(t *testing.T) {
 	// 300 tanks whole: 8 chunks; then against a baseline, a third each whole, unchanged and
 	// moved: 4 chunks.
 	crowd := goldenCrowd()
-	b.Reset(nil)
+	b.Reset(Header{Tick: 1234}, 0)
 	for _, tk := range crowd {
 		b.Add(mustEntry(t, tk, 1234), tk, Tank{}, false)
 	}
-	if chunks, err = b.Datagrams(1234, 0, nil); err != nil {
+	if chunks, err = b.Datagrams(); err != nil {
 		t.Fatal(err)
 	}
 	const crowdWhole = "c459262479420245ee8f80f3c6e88eb354ba950d78c9144d8be56b5e524367ab"
 	if got := digest(chunks); len(chunks) != 8 || got != crowdWhole {
 		t.Errorf("crowd, whole: %d chunks, sha256 %s; want 8, %s", len(chunks), got, crowdWhole)
 	}
-	b.Reset(nil)
+	b.Reset(Header{Tick: 1235}, 1234)
 	for i, tk := range crowd {
 		old := tk
 		switch i % 3 {
@@ -169,7 +169,7 @@ func TestGolden_BytesOnTheWireDoNotChange(t *testing.T) {
 		}
 		b.Add(nil, tk, old, true)
 	}
-	if chunks, err = b.Datagrams(1235, 1234, nil); err != nil {
+	if chunks, err = b.Datagrams(); err != nil {
 		t.Fatal(err)
 	}
 	const crowdDelta = "6a8805d217c6c3fb7b7881468f6f4d0bf5049f51e19f1b005dc8f5041adf37e2"
