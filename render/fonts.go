@@ -23,6 +23,8 @@ type fonts struct {
 	label *text.GoTextFace
 	title *text.GoTextFace
 	small *text.GoTextFace
+	// monoAdvance is one character's width in mono, in pixels: every character's.
+	monoAdvance float64
 }
 
 func loadFonts() (*fonts, error) {
@@ -34,10 +36,12 @@ func loadFonts() (*fonts, error) {
 	if err != nil {
 		return nil, fmt.Errorf("render: load Go Regular: %w", err)
 	}
-	return &fonts{
+	f := &fonts{
 		mono:  &text.GoTextFace{Source: mono, Size: hudSize},
 		label: &text.GoTextFace{Source: regular, Size: labelSize},
 		title: &text.GoTextFace{Source: regular, Size: titleSize},
 		small: &text.GoTextFace{Source: regular, Size: smallSize},
-	}, nil
+	}
+	f.monoAdvance = text.Advance("0", f.mono)
+	return f, nil
 }

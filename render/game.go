@@ -31,6 +31,7 @@ type Game struct {
 
 	showHelp   bool
 	showHUD    bool
+	expandHUD  bool // E: every HUD line over its pane, for a panel too small to hold them
 	showGhosts bool
 	showStrip  bool
 	showScores bool // the scoreboard is open (Tab held, or Options.ShowScores)
@@ -234,7 +235,7 @@ func (g *Game) paneIndex(i int) int {
 // repair where tanks were: when the view changed, or something is drawn over an arena that
 // the damage record does not track (a floating HUD, the help, a message box).
 func (g *Game) needsFullFrame() bool {
-	if g.viewChanged || g.showHelp || g.showScores || g.failure != nil {
+	if g.viewChanged || g.showHelp || g.showScores || g.expandHUD || g.failure != nil {
 		return true
 	}
 	if len(g.layout) > 0 && g.layout[0].Frame.Follows {
@@ -256,7 +257,7 @@ func (g *Game) Layout(outsideWidth, outsideHeight int) (int, int) {
 // drawClientPane draws one client: its title (demo), arena contents, strip, HUD and banners.
 func (g *Game) drawClientPane(dst *ebiten.Image, p *clientPane, l view.Pane, full bool) {
 	if l.Title.W > 0 {
-		g.drawTitle(dst, &p.titleText, l.Title, p.title(), full)
+		g.drawTitle(dst, &p.titleText, l.Title, g.fitTitle(l.Title.W, p.title(), p.shortTitle(), p.role), full)
 	}
 	if l.Frame.Follows {
 		g.drawFollowed(dst, p, l.Frame)
@@ -277,6 +278,24 @@ func (g *Game) drawClientPane(dst *ebiten.Image, p *clientPane, l view.Pane, ful
 // title is a demo pane's title line: who it is, and over which network.
 func (p *clientPane) title() string {
 	return p.role + " — " + p.netTitle()
+}
+
+// shortTitle is a pane title for a narrow pane: who it is and the preset's name.
+func (p *clientPane) shortTitle() string {
+	if p.net == nil {
+		return p.role
+	}
+	return p.role + " — " + p.net.Preset
+}
+
+// fitTitle returns the first of titles that fits w pixels in the title font, or the last.
+func (g *Game) fitTitle(w float64, titles ...string) string {
+	for _, t := range titles {
+		if float64(len([]rune(t)))*g.fonts.monoAdvance <= w {
+			return t
+		}
+	}
+	return titles[len(titles)-1]
 }
 
 // drawTitle draws a pane title in r through t, when the frame is drawn whole or it changed.

@@ -54,11 +54,17 @@ func (g *Game) drawHUD(dst *ebiten.Image, p *clientPane, f view.Frame, full bool
 		textW = PanelTextWidth
 		gh := min(float64(view.GraphHeight), panel.H-2*padding-2*lineHeight)
 		graph = view.Rect{X: panel.X + textW, Y: panel.Y + padding + 2*lineHeight, W: panel.W - textW - padding, H: gh}
-		lines = view.FitLines(lines, int((panel.H-2*padding)/lineHeight)-1)
+		lines = view.FitPanel(lines, g.columns(textW), int((panel.H-2*padding)/lineHeight)-1)
 	} else {
-		lines = view.FitLines(lines, int((panel.H-graphH-3*padding)/(lineHeight+sectionGap)))
+		rows := func(graphH float64) int { return int((panel.H - graphH - 3*padding) / (lineHeight + sectionGap)) }
+		if all := view.FitPanel(lines, g.columns(textW), 1<<20); len(all) > rows(graphH) {
+			graphH = 0 // a short panel keeps its text and drops the graph (E shows every line)
+		}
+		lines = view.FitPanel(lines, g.columns(textW), rows(graphH))
 		panel.H = min(panel.H, textHeight(lines)+graphH+3*padding)
-		graph = view.Rect{X: panel.X + padding, Y: panel.Y + panel.H - graphH - padding + 2*lineHeight, W: panel.W - 2*padding, H: view.GraphHeight}
+		if graphH > 0 {
+			graph = view.Rect{X: panel.X + padding, Y: panel.Y + panel.H - graphH - padding + 2*lineHeight, W: panel.W - 2*padding, H: view.GraphHeight}
+		}
 	}
 
 	// Beside or under the arena the panel covers only the backdrop's plain background, so
@@ -87,7 +93,9 @@ func (g *Game) drawHUD(dst *ebiten.Image, p *clientPane, f view.Frame, full bool
 		t.add(l.Text, g.fonts.mono, x, y, styleColor(l.Style))
 		y += lineHeight
 	}
-	p.legend.add(g, t, graph)
+	if graph.H > 0 {
+		p.legend.add(g, t, graph)
+	}
 	repainted := t.update() || full
 	if repainted {
 		if !full { // put back what is under the panel where it was and is: it may have shrunk
@@ -101,6 +109,12 @@ func (g *Game) drawHUD(dst *ebiten.Image, p *clientPane, f view.Frame, full bool
 	if graph.H > 10 && graph.W > 10 && (refresh || repainted) {
 		g.drawGraph(dst, p, graph, p.legend.rttTop, p.legend.corrTop)
 	}
+}
+
+// columns returns how many characters of HUD text fit a panel w pixels wide (Go Mono: every
+// character has the same advance), after its padding and the indent of a plain line.
+func (g *Game) columns(w float64) int {
+	return max(0, int((w-2*padding-8)/g.fonts.monoAdvance))
 }
 
 // PanelTextWidth is the HUD text's column in a wide panel under the arena, with the graph to

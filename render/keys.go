@@ -47,7 +47,7 @@ func (g *Game) handleKeys() (quit bool) {
 	g.showScores = scores
 
 	pressed := inpututil.IsKeyJustPressed
-	for _, k := range []ebiten.Key{ebiten.KeyF1, ebiten.KeyP, ebiten.KeyR, ebiten.KeyI, ebiten.KeyG, ebiten.KeyH, ebiten.KeyN, ebiten.KeyT, ebiten.KeyB, ebiten.KeyL} {
+	for _, k := range []ebiten.Key{ebiten.KeyF1, ebiten.KeyP, ebiten.KeyR, ebiten.KeyI, ebiten.KeyG, ebiten.KeyH, ebiten.KeyN, ebiten.KeyT, ebiten.KeyB, ebiten.KeyL, ebiten.KeyE} {
 		g.viewChanged = g.viewChanged || pressed(k)
 	}
 	switch {
@@ -59,6 +59,8 @@ func (g *Game) handleKeys() (quit bool) {
 		g.showGhosts = !g.showGhosts
 	case pressed(ebiten.KeyH):
 		g.showHUD = !g.showHUD
+	case pressed(ebiten.KeyE):
+		g.expandHUD = !g.expandHUD
 	case pressed(ebiten.KeyT):
 		g.showStrip = !g.showStrip
 	case g.bots != nil && (pressed(ebiten.KeyEqual) || pressed(ebiten.KeyNumpadAdd)):

@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 	"image/color"
+	"slices"
 	"strings"
 	"time"
 
@@ -50,12 +51,45 @@ func (g *Game) drawOverlays(dst *ebiten.Image) {
 		lines := []string{wrap(g.failure.Error(), 70), fmt.Sprintf("closing in %.0f s (Esc quits now)", max(0, left.Seconds()))}
 		g.messageBox(dst, win, "Connection lost", lines, view.ErrorText)
 	}
+	if g.expandHUD && g.failure == nil {
+		for i, p := range g.panes {
+			area := win
+			if g.isDemo() {
+				area = g.layout[g.paneIndex(i)].Bounds
+			}
+			g.drawWholeHUD(dst, p, area)
+		}
+	}
 	if g.showScores && len(g.panes) > 0 && g.failure == nil {
 		g.drawScoreboard(dst, g.panes[0], g.layout[g.paneIndex(0)].Frame.Arena)
 	}
 	if g.showHelp {
 		g.drawHelp(dst, win)
 	}
+}
+
+// drawWholeHUD draws every line of p's HUD in a box over area (E), wrapped to its width; only
+// a window too small for even that hides lines, and says how many.
+func (g *Game) drawWholeHUD(dst *ebiten.Image, p *clientPane, area view.Rect) {
+	box := view.Rect{X: area.X + padding, Y: area.Y + padding, W: area.W - 2*padding, H: area.H - 2*padding}
+	if box.W <= 4*padding || box.H <= 2*padding {
+		return
+	}
+	lines := append(slices.Clip(p.hudLines), view.Line{Text: "E: back to the panel", Style: view.Dim})
+	lines = view.FitPanel(lines, g.columns(box.W), int((box.H-2*padding)/lineHeight))
+	t := &p.allText
+	t.begin(box.X, box.Y, box.W, box.H, view.BoxFill)
+	y := box.Y + padding
+	for _, l := range lines {
+		x := box.X + padding
+		if l.Style != view.Heading {
+			x += 8
+		}
+		t.add(l.Text, g.fonts.mono, x, y, styleColor(l.Style))
+		y += lineHeight
+	}
+	t.update()
+	t.draw(dst)
 }
 
 // messageBox draws a title and lines centred on r in a dark box.

@@ -52,7 +52,9 @@ func (g *Game) readTruth() {
 // with no prediction, interpolation or ghosts, and below it what the panes show and the keys.
 func (g *Game) drawServerPane(dst *ebiten.Image, l view.Pane, full bool) {
 	g.readTruth()
-	g.drawTitle(dst, &g.serverText, l.Title, fmt.Sprintf("SERVER — the truth both clients chase (tick %d)", g.state.Tick), full)
+	g.drawTitle(dst, &g.serverText, l.Title, g.fitTitle(l.Title.W,
+		fmt.Sprintf("SERVER — the truth both clients chase (tick %d)", g.state.Tick),
+		fmt.Sprintf("SERVER — tick %d", g.state.Tick), "SERVER"), full)
 	f := l.Frame
 	if f.Scale <= 0 {
 		return
@@ -103,12 +105,10 @@ func (g *Game) drawServerHUD(dst *ebiten.Image, p view.Rect, full bool) {
 		bots = g.bots.Count()
 	}
 	lines := view.DemoLegend(len(g.state.IDs), bots, g.state.wrecks())
+	lines = view.FitPanel(lines, g.columns(p.W)+1, int((p.H-padding)/lineHeight)) // legend lines have no indent
 	t.begin(p.X, p.Y, p.W, p.H, view.PanelFill)
 	y := p.Y + padding
 	for _, l := range lines {
-		if y+lineHeight > p.Y+p.H {
-			break
-		}
 		t.add(l.Text, g.fonts.mono, p.X+padding, y, styleColor(l.Style))
 		y += lineHeight
 	}

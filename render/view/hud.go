@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"time"
 
 	"tanknet/client"
@@ -179,6 +180,7 @@ func Help(demo bool) []Line {
 		Line{"T            timeline strip on/off", Plain},
 		Line{"G            ghosts on/off", Plain},
 		Line{"H            HUD and graph on/off", Plain},
+		Line{"E            every HUD line over the pane, on/off", Plain},
 		Line{"F1           this help", Plain},
 		Line{"Esc          quit", Plain},
 		Line{"Ghosts", Heading},
@@ -233,8 +235,61 @@ func DemoLegend(players, bots, wrecks int) []Line {
 		{"WASD near player   arrows far player", Plain},
 		{"P R I N L B: the pane under the mouse", Plain},
 		{"(over this pane: both)", Dim},
-		{"T strip  G ghosts  H HUD  F1 help  Esc quit", Plain},
+		{"T strip  G ghosts  H HUD  E whole HUD", Plain},
+		{"F1 help  Esc quit", Plain},
 	}...)
+}
+
+// FitPanel fits lines into a panel of rows lines of cols characters without losing any
+// silently: a line longer than cols wraps (its continuation indented), and when the lines
+// still do not fit, the Dim ones go first, then the last ones, and the last row says how
+// many are hidden and which key shows them all.
+func FitPanel(lines []Line, cols, rows int) []Line {
+	if rows <= 0 || cols <= 0 {
+		return nil
+	}
+	var wrapped []Line
+	for _, l := range lines {
+		for i, part := range wrapText(l.Text, cols) {
+			if i > 0 {
+				part = "  " + part
+			}
+			wrapped = append(wrapped, Line{part, l.Style})
+		}
+	}
+	if len(wrapped) <= rows {
+		return wrapped
+	}
+	kept := FitLines(wrapped, rows-1)
+	hidden := len(wrapped) - len(kept)
+	return append(kept, Line{fmt.Sprintf("+%d lines hidden: E shows all", hidden), Warn})
+}
+
+// wrapText breaks s into pieces of at most cols characters, at spaces where it can (the
+// continuation loses two to its indent).
+func wrapText(s string, cols int) []string {
+	rs := []rune(s)
+	if len(rs) <= cols {
+		return []string{s}
+	}
+	var out []string
+	width := cols
+	for len(rs) > width {
+		cut := width
+		for i := width; i > width/2; i-- {
+			if rs[i] == ' ' {
+				cut = i
+				break
+			}
+		}
+		out = append(out, strings.TrimRight(string(rs[:cut]), " "))
+		rs = []rune(strings.TrimLeft(string(rs[cut:]), " "))
+		width = max(1, cols-2)
+	}
+	if len(rs) > 0 {
+		out = append(out, string(rs))
+	}
+	return out
 }
 
 // FitLines returns lines cut to at most n: when they do not fit, the Dim (secondary) lines

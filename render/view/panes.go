@@ -11,7 +11,8 @@ const (
 	// paneGap separates a pane's parts: title, arena, strip, HUD.
 	paneGap = 6
 	// minPaneHUD keeps room under a demo pane's arena for the HUD's essential lines and the
-	// graph beside them; a short window shrinks the arena first.
+	// graph beside them; a short window shrinks the arena first, down to giving the HUD 40%
+	// of its height (the HUD then counts the lines it hides, see FitPanel).
 	minPaneHUD = 270
 )
 
@@ -68,7 +69,7 @@ func DemoLayout(screenW, screenH int, worldW, worldH float64, hud, strip bool) [
 		below += paneGap + StripHeight
 	}
 	if hud {
-		below += paneGap + minPaneHUD
+		below += paneGap + math.Min(minPaneHUD, 0.4*h) // a short window shares its height
 	}
 	scale := 0.0
 	if worldW > 0 && worldH > 0 {
