@@ -47,7 +47,7 @@ type clientPane struct {
 	events   timelineEvents
 
 	hudText   textLayer
-	allText   textLayer // the whole HUD over the pane, while E is on
+	allText   textLayer   // the whole HUD over the pane, while E is on
 	hudLines  []view.Line // the HUD text, read every hudRefresh
 	legend    graphLegend // the graph's legend and scales, read with it
 	hudAt     time.Time
