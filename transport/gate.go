@@ -18,10 +18,10 @@ const (
 	// admitIdle forgets an admitted address that has sent nothing for this long: its session
 	// timed out long before (IdleTimeout), so nothing is lost.
 	admitIdle = 2 * IdleTimeout
-	// challengesPerSecond and challengeBurst bound the Challenges sent in total, so a flood
-	// of spoofed requests costs the server a fixed amount of MAC work and bandwidth.
+	// challengesPerSecond bounds the Challenges sent in total (beyond each source prefix's
+	// first prefixBurst), so a flood of spoofed requests costs the server a fixed amount of
+	// MAC work and bandwidth; it is shared fairly among source prefixes (see fairshare.go).
 	challengesPerSecond = 10000
-	challengeBurst      = 1000
 	// legacyRejectsPerSecond and legacyRejectBurst bound the courtesy replies to protocol 1
 	// clients (see legacyReject): a nicety, so kept small.
 	legacyRejectsPerSecond = 50
@@ -64,15 +64,17 @@ type admission struct {
 type gate struct {
 	net.PacketConn // the socket or conditioner below: its Close, LocalAddr and deadlines are ours
 	minter         cookieMinter
-	epoch          time.Time // gate time zero
+	epoch          time.Time            // gate time zero
+	clock          func() time.Duration // for tests: gate time instead of the time since epoch
 
 	mu       sync.RWMutex
 	admitted map[netip.AddrPort]*admission
 
 	// Used only by the single goroutine in ReadFrom.
-	challenges, legacy tokenBucket
-	nextSweep          time.Duration
-	reply              []byte
+	challenges *challengeShare
+	legacy     tokenBucket
+	nextSweep  time.Duration
+	reply      []byte
 
 	challengesSent, admits, replaced, unvalidated, wrongConv atomic.Uint64
 	badCookies, malformed, throttled, full, legacyRejects    atomic.Uint64
@@ -81,14 +83,20 @@ type gate struct {
 
 func newGate(pc net.PacketConn) *gate {
 	g := &gate{PacketConn: pc, epoch: time.Now(), admitted: map[netip.AddrPort]*admission{},
-		challenges: tokenBucket{rate: challengesPerSecond, burst: challengeBurst, tokens: challengeBurst},
+		challenges: newChallengeShare(challengesPerSecond),
 		legacy:     tokenBucket{rate: legacyRejectsPerSecond, burst: legacyRejectBurst, tokens: legacyRejectBurst},
 	}
 	rand.Read(g.minter.key[:]) // never fails (crypto/rand panics rather than return weak bytes)
 	return g
 }
 
-func (g *gate) now() time.Duration { return time.Since(g.epoch) }
+// now returns gate time: since the gate was made, or what a test's clock says.
+func (g *gate) now() time.Duration {
+	if g.clock != nil {
+		return g.clock()
+	}
+	return time.Since(g.epoch)
+}
 
 // addrPort turns a net.Addr into a comparable map key without allocating for UDP addresses.
 func addrPort(a net.Addr) netip.AddrPort {
@@ -180,7 +188,7 @@ func (g *gate) handshake(data []byte, addr net.Addr, ap netip.AddrPort, now time
 // the budget allows. Every datagram that gets here is at least ConnectRequestSize bytes,
 // which keeps the Challenge within the amplification limit.
 func (g *gate) sendChallenge(ap netip.AddrPort, addr net.Addr, nowMS uint64, received int) {
-	if !g.challenges.take(g.now()) {
+	if !g.challenges.take(ap.Addr(), g.now()) {
 		g.throttled.Add(1)
 		return
 	}
@@ -246,6 +254,7 @@ func (g *gate) sweep(now time.Duration) {
 		return
 	}
 	g.nextSweep = now + time.Second
+	g.challenges.sweep(now)
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	for ap, a := range g.admitted {
