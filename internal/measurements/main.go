@@ -151,8 +151,11 @@ func format(v any) string {
 	case nil:
 		return "-"
 	case float64:
-		if x == float64(int64(x)) {
+		switch {
+		case x == float64(int64(x)):
 			return fmt.Sprint(int64(x))
+		case x >= 100 || x <= -100:
+			return fmt.Sprintf("%.0f", x)
 		}
 		return fmt.Sprintf("%.3g", x)
 	default:

@@ -17,21 +17,21 @@ func TestWriteSection(t *testing.T) {
 			{"good", []string{"bin/tanksim", "-net", "wifi-bad"}},
 			{"bad", []string{"bin/tanksim", "-net", "nowhere"}},
 		},
-		cols: []column{{"RTT p50 / p99", "rtt_ms.p50 rtt_ms.p99"}, {"agreement", "hit_agreement"}, {"stalls", "hol_stalls"}},
+		cols: []column{{"RTT p50 / p99", "rtt_ms.p50 rtt_ms.p99"}, {"agreement", "hit_agreement"}, {"stalls", "hol_stalls"}, {"bytes", "bytes"}},
 	}
 	run := func(cmd []string) ([]byte, error) {
 		if cmd[2] == "nowhere" {
 			return nil, errors.New("unknown preset\nnowhere")
 		}
-		return []byte(`{"rtt_ms": {"p50": 81.774, "p99": 90}, "hit_agreement": null, "hol_stalls": 3}`), nil
+		return []byte(`{"rtt_ms": {"p50": 81.774, "p99": 90}, "hit_agreement": null, "hol_stalls": 3, "bytes": 6104.2}`), nil
 	}
 	var b bytes.Buffer
 	writeSection(&b, s, run)
 	got := b.String()
 	for _, want := range []string{
 		"## Lanes\n\nWhat lanes do.",
-		"| good | 81.8 / 90 | - | 3 |",
-		"| bad | failed: unknown preset nowhere | | |",
+		"| good | 81.8 / 90 | - | 3 | 6104 |",
+		"| bad | failed: unknown preset nowhere | | | |",
 		"```sh\nbin/tanksim -net wifi-bad\nbin/tanksim -net nowhere\n```",
 	} {
 		if !strings.Contains(got, want) {
