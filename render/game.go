@@ -32,6 +32,8 @@ type Game struct {
 	showHelp   bool
 	showHUD    bool
 	expandHUD  bool // E: every HUD line over its pane, for a panel too small to hold them
+	tour       view.Tour
+	sceneFrame int // the frame the tour's scene began, for Options.TourAdvance
 	showGhosts bool
 	showStrip  bool
 	showScores bool // the scoreboard is open (Tab held, or Options.ShowScores)
@@ -106,6 +108,9 @@ func (g *Game) Update() error {
 		for _, p := range g.panes {
 			p.game = client.NewGame(p.game.Session(), g.opts.Game, time.Now())
 		}
+	}
+	if g.opts.Tour && g.frames == 0 && !g.tour.Running() {
+		g.startTour()
 	}
 	if quit := g.handleKeys() || ebiten.IsWindowBeingClosed(); quit {
 		if g.failure != nil {
@@ -235,7 +240,7 @@ func (g *Game) paneIndex(i int) int {
 // repair where tanks were: when the view changed, or something is drawn over an arena that
 // the damage record does not track (a floating HUD, the help, a message box).
 func (g *Game) needsFullFrame() bool {
-	if g.viewChanged || g.showHelp || g.showScores || g.expandHUD || g.failure != nil {
+	if g.viewChanged || g.showHelp || g.showScores || g.expandHUD || g.failure != nil || (g.tour.Running() && !g.isDemo()) {
 		return true
 	}
 	if len(g.layout) > 0 && g.layout[0].Frame.Follows {

@@ -47,8 +47,11 @@ func (g *Game) handleKeys() (quit bool) {
 	g.showScores = scores
 
 	pressed := inpututil.IsKeyJustPressed
-	for _, k := range []ebiten.Key{ebiten.KeyF1, ebiten.KeyP, ebiten.KeyR, ebiten.KeyI, ebiten.KeyG, ebiten.KeyH, ebiten.KeyN, ebiten.KeyT, ebiten.KeyB, ebiten.KeyL, ebiten.KeyE} {
+	for _, k := range []ebiten.Key{ebiten.KeyF1, ebiten.KeyP, ebiten.KeyR, ebiten.KeyI, ebiten.KeyG, ebiten.KeyH, ebiten.KeyN, ebiten.KeyT, ebiten.KeyB, ebiten.KeyL, ebiten.KeyE, ebiten.KeyO, ebiten.KeyPeriod, ebiten.KeyComma} {
 		g.viewChanged = g.viewChanged || pressed(k)
+	}
+	if g.stepTour(pressed(ebiten.KeyPeriod), pressed(ebiten.KeyComma), pressed(ebiten.KeyO)) {
+		return true // a tour that advances by itself closes the window after its last scene
 	}
 	switch {
 	case pressed(ebiten.KeyEscape):

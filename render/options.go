@@ -43,6 +43,11 @@ type Options struct {
 	Gunner bool
 	// ShowScores pins the scoreboard open, as if Tab were held.
 	ShowScores bool
+	// Tour starts the guided tour (view.TourScenes; O starts and ends it at any time).
+	// TourAdvance, if positive, goes on to the next scene every that many frames instead of
+	// waiting for the user, and closes the window after the last: for tests and recordings.
+	Tour        bool
+	TourAdvance int
 	// Report, if set, receives one line when the window closes: the frame rate, the
 	// frame-time percentiles and the prediction steps dropped after the first second (the
 	// window's start-up), so a run's speed is repeatable.
@@ -68,6 +73,8 @@ func (o Options) Validate() error {
 		return fmt.Errorf("render: unknown screenshot moment %q (want hit or destroyed)", o.ScreenshotWhen)
 	case o.FrameReport < 0 || (o.FrameReport > 0 && o.Report == nil):
 		return fmt.Errorf("render: a frame report of %d frames needs a positive count and a Report writer", o.FrameReport)
+	case o.TourAdvance < 0:
+		return fmt.Errorf("render: tour advance %d frames is negative", o.TourAdvance)
 	case o.Net != nil && o.Net.Conn == nil:
 		return errors.New("render: network without a conditioner")
 	}

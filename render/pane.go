@@ -239,7 +239,14 @@ func (p *clientPane) cyclePreset(step int) {
 	if p.net == nil {
 		return
 	}
-	name := view.CyclePreset(transport.PresetNames(), p.net.Preset, step)
+	p.setPreset(view.CyclePreset(transport.PresetNames(), p.net.Preset, step))
+}
+
+// setPreset switches the link conditioner to the preset called name.
+func (p *clientPane) setPreset(name string) {
+	if p.net == nil || name == p.net.Preset {
+		return
+	}
 	c, err := transport.Preset(name)
 	if err == nil {
 		err = p.net.Conn.SetConditions(c)

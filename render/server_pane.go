@@ -105,6 +105,9 @@ func (g *Game) drawServerHUD(dst *ebiten.Image, p view.Rect, full bool) {
 		bots = g.bots.Count()
 	}
 	lines := view.DemoLegend(len(g.state.IDs), bots, g.state.wrecks())
+	if tl := g.tourLines(); tl != nil {
+		lines = tl
+	}
 	lines = view.FitPanel(lines, g.columns(p.W)+1, int((p.H-padding)/lineHeight)) // legend lines have no indent
 	t.begin(p.X, p.Y, p.W, p.H, view.PanelFill)
 	y := p.Y + padding

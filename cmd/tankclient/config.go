@@ -59,6 +59,10 @@ type Config struct {
 	FrameReport int
 	// Gunner aims and fires by itself, like a bot; Scores pins the scoreboard open.
 	Gunner, Scores bool
+	// Tour starts the guided tour; TourAdvance, if positive, advances it every that many
+	// frames and exits after its last scene.
+	Tour        bool
+	TourAdvance int
 }
 
 // DefaultConfig returns the settings for a local game against a tankserver on port 7777.
@@ -115,10 +119,12 @@ func (c Config) renderOptions(cc *transport.ConditionedConn) render.Options {
 		ScreenshotFrames: c.Frames,
 		ScreenshotWhen:   c.ScreenshotWhen,
 		FrameReport:      c.FrameReport,
+		Tour:             c.Tour || c.TourAdvance > 0,
+		TourAdvance:      c.TourAdvance,
 		Gunner:           c.Gunner,
 		ShowScores:       c.Scores,
 	}
-	if c.Screenshot != "" || c.FrameReport > 0 {
+	if c.Screenshot != "" || c.FrameReport > 0 || c.TourAdvance > 0 {
 		o.Report = os.Stdout
 	}
 	if cc != nil {

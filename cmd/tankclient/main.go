@@ -61,6 +61,8 @@ func main() {
 	flag.StringVar(&cfg.ScreenshotWhen, "screenshot-when", "", "after -frames, wait for a `moment` before the screenshot: hit (our shot confirmed) or destroyed")
 	flag.BoolVar(&cfg.Gunner, "gunner", false, "aim and fire by yourself like a bot (demos, screenshots)")
 	flag.BoolVar(&cfg.Scores, "scores", false, "keep the scoreboard open (otherwise hold Tab)")
+	flag.BoolVar(&cfg.Tour, "tour", false, "start the guided tour: scene by scene through the netcode (O starts and ends it at any time)")
+	flag.IntVar(&cfg.TourAdvance, "tour-advance", 0, "with -tour, go on to the next scene every this many `frames` and exit after the last (tests, recordings)")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the whole run to `file` (go tool pprof reads it)")
 	flag.Usage = func() { usage(flag.CommandLine) }
 	flag.Parse()

@@ -14,6 +14,8 @@ import (
 	"testing"
 
 	"displaycheck"
+
+	"tanknet/render/view"
 )
 
 var built struct {
@@ -133,5 +135,36 @@ func TestHelp_WithAndWithoutDisplay(t *testing.T) {
 	code, got := runHelp(t, bin, noDisplay)
 	if code != 0 || !bytes.Equal([]byte(got), []byte(help)) {
 		t.Errorf("tankclient -h without a display: exit %d, printed:\n%s\nwant exit 0 and the help", code, got)
+	}
+}
+
+// TestTour_RunsEndToEnd: -demo -tour-advance N shows every scene of the guided tour in
+// order, setting each, and exits 0 after the last.
+func TestTour_RunsEndToEnd(t *testing.T) {
+	if os.Getenv("DISPLAY") == "" {
+		t.Fatal("this test needs a display: run it under xvfb-run -a")
+	}
+	cmd := exec.Command(tankclientBinary(t), "-demo", "-server", freeAddr(t), "-bots", "0", "-width", "800", "-height", "450", "-tour-advance", "15")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("tankclient -demo -tour-advance 15: %v\n%s", err, stderr.Bytes())
+	}
+	tour := view.NewTour(view.TourScenes)
+	tour.Start()
+	var want []string
+	for ; tour.Running(); tour.Next() {
+		s, n, of, _ := tour.Scene()
+		want = append(want, fmt.Sprintf("tankclient: tour scene %d of %d: %s", n, of, s.Title))
+	}
+	var got []string
+	for _, l := range strings.Split(string(out), "\n") {
+		if strings.HasPrefix(l, "tankclient: tour scene") {
+			got = append(got, l)
+		}
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("the tour showed\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

@@ -181,6 +181,7 @@ func Help(demo bool) []Line {
 		Line{"G            ghosts on/off", Plain},
 		Line{"H            HUD and graph on/off", Plain},
 		Line{"E            every HUD line over the pane, on/off", Plain},
+		Line{"O            the guided tour on/off (. next, , back)", Plain},
 		Line{"F1           this help", Plain},
 		Line{"Esc          quit", Plain},
 		Line{"Ghosts", Heading},
@@ -236,7 +237,7 @@ func DemoLegend(players, bots, wrecks int) []Line {
 		{"P R I N L B: the pane under the mouse", Plain},
 		{"(over this pane: both)", Dim},
 		{"T strip  G ghosts  H HUD  E whole HUD", Plain},
-		{"F1 help  Esc quit", Plain},
+		{"O guided tour  F1 help  Esc quit", Plain},
 	}...)
 }
 

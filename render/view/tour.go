@@ -1,0 +1,147 @@
+package view
+
+// A Scene is one step of the guided tour (tankclient -tour, or O in the demo): the switches
+// and networks it sets, and what to look at where. The tour waits on each scene until the
+// user goes on (. next, , back).
+type Scene struct {
+	Title string
+	// Techniques and LagComp are set on both client panes.
+	Techniques Techniques
+	LagComp    bool
+	// NearNet and FarNet name the network presets of the near and far player.
+	NearNet, FarNet string
+	// Caption says what to look at, and in which pane, a line each.
+	Caption []string
+	// Requires names a feature the scene needs ("" for none); a window without it skips
+	// the scene (see Tour).
+	Requires string
+}
+
+// FeatureInputBuffer is the server input buffer and its per-client switch: the tour's input
+// buffer scene needs a window that can show and switch it.
+const FeatureInputBuffer = "input buffer"
+
+// TourScenes are the tour's scenes, in order: each adds or shows one technique.
+var TourScenes = []Scene{
+	{
+		Title: "1. No prediction", Techniques: Techniques{Interpolation: true}, LagComp: true,
+		NearNet: "none", FarNet: "mobile-3g",
+		Caption: []string{
+			"Drive the far player (arrows): its tank moves only when the server",
+			"says so, a round trip after your key. Left pane (perfect link): at once.",
+		},
+	},
+	{
+		Title: "2. Prediction", Techniques: Techniques{Prediction: true, Interpolation: true}, LagComp: true,
+		NearNet: "none", FarNet: "mobile-3g",
+		Caption: []string{
+			"The far player now moves at once: its client predicts with the same Step",
+			"the server runs. Without reconciliation it snaps back on every snapshot.",
+		},
+	},
+	{
+		Title: "3. Reconciliation", Techniques: AllOn(), LagComp: true,
+		NearNet: "none", FarNet: "mobile-3g",
+		Caption: []string{
+			"Each snapshot now replays the inputs still in flight (blue, bottom row of",
+			"the strip): the far tank stays where you drove it. Compare with the middle.",
+		},
+	},
+	{
+		Title: "4. Interpolation off, then on", Techniques: Techniques{Prediction: true, Reconciliation: true}, LagComp: true,
+		NearNet: "none", FarNet: "mobile-3g",
+		Caption: []string{
+			"Other tanks in the right pane jump 20 times a second. Press I there to",
+			"interpolate: drawn a steady 100 ms in the past, between two snapshots.",
+		},
+	},
+	{
+		Title: "5. The lanes: lost snapshots are skipped", Techniques: AllOn(), LagComp: true,
+		NearNet: "none", FarNet: "wifi-bad",
+		Caption: []string{
+			"Right pane on wifi-bad (4% loss): red slots in the strip's top row are lost",
+			"snapshots. On the datagram lane nothing waits for them; tanks keep moving.",
+		},
+	},
+	{
+		Title: "6. Lag compensation", Techniques: AllOn(), LagComp: true,
+		NearNet: "none", FarNet: "mobile-3g",
+		Caption: []string{
+			"Fire from the far player (Enter) at a tank you see: the server rewinds it",
+			"to where you drew it (G: white ghost). Press L there and hits start missing.",
+		},
+	},
+	{
+		Title: "7. The input buffer", Techniques: AllOn(), LagComp: true,
+		NearNet: "none", FarNet: "wifi-bad",
+		Caption: []string{
+			"The server holds each client's inputs a few ticks so jitter does not",
+			"starve its tank: watch the buffer depth in the HUD as the network changes.",
+		},
+		Requires: FeatureInputBuffer,
+	},
+}
+
+// Tour walks the scenes a window can show. The zero value is not running; Start begins it.
+type Tour struct {
+	scenes []Scene
+	at     int
+	on     bool
+}
+
+// NewTour returns a tour of the scenes whose requirement is among features.
+func NewTour(scenes []Scene, features ...string) Tour {
+	var t Tour
+	for _, s := range scenes {
+		if s.Requires == "" || contains(features, s.Requires) {
+			t.scenes = append(t.scenes, s)
+		}
+	}
+	return t
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+// Start begins the tour at its first scene.
+func (t *Tour) Start() { t.at, t.on = 0, len(t.scenes) > 0 }
+
+// Stop ends the tour; the switches stay as the last scene set them.
+func (t *Tour) Stop() { t.on = false }
+
+// Running reports whether the tour is showing a scene.
+func (t *Tour) Running() bool { return t.on }
+
+// Scene returns the scene shown and its place (1-based) of how many; ok is false when the
+// tour is not running.
+func (t *Tour) Scene() (s Scene, n, of int, ok bool) {
+	if !t.on {
+		return Scene{}, 0, 0, false
+	}
+	return t.scenes[t.at], t.at + 1, len(t.scenes), true
+}
+
+// Next goes on to the next scene, or ends the tour after the last. It reports whether the
+// tour is still running.
+func (t *Tour) Next() bool {
+	if !t.on {
+		return false
+	}
+	if t.at++; t.at >= len(t.scenes) {
+		t.at, t.on = len(t.scenes)-1, false
+	}
+	return t.on
+}
+
+// Back returns to the previous scene (the first stays).
+func (t *Tour) Back() {
+	if t.on && t.at > 0 {
+		t.at--
+	}
+}
