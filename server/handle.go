@@ -39,7 +39,7 @@ func (s *Server) handle(ctx context.Context, sess *session, op opening) {
 		sess.close()
 	}
 	if err := <-writeErr; err != nil {
-		reason, dropped = "cannot keep up: "+err.Error(), true
+		reason, dropped = dropSlow.reason(err.Error()), true
 		s.log.Warn("dropping player", "player", id, "addr", addr, "reason", reason)
 	}
 	sess.close()
@@ -119,7 +119,7 @@ func (s *Server) readLoop(sess *session, id uint32) (reason string, dropped bool
 	for {
 		err := sess.conn.Recv(&m, wait)
 		if d := sess.conn.AckStall(); d > s.cfg.AckTimeout {
-			return fmt.Sprintf("not acknowledging: nothing acknowledged for %v", d.Truncate(time.Second)), true
+			return dropNoAck.reason(fmt.Sprintf("nothing acknowledged for %v", d.Truncate(time.Second))), true
 		}
 		if err != nil {
 			if transport.IsTimeout(err) && sess.conn.SilentFor() < s.cfg.IdleTimeout {
@@ -135,7 +135,7 @@ func (s *Server) readLoop(sess *session, id uint32) (reason string, dropped bool
 		case *tankv1.ClientMessage_MoveInput:
 			if !sess.pushInput(wire.MoveFromProto(k.MoveInput)) {
 				s.stats.inputsRefused.add(ruleInboxFull)
-				return fmt.Sprintf("protocol error: more than %d inputs in one tick", maxStreamInputsPerTick), true
+				return dropProtocol.reason(fmt.Sprintf("more than %d inputs in one tick", maxStreamInputsPerTick)), true
 			}
 		case *tankv1.ClientMessage_Fire:
 			if !sess.pushFire(transport.FireFromProto(k.Fire, nil)) {
@@ -151,13 +151,13 @@ func (s *Server) readLoop(sess *session, id uint32) (reason string, dropped bool
 		case *tankv1.ClientMessage_Goodbye:
 			return "goodbye: " + k.Goodbye.GetReason(), false
 		case *tankv1.ClientMessage_Hello:
-			return "protocol error: second Hello", true
+			return dropProtocol.reason("second Hello"), true
 		case *tankv1.ClientMessage_InputBatch:
 			s.stats.badFrames.Add(1)
-			return "protocol error: InputBatch on the stream (it is a datagram)", true
+			return dropProtocol.reason("InputBatch on the stream (it is a datagram)"), true
 		default:
 			s.stats.badFrames.Add(1)
-			return "protocol error: unknown message kind", true
+			return dropProtocol.reason("unknown message kind"), true
 		}
 	}
 }

@@ -298,11 +298,11 @@ const tickInterval = 50 * time.Millisecond
 func readErrorReason(err error, idle time.Duration) (reason string, protocol bool) {
 	switch {
 	case transport.IsTimeout(err):
-		return fmt.Sprintf("timed out: nothing received for %v", idle), false
+		return dropTimeout.reason(fmt.Sprintf("nothing received for %v", idle)), false
 	case errors.Is(err, io.EOF), errors.Is(err, io.ErrClosedPipe), errors.Is(err, net.ErrClosed):
 		return "connection closed", false
 	default:
-		return "protocol error: " + err.Error(), true
+		return dropProtocol.reason(err.Error()), true
 	}
 }
 

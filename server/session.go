@@ -159,7 +159,7 @@ func (s *session) send(frame []byte) {
 	}
 	s.outMu.Unlock()
 	if full {
-		s.kick("cannot keep up: control queue full")
+		s.kick(dropSlow.reason("control queue full"))
 		return
 	}
 	s.notify()

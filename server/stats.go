@@ -28,7 +28,8 @@ type Stats struct {
 	// "bad_hello", "shutting_down", "busy" (the join queue was full).
 	RejectsByCode map[string]uint64
 	// DropsByReason splits Drops by kind of reason: "timeout", "protocol_error",
-	// "cannot_keep_up", "other".
+	// "cannot_keep_up", "not_acknowledging", "other" (see dropKinds). Every labelled count
+	// and its labels are declared once in Metrics, which exports each label at zero.
 	DropsByReason map[string]uint64
 	// InputsRefused counts the MoveInputs that got their client dropped, by the rule they
 	// broke: "not_finite", "duration", "too_far_ahead", "inbox_full".

@@ -38,28 +38,42 @@ func rejectLabel(code tankv1.RejectCode) string {
 	return strings.ToLower(strings.TrimPrefix(code.String(), "REJECT_CODE_"))
 }
 
-// Labels for Stats.DropsByReason: what kind of reason dropped a player.
-const (
-	dropTimeout  = "timeout"           // the client went silent
-	dropProtocol = "protocol_error"    // the client broke a rule of the protocol
-	dropSlow     = "cannot_keep_up"    // the client did not take its bytes fast enough
-	dropNoAck    = "not_acknowledging" // the client left our data unacknowledged (AckTimeout)
-	dropOther    = "other"
+// dropKind is a kind of reason for dropping a player, declared once: the words every such
+// reason (as sent in Disconnect and PlayerLeft) starts with, and its Stats.DropsByReason
+// label. Reasons are made with reason, so the two cannot drift apart.
+type dropKind struct{ prefix, label string }
+
+var (
+	dropTimeout  = dropKind{"timed out", "timeout"}                   // the client went silent
+	dropProtocol = dropKind{"protocol error", "protocol_error"}       // the client broke a rule of the protocol
+	dropSlow     = dropKind{"cannot keep up", "cannot_keep_up"}       // the client did not take its bytes fast enough
+	dropNoAck    = dropKind{"not acknowledging", "not_acknowledging"} // the client left our data unacknowledged (AckTimeout)
+	// dropKinds lists them; a reason of none of them counts as dropOther.
+	dropKinds = []dropKind{dropTimeout, dropProtocol, dropSlow, dropNoAck}
 )
 
-// dropLabel sorts a drop reason (as sent in Disconnect and PlayerLeft) into one label.
+const dropOther = "other"
+
+// reason returns the drop reason of kind k with detail: "timed out: nothing received for 5s".
+func (k dropKind) reason(detail string) string { return k.prefix + ": " + detail }
+
+// dropLabel returns the Stats.DropsByReason label of a drop reason.
 func dropLabel(reason string) string {
-	switch {
-	case strings.HasPrefix(reason, "timed out"):
-		return dropTimeout
-	case strings.HasPrefix(reason, "protocol error"):
-		return dropProtocol
-	case strings.HasPrefix(reason, "cannot keep up"):
-		return dropSlow
-	case strings.HasPrefix(reason, "not acknowledging"):
-		return dropNoAck
+	for _, k := range dropKinds {
+		if strings.HasPrefix(reason, k.prefix+":") {
+			return k.label
+		}
 	}
 	return dropOther
+}
+
+// dropLabels returns every Stats.DropsByReason label.
+func dropLabels() []string {
+	out := []string{dropOther}
+	for _, k := range dropKinds {
+		out = append(out, k.label)
+	}
+	return sorted(out)
 }
 
 // Labels for Stats.InputsRefused: the rule a refused MoveInput broke.
@@ -69,6 +83,9 @@ const (
 	ruleLead      = "too_far_ahead" // tick beyond MaxInputLead past the last applied one
 	ruleInboxFull = "inbox_full"    // more inputs between two ticks than the lead allows
 )
+
+// inputRules lists every Stats.InputsRefused label.
+var inputRules = []string{ruleDuration, ruleInboxFull, ruleNotFinite, ruleLead}
 
 // tickBuckets are the upper bounds of the tick-duration histogram: fine steps up to the
 // 2 ms budget issue 10 sets for 256 players, then coarser ones up to a whole 50 ms tick.

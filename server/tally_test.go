@@ -1,21 +1,66 @@
 package server
 
 import (
+	"slices"
 	"testing"
 	"time"
 )
 
 func TestDropLabel(t *testing.T) {
 	for reason, want := range map[string]string{
-		"timed out: nothing received for 5s":       dropTimeout,
-		"protocol error: second Hello":             dropProtocol,
-		"cannot keep up: control queue full":       dropSlow,
-		"cannot keep up: transport: write timeout": dropSlow,
-		"something new":                            dropOther,
+		dropTimeout.reason("nothing received for 5s"): "timeout",
+		"protocol error: second Hello":                "protocol_error",
+		dropSlow.reason("control queue full"):         "cannot_keep_up",
+		"cannot keep up: transport: write timeout":    "cannot_keep_up",
+		dropNoAck.reason("nothing acknowledged"):      "not_acknowledging",
+		"something new":                               dropOther,
+		"timed outside":                               dropOther,
 	} {
 		if got := dropLabel(reason); got != want {
 			t.Errorf("dropLabel(%q) = %q, want %q", reason, got, want)
 		}
+	}
+}
+
+// Every labelled metric declares every value its label takes, so each is exported at zero
+// from the start; an empty Stats shows them all.
+func TestMetrics_LabelledCountsStartAtZero(t *testing.T) {
+	want := map[string][]string{
+		"drops_total":          {"cannot_keep_up", "not_acknowledging", "other", "protocol_error", "timeout"},
+		"inputs_refused_total": {"duration", "inbox_full", "not_finite", "too_far_ahead"},
+		"rejects_total":        {"bad_hello", "busy", "server_full", "shutting_down", "version_mismatch"},
+		"shots_refused_total":  {"bad_view", "cooldown", "destroyed", "future_view", "stale_tick", "unplayed_tick", "view_too_old"},
+	}
+	names := map[string]bool{}
+	for _, m := range Metrics {
+		if names[m.Name] {
+			t.Errorf("metric %s declared twice", m.Name)
+		}
+		names[m.Name] = true
+		series := m.Series(&Stats{})
+		if m.Label == "" {
+			continue
+		}
+		if w, ok := want[m.Name]; ok && !slices.Equal(m.Values, w) {
+			t.Errorf("%s values %v, want %v", m.Name, m.Values, w)
+		}
+		for _, v := range m.Values {
+			if n, ok := series[v]; !ok || n != 0 {
+				t.Errorf("%s: an empty Stats gives %s=%d (present %v), want 0", m.Name, v, n, ok)
+			}
+		}
+	}
+	for name := range want {
+		if !names[name] {
+			t.Errorf("metric %s missing from the table", name)
+		}
+	}
+	st := Stats{DropsByReason: map[string]uint64{"timeout": 2}}
+	if got := Metrics[slices.IndexFunc(Metrics, func(m *Metric) bool { return m.Name == "drops_total" })].Series(&st); got["timeout"] != 2 || got["other"] != 0 {
+		t.Errorf("drops_total series %v, want timeout=2 and the rest 0", got)
+	}
+	if got := MetricStates.SeriesName("moving"); got != `tanknet_snapshot_states_total{motion="moving"}` {
+		t.Errorf("SeriesName = %s", got)
 	}
 }
 

@@ -247,7 +247,7 @@ func (w *world) simulate(p *player, now time.Duration) string {
 		switch v {
 		case refused:
 			w.stats.inputsRefused.add(rule)
-			return "protocol error: " + reason
+			return dropProtocol.reason(reason)
 		case stale:
 			if in.Tick > p.streamed { // the stream's copy of a tick a datagram brought first
 				w.stats.redundantInputs.Add(1)

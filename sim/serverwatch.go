@@ -74,8 +74,8 @@ func watchMetrics(addr string) *serverWatch {
 			cpu = nan()
 		}
 		return serverSample{cpuSeconds: cpu,
-			moving: stateCount{m[`tanknet_snapshot_states_total{motion="moving"}`], m[`tanknet_snapshot_state_bytes_total{motion="moving"}`]},
-			idle:   stateCount{m[`tanknet_snapshot_states_total{motion="idle"}`], m[`tanknet_snapshot_state_bytes_total{motion="idle"}`]},
+			moving: stateCount{m[server.MetricStates.SeriesName("moving")], m[server.MetricStateBytes.SeriesName("moving")]},
+			idle:   stateCount{m[server.MetricStates.SeriesName("idle")], m[server.MetricStateBytes.SeriesName("idle")]},
 		}, nil
 	}}
 }

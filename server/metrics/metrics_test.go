@@ -73,6 +73,11 @@ func TestScrape_LiveServer(t *testing.T) {
 		"tanknet_gate_admissions 1\n",
 		"tanknet_gate_dropped_total{reason=\"wrong_conv\"} 0\n",
 		"tanknet_gate_unvalidated_bytes_total{direction=\"out\"} ",
+		// Labelled counts are there at zero before anything was counted.
+		"tanknet_drops_total{reason=\"timeout\"} 0\n",
+		"tanknet_shots_refused_total{reason=\"cooldown\"} 0\n",
+		"tanknet_rejects_total{code=\"server_full\"} 0\n",
+		"tanknet_inputs_refused_total{rule=\"too_far_ahead\"} 0\n",
 	} {
 		if !strings.Contains(body, want) {
 			t.Errorf("/metrics lacks %q", want)
@@ -97,7 +102,8 @@ func TestScrape_LiveServer(t *testing.T) {
 }
 
 // TestCollector_ExactValues checks the metric text for fixed stats: counters, gauges,
-// labelled counts, and the tick histogram made cumulative in seconds.
+// labelled counts (every label value, zero until counted), and the tick histogram made
+// cumulative in seconds.
 func TestCollector_ExactValues(t *testing.T) {
 	st := server.Stats{
 		Players: 3, Ticks: 40, Joins: 4, Leaves: 1,
@@ -120,13 +126,24 @@ func TestCollector_ExactValues(t *testing.T) {
 tanknet_players 3
 # HELP tanknet_rejects_total Handshakes refused, by reject code.
 # TYPE tanknet_rejects_total counter
+tanknet_rejects_total{code="bad_hello"} 0
+tanknet_rejects_total{code="busy"} 0
 tanknet_rejects_total{code="server_full"} 2
+tanknet_rejects_total{code="shutting_down"} 0
+tanknet_rejects_total{code="version_mismatch"} 0
 # HELP tanknet_drops_total Players the server removed, by kind of reason.
 # TYPE tanknet_drops_total counter
+tanknet_drops_total{reason="cannot_keep_up"} 0
+tanknet_drops_total{reason="not_acknowledging"} 0
+tanknet_drops_total{reason="other"} 0
+tanknet_drops_total{reason="protocol_error"} 0
 tanknet_drops_total{reason="timeout"} 1
 # HELP tanknet_inputs_refused_total MoveInputs that broke a rule and got their client dropped, by rule.
 # TYPE tanknet_inputs_refused_total counter
+tanknet_inputs_refused_total{rule="duration"} 0
+tanknet_inputs_refused_total{rule="inbox_full"} 0
 tanknet_inputs_refused_total{rule="not_finite"} 5
+tanknet_inputs_refused_total{rule="too_far_ahead"} 0
 # HELP tanknet_sent_bytes_total UDP payload bytes sent by the server socket.
 # TYPE tanknet_sent_bytes_total counter
 tanknet_sent_bytes_total 1234
@@ -136,9 +153,15 @@ tanknet_shots_total 9
 # HELP tanknet_kills_total Tanks destroyed.
 # TYPE tanknet_kills_total counter
 tanknet_kills_total 2
-# HELP tanknet_shots_refused_total Fires refused, by reason (bad_view, future_view, view_too_old, unplayed_tick, stale_tick, cooldown, destroyed).
+# HELP tanknet_shots_refused_total Fires refused, by reason (the ShotRefusal without its prefix).
 # TYPE tanknet_shots_refused_total counter
+tanknet_shots_refused_total{reason="bad_view"} 0
 tanknet_shots_refused_total{reason="cooldown"} 3
+tanknet_shots_refused_total{reason="destroyed"} 0
+tanknet_shots_refused_total{reason="future_view"} 0
+tanknet_shots_refused_total{reason="stale_tick"} 0
+tanknet_shots_refused_total{reason="unplayed_tick"} 0
+tanknet_shots_refused_total{reason="view_too_old"} 0
 # HELP tanknet_inputs_early_total MoveInputs queued from an InputBatch datagram before their copy on the reliable stream arrived.
 # TYPE tanknet_inputs_early_total counter
 tanknet_inputs_early_total 11

@@ -1,0 +1,129 @@
+package server
+
+import (
+	"slices"
+
+	tankv1 "tanknet/proto/tank/v1"
+	"tanknet/transport"
+)
+
+// Namespace prefixes the name of every metric the server exports.
+const Namespace = "tanknet"
+
+// Metric is one of the server's counts as it is exported, declared once here: its name,
+// what it means, the label that splits it and every value that label takes. The Prometheus
+// collector (server/metrics) and tanksim read Stats through this table, and a labelled
+// count is exported at zero for every value before the first event. The tick histogram and
+// the gate's counts (Stats.Gate) have collectors of their own.
+type Metric struct {
+	Name   string   // without the Namespace prefix
+	Help   string   // one sentence for /metrics
+	Gauge  bool     // a level that goes up and down; otherwise a running total
+	Label  string   // the label splitting the count; "" for one series
+	Values []string // every value of Label
+	value  func(*Stats) uint64
+	split  func(*Stats) map[string]uint64
+}
+
+// Series returns the metric's value in st by label value ("" for an unlabelled metric):
+// every declared value, counted or not, plus any other value st holds.
+func (m *Metric) Series(st *Stats) map[string]uint64 {
+	if m.split == nil {
+		return map[string]uint64{"": m.value(st)}
+	}
+	out := map[string]uint64{}
+	for _, v := range m.Values {
+		out[v] = 0
+	}
+	for v, n := range m.split(st) {
+		out[v] += n
+	}
+	return out
+}
+
+// SeriesName is how the Prometheus text format names the metric's series with label
+// value v (v is ignored for an unlabelled metric), e.g. tanknet_drops_total{reason="timeout"}.
+func (m *Metric) SeriesName(v string) string {
+	name := Namespace + "_" + m.Name
+	if m.Label == "" {
+		return name
+	}
+	return name + "{" + m.Label + `="` + v + `"}`
+}
+
+// The metrics tanksim reads by name.
+var (
+	MetricStates = &Metric{Name: "snapshot_states_total", Help: "Tank entries sent in snapshots, one per tank per receiving client, by whether the tank moved that tick.", Label: "motion", Values: motions, split: func(s *Stats) map[string]uint64 {
+		return map[string]uint64{"moving": s.StatesMoving, "idle": s.StatesIdle}
+	}}
+	MetricStateBytes = &Metric{Name: "snapshot_state_bytes_total", Help: "Bytes of the tank entries sent in snapshots, by whether the tank moved that tick.", Label: "motion", Values: motions, split: func(s *Stats) map[string]uint64 {
+		return map[string]uint64{"moving": s.StateBytesMoving, "idle": s.StateBytesIdle}
+	}}
+)
+
+var motions = []string{"moving", "idle"}
+
+// Metrics lists every metric read from Stats, in the order /metrics shows them.
+var Metrics = []*Metric{
+	{Name: "players", Help: "Players in the game.", Gauge: true, value: func(s *Stats) uint64 { return uint64(s.Players) }},
+	{Name: "handshakes_in_progress", Help: "Connections that have not finished their Hello.", Gauge: true, value: func(s *Stats) uint64 { return uint64(s.Handshaking) }},
+	{Name: "ticks_total", Help: "Server ticks run.", value: func(s *Stats) uint64 { return s.Ticks }},
+	{Name: "joins_total", Help: "Handshakes accepted.", value: func(s *Stats) uint64 { return s.Joins }},
+	{Name: "leaves_total", Help: "Players that left on their own (goodbye or closed connection).", value: func(s *Stats) uint64 { return s.Leaves }},
+	{Name: "contacts_total", Help: "Tank pairs pushed apart by contact resolution.", value: func(s *Stats) uint64 { return s.Contacts }},
+	{Name: "bad_frames_total", Help: "Undecodable or oversized frames and unknown message kinds received.", value: func(s *Stats) uint64 { return s.BadFrames }},
+	{Name: "handshakes_evicted_total", Help: "Silent handshakes closed to make room for newer connections.", value: func(s *Stats) uint64 { return s.Evicted }},
+	{Name: "received_bytes_total", Help: "UDP payload bytes received by the server socket.", value: func(s *Stats) uint64 { return s.BytesIn }},
+	{Name: "sent_bytes_total", Help: "UDP payload bytes sent by the server socket.", value: func(s *Stats) uint64 { return s.BytesOut }},
+	{Name: "received_datagrams_total", Help: "UDP datagrams received by the server socket.", value: func(s *Stats) uint64 { return s.DatagramsIn }},
+	{Name: "sent_datagrams_total", Help: "UDP datagrams sent by the server socket.", value: func(s *Stats) uint64 { return s.DatagramsOut }},
+	{Name: "rejects_total", Help: "Handshakes refused, by reject code.", Label: "code", Values: rejectLabels(), split: func(s *Stats) map[string]uint64 { return s.RejectsByCode }},
+	{Name: "drops_total", Help: "Players the server removed, by kind of reason.", Label: "reason", Values: dropLabels(), split: func(s *Stats) map[string]uint64 { return s.DropsByReason }},
+	{Name: "inputs_refused_total", Help: "MoveInputs that broke a rule and got their client dropped, by rule.", Label: "rule", Values: inputRules, split: func(s *Stats) map[string]uint64 { return s.InputsRefused }},
+	{Name: "inputs_applied_total", Help: "MoveInputs simulated.", value: func(s *Stats) uint64 { return s.InputsApplied }},
+	{Name: "inputs_stale_total", Help: "MoveInputs at or below a tick already queued, ignored.", value: func(s *Stats) uint64 { return s.InputsStale }},
+	{Name: "inputs_clamped_total", Help: "MoveInputs with turn or throttle outside [-1, 1], clamped.", value: func(s *Stats) uint64 { return s.InputsClamped }},
+	{Name: "inputs_deferred_total", Help: "Times a player's next input waited a tick for its time budget.", value: func(s *Stats) uint64 { return s.InputsDeferred }},
+	MetricStates,
+	MetricStateBytes,
+	{Name: "shots_total", Help: "Fires accepted and judged.", value: func(s *Stats) uint64 { return s.Shots }},
+	{Name: "shot_hits_total", Help: "Accepted shots that hit a tank.", value: func(s *Stats) uint64 { return s.Hits }},
+	{Name: "kills_total", Help: "Tanks destroyed.", value: func(s *Stats) uint64 { return s.Kills }},
+	{Name: "respawns_total", Help: "Destroyed tanks brought back.", value: func(s *Stats) uint64 { return s.Respawns }},
+	{Name: "fires_dropped_total", Help: "Fires beyond the per-tick and waiting limits, dropped unanswered.", value: func(s *Stats) uint64 { return s.FiresDropped }},
+	{Name: "shots_refused_total", Help: "Fires refused, by reason (the ShotRefusal without its prefix).", Label: "reason", Values: refusalLabels(), split: func(s *Stats) map[string]uint64 { return s.ShotsRefused }},
+	// The datagram lane: how the redundant inputs arrived, and what was thrown away.
+	{Name: "inputs_early_total", Help: "MoveInputs queued from an InputBatch datagram before their copy on the reliable stream arrived.", value: func(s *Stats) uint64 { return s.InputsEarly }},
+	{Name: "inputs_redundant_total", Help: "Copies of a MoveInput already queued: datagram repeats and stream copies.", value: func(s *Stats) uint64 { return s.InputsRedundant }},
+	{Name: "inputs_past_gap_total", Help: "Datagram MoveInputs left to the reliable stream because an earlier tick was still missing.", value: func(s *Stats) uint64 { return s.InputsPastGap }},
+	{Name: "lane_datagrams_bad_total", Help: "Unreliable-lane datagrams that were undecodable, oversized, of a wrong kind, or carried inputs breaking the rules.", value: func(s *Stats) uint64 { return s.DatagramsBad }},
+	{Name: "lane_datagrams_ignored_total", Help: "Well-formed unreliable-lane datagrams ignored: before the Welcome, on a server using the reliable lane, or beyond the rate allowed.", value: func(s *Stats) uint64 { return s.DatagramsDropped }},
+	{Name: "pings_ignored_total", Help: "Pings beyond the allowed rate, not answered.", value: func(s *Stats) uint64 { return s.PingsIgnored }},
+}
+
+// rejectLabels returns the label of every reject code a server sends.
+func rejectLabels() []string {
+	var out []string
+	for n := range tankv1.RejectCode_name {
+		if c := tankv1.RejectCode(n); c != tankv1.RejectCode_REJECT_CODE_UNSPECIFIED {
+			out = append(out, rejectLabel(c))
+		}
+	}
+	return sorted(out)
+}
+
+// refusalLabels returns the label of every reason a Fire is refused for.
+func refusalLabels() []string {
+	var out []string
+	for n := range tankv1.ShotRefusal_name {
+		if r := tankv1.ShotRefusal(n); r != tankv1.ShotRefusal_SHOT_REFUSAL_UNSPECIFIED {
+			out = append(out, transport.RefusalLabel(r))
+		}
+	}
+	return sorted(out)
+}
+
+func sorted(s []string) []string {
+	slices.Sort(s)
+	return s
+}
