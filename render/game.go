@@ -2,6 +2,7 @@ package render
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"time"
 
@@ -165,6 +166,11 @@ func (g *Game) Draw(screen *ebiten.Image) {
 		g.shot.take(screen)
 		if g.isDemo() && g.opts.Report != nil {
 			g.reportTruth(g.opts.Report)
+		}
+		if g.opts.Report != nil && g.showHUD {
+			for i, p := range g.panes {
+				fmt.Fprintf(g.opts.Report, "tankclient: hud pane %d: %d lines, %d hidden and counted\n", g.paneIndex(i), p.hudLinesAll, p.hudHidden)
+			}
 		}
 	}
 }

@@ -45,6 +45,7 @@ func (g *Game) drawHUD(dst *ebiten.Image, p *clientPane, f view.Frame, full bool
 		lines = append(lines, view.Line{Text: p.netErr.Error(), Style: view.Warn})
 	}
 	lines = append(lines, view.Line{Text: "F1 help", Style: view.Dim})
+	all := lines
 
 	graphH := float64(view.GraphHeight + 2*lineHeight)
 	textW := panel.W
@@ -65,6 +66,12 @@ func (g *Game) drawHUD(dst *ebiten.Image, p *clientPane, f view.Frame, full bool
 		if graphH > 0 {
 			graph = view.Rect{X: panel.X + padding, Y: panel.Y + panel.H - graphH - padding + 2*lineHeight, W: panel.W - 2*padding, H: view.GraphHeight}
 		}
+	}
+
+	p.hudLinesAll = len(view.FitPanel(all, g.columns(textW), 1<<20))
+	p.hudHidden = p.hudLinesAll - len(lines)
+	if p.hudHidden > 0 {
+		p.hudHidden++ // the count replaced a line
 	}
 
 	// Beside or under the arena the panel covers only the backdrop's plain background, so

@@ -46,17 +46,20 @@ type clientPane struct {
 	selected uint32 // remote tank the strip follows; 0 means the lowest id
 	events   timelineEvents
 
-	hudText   textLayer
-	allText   textLayer   // the whole HUD over the pane, while E is on
-	hudLines  []view.Line // the HUD text, read every hudRefresh
-	legend    graphLegend // the graph's legend and scales, read with it
-	hudAt     time.Time
-	titleText textLayer
-	hudRect   image.Rectangle // where the HUD panel was last drawn
-	scratch   []view.Point
-	strip     view.TimelineState
-	ticks     []client.TickArrival
-	marks     []view.Mark
+	hudText textLayer
+	allText textLayer // the whole HUD over the pane, while E is on
+	// hudLinesAll and hudHidden say how the HUD fitted its panel at the last refresh: the
+	// lines it has (wrapped), and how many of them the panel hides and counts.
+	hudLinesAll, hudHidden int
+	hudLines               []view.Line // the HUD text, read every hudRefresh
+	legend                 graphLegend // the graph's legend and scales, read with it
+	hudAt                  time.Time
+	titleText              textLayer
+	hudRect                image.Rectangle // where the HUD panel was last drawn
+	scratch                []view.Point
+	strip                  view.TimelineState
+	ticks                  []client.TickArrival
+	marks                  []view.Mark
 }
 
 // timelineEvents remembers where recent holds, corrections and snaps happened.
