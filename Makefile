@@ -15,7 +15,7 @@ SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 GOFILES   = $(shell git ls-files -co --exclude-standard '*.go' 2>/dev/null || find . -name '*.go' -not -path './.git/*')
 
 .DEFAULT_GOAL := help
-.PHONY: help deps go build install demo demo-windows server client sim test bench fuzz soak measurements gen lint fmt clean
+.PHONY: help deps go build install demo demo-windows server client sim test bench fuzz soak measurements gif gen lint fmt clean
 
 help: ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  make %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -109,6 +109,10 @@ soak: go ## 8 bots on yojimbo's harsh network (1 s latency, 100 ms jitter, 25% l
 
 measurements: build ## rerun every measurement and rewrite docs/MEASUREMENTS.md (about ten minutes; needs a quiet machine)
 	$(GO) run ./internal/measurements -out docs/MEASUREMENTS.md
+
+gif: build ## record docs/demo.gif from the demo with bots, under Xvfb (about ten seconds of play)
+	xvfb-run -a -s "-screen 0 1920x1080x24" $(BIN)/tankclient -demo -server 127.0.0.1:$(PORT) -bots 8 -width 1200 -height 540 \
+	  -screenshot $(BIN)/demo-last-frame.png -frames 1000 -gif docs/demo.gif
 
 gen: go ## regenerate Go code from proto/ (buf and protoc-gen-go at the go.mod version, via go run)
 	$(BUF) generate

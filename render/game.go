@@ -44,6 +44,7 @@ type Game struct {
 	failure    error     // why a session ended; nil while they run
 	failAt     time.Time // when failure was noticed
 	shot       screenshot
+	gif        recording
 	frameStats view.FrameStats // frames after the warm-up
 	firstFrame time.Time
 	warmedUp   bool
@@ -84,6 +85,7 @@ func newGame(ctx context.Context, arena netcode.Arena, opts Options) (*Game, err
 		showStrip:  true,
 		showScores: opts.ShowScores,
 		shot:       screenshot{path: opts.ScreenshotPath, frames: opts.ScreenshotFrames},
+		gif:        recording{path: opts.GIFPath},
 	}, nil
 }
 
@@ -162,8 +164,14 @@ func (g *Game) Draw(screen *ebiten.Image) {
 	g.damage.endFrame()
 	g.text.endFrame()
 	g.viewChanged = false
+	if now := time.Now(); !g.shot.done && g.gif.due(now) {
+		g.gif.capture(screen, now)
+	}
 	if g.shot.due && !g.shot.done {
 		g.shot.take(screen)
+		if g.gif.path != "" && g.shot.err == nil {
+			g.shot.err = g.gif.write()
+		}
 		if g.isDemo() && g.opts.Report != nil {
 			g.reportTruth(g.opts.Report)
 		}

@@ -31,6 +31,9 @@ type Options struct {
 	// what it shows there and close.
 	ScreenshotPath   string
 	ScreenshotFrames int
+	// GIFPath, if set, records the screenshot run 15 frames a second, halved in size, and
+	// writes them to this file as an animated GIF when the screenshot is taken.
+	GIFPath string
 	// ScreenshotWhen, if set, also waits for a moment (view.MomentHit, view.MomentDestroyed)
 	// after the frames, for at most ten times as many frames again.
 	ScreenshotWhen string
@@ -73,6 +76,8 @@ func (o Options) Validate() error {
 		return fmt.Errorf("render: unknown screenshot moment %q (want hit or destroyed)", o.ScreenshotWhen)
 	case o.FrameReport < 0 || (o.FrameReport > 0 && o.Report == nil):
 		return fmt.Errorf("render: a frame report of %d frames needs a positive count and a Report writer", o.FrameReport)
+	case o.GIFPath != "" && o.ScreenshotPath == "":
+		return errors.New("render: a GIF is recorded during a screenshot run: set the screenshot too")
 	case o.TourAdvance < 0:
 		return fmt.Errorf("render: tour advance %d frames is negative", o.TourAdvance)
 	case o.Net != nil && o.Net.Conn == nil:

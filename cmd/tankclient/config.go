@@ -52,6 +52,8 @@ type Config struct {
 	// Screenshot, if set, runs Frames frames, writes the window to this PNG file and exits.
 	Screenshot string
 	Frames     int
+	// GIF, if set with Screenshot, records the run's frames into this animated GIF.
+	GIF string
 	// ScreenshotWhen waits after Frames for a moment: "hit" or "destroyed" (view.Moment*).
 	ScreenshotWhen string
 	// FrameReport, if positive, draws that many frames after the first second, prints their
@@ -118,6 +120,7 @@ func (c Config) renderOptions(cc *transport.ConditionedConn) render.Options {
 		ScreenshotPath:   c.Screenshot,
 		ScreenshotFrames: c.Frames,
 		ScreenshotWhen:   c.ScreenshotWhen,
+		GIFPath:          c.GIF,
 		FrameReport:      c.FrameReport,
 		Tour:             c.Tour || c.TourAdvance > 0,
 		TourAdvance:      c.TourAdvance,

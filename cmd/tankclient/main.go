@@ -57,6 +57,7 @@ func main() {
 	pos := flag.String("pos", "", "where the window opens: `x,y` of its top-left corner in screen pixels")
 	flag.StringVar(&cfg.Screenshot, "screenshot", "", "write a PNG of the window to `file` after -frames frames, then exit")
 	flag.IntVar(&cfg.Frames, "frames", cfg.Frames, "frames to draw before -screenshot")
+	flag.StringVar(&cfg.GIF, "gif", "", "with -screenshot, also record the run, 15 frames a second at half size, into this animated GIF `file`")
 	flag.IntVar(&cfg.FrameReport, "frame-report", 0, "draw this many `frames` after the first second, print their rate and frame-time percentiles as JSON on stdout, and exit")
 	flag.StringVar(&cfg.ScreenshotWhen, "screenshot-when", "", "after -frames, wait for a `moment` before the screenshot: hit (our shot confirmed) or destroyed")
 	flag.BoolVar(&cfg.Gunner, "gunner", false, "aim and fire by yourself like a bot (demos, screenshots)")
