@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -195,5 +196,32 @@ tanknet_tick_duration_seconds_count 40
 		"tanknet_inputs_past_gap_total", "tanknet_pings_ignored_total",
 		"tanknet_lane_datagrams_bad_total", "tanknet_lane_datagrams_ignored_total"); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestProtocolDoc_ListsEveryMetric: docs/PROTOCOL.md §11 names every metric the collectors
+// export, with every value of its label, so the document cannot fall behind the table.
+func TestProtocolDoc_ListsEveryMetric(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/PROTOCOL.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(doc), "## 11. What the server counts")
+	if !ok {
+		t.Fatal("docs/PROTOCOL.md has no section 11 listing the metrics")
+	}
+	for _, m := range server.Metrics {
+		row := "| `" + server.Namespace + "_" + m.Name + "` |"
+		i := strings.Index(section, row)
+		if i < 0 {
+			t.Errorf("docs/PROTOCOL.md §11 lacks %s", m.Name)
+			continue
+		}
+		line, _, _ := strings.Cut(section[i:], "\n")
+		for _, v := range m.Values {
+			if !strings.Contains(line, "`"+v+"`") {
+				t.Errorf("docs/PROTOCOL.md §11: %s lacks its label value %q", m.Name, v)
+			}
+		}
 	}
 }

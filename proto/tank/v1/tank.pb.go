@@ -216,19 +216,23 @@ type ShotRefusal int32
 
 const (
 	ShotRefusal_SHOT_REFUSAL_UNSPECIFIED ShotRefusal = 0
-	// A view is malformed: from_tick > to_tick, fraction NaN or outside [0, 1), a fraction on
-	// a held view, player ids not in strictly increasing order (a player listed twice among
-	// them), or more views than players.
+	// A view is malformed or not one this client could have drawn: from_tick > to_tick,
+	// to_tick more than 4 after from_tick, fraction NaN or outside [0, 1), a fraction on a
+	// held view, player ids not in strictly increasing order (a player listed twice among
+	// them), the shooter's own id, more views than players, or (with lag compensation) a
+	// tank the server did not send this client in both ticks.
 	ShotRefusal_SHOT_REFUSAL_BAD_VIEW ShotRefusal = 1
 	// A view names a server tick the server has not sent yet.
 	ShotRefusal_SHOT_REFUSAL_FUTURE_VIEW ShotRefusal = 2
-	// A view is older than Rules.rewind_window_ms.
+	// A view is older than Rules.rewind_window_ms, or than this client's measured round trip
+	// plus 400 ms of interpolation plus 250 ms (docs/PROTOCOL.md §7b).
 	ShotRefusal_SHOT_REFUSAL_VIEW_TOO_OLD ShotRefusal = 3
 	// move_tick was never sent by this client.
 	ShotRefusal_SHOT_REFUSAL_UNPLAYED_TICK ShotRefusal = 4
 	// move_tick was applied too long ago for the server to remember the shooter's pose.
 	ShotRefusal_SHOT_REFUSAL_STALE_TICK ShotRefusal = 5
-	// Less than Rules.cooldown_ms of move ticks after the previous accepted shot.
+	// Less than Rules.cooldown_ms of game time after the previous accepted shot, or too early
+	// on the server-time schedule (docs/PROTOCOL.md §7b).
 	ShotRefusal_SHOT_REFUSAL_COOLDOWN ShotRefusal = 6
 	// The shooter is destroyed.
 	ShotRefusal_SHOT_REFUSAL_DESTROYED ShotRefusal = 7
@@ -418,7 +422,7 @@ type ClientMessage_Goodbye struct {
 }
 
 type ClientMessage_Fire struct {
-	// The tank fires its cannon. At most one per Rules.cooldown_ms of move ticks.
+	// The tank fires its cannon. At most one per Rules.cooldown_ms (docs/PROTOCOL.md §7b).
 	Fire *Fire `protobuf:"bytes,10,opt,name=fire,proto3,oneof"`
 }
 
@@ -810,9 +814,10 @@ type Rules struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// How far a shell flies, in world units. Walls and obstacles stop it sooner.
 	ShotRange float64 `protobuf:"fixed64,1,opt,name=shot_range,json=shotRange,proto3" json:"shot_range,omitempty"`
-	// Least time between two shots of one tank, counted in its own move ticks (50 ms each): a
-	// Fire whose move_tick is less than cooldown_ms / 50 after the previous accepted one is
-	// refused.
+	// Least time between two accepted shots of one tank, counted in its game time (the sum of
+	// the durations of its MoveInputs the server applied, up to the Fire's move_tick) and kept
+	// on average in server time too, where a shot may come up to 450 ms early on its schedule
+	// (docs/PROTOCOL.md §7b). With 50 ms moves: cooldown_ms / 50 move ticks.
 	CooldownMs uint32 `protobuf:"varint,2,opt,name=cooldown_ms,json=cooldownMs,proto3" json:"cooldown_ms,omitempty"`
 	// Health of a fresh or respawned tank.
 	MaxHealth uint32 `protobuf:"varint,3,opt,name=max_health,json=maxHealth,proto3" json:"max_health,omitempty"`
@@ -1575,7 +1580,7 @@ func (x *InputBatch) GetSnapshotAckMask() uint32 {
 }
 
 // Fire shoots the tank's cannon along its heading. Client -> server, on the reliable stream
-// after the MoveInput it belongs to, at most one per Rules.cooldown_ms of move ticks.
+// after the MoveInput it belongs to, at most one per Rules.cooldown_ms.
 type Fire struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// The move tick the shot belongs to: the shell starts at the tank's pose after the server
@@ -1650,7 +1655,8 @@ type TankView struct {
 	state    protoimpl.MessageState `protogen:"open.v1"`
 	PlayerId uint32                 `protobuf:"varint,1,opt,name=player_id,json=playerId,proto3" json:"player_id,omitempty"`
 	FromTick uint32                 `protobuf:"varint,2,opt,name=from_tick,json=fromTick,proto3" json:"from_tick,omitempty"`
-	// from_tick <= to_tick <= the newest server tick sent to this client.
+	// from_tick <= to_tick <= from_tick + 4, and both the states of ticks this tank was sent
+	// to this client in.
 	ToTick uint32 `protobuf:"varint,3,opt,name=to_tick,json=toTick,proto3" json:"to_tick,omitempty"`
 	// In [0, 1); exactly 0 when from_tick == to_tick.
 	Fraction      float64 `protobuf:"fixed64,4,opt,name=fraction,proto3" json:"fraction,omitempty"`
@@ -1861,7 +1867,9 @@ func (x *ShotResult) GetDamage() uint32 {
 	return 0
 }
 
-// Shot is a tracer: someone fired. Server -> every client, once per accepted Fire.
+// Shot is a tracer: someone fired. Server -> the shooter and every client that may see it
+// (with interest management, those within the view radius plus hysteresis of both ends;
+// docs/PROTOCOL.md §1.6), once per accepted Fire.
 type Shot struct {
 	state     protoimpl.MessageState `protogen:"open.v1"`
 	ShooterId uint32                 `protobuf:"varint,1,opt,name=shooter_id,json=shooterId,proto3" json:"shooter_id,omitempty"`
