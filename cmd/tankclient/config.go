@@ -59,6 +59,8 @@ type Config struct {
 	// FrameReport, if positive, draws that many frames after the first second, prints their
 	// rate and frame-time percentiles as JSON on stdout and exits.
 	FrameReport int
+	// CPUProfile, if set, is where a CPU profile of the whole run goes.
+	CPUProfile string
 	// Gunner aims and fires by itself, like a bot; Scores pins the scoreboard open.
 	Gunner, Scores bool
 	// Tour starts the guided tour; TourAdvance, if positive, advances it every that many

@@ -32,11 +32,37 @@ type Config struct {
 	Net    transport.NetFlags // simulated network for every client; the zero value is none
 	// Metrics is the TCP address serving /metrics and /debug/pprof/; empty means none.
 	Metrics string
+	// Verbose logs debug detail.
+	Verbose bool
 }
 
 // DefaultConfig returns a server on :7777 with a perfect network.
 func DefaultConfig() Config {
 	return Config{Server: server.DefaultConfig(), Net: transport.NetFlags{Preset: "none", Seed: 1}}
+}
+
+// parseFlags defines tankserver's flags on fs, parses args and returns the Config they
+// describe, checked (Config.Validate). Like every tanknet command, tankserver parses its
+// flags here and nowhere else; main only runs the Config.
+func parseFlags(fs *flag.FlagSet, args []string) (Config, error) {
+	cfg := DefaultConfig()
+	fs.StringVar(&cfg.Server.Addr, "addr", cfg.Server.Addr, "UDP `address` to listen on")
+	fs.IntVar(&cfg.Server.MaxPlayers, "max-players", cfg.Server.MaxPlayers, "most players at once (1-256)")
+	fs.BoolVar(&cfg.Server.Contact, "contact", cfg.Server.Contact, "resolve tank-vs-tank contact (off: client prediction is always exact)")
+	fs.TextVar(&cfg.Server.Lane, "lane", cfg.Server.Lane, "where snapshots travel: `datagram` (unreliable chunks, the default) or reliable (the ordered stream)")
+	fs.Func("arena", "the `arena`: "+strings.Join(netcode.ArenaNames(), " or ")+" (160 x 100, room for 256 players)", func(name string) error {
+		a, err := netcode.ArenaByName(name)
+		cfg.Server.Arena = a
+		return err
+	})
+	fs.DurationVar(&cfg.Server.IdleTimeout, "idle-timeout", cfg.Server.IdleTimeout, "drop a client silent this long")
+	fs.StringVar(&cfg.Metrics, "metrics", "", "serve Prometheus metrics on http://`address`/metrics and profiles on /debug/pprof/, e.g. 127.0.0.1:9100 (off when empty)")
+	cfg.Net.Register(fs)
+	fs.BoolVar(&cfg.Verbose, "v", false, "log debug detail")
+	if err := fs.Parse(args); err != nil {
+		return cfg, err
+	}
+	return cfg, cfg.Validate()
 }
 
 // Validate reports the first problem with c.
@@ -48,24 +74,14 @@ func (c Config) Validate() error {
 }
 
 func main() {
-	cfg := DefaultConfig()
-	flag.StringVar(&cfg.Server.Addr, "addr", cfg.Server.Addr, "UDP `address` to listen on")
-	flag.IntVar(&cfg.Server.MaxPlayers, "max-players", cfg.Server.MaxPlayers, "most players at once (1-256)")
-	flag.BoolVar(&cfg.Server.Contact, "contact", cfg.Server.Contact, "resolve tank-vs-tank contact (off: client prediction is always exact)")
-	flag.TextVar(&cfg.Server.Lane, "lane", cfg.Server.Lane, "where snapshots travel: `datagram` (unreliable chunks, the default) or reliable (the ordered stream)")
-	flag.Func("arena", "the `arena`: "+strings.Join(netcode.ArenaNames(), " or ")+" (160 x 100, room for 256 players)", func(name string) error {
-		a, err := netcode.ArenaByName(name)
-		cfg.Server.Arena = a
-		return err
-	})
-	flag.DurationVar(&cfg.Server.IdleTimeout, "idle-timeout", cfg.Server.IdleTimeout, "drop a client silent this long")
-	flag.StringVar(&cfg.Metrics, "metrics", "", "serve Prometheus metrics on http://`address`/metrics and profiles on /debug/pprof/, e.g. 127.0.0.1:9100 (off when empty)")
-	cfg.Net.Register(flag.CommandLine)
-	verbose := flag.Bool("v", false, "log debug detail")
-	flag.Parse()
-
+	fs := flag.NewFlagSet(os.Args[0], flag.ExitOnError)
+	cfg, err := parseFlags(fs, os.Args[1:]) // ExitOnError: a flag that does not parse exits with 2
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "tankserver:", err)
+		os.Exit(2)
+	}
 	level := slog.LevelInfo
-	if *verbose {
+	if cfg.Verbose {
 		level = slog.LevelDebug
 	}
 	cfg.Server.Logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))

@@ -2,11 +2,15 @@ package main
 
 import (
 	"context"
+	"flag"
 	"io"
 	"log/slog"
 	"strings"
 	"testing"
 	"time"
+
+	"tanknet/netcode"
+	"tanknet/transport"
 )
 
 func TestConfigValidate(t *testing.T) {
@@ -58,5 +62,39 @@ func TestRun_ServesUntilCancelled(t *testing.T) {
 	cfg.Metrics = "127.0.0.1:99999"
 	if err := run(context.Background(), cfg); err == nil || !strings.Contains(err.Error(), "metrics") {
 		t.Errorf("run with a bad metrics address = %v, want a metrics error", err)
+	}
+}
+
+// parse runs parseFlags on a fresh flag set that reports errors instead of exiting.
+func parse(args ...string) (Config, error) {
+	fs := flag.NewFlagSet("tankserver", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	return parseFlags(fs, args)
+}
+
+func TestParseFlags(t *testing.T) {
+	cfg, err := parse()
+	if err != nil {
+		t.Fatal(err)
+	}
+	def := DefaultConfig()
+	if cfg.Server.Addr != def.Server.Addr || cfg.Server.MaxPlayers != def.Server.MaxPlayers || cfg.Net.Name() != def.Net.Name() || cfg.Net.Seed != def.Net.Seed || cfg.Verbose {
+		t.Errorf("parseFlags() = %+v, want the defaults %+v", cfg, def)
+	}
+	cfg, err = parse("-addr", "127.0.0.1:9", "-max-players", "256", "-contact=false", "-lane", "reliable",
+		"-arena", "large", "-idle-timeout", "3s", "-metrics", "127.0.0.1:9100", "-net", "wifi-bad", "-v")
+	if err != nil {
+		t.Fatal(err)
+	}
+	large, _ := netcode.ArenaByName("large")
+	if cfg.Server.Addr != "127.0.0.1:9" || cfg.Server.MaxPlayers != 256 || cfg.Server.Contact || cfg.Server.Lane != transport.LaneReliable ||
+		cfg.Server.Arena.Width != large.Width || cfg.Server.IdleTimeout != 3*time.Second || cfg.Metrics != "127.0.0.1:9100" ||
+		cfg.Net.Name() != "wifi-bad" || !cfg.Verbose {
+		t.Errorf("parseFlags(every flag) = %+v, want each flag's value", cfg)
+	}
+	for _, bad := range [][]string{{"-max-players", "0"}, {"-arena", "moon"}, {"-net", "dialup"}, {"-players", "3"}} {
+		if _, err := parse(bad...); err == nil {
+			t.Errorf("parseFlags(%q) = nil error, want it refused", bad)
+		}
 	}
 }

@@ -38,7 +38,9 @@ func main() {
 	}
 }
 
-// parseFlags reads tanksim's command line into a sim.Config, and whether to print JSON.
+// parseFlags defines tanksim's flags on fs, parses args and returns the sim.Config they
+// describe, and whether to print JSON. Like every tanknet command, tanksim parses its flags
+// here and nowhere else; main only runs the Config.
 func parseFlags(fs *flag.FlagSet, args []string) (cfg sim.Config, asJSON bool, err error) {
 	cfg = sim.DefaultConfig()
 	fs.StringVar(&cfg.Server, "server", "", "`address` of a running tankserver; empty starts one in-process on 127.0.0.1 (needed for ground truth)")

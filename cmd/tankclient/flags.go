@@ -1,0 +1,88 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"strings"
+
+	"tanknet/client"
+	"tanknet/netcode"
+	"tanknet/transport"
+)
+
+// parseFlags defines tankclient's flags on fs, parses args and returns the Config they
+// describe, checked (Config.Validate). Like every tanknet command, tankclient parses its
+// flags here and nowhere else; main only runs the Config.
+func parseFlags(fs *flag.FlagSet, args []string) (Config, error) {
+	cfg := DefaultConfig()
+	nf := transport.NetFlags{Preset: cfg.Net, Seed: cfg.Seed}
+	fs.StringVar(&cfg.Server, "server", cfg.Server, "tankserver UDP `address`")
+	fs.StringVar(&cfg.Name, "name", cfg.Name, "player `name` shown above your tank")
+	fs.DurationVar(&cfg.DialTimeout, "timeout", cfg.DialTimeout, "give up joining after this long")
+	nf.Register(fs)
+	tl := fs.String("interp", cfg.Game.Interp.Timeline.String(), "remote interpolation `timeline`: receive (fixed delay) or adaptive (delay sized for late and lost snapshots)")
+	fs.DurationVar(&cfg.Game.Interp.Delay, "interp-delay", cfg.Game.Interp.Delay, "render `delay` of the receive timeline")
+	fs.BoolVar(&cfg.Techniques.Prediction, "prediction", cfg.Techniques.Prediction, "start with prediction on (reconciliation waits while it is off: it replays predicted inputs)")
+	fs.BoolVar(&cfg.Techniques.Reconciliation, "reconciliation", cfg.Techniques.Reconciliation, "start with reconciliation on")
+	fs.BoolVar(&cfg.Techniques.Interpolation, "interpolation", cfg.Techniques.Interpolation, "start with interpolation on")
+	fs.BoolVar(&cfg.Demo, "demo", false, "the three-pane demo: run a server on -server's address and play a near and a far player in one window, the server's truth between them")
+	fs.IntVar(&cfg.Bots, "bots", cfg.Bots, "gunner `bots` joining the demo at start (+ and - add and remove them)")
+	skill := fs.String("bot-skill", "fair", "how well the demo's bots play: "+strings.Join(client.SkillNames(), ", "))
+	fs.StringVar(&cfg.FarNet, "far-net", cfg.FarNet, "the demo's far player's network `preset`: "+strings.Join(transport.PresetNames(), ", "))
+	fs.IntVar(&cfg.Width, "width", cfg.Width, fmt.Sprintf("initial window `width` (demo: %d)", demoWidth))
+	fs.IntVar(&cfg.Height, "height", cfg.Height, fmt.Sprintf("initial window `height` (demo: %d)", demoHeight))
+	pos := fs.String("pos", "", "where the window opens: `x,y` of its top-left corner in screen pixels")
+	fs.StringVar(&cfg.Screenshot, "screenshot", "", "write a PNG of the window to `file` after -frames frames, then exit")
+	fs.IntVar(&cfg.Frames, "frames", cfg.Frames, "frames to draw before -screenshot")
+	fs.StringVar(&cfg.GIF, "gif", "", "with -screenshot, also record the run, 15 frames a second at half size, into this animated GIF `file`")
+	fs.IntVar(&cfg.FrameReport, "frame-report", 0, "draw this many `frames` after the first second, print their rate and frame-time percentiles as JSON on stdout, and exit")
+	fs.StringVar(&cfg.ScreenshotWhen, "screenshot-when", "", "after -frames, wait for a `moment` before the screenshot: hit (our shot confirmed) or destroyed")
+	fs.BoolVar(&cfg.Gunner, "gunner", false, "aim and fire by yourself like a bot (demos, screenshots)")
+	fs.BoolVar(&cfg.Scores, "scores", false, "keep the scoreboard open (otherwise hold Tab)")
+	fs.BoolVar(&cfg.Tour, "tour", false, "start the guided tour: scene by scene through the netcode (O starts and ends it at any time)")
+	fs.IntVar(&cfg.TourAdvance, "tour-advance", 0, "with -tour, go on to the next scene every this many `frames` and exit after the last (tests, recordings)")
+	fs.StringVar(&cfg.CPUProfile, "cpuprofile", "", "write a CPU profile of the whole run to `file` (go tool pprof reads it)")
+	fs.Usage = func() { usage(fs) }
+	if err := fs.Parse(args); err != nil {
+		return cfg, err
+	}
+
+	var err error
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	if cfg.Demo {
+		if !given["width"] {
+			cfg.Width = demoWidth
+		}
+		if !given["height"] {
+			cfg.Height = demoHeight
+		}
+		if cfg.FarConditions, err = transport.Preset(cfg.FarNet); err != nil {
+			return cfg, fmt.Errorf("-far-net: %w", err)
+		}
+	}
+	if cfg.BotSkill, err = client.SkillFor(*skill); err != nil {
+		return cfg, fmt.Errorf("-bot-skill: %w", err)
+	}
+	if *pos != "" {
+		if cfg.Position, err = parsePosition(*pos); err != nil {
+			return cfg, err
+		}
+	}
+	if cfg.Conditions, err = nf.Conditions(); err != nil {
+		return cfg, err
+	}
+	cfg.Net, cfg.Seed = nf.Name(), nf.Seed
+	if cfg.Game.Interp.Timeline, err = netcode.ParseTimeline(*tl); err != nil {
+		return cfg, err
+	}
+	return cfg, cfg.Validate()
+}
+
+// usage prints the help: what tankclient is and its flags. With no display the same text
+// comes from displaycheck.Help, which a test keeps equal to this.
+func usage(fs *flag.FlagSet) {
+	w := fs.Output()
+	fmt.Fprint(w, "tankclient: the tanknet window. Play against a tankserver, or run the three-pane demo (-demo).\n\nUsage: tankclient [flags]\n\n")
+	fs.PrintDefaults()
+}

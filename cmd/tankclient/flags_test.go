@@ -1,0 +1,79 @@
+package main
+
+import (
+	"flag"
+	"io"
+	"testing"
+
+	"tanknet/client"
+	"tanknet/netcode"
+	"tanknet/transport"
+)
+
+// parse runs parseFlags on a fresh flag set that reports errors instead of exiting.
+func parse(args ...string) (Config, error) {
+	fs := flag.NewFlagSet("tankclient", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	return parseFlags(fs, args)
+}
+
+func TestParseFlags_Defaults(t *testing.T) {
+	cfg, err := parse()
+	if err != nil {
+		t.Fatal(err)
+	}
+	def := DefaultConfig()
+	if cfg.Server != def.Server || cfg.Width != def.Width || cfg.Height != def.Height || cfg.Demo || cfg.Bots != def.Bots ||
+		cfg.Techniques != def.Techniques || cfg.Net != "none" || cfg.Conditions != (transport.Conditions{}) || cfg.FrameReport != 0 {
+		t.Errorf("parseFlags() = %+v, want the defaults", cfg)
+	}
+}
+
+func TestParseFlags_EveryFlag(t *testing.T) {
+	cfg, err := parse("-server", "127.0.0.1:9", "-name", "ada", "-timeout", "2s", "-net", "mobile-3g", "-interp", "adaptive",
+		"-interp-delay", "150ms", "-prediction=false", "-interpolation=false", "-demo", "-bots", "3", "-bot-skill", "easy",
+		"-far-net", "wifi-bad", "-pos", "10,20", "-screenshot", "a.png", "-frames", "30", "-gif", "a.gif", "-frame-report", "60",
+		"-screenshot-when", "hit", "-gunner", "-scores", "-tour", "-tour-advance", "5", "-cpuprofile", "cpu.out")
+	if err != nil {
+		t.Fatal(err)
+	}
+	easy, _ := client.SkillFor("easy")
+	far, _ := transport.Preset("wifi-bad")
+	near, _ := transport.Preset("mobile-3g")
+	checks := []struct {
+		name string
+		ok   bool
+	}{
+		{"-server", cfg.Server == "127.0.0.1:9"}, {"-name", cfg.Name == "ada"}, {"-timeout", cfg.DialTimeout.String() == "2s"},
+		{"-net", cfg.Net == "mobile-3g" && cfg.Conditions == near}, {"-interp", cfg.Game.Interp.Timeline == netcode.ServerTimeline},
+		{"-interp-delay", cfg.Game.Interp.Delay.String() == "150ms"},
+		{"-prediction=false keeps the reconciliation switch", !cfg.Techniques.Prediction && cfg.Techniques.Reconciliation},
+		{"-interpolation", !cfg.Techniques.Interpolation}, {"-demo", cfg.Demo},
+		{"-demo sizes the window", cfg.Width == demoWidth && cfg.Height == demoHeight},
+		{"-bots", cfg.Bots == 3}, {"-bot-skill", cfg.BotSkill == easy}, {"-far-net", cfg.FarNet == "wifi-bad" && cfg.FarConditions == far},
+		{"-pos", cfg.Position != nil && cfg.Position.X == 10 && cfg.Position.Y == 20},
+		{"-screenshot -frames -gif", cfg.Screenshot == "a.png" && cfg.Frames == 30 && cfg.GIF == "a.gif"},
+		{"-frame-report", cfg.FrameReport == 60}, {"-screenshot-when", cfg.ScreenshotWhen == "hit"},
+		{"-gunner -scores", cfg.Gunner && cfg.Scores}, {"-tour -tour-advance", cfg.Tour && cfg.TourAdvance == 5},
+		{"-cpuprofile", cfg.CPUProfile == "cpu.out"},
+	}
+	for _, c := range checks {
+		if !c.ok {
+			t.Errorf("%s: not in the Config %+v", c.name, cfg)
+		}
+	}
+	if cfg, err := parse("-demo", "-width", "800"); err != nil || cfg.Width != 800 || cfg.Height != demoHeight {
+		t.Errorf("-demo -width 800: %dx%d (%v), want 800x%d", cfg.Width, cfg.Height, err, demoHeight)
+	}
+}
+
+func TestParseFlags_Refuses(t *testing.T) {
+	for _, args := range [][]string{
+		{"-bogus"}, {"-net", "dialup"}, {"-demo", "-far-net", "dialup"}, {"-bot-skill", "godlike"}, {"-bots", "99"},
+		{"-pos", "10"}, {"-interp", "sometimes"}, {"-width", "100"}, {"-frame-report", "-1"}, {"-screenshot-when", "never", "-screenshot", "a.png"},
+	} {
+		if _, err := parse(args...); err == nil {
+			t.Errorf("parseFlags(%q) = nil error, want it refused", args)
+		}
+	}
+}
