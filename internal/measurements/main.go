@@ -32,10 +32,24 @@ func main() {
 		fmt.Fprintf(os.Stderr, "measuring: %s\n", s.title)
 		writeSection(&doc, s, runCommand)
 	}
+	doc.WriteString(otherChecks)
 	if err := os.WriteFile(*out, doc.Bytes(), 0o644); err != nil {
 		fail(err)
 	}
 }
+
+// otherChecks lists the measurements that are tests or long runs of their own, with the
+// commands that run them; their figures are in their output, not in this document.
+const otherChecks = `
+## Other checks, by command
+
+| what | command |
+|---|---|
+| the server under attack: spoofed sources, floods, join bursts, churn, a client that never acknowledges, leaks over 1000 connect/leave cycles | ` + "`go test -race -count=1 ./server -run 'TestFlood_\\|TestJoins_Burst\\|TestChurn_Joins\\|TestLeak_\\|TestSpoof_' -v`" + ` |
+| 8 bots for 3 minutes on a harsh network (1 s latency, 100 ms jitter, 25% loss and duplicates each way): every input applied once, in order | ` + "`make soak`" + ` |
+| the cost of the hot paths (a tick's snapshots, judging a lag-compensated shot, a delta chunk) | ` + "`make bench`" + ` |
+| bytes per client and server CPU against player count on the large arena | ` + "`go run ./internal/scalesweep -after bin -out docs/plots` (after `make build`)" + ` |
+`
 
 func fail(err error) {
 	fmt.Fprintln(os.Stderr, "measurements:", err)
