@@ -254,7 +254,7 @@ func (g *Game) paneIndex(i int) int {
 // repair where tanks were: when the view changed, or something is drawn over an arena that
 // the damage record does not track (a floating HUD, the help, a message box).
 func (g *Game) needsFullFrame() bool {
-	if g.viewChanged || g.showHelp || g.showScores || g.expandHUD || g.failure != nil || (g.tour.Running() && !g.isDemo()) {
+	if g.viewChanged || g.showHelp || g.showScores || g.expandHUD || g.failure != nil {
 		return true
 	}
 	if len(g.layout) > 0 && g.layout[0].Frame.Follows {

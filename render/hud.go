@@ -2,6 +2,7 @@ package render
 
 import (
 	"image/color"
+	"slices"
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -41,6 +42,9 @@ func (g *Game) drawHUD(dst *ebiten.Image, p *clientPane, f view.Frame, full bool
 		p.legend = readLegend(p)
 	}
 	lines := p.hudLines
+	if tl := g.tourLines(); tl != nil && !g.isDemo() { // the demo shows it in the server pane
+		lines = append(slices.Clip(tl), lines...)
+	}
 	if p.netErr != nil {
 		lines = append(lines, view.Line{Text: p.netErr.Error(), Style: view.Warn})
 	}

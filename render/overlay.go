@@ -60,15 +60,6 @@ func (g *Game) drawOverlays(dst *ebiten.Image) {
 			g.drawWholeHUD(dst, p, area)
 		}
 	}
-	if tl := g.tourLines(); tl != nil && !g.isDemo() && g.failure == nil { // the demo shows it in the server pane
-		texts := make([]string, 0, len(tl)-1)
-		for _, l := range tl[1:] {
-			texts = append(texts, l.Text)
-		}
-		top := g.layout[0].Frame.Arena
-		top.H = top.H / 2
-		g.messageBox(dst, top, tl[0].Text, texts, view.RTTLine)
-	}
 	if g.showScores && len(g.panes) > 0 && g.failure == nil {
 		g.drawScoreboard(dst, g.panes[0], g.layout[g.paneIndex(0)].Frame.Arena)
 	}

@@ -69,16 +69,20 @@ func (g *Game) applyScene() {
 	}
 }
 
-// tourLines are the current scene's caption for a panel, or nil when the tour is not
-// running.
+// tourLines are the current scene's caption for a panel (the demo's server pane, or the top
+// of a single window's HUD), or nil when the tour is not running.
 func (g *Game) tourLines() []view.Line {
 	s, n, of, ok := g.tour.Scene()
 	if !ok {
 		return nil
 	}
 	ls := []view.Line{{Text: fmt.Sprintf("Tour %d of %d: %s", n, of, s.Title), Style: view.Heading}}
-	for _, c := range s.Caption {
+	caption := s.Caption
+	if !g.isDemo() {
+		caption = s.Solo
+	}
+	for _, c := range caption {
 		ls = append(ls, view.Line{Text: c, Style: view.Plain})
 	}
-	return append(ls, view.Line{Text: ". next   , back   O ends the tour", Style: view.Dim})
+	return append(ls, view.Line{Text: ". next   , back   O ends the tour", Style: view.Plain})
 }

@@ -10,8 +10,9 @@ type Scene struct {
 	LagComp    bool
 	// NearNet and FarNet name the network presets of the near and far player.
 	NearNet, FarNet string
-	// Caption says what to look at, and in which pane, a line each.
-	Caption []string
+	// Caption says what to look at, and in which pane of the demo, a line each; Solo says it
+	// for a single window (which has the far player's network).
+	Caption, Solo []string
 	// Requires names a feature the scene needs ("" for none); a window without it skips
 	// the scene (see Tour).
 	Requires string
@@ -30,6 +31,7 @@ var TourScenes = []Scene{
 			"Drive the far player (arrows): its tank moves only when the server",
 			"says so, a round trip after your key. Left pane (perfect link): at once.",
 		},
+		Solo: []string{"Drive: your tank moves only when the server says so,", "a round trip after your key."},
 	},
 	{
 		Title: "2. Prediction", Techniques: Techniques{Prediction: true, Interpolation: true}, LagComp: true,
@@ -38,6 +40,7 @@ var TourScenes = []Scene{
 			"The far player now moves at once: its client predicts with the same Step",
 			"the server runs. Without reconciliation it snaps back on every snapshot.",
 		},
+		Solo: []string{"Your tank moves at once (prediction), then snaps back", "on every snapshot: nothing replays the inputs in flight."},
 	},
 	{
 		Title: "3. Reconciliation", Techniques: AllOn(), LagComp: true,
@@ -46,6 +49,7 @@ var TourScenes = []Scene{
 			"Each snapshot now replays the inputs still in flight (blue, bottom row of",
 			"the strip): the far tank stays where you drove it. Compare with the middle.",
 		},
+		Solo: []string{"Each snapshot now replays the inputs still in flight (blue,", "bottom row of the strip): the tank stays where you drove it."},
 	},
 	{
 		Title: "4. Interpolation off, then on", Techniques: Techniques{Prediction: true, Reconciliation: true}, LagComp: true,
@@ -54,6 +58,7 @@ var TourScenes = []Scene{
 			"Other tanks in the right pane jump 20 times a second. Press I there to",
 			"interpolate: drawn a steady 100 ms in the past, between two snapshots.",
 		},
+		Solo: []string{"Other tanks jump 20 times a second. Press I to draw", "them between two snapshots, a steady 100 ms in the past."},
 	},
 	{
 		Title: "5. The lanes: lost snapshots are skipped", Techniques: AllOn(), LagComp: true,
@@ -62,6 +67,7 @@ var TourScenes = []Scene{
 			"Right pane on wifi-bad (4% loss): red slots in the strip's top row are lost",
 			"snapshots. On the datagram lane nothing waits for them; tanks keep moving.",
 		},
+		Solo: []string{"Red slots in the strip's top row are lost snapshots; on", "the datagram lane nothing waits for them."},
 	},
 	{
 		Title: "6. Lag compensation", Techniques: AllOn(), LagComp: true,
@@ -70,6 +76,7 @@ var TourScenes = []Scene{
 			"Fire from the far player (Enter) at a tank you see: the server rewinds it",
 			"to where you drew it (G: white ghost). Press L there and hits start missing.",
 		},
+		Solo: []string{"Fire (Space) at a tank you see: the server rewinds it to", "where you drew it (G: white ghost). L off: hits start missing."},
 	},
 	{
 		Title: "7. The input buffer", Techniques: AllOn(), LagComp: true,
@@ -78,6 +85,7 @@ var TourScenes = []Scene{
 			"The server holds each client's inputs a few ticks so jitter does not",
 			"starve its tank: watch the buffer depth in the HUD as the network changes.",
 		},
+		Solo:     []string{"The server holds your inputs a few ticks so jitter does", "not starve your tank: watch the buffer depth in the HUD."},
 		Requires: FeatureInputBuffer,
 	},
 }

@@ -31,8 +31,8 @@ func TestTour_EndToEnd(t *testing.T) {
 					t.Errorf("%s: network %q is not a preset", s.Title, net)
 				}
 			}
-			if len(s.Caption) == 0 {
-				t.Errorf("%s: no caption", s.Title)
+			if len(s.Caption) == 0 || len(s.Solo) == 0 {
+				t.Errorf("%s: no caption for the demo or for a single window", s.Title)
 			}
 			titles = append(titles, s.Title)
 			if n == 2 { // back and forth once
