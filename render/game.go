@@ -141,7 +141,7 @@ func (g *Game) Draw(screen *ebiten.Image) {
 	g.countFrame(time.Now())
 	g.frames++
 	if g.shot.path != "" && g.frames >= g.shot.frames && !g.shot.due {
-		g.shot.due = g.frames >= 10*g.shot.frames || view.MomentReached(g.opts.ScreenshotWhen, g.panes[0].game, g.panes[0].game.Now())
+		g.shot.due = g.shot.waitedEnough(time.Now()) || view.MomentReached(g.opts.ScreenshotWhen, g.panes[0].game, g.panes[0].game.Now())
 	}
 	g.layout = g.layoutFor(screen, g.layout[:0])
 	frames := g.frameBuf[:0]

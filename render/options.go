@@ -35,7 +35,7 @@ type Options struct {
 	// writes them to this file as an animated GIF when the screenshot is taken.
 	GIFPath string
 	// ScreenshotWhen, if set, also waits for a moment (view.MomentHit, view.MomentDestroyed)
-	// after the frames, for at most ten times as many frames again.
+	// after the frames, for at most ten times as long as that many frames take at 60 fps.
 	ScreenshotWhen string
 	// FrameReport, if positive, makes the window draw that many frames after its first
 	// second, write one JSON line of their rate and frame-time percentiles to Report (see

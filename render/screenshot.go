@@ -5,6 +5,7 @@ import (
 	"image"
 	"image/png"
 	"os"
+	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
 )
@@ -12,11 +13,25 @@ import (
 // screenshot is the -screenshot mode: after a number of frames, the next Draw saves the
 // window as a PNG and the game ends.
 type screenshot struct {
-	path   string // "" when not taking one
-	frames int    // frames to draw first
-	due    bool   // the next Draw captures
-	done   bool   // captured (or failed trying)
-	err    error  // why capturing failed
+	path     string    // "" when not taking one
+	frames   int       // frames to draw first
+	waitFrom time.Time // when the frames were drawn and the wait for a moment began
+	due      bool      // the next Draw captures
+	done     bool      // captured (or failed trying)
+	err      error     // why capturing failed
+}
+
+// momentWait is how long a screenshot waits for its moment per frame it drew first: ten
+// times as long as those frames take at 60 a second, whatever the window's frame rate.
+const momentWait = 10 * time.Second / 60
+
+// waitedEnough reports, at now, whether the wait for the screenshot's moment is over; the
+// first call starts it.
+func (s *screenshot) waitedEnough(now time.Time) bool {
+	if s.waitFrom.IsZero() {
+		s.waitFrom = now
+	}
+	return now.Sub(s.waitFrom) >= time.Duration(s.frames)*momentWait
 }
 
 // take reads the finished frame from screen and writes it to s.path.
