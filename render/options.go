@@ -7,8 +7,8 @@ import (
 	"io"
 
 	"tanknet/client"
+	"tanknet/linksim"
 	"tanknet/render/view"
-	"tanknet/transport"
 )
 
 // Options configure the window.
@@ -59,8 +59,8 @@ type Options struct {
 
 // Network is the link conditioner the session runs over, and what it is set to.
 type Network struct {
-	Conn *transport.ConditionedConn
-	// Preset is the name of the preset in force (see transport.PresetNames), or "custom"
+	Conn *linksim.ConditionedConn
+	// Preset is the name of the preset in force (see linksim.PresetNames), or "custom"
 	// for conditions set by hand.
 	Preset string
 }

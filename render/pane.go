@@ -7,9 +7,9 @@ import (
 	"time"
 
 	"tanknet/client"
+	"tanknet/linksim"
 	"tanknet/netcode"
 	"tanknet/render/view"
-	"tanknet/transport"
 )
 
 // eventMemory is how many recent holds, corrections and snaps a pane keeps for its timeline
@@ -214,7 +214,7 @@ func (p *clientPane) netLines() []string {
 	}
 	c := p.net.Conn.Conditions()
 	switch {
-	case c == (transport.Conditions{}):
+	case c == (linksim.Conditions{}):
 		return []string{"network " + p.net.Preset + ": nothing added"}
 	case c.Outbound == c.Inbound:
 		return []string{"network " + p.net.Preset + ", each way:", "  " + c.Outbound.String()}
@@ -229,7 +229,7 @@ func (p *clientPane) netTitle() string {
 	}
 	c := p.net.Conn.Conditions()
 	switch {
-	case c == (transport.Conditions{}):
+	case c == (linksim.Conditions{}):
 		return "network " + p.net.Preset + " (nothing added)"
 	case c.Outbound == c.Inbound:
 		return "network " + p.net.Preset + ": " + c.Outbound.String() + " each way"
@@ -242,7 +242,7 @@ func (p *clientPane) cyclePreset(step int) {
 	if p.net == nil {
 		return
 	}
-	p.setPreset(view.CyclePreset(transport.PresetNames(), p.net.Preset, step))
+	p.setPreset(view.CyclePreset(linksim.PresetNames(), p.net.Preset, step))
 }
 
 // setPreset switches the link conditioner to the preset called name.
@@ -250,7 +250,7 @@ func (p *clientPane) setPreset(name string) {
 	if p.net == nil || name == p.net.Preset {
 		return
 	}
-	c, err := transport.Preset(name)
+	c, err := linksim.Preset(name)
 	if err == nil {
 		err = p.net.Conn.SetConditions(c)
 	}

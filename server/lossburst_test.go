@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"tanknet/client"
-	"tanknet/transport"
+	"tanknet/linksim"
 )
 
 // TestEndToEnd_InputsSurviveALossBurstLongerThanTheRedundancyWindow plays one bot on the
@@ -23,12 +23,12 @@ func TestEndToEnd_InputsSurviveALossBurstLongerThanTheRedundancyWindow(t *testin
 	if err != nil {
 		t.Fatal(err)
 	}
-	cc, err := transport.Condition(udp, transport.Conditions{}, 1)
+	cc, err := linksim.Condition(udp, linksim.Conditions{}, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
 	const burstFrom, burstTo = 20, 50 // inputs sent
-	cut := transport.Conditions{Outbound: transport.Link{Loss: 1}}
+	cut := linksim.Conditions{Outbound: linksim.Link{Loss: 1}}
 	phase := 0
 	onFrame := func(_ time.Time, g *client.Game) {
 		sent := g.Stats().InputsSent
@@ -39,7 +39,7 @@ func TestEndToEnd_InputsSurviveALossBurstLongerThanTheRedundancyWindow(t *testin
 			}
 			phase = 1
 		case phase == 1 && sent >= burstTo:
-			if err := cc.SetConditions(transport.Conditions{}); err != nil {
+			if err := cc.SetConditions(linksim.Conditions{}); err != nil {
 				t.Error(err)
 			}
 			phase = 2

@@ -14,13 +14,13 @@ import (
 
 	"tanknet/client"
 	"tanknet/internal/servertest"
+	"tanknet/linksim"
 	"tanknet/server"
-	"tanknet/transport"
 )
 
 // soakLink is yojimbo's soak profile: a second of latency with 100 ms of jitter, a quarter
 // of the packets lost and a quarter duplicated, each way.
-var soakLink = transport.Link{Latency: time.Second, Jitter: 100 * time.Millisecond, Loss: 0.25, Duplicate: 0.25}
+var soakLink = linksim.Link{Latency: time.Second, Jitter: 100 * time.Millisecond, Loss: 0.25, Duplicate: 0.25}
 
 // TestSoak plays 8 bots through soakLink for TANKNET_SOAK (a duration, e.g. "3m"; `make
 // soak` sets it) and checks what a server on a bad network must hold to: no bot dropped or
@@ -61,7 +61,7 @@ func TestSoak(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		cc, err := transport.Condition(pc, transport.Symmetric(soakLink), uint64(i+1))
+		cc, err := linksim.Condition(pc, linksim.Symmetric(soakLink), uint64(i+1))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -6,6 +6,7 @@ import (
 	"net"
 	"time"
 
+	"tanknet/linksim"
 	"tanknet/netcode"
 	"tanknet/transport"
 )
@@ -37,12 +38,12 @@ type Config struct {
 	// of a partial step ahead (netcode.LocalConfig.PartialStep off), to measure what the
 	// partial step buys in input_to_visible_ms.
 	NoPartialStep bool
-	// Net is a transport preset name (transport.PresetNames) or "custom". Ignored with
+	// Net is a transport preset name (linksim.PresetNames) or "custom". Ignored with
 	// Matrix, which runs every preset.
 	Net string
 	// Link overrides single settings of Net's link, in both directions; nil fields keep
 	// the preset's value.
-	Link transport.LinkOverride
+	Link linksim.LinkOverride
 	// Interp is the remote interpolation timeline: "receive" or "adaptive". Ignored with
 	// Matrix, which runs both.
 	Interp string
@@ -132,8 +133,8 @@ func (c Config) Validate() error {
 
 // conditions returns the link conditions a bot runs under for preset name (or "custom"),
 // with c.Link's overrides applied to both directions.
-func (c Config) conditions(name string) (transport.Conditions, error) {
-	cond, err := transport.ConditionsFor(name, c.Link)
+func (c Config) conditions(name string) (linksim.Conditions, error) {
+	cond, err := linksim.ConditionsFor(name, c.Link)
 	if err != nil {
 		return cond, fmt.Errorf("tanksim: %w", err)
 	}
@@ -165,7 +166,7 @@ var matrixLanes = []transport.Lane{transport.LaneDatagram, transport.LaneReliabl
 // perfect link, which measures nothing the lan profile does not.
 func matrixPresets() []string {
 	var names []string
-	for _, n := range transport.PresetNames() {
+	for _, n := range linksim.PresetNames() {
 		if n != "none" {
 			names = append(names, n)
 		}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"tanknet/client"
+	"tanknet/linksim"
 	"tanknet/netcode"
 	"tanknet/server"
 	"tanknet/transport"
@@ -29,7 +30,7 @@ const allocTicks = 200
 type runSpec struct {
 	cfg     Config
 	profile string // preset name, or "custom"
-	cond    transport.Conditions
+	cond    linksim.Conditions
 	interp  string // "receive" or "adaptive"
 	lane    transport.Lane
 }
@@ -248,7 +249,7 @@ func botConn(spec runSpec, addr string, i int, b *botRun) (net.PacketConn, error
 		return nil, fmt.Errorf("tanksim: bot %d: open socket: %w", i+1, err)
 	}
 	b.down = transport.NewCountingConn(udp)
-	cc, err := transport.Condition(b.down, spec.cond, spec.cfg.botSeed(i))
+	cc, err := linksim.Condition(b.down, spec.cond, spec.cfg.botSeed(i))
 	if err != nil {
 		udp.Close()
 		return nil, fmt.Errorf("tanksim: bot %d: %w", i+1, err)

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"tanknet/linksim"
 	tankv1 "tanknet/proto/tank/v1"
 )
 
@@ -18,19 +19,19 @@ import (
 type connPair struct {
 	ln             *Listener
 	client, server *Conn
-	cond           *ConditionedConn // under the client, when conditions were given
+	cond           *linksim.ConditionedConn // under the client, when conditions were given
 }
 
-func newConnPair(t testing.TB, fec fecShards, conds *Conditions) *connPair {
+func newConnPair(t testing.TB, fec fecShards, conds *linksim.Conditions) *connPair {
 	t.Helper()
 	ln, err := listen(listenUDP(t), fec)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var cpc net.PacketConn = listenUDP(t)
-	var cond *ConditionedConn
+	var cond *linksim.ConditionedConn
 	if conds != nil { // the client's side impairs both directions, as tanksim's bots do
-		if cond, err = Condition(cpc, *conds, 1); err != nil {
+		if cond, err = linksim.Condition(cpc, *conds, 1); err != nil {
 			t.Fatal(err)
 		}
 		cpc = cond

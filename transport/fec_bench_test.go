@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"tanknet/linksim"
 	tankv1 "tanknet/proto/tank/v1"
 )
 
@@ -20,7 +21,7 @@ import (
 // sent per message (data, parity and acknowledgements). docs/PROTOCOL.md ("FEC") has the
 // numbers and the choice they led to.
 func BenchmarkStreamFEC(b *testing.B) {
-	cond, err := Preset("wifi-bad")
+	cond, err := linksim.Preset("wifi-bad")
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -10,9 +10,9 @@ import (
 	"time"
 
 	"tanknet/client"
+	"tanknet/linksim"
 	"tanknet/render"
 	"tanknet/render/view"
-	"tanknet/transport"
 )
 
 // Config is everything tankclient needs to play. Start from DefaultConfig.
@@ -27,7 +27,7 @@ type Config struct {
 	// Net names the network conditions in force: a transport preset, or "custom".
 	Net string
 	// Conditions is what the link conditioner under the session does to our packets.
-	Conditions transport.Conditions
+	Conditions linksim.Conditions
 	// Seed drives the conditioner's random choices, so a run can be replayed.
 	Seed uint64
 
@@ -40,7 +40,7 @@ type Config struct {
 	// with the server's truth between them.
 	Demo          bool
 	FarNet        string
-	FarConditions transport.Conditions
+	FarConditions linksim.Conditions
 	// Bots is how many gunner bots join the demo at start (keys add and remove more), and
 	// BotSkill how well they play (client.SkillFor).
 	Bots     int
@@ -111,7 +111,7 @@ func (c Config) Validate() error {
 }
 
 // renderOptions returns the window options for c over the conditioner cc (nil: none).
-func (c Config) renderOptions(cc *transport.ConditionedConn) render.Options {
+func (c Config) renderOptions(cc *linksim.ConditionedConn) render.Options {
 	o := render.Options{
 		Title:            "tanknet — " + c.Name + " @ " + c.Server,
 		Width:            c.Width,

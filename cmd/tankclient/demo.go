@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"tanknet/client"
+	"tanknet/linksim"
 	"tanknet/render"
 	"tanknet/server"
 	"tanknet/transport"
@@ -109,12 +110,12 @@ func runDemo(ctx context.Context, cfg Config) error {
 }
 
 // join connects one demo player to addr over a new conditioned socket.
-func join(ctx context.Context, cfg Config, addr, name string, c transport.Conditions, preset string, seed uint64) (*client.Session, *render.Network, error) {
+func join(ctx context.Context, cfg Config, addr, name string, c linksim.Conditions, preset string, seed uint64) (*client.Session, *render.Network, error) {
 	udp, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
 	if err != nil {
 		return nil, nil, fmt.Errorf("open socket: %w", err)
 	}
-	cc, err := transport.Condition(udp, c, seed)
+	cc, err := linksim.Condition(udp, c, seed)
 	if err != nil {
 		udp.Close()
 		return nil, nil, err

@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"tanknet/client"
+	"tanknet/linksim"
 	"tanknet/netcode"
-	"tanknet/transport"
 )
 
 // parseFlags defines tankclient's flags on fs, parses args and returns the Config they
@@ -15,7 +15,7 @@ import (
 // flags here and nowhere else; main only runs the Config.
 func parseFlags(fs *flag.FlagSet, args []string) (Config, error) {
 	cfg := DefaultConfig()
-	nf := transport.NetFlags{Preset: cfg.Net, Seed: cfg.Seed}
+	nf := linksim.NetFlags{Preset: cfg.Net, Seed: cfg.Seed}
 	fs.StringVar(&cfg.Server, "server", cfg.Server, "tankserver UDP `address`")
 	fs.StringVar(&cfg.Name, "name", cfg.Name, "player `name` shown above your tank")
 	fs.DurationVar(&cfg.DialTimeout, "timeout", cfg.DialTimeout, "give up joining after this long")
@@ -28,7 +28,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (Config, error) {
 	fs.BoolVar(&cfg.Demo, "demo", false, "the three-pane demo: run a server on -server's address and play a near and a far player in one window, the server's truth between them")
 	fs.IntVar(&cfg.Bots, "bots", cfg.Bots, "gunner `bots` joining the demo at start (+ and - add and remove them)")
 	skill := fs.String("bot-skill", "fair", "how well the demo's bots play: "+strings.Join(client.SkillNames(), ", "))
-	fs.StringVar(&cfg.FarNet, "far-net", cfg.FarNet, "the demo's far player's network `preset`: "+strings.Join(transport.PresetNames(), ", "))
+	fs.StringVar(&cfg.FarNet, "far-net", cfg.FarNet, "the demo's far player's network `preset`: "+strings.Join(linksim.PresetNames(), ", "))
 	fs.IntVar(&cfg.Width, "width", cfg.Width, fmt.Sprintf("initial window `width` (demo: %d)", demoWidth))
 	fs.IntVar(&cfg.Height, "height", cfg.Height, fmt.Sprintf("initial window `height` (demo: %d)", demoHeight))
 	pos := fs.String("pos", "", "where the window opens: `x,y` of its top-left corner in screen pixels")
@@ -57,7 +57,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (Config, error) {
 		if !given["height"] {
 			cfg.Height = demoHeight
 		}
-		if cfg.FarConditions, err = transport.Preset(cfg.FarNet); err != nil {
+		if cfg.FarConditions, err = linksim.Preset(cfg.FarNet); err != nil {
 			return cfg, fmt.Errorf("-far-net: %w", err)
 		}
 	}

@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"tanknet/client"
+	"tanknet/linksim"
 	"tanknet/netcode"
-	"tanknet/transport"
 )
 
 // parse runs parseFlags on a fresh flag set that reports errors instead of exiting.
@@ -24,7 +24,7 @@ func TestParseFlags_Defaults(t *testing.T) {
 	}
 	def := DefaultConfig()
 	if cfg.Server != def.Server || cfg.Width != def.Width || cfg.Height != def.Height || cfg.Demo || cfg.Bots != def.Bots ||
-		cfg.Techniques != def.Techniques || cfg.Net != "none" || cfg.Conditions != (transport.Conditions{}) || cfg.FrameReport != 0 {
+		cfg.Techniques != def.Techniques || cfg.Net != "none" || cfg.Conditions != (linksim.Conditions{}) || cfg.FrameReport != 0 {
 		t.Errorf("parseFlags() = %+v, want the defaults", cfg)
 	}
 }
@@ -38,8 +38,8 @@ func TestParseFlags_EveryFlag(t *testing.T) {
 		t.Fatal(err)
 	}
 	easy, _ := client.SkillFor("easy")
-	far, _ := transport.Preset("wifi-bad")
-	near, _ := transport.Preset("mobile-3g")
+	far, _ := linksim.Preset("wifi-bad")
+	near, _ := linksim.Preset("mobile-3g")
 	checks := []struct {
 		name string
 		ok   bool

@@ -9,6 +9,7 @@ import (
 	_ "displaycheck" // first: says what is missing before Ebitengine panics without a display
 
 	"tanknet/client"
+	"tanknet/linksim"
 	"tanknet/render"
 	"tanknet/transport"
 )
@@ -30,7 +31,7 @@ func run(ctx context.Context, cfg Config) error {
 	if err != nil {
 		return fmt.Errorf("open socket: %w", err)
 	}
-	cc, err := transport.Condition(udp, cfg.Conditions, cfg.Seed)
+	cc, err := linksim.Condition(udp, cfg.Conditions, cfg.Seed)
 	if err != nil {
 		udp.Close()
 		return err

@@ -20,6 +20,7 @@ import (
 	"strings"
 	"syscall"
 
+	"tanknet/linksim"
 	"tanknet/netcode"
 	"tanknet/server"
 	"tanknet/server/metrics"
@@ -29,7 +30,7 @@ import (
 // Config is everything tankserver needs.
 type Config struct {
 	Server server.Config
-	Net    transport.NetFlags // simulated network for every client; the zero value is none
+	Net    linksim.NetFlags // simulated network for every client; the zero value is none
 	// Metrics is the TCP address serving /metrics and /debug/pprof/; empty means none.
 	Metrics string
 	// Verbose logs debug detail.
@@ -38,7 +39,7 @@ type Config struct {
 
 // DefaultConfig returns a server on :7777 with a perfect network.
 func DefaultConfig() Config {
-	return Config{Server: server.DefaultConfig(), Net: transport.NetFlags{Preset: "none", Seed: 1}}
+	return Config{Server: server.DefaultConfig(), Net: linksim.NetFlags{Preset: "none", Seed: 1}}
 }
 
 // parseFlags defines tankserver's flags on fs, parses args and returns the Config they
@@ -127,9 +128,9 @@ func run(ctx context.Context, cfg Config) error {
 	if err != nil {
 		return fmt.Errorf("listen %s: %w", cfg.Server.Addr, err)
 	}
-	if cond != (transport.Conditions{}) {
+	if cond != (linksim.Conditions{}) {
 		// Outbound is server -> clients, inbound clients -> server: every client sees it.
-		cpc, err := transport.Condition(pc, cond, cfg.Net.Seed)
+		cpc, err := linksim.Condition(pc, cond, cfg.Net.Seed)
 		if err != nil {
 			pc.Close()
 			return err

@@ -22,9 +22,9 @@ import (
 	"strings"
 	"syscall"
 
+	"tanknet/linksim"
 	"tanknet/netcode"
 	"tanknet/sim"
-	"tanknet/transport"
 )
 
 func main() {
@@ -49,7 +49,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (cfg sim.Config, asJSON bool, e
 	fs.Uint64Var(&cfg.Seed, "seed", cfg.Seed, "seed for the bots' driving and their link conditioners")
 	fs.BoolVar(&cfg.Contact, "contact", cfg.Contact, "in-process server only: resolve tank contact")
 	fs.BoolVar(&cfg.NoPartialStep, "no-partial-step", cfg.NoPartialStep, "draw own tanks between their last two steps, not a partial step ahead (to compare input_to_visible_ms)")
-	fs.StringVar(&cfg.Net, "net", cfg.Net, "network `profile`: "+strings.Join(transport.PresetNames(), ", ")+", or custom")
+	fs.StringVar(&cfg.Net, "net", cfg.Net, "network `profile`: "+strings.Join(linksim.PresetNames(), ", ")+", or custom")
 	fs.StringVar(&cfg.Interp, "interp", cfg.Interp, "remote interpolation `timeline`: receive or adaptive")
 	fs.StringVar(&cfg.Lane, "lane", cfg.Lane, "in-process server: where snapshots travel, `datagram` or reliable")
 	fs.BoolVar(&asJSON, "json", false, "print JSON instead of a text report")
@@ -60,7 +60,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (cfg sim.Config, asJSON bool, e
 	fs.StringVar(&cfg.Arena, "arena", cfg.Arena, "in-process server's `arena`: "+strings.Join(netcode.ArenaNames(), " or "))
 	fs.IntVar(&cfg.BotFPS, "bot-fps", cfg.BotFPS, "frames per second each bot runs (fewer lets one machine drive many bots)")
 	fs.StringVar(&cfg.ServerMetrics, "server-metrics", "", "the -metrics `address` of the tankserver given by -server: report its CPU use and bytes per tank")
-	var link transport.NetFlags
+	var link linksim.NetFlags
 	link.RegisterLink(fs)
 	if err := fs.Parse(args); err != nil {
 		return cfg, false, err

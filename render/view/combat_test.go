@@ -9,9 +9,9 @@ import (
 
 	"tanknet/client"
 	"tanknet/internal/servertest"
+	"tanknet/linksim"
 	"tanknet/netcode"
 	"tanknet/server"
-	"tanknet/transport"
 )
 
 func TestTracerAlpha(t *testing.T) {
@@ -75,7 +75,7 @@ func TestShotMarks_RewoundGhostIsTheAimedPose(t *testing.T) {
 		c.Arena.Obstacles = nil
 		c.Rules.SpawnProtection = 0
 	}).Addr
-	cond := transport.Symmetric(transport.Link{Latency: 40 * time.Millisecond})
+	cond := linksim.Symmetric(linksim.Link{Latency: 40 * time.Millisecond})
 	gunner, target := join(t, addr, "gunner", cond), join(t, addr, "target", cond)
 	ps := []player{{g: gunner}, {g: target}}
 	run(t, ps, func(int) bool {

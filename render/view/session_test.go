@@ -11,8 +11,8 @@ import (
 
 	"tanknet/client"
 	"tanknet/internal/servertest"
+	"tanknet/linksim"
 	"tanknet/netcode"
-	"tanknet/transport"
 )
 
 // Bounds for every loop below: frames are 1/60 s apart, so these are generous.
@@ -30,13 +30,13 @@ func startServer(t *testing.T) string {
 }
 
 // join connects a client named name over a link with cond and returns its Game.
-func join(t *testing.T, addr, name string, cond transport.Conditions) *client.Game {
+func join(t *testing.T, addr, name string, cond linksim.Conditions) *client.Game {
 	t.Helper()
 	udp, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	cc, err := transport.Condition(udp, cond, 7)
+	cc, err := linksim.Condition(udp, cond, 7)
 	if err != nil {
 		udp.Close()
 		t.Fatal(err)
@@ -96,7 +96,7 @@ func TestPredictionOffLagsByTheRoundTrip(t *testing.T) {
 	}
 	const oneWay = 40 * time.Millisecond
 	addr := startServer(t)
-	cond := transport.Symmetric(transport.Link{Latency: oneWay})
+	cond := linksim.Symmetric(linksim.Link{Latency: oneWay})
 	a := join(t, addr, "driver", cond)
 	arena := a.Welcome().Arena
 	var shadow Unreconciled
@@ -153,8 +153,8 @@ func TestInterpolationOffStepsWithSnapshots(t *testing.T) {
 		t.Skip("loopback end-to-end test")
 	}
 	addr := startServer(t)
-	watcher := join(t, addr, "watcher", transport.Conditions{})
-	mover := join(t, addr, "mover", transport.Conditions{})
+	watcher := join(t, addr, "watcher", linksim.Conditions{})
+	mover := join(t, addr, "mover", linksim.Conditions{})
 	circle := netcode.Input{Turn: 1, Throttle: 1} // always turning, so always moving
 
 	var frames, arrivals, offMoves, onMoves, onBetween int

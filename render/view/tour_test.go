@@ -4,7 +4,7 @@ import (
 	"slices"
 	"testing"
 
-	"tanknet/transport"
+	"tanknet/linksim"
 )
 
 // TestTour_EndToEnd walks the tour from its first scene to its end: every scene sets a real
@@ -27,7 +27,7 @@ func TestTour_EndToEnd(t *testing.T) {
 				t.Fatalf("scene %d of %d (ok %v), want scene %d", n, of, ok, len(titles)+1)
 			}
 			for _, net := range []string{s.NearNet, s.FarNet} {
-				if !slices.Contains(transport.PresetNames(), net) {
+				if !slices.Contains(linksim.PresetNames(), net) {
 					t.Errorf("%s: network %q is not a preset", s.Title, net)
 				}
 			}

@@ -1,4 +1,4 @@
-package transport
+package linksim
 
 import (
 	"errors"
@@ -50,7 +50,7 @@ func ConditionsFor(name string, o LinkOverride) (Conditions, error) {
 	var c Conditions
 	if strings.EqualFold(strings.TrimSpace(name), CustomPreset) {
 		if !o.Any() {
-			return c, errors.New("transport: -net custom needs at least one of -latency, -jitter, -loss, -dup, -reorder")
+			return c, errors.New("linksim: -net custom needs at least one of -latency, -jitter, -loss, -dup, -reorder")
 		}
 	} else {
 		var err error

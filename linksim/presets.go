@@ -1,4 +1,4 @@
-package transport
+package linksim
 
 import (
 	"fmt"
@@ -71,7 +71,7 @@ func Preset(name string) (Conditions, error) {
 			return Symmetric(p.link), nil
 		}
 	}
-	return Conditions{}, fmt.Errorf("transport: unknown network preset %q (valid: %s)",
+	return Conditions{}, fmt.Errorf("linksim: unknown network preset %q (valid: %s)",
 		name, strings.Join(PresetNames(), ", "))
 }
 

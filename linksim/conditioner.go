@@ -1,4 +1,4 @@
-package transport
+package linksim
 
 import (
 	"errors"
@@ -33,7 +33,7 @@ const (
 
 // errReadQueueFull reports that an inbound packet was due while MaxQueuedPackets were
 // already waiting for ReadFrom.
-var errReadQueueFull = errors.New("transport: conditioner read queue full")
+var errReadQueueFull = errors.New("linksim: conditioner read queue full")
 
 // Link describes what one direction of a ConditionedConn does to each packet. The zero
 // Link passes every packet through unchanged.
@@ -65,7 +65,7 @@ func (l Link) validate(what string) error {
 		v    time.Duration
 	}{{"latency", l.Latency}, {"jitter", l.Jitter}} {
 		if d.v < 0 || d.v > MaxLatency {
-			return fmt.Errorf("transport: %s: %s %v is outside [0, %v]", what, d.name, d.v, MaxLatency)
+			return fmt.Errorf("linksim: %s: %s %v is outside [0, %v]", what, d.name, d.v, MaxLatency)
 		}
 	}
 	for _, p := range []struct {
@@ -73,7 +73,7 @@ func (l Link) validate(what string) error {
 		v    float64
 	}{{"loss", l.Loss}, {"duplicate", l.Duplicate}, {"reorder", l.Reorder}} {
 		if !(p.v >= 0 && p.v <= 1) { // also rejects NaN
-			return fmt.Errorf("transport: %s: %s probability %v is outside [0, 1]", what, p.name, p.v)
+			return fmt.Errorf("linksim: %s: %s probability %v is outside [0, 1]", what, p.name, p.v)
 		}
 	}
 	return nil
@@ -204,7 +204,7 @@ var _ net.PacketConn = (*ConditionedConn)(nil)
 // scheduler per direction), which Close stops. Condition fails if c is invalid.
 func Condition(conn net.PacketConn, c Conditions, seed uint64) (*ConditionedConn, error) {
 	if conn == nil {
-		return nil, errors.New("transport: condition: nil conn")
+		return nil, errors.New("linksim: condition: nil conn")
 	}
 	if err := c.Validate(); err != nil {
 		return nil, err

@@ -1,4 +1,4 @@
-package transport
+package linksim
 
 import (
 	"container/heap"
