@@ -15,11 +15,10 @@ import (
 // whole field in the view's top-right corner. Everything moves with the camera, so such a
 // frame is painted whole: the field in view, the tanks, then the minimap.
 
-// Minimap size and place.
+// Minimap drawing; its size and place are view.MinimapPlaces.
 const (
-	minimapWidth  = 180 // pixels; the height follows the arena's aspect ratio
-	minimapMargin = 8   // pixels between the minimap and the view's edges
-	minimapDot    = 3   // a tank's dot, pixels across (the local tank's is twice that)
+	minimapMargin = 8 // pixels between the minimap and the HUD text above it
+	minimapDot    = 3 // a tank's dot, pixels across (the local tank's is twice that)
 )
 
 // drawFollowed draws pane p through the camera frame f: the field in view, clipped to the
@@ -33,15 +32,18 @@ func (g *Game) drawFollowed(dst *ebiten.Image, p *clientPane, f view.Frame) {
 	g.drawMinimap(dst, p, f)
 }
 
-// drawMinimap draws the whole field small in the top-right corner of f's view: the
+// drawMinimap draws the whole field small at the bottom of a side panel with room for it, or
+// else in the top-right corner of f's view (view.MinimapPlaces): the
 // obstacles, the part the view shows, the tanks this client knows of and, brightest and
 // largest, its own.
 func (g *Game) drawMinimap(dst *ebiten.Image, p *clientPane, f view.Frame) {
 	a := &g.arena
-	w := math.Min(minimapWidth, f.Arena.W/3)
+	r, ok, corner := view.MinimapPlaces(f, a.Width, a.Height)
+	if !ok || float64(p.hudRect.Max.Y)+minimapMargin > r.Y {
+		r = corner // no side panel, or its HUD text reaches down to where the map would go
+	}
+	x0, y0, w, h := r.X, r.Y, r.W, r.H
 	s := w / a.Width // pixels per world unit
-	h := a.Height * s
-	x0, y0 := f.Arena.X+f.Arena.W-w-minimapMargin, f.Arena.Y+minimapMargin
 	at := func(x, y float64) (float32, float32) { return float32(x0 + x*s), float32(y0 + (a.Height-y)*s) }
 
 	vector.FillRect(dst, float32(x0), float32(y0), float32(w), float32(h), view.ArenaFloor, false)
@@ -51,7 +53,8 @@ func (g *Game) drawMinimap(dst *ebiten.Image, p *clientPane, f view.Frame) {
 	}
 	vector.StrokeRect(dst, float32(x0), float32(y0), float32(w), float32(h), 1.5, view.ArenaWall, false)
 
-	vx0, vy0, vx1, vy1 := f.Visible()
+	vx0, vy0, vx1, vy1 := f.Visible() // the part in view, kept inside the map's frame
+	vx0, vy0, vx1, vy1 = max(vx0, 0), max(vy0, 0), min(vx1, a.Width), min(vy1, a.Height)
 	sx, sy := at(vx0, vy1)
 	vector.StrokeRect(dst, sx, sy, float32((vx1-vx0)*s), float32((vy1-vy0)*s), 1, view.RTTLine, false)
 

@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"image/color"
-	"math"
 	"testing"
 
 	"tanknet/netcode"
@@ -29,15 +28,20 @@ func TestScreenshotLargeArenaFollowsTheTank(t *testing.T) {
 		t.Errorf("our colour %v in %d pixels at the view's centre (%.0f, %.0f); want the followed tank there", mine, n, cx, cy)
 	}
 
-	// The minimap: the whole 160 x 100 field at most 180 px wide in the view's top-right
-	// corner, with obstacles, and our dot at our place on the field.
-	mw := math.Min(180, f.Arena.W/3)
-	s := mw / w.arena.Width
-	mx, my := f.Arena.X+f.Arena.W-mw-8, f.Arena.Y+8
-	mini := view.Rect{X: mx, Y: my, W: mw, H: w.arena.Height * s}
-	if n := count(img, mini, 0, func(c color.RGBA) bool { return c == view.Obstacle }); n < 50 {
+	// The minimap: the whole 160 x 100 field, at the bottom of the side panel when the HUD
+	// text leaves room there, else in the view's top-right corner (view.MinimapPlaces), with
+	// obstacles, and our dot at our place on the field.
+	obstacles := func(r view.Rect) int {
+		return count(img, r, 0, func(c color.RGBA) bool { return c == view.Obstacle })
+	}
+	panel, ok, mini := view.MinimapPlaces(f, w.arena.Width, w.arena.Height)
+	if ok && obstacles(panel) > obstacles(mini) {
+		mini = panel
+	}
+	if n := obstacles(mini); n < 50 {
 		t.Errorf("obstacle colour in %d minimap pixels, want the field's obstacles drawn small", n)
 	}
+	mx, my, s := mini.X, mini.Y, mini.W/w.arena.Width
 	dx, dy := mx+pose.X*s, my+(w.arena.Height-pose.Y)*s
 	if n := count(img, view.Rect{X: dx - 4, Y: dy - 4, W: 8, H: 8}, 0, close(mine)); n < 9 {
 		t.Errorf("our colour in %d pixels at the minimap's (%.0f, %.0f) for %v, want our dot", n, dx, dy, pose)
