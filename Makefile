@@ -6,9 +6,10 @@ PORT     ?= 7777
 ARGS     ?=
 BIN      := bin
 # What the window client needs to build (cgo, X11/GL headers) and what its tests need to run
-# without a screen (Xvfb). Debian/Ubuntu package names.
+# without a screen (Xvfb, and xwininfo from x11-utils to see where windows opened). Debian/Ubuntu
+# package names.
 APT_PKGS := gcc libc6-dev pkg-config libgl1-mesa-dev libxcursor-dev libxi-dev libxinerama-dev \
-            libxrandr-dev libxxf86vm-dev xvfb xauth libgl1-mesa-dri
+            libxrandr-dev libxxf86vm-dev xvfb xauth libgl1-mesa-dri x11-utils
 SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Every Go file, tracked or new; without git (say, an unpacked archive), every file on disk.

@@ -74,10 +74,10 @@ func TestDemoWindowsSideBySide(t *testing.T) {
 	// And the window system puts them there: open both and ask X where they are.
 	bin := needDisplay(t)
 	if _, err := exec.LookPath("xwininfo"); err != nil {
-		t.Skip("xwininfo (x11-utils) is not installed: the windows' real positions go unchecked")
+		missing(t, "xwininfo (x11-utils, which make deps installs) is not installed: the windows' real positions go unchecked")
 	}
 	if sw := rootWidth(t); sw < b.Max.X {
-		t.Skipf("the X screen is %d pixels wide, too narrow for the windows (%d): their real positions go unchecked (make test uses 1920x1080)", sw, b.Max.X)
+		missing(t, "the X screen is %d pixels wide, too narrow for the windows (%d): their real positions go unchecked (make test uses 1920x1080)", sw, b.Max.X)
 	}
 	w := startWorld(t, 4)
 	ctx, cancel := context.WithCancel(context.Background())
