@@ -98,8 +98,11 @@ func TestRunInProcessLAN(t *testing.T) {
 	if up, down := num("bytes_per_s", "up"), num("bytes_per_s", "down"); up <= 0 || down <= 0 {
 		t.Errorf("bytes_per_s = %v up, %v down, want traffic both ways", up, down)
 	}
-	if a := num("allocs_per_tick"); a < 0 {
-		t.Errorf("allocs_per_tick = %v, want >= 0", a)
+	// Counted, not timed: a tick of two players allocates its one shared snapshot buffer
+	// and little else (the server benchmarks show 2), so a new allocation per player or
+	// per client each tick shows here.
+	if a := num("allocs_per_tick"); a < 1 || a > 3 {
+		t.Errorf("allocs_per_tick = %v, want 1 to 3 (the tick's snapshot buffer, and no allocation per player)", a)
 	}
 	if r := num("holds_ratio"); r < 0 || r > 1 {
 		t.Errorf("holds_ratio = %v, want in [0, 1]", r)
