@@ -219,7 +219,7 @@ func (p *clientPane) netLines() []string {
 	case c.Outbound == c.Inbound:
 		return []string{"network " + p.net.Preset + ", each way:", "  " + c.Outbound.String()}
 	}
-	return []string{"network " + p.net.Preset + ":", "  out " + c.Outbound.String(), "  in  " + c.Inbound.String()}
+	return []string{"network " + p.net.Preset + ":", "  up   " + c.Outbound.String(), "  down " + c.Inbound.String()}
 }
 
 // netTitle is the pane's network in a few words, for its title.
@@ -234,7 +234,7 @@ func (p *clientPane) netTitle() string {
 	case c.Outbound == c.Inbound:
 		return "network " + p.net.Preset + ": " + c.Outbound.String() + " each way"
 	}
-	return "network " + p.net.Preset + ": out " + c.Outbound.String() + ", in " + c.Inbound.String()
+	return "network " + p.net.Preset + ": up " + c.Outbound.String() + ", down " + c.Inbound.String()
 }
 
 // cyclePreset switches the link conditioner to the next (step 1) or previous (-1) preset.

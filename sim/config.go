@@ -41,9 +41,12 @@ type Config struct {
 	// Net is a transport preset name (linksim.PresetNames) or "custom". Ignored with
 	// Matrix, which runs every preset.
 	Net string
-	// Link overrides single settings of Net's link, in both directions; nil fields keep
-	// the preset's value.
-	Link linksim.LinkOverride
+	// Link overrides single settings of Net's link, in both directions or in one; nil
+	// fields keep the preset's value.
+	Link linksim.Overrides
+	// Groups, if any, split the bots into groups on networks of their own (their Bots add
+	// up to Bots; Net is then unused). Not with Matrix.
+	Groups []Group
 	// Interp is the remote interpolation timeline: "receive" or "adaptive". Ignored with
 	// Matrix, which runs both.
 	Interp string
@@ -118,10 +121,22 @@ func (c Config) Validate() error {
 		if _, err := lane(c.Lane); err != nil {
 			return err
 		}
-		if _, err := c.conditions(c.Net); err != nil {
+		if len(c.Groups) == 0 {
+			_, err := c.conditions(c.Net)
 			return err
 		}
-		return nil
+		sum := 0
+		for _, g := range c.Groups {
+			sum += g.Bots
+		}
+		if sum != c.Bots {
+			return fmt.Errorf("tanksim: the groups hold %d bots, but -bots is %d (leave -bots out to take the groups' sum)", sum, c.Bots)
+		}
+		_, err := c.resolveGroups()
+		return err
+	}
+	if len(c.Groups) > 0 {
+		return errors.New("tanksim: -group and -matrix do not mix: the matrix runs every preset on every bot")
 	}
 	for _, name := range matrixPresets() {
 		if _, err := c.conditions(name); err != nil {
@@ -134,11 +149,11 @@ func (c Config) Validate() error {
 // conditions returns the link conditions a bot runs under for preset name (or "custom"),
 // with c.Link's overrides applied to both directions.
 func (c Config) conditions(name string) (linksim.Conditions, error) {
-	cond, err := linksim.ConditionsFor(name, c.Link)
+	path, err := linksim.PathFor(name, c.Link)
 	if err != nil {
-		return cond, fmt.Errorf("tanksim: %w", err)
+		return linksim.Conditions{}, fmt.Errorf("tanksim: %w", err)
 	}
-	return cond, nil
+	return path.AtClient(), nil
 }
 
 // timeline maps an -interp flag value to the netcode timeline.

@@ -18,8 +18,8 @@ func TestConfigValidate(t *testing.T) {
 		{"every preset", func(c *Config) { c.Net = "mobile-3g" }, ""},
 		{"preset case and space", func(c *Config) { c.Net = " WiFi-Bad " }, ""},
 		{"adaptive", func(c *Config) { c.Interp = "adaptive" }, ""},
-		{"custom with latency", func(c *Config) { c.Net = "custom"; c.Link.Latency = dur(80 * time.Millisecond) }, ""},
-		{"override on a preset", func(c *Config) { c.Link.Loss = prob(0.1) }, ""},
+		{"custom with latency", func(c *Config) { c.Net = "custom"; c.Link.Both.Latency = dur(80 * time.Millisecond) }, ""},
+		{"override on a preset", func(c *Config) { c.Link.Both.Loss = prob(0.1) }, ""},
 		{"matrix ignores net and interp", func(c *Config) { c.Matrix, c.Net, c.Interp = true, "bogus", "bogus" }, ""},
 		{"external server", func(c *Config) { c.Server = "127.0.0.1:7777" }, ""},
 		{"no bots", func(c *Config) { c.Bots = 0 }, "-bots 0"},
@@ -29,9 +29,9 @@ func TestConfigValidate(t *testing.T) {
 		{"unknown preset", func(c *Config) { c.Net = "dialup" }, "unknown network preset"},
 		{"custom without settings", func(c *Config) { c.Net = "custom" }, "-net custom needs"},
 		{"unknown timeline", func(c *Config) { c.Interp = "fixed" }, "-interp"},
-		{"loss above one", func(c *Config) { c.Link.Loss = prob(1.5) }, "loss probability"},
-		{"negative jitter", func(c *Config) { c.Link.Jitter = dur(-time.Millisecond) }, "jitter"},
-		{"matrix checks overrides", func(c *Config) { c.Matrix = true; c.Link.Reorder = prob(-0.1) }, "reorder probability"},
+		{"loss above one", func(c *Config) { c.Link.Both.Loss = prob(1.5) }, "loss probability"},
+		{"negative jitter", func(c *Config) { c.Link.Both.Jitter = dur(-time.Millisecond) }, "jitter"},
+		{"matrix checks overrides", func(c *Config) { c.Matrix = true; c.Link.Both.Reorder = prob(-0.1) }, "reorder probability"},
 		{"server without port", func(c *Config) { c.Server = "localhost" }, "-server"},
 		{"large arena", func(c *Config) { c.Arena = "large" }, ""},
 		{"unknown arena", func(c *Config) { c.Arena = "huge" }, "-arena"},
@@ -58,7 +58,7 @@ func TestConfigValidate(t *testing.T) {
 func TestConditionsApplyOverridesToBothDirections(t *testing.T) {
 	c := DefaultConfig()
 	lat, loss := 80*time.Millisecond, 0.25
-	c.Link.Latency, c.Link.Loss = &lat, &loss
+	c.Link.Both.Latency, c.Link.Both.Loss = &lat, &loss
 	cond, err := c.conditions("broadband")
 	if err != nil {
 		t.Fatal(err)

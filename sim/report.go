@@ -135,6 +135,11 @@ type Report struct {
 	RewindMs     *Quantiles     `json:"rewind_ms"`
 	Kills        int            `json:"kills"`
 
+	// Groups holds, for a run with -group, the same report for each group's bots alone
+	// (without their clients, which are listed above); the top-level figures are the whole
+	// run's and its link is "per group".
+	Groups []Report `json:"groups,omitempty"`
+
 	Notes   []string       `json:"notes,omitempty"`
 	Clients []ClientReport `json:"clients"`
 }
@@ -168,7 +173,7 @@ func buildReport(d *runData) Report {
 	cpu, perTank := d.serverCosts() // first: it may add notes
 	r := Report{
 		Bots: cfg.Bots, DurationSeconds: cfg.Duration.Seconds(),
-		Profile: d.spec.profile, Link: d.spec.cond.String(), Interp: d.spec.interp, Lane: d.spec.lane.String(),
+		Profile: d.spec.profile, Link: linkLabel(d.spec), Interp: d.spec.interp, Lane: d.spec.lane.String(),
 		Contact: ptr(cfg.Contact), Seed: cfg.Seed, Server: "in-process",
 		WindowSeconds: [2]float64{d.windowStart.Seconds(), d.windowEnd.Seconds()},
 		OneWayMillis:  millis(d.spec.cond.Inbound.Latency),

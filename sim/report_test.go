@@ -19,7 +19,7 @@ func handRun(t *testing.T) *runData {
 	cfg := DefaultConfig()
 	cfg.Bots, cfg.Duration = 2, 4*time.Second
 	oneWay := 40 * time.Millisecond
-	cfg.Link.Latency = &oneWay
+	cfg.Link.Both.Latency = &oneWay
 	spec, err := newSpec(cfg, "custom", interpReceive, "datagram")
 	if err != nil {
 		t.Fatal(err)

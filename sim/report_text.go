@@ -56,6 +56,19 @@ func (r Report) WriteText(w io.Writer) error {
 		fmt.Fprintf(w, "note:      %s\n", n)
 	}
 	fmt.Fprintln(w)
+	if len(r.Groups) > 0 {
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "group\tbots\tlink\tresiduals\tsnaps\tholds\tdelay p50 ms\tRTT p50 ms\tstarved\tup B/s\tdown B/s\t")
+		for _, g := range r.Groups {
+			fmt.Fprintf(tw, "%s\t%d\t%s\t%d\t%d\t%s\t%s\t%s\t%s\t%.0f\t%.0f\t\n", g.Profile, g.Bots, g.Link, g.ResidualNonZero, g.Snaps,
+				optPercent(g.HoldsRatio), quantileP50(g.RemoteDelay), quantileP50(g.RTT), optPercent(g.InputStarvedRatio), g.BytesPerSecond.Up, g.BytesPerSecond.Down)
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+		fmt.Fprintln(w, "(starved is the shared server's figure, the same for every group)")
+		fmt.Fprintln(w)
+	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "player\tinputs\tsnapshots\tlast ack\tplayers seen\tresiduals\tcorrections\tsnaps\tholds\tRTT ms\tup B/s\tdown B/s\t")
 	for _, c := range r.Clients {
@@ -79,4 +92,12 @@ func quantileString(q *Quantiles) string {
 	return strings.Join([]string{
 		fmt.Sprintf("p50 %.2f", q.P50), fmt.Sprintf("p99 %.2f", q.P99), fmt.Sprintf("max %.2f", q.Max),
 	}, ", ")
+}
+
+// quantileP50 formats a distribution's median, or "n/a".
+func quantileP50(q *Quantiles) string {
+	if q == nil {
+		return "n/a"
+	}
+	return fmt.Sprintf("%.1f", q.P50)
 }

@@ -53,6 +53,7 @@ func runOne(ctx context.Context, cfg Config, progress io.Writer) (Report, error)
 		return Report{}, err
 	}
 	rep := buildReport(d)
+	rep.Groups = groupReports(d)
 	if cfg.PlotDir != "" {
 		files, err := writeRunPlots(cfg.PlotDir, d, rep)
 		if err != nil {

@@ -33,6 +33,7 @@ type runSpec struct {
 	cond    linksim.Conditions
 	interp  string // "receive" or "adaptive"
 	lane    transport.Lane
+	groups  []groupSpec // bots on networks of their own (Config.Groups); cond is then unused
 }
 
 // newSpec resolves cfg's profile, timeline and lane for a run of preset name with interp
@@ -49,7 +50,14 @@ func newSpec(cfg Config, name, interp, laneName string) (runSpec, error) {
 	if err != nil {
 		return runSpec{}, err
 	}
-	return runSpec{cfg: cfg, profile: name, cond: cond, interp: interp, lane: l}, nil
+	s := runSpec{cfg: cfg, profile: name, cond: cond, interp: interp, lane: l}
+	if len(cfg.Groups) > 0 {
+		if s.groups, err = cfg.resolveGroups(); err != nil {
+			return runSpec{}, err
+		}
+		s.profile, s.cond = groupsLabel(s.groups), linksim.Conditions{}
+	}
+	return s, nil
 }
 
 // label names the run in progress lines and plot files, e.g. "wifi-bad/datagram/adaptive".
@@ -249,7 +257,7 @@ func botConn(spec runSpec, addr string, i int, b *botRun) (net.PacketConn, error
 		return nil, fmt.Errorf("tanksim: bot %d: open socket: %w", i+1, err)
 	}
 	b.down = transport.NewCountingConn(udp)
-	cc, err := linksim.Condition(b.down, spec.cond, spec.cfg.botSeed(i))
+	cc, err := linksim.Condition(b.down, spec.condFor(i), spec.cfg.botSeed(i))
 	if err != nil {
 		udp.Close()
 		return nil, fmt.Errorf("tanksim: bot %d: %w", i+1, err)

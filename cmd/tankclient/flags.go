@@ -28,7 +28,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (Config, error) {
 	fs.BoolVar(&cfg.Demo, "demo", false, "the three-pane demo: run a server on -server's address and play a near and a far player in one window, the server's truth between them")
 	fs.IntVar(&cfg.Bots, "bots", cfg.Bots, "gunner `bots` joining the demo at start (+ and - add and remove them)")
 	skill := fs.String("bot-skill", "fair", "how well the demo's bots play: "+strings.Join(client.SkillNames(), ", "))
-	fs.StringVar(&cfg.FarNet, "far-net", cfg.FarNet, "the demo's far player's network `preset`: "+strings.Join(linksim.PresetNames(), ", "))
+	fs.StringVar(&cfg.FarNet, "far-net", cfg.FarNet, "the demo's far player's network `preset`: "+strings.Join(linksim.PresetNames(), ", ")+", or up=PRESET,down=PRESET")
 	fs.IntVar(&cfg.Width, "width", cfg.Width, fmt.Sprintf("initial window `width` (demo: %d)", demoWidth))
 	fs.IntVar(&cfg.Height, "height", cfg.Height, fmt.Sprintf("initial window `height` (demo: %d)", demoHeight))
 	pos := fs.String("pos", "", "where the window opens: `x,y` of its top-left corner in screen pixels")
@@ -57,9 +57,11 @@ func parseFlags(fs *flag.FlagSet, args []string) (Config, error) {
 		if !given["height"] {
 			cfg.Height = demoHeight
 		}
-		if cfg.FarConditions, err = linksim.Preset(cfg.FarNet); err != nil {
+		far, err := linksim.PathFor(cfg.FarNet, linksim.Overrides{})
+		if err != nil {
 			return cfg, fmt.Errorf("-far-net: %w", err)
 		}
+		cfg.FarConditions = far.AtClient()
 	}
 	if cfg.BotSkill, err = client.SkillFor(*skill); err != nil {
 		return cfg, fmt.Errorf("-bot-skill: %w", err)
@@ -69,9 +71,11 @@ func parseFlags(fs *flag.FlagSet, args []string) (Config, error) {
 			return cfg, err
 		}
 	}
-	if cfg.Conditions, err = nf.Conditions(); err != nil {
+	path, err := nf.Path()
+	if err != nil {
 		return cfg, err
 	}
+	cfg.Conditions = path.AtClient()
 	cfg.Net, cfg.Seed = nf.Name(), nf.Seed
 	if cfg.Game.Interp.Timeline, err = netcode.ParseTimeline(*tl); err != nil {
 		return cfg, err

@@ -68,7 +68,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (Config, error) {
 
 // Validate reports the first problem with c.
 func (c Config) Validate() error {
-	if _, err := c.Net.Conditions(); err != nil {
+	if _, err := c.Net.Path(); err != nil {
 		return err
 	}
 	return c.Server.Validate()
@@ -99,7 +99,7 @@ func run(ctx context.Context, cfg Config) error {
 	if err := cfg.Validate(); err != nil {
 		return err
 	}
-	cond, err := cfg.Net.Conditions()
+	path, err := cfg.Net.Path()
 	if err != nil {
 		return err
 	}
@@ -128,14 +128,15 @@ func run(ctx context.Context, cfg Config) error {
 	if err != nil {
 		return fmt.Errorf("listen %s: %w", cfg.Server.Addr, err)
 	}
-	if cond != (linksim.Conditions{}) {
-		// Outbound is server -> clients, inbound clients -> server: every client sees it.
-		cpc, err := linksim.Condition(pc, cond, cfg.Net.Seed)
+	if path != (linksim.Path{}) {
+		// Under the server's own socket what it writes goes down to the clients and what it
+		// reads came up from them: every client's link gets the path.
+		cpc, err := linksim.Condition(pc, path.AtServer(), cfg.Net.Seed)
 		if err != nil {
 			pc.Close()
 			return err
 		}
-		cfg.Server.Logger.Info("simulating network", "conditions", cond.String())
+		cfg.Server.Logger.Info("simulating network", "path", path.String())
 		pc = cpc
 	}
 	return srv.Serve(ctx, pc)

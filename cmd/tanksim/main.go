@@ -49,7 +49,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (cfg sim.Config, asJSON bool, e
 	fs.Uint64Var(&cfg.Seed, "seed", cfg.Seed, "seed for the bots' driving and their link conditioners")
 	fs.BoolVar(&cfg.Contact, "contact", cfg.Contact, "in-process server only: resolve tank contact")
 	fs.BoolVar(&cfg.NoPartialStep, "no-partial-step", cfg.NoPartialStep, "draw own tanks between their last two steps, not a partial step ahead (to compare input_to_visible_ms)")
-	fs.StringVar(&cfg.Net, "net", cfg.Net, "network `profile`: "+strings.Join(linksim.PresetNames(), ", ")+", or custom")
+	fs.StringVar(&cfg.Net, "net", cfg.Net, "network `profile` for both directions: "+strings.Join(linksim.PresetNames(), ", ")+", or custom; or up=PROFILE,down=PROFILE (up: bot to server)")
 	fs.StringVar(&cfg.Interp, "interp", cfg.Interp, "remote interpolation `timeline`: receive or adaptive")
 	fs.StringVar(&cfg.Lane, "lane", cfg.Lane, "in-process server: where snapshots travel, `datagram` or reliable")
 	fs.BoolVar(&asJSON, "json", false, "print JSON instead of a text report")
@@ -60,10 +60,25 @@ func parseFlags(fs *flag.FlagSet, args []string) (cfg sim.Config, asJSON bool, e
 	fs.StringVar(&cfg.Arena, "arena", cfg.Arena, "in-process server's `arena`: "+strings.Join(netcode.ArenaNames(), " or "))
 	fs.IntVar(&cfg.BotFPS, "bot-fps", cfg.BotFPS, "frames per second each bot runs (fewer lets one machine drive many bots)")
 	fs.StringVar(&cfg.ServerMetrics, "server-metrics", "", "the -metrics `address` of the tankserver given by -server: report its CPU use and bytes per tank")
+	fs.Func("group", "`BOTS:NET` plays that many bots on network NET (a preset, or up=PRESET,down=PRESET) and reports them apart; repeat it for each group (the groups' sum is -bots)", func(s string) error {
+		g, err := sim.ParseGroup(s)
+		if err == nil {
+			cfg.Groups = append(cfg.Groups, g)
+		}
+		return err
+	})
 	var link linksim.NetFlags
 	link.RegisterLink(fs)
 	if err := fs.Parse(args); err != nil {
 		return cfg, false, err
+	}
+	botsGiven := false
+	fs.Visit(func(f *flag.Flag) { botsGiven = botsGiven || f.Name == "bots" })
+	if len(cfg.Groups) > 0 && !botsGiven {
+		cfg.Bots = 0
+		for _, g := range cfg.Groups {
+			cfg.Bots += g.Bots
+		}
 	}
 	cfg.Link = link.Override() // only flags given on the command line override
 	return cfg, asJSON, nil

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"flag"
 	"io"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -25,7 +26,7 @@ func TestParseFlagsDefaultsAreSimDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := sim.DefaultConfig(); cfg != want || asJSON {
+	if want := sim.DefaultConfig(); !reflect.DeepEqual(cfg, want) || asJSON {
 		t.Errorf("no flags = %+v json %v, want sim.DefaultConfig() %+v and text", cfg, asJSON, want)
 	}
 }
@@ -45,7 +46,7 @@ func TestParseFlagsMapEveryFlag(t *testing.T) {
 		cfg.Lane != "reliable" || !cfg.Fire || cfg.LagComp || !cfg.NoPartialStep {
 		t.Errorf("flags = %+v json %v, want every flag applied", cfg, asJSON)
 	}
-	l := cfg.Link
+	l := cfg.Link.Both
 	if l.Latency == nil || *l.Latency != 80*time.Millisecond || l.Jitter == nil || *l.Jitter != 5*time.Millisecond ||
 		l.Loss == nil || *l.Loss != 0.02 || l.Duplicate == nil || *l.Duplicate != 0.01 || l.Reorder == nil || *l.Reorder != 0 {
 		t.Errorf("link overrides = %+v, want all five set (reorder to an explicit 0)", l)
@@ -84,5 +85,34 @@ func TestRunPrintsTextOrJSON(t *testing.T) {
 	cfg.Bots = 0
 	if err := run(ctx, cfg, false, io.Discard, io.Discard); err == nil || !strings.Contains(err.Error(), "-bots 0") {
 		t.Errorf("run with -bots 0 = %v, want the validation error", err)
+	}
+}
+
+func TestParseFlagsGroups(t *testing.T) {
+	cfg, _, err := parse(t, "-group", "3:wifi-bad", "-group", "2:up=mobile-3g,down=lan", "-latency-up", "40ms")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []sim.Group{{Bots: 3, Net: "wifi-bad"}, {Bots: 2, Net: "up=mobile-3g,down=lan"}}
+	if !reflect.DeepEqual(cfg.Groups, want) || cfg.Bots != 5 {
+		t.Errorf("groups = %v with %d bots, want %v with their sum, 5", cfg.Groups, cfg.Bots, want)
+	}
+	if l := cfg.Link.Up.Latency; l == nil || *l != 40*time.Millisecond || cfg.Link.Both.Any() || cfg.Link.Down.Any() {
+		t.Errorf("link overrides = %+v, want only the up-link's latency", cfg.Link)
+	}
+	if err := cfg.Validate(); err != nil {
+		t.Errorf("Validate() = %v, want nil", err)
+	}
+	for _, bad := range [][]string{{"-group", "x:lan"}, {"-group", "0:lan"}, {"-group", "2"}, {"-group", "2:dialup"}, {"-group", "2:up=lan,sideways=lan"}} {
+		if _, _, err := parse(t, bad...); err == nil {
+			t.Errorf("%v parsed without error", bad)
+		}
+	}
+	cfg, _, err = parse(t, "-bots", "4", "-group", "3:lan")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cfg.Validate(); err == nil || !strings.Contains(err.Error(), "groups hold 3 bots") {
+		t.Errorf("-bots 4 with a group of 3: Validate() = %v, want the mismatch named", err)
 	}
 }

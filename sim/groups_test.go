@@ -1,0 +1,52 @@
+package sim
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestRunGroupsReportEachGroupApart: two bots on lan and one whose up-link is mobile-3g's
+// play one server; the report has one entry per group, each with its own bots, link and
+// round trip. The slow group's RTT cannot be below the 110 ms its up-link alone adds (120
+// ms ± 10 ms), whatever the machine's load; the lan group never sees that delay.
+func TestRunGroupsReportEachGroupApart(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays for 2 s over loopback")
+	}
+	cfg := DefaultConfig()
+	cfg.Bots, cfg.Duration, cfg.Contact = 3, 2*time.Second, false
+	cfg.Groups = []Group{{Bots: 2, Net: "lan"}, {Bots: 1, Net: "up=mobile-3g,down=lan"}}
+	res := runFor(t, cfg)
+	r := res.Report
+	if r == nil || len(r.Groups) != 2 {
+		t.Fatalf("report = %+v, want one with two groups", r)
+	}
+	if len(r.Clients) != 3 || r.Link != "per group" {
+		t.Errorf("whole run: %d clients, link %q; want all 3 bots and %q", len(r.Clients), r.Link, "per group")
+	}
+	lan, slow := r.Groups[0], r.Groups[1]
+	if lan.Bots != 2 || lan.Profile != "lan" || slow.Bots != 1 || slow.Profile != "up=mobile-3g,down=lan" {
+		t.Errorf("groups = (%d on %q), (%d on %q); want (2 on lan), (1 on up=mobile-3g,down=lan)", lan.Bots, lan.Profile, slow.Bots, slow.Profile)
+	}
+	if !strings.Contains(slow.Link, "out 120ms±10ms loss=5%") || !strings.Contains(slow.Link, "in 1ms±1ms") {
+		t.Errorf("slow group's link = %q, want mobile-3g going out (up) and lan coming in (down)", slow.Link)
+	}
+	if slow.RTT == nil || slow.RTT.P50 < 110 {
+		t.Errorf("slow group's RTT = %+v, want a median of at least the 110 ms its up-link adds", slow.RTT)
+	}
+	if lan.RTT == nil || slow.RTT == nil || lan.RTT.P50 >= slow.RTT.P50 {
+		t.Errorf("RTT medians: lan %+v, slow %+v; want the lan group's lower (it lacks the 120 ms up-link)", lan.RTT, slow.RTT)
+	}
+	if lan.ResidualNonZero != 0 || slow.ResidualNonZero != 0 {
+		t.Errorf("residuals %d and %d with contact off, want 0 in both groups", lan.ResidualNonZero, slow.ResidualNonZero)
+	}
+	var text bytes.Buffer
+	if err := r.WriteText(&text); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text.String(), "up=mobile-3g,down=lan  1") {
+		t.Errorf("text report lacks the group table row:\n%s", text.String())
+	}
+}
