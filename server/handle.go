@@ -84,6 +84,9 @@ func (s *Server) handshake(ctx context.Context, sess *session, addr string, op o
 		return reject(tankv1.RejectCode_REJECT_CODE_VERSION_MISMATCH,
 			fmt.Sprintf("protocol version %d not supported (want %d)", hello.GetProtocolVersion(), transport.ProtocolVersion))
 	}
+	if s.Draining() {
+		return reject(tankv1.RejectCode_REJECT_CODE_SHUTTING_DOWN, drainedReason)
+	}
 	if n := s.queued.Add(1); int(n) > s.cfg.queuedJoins() {
 		s.queued.Add(-1)
 		return reject(tankv1.RejectCode_REJECT_CODE_BUSY,

@@ -33,6 +33,7 @@ type Server struct {
 	queued      atomic.Int32                           // Hellos waiting for the world to seat them
 	traffic     atomic.Pointer[transport.CountingConn] // the socket Serve counts, once it runs
 	listener    atomic.Pointer[transport.Listener]     // for its address-validation counters
+	drain       drain                                  // see drain.go
 }
 
 type joinRequest struct {
@@ -65,6 +66,7 @@ func New(cfg Config) (*Server, error) {
 		live:   map[*session]struct{}{},
 
 		handshaking: handshakes{max: cfg.MaxHandshakes},
+		drain:       newDrain(),
 	}, nil
 }
 
@@ -193,9 +195,21 @@ func (s *Server) runWorld(ctx context.Context) {
 	start := time.Now()
 	ticker := time.NewTicker(tickInterval)
 	defer ticker.Stop()
-	joins, seated := s.joins, 0 // joins is nil once this tick has seated MaxJoinsPerTick
+	joins, seated := s.joins, 0     // joins is nil once this tick has seated MaxJoinsPerTick
+	drainStarted := s.drain.started // nil once the drain has begun, so it is read once
+	draining, drained := false, false
+	finishDrain := func() {
+		if draining && !drained && len(w.players) == 0 {
+			drained = true
+			s.log.Info("drained: no player left")
+			close(s.drain.done)
+		}
+	}
 	for {
 		select {
+		case <-drainStarted:
+			draining, drainStarted = true, nil
+			finishDrain()
 		case <-ctx.Done():
 			for _, p := range w.players {
 				p.peer.kick("server shutting down")
@@ -203,6 +217,11 @@ func (s *Server) runWorld(ctx context.Context) {
 			s.drainJoins()
 			return
 		case req := <-joins:
+			if draining { // it passed the handshake's check just before the drain began
+				s.stats.reject(rejectLabel(tankv1.RejectCode_REJECT_CODE_SHUTTING_DOWN))
+				req.reply <- joinReply{reject: &tankv1.Reject{Code: tankv1.RejectCode_REJECT_CODE_SHUTTING_DOWN, Reason: drainedReason}}
+				continue
+			}
 			if seated++; seated >= s.cfg.MaxJoinsPerTick {
 				joins = nil // the rest wait for the next tick
 			}
@@ -225,6 +244,7 @@ func (s *Server) runWorld(ctx context.Context) {
 				s.stats.leaves.Add(1)
 			}
 			w.leave(note.id, note.reason)
+			finishDrain()
 		case <-ticker.C:
 			joins, seated = s.joins, 0
 			t0 := time.Now()
@@ -234,6 +254,7 @@ func (s *Server) runWorld(ctx context.Context) {
 			for _, id := range rec.Dropped {
 				delete(peers, id)
 			}
+			finishDrain()
 			if s.observer != nil {
 				rec.Duration = time.Since(t0)
 				s.observer(rec)

@@ -6,7 +6,8 @@
 //	tankserver -arena large -max-players 256
 //
 // It ticks every 50 ms, logs every join, reject and drop with its reason, and shuts down
-// cleanly on SIGINT or SIGTERM.
+// cleanly on SIGINT or SIGTERM: at once, or with -drain 30s after refusing newcomers and
+// letting the players in play go on for up to 30 s (a second signal stops at once).
 package main
 
 import (
@@ -19,6 +20,7 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 
 	"tanknet/linksim"
 	"tanknet/netcode"
@@ -35,6 +37,9 @@ type Config struct {
 	Metrics string
 	// Verbose logs debug detail.
 	Verbose bool
+	// Drain is how long SIGINT or SIGTERM lets the players in play go on, refusing new
+	// ones, before disconnecting the rest; a second signal stops at once. 0 stops at once.
+	Drain time.Duration
 }
 
 // DefaultConfig returns a server on :7777 with a perfect network.
@@ -60,6 +65,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (Config, error) {
 	fs.StringVar(&cfg.Metrics, "metrics", "", "serve Prometheus metrics on http://`address`/metrics and profiles on /debug/pprof/, e.g. 127.0.0.1:9100 (off when empty)")
 	cfg.Net.Register(fs)
 	fs.BoolVar(&cfg.Verbose, "v", false, "log debug detail")
+	fs.DurationVar(&cfg.Drain, "drain", 0, "on SIGINT/SIGTERM refuse new players and let those playing go on for up to this `long` before disconnecting them (a second signal stops at once); 0 stops at once")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
 	}
@@ -68,6 +74,9 @@ func parseFlags(fs *flag.FlagSet, args []string) (Config, error) {
 
 // Validate reports the first problem with c.
 func (c Config) Validate() error {
+	if c.Drain < 0 {
+		return fmt.Errorf("-drain %v must not be negative", c.Drain)
+	}
 	if _, err := c.Net.Path(); err != nil {
 		return err
 	}
@@ -87,15 +96,15 @@ func main() {
 	}
 	cfg.Server.Logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	if err := run(ctx, cfg); err != nil {
+	signals := make(chan os.Signal, 2)
+	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
+	if err := run(context.Background(), cfg, signals); err != nil {
 		fmt.Fprintln(os.Stderr, "tankserver:", err)
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context, cfg Config) error {
+func run(ctx context.Context, cfg Config, signals <-chan os.Signal) error {
 	if err := cfg.Validate(); err != nil {
 		return err
 	}
@@ -139,5 +148,7 @@ func run(ctx context.Context, cfg Config) error {
 		cfg.Server.Logger.Info("simulating network", "path", path.String())
 		pc = cpc
 	}
+	ctx, stop := stopOnSignals(ctx, srv, cfg.Drain, signals, nil, cfg.Server.Logger)
+	defer stop()
 	return srv.Serve(ctx, pc)
 }

@@ -44,7 +44,7 @@ func TestRun_ServesUntilCancelled(t *testing.T) {
 	cfg.Server.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- run(ctx, cfg) }()
+	go func() { done <- run(ctx, cfg, nil) }()
 	cancel()
 	select {
 	case err := <-done:
@@ -55,12 +55,12 @@ func TestRun_ServesUntilCancelled(t *testing.T) {
 		t.Fatal("run did not stop within 10s of cancellation")
 	}
 	cfg.Net.Preset = "dialup"
-	if err := run(context.Background(), cfg); err == nil {
+	if err := run(context.Background(), cfg, nil); err == nil {
 		t.Error("run with an unknown preset succeeded")
 	}
 	cfg.Net.Preset = "none"
 	cfg.Metrics = "127.0.0.1:99999"
-	if err := run(context.Background(), cfg); err == nil || !strings.Contains(err.Error(), "metrics") {
+	if err := run(context.Background(), cfg, nil); err == nil || !strings.Contains(err.Error(), "metrics") {
 		t.Errorf("run with a bad metrics address = %v, want a metrics error", err)
 	}
 }
@@ -82,17 +82,17 @@ func TestParseFlags(t *testing.T) {
 		t.Errorf("parseFlags() = %+v, want the defaults %+v", cfg, def)
 	}
 	cfg, err = parse("-addr", "127.0.0.1:9", "-max-players", "256", "-contact=false", "-lane", "reliable",
-		"-arena", "large", "-idle-timeout", "3s", "-metrics", "127.0.0.1:9100", "-net", "wifi-bad", "-v")
+		"-arena", "large", "-idle-timeout", "3s", "-metrics", "127.0.0.1:9100", "-net", "wifi-bad", "-v", "-drain", "5s")
 	if err != nil {
 		t.Fatal(err)
 	}
 	large, _ := netcode.ArenaByName("large")
 	if cfg.Server.Addr != "127.0.0.1:9" || cfg.Server.MaxPlayers != 256 || cfg.Server.Contact || cfg.Server.Lane != transport.LaneReliable ||
 		cfg.Server.Arena.Width != large.Width || cfg.Server.IdleTimeout != 3*time.Second || cfg.Metrics != "127.0.0.1:9100" ||
-		cfg.Net.Name() != "wifi-bad" || !cfg.Verbose {
+		cfg.Net.Name() != "wifi-bad" || !cfg.Verbose || cfg.Drain != 5*time.Second {
 		t.Errorf("parseFlags(every flag) = %+v, want each flag's value", cfg)
 	}
-	for _, bad := range [][]string{{"-max-players", "0"}, {"-arena", "moon"}, {"-net", "dialup"}, {"-players", "3"}} {
+	for _, bad := range [][]string{{"-max-players", "0"}, {"-arena", "moon"}, {"-net", "dialup"}, {"-players", "3"}, {"-drain", "-1s"}} {
 		if _, err := parse(bad...); err == nil {
 			t.Errorf("parseFlags(%q) = nil error, want it refused", bad)
 		}
