@@ -1,6 +1,8 @@
 package wire
 
 import (
+	"time"
+
 	"google.golang.org/protobuf/proto"
 
 	"tanknet/netcode"
@@ -16,6 +18,7 @@ type Tank struct {
 	Grid   netcode.GridPose
 	Ack    uint32 // the newest move tick of this tank's player the server applied
 	Combat Combat
+	Input  netcode.InputReport // how this player's inputs arrive; whole states only
 }
 
 // Combat is the part of a tank's state a delta does not carry: a tank whose combat state
@@ -36,8 +39,22 @@ func TankFromProto(ps *tankv1.PlayerState) Tank {
 	return Tank{ID: ps.GetPlayerId(), Ack: ps.GetAcknowledgedMoveTick(),
 		Grid: netcode.GridPose{X: ps.GetGridX(), Y: ps.GetGridY(), Heading: ps.GetGridHeading()},
 		Combat: Combat{Health: ps.GetHealth(), Kills: ps.GetKills(), Deaths: ps.GetDeaths(),
-			Destroyed: ps.GetDestroyed(), SpawnProtected: ps.GetSpawnProtected()}}
+			Destroyed: ps.GetDestroyed(), SpawnProtected: ps.GetSpawnProtected()},
+		Input: InputReportFromProto(ps)}
 }
+
+// InputReportFromProto is what a whole PlayerState says of its player's input buffer.
+func InputReportFromProto(ps *tankv1.PlayerState) netcode.InputReport {
+	return netcode.InputReport{Wait: time.Duration(ps.GetInputWaitMs()) * time.Millisecond,
+		Waiting: int(min(ps.GetInputWaiting(), maxReportedWaiting)), Starved: ps.GetInputStarved()}
+}
+
+// maxReportedWaiting bounds the buffer depth a PlayerState can claim: the server queues at
+// most this many inputs a tick anyway.
+const maxReportedWaiting = 1024
+
+// maxReportedWaitMs bounds input_wait_ms as the protocol states it.
+const maxReportedWaitMs = 65535
 
 // Fill overwrites ps with t as the state of tick, without allocating.
 func (t Tank) Fill(ps *tankv1.PlayerState, tick uint32) {
@@ -46,6 +63,9 @@ func (t Tank) Fill(ps *tankv1.PlayerState, tick uint32) {
 		GridX: t.Grid.X, GridY: t.Grid.Y, GridHeading: t.Grid.Heading,
 		Health: t.Combat.Health, Destroyed: t.Combat.Destroyed, Kills: t.Combat.Kills,
 		Deaths: t.Combat.Deaths, SpawnProtected: t.Combat.SpawnProtected,
+		InputWaitMs:  uint32(min(max(t.Input.Wait, 0)/time.Millisecond, maxReportedWaitMs)),
+		InputWaiting: uint32(min(max(t.Input.Waiting, 0), maxReportedWaiting)),
+		InputStarved: t.Input.Starved,
 	}
 }
 

@@ -301,6 +301,7 @@ type ClientMessage struct {
 	//	*ClientMessage_Goodbye
 	//	*ClientMessage_Fire
 	//	*ClientMessage_InputBatch
+	//	*ClientMessage_InputMode
 	Kind          isClientMessage_Kind `protobuf_oneof:"kind"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -397,6 +398,15 @@ func (x *ClientMessage) GetInputBatch() *InputBatch {
 	return nil
 }
 
+func (x *ClientMessage) GetInputMode() *InputMode {
+	if x != nil {
+		if x, ok := x.Kind.(*ClientMessage_InputMode); ok {
+			return x.InputMode
+		}
+	}
+	return nil
+}
+
 type isClientMessage_Kind interface {
 	isClientMessage_Kind()
 }
@@ -432,6 +442,12 @@ type ClientMessage_InputBatch struct {
 	InputBatch *InputBatch `protobuf:"bytes,5,opt,name=input_batch,json=inputBatch,proto3,oneof"`
 }
 
+type ClientMessage_InputMode struct {
+	// How the server should apply this client's inputs, on the stream, any time after
+	// Welcome (optional: the server's default holds until one comes).
+	InputMode *InputMode `protobuf:"bytes,11,opt,name=input_mode,json=inputMode,proto3,oneof"`
+}
+
 func (*ClientMessage_Hello) isClientMessage_Kind() {}
 
 func (*ClientMessage_MoveInput) isClientMessage_Kind() {}
@@ -443,6 +459,57 @@ func (*ClientMessage_Goodbye) isClientMessage_Kind() {}
 func (*ClientMessage_Fire) isClientMessage_Kind() {}
 
 func (*ClientMessage_InputBatch) isClientMessage_Kind() {}
+
+func (*ClientMessage_InputMode) isClientMessage_Kind() {}
+
+// InputMode chooses how the server applies one client's MoveInputs. Client -> server, on the
+// stream, rarely (a demonstration's switch).
+type InputMode struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// true: apply each MoveInput at the first tick after it arrives, as many as arrived (the
+	// tank stutters whenever arrivals drift against the tick). false: one per tick from the
+	// input buffer (docs/PROTOCOL.md §6a). Either way the movement limits of §6 hold.
+	OnArrival     bool `protobuf:"varint,1,opt,name=on_arrival,json=onArrival,proto3" json:"on_arrival,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *InputMode) Reset() {
+	*x = InputMode{}
+	mi := &file_tank_v1_tank_proto_msgTypes[1]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *InputMode) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*InputMode) ProtoMessage() {}
+
+func (x *InputMode) ProtoReflect() protoreflect.Message {
+	mi := &file_tank_v1_tank_proto_msgTypes[1]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use InputMode.ProtoReflect.Descriptor instead.
+func (*InputMode) Descriptor() ([]byte, []int) {
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{1}
+}
+
+func (x *InputMode) GetOnArrival() bool {
+	if x != nil {
+		return x.OnArrival
+	}
+	return false
+}
 
 // ServerMessage is everything the server sends. Exactly one field of kind is set.
 type ServerMessage struct {
@@ -465,7 +532,7 @@ type ServerMessage struct {
 
 func (x *ServerMessage) Reset() {
 	*x = ServerMessage{}
-	mi := &file_tank_v1_tank_proto_msgTypes[1]
+	mi := &file_tank_v1_tank_proto_msgTypes[2]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -477,7 +544,7 @@ func (x *ServerMessage) String() string {
 func (*ServerMessage) ProtoMessage() {}
 
 func (x *ServerMessage) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[1]
+	mi := &file_tank_v1_tank_proto_msgTypes[2]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -490,7 +557,7 @@ func (x *ServerMessage) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ServerMessage.ProtoReflect.Descriptor instead.
 func (*ServerMessage) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{1}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{2}
 }
 
 func (x *ServerMessage) GetKind() isServerMessage_Kind {
@@ -665,7 +732,7 @@ type Hello struct {
 
 func (x *Hello) Reset() {
 	*x = Hello{}
-	mi := &file_tank_v1_tank_proto_msgTypes[2]
+	mi := &file_tank_v1_tank_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -677,7 +744,7 @@ func (x *Hello) String() string {
 func (*Hello) ProtoMessage() {}
 
 func (x *Hello) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[2]
+	mi := &file_tank_v1_tank_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -690,7 +757,7 @@ func (x *Hello) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Hello.ProtoReflect.Descriptor instead.
 func (*Hello) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{2}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *Hello) GetProtocolVersion() uint32 {
@@ -732,7 +799,7 @@ type Welcome struct {
 
 func (x *Welcome) Reset() {
 	*x = Welcome{}
-	mi := &file_tank_v1_tank_proto_msgTypes[3]
+	mi := &file_tank_v1_tank_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -744,7 +811,7 @@ func (x *Welcome) String() string {
 func (*Welcome) ProtoMessage() {}
 
 func (x *Welcome) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[3]
+	mi := &file_tank_v1_tank_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -757,7 +824,7 @@ func (x *Welcome) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Welcome.ProtoReflect.Descriptor instead.
 func (*Welcome) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{3}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *Welcome) GetPlayerId() uint32 {
@@ -836,7 +903,7 @@ type Rules struct {
 
 func (x *Rules) Reset() {
 	*x = Rules{}
-	mi := &file_tank_v1_tank_proto_msgTypes[4]
+	mi := &file_tank_v1_tank_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -848,7 +915,7 @@ func (x *Rules) String() string {
 func (*Rules) ProtoMessage() {}
 
 func (x *Rules) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[4]
+	mi := &file_tank_v1_tank_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -861,7 +928,7 @@ func (x *Rules) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Rules.ProtoReflect.Descriptor instead.
 func (*Rules) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{4}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *Rules) GetShotRange() float64 {
@@ -925,7 +992,7 @@ type Reject struct {
 
 func (x *Reject) Reset() {
 	*x = Reject{}
-	mi := &file_tank_v1_tank_proto_msgTypes[5]
+	mi := &file_tank_v1_tank_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -937,7 +1004,7 @@ func (x *Reject) String() string {
 func (*Reject) ProtoMessage() {}
 
 func (x *Reject) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[5]
+	mi := &file_tank_v1_tank_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -950,7 +1017,7 @@ func (x *Reject) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Reject.ProtoReflect.Descriptor instead.
 func (*Reject) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{5}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *Reject) GetCode() RejectCode {
@@ -989,7 +1056,7 @@ type MoveInput struct {
 
 func (x *MoveInput) Reset() {
 	*x = MoveInput{}
-	mi := &file_tank_v1_tank_proto_msgTypes[6]
+	mi := &file_tank_v1_tank_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1001,7 +1068,7 @@ func (x *MoveInput) String() string {
 func (*MoveInput) ProtoMessage() {}
 
 func (x *MoveInput) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[6]
+	mi := &file_tank_v1_tank_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1014,7 +1081,7 @@ func (x *MoveInput) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MoveInput.ProtoReflect.Descriptor instead.
 func (*MoveInput) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{6}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *MoveInput) GetTick() uint32 {
@@ -1056,7 +1123,7 @@ type Vec2 struct {
 
 func (x *Vec2) Reset() {
 	*x = Vec2{}
-	mi := &file_tank_v1_tank_proto_msgTypes[7]
+	mi := &file_tank_v1_tank_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1068,7 +1135,7 @@ func (x *Vec2) String() string {
 func (*Vec2) ProtoMessage() {}
 
 func (x *Vec2) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[7]
+	mi := &file_tank_v1_tank_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1081,7 +1148,7 @@ func (x *Vec2) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Vec2.ProtoReflect.Descriptor instead.
 func (*Vec2) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{7}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *Vec2) GetX() float64 {
@@ -1109,7 +1176,7 @@ type Rect struct {
 
 func (x *Rect) Reset() {
 	*x = Rect{}
-	mi := &file_tank_v1_tank_proto_msgTypes[8]
+	mi := &file_tank_v1_tank_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1121,7 +1188,7 @@ func (x *Rect) String() string {
 func (*Rect) ProtoMessage() {}
 
 func (x *Rect) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[8]
+	mi := &file_tank_v1_tank_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1134,7 +1201,7 @@ func (x *Rect) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Rect.ProtoReflect.Descriptor instead.
 func (*Rect) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{8}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *Rect) GetMin() *Vec2 {
@@ -1171,7 +1238,7 @@ type Arena struct {
 
 func (x *Arena) Reset() {
 	*x = Arena{}
-	mi := &file_tank_v1_tank_proto_msgTypes[9]
+	mi := &file_tank_v1_tank_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1183,7 +1250,7 @@ func (x *Arena) String() string {
 func (*Arena) ProtoMessage() {}
 
 func (x *Arena) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[9]
+	mi := &file_tank_v1_tank_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1196,7 +1263,7 @@ func (x *Arena) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Arena.ProtoReflect.Descriptor instead.
 func (*Arena) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{9}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *Arena) GetWidth() float64 {
@@ -1270,13 +1337,26 @@ type PlayerState struct {
 	Deaths uint32 `protobuf:"varint,13,opt,name=deaths,proto3" json:"deaths,omitempty"`
 	// True while spawn protection lasts: hits on this tank do no damage.
 	SpawnProtected bool `protobuf:"varint,14,opt,name=spawn_protected,json=spawnProtected,proto3" json:"spawn_protected,omitempty"`
-	unknownFields  protoimpl.UnknownFields
-	sizeCache      protoimpl.SizeCache
+	// How this player's MoveInputs arrive at the server's input buffer (docs/PROTOCOL.md §6a),
+	// for the player's own time dilation; read them in your own tank's state only. Each tick
+	// the server applies one MoveInput per player from its buffer, in tick order.
+	//
+	// input_wait_ms: how long the MoveInput applied in this tick waited in the buffer, from its
+	// arrival to this tick, in milliseconds (0 .. 65535; the newest one when a catch-up applied
+	// several). 0 when none was applied.
+	InputWaitMs uint32 `protobuf:"varint,18,opt,name=input_wait_ms,json=inputWaitMs,proto3" json:"input_wait_ms,omitempty"`
+	// input_waiting: MoveInputs still waiting in the buffer after this tick (0 .. 1024).
+	InputWaiting uint32 `protobuf:"varint,19,opt,name=input_waiting,json=inputWaiting,proto3" json:"input_waiting,omitempty"`
+	// input_starved: this tick applied none of this player's MoveInputs although earlier ticks
+	// had: its input had not arrived in time, and the tank stood still for the tick.
+	InputStarved  bool `protobuf:"varint,20,opt,name=input_starved,json=inputStarved,proto3" json:"input_starved,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *PlayerState) Reset() {
 	*x = PlayerState{}
-	mi := &file_tank_v1_tank_proto_msgTypes[10]
+	mi := &file_tank_v1_tank_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1288,7 +1368,7 @@ func (x *PlayerState) String() string {
 func (*PlayerState) ProtoMessage() {}
 
 func (x *PlayerState) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[10]
+	mi := &file_tank_v1_tank_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1301,7 +1381,7 @@ func (x *PlayerState) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlayerState.ProtoReflect.Descriptor instead.
 func (*PlayerState) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{10}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *PlayerState) GetPlayerId() uint32 {
@@ -1381,6 +1461,27 @@ func (x *PlayerState) GetSpawnProtected() bool {
 	return false
 }
 
+func (x *PlayerState) GetInputWaitMs() uint32 {
+	if x != nil {
+		return x.InputWaitMs
+	}
+	return 0
+}
+
+func (x *PlayerState) GetInputWaiting() uint32 {
+	if x != nil {
+		return x.InputWaiting
+	}
+	return 0
+}
+
+func (x *PlayerState) GetInputStarved() bool {
+	if x != nil {
+		return x.InputStarved
+	}
+	return false
+}
+
 // Snapshot is the world after one server tick. Server -> every client, every tick. A client
 // that reads them slower than they are made gets only the newest one.
 //
@@ -1427,7 +1528,7 @@ type Snapshot struct {
 
 func (x *Snapshot) Reset() {
 	*x = Snapshot{}
-	mi := &file_tank_v1_tank_proto_msgTypes[11]
+	mi := &file_tank_v1_tank_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1439,7 +1540,7 @@ func (x *Snapshot) String() string {
 func (*Snapshot) ProtoMessage() {}
 
 func (x *Snapshot) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[11]
+	mi := &file_tank_v1_tank_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1452,7 +1553,7 @@ func (x *Snapshot) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Snapshot.ProtoReflect.Descriptor instead.
 func (*Snapshot) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{11}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *Snapshot) GetServerTick() uint32 {
@@ -1530,7 +1631,7 @@ type InputBatch struct {
 
 func (x *InputBatch) Reset() {
 	*x = InputBatch{}
-	mi := &file_tank_v1_tank_proto_msgTypes[12]
+	mi := &file_tank_v1_tank_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1542,7 +1643,7 @@ func (x *InputBatch) String() string {
 func (*InputBatch) ProtoMessage() {}
 
 func (x *InputBatch) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[12]
+	mi := &file_tank_v1_tank_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1555,7 +1656,7 @@ func (x *InputBatch) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use InputBatch.ProtoReflect.Descriptor instead.
 func (*InputBatch) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{12}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *InputBatch) GetInputs() []*MoveInput {
@@ -1599,7 +1700,7 @@ type Fire struct {
 
 func (x *Fire) Reset() {
 	*x = Fire{}
-	mi := &file_tank_v1_tank_proto_msgTypes[13]
+	mi := &file_tank_v1_tank_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1611,7 +1712,7 @@ func (x *Fire) String() string {
 func (*Fire) ProtoMessage() {}
 
 func (x *Fire) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[13]
+	mi := &file_tank_v1_tank_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1624,7 +1725,7 @@ func (x *Fire) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Fire.ProtoReflect.Descriptor instead.
 func (*Fire) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{13}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *Fire) GetMoveTick() uint32 {
@@ -1666,7 +1767,7 @@ type TankView struct {
 
 func (x *TankView) Reset() {
 	*x = TankView{}
-	mi := &file_tank_v1_tank_proto_msgTypes[14]
+	mi := &file_tank_v1_tank_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1678,7 +1779,7 @@ func (x *TankView) String() string {
 func (*TankView) ProtoMessage() {}
 
 func (x *TankView) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[14]
+	mi := &file_tank_v1_tank_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1691,7 +1792,7 @@ func (x *TankView) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TankView.ProtoReflect.Descriptor instead.
 func (*TankView) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{14}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *TankView) GetPlayerId() uint32 {
@@ -1755,7 +1856,7 @@ type ShotResult struct {
 
 func (x *ShotResult) Reset() {
 	*x = ShotResult{}
-	mi := &file_tank_v1_tank_proto_msgTypes[15]
+	mi := &file_tank_v1_tank_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1767,7 +1868,7 @@ func (x *ShotResult) String() string {
 func (*ShotResult) ProtoMessage() {}
 
 func (x *ShotResult) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[15]
+	mi := &file_tank_v1_tank_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1780,7 +1881,7 @@ func (x *ShotResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ShotResult.ProtoReflect.Descriptor instead.
 func (*ShotResult) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{15}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *ShotResult) GetMoveTick() uint32 {
@@ -1885,7 +1986,7 @@ type Shot struct {
 
 func (x *Shot) Reset() {
 	*x = Shot{}
-	mi := &file_tank_v1_tank_proto_msgTypes[16]
+	mi := &file_tank_v1_tank_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1897,7 +1998,7 @@ func (x *Shot) String() string {
 func (*Shot) ProtoMessage() {}
 
 func (x *Shot) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[16]
+	mi := &file_tank_v1_tank_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1910,7 +2011,7 @@ func (x *Shot) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Shot.ProtoReflect.Descriptor instead.
 func (*Shot) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{16}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *Shot) GetShooterId() uint32 {
@@ -1960,7 +2061,7 @@ type Kill struct {
 
 func (x *Kill) Reset() {
 	*x = Kill{}
-	mi := &file_tank_v1_tank_proto_msgTypes[17]
+	mi := &file_tank_v1_tank_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1972,7 +2073,7 @@ func (x *Kill) String() string {
 func (*Kill) ProtoMessage() {}
 
 func (x *Kill) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[17]
+	mi := &file_tank_v1_tank_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1985,7 +2086,7 @@ func (x *Kill) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Kill.ProtoReflect.Descriptor instead.
 func (*Kill) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{17}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *Kill) GetKillerId() uint32 {
@@ -2021,7 +2122,7 @@ type Ping struct {
 
 func (x *Ping) Reset() {
 	*x = Ping{}
-	mi := &file_tank_v1_tank_proto_msgTypes[18]
+	mi := &file_tank_v1_tank_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2033,7 +2134,7 @@ func (x *Ping) String() string {
 func (*Ping) ProtoMessage() {}
 
 func (x *Ping) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[18]
+	mi := &file_tank_v1_tank_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2046,7 +2147,7 @@ func (x *Ping) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Ping.ProtoReflect.Descriptor instead.
 func (*Ping) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{18}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *Ping) GetClientTimeUs() uint64 {
@@ -2068,7 +2169,7 @@ type Pong struct {
 
 func (x *Pong) Reset() {
 	*x = Pong{}
-	mi := &file_tank_v1_tank_proto_msgTypes[19]
+	mi := &file_tank_v1_tank_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2080,7 +2181,7 @@ func (x *Pong) String() string {
 func (*Pong) ProtoMessage() {}
 
 func (x *Pong) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[19]
+	mi := &file_tank_v1_tank_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2093,7 +2194,7 @@ func (x *Pong) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Pong.ProtoReflect.Descriptor instead.
 func (*Pong) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{19}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *Pong) GetClientTimeUs() uint64 {
@@ -2127,7 +2228,7 @@ type RosterUpdate struct {
 
 func (x *RosterUpdate) Reset() {
 	*x = RosterUpdate{}
-	mi := &file_tank_v1_tank_proto_msgTypes[20]
+	mi := &file_tank_v1_tank_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2139,7 +2240,7 @@ func (x *RosterUpdate) String() string {
 func (*RosterUpdate) ProtoMessage() {}
 
 func (x *RosterUpdate) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[20]
+	mi := &file_tank_v1_tank_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2152,7 +2253,7 @@ func (x *RosterUpdate) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RosterUpdate.ProtoReflect.Descriptor instead.
 func (*RosterUpdate) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{20}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *RosterUpdate) GetJoined() []*PlayerJoined {
@@ -2180,7 +2281,7 @@ type PlayerJoined struct {
 
 func (x *PlayerJoined) Reset() {
 	*x = PlayerJoined{}
-	mi := &file_tank_v1_tank_proto_msgTypes[21]
+	mi := &file_tank_v1_tank_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2192,7 +2293,7 @@ func (x *PlayerJoined) String() string {
 func (*PlayerJoined) ProtoMessage() {}
 
 func (x *PlayerJoined) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[21]
+	mi := &file_tank_v1_tank_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2205,7 +2306,7 @@ func (x *PlayerJoined) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlayerJoined.ProtoReflect.Descriptor instead.
 func (*PlayerJoined) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{21}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *PlayerJoined) GetPlayerId() uint32 {
@@ -2234,7 +2335,7 @@ type PlayerLeft struct {
 
 func (x *PlayerLeft) Reset() {
 	*x = PlayerLeft{}
-	mi := &file_tank_v1_tank_proto_msgTypes[22]
+	mi := &file_tank_v1_tank_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2246,7 +2347,7 @@ func (x *PlayerLeft) String() string {
 func (*PlayerLeft) ProtoMessage() {}
 
 func (x *PlayerLeft) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[22]
+	mi := &file_tank_v1_tank_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2259,7 +2360,7 @@ func (x *PlayerLeft) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlayerLeft.ProtoReflect.Descriptor instead.
 func (*PlayerLeft) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{22}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *PlayerLeft) GetPlayerId() uint32 {
@@ -2286,7 +2387,7 @@ type Goodbye struct {
 
 func (x *Goodbye) Reset() {
 	*x = Goodbye{}
-	mi := &file_tank_v1_tank_proto_msgTypes[23]
+	mi := &file_tank_v1_tank_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2298,7 +2399,7 @@ func (x *Goodbye) String() string {
 func (*Goodbye) ProtoMessage() {}
 
 func (x *Goodbye) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[23]
+	mi := &file_tank_v1_tank_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2311,7 +2412,7 @@ func (x *Goodbye) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Goodbye.ProtoReflect.Descriptor instead.
 func (*Goodbye) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{23}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *Goodbye) GetReason() string {
@@ -2331,7 +2432,7 @@ type Disconnect struct {
 
 func (x *Disconnect) Reset() {
 	*x = Disconnect{}
-	mi := &file_tank_v1_tank_proto_msgTypes[24]
+	mi := &file_tank_v1_tank_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2343,7 +2444,7 @@ func (x *Disconnect) String() string {
 func (*Disconnect) ProtoMessage() {}
 
 func (x *Disconnect) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[24]
+	mi := &file_tank_v1_tank_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2356,7 +2457,7 @@ func (x *Disconnect) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Disconnect.ProtoReflect.Descriptor instead.
 func (*Disconnect) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{24}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *Disconnect) GetReason() string {
@@ -2370,7 +2471,7 @@ var File_tank_v1_tank_proto protoreflect.FileDescriptor
 
 const file_tank_v1_tank_proto_rawDesc = "" +
 	"\n" +
-	"\x12tank/v1/tank.proto\x12\atank.v1\"\xa4\x02\n" +
+	"\x12tank/v1/tank.proto\x12\atank.v1\"\xd9\x02\n" +
 	"\rClientMessage\x12&\n" +
 	"\x05hello\x18\x01 \x01(\v2\x0e.tank.v1.HelloH\x00R\x05hello\x123\n" +
 	"\n" +
@@ -2380,8 +2481,13 @@ const file_tank_v1_tank_proto_rawDesc = "" +
 	"\x04fire\x18\n" +
 	" \x01(\v2\r.tank.v1.FireH\x00R\x04fire\x126\n" +
 	"\vinput_batch\x18\x05 \x01(\v2\x13.tank.v1.InputBatchH\x00R\n" +
-	"inputBatchB\x06\n" +
-	"\x04kind\"\xe5\x03\n" +
+	"inputBatch\x123\n" +
+	"\n" +
+	"input_mode\x18\v \x01(\v2\x12.tank.v1.InputModeH\x00R\tinputModeB\x06\n" +
+	"\x04kind\"*\n" +
+	"\tInputMode\x12\x1d\n" +
+	"\n" +
+	"on_arrival\x18\x01 \x01(\bR\tonArrival\"\xe5\x03\n" +
 	"\rServerMessage\x12,\n" +
 	"\awelcome\x18\x01 \x01(\v2\x10.tank.v1.WelcomeH\x00R\awelcome\x12)\n" +
 	"\x06reject\x18\x02 \x01(\v2\x0f.tank.v1.RejectH\x00R\x06reject\x12/\n" +
@@ -2443,7 +2549,7 @@ const file_tank_v1_tank_proto_rawDesc = "" +
 	"\vtank_radius\x18\x04 \x01(\x01R\n" +
 	"tankRadius\x12\x14\n" +
 	"\x05speed\x18\x05 \x01(\x01R\x05speed\x12\x1b\n" +
-	"\tturn_rate\x18\x06 \x01(\x01R\bturnRate\"\xf2\x02\n" +
+	"\tturn_rate\x18\x06 \x01(\x01R\bturnRate\"\xe0\x03\n" +
 	"\vPlayerState\x12\x1b\n" +
 	"\tplayer_id\x18\x01 \x01(\rR\bplayerId\x12\x12\n" +
 	"\x04tick\x18\x02 \x01(\rR\x04tick\x124\n" +
@@ -2456,7 +2562,10 @@ const file_tank_v1_tank_proto_rawDesc = "" +
 	"\tdestroyed\x18\v \x01(\bR\tdestroyed\x12\x14\n" +
 	"\x05kills\x18\f \x01(\rR\x05kills\x12\x16\n" +
 	"\x06deaths\x18\r \x01(\rR\x06deaths\x12'\n" +
-	"\x0fspawn_protected\x18\x0e \x01(\bR\x0espawnProtectedJ\x04\b\x03\x10\x04J\x04\b\x04\x10\x05R\bpositionR\brotation\"\x93\x02\n" +
+	"\x0fspawn_protected\x18\x0e \x01(\bR\x0espawnProtected\x12\"\n" +
+	"\rinput_wait_ms\x18\x12 \x01(\rR\vinputWaitMs\x12#\n" +
+	"\rinput_waiting\x18\x13 \x01(\rR\finputWaiting\x12#\n" +
+	"\rinput_starved\x18\x14 \x01(\bR\finputStarvedJ\x04\b\x03\x10\x04J\x04\b\x04\x10\x05R\bpositionR\brotation\"\x93\x02\n" +
 	"\bSnapshot\x12\x1f\n" +
 	"\vserver_tick\x18\x01 \x01(\rR\n" +
 	"serverTick\x12.\n" +
@@ -2574,78 +2683,80 @@ func file_tank_v1_tank_proto_rawDescGZIP() []byte {
 }
 
 var file_tank_v1_tank_proto_enumTypes = make([]protoimpl.EnumInfo, 4)
-var file_tank_v1_tank_proto_msgTypes = make([]protoimpl.MessageInfo, 25)
+var file_tank_v1_tank_proto_msgTypes = make([]protoimpl.MessageInfo, 26)
 var file_tank_v1_tank_proto_goTypes = []any{
 	(SnapshotLane)(0),     // 0: tank.v1.SnapshotLane
 	(RejectCode)(0),       // 1: tank.v1.RejectCode
 	(ShotVerdict)(0),      // 2: tank.v1.ShotVerdict
 	(ShotRefusal)(0),      // 3: tank.v1.ShotRefusal
 	(*ClientMessage)(nil), // 4: tank.v1.ClientMessage
-	(*ServerMessage)(nil), // 5: tank.v1.ServerMessage
-	(*Hello)(nil),         // 6: tank.v1.Hello
-	(*Welcome)(nil),       // 7: tank.v1.Welcome
-	(*Rules)(nil),         // 8: tank.v1.Rules
-	(*Reject)(nil),        // 9: tank.v1.Reject
-	(*MoveInput)(nil),     // 10: tank.v1.MoveInput
-	(*Vec2)(nil),          // 11: tank.v1.Vec2
-	(*Rect)(nil),          // 12: tank.v1.Rect
-	(*Arena)(nil),         // 13: tank.v1.Arena
-	(*PlayerState)(nil),   // 14: tank.v1.PlayerState
-	(*Snapshot)(nil),      // 15: tank.v1.Snapshot
-	(*InputBatch)(nil),    // 16: tank.v1.InputBatch
-	(*Fire)(nil),          // 17: tank.v1.Fire
-	(*TankView)(nil),      // 18: tank.v1.TankView
-	(*ShotResult)(nil),    // 19: tank.v1.ShotResult
-	(*Shot)(nil),          // 20: tank.v1.Shot
-	(*Kill)(nil),          // 21: tank.v1.Kill
-	(*Ping)(nil),          // 22: tank.v1.Ping
-	(*Pong)(nil),          // 23: tank.v1.Pong
-	(*RosterUpdate)(nil),  // 24: tank.v1.RosterUpdate
-	(*PlayerJoined)(nil),  // 25: tank.v1.PlayerJoined
-	(*PlayerLeft)(nil),    // 26: tank.v1.PlayerLeft
-	(*Goodbye)(nil),       // 27: tank.v1.Goodbye
-	(*Disconnect)(nil),    // 28: tank.v1.Disconnect
+	(*InputMode)(nil),     // 5: tank.v1.InputMode
+	(*ServerMessage)(nil), // 6: tank.v1.ServerMessage
+	(*Hello)(nil),         // 7: tank.v1.Hello
+	(*Welcome)(nil),       // 8: tank.v1.Welcome
+	(*Rules)(nil),         // 9: tank.v1.Rules
+	(*Reject)(nil),        // 10: tank.v1.Reject
+	(*MoveInput)(nil),     // 11: tank.v1.MoveInput
+	(*Vec2)(nil),          // 12: tank.v1.Vec2
+	(*Rect)(nil),          // 13: tank.v1.Rect
+	(*Arena)(nil),         // 14: tank.v1.Arena
+	(*PlayerState)(nil),   // 15: tank.v1.PlayerState
+	(*Snapshot)(nil),      // 16: tank.v1.Snapshot
+	(*InputBatch)(nil),    // 17: tank.v1.InputBatch
+	(*Fire)(nil),          // 18: tank.v1.Fire
+	(*TankView)(nil),      // 19: tank.v1.TankView
+	(*ShotResult)(nil),    // 20: tank.v1.ShotResult
+	(*Shot)(nil),          // 21: tank.v1.Shot
+	(*Kill)(nil),          // 22: tank.v1.Kill
+	(*Ping)(nil),          // 23: tank.v1.Ping
+	(*Pong)(nil),          // 24: tank.v1.Pong
+	(*RosterUpdate)(nil),  // 25: tank.v1.RosterUpdate
+	(*PlayerJoined)(nil),  // 26: tank.v1.PlayerJoined
+	(*PlayerLeft)(nil),    // 27: tank.v1.PlayerLeft
+	(*Goodbye)(nil),       // 28: tank.v1.Goodbye
+	(*Disconnect)(nil),    // 29: tank.v1.Disconnect
 }
 var file_tank_v1_tank_proto_depIdxs = []int32{
-	6,  // 0: tank.v1.ClientMessage.hello:type_name -> tank.v1.Hello
-	10, // 1: tank.v1.ClientMessage.move_input:type_name -> tank.v1.MoveInput
-	22, // 2: tank.v1.ClientMessage.ping:type_name -> tank.v1.Ping
-	27, // 3: tank.v1.ClientMessage.goodbye:type_name -> tank.v1.Goodbye
-	17, // 4: tank.v1.ClientMessage.fire:type_name -> tank.v1.Fire
-	16, // 5: tank.v1.ClientMessage.input_batch:type_name -> tank.v1.InputBatch
-	7,  // 6: tank.v1.ServerMessage.welcome:type_name -> tank.v1.Welcome
-	9,  // 7: tank.v1.ServerMessage.reject:type_name -> tank.v1.Reject
-	15, // 8: tank.v1.ServerMessage.snapshot:type_name -> tank.v1.Snapshot
-	23, // 9: tank.v1.ServerMessage.pong:type_name -> tank.v1.Pong
-	28, // 10: tank.v1.ServerMessage.disconnect:type_name -> tank.v1.Disconnect
-	24, // 11: tank.v1.ServerMessage.roster_update:type_name -> tank.v1.RosterUpdate
-	19, // 12: tank.v1.ServerMessage.shot_result:type_name -> tank.v1.ShotResult
-	20, // 13: tank.v1.ServerMessage.shot:type_name -> tank.v1.Shot
-	21, // 14: tank.v1.ServerMessage.kill:type_name -> tank.v1.Kill
-	13, // 15: tank.v1.Welcome.arena:type_name -> tank.v1.Arena
-	0,  // 16: tank.v1.Welcome.snapshot_lane:type_name -> tank.v1.SnapshotLane
-	8,  // 17: tank.v1.Welcome.rules:type_name -> tank.v1.Rules
-	1,  // 18: tank.v1.Reject.code:type_name -> tank.v1.RejectCode
-	11, // 19: tank.v1.Rect.min:type_name -> tank.v1.Vec2
-	11, // 20: tank.v1.Rect.max:type_name -> tank.v1.Vec2
-	12, // 21: tank.v1.Arena.obstacles:type_name -> tank.v1.Rect
-	14, // 22: tank.v1.Snapshot.players:type_name -> tank.v1.PlayerState
-	10, // 23: tank.v1.InputBatch.inputs:type_name -> tank.v1.MoveInput
-	18, // 24: tank.v1.Fire.views:type_name -> tank.v1.TankView
-	2,  // 25: tank.v1.ShotResult.verdict:type_name -> tank.v1.ShotVerdict
-	3,  // 26: tank.v1.ShotResult.refusal:type_name -> tank.v1.ShotRefusal
-	11, // 27: tank.v1.ShotResult.target_position:type_name -> tank.v1.Vec2
-	11, // 28: tank.v1.ShotResult.origin:type_name -> tank.v1.Vec2
-	11, // 29: tank.v1.ShotResult.end:type_name -> tank.v1.Vec2
-	11, // 30: tank.v1.Shot.origin:type_name -> tank.v1.Vec2
-	11, // 31: tank.v1.Shot.end:type_name -> tank.v1.Vec2
-	25, // 32: tank.v1.RosterUpdate.joined:type_name -> tank.v1.PlayerJoined
-	26, // 33: tank.v1.RosterUpdate.left:type_name -> tank.v1.PlayerLeft
-	34, // [34:34] is the sub-list for method output_type
-	34, // [34:34] is the sub-list for method input_type
-	34, // [34:34] is the sub-list for extension type_name
-	34, // [34:34] is the sub-list for extension extendee
-	0,  // [0:34] is the sub-list for field type_name
+	7,  // 0: tank.v1.ClientMessage.hello:type_name -> tank.v1.Hello
+	11, // 1: tank.v1.ClientMessage.move_input:type_name -> tank.v1.MoveInput
+	23, // 2: tank.v1.ClientMessage.ping:type_name -> tank.v1.Ping
+	28, // 3: tank.v1.ClientMessage.goodbye:type_name -> tank.v1.Goodbye
+	18, // 4: tank.v1.ClientMessage.fire:type_name -> tank.v1.Fire
+	17, // 5: tank.v1.ClientMessage.input_batch:type_name -> tank.v1.InputBatch
+	5,  // 6: tank.v1.ClientMessage.input_mode:type_name -> tank.v1.InputMode
+	8,  // 7: tank.v1.ServerMessage.welcome:type_name -> tank.v1.Welcome
+	10, // 8: tank.v1.ServerMessage.reject:type_name -> tank.v1.Reject
+	16, // 9: tank.v1.ServerMessage.snapshot:type_name -> tank.v1.Snapshot
+	24, // 10: tank.v1.ServerMessage.pong:type_name -> tank.v1.Pong
+	29, // 11: tank.v1.ServerMessage.disconnect:type_name -> tank.v1.Disconnect
+	25, // 12: tank.v1.ServerMessage.roster_update:type_name -> tank.v1.RosterUpdate
+	20, // 13: tank.v1.ServerMessage.shot_result:type_name -> tank.v1.ShotResult
+	21, // 14: tank.v1.ServerMessage.shot:type_name -> tank.v1.Shot
+	22, // 15: tank.v1.ServerMessage.kill:type_name -> tank.v1.Kill
+	14, // 16: tank.v1.Welcome.arena:type_name -> tank.v1.Arena
+	0,  // 17: tank.v1.Welcome.snapshot_lane:type_name -> tank.v1.SnapshotLane
+	9,  // 18: tank.v1.Welcome.rules:type_name -> tank.v1.Rules
+	1,  // 19: tank.v1.Reject.code:type_name -> tank.v1.RejectCode
+	12, // 20: tank.v1.Rect.min:type_name -> tank.v1.Vec2
+	12, // 21: tank.v1.Rect.max:type_name -> tank.v1.Vec2
+	13, // 22: tank.v1.Arena.obstacles:type_name -> tank.v1.Rect
+	15, // 23: tank.v1.Snapshot.players:type_name -> tank.v1.PlayerState
+	11, // 24: tank.v1.InputBatch.inputs:type_name -> tank.v1.MoveInput
+	19, // 25: tank.v1.Fire.views:type_name -> tank.v1.TankView
+	2,  // 26: tank.v1.ShotResult.verdict:type_name -> tank.v1.ShotVerdict
+	3,  // 27: tank.v1.ShotResult.refusal:type_name -> tank.v1.ShotRefusal
+	12, // 28: tank.v1.ShotResult.target_position:type_name -> tank.v1.Vec2
+	12, // 29: tank.v1.ShotResult.origin:type_name -> tank.v1.Vec2
+	12, // 30: tank.v1.ShotResult.end:type_name -> tank.v1.Vec2
+	12, // 31: tank.v1.Shot.origin:type_name -> tank.v1.Vec2
+	12, // 32: tank.v1.Shot.end:type_name -> tank.v1.Vec2
+	26, // 33: tank.v1.RosterUpdate.joined:type_name -> tank.v1.PlayerJoined
+	27, // 34: tank.v1.RosterUpdate.left:type_name -> tank.v1.PlayerLeft
+	35, // [35:35] is the sub-list for method output_type
+	35, // [35:35] is the sub-list for method input_type
+	35, // [35:35] is the sub-list for extension type_name
+	35, // [35:35] is the sub-list for extension extendee
+	0,  // [0:35] is the sub-list for field type_name
 }
 
 func init() { file_tank_v1_tank_proto_init() }
@@ -2660,8 +2771,9 @@ func file_tank_v1_tank_proto_init() {
 		(*ClientMessage_Goodbye)(nil),
 		(*ClientMessage_Fire)(nil),
 		(*ClientMessage_InputBatch)(nil),
+		(*ClientMessage_InputMode)(nil),
 	}
-	file_tank_v1_tank_proto_msgTypes[1].OneofWrappers = []any{
+	file_tank_v1_tank_proto_msgTypes[2].OneofWrappers = []any{
 		(*ServerMessage_Welcome)(nil),
 		(*ServerMessage_Reject)(nil),
 		(*ServerMessage_Snapshot)(nil),
@@ -2678,7 +2790,7 @@ func file_tank_v1_tank_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_tank_v1_tank_proto_rawDesc), len(file_tank_v1_tank_proto_rawDesc)),
 			NumEnums:      4,
-			NumMessages:   25,
+			NumMessages:   26,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

@@ -1,0 +1,194 @@
+package netcode
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"time"
+)
+
+// bufferLink is a virtual client and server joined by a jittery link, in one loop: the
+// client's prediction clock (a Clock fed by Dilation.Stretch) makes one input a step, each
+// input and each report travels latency ± jitter, and the server applies one input a tick
+// from its buffer and reports how long it waited. Time is virtual; nothing sleeps.
+type bufferLink struct {
+	latency, jitter time.Duration
+	rng             *rand.Rand
+	dilate          bool
+
+	d        *Dilation
+	clock    *Clock
+	sent     int             // inputs made
+	arrive   []time.Duration // arrival time of input i at the server
+	applied  int             // inputs the server applied
+	reports  []pendingReport // reports on their way to the client
+	lastTick time.Duration   // when the server last ticked
+	paused   func(now time.Duration) bool
+	skew     float64 // the client's frame clock runs this much fast (0.004: 0.4%)
+
+	starved, ticks int
+	waits          []time.Duration
+}
+
+type pendingReport struct {
+	at time.Duration
+	r  InputReport
+}
+
+func newBufferLink(latency, jitter time.Duration, seed uint64, dilate bool) *bufferLink {
+	return &bufferLink{latency: latency, jitter: jitter, rng: rand.New(rand.NewPCG(seed, 1)), dilate: dilate,
+		d: NewDilation(DefaultDilationConfig()), clock: NewClock(StepInterval, 4),
+		paused: func(time.Duration) bool { return false }}
+}
+
+func (b *bufferLink) delay() time.Duration {
+	return b.latency + time.Duration((b.rng.Float64()*2-1)*float64(b.jitter))
+}
+
+// run plays until end, with client frames of frame and server ticks every StepInterval
+// starting at phase; measure says from when the figures count.
+func (b *bufferLink) run(start, end, frame, phase, measure time.Duration) {
+	nextTick := start + phase
+	for now := start; now < end; now += frame {
+		for _, p := range b.reports {
+			if p.at <= now && b.dilate {
+				b.d.Observe(p.r)
+			}
+		}
+		b.reports = slices.DeleteFunc(b.reports, func(p pendingReport) bool { return p.at <= now })
+		f := frame + time.Duration(float64(frame)*b.skew)
+		if b.dilate {
+			f = b.d.Stretch(f)
+		}
+		for n := b.clock.Advance(f); n > 0; n-- {
+			b.arrive = append(b.arrive, now+b.delay())
+			b.sent++
+		}
+		for ; nextTick <= now; nextTick += StepInterval {
+			if b.paused(nextTick) {
+				continue
+			}
+			var r InputReport
+			if b.applied < len(b.arrive) && b.arrive[b.applied] <= nextTick {
+				r.Wait = nextTick - b.arrive[b.applied]
+				b.applied++
+				for b.applied < len(b.arrive) && len(b.arrive)-b.applied > 8 && b.arrive[b.applied] <= nextTick {
+					b.applied++ // the buffer's overflow drains at once
+				}
+			} else if b.applied > 0 {
+				r.Starved = true
+			}
+			if nextTick >= measure {
+				b.ticks++
+				if r.Starved {
+					b.starved++
+				} else if r.Wait > 0 || b.applied > 0 {
+					b.waits = append(b.waits, r.Wait)
+				}
+			}
+			b.reports = append(b.reports, pendingReport{nextTick + b.delay(), r})
+		}
+	}
+}
+
+func (b *bufferLink) starvedRatio() float64 { return float64(b.starved) / float64(max(b.ticks, 1)) }
+
+func (b *bufferLink) medianWait() time.Duration {
+	w := slices.Clone(b.waits)
+	slices.Sort(w)
+	return w[len(w)/2]
+}
+
+// TestDilation_HoldsTheBufferJustFull: over links from a LAN to a bad Wi-Fi, with frames
+// that do not divide the tick and a server tick phase chosen badly, the clock settles so
+// that almost no tick starves and inputs wait little more than the link's jitter. Without
+// dilation the same clock starves whenever its phase drifts against the tick.
+func TestDilation_HoldsTheBufferJustFull(t *testing.T) {
+	tests := []struct {
+		name            string
+		latency, jitter time.Duration
+		maxMedianWait   time.Duration
+	}{
+		// A frame of 16.7 ms is itself a jitter of the send time: the lan wait is about that.
+		{"lan", time.Millisecond, time.Millisecond, 35 * time.Millisecond},
+		{"broadband", 32 * time.Millisecond, 12 * time.Millisecond, 50 * time.Millisecond},
+		{"wifi-bad", 50 * time.Millisecond, 50 * time.Millisecond, 100 * time.Millisecond},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for seed := range uint64(4) {
+				b := newBufferLink(tt.latency, tt.jitter, seed, true)
+				b.run(0, 60*time.Second, 16667*time.Microsecond, time.Duration(seed)*13*time.Millisecond, 10*time.Second)
+				if r := b.starvedRatio(); r > 0.01 {
+					t.Errorf("seed %d: starved %.3f of ticks, want at most 0.01", seed, r)
+				}
+				if m := b.medianWait(); m > tt.maxMedianWait {
+					t.Errorf("seed %d: median wait %v, want at most %v", seed, m, tt.maxMedianWait)
+				}
+				if r := b.d.Rate(); r > 0.1 || r < -0.1 {
+					t.Errorf("seed %d: rate %v outside ±10%%", seed, r)
+				}
+			}
+		})
+	}
+}
+
+// TestDilation_ResyncsAfterAServerPause: a server that stops ticking for 2 s comes back to
+// 40 inputs waiting; the clock holds its steps back in one jump and the wait is short again
+// a few seconds later, where a clock that only drifts would need half a minute.
+func TestDilation_ResyncsAfterAServerPause(t *testing.T) {
+	b := newBufferLink(20*time.Millisecond, 5*time.Millisecond, 1, true)
+	b.paused = func(at time.Duration) bool { return at >= 10*time.Second && at < 12*time.Second }
+	b.run(0, 24*time.Second, 16667*time.Microsecond, 7*time.Millisecond, 18*time.Second)
+	if b.d.Resyncs() < 1 {
+		t.Errorf("no resync after a 2 s pause")
+	}
+	if m := b.medianWait(); m > 60*time.Millisecond {
+		t.Errorf("median wait %v from 6 s after the pause, want it short again (<= 60 ms, where the 2 s of inputs kept would be 400 ms)", m)
+	}
+	if r := b.starvedRatio(); r > 0.01 {
+		t.Errorf("starved %.3f of ticks after the pause, want at most 0.01", r)
+	}
+}
+
+// TestDilation_FollowsAClockThatDrifts: a client whose frame clock runs 0.4% fast makes an
+// input more than the server takes every 250 ticks. Left alone its inputs wait ever longer
+// (the control); dilated, the clock slows by as much and the wait stays short.
+func TestDilation_FollowsAClockThatDrifts(t *testing.T) {
+	for _, dilate := range []bool{false, true} {
+		b := newBufferLink(time.Millisecond, time.Millisecond, 3, dilate)
+		b.skew = 0.004
+		b.run(0, 60*time.Second, 16667*time.Microsecond, 20*time.Millisecond, 30*time.Second)
+		m := b.medianWait()
+		switch {
+		case !dilate && m < 100*time.Millisecond:
+			t.Errorf("undilated: median wait %v, want the drift to have grown it past 100 ms", m)
+		case dilate && m > 35*time.Millisecond:
+			t.Errorf("dilated: median wait %v, want it held short (<= 35 ms)", m)
+		case dilate && b.d.Rate() > -0.002:
+			t.Errorf("dilated: rate %v, want the clock slowed to offset its 0.4%% drift", b.d.Rate())
+		}
+	}
+}
+
+func TestDilation_StretchSpreadsAJumpOverFrames(t *testing.T) {
+	d := NewDilation(DefaultDilationConfig())
+	d.debt = 120 * time.Millisecond
+	var got []time.Duration
+	for range 4 {
+		got = append(got, d.Stretch(10*time.Millisecond))
+	}
+	want := []time.Duration{60 * time.Millisecond, 60 * time.Millisecond, 30 * time.Millisecond, 10 * time.Millisecond}
+	if !slices.Equal(got, want) {
+		t.Errorf("Stretch with 120 ms to add = %v, want %v (at most a step extra a frame)", got, want)
+	}
+	d.debt = -25 * time.Millisecond
+	got = got[:0]
+	for range 3 {
+		got = append(got, d.Stretch(10*time.Millisecond))
+	}
+	want = []time.Duration{0, 0, 5 * time.Millisecond}
+	if !slices.Equal(got, want) {
+		t.Errorf("Stretch with 25 ms to hold back = %v, want %v", got, want)
+	}
+}
