@@ -24,6 +24,11 @@ type Config struct {
 	// Lane is how snapshots travel: chunk datagrams (the default) or the reliable stream as
 	// in protocol version 1. Sent to every client in Welcome.
 	Lane transport.Lane
+	// InputOnArrival applies each client's inputs at the first tick after they arrive, as
+	// many as arrived, instead of one per tick from its input buffer (the default, false;
+	// see inputbuffer.go). A client can ask for either for itself (InputMode); this is the
+	// choice for clients that do not ask.
+	InputOnArrival bool
 	// Arena is the field and movement rules; sent to every client in Welcome.
 	Arena netcode.Arena
 	// ViewRadius is interest management: each client is sent only the tanks within this

@@ -23,6 +23,7 @@ func newRapidFire(t *testing.T) *rapidFire {
 	w := newTestWorld(t, func(c *Config) { c.Rules.SpawnProtection = 0 })
 	r := &rapidFire{t: t, w: w}
 	_, r.attacker = mustJoin(t, w, 0, "attacker")
+	r.attacker.mode = modeOnArrival // what an attacker asks for: every move it sends, at once
 	_, r.honest = mustJoin(t, w, 0, "honest")
 	mustJoin(t, w, 0, "bystander")
 	return r

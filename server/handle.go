@@ -140,6 +140,8 @@ func (s *Server) readLoop(sess *session, id uint32) (reason string, dropped bool
 				s.stats.inputsRefused.add(ruleInboxFull)
 				return dropProtocol.reason(fmt.Sprintf("more than %d inputs in one tick", maxStreamInputsPerTick)), true
 			}
+		case *tankv1.ClientMessage_InputMode:
+			sess.setInputMode(k.InputMode.GetOnArrival())
 		case *tankv1.ClientMessage_Fire:
 			if !sess.pushFire(transport.FireFromProto(k.Fire, nil)) {
 				s.stats.firesDropped.Add(1)

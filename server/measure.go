@@ -105,3 +105,5 @@ func (p *sinkPeer) sendSnapshot([]byte)                                       {}
 func (p *sinkPeer) snapshotAck() uint32                                       { return p.ack }
 func (p *sinkPeer) kick(string)                                               {}
 func (p *sinkPeer) sendChunks([][]byte)                                       {}
+func (p *sinkPeer) inputArrival(uint32) (time.Duration, bool)                 { return 0, false }
+func (p *sinkPeer) inputMode() inputMode                                      { return modeServerDefault }

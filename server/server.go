@@ -34,6 +34,7 @@ type Server struct {
 	traffic     atomic.Pointer[transport.CountingConn] // the socket Serve counts, once it runs
 	listener    atomic.Pointer[transport.Listener]     // for its address-validation counters
 	drain       drain                                  // see drain.go
+	start       time.Time                              // server time 0, set by Serve before anything runs
 }
 
 type joinRequest struct {
@@ -100,6 +101,7 @@ func (s *Server) Serve(ctx context.Context, pc net.PacketConn) error {
 		return err
 	}
 	s.listener.Store(ln)
+	s.start = time.Now()
 	s.log.Info("server listening", "addr", pc.LocalAddr().String(), "max_players", s.cfg.MaxPlayers, "contact", s.cfg.Contact, "lane", s.cfg.Lane.String())
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
@@ -146,7 +148,7 @@ func (s *Server) accept(ctx context.Context, ln *transport.Listener, conns *sync
 			}
 			return fmt.Errorf("server: accept: %w", err)
 		}
-		sess := newSession(conn, &s.cfg, &s.stats)
+		sess := newSession(conn, &s.cfg, &s.stats, s.start)
 		conn.OnDatagram(sess.onDatagram)
 		op := s.open(sess)
 		untrack := s.track(sess) // before the goroutine, so shutdown cannot miss it
@@ -192,7 +194,7 @@ func (s *Server) runWorld(ctx context.Context) {
 	w.setWorkers(snapshotWorkers()) // per-client snapshots off the tick (see fanout.go)
 	defer w.settle()
 	peers := map[uint32]*session{}
-	start := time.Now()
+	start := s.start
 	ticker := time.NewTicker(tickInterval)
 	defer ticker.Stop()
 	joins, seated := s.joins, 0     // joins is nil once this tick has seated MaxJoinsPerTick

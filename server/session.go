@@ -20,11 +20,14 @@ type session struct {
 
 	joined  atomic.Bool   // set once Welcome is queued: datagrams count from then on
 	ackTick atomic.Uint32 // InputBatch.snapshot_ack_tick, newest seen (for delta snapshots)
+	mode    atomic.Int32  // an inputMode: how the client asked for its inputs to be applied
+	epoch   time.Time     // server time 0: when Serve started
 
-	inMu   sync.Mutex
-	inbox  []netcode.PendingInput
-	fires  []netcode.ShotRequest
-	copies []netcode.PendingInput // from InputBatch datagrams, as they came
+	inMu    sync.Mutex
+	inbox   []netcode.PendingInput
+	fires   []netcode.ShotRequest
+	copies  []netcode.PendingInput // from InputBatch datagrams, as they came
+	arrived inputArrivals          // when each recent move tick first came
 
 	outMu    sync.Mutex
 	control  [][]byte
@@ -37,11 +40,12 @@ type session struct {
 	doneOnce sync.Once
 }
 
-func newSession(conn *transport.Conn, cfg *Config, stats *counters) *session {
+func newSession(conn *transport.Conn, cfg *Config, stats *counters, epoch time.Time) *session {
 	return &session{
 		conn:  conn,
 		lane:  cfg.Lane,
 		stats: stats,
+		epoch: epoch,
 		wake:  make(chan struct{}, 1),
 		done:  make(chan struct{}),
 	}
@@ -82,7 +86,27 @@ func (s *session) pushInput(in netcode.PendingInput) bool {
 		return false
 	}
 	s.inbox = append(s.inbox, in)
+	s.arrived.note(in.Tick, time.Since(s.epoch))
 	return true
+}
+
+// inputArrival returns when move tick first reached this session, as server time.
+func (s *session) inputArrival(tick uint32) (time.Duration, bool) {
+	s.inMu.Lock()
+	defer s.inMu.Unlock()
+	return s.arrived.at(tick)
+}
+
+// inputMode returns how the client asked for its inputs to be applied.
+func (s *session) inputMode() inputMode { return inputMode(s.mode.Load()) }
+
+// setInputMode records an InputMode message.
+func (s *session) setInputMode(onArrival bool) {
+	m := modeBuffered
+	if onArrival {
+		m = modeOnArrival
+	}
+	s.mode.Store(int32(m))
 }
 
 func (s *session) takeInputs(dst []netcode.PendingInput) []netcode.PendingInput {
@@ -145,7 +169,9 @@ func (s *session) onDatagram(b []byte) {
 		s.stats.droppedDatagrams.Add(1)
 		return
 	}
+	n := len(s.copies)
 	s.copies = wire.AppendInputs(s.copies, batch)
+	s.arrived.noteAll(s.copies[n:], time.Since(s.epoch))
 }
 
 func (s *session) send(frame []byte) {

@@ -37,6 +37,10 @@ type peer interface {
 	kick(reason string)
 	// rtt returns the measured round trip to the client, 0 before there is one.
 	rtt() time.Duration
+	// inputArrival returns when move tick first arrived (server time), if it is known.
+	inputArrival(tick uint32) (time.Duration, bool)
+	// inputMode returns how the client asked for its inputs to be applied (InputMode).
+	inputMode() inputMode
 }
 
 // player is one tank in the world.
@@ -52,6 +56,7 @@ type player struct {
 	streamed uint32                 // last move tick that came on the stream
 	queue    []netcode.PendingInput // admitted, not yet simulated, in tick order
 	granted  time.Duration          // simulated time given to this player so far
+	input    netcode.InputReport    // this tick's input buffer report, sent in the player's own state
 	pace     pace                   // simulated time given in the last second
 	joinedAt time.Duration
 	// firstTick is the first tick whose snapshot the player was sent.
@@ -103,6 +108,9 @@ type TankCombat struct {
 // AppliedInput says that the server simulated player's MoveInput of tick MoveTick.
 type AppliedInput struct {
 	Player, MoveTick uint32
+	// Wait is how long the input waited at the server between its arrival and this tick;
+	// -1 when its arrival time is unknown.
+	Wait time.Duration
 }
 
 // world is the game state. Exactly one goroutine calls its methods.
@@ -267,13 +275,22 @@ func (w *world) simulate(p *player, now time.Duration) string {
 	if len(p.queue) == 0 && p.ack > 0 {
 		w.starved = append(w.starved, p.id)
 	}
+	// (A tick whose one input is held back by the time budget below stands the tank still
+	// too, but that is the movement rules at work, not a late input.)
 	budget := min(now-p.joinedAt+w.cfg.TimeSlack, p.granted+w.cfg.MaxSimPerTick,
 		p.granted+p.pace.left(now, w.cfg.MaxSimPerSecond))
+	due := w.dueInputs(p)
 	before, n := p.granted, 0
-	for _, in := range p.queue {
+	p.input = netcode.InputReport{}
+	for _, in := range p.queue[:due] {
 		if p.granted+in.Duration > budget {
 			w.stats.deferred.Add(1)
 			break
+		}
+		wait := time.Duration(-1)
+		if at, ok := p.peer.inputArrival(in.Tick); ok {
+			wait = max(now-at, 0)
+			p.input.Wait = wait
 		}
 		if p.destroyed {
 			in.Input = netcode.Input{} // a wreck does not move, but its clock runs on
@@ -282,12 +299,17 @@ func (w *world) simulate(p *player, now time.Duration) string {
 		p.granted += in.Duration
 		p.ack = in.Tick
 		p.recordMove(in.Tick)
-		w.applied = append(w.applied, AppliedInput{Player: p.id, MoveTick: in.Tick})
+		w.applied = append(w.applied, AppliedInput{Player: p.id, MoveTick: in.Tick, Wait: wait})
 		n++
 	}
 	p.pace.grant(now, p.granted-before)
 	w.stats.applied.Add(uint64(n))
 	p.queue = p.queue[:copy(p.queue, p.queue[n:])]
+	p.input.Waiting = len(p.queue)
+	p.input.Starved = n == 0 && p.ack > 0
+	if w.onArrival(p) {
+		p.input = netcode.InputReport{} // no buffer, nothing to report: a client's clock keeps its rate
+	}
 	return ""
 }
 
@@ -299,6 +321,7 @@ func (w *world) broadcast() {
 	for _, p := range w.players {
 		p.now = wire.TankOf(p.id, netcode.State{Tick: w.tick, Pose: p.pose, Ack: p.ack}, wire.Combat{Health: p.health,
 			Kills: p.kills, Deaths: p.deaths, Destroyed: p.destroyed, SpawnProtected: w.protected(p)})
+		p.now.Input = p.input
 		var err error
 		if p.entry, err = w.entries.Append(p.entry, p.now, w.tick); err != nil {
 			w.log.Error("cannot encode a player state; skipping this tick's snapshots", "player", p.id, "err", err)

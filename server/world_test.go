@@ -24,8 +24,10 @@ type fakePeer struct {
 	snapshot  []byte
 	chunks    [][]byte
 	kicked    string
-	ack       uint32        // the snapshot acknowledgement it reports
-	roundTrip time.Duration // the round trip it reports
+	ack       uint32                   // the snapshot acknowledgement it reports
+	roundTrip time.Duration            // the round trip it reports
+	mode      inputMode                // how the client asked for its inputs to be applied
+	arrived   map[uint32]time.Duration // when each move tick arrived, for the input buffer's report
 }
 
 func (p *fakePeer) takeInputs(dst []netcode.PendingInput) []netcode.PendingInput {
@@ -49,6 +51,11 @@ func (p *fakePeer) sendSnapshot(frame []byte) { p.snapshot = frame }
 func (p *fakePeer) kick(reason string)        { p.kicked = reason }
 func (p *fakePeer) snapshotAck() uint32       { return p.ack }
 func (p *fakePeer) rtt() time.Duration        { return p.roundTrip }
+func (p *fakePeer) inputMode() inputMode      { return p.mode }
+func (p *fakePeer) inputArrival(tick uint32) (time.Duration, bool) {
+	at, ok := p.arrived[tick]
+	return at, ok
+}
 
 func decodeFrame(frame []byte) *tankv1.ServerMessage {
 	m := new(tankv1.ServerMessage)
@@ -93,7 +100,7 @@ func steps(first uint32, n int, in netcode.Input, d time.Duration) []netcode.Pen
 }
 
 func TestWorld_AppliesInputsInOrderLikeReplay(t *testing.T) {
-	w := newTestWorld(t, nil)
+	w := newTestWorld(t, func(c *Config) { c.InputOnArrival = true }) // several inputs a tick
 	p, fp := mustJoin(t, w, 0, "ada")
 	spawn := p.pose
 	inputs := append(steps(1, 3, netcode.Input{Turn: 0.5, Throttle: 1}, 50*time.Millisecond),
@@ -116,7 +123,7 @@ func TestWorld_AppliesInputsInOrderLikeReplay(t *testing.T) {
 }
 
 func TestWorld_StaleAndDuplicateInputsIgnored(t *testing.T) {
-	w := newTestWorld(t, nil)
+	w := newTestWorld(t, func(c *Config) { c.InputOnArrival = true }) // both inputs in one tick
 	p, fp := mustJoin(t, w, 0, "ada")
 	fwd := netcode.Input{Throttle: 1}
 	fp.inputs = steps(1, 2, fwd, 50*time.Millisecond)

@@ -61,6 +61,17 @@ func parseFlags(fs *flag.FlagSet, args []string) (Config, error) {
 		cfg.Server.Arena = a
 		return err
 	})
+	fs.Func("input-buffer", "`on` (the default): apply each client's inputs one per tick from its input buffer; off: as they arrive (a client may ask for either for itself)", func(v string) error {
+		switch v {
+		case "on":
+			cfg.Server.InputOnArrival = false
+		case "off":
+			cfg.Server.InputOnArrival = true
+		default:
+			return fmt.Errorf("want on or off, not %q", v)
+		}
+		return nil
+	})
 	fs.DurationVar(&cfg.Server.IdleTimeout, "idle-timeout", cfg.Server.IdleTimeout, "drop a client silent this long")
 	fs.StringVar(&cfg.Metrics, "metrics", "", "serve Prometheus metrics on http://`address`/metrics and profiles on /debug/pprof/, e.g. 127.0.0.1:9100 (off when empty)")
 	cfg.Net.Register(fs)
