@@ -17,11 +17,18 @@ const pingEvery = 500 * time.Millisecond
 type Options struct {
 	Local  netcode.LocalConfig
 	Interp netcode.InterpConfig
+	// Dilation runs the prediction clock a little fast or slow to keep our inputs just in
+	// time for the server's input buffer (netcode.Dilation).
+	Dilation netcode.DilationConfig
+	// InputOnArrival asks the server to apply our inputs as they arrive, not one per tick
+	// from its input buffer (InputMode), and keeps the clock at its normal rate. For showing
+	// the stutter the buffer cures; SetInputOnArrival switches it later.
+	InputOnArrival bool
 }
 
 // DefaultOptions returns the netcode defaults.
 func DefaultOptions() Options {
-	return Options{Local: netcode.DefaultLocalConfig(), Interp: netcode.DefaultInterpConfig()}
+	return Options{Local: netcode.DefaultLocalConfig(), Interp: netcode.DefaultInterpConfig(), Dilation: netcode.DefaultDilationConfig()}
 }
 
 // Remote is another player's tank as this client sees it.
@@ -62,6 +69,12 @@ type Game struct {
 	lastPing time.Time
 	input    netcode.Input // given to the last Update
 	stats    Stats
+
+	// The server's input buffer (netcode.Dilation): the clock's rate, whether we asked for
+	// our inputs on arrival instead, and whether the server has been told.
+	dilation  *netcode.Dilation
+	onArrival bool
+	modeSent  bool
 
 	arrivals arrivals
 	bases    wire.Baselines         // what recent snapshots said, for delta chunks
@@ -132,6 +145,10 @@ func NewGame(sess *Session, opts Options, now time.Time) *Game {
 		remotes: map[uint32]*Remote{},
 		names:   map[uint32]string{},
 		seen:    map[uint32]bool{},
+
+		dilation:  netcode.NewDilation(opts.Dilation),
+		onArrival: opts.InputOnArrival,
+		modeSent:  !opts.InputOnArrival, // the buffer is what a server does unasked
 	}
 	if opts.Interp.Timeline == netcode.ServerTimeline {
 		g.link = netcode.NewServerClock(opts.Interp)
@@ -159,9 +176,15 @@ func (g *Game) Update(now time.Time, in netcode.Input) error {
 	if g.own.Destroyed {
 		in = netcode.Input{} // the server applies a wreck's inputs as zero: predict and draw that
 	}
+	if !g.modeSent {
+		if err := g.sess.SendInputMode(g.onArrival); err != nil {
+			return err
+		}
+		g.modeSent = true
+	}
 	if g.local != nil {
 		sent := false
-		for n := g.local.Advance(frame); n > 0; n-- {
+		for n := g.local.Advance(g.dilation.Stretch(frame)); n > 0; n-- {
 			p := g.local.Predict(in)
 			if err := g.sess.SendInput(p); err != nil {
 				return err
@@ -279,6 +302,9 @@ func (g *Game) receiveState(at time.Duration, ps *tankv1.PlayerState) {
 		g.stats.LastAck = max(g.stats.LastAck, st.Ack)
 		if st.Tick > g.ownTick {
 			g.own, g.ownTick = combatFromProto(ps), st.Tick
+			if !g.onArrival {
+				g.dilation.Observe(wire.InputReportFromProto(ps))
+			}
 		}
 		return
 	}
@@ -357,3 +383,22 @@ func (g *Game) Stats() Stats {
 
 // Session returns the underlying session.
 func (g *Game) Session() *Session { return g.sess }
+
+// SetInputOnArrival asks the server to apply our inputs as they arrive (true) or one per
+// tick from its input buffer (false), from the next Update on. On arrival the prediction
+// clock returns to its normal rate.
+func (g *Game) SetInputOnArrival(on bool) {
+	if on != g.onArrival {
+		g.onArrival, g.modeSent = on, false
+		g.dilation.Reset()
+	}
+}
+
+// InputOnArrival reports whether we asked for our inputs on arrival.
+func (g *Game) InputOnArrival() bool { return g.onArrival }
+
+// Dilation returns the prediction clock's rate offset (0.05: 5% fast) and how many times it
+// has jumped to catch up with the server's input buffer.
+func (g *Game) Dilation() (rate float64, resyncs int) {
+	return g.dilation.Rate(), g.dilation.Resyncs()
+}

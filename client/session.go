@@ -265,6 +265,12 @@ func (s *Session) SendInputBatch(inputs []netcode.PendingInput, ackTick, ackMask
 	return nil
 }
 
+// SendInputMode asks the server to apply our inputs as they arrive (onArrival) or one per
+// tick from its input buffer.
+func (s *Session) SendInputMode(onArrival bool) error {
+	return s.conn.Send(&tankv1.ClientMessage{Kind: &tankv1.ClientMessage_InputMode{InputMode: &tankv1.InputMode{OnArrival: onArrival}}})
+}
+
 // SendFire sends one shot as a Fire, on the reliable stream after the MoveInput it belongs to.
 func (s *Session) SendFire(req netcode.ShotRequest) error {
 	return s.conn.Send(&tankv1.ClientMessage{Kind: &tankv1.ClientMessage_Fire{Fire: transport.FireToProto(req)}})
