@@ -44,6 +44,11 @@ type Config struct {
 	// Link overrides single settings of Net's link, in both directions or in one; nil
 	// fields keep the preset's value.
 	Link linksim.Overrides
+	// InputBuffer is "on" (the default) for a server that applies each bot's inputs one per
+	// tick from its input buffer while the bots dilate their clocks to keep it just full,
+	// "off" for inputs applied as they arrive (the in-process server's default, and what
+	// every bot asks for, so an external server does it too).
+	InputBuffer string
 	// Groups, if any, split the bots into groups on networks of their own (their Bots add
 	// up to Bots; Net is then unused). Not with Matrix.
 	Groups []Group
@@ -89,6 +94,8 @@ func DefaultConfig() Config {
 		BotFPS:   60,   // what the window client runs
 		LagComp:  true, // what the window client asks for unless L is pressed
 		Lane:     transport.LaneDatagram.String(),
+
+		InputBuffer: "on",
 	}
 }
 
@@ -103,6 +110,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("tanksim: -duration %v is longer than a day", c.Duration)
 	case c.BotFPS < 1 || c.BotFPS > 240:
 		return fmt.Errorf("tanksim: -bot-fps %d outside [1, 240]", c.BotFPS)
+	case c.InputBuffer != "on" && c.InputBuffer != "off":
+		return fmt.Errorf("tanksim: -input-buffer %q: want on or off", c.InputBuffer)
 	case c.ServerMetrics != "" && c.Server == "":
 		return errors.New("tanksim: -server-metrics needs -server (an in-process server is measured directly)")
 	}

@@ -18,19 +18,37 @@ type inputLog struct {
 	applied   []appliedInput
 	truncated bool
 	ticks     []tickInputs // one per tick, bounded like history's tick durations
+	motion    map[uint32]motion
+	perTick   map[uint32]int // scratch: inputs applied per player this tick
+}
+
+// motion is one player's last pose and tick-to-tick displacement, for motion_uneven_ratio.
+type motion struct {
+	pose netcode.Pose
+	step float64 // distance moved in the tick before (world units)
+	seen bool
 }
 
 // appliedInput says the server applied player's input for moveTick at server time now.
 type appliedInput struct {
 	player, moveTick uint32
 	now              time.Duration
+	wait             time.Duration // from its arrival at the server; < 0 unknown
 }
 
 // tickInputs is one tick's count of players and of starved players among them.
 type tickInputs struct {
 	now              time.Duration
 	players, starved int
+	doubles          int // players that had more than one input applied in this tick
+	moving, uneven   int // players moving in this or the tick before; of those, with a step unlike the one before
 }
+
+// unevenStep is how far one tick's displacement may differ from the tick before's, as a
+// share of the larger, before the motion counts as uneven: a tank that stands for a tick
+// (0) or moves two steps (2x) is far outside it; the bots' steering, which changes speed
+// by a few percent a tick, is inside.
+const unevenStep = 0.3
 
 // record adds one tick's applied inputs and starvation.
 func (l *inputLog) record(rec server.TickRecord) {
@@ -39,11 +57,67 @@ func (l *inputLog) record(rec server.TickRecord) {
 			l.truncated = true
 			break
 		}
-		l.applied = append(l.applied, appliedInput{player: a.Player, moveTick: a.MoveTick, now: rec.Now})
+		l.applied = append(l.applied, appliedInput{player: a.Player, moveTick: a.MoveTick, now: rec.Now, wait: a.Wait})
 	}
-	if len(l.ticks) < maxTickDurations {
-		l.ticks = append(l.ticks, tickInputs{now: rec.Now, players: len(rec.IDs), starved: len(rec.Starved)})
+	if len(l.ticks) >= maxTickDurations {
+		return
 	}
+	t := tickInputs{now: rec.Now, players: len(rec.IDs), starved: len(rec.Starved)}
+	if l.perTick == nil {
+		l.perTick, l.motion = map[uint32]int{}, map[uint32]motion{}
+	}
+	clear(l.perTick)
+	for _, a := range rec.Applied {
+		l.perTick[a.Player]++
+	}
+	for _, n := range l.perTick {
+		if n > 1 {
+			t.doubles++
+		}
+	}
+	for i, id := range rec.IDs[:min(len(rec.IDs), len(rec.Poses))] {
+		m, pose := l.motion[id], rec.Poses[i]
+		step := math.Hypot(pose.X-m.pose.X, pose.Y-m.pose.Y)
+		if m.seen && (step > 0 || m.step > 0) {
+			t.moving++
+			if math.Abs(step-m.step) > unevenStep*max(step, m.step) {
+				t.uneven++
+			}
+		}
+		l.motion[id] = motion{pose: pose, step: step, seen: true}
+	}
+	l.ticks = append(l.ticks, t)
+}
+
+// waits returns how long each input applied in a tick inWindow accepts waited at the
+// server, in milliseconds.
+func (l *inputLog) waits(inWindow func(now time.Duration) bool) []float64 {
+	var out []float64
+	for _, a := range l.applied {
+		if a.wait >= 0 && inWindow(a.now) {
+			out = append(out, float64(a.wait)/float64(time.Millisecond))
+		}
+	}
+	return out
+}
+
+// ratios returns, over the player-ticks inWindow accepts, the share that applied more than
+// one input and, over the player-ticks of moving tanks, the share whose displacement was
+// unlike the tick before's; false for a ratio with nothing to count.
+func (l *inputLog) ratios(inWindow func(now time.Duration) bool) (doubles, uneven *float64) {
+	players, d, moving, u := 0, 0, 0, 0
+	for _, t := range l.ticks {
+		if inWindow(t.now) {
+			players, d, moving, u = players+t.players, d+t.doubles, moving+t.moving, u+t.uneven
+		}
+	}
+	if players > 0 {
+		doubles = ptr(float64(d) / float64(players))
+	}
+	if moving > 0 {
+		uneven = ptr(float64(u) / float64(moving))
+	}
+	return doubles, uneven
 }
 
 // sentAt returns the server time at which player sent its input for moveTick, and false

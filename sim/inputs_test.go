@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"tanknet/netcode"
 	"tanknet/server"
 )
 
@@ -43,5 +44,41 @@ func TestInputLog_LateTicksAgainstEachPlayersEarliestLead(t *testing.T) {
 	}
 	if _, ok := l.starvedRatio(func(time.Duration) bool { return false }); ok {
 		t.Error("starvedRatio of an empty window reported a value")
+	}
+}
+
+// TestInputLog_DoublesWaitsAndUnevenMotion: a tank that moves one step a tick is even; one
+// that stands a tick and then moves two is counted as a stand, a double and two uneven
+// ticks; waits come from the applied inputs with a known arrival.
+func TestInputLog_DoublesWaitsAndUnevenMotion(t *testing.T) {
+	var l inputLog
+	step := 50 * time.Millisecond
+	steady, stutter := 0.0, 0.0
+	moves := []int{1, 1, 0, 2, 1, 1} // the stutterer's inputs per tick
+	for i, n := range moves {
+		now := time.Duration(i+1) * step
+		steady += 1
+		stutter += float64(n)
+		rec := server.TickRecord{Tick: uint32(i + 1), Now: now, IDs: []uint32{1, 2},
+			Poses:   []netcode.Pose{{X: steady}, {X: stutter}},
+			Applied: []server.AppliedInput{{Player: 1, MoveTick: uint32(i + 1), Wait: 7 * time.Millisecond}}}
+		for k := range n {
+			rec.Applied = append(rec.Applied, server.AppliedInput{Player: 2, MoveTick: uint32(10*i + k), Wait: -1})
+		}
+		l.record(rec)
+	}
+	all := func(time.Duration) bool { return true }
+	doubles, uneven := l.ratios(all)
+	if want := 1.0 / 12; doubles == nil || *doubles != want {
+		t.Errorf("input_double_ratio = %v, want %v (one player-tick of twelve applied two)", doubles, want)
+	}
+	// Moving player-ticks after the first: 5 of the steady tank, 5 of the stutterer; uneven:
+	// the stand (1 -> 0), the double (0 -> 2) and the step back (2 -> 1).
+	if want := 3.0 / 10; uneven == nil || *uneven != want {
+		t.Errorf("motion_uneven_ratio = %v, want %v", uneven, want)
+	}
+	waits := l.waits(all)
+	if len(waits) != len(moves) || waits[0] != 7 {
+		t.Errorf("waits = %v, want the steady player's %d known waits of 7 ms (unknown ones left out)", waits, len(moves))
 	}
 }

@@ -99,6 +99,8 @@ type probe struct {
 
 	sent     map[uint32]time.Duration // server time at which each move tick was sent
 	lastSent uint32                   // newest move tick in sent
+
+	dilation []timedValue // the prediction clock's rate offset (%) each frame, up to maxSentInputs
 }
 
 // maxSentInputs bounds the send times one bot keeps: 55 min at 20 Hz.
@@ -164,6 +166,10 @@ func (p *probe) onFrame(now time.Time, g *client.Game) {
 			}
 			p.lastSent = pend[len(pend)-1].Tick
 		}
+	}
+	if len(p.dilation) < maxSentInputs {
+		rate, _ := g.Dilation()
+		p.dilation = append(p.dilation, timedValue{at: at, v: rate * 100})
 	}
 	if l := g.Local(); l != nil {
 		off := l.Offset()

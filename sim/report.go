@@ -90,6 +90,24 @@ type Report struct {
 	// InputStarvedRatio is the share of player-ticks in the window in which the server had
 	// no input waiting for a playing tank (its tank stood still for want of input).
 	InputStarvedRatio *float64 `json:"input_starved_ratio"`
+	// InputBuffer is "on" when the server applied each bot's inputs one per tick from its
+	// input buffer, "off" when it applied them as they arrived (tanksim -input-buffer).
+	InputBuffer string `json:"input_buffer"`
+	// InputWait is how long each input applied in the window waited at the server, from its
+	// first copy's arrival to the tick that applied it (ms).
+	InputWait *Quantiles `json:"input_wait_ms"`
+	// InputDoubleRatio is the share of player-ticks in the window that applied more than one
+	// input: the lurch after a stand.
+	InputDoubleRatio *float64 `json:"input_double_ratio"`
+	// MotionUnevenRatio sees the stutter from outside, on the server's poses alone: of the
+	// player-ticks in the window in which a tank moved (in that tick or the one before), the
+	// share whose displacement differs from the tick before's by more than 30% of the
+	// larger. A tank that stands for a tick or moves twice counts; steering does not.
+	MotionUnevenRatio *float64 `json:"motion_uneven_ratio"`
+	// Dilation is how fast each bot's prediction clock ran, over its frames in the window:
+	// the median and 99th percentile of the rate offset and the largest offset either way
+	// (%, + fast, - slow; 0 with the buffer off).
+	Dilation *DilationSummary `json:"dilation"`
 	// HOLStalls counts head-of-line stalls over the run, all bots: snapshot arrivals that
 	// came as a burst of three or more within 10 ms after a gap above 1.5 ticks. Detected on
 	// the reliable lane only; on the datagram lane a missing snapshot is a gap, never a
@@ -144,6 +162,26 @@ type Report struct {
 	Clients []ClientReport `json:"clients"`
 }
 
+// DilationSummary is the distribution of a clock's rate offset (%).
+type DilationSummary struct {
+	P50       float64 `json:"p50"`
+	P99       float64 `json:"p99"`
+	MaxAbsPct float64 `json:"max_abs_pct"`
+}
+
+// dilationSummary summarizes rate offsets, or returns nil when there are none.
+func dilationSummary(xs []float64) *DilationSummary {
+	q := quantiles(xs)
+	if q == nil {
+		return nil
+	}
+	s := &DilationSummary{P50: q.P50, P99: q.P99}
+	for _, x := range xs {
+		s.MaxAbsPct = max(s.MaxAbsPct, math.Abs(x))
+	}
+	return s
+}
+
 // TankBytes is what one tank's snapshot entry costs (bytes), moving or idle; null where no
 // such entry was sent.
 type TankBytes struct {
@@ -181,6 +219,7 @@ func buildReport(d *runData) Report {
 		Notes:         d.notes,
 		Arena:         cfg.Arena, BotFPS: cfg.BotFPS,
 		Fire: cfg.Fire, LagComp: cfg.LagComp, ShotsRefused: map[string]int{},
+		InputBuffer: cfg.InputBuffer,
 	}
 	if cfg.Server != "" {
 		r.Server = cfg.Server
@@ -194,6 +233,15 @@ func buildReport(d *runData) Report {
 	var configured float64 // sum over nConfigured samples
 	var holds int64
 	nConfigured, sampled, inexact := 0, false, false
+	var dilation []float64
+	for _, b := range d.bots {
+		for _, s := range b.probe.dilation {
+			if d.inWindow(s.at) {
+				dilation = append(dilation, s.v)
+			}
+		}
+	}
+	r.Dilation = dilationSummary(dilation)
 	for _, b := range d.bots {
 		c := b.report
 		r.Reconciliations += c.Reconciliations
@@ -297,8 +345,9 @@ func buildReport(d *runData) Report {
 				t, ok := sent[player][moveTick]
 				return t, ok
 			}
-			late, starved, truncated := d.truth.inputMetrics(inWindow, sentAt)
-			r.InputLateTicks, r.InputStarvedRatio = quantiles(late), starved
+			m, truncated := d.truth.inputMetrics(inWindow, sentAt)
+			r.InputLateTicks, r.InputStarvedRatio = quantiles(m.late), m.starved
+			r.InputWait, r.InputDoubleRatio, r.MotionUnevenRatio = quantiles(m.waits), m.doubles, m.uneven
 			if truncated || full {
 				r.Notes = append(r.Notes, "long run: input_late_ticks covers only the first inputs recorded")
 			}

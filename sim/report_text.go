@@ -39,7 +39,11 @@ func (r Report) WriteText(w io.Writer) error {
 	}
 	fmt.Fprintf(w, "own tank:  input to visible %s ms (frames at %d/s)\n", quantileString(r.InputToVisible), r.BotFPS)
 	fmt.Fprintf(w, "snapshots: %d lost, %d head-of-line stalls (gap %s ms)\n", r.SnapshotsLost, r.HOLStalls, quantileString(r.HOLStallMillis))
-	fmt.Fprintf(w, "inputs:    late %s ticks, starved %s of player-ticks\n", quantileString(r.InputLateTicks), optPercent(r.InputStarvedRatio))
+	fmt.Fprintf(w, "inputs:    buffer %s: late %s ticks, starved %s and doubled %s of player-ticks, waited %s ms\n", r.InputBuffer,
+		quantileString(r.InputLateTicks), optPercent(r.InputStarvedRatio), optPercent(r.InputDoubleRatio), quantileString(r.InputWait))
+	if dl := r.Dilation; dl != nil {
+		fmt.Fprintf(w, "           clock dilation p50 %+.2f%%, p99 %+.2f%%, max |%.2f|%%; motion uneven in %s of moving ticks\n", dl.P50, dl.P99, dl.MaxAbsPct, optPercent(r.MotionUnevenRatio))
+	}
 	fmt.Fprintf(w, "network:   RTT %s ms, %.0f B/s up, %.0f B/s down per client\n",
 		quantileString(r.RTT), r.BytesPerSecond.Up, r.BytesPerSecond.Down)
 	fmt.Fprintf(w, "server:    tick %s ms, %s allocs/tick, %s cores\n", quantileString(r.ServerTick), opt("%.1f", r.AllocsPerTick), opt("%.3f", r.ServerCPUCores))

@@ -178,6 +178,7 @@ func serverConfig(spec runSpec) server.Config {
 	scfg.Lane = spec.lane
 	scfg.Addr = "127.0.0.1:0"
 	scfg.Contact = cfg.Contact
+	scfg.InputOnArrival = cfg.InputBuffer == "off"
 	scfg.MaxPlayers = max(scfg.MaxPlayers, cfg.Bots)
 	scfg.Arena, _ = netcode.ArenaByName(cfg.Arena) // validated by Config.Validate
 	scfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -225,6 +226,7 @@ func runBots(ctx context.Context, spec runSpec, addr string, start time.Time, tr
 			opts := client.DefaultOptions()
 			opts.Interp.Timeline = tl
 			opts.Local.PartialStep = !cfg.NoPartialStep
+			opts.InputOnArrival = cfg.InputBuffer == "off"
 			b.report, b.err = client.RunBot(ctx, client.BotConfig{
 				Addr:       addr,
 				Name:       fmt.Sprintf("bot-%d", i+1),

@@ -75,14 +75,23 @@ func (h *history) record(rec server.TickRecord, at time.Time) {
 
 // inputMetrics returns input_late_ticks samples and input_starved_ratio for the server
 // times inWindow accepts (see inputLog), and whether the input log was cut short.
-func (h *history) inputMetrics(inWindow func(now time.Duration) bool, sent sentAt) (late []float64, starved *float64, truncated bool) {
+func (h *history) inputMetrics(inWindow func(now time.Duration) bool, sent sentAt) (m inputFigures, truncated bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	late = h.inputs.lateTicks(inWindow, sent)
+	m.late = h.inputs.lateTicks(inWindow, sent)
 	if r, ok := h.inputs.starvedRatio(inWindow); ok {
-		starved = &r
+		m.starved = &r
 	}
-	return late, starved, h.inputs.truncated
+	m.waits = h.inputs.waits(inWindow)
+	m.doubles, m.uneven = h.inputs.ratios(inWindow)
+	return m, h.inputs.truncated
+}
+
+// inputFigures are the input metrics a run's window yields (see inputLog).
+type inputFigures struct {
+	late, waits     []float64
+	starved         *float64
+	doubles, uneven *float64
 }
 
 // wallOffset returns the wall time of server time zero (see start), and false before the

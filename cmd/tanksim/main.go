@@ -50,6 +50,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (cfg sim.Config, asJSON bool, e
 	fs.BoolVar(&cfg.Contact, "contact", cfg.Contact, "in-process server only: resolve tank contact")
 	fs.BoolVar(&cfg.NoPartialStep, "no-partial-step", cfg.NoPartialStep, "draw own tanks between their last two steps, not a partial step ahead (to compare input_to_visible_ms)")
 	fs.StringVar(&cfg.Net, "net", cfg.Net, "network `profile` for both directions: "+strings.Join(linksim.PresetNames(), ", ")+", or custom; or up=PROFILE,down=PROFILE (up: bot to server)")
+	fs.StringVar(&cfg.InputBuffer, "input-buffer", cfg.InputBuffer, "`on`: the server applies one input per bot per tick from its buffer and the bots dilate their clocks; off: inputs applied as they arrive")
 	fs.StringVar(&cfg.Interp, "interp", cfg.Interp, "remote interpolation `timeline`: receive or adaptive")
 	fs.StringVar(&cfg.Lane, "lane", cfg.Lane, "in-process server: where snapshots travel, `datagram` or reliable")
 	fs.BoolVar(&asJSON, "json", false, "print JSON instead of a text report")
