@@ -140,6 +140,12 @@ func (s *Session) handshake(ctx context.Context, name string, timeout time.Durat
 	}
 }
 
+// serverGone is how long the server may stay silent before a client gives up on it: three
+// times the server's own idle timeout, because a server can be stopped for several seconds
+// and come back (a suspended laptop hosting a LAN game, a virtual machine migrating) with
+// every client's packets waiting in its socket, and it then drops no one.
+const serverGone = 3 * transport.IdleTimeout
+
 // Welcome returns what the server said when we joined.
 func (s *Session) Welcome() Welcome { return s.welcome }
 
@@ -158,10 +164,10 @@ func (s *Session) Run() error {
 				err = errors.New("client: the window took no messages while 80 that are not snapshots queued up; giving up")
 			}
 		} else if transport.IsTimeout(err) {
-			if s.conn.SilentFor() < transport.IdleTimeout {
-				continue // the server's packets arrive; only the stream is stalled behind a loss
+			if s.conn.SilentFor() < serverGone {
+				continue // the server's packets arrive (the stream is stalled behind a loss), or it is paused
 			}
-			err = fmt.Errorf("client: lost the server: nothing received for %v", transport.IdleTimeout)
+			err = fmt.Errorf("client: lost the server: nothing received for %v", serverGone)
 		}
 		s.mu.Lock()
 		if s.closed {

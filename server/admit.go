@@ -17,10 +17,11 @@ const (
 )
 
 // admit checks one MoveInput from a client whose newest queued-or-applied tick is last and
-// whose last applied tick is ack. It returns the input to queue (turn and throttle clamped),
+// whose last applied tick is ack, allowing it to run lead ticks ahead of ack (the
+// configured lead, plus the ticks a paused server owes: see world.leadGrace). It returns the input to queue (turn and throttle clamped),
 // a verdict, and for refused inputs the rule broken (a Stats.InputsRefused label) and the
 // reason. It never panics on any input.
-func admit(in netcode.PendingInput, last, ack uint32, cfg *Config) (_ netcode.PendingInput, _ verdict, rule, reason string) {
+func admit(in netcode.PendingInput, last, ack, lead uint32, cfg *Config) (_ netcode.PendingInput, _ verdict, rule, reason string) {
 	if err := in.Input.Validate(); err != nil {
 		return in, refused, ruleNotFinite, fmt.Sprintf("move tick %d: turn %v / throttle %v is not a finite number", in.Tick, in.Input.Turn, in.Input.Throttle)
 	}
@@ -30,7 +31,7 @@ func admit(in netcode.PendingInput, last, ack uint32, cfg *Config) (_ netcode.Pe
 	if in.Tick <= last {
 		return in, stale, "", ""
 	}
-	if lead := cfg.inputLead(); uint64(in.Tick) > uint64(ack)+uint64(lead) {
+	if uint64(in.Tick) > uint64(ack)+uint64(lead) {
 		return in, refused, ruleLead, fmt.Sprintf("move tick %d is more than %d ahead of the last applied tick %d", in.Tick, lead, ack)
 	}
 	in.Input = in.Input.Clamp()

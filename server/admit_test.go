@@ -38,7 +38,7 @@ func TestAdmit(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, v, _, reason := admit(tt.in, tt.last, tt.ack, &cfg)
+			got, v, _, reason := admit(tt.in, tt.last, tt.ack, cfg.inputLead(), &cfg)
 			if v != tt.want {
 				t.Fatalf("admit(%+v, last %d, ack %d) verdict = %v, want %v (reason %q)", tt.in, tt.last, tt.ack, v, tt.want, reason)
 			}

@@ -26,7 +26,7 @@ func (w *world) admitCopies(p *player) {
 			w.stats.gapInputs.Add(1)
 			continue
 		}
-		in, v, _, _ := admit(in, p.last, p.ack, w.cfg)
+		in, v, _, _ := admit(in, p.last, p.ack, w.lead(), w.cfg)
 		if v != admitted {
 			w.stats.badDatagrams.Add(1)
 			continue

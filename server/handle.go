@@ -128,6 +128,9 @@ func (s *Server) readLoop(sess *session, id uint32) (reason string, dropped bool
 			if transport.IsTimeout(err) && sess.conn.SilentFor() < s.cfg.IdleTimeout {
 				continue // its packets arrive; only the stream is stalled behind a loss, or quiet
 			}
+			if transport.IsTimeout(err) && s.heart.pausedRecently(time.Now(), s.cfg.IdleTimeout) {
+				continue // the server itself was stopped: its socket's backlog is the client's packets
+			}
 			reason, protocol := readErrorReason(err, s.cfg.IdleTimeout)
 			if protocol {
 				s.stats.badFrames.Add(1)

@@ -35,6 +35,7 @@ type Server struct {
 	listener    atomic.Pointer[transport.Listener]     // for its address-validation counters
 	drain       drain                                  // see drain.go
 	start       time.Time                              // server time 0, set by Serve before anything runs
+	heart       heartbeat                              // notices when the process itself was paused (pause.go)
 }
 
 type joinRequest struct {
@@ -102,6 +103,9 @@ func (s *Server) Serve(ctx context.Context, pc net.PacketConn) error {
 	}
 	s.listener.Store(ln)
 	s.start = time.Now()
+	beatDone := make(chan struct{})
+	defer close(beatDone)
+	go s.heart.run(beatDone)
 	s.log.Info("server listening", "addr", pc.LocalAddr().String(), "max_players", s.cfg.MaxPlayers, "contact", s.cfg.Contact, "lane", s.cfg.Lane.String())
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
@@ -197,6 +201,7 @@ func (s *Server) runWorld(ctx context.Context) {
 	start := s.start
 	ticker := time.NewTicker(tickInterval)
 	defer ticker.Stop()
+	lastTick := time.Now()
 	joins, seated := s.joins, 0     // joins is nil once this tick has seated MaxJoinsPerTick
 	drainStarted := s.drain.started // nil once the drain has begun, so it is read once
 	draining, drained := false, false
@@ -250,6 +255,8 @@ func (s *Server) runWorld(ctx context.Context) {
 		case <-ticker.C:
 			joins, seated = s.joins, 0
 			t0 := time.Now()
+			w.owe(t0.Sub(lastTick))
+			lastTick = t0
 			rec := w.step(t0.Sub(start))
 			s.stats.tickDuration.observe(time.Since(t0))
 			s.tick.Store(rec.Tick)

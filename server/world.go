@@ -115,12 +115,13 @@ type AppliedInput struct {
 
 // world is the game state. Exactly one goroutine calls its methods.
 type world struct {
-	cfg     *Config
-	log     *slog.Logger
-	stats   *counters
-	tick    uint32
-	nextID  uint32
-	players []*player // in increasing id order
+	leadGrace uint32 // ticks of input lead a late-running server owes its clients (pause.go)
+	cfg       *Config
+	log       *slog.Logger
+	stats     *counters
+	tick      uint32
+	nextID    uint32
+	players   []*player // in increasing id order
 
 	inputs  []netcode.PendingInput // scratch for takeInputs
 	copies  []netcode.PendingInput // scratch for takeDatagramInputs
@@ -251,7 +252,7 @@ func (w *world) simulate(p *player, now time.Duration) string {
 	w.inputs = p.peer.takeInputs(w.inputs[:0])
 	for _, in := range w.inputs {
 		raw := in.Input
-		in, v, rule, reason := admit(in, p.last, p.ack, w.cfg)
+		in, v, rule, reason := admit(in, p.last, p.ack, w.lead(), w.cfg)
 		switch v {
 		case refused:
 			w.stats.inputsRefused.add(rule)

@@ -26,26 +26,12 @@ func TestSIGTERM_DrainsThenDisconnectsWithTheReason(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds tankserver and plays eight bots for a few seconds")
 	}
-	bin := filepath.Join(t.TempDir(), "tankserver")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildServer(t)
 	addr := freeUDPAddr(t)
 	const drain = 2 * time.Second
-	cmd := exec.Command(bin, "-addr", addr, "-drain", drain.String())
-	var logs bytes.Buffer
-	cmd.Stderr = &logs
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	cmd := startServer(t, bin, "-addr", addr, "-drain", drain.String())
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
-	t.Cleanup(func() {
-		cmd.Process.Kill()
-		if t.Failed() {
-			t.Logf("tankserver's log:\n%s", logs.String())
-		}
-	})
 
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
@@ -122,4 +108,34 @@ func freeUDPAddr(t *testing.T) string {
 	}
 	defer pc.Close()
 	return pc.LocalAddr().String()
+}
+
+// buildServer builds tankserver into the test's temporary directory.
+func buildServer(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "tankserver")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// startServer starts bin with args; the test kills it at the end and shows its log if it
+// failed.
+func startServer(t *testing.T, bin string, args ...string) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	logs := new(bytes.Buffer)
+	cmd.Stderr = logs
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cmd.Process.Signal(syscall.SIGCONT)
+		cmd.Process.Kill()
+		if t.Failed() {
+			t.Logf("tankserver's log:\n%s", logs.String())
+		}
+	})
+	return cmd
 }
