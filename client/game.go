@@ -75,6 +75,7 @@ type Game struct {
 	dilation  *netcode.Dilation
 	onArrival bool
 	modeSent  bool
+	report    netcode.InputReport // the newest report of our inputs in the buffer
 
 	arrivals arrivals
 	bases    wire.Baselines         // what recent snapshots said, for delta chunks
@@ -302,8 +303,9 @@ func (g *Game) receiveState(at time.Duration, ps *tankv1.PlayerState) {
 		g.stats.LastAck = max(g.stats.LastAck, st.Ack)
 		if st.Tick > g.ownTick {
 			g.own, g.ownTick = combatFromProto(ps), st.Tick
+			g.report = wire.InputReportFromProto(ps)
 			if !g.onArrival {
-				g.dilation.Observe(wire.InputReportFromProto(ps))
+				g.dilation.Observe(g.report)
 			}
 		}
 		return
@@ -393,6 +395,9 @@ func (g *Game) SetInputOnArrival(on bool) {
 		g.dilation.Reset()
 	}
 }
+
+// InputReport returns what our newest own state said of our inputs in the server's buffer.
+func (g *Game) InputReport() netcode.InputReport { return g.report }
 
 // InputOnArrival reports whether we asked for our inputs on arrival.
 func (g *Game) InputOnArrival() bool { return g.onArrival }

@@ -47,7 +47,7 @@ func (g *Game) handleKeys() (quit bool) {
 	g.showScores = scores
 
 	pressed := inpututil.IsKeyJustPressed
-	for _, k := range []ebiten.Key{ebiten.KeyF1, ebiten.KeyP, ebiten.KeyR, ebiten.KeyI, ebiten.KeyG, ebiten.KeyH, ebiten.KeyN, ebiten.KeyT, ebiten.KeyB, ebiten.KeyL, ebiten.KeyE, ebiten.KeyO, ebiten.KeyPeriod, ebiten.KeyComma} {
+	for _, k := range []ebiten.Key{ebiten.KeyF1, ebiten.KeyP, ebiten.KeyR, ebiten.KeyI, ebiten.KeyG, ebiten.KeyH, ebiten.KeyN, ebiten.KeyT, ebiten.KeyB, ebiten.KeyL, ebiten.KeyU, ebiten.KeyE, ebiten.KeyO, ebiten.KeyPeriod, ebiten.KeyComma} {
 		g.viewChanged = g.viewChanged || pressed(k)
 	}
 	if g.stepTour(pressed(ebiten.KeyPeriod), pressed(ebiten.KeyComma), pressed(ebiten.KeyO)) {
@@ -83,6 +83,8 @@ func (g *Game) handleKeys() (quit bool) {
 			p.selectNext()
 		case pressed(ebiten.KeyL):
 			p.lagComp = !p.lagComp
+		case pressed(ebiten.KeyU):
+			p.game.SetInputOnArrival(!p.game.InputOnArrival())
 		case pressed(ebiten.KeyN):
 			step := 1
 			if held(ebiten.KeyShift) {

@@ -45,8 +45,7 @@ func HUD(g *client.Game, t Techniques, net []string) []Line {
 		rtt = ms(st.RTT)
 	}
 	add(Plain, "RTT %s ping, %s KCP", rtt, ms(g.Session().SmoothedRTT()))
-	add(Dim, "ping: a game message there and back")
-	add(Dim, "KCP: the transport's smoothed estimate")
+	add(Dim, "ping: game message; KCP: transport")
 	add(Plain, "server tick %d  snapshots %d", st.ServerTick, st.Snapshots)
 	if st.Lane == transport.LaneReliable {
 		add(Plain, "lane reliable  HOL stalls %d", st.HOLStalls)
@@ -55,6 +54,13 @@ func HUD(g *client.Game, t Techniques, net []string) []Line {
 	}
 	for _, n := range net {
 		add(Dim, "%s", n)
+	}
+	if g.InputOnArrival() {
+		add(Warn, "inputs on arrival (U): no buffer")
+	} else {
+		r := g.InputReport()
+		rate, _ := g.Dilation()
+		add(Plain, "buffer %d, wait %s, clock %+.1f%%", r.Waiting, ms(r.Wait), rate*100)
 	}
 
 	add(Heading, "Local tank")
@@ -154,7 +160,7 @@ func Help(demo bool) []Line {
 		ls = append(ls,
 			Line{"W A S D      drive the near player (left pane)", Plain},
 			Line{"arrows       drive the far player (right pane)", Plain},
-			Line{"P R I N L B  act on the pane under the mouse;", Plain},
+			Line{"P R I N L B U act on the pane under the mouse;", Plain},
 			Line{"             over the server pane, on both", Dim},
 			Line{"Space        near player fires; Enter: far player", Plain},
 			Line{"+ / -        add / remove a bot", Plain},
@@ -177,6 +183,7 @@ func Help(demo bool) []Line {
 		Line{"B            next remote tank on the timeline", Plain},
 		Line{"Tab          scoreboard, while held", Plain},
 		Line{"L            lag compensation for your shots on/off", Plain},
+		Line{"U            server input buffer on/off (off: on arrival)", Plain},
 		Line{"T            timeline strip on/off", Plain},
 		Line{"G            ghosts on/off", Plain},
 		Line{"H            HUD and graph on/off", Plain},
