@@ -5,7 +5,11 @@
 // It also referees combat (combat.go, fire.go): hitscan shots, health, kills and respawns,
 // with lag compensation: it remembers what every snapshot showed (history.go) and judges a
 // shot against each target exactly as the shooter drew it (netcode.DrawnPose), within a
-// bounded rewind window.
+// bounded rewind window. A shot is judged only on what its client could have drawn: tanks it
+// was sent (seen.go), no further back than its round trip explains; its cooldown is counted
+// in granted game time and server time, never in client-chosen units (cooldown.go); and
+// with interest management no message tells a client of a tank beyond its view (reveal.go).
+// Every exported count is declared once, in the Metrics table (metrictable.go).
 //
 // One goroutine owns the world; connection goroutines only decode and enqueue, and a slow
 // client only ever holds up its own connection. With interest management, each client's own

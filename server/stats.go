@@ -82,24 +82,19 @@ type counters struct {
 	earlyInputs, redundantInputs, gapInputs, badDatagrams, droppedDatagrams atomic.Uint64
 }
 
+// snapshot reads the live counts into a Stats: those of the Metrics table through it, the
+// rest (totals, the histogram, the per-motion counts) here.
 func (c *counters) snapshot() Stats {
-	return Stats{
-		Ticks: c.ticks.Load(), Players: int(c.players.Load()), Joins: c.joins.Load(), Rejects: c.rejects.Load(),
-		Drops: c.drops.Load(), Leaves: c.leaves.Load(),
-		InputsApplied: c.applied.Load(), InputsStale: c.staleInputs.Load(),
-		InputsClamped: c.clamped.Load(), InputsDeferred: c.deferred.Load(),
-		Contacts: c.contacts.Load(), BadFrames: c.badFrames.Load(), Evicted: c.evicted.Load(),
-		RejectsByCode: c.rejectsByCode.snapshot(), DropsByReason: c.dropsByReason.snapshot(),
-		InputsRefused: c.inputsRefused.snapshot(), TickDuration: c.tickDuration.snapshot(),
-		PingsIgnored: c.pingsIgnored.Load(),
-		Shots:        c.shots.Load(), Hits: c.hits.Load(), Kills: c.kills.Load(), Respawns: c.respawns.Load(),
-		FiresDropped: c.firesDropped.Load(), ShotsRefused: c.shotsRefused.snapshot(),
-		InputsEarly: c.earlyInputs.Load(), InputsRedundant: c.redundantInputs.Load(),
-		InputsPastGap: c.gapInputs.Load(), DatagramsBad: c.badDatagrams.Load(),
-		DatagramsDropped: c.droppedDatagrams.Load(),
-		StatesMoving:     c.statesMoving.Load(), StatesIdle: c.statesIdle.Load(),
+	st := Stats{
+		Players: int(c.players.Load()), Rejects: c.rejects.Load(), Drops: c.drops.Load(),
+		TickDuration: c.tickDuration.snapshot(),
+		StatesMoving: c.statesMoving.Load(), StatesIdle: c.statesIdle.Load(),
 		StateBytesMoving: c.stateBytesMoving.Load(), StateBytesIdle: c.stateBytesIdle.Load(),
 	}
+	for _, m := range Metrics {
+		m.fill(&st, c)
+	}
+	return st
 }
 
 // snapCost is what the tank entries of one snapshot cost, moving and idle tanks apart.

@@ -1,7 +1,10 @@
 package server
 
 import (
+	"fmt"
+	"reflect"
 	"slices"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -78,5 +81,42 @@ func TestTickHistogram_BucketsByUpperBound(t *testing.T) {
 	}
 	if wantSum := time.Second + 2*time.Millisecond + 101*time.Microsecond; s.Count != 5 || s.Sum != wantSum {
 		t.Errorf("count %d sum %v, want 5 and %v (the 1 s tick counts beyond the last bucket)", s.Count, s.Sum, wantSum)
+	}
+}
+
+// Every count the server keeps reaches Stats and the metrics: each live counter of the
+// Metrics table shows its own value in the snapshot's series, each tally its labels, and no
+// atomic counter of counters is left out of the table but the few snapshot reads itself.
+func TestMetrics_EveryLiveCountReachesStats(t *testing.T) {
+	c := new(counters)
+	covered := map[*atomic.Uint64]bool{&c.rejects: true, &c.drops: true, // totals of labelled counts
+		&c.statesMoving: true, &c.statesIdle: true, &c.stateBytesMoving: true, &c.stateBytesIdle: true} // per motion
+	for i, m := range Metrics {
+		switch {
+		case m.live != nil:
+			m.live(c).Store(uint64(1000 + i))
+			covered[m.live(c)] = true
+		case m.tally != nil:
+			m.tally(c).add(fmt.Sprint("label", i))
+		}
+	}
+	st := c.snapshot()
+	for i, m := range Metrics {
+		switch got := m.Series(&st); {
+		case m.live != nil && got[""] != uint64(1000+i):
+			t.Errorf("%s: Stats shows %d, want the live count %d", m.Name, got[""], 1000+i)
+		case m.tally != nil && got[fmt.Sprint("label", i)] != 1:
+			t.Errorf("%s: Stats shows %v, want label%d counted once", m.Name, got, i)
+		}
+	}
+	v := reflect.ValueOf(c).Elem()
+	for i := range v.NumField() {
+		f := v.Field(i)
+		if f.Type() != reflect.TypeOf(atomic.Uint64{}) {
+			continue
+		}
+		if !covered[(*atomic.Uint64)(f.Addr().UnsafePointer())] {
+			t.Errorf("counters.%s is in no Metric of the table", v.Type().Field(i).Name)
+		}
 	}
 }
