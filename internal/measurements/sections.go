@@ -67,6 +67,25 @@ var sections = []section{
 		cols: netcodeCols,
 	},
 	{
+		title: "The server's input buffer and the clients' time dilation",
+		about: "With the buffer on (the default) the server applies one input per player per tick and each bot runs its clock up to 10% fast or slow to keep its inputs just in time; off, the server applies whatever arrived, as before. Starved: player-ticks with no input (the tank stands); doubled: player-ticks with more than one (it lurches); uneven motion: moving player-ticks whose displacement on the server differs from the tick before's by over 30%. Wait: from an input's arrival to the tick that applied it. With contact off no reconciliation moves a prediction in either mode.",
+		rows: []row{
+			{"lan, buffer on", tanksim("-bots", "8", "-duration", "20s", "-net", "lan", "-contact=false", "-interp", "adaptive", "-seed", "7", "-input-buffer", "on")},
+			{"lan, buffer off", tanksim("-bots", "8", "-duration", "20s", "-net", "lan", "-contact=false", "-interp", "adaptive", "-seed", "7", "-input-buffer", "off")},
+			{"broadband, buffer on", tanksim("-bots", "8", "-duration", "20s", "-net", "broadband", "-contact=false", "-interp", "adaptive", "-seed", "7", "-input-buffer", "on")},
+			{"broadband, buffer off", tanksim("-bots", "8", "-duration", "20s", "-net", "broadband", "-contact=false", "-interp", "adaptive", "-seed", "7", "-input-buffer", "off")},
+			{"wifi-bad, buffer on", tanksim("-bots", "8", "-duration", "20s", "-net", "wifi-bad", "-contact=false", "-interp", "adaptive", "-seed", "7", "-input-buffer", "on")},
+			{"wifi-bad, buffer off", tanksim("-bots", "8", "-duration", "20s", "-net", "wifi-bad", "-contact=false", "-interp", "adaptive", "-seed", "7", "-input-buffer", "off")},
+			{"mobile-3g, buffer on", tanksim("-bots", "8", "-duration", "20s", "-net", "mobile-3g", "-contact=false", "-interp", "adaptive", "-seed", "7", "-input-buffer", "on")},
+			{"mobile-3g, buffer off", tanksim("-bots", "8", "-duration", "20s", "-net", "mobile-3g", "-contact=false", "-interp", "adaptive", "-seed", "7", "-input-buffer", "off")},
+		},
+		cols: []column{
+			{"starved", "input_starved_ratio"}, {"doubled", "input_double_ratio"},
+			{"uneven motion", "motion_uneven_ratio"}, {"wait p50 / p99 ms", "input_wait_ms.p50 input_wait_ms.p99"},
+			{"clock p50 % / max |%|", "dilation.p50 dilation.max_abs_pct"}, {"residual ≠ 0", "residual_nonzero"}, {"snaps", "snaps"},
+		},
+	},
+	{
 		title: "Input to screen",
 		about: "From the frame that first gets a new input to the first frame whose drawn own tank moved with it: the own tank is drawn a partial step ahead, so a key shows in the same frame (0 ms) or the next.",
 		rows: []row{
