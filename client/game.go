@@ -49,7 +49,7 @@ type Remote struct {
 // Game is a playing client: the session plus the netcode state for every tank. One
 // goroutine calls Update once per frame and reads the rest between Updates.
 type Game struct {
-	sess    *Session
+	server  Link // where messages come from and inputs go (link.go)
 	welcome Welcome
 	opts    Options
 	epoch   time.Time // local time zero for netcode's durations
@@ -135,11 +135,12 @@ const (
 	forgetAfter = 2 * time.Second
 )
 
-// NewGame returns a Game on an established session. now is the local time to count from.
-func NewGame(sess *Session, opts Options, now time.Time) *Game {
+// NewGame returns a Game on link (an established Session, or any other Link). now is the
+// local time to count from.
+func NewGame(link Link, opts Options, now time.Time) *Game {
 	g := &Game{
-		sess:    sess,
-		welcome: sess.Welcome(),
+		server:  link,
+		welcome: link.Welcome(),
 		opts:    opts,
 		epoch:   now,
 		last:    now,
@@ -166,7 +167,7 @@ func (g *Game) Update(now time.Time, in netcode.Input) error {
 	frame := now.Sub(g.last)
 	g.last = now
 	var err error
-	g.recv, err = g.sess.Drain(g.recv[:0])
+	g.recv, err = g.server.Drain(g.recv[:0])
 	for i := range g.recv {
 		g.receive(g.recv[i])
 		g.recv[i] = Received{}
@@ -178,7 +179,7 @@ func (g *Game) Update(now time.Time, in netcode.Input) error {
 		in = netcode.Input{} // the server applies a wreck's inputs as zero: predict and draw that
 	}
 	if !g.modeSent {
-		if err := g.sess.SendInputMode(g.onArrival); err != nil {
+		if err := g.server.SendInputMode(g.onArrival); err != nil {
 			return err
 		}
 		g.modeSent = true
@@ -187,7 +188,7 @@ func (g *Game) Update(now time.Time, in netcode.Input) error {
 		sent := false
 		for n := g.local.Advance(g.dilation.Stretch(frame)); n > 0; n-- {
 			p := g.local.Predict(in)
-			if err := g.sess.SendInput(p); err != nil {
+			if err := g.server.SendInput(p); err != nil {
 				return err
 			}
 			g.lastMove = p.Tick
@@ -219,7 +220,7 @@ func (g *Game) Update(now time.Time, in netcode.Input) error {
 	}
 	if now.Sub(g.lastPing) >= pingEvery {
 		g.lastPing = now
-		if err := g.sess.Ping(uint64(now.Sub(g.epoch) / time.Microsecond)); err != nil {
+		if err := g.server.Ping(uint64(now.Sub(g.epoch) / time.Microsecond)); err != nil {
 			return err
 		}
 	}
@@ -383,8 +384,8 @@ func (g *Game) Stats() Stats {
 	return st
 }
 
-// Session returns the underlying session.
-func (g *Game) Session() *Session { return g.sess }
+// Link returns what the Game talks to.
+func (g *Game) Link() Link { return g.server }
 
 // SetInputOnArrival asks the server to apply our inputs as they arrive (true) or one per
 // tick from its input buffer (false), from the next Update on. On arrival the prediction

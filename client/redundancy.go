@@ -28,7 +28,7 @@ func (g *Game) remember(p netcode.PendingInput) {
 // snapshot acknowledgement, as one InputBatch datagram.
 func (g *Game) sendBatch() error {
 	tick, mask := g.arrivals.ack()
-	return g.sess.SendInputBatch(g.unacked(), tick, mask)
+	return g.server.SendInputBatch(g.unacked(), tick, mask)
 }
 
 // unacked returns the remembered inputs newer than the server's last acknowledgement,

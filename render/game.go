@@ -109,7 +109,7 @@ func (g *Game) Update() error {
 		// prediction steps; what the server sent meanwhile waits in the sessions' queues.
 		g.started = true
 		for _, p := range g.panes {
-			p.game = client.NewGame(p.game.Session(), g.opts.Game, time.Now())
+			p.game = client.NewGame(p.game.Link(), g.opts.Game, time.Now())
 		}
 	}
 	if g.opts.Tour && g.frames == 0 && !g.tour.Running() {
