@@ -82,7 +82,7 @@ var sections = []section{
 		cols: []column{
 			{"starved", "input_starved_ratio"}, {"doubled", "input_double_ratio"},
 			{"uneven motion", "motion_uneven_ratio"}, {"wait p50 / p99 ms", "input_wait_ms.p50 input_wait_ms.p99"},
-			{"clock p50 % / max |%|", "dilation.p50 dilation.max_abs_pct"}, {"residual ≠ 0", "residual_nonzero"}, {"snaps", "snaps"},
+			{"clock p50 / max abs %", "dilation.p50 dilation.max_abs_pct"}, {"residual ≠ 0", "residual_nonzero"}, {"snaps", "snaps"},
 		},
 	},
 	{
