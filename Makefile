@@ -16,7 +16,7 @@ SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 GOFILES   = $(shell git ls-files -co --exclude-standard '*.go' 2>/dev/null || find . -name '*.go' -not -path './.git/*')
 
 .DEFAULT_GOAL := help
-.PHONY: help deps go build install demo demo-windows server client sim test bench fuzz soak measurements gif gen lint fmt clean
+.PHONY: help deps go build install demo demo-windows server client sim test bench fuzz squeeze soak measurements gif gen lint fmt clean
 
 help: ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  make %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -104,6 +104,9 @@ fuzz: go ## fuzz every decoder of network bytes for FUZZTIME each (default 30s)
 	  echo "fuzzing $${t%%:*} in $${t#*:}"; \
 	  $(GO) test -run '^$$' -fuzz "^$${t%%:*}$$" -fuzztime $${FUZZTIME:-30s} -fuzzminimizetime 5s $${t#*:} || exit 1; \
 	done
+
+squeeze: build ## a tankserver held to a quarter of a core for 30 s (SIGSTOP/SIGCONT) under 8 bots: fails if one is dropped (~50 s)
+	./scripts/squeeze.sh
 
 soak: go ## 8 bots on yojimbo's harsh network (1 s latency, 100 ms jitter, 25% loss, 25% duplicates) for SOAKTIME (default 3m); prints a report
 	TANKNET_SOAK=$${SOAKTIME:-3m} $(GO) test -race -count=1 -run '^TestSoak$$' -v -timeout 60m ./server
