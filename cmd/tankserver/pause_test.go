@@ -2,14 +2,9 @@ package main
 
 import (
 	"context"
-	"fmt"
-	"sync"
-	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
-
-	"tanknet/client"
 )
 
 // TestPause_FrozenServerDropsNoOne stops the real server process (SIGSTOP), as a suspended
@@ -26,37 +21,7 @@ func TestPause_FrozenServerDropsNoOne(t *testing.T) {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	const players = 4
-	var joined atomic.Int32
-	lastSnapshot := make([]atomic.Int64, players)
-	errs := make([]error, players)
-	var wg sync.WaitGroup
-	for i := range players {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			seen, counted := 0, false
-			_, errs[i] = client.RunBot(ctx, client.BotConfig{
-				Addr: addr, Name: fmt.Sprint("p", i), Seed: uint64(i + 1), Options: client.DefaultOptions(),
-				DialTimeout: 20 * time.Second,
-				OnFrame: func(now time.Time, g *client.Game) {
-					if !counted {
-						counted = true
-						joined.Add(1)
-					}
-					if n := g.Stats().Snapshots; n > seen {
-						seen = n
-						lastSnapshot[i].Store(now.UnixNano())
-					}
-				},
-			})
-		}()
-	}
-	for deadline := time.Now().Add(30 * time.Second); joined.Load() < players; time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("only %d of %d players joined within 30 s", joined.Load(), players)
-		}
-	}
+	ps := playBots(t, ctx, addr, 4)
 	time.Sleep(time.Second) // play a little first
 	if err := srv.Process.Signal(syscall.SIGSTOP); err != nil {
 		t.Fatal(err)
@@ -68,13 +33,12 @@ func TestPause_FrozenServerDropsNoOne(t *testing.T) {
 	}
 	time.Sleep(3 * time.Second) // play on after the pause
 	cancel()
-	wg.Wait()
-	for i, err := range errs {
+	for i, err := range ps.wait() {
 		if err != nil {
 			t.Errorf("player %d: %v, want it still playing after the pause", i+1, err)
 		}
-		if last := time.Unix(0, lastSnapshot[i].Load()); last.Before(resumed.Add(time.Second)) {
-			t.Errorf("player %d heard its last snapshot %v after the resume, want it playing on", i+1, last.Sub(resumed))
+		if d := ps.heardAfter(i, resumed); d < time.Second {
+			t.Errorf("player %d heard its last snapshot %v after the resume, want it playing on", i+1, d)
 		}
 	}
 }

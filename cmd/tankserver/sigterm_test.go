@@ -8,8 +8,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -35,37 +33,7 @@ func TestSIGTERM_DrainsThenDisconnectsWithTheReason(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	const players = 8
-	var joined atomic.Int32
-	lastSnapshot := make([]atomic.Int64, players) // UnixNano of each bot's newest snapshot
-	errs := make([]error, players)
-	var wg sync.WaitGroup
-	for i := range players {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			seen, counted := 0, false
-			_, errs[i] = client.RunBot(ctx, client.BotConfig{
-				Addr: addr, Name: "player", Seed: uint64(i + 1), Options: client.DefaultOptions(),
-				DialTimeout: 20 * time.Second,
-				OnFrame: func(now time.Time, g *client.Game) {
-					if !counted {
-						counted = true
-						joined.Add(1)
-					}
-					if n := g.Stats().Snapshots; n > seen {
-						seen = n
-						lastSnapshot[i].Store(now.UnixNano())
-					}
-				},
-			})
-		}()
-	}
-	for deadline := time.Now().Add(30 * time.Second); joined.Load() < players; time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("only %d of %d players joined within 30 s", joined.Load(), players)
-		}
-	}
+	ps := playBots(t, ctx, addr, 8)
 	termAt := time.Now()
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
@@ -77,16 +45,15 @@ func TestSIGTERM_DrainsThenDisconnectsWithTheReason(t *testing.T) {
 		t.Errorf("a join after SIGTERM: %v, want the shutting-down Reject", err)
 	}
 
-	wg.Wait()
-	for i, err := range errs {
+	for i, err := range ps.wait() {
 		var dis *client.DisconnectedError
 		if !errors.As(err, &dis) || !strings.Contains(dis.Reason, "shutting down") {
 			t.Errorf("player %d ended with %v, want a Disconnect saying the server is shutting down", i+1, err)
 		}
 		// Not a timing bound on the server: a player still hearing snapshots well into the
 		// drain shows it was not dropped at the signal.
-		if last := time.Unix(0, lastSnapshot[i].Load()); last.Sub(termAt) < drain/2 {
-			t.Errorf("player %d's last snapshot came %v after SIGTERM, want it playing on into the %v drain", i+1, last.Sub(termAt), drain)
+		if d := ps.heardAfter(i, termAt); d < drain/2 {
+			t.Errorf("player %d's last snapshot came %v after SIGTERM, want it playing on into the %v drain", i+1, d, drain)
 		}
 	}
 	select {
