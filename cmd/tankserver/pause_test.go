@@ -17,7 +17,7 @@ func TestPause_FrozenServerDropsNoOne(t *testing.T) {
 	}
 	bin := buildServer(t)
 	addr := freeUDPAddr(t)
-	srv := startServer(t, bin, "-addr", addr)
+	srv, _ := startServer(t, bin, "-addr", addr)
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -27,7 +28,7 @@ func TestSIGTERM_DrainsThenDisconnectsWithTheReason(t *testing.T) {
 	bin := buildServer(t)
 	addr := freeUDPAddr(t)
 	const drain = 2 * time.Second
-	cmd := startServer(t, bin, "-addr", addr, "-drain", drain.String())
+	cmd, logs := startServer(t, bin, "-addr", addr, "-drain", drain.String())
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
 
@@ -38,6 +39,7 @@ func TestSIGTERM_DrainsThenDisconnectsWithTheReason(t *testing.T) {
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
+	logs.waitFor(t, "draining") // a signal is handled a moment after it is sent
 
 	_, err := client.Dial(ctx, addr, "late", nil, 5*time.Second)
 	var rej *client.RejectedError
@@ -89,10 +91,10 @@ func buildServer(t *testing.T) string {
 
 // startServer starts bin with args; the test kills it at the end and shows its log if it
 // failed.
-func startServer(t *testing.T, bin string, args ...string) *exec.Cmd {
+func startServer(t *testing.T, bin string, args ...string) (*exec.Cmd, *serverLog) {
 	t.Helper()
 	cmd := exec.Command(bin, args...)
-	logs := new(bytes.Buffer)
+	logs := new(serverLog)
 	cmd.Stderr = logs
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -104,5 +106,33 @@ func startServer(t *testing.T, bin string, args ...string) *exec.Cmd {
 			t.Logf("tankserver's log:\n%s", logs.String())
 		}
 	})
-	return cmd
+	return cmd, logs
+}
+
+// serverLog is a server's stderr, safe to read while the process writes it.
+type serverLog struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (l *serverLog) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.Write(p)
+}
+
+func (l *serverLog) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.String()
+}
+
+// waitFor fails t unless the log says what within 10 s.
+func (l *serverLog) waitFor(t *testing.T, what string) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(l.String(), what); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the server never logged %q", what)
+		}
+	}
 }
