@@ -23,8 +23,8 @@ func newDrain() drain {
 // before or during Serve, from any goroutine, any number of times.
 func (s *Server) Drain() {
 	s.drain.once.Do(func() {
+		close(s.drain.started) // before the log line, so a reader of the log sees it in force
 		s.log.Info("draining: new players are refused; the game goes on until the last one leaves")
-		close(s.drain.started)
 	})
 }
 

@@ -39,7 +39,7 @@ func TestSIGTERM_DrainsThenDisconnectsWithTheReason(t *testing.T) {
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
-	logs.waitFor(t, "draining") // a signal is handled a moment after it is sent
+	logs.waitFor(t, "draining: new players are refused") // the signal is handled a moment after it is sent
 
 	_, err := client.Dial(ctx, addr, "late", nil, 5*time.Second)
 	var rej *client.RejectedError
