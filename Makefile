@@ -111,7 +111,7 @@ squeeze: build ## a tankserver held to a quarter of a core for 30 s (SIGSTOP/SIG
 soak: go ## 8 bots on yojimbo's harsh network (1 s latency, 100 ms jitter, 25% loss, 25% duplicates) for SOAKTIME (default 3m); prints a report
 	TANKNET_SOAK=$${SOAKTIME:-3m} $(GO) test -race -count=1 -run '^TestSoak$$' -v -timeout 60m ./server
 
-measurements: build ## rerun every measurement and rewrite docs/MEASUREMENTS.md (about ten minutes; needs a quiet machine)
+measurements: build ## rerun every measurement and rewrite docs/MEASUREMENTS.md (about twenty minutes; needs a quiet machine)
 	$(GO) run ./internal/measurements -out docs/MEASUREMENTS.md
 
 gif: build ## record docs/demo.gif from the demo with bots, under Xvfb (about ten seconds of play)

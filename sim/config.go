@@ -47,7 +47,8 @@ type Config struct {
 	// InputBuffer is "on" (the default) for a server that applies each bot's inputs one per
 	// tick from its input buffer while the bots dilate their clocks to keep it just full,
 	// "off" for inputs applied as they arrive (the in-process server's default, and what
-	// every bot asks for, so an external server does it too).
+	// every bot asks for, so an external server does it too). With Matrix it may also be
+	// "both", which runs every cell of the matrix in both modes.
 	InputBuffer string
 	// Groups, if any, split the bots into groups on networks of their own (their Bots add
 	// up to Bots; Net is then unused). Not with Matrix.
@@ -110,8 +111,10 @@ func (c Config) Validate() error {
 		return fmt.Errorf("tanksim: -duration %v is longer than a day", c.Duration)
 	case c.BotFPS < 1 || c.BotFPS > 240:
 		return fmt.Errorf("tanksim: -bot-fps %d outside [1, 240]", c.BotFPS)
-	case c.InputBuffer != "on" && c.InputBuffer != "off":
-		return fmt.Errorf("tanksim: -input-buffer %q: want on or off", c.InputBuffer)
+	case c.InputBuffer == "both" && !c.Matrix:
+		return errors.New("tanksim: -input-buffer both needs -matrix (one run has one server)")
+	case c.InputBuffer != "on" && c.InputBuffer != "off" && c.InputBuffer != "both":
+		return fmt.Errorf("tanksim: -input-buffer %q: want on or off (or both, with -matrix)", c.InputBuffer)
 	case c.ServerMetrics != "" && c.Server == "":
 		return errors.New("tanksim: -server-metrics needs -server (an in-process server is measured directly)")
 	}

@@ -7,8 +7,9 @@ import (
 	"text/tabwriter"
 )
 
-// MatrixReport is a -matrix result: one Report per profile, lane and timeline, profiles from
-// the best network to the worst, datagram before reliable, receive before adaptive.
+// MatrixReport is a -matrix result: one Report per profile, lane, timeline and input buffer
+// mode, profiles from the best network to the worst, datagram before reliable, receive
+// before adaptive, buffer on before off.
 type MatrixReport struct {
 	Bots            int      `json:"bots"`            // bots per run
 	DurationSeconds float64  `json:"duration_s"`      // how long each run played (s)
@@ -17,20 +18,13 @@ type MatrixReport struct {
 	Notes           []string `json:"notes,omitempty"` // why runs are missing, if any are
 }
 
-// runMatrix runs every preset (but the perfect link) on both lanes with both timelines, one
-// after the other, and writes the bar charts. Interrupted, it returns the runs that finished.
+// runMatrix runs every preset (but the perfect link) on both lanes with both timelines, in
+// each input buffer mode cfg.InputBuffer names ("both": on, then off), one after the other,
+// and writes the bar charts. Interrupted, it returns the runs that finished.
 func runMatrix(ctx context.Context, cfg Config, progress io.Writer) (MatrixReport, error) {
-	var specs []runSpec
-	for _, name := range matrixPresets() {
-		for _, l := range matrixLanes {
-			for _, interp := range []string{interpReceive, interpAdaptive} {
-				s, err := newSpec(cfg, name, interp, l.String())
-				if err != nil {
-					return MatrixReport{}, err
-				}
-				specs = append(specs, s)
-			}
-		}
+	specs, err := matrixSpecs(cfg)
+	if err != nil {
+		return MatrixReport{}, err
 	}
 	prog := newProgress(progress, len(specs))
 	m := MatrixReport{Bots: cfg.Bots, DurationSeconds: cfg.Duration.Seconds(), Seed: cfg.Seed}
@@ -59,11 +53,40 @@ func runMatrix(ctx context.Context, cfg Config, progress io.Writer) (MatrixRepor
 	return m, nil
 }
 
+// matrixSpecs returns the matrix's runs in the order MatrixReport documents.
+func matrixSpecs(cfg Config) ([]runSpec, error) {
+	var specs []runSpec
+	for _, name := range matrixPresets() {
+		for _, l := range matrixLanes {
+			for _, interp := range []string{interpReceive, interpAdaptive} {
+				for _, mode := range matrixBufferModes(cfg.InputBuffer) {
+					c := cfg
+					c.InputBuffer = mode
+					s, err := newSpec(c, name, interp, l.String())
+					if err != nil {
+						return nil, err
+					}
+					specs = append(specs, s)
+				}
+			}
+		}
+	}
+	return specs, nil
+}
+
+// matrixBufferModes returns the input buffer modes a matrix runs for -input-buffer mode.
+func matrixBufferModes(mode string) []string {
+	if mode == "both" {
+		return []string{"on", "off"}
+	}
+	return []string{mode}
+}
+
 // WriteText writes the comparison table for people, one row per run.
 func (m MatrixReport) WriteText(w io.Writer) error {
 	fmt.Fprintf(w, "%d bots, %.0fs per run, seed %d\n\n", m.Bots, m.DurationSeconds, m.Seed)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "profile\tlane\tinterp\tholds\terr max\tplay rms\tplay p99\tdelay p50 ms\tdelay ratio\tRTT p50 ms\tHOL\tlost\tlate p99\tstarved\tresid>0\tcorr\tsnaps\tup B/s\tdown B/s\ttick p99 ms\t")
+	fmt.Fprintln(tw, "profile\tlane\tinterp\tbuffer\tholds\terr max\tplay rms\tplay p99\tdelay p50 ms\tdelay ratio\tRTT p50 ms\tHOL\tlost\tlate p99\tstarved\tdoubled\tuneven\tresid>0\tcorr\tsnaps\tup B/s\tdown B/s\ttick p99 ms\t")
 	for _, r := range m.Runs {
 		var errMax, playRMS, playP99, delay, rtt, tick, late *float64
 		if e := r.RemoteError; e != nil {
@@ -84,10 +107,10 @@ func (m MatrixReport) WriteText(w io.Writer) error {
 		if q := r.InputLateTicks; q != nil {
 			late = &q.P99
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t%s\t%s\t%d\t%d\t%d\t%.0f\t%.0f\t%s\t\n",
-			r.Profile, r.Lane, r.Interp, optPercent(r.HoldsRatio), opt("%.2g", errMax), opt("%.3f", playRMS), opt("%.3f", playP99),
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\t%s\t%d\t%d\t%d\t%.0f\t%.0f\t%s\t\n",
+			r.Profile, r.Lane, r.Interp, r.InputBuffer, optPercent(r.HoldsRatio), opt("%.2g", errMax), opt("%.3f", playRMS), opt("%.3f", playP99),
 			opt("%.1f", delay), opt("%.2f", r.RemoteDelayRatio), opt("%.1f", rtt),
-			r.HOLStalls, r.SnapshotsLost, opt("%.0f", late), optPercent(r.InputStarvedRatio),
+			r.HOLStalls, r.SnapshotsLost, opt("%.0f", late), optPercent(r.InputStarvedRatio), optPercent(r.InputDoubleRatio), optPercent(r.MotionUnevenRatio),
 			r.ResidualNonZero, r.Corrections, r.Snaps, r.BytesPerSecond.Up, r.BytesPerSecond.Down, opt("%.3f", tick))
 	}
 	if err := tw.Flush(); err != nil {

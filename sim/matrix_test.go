@@ -39,3 +39,44 @@ func TestMatrixInterruptedReportsWhatFinished(t *testing.T) {
 		t.Errorf("interrupted -json = %+v, %v; want no runs and one note", m, err)
 	}
 }
+
+// TestMatrixCoversBothInputBufferModes checks that -input-buffer both puts every preset,
+// lane and timeline in the matrix twice, buffer on right before buffer off, and that a
+// single mode runs alone.
+func TestMatrixCoversBothInputBufferModes(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.Matrix, cfg.InputBuffer = true, "both"
+	if err := cfg.Validate(); err != nil {
+		t.Fatalf("Validate(matrix, both): %v", err)
+	}
+	both, err := matrixSpecs(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cells := len(matrixPresets()) * len(matrixLanes) * 2
+	if len(both) != 2*cells {
+		t.Fatalf("both modes: %d runs, want %d", len(both), 2*cells)
+	}
+	for i := 0; i < len(both); i += 2 {
+		on, off := both[i], both[i+1]
+		if on.cfg.InputBuffer != "on" || off.cfg.InputBuffer != "off" || on.profile != off.profile || on.lane != off.lane || on.interp != off.interp {
+			t.Fatalf("runs %d and %d are %s and %s, want one cell with the buffer on, then off", i, i+1, on.label(), off.label())
+		}
+	}
+	if got := both[1].label(); !strings.HasSuffix(got, "/buffer-off") {
+		t.Errorf("label of a buffer-off run = %q, want it to say buffer-off", got)
+	}
+	cfg.InputBuffer = "off"
+	one, err := matrixSpecs(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(one) != cells || one[0].cfg.InputBuffer != "off" {
+		t.Errorf("-input-buffer off: %d runs (first %s), want %d, all off", len(one), one[0].label(), cells)
+	}
+	single := DefaultConfig()
+	single.InputBuffer = "both"
+	if err := single.Validate(); err == nil || !strings.Contains(err.Error(), "needs -matrix") {
+		t.Errorf("Validate(one run, both) = %v, want an error saying both needs -matrix", err)
+	}
+}

@@ -14,8 +14,9 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 )
 
-// writeMatrixPlots writes one bar chart per metric across profiles and timelines. A run
-// that did not measure a metric, or did not run, gets no bar but an "n/a" mark.
+// writeMatrixPlots writes one bar chart per metric across profiles, lanes, timelines and
+// input buffer modes. A run that did not measure a metric, or did not run, gets no bar but
+// an "n/a" mark.
 func writeMatrixPlots(dir string, runs []Report) ([]string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("tanksim: plot: %w", err)
@@ -25,12 +26,7 @@ func writeMatrixPlots(dir string, runs []Report) ([]string, error) {
 		bars              []barSeries
 	}{
 		{"matrix-holds-ratio", "Holds: remote frames with no bracketing snapshots", "% of remote frames",
-			timelineBars(runs, func(r Report) *float64 {
-				if r.HoldsRatio == nil {
-					return nil
-				}
-				return ptr(100 * *r.HoldsRatio)
-			})},
+			timelineBars(runs, func(r Report) *float64 { return percentOf(r.HoldsRatio) })},
 		{"matrix-playback-error", "Remote playback error: drawn pose vs server at a steady delay (RMS)", "world units",
 			timelineBars(runs, func(r Report) *float64 {
 				if r.RemotePlaybackError == nil {
@@ -56,6 +52,17 @@ func writeMatrixPlots(dir string, runs []Report) ([]string, error) {
 				}
 				return &r.InputLateTicks.P99
 			})},
+		{"matrix-input-starved", "Inputs: player-ticks the server had no input for (the tank stands)", "% of player-ticks",
+			timelineBars(runs, func(r Report) *float64 { return percentOf(r.InputStarvedRatio) })},
+		{"matrix-motion-uneven", "Server truth: moving ticks whose step differs from the one before by over 30%", "% of moving player-ticks",
+			timelineBars(runs, func(r Report) *float64 { return percentOf(r.MotionUnevenRatio) })},
+		{"matrix-input-wait", "Inputs: wait at the server from arrival to the tick that applied them (median)", "wait (ms)",
+			timelineBars(runs, func(r Report) *float64 {
+				if r.InputWait == nil {
+					return nil
+				}
+				return &r.InputWait.P50
+			})},
 	}
 	profiles := runProfiles(runs)
 	var files []string
@@ -74,12 +81,22 @@ func writeMatrixPlots(dir string, runs []Report) ([]string, error) {
 	return files, nil
 }
 
+// percentOf returns a ratio as a percentage, nil for nil.
+func percentOf(ratio *float64) *float64 {
+	if ratio == nil {
+		return nil
+	}
+	return ptr(100 * *ratio)
+}
+
 // barSeries is one bar per profile, in profile order; missing[i] means values[i] was not
 // measured (it is 0 and drawn as "n/a").
 type barSeries struct {
-	name    string
-	values  plotter.Values
-	missing []bool
+	name     string
+	timeline string // "datagram/receive": the lane and timeline, whatever the buffer mode
+	faded    bool   // the input buffer was off: drawn in a lighter shade of its lane/timeline's colour
+	values   plotter.Values
+	missing  []bool
 }
 
 // runProfiles returns the profiles of runs in order of first appearance.
@@ -93,11 +110,21 @@ func runProfiles(runs []Report) []string {
 	return names
 }
 
-// timelineBars makes one series per lane and timeline of metric over the profiles of runs,
-// "datagram/receive" first. metric returns nil for a value not measured. Lanes no run used
-// get no series.
+// timelineBars makes one series per lane, timeline and input buffer mode of metric over the
+// profiles of runs, "datagram/receive" first, each with the buffer on before off. metric
+// returns nil for a value not measured. Lanes and modes no run used get no series; the
+// mode is named only when runs have both.
 func timelineBars(runs []Report, metric func(Report) *float64) []barSeries {
 	profiles := runProfiles(runs)
+	modes := []string{"on", "off"}
+	for _, r := range runs {
+		if !slices.Contains(modes, r.InputBuffer) {
+			modes = append(modes, r.InputBuffer) // not one tanksim writes, but drawn all the same
+		}
+	}
+	modes = slices.DeleteFunc(modes, func(m string) bool {
+		return !slices.ContainsFunc(runs, func(r Report) bool { return r.InputBuffer == m })
+	})
 	var out []barSeries
 	for _, l := range matrixLanes {
 		lane := l.String()
@@ -105,20 +132,25 @@ func timelineBars(runs []Report, metric func(Report) *float64) []barSeries {
 			continue
 		}
 		for _, interp := range []string{interpReceive, interpAdaptive} {
-			s := barSeries{name: lane + "/" + interp, values: make(plotter.Values, len(profiles)), missing: make([]bool, len(profiles))}
-			for i := range s.missing {
-				s.missing[i] = true // until a run says otherwise
-			}
-			for _, r := range runs {
-				if r.Interp != interp || r.Lane != lane {
-					continue
+			for _, mode := range modes {
+				s := barSeries{name: lane + "/" + interp, timeline: lane + "/" + interp, faded: mode == "off", values: make(plotter.Values, len(profiles)), missing: make([]bool, len(profiles))}
+				if len(modes) > 1 {
+					s.name += ", buffer " + mode
 				}
-				i := slices.Index(profiles, r.Profile)
-				if v := metric(r); v != nil && !math.IsNaN(*v) && !math.IsInf(*v, 0) {
-					s.values[i], s.missing[i] = *v, false
+				for i := range s.missing {
+					s.missing[i] = true // until a run says otherwise
 				}
+				for _, r := range runs {
+					if r.Interp != interp || r.Lane != lane || r.InputBuffer != mode {
+						continue
+					}
+					i := slices.Index(profiles, r.Profile)
+					if v := metric(r); v != nil && !math.IsNaN(*v) && !math.IsInf(*v, 0) {
+						s.values[i], s.missing[i] = *v, false
+					}
+				}
+				out = append(out, s)
 			}
-			out = append(out, s)
 		}
 	}
 	return out
@@ -126,15 +158,23 @@ func timelineBars(runs []Report, metric func(Report) *float64) []barSeries {
 
 // addBars draws series as groups of bars, one group per profile.
 func addBars(p *plot.Plot, profiles []string, series []barSeries) error {
-	const group = 60.0 // points per profile group, shared by its bars
+	group := min(12*float64(len(series)), 84) // points per profile group, shared by its bars
 	w := vg.Points(group / float64(len(series)))
-	cols := []color.Color{colBlue, colOrange, colGreen, colRed} // datagram receive, adaptive; reliable receive, adaptive
+	cols := []color.RGBA{colBlue, colOrange, colGreen, colRed} // datagram receive, adaptive; reliable receive, adaptive
+	var timelines []string                                     // one colour each; its buffer-off twin gets a lighter shade
 	for i, s := range series {
 		bc, err := plotter.NewBarChart(s.values, w)
 		if err != nil {
 			return fmt.Errorf("tanksim: plot: %w", err)
 		}
-		bc.Color = cols[i%len(cols)]
+		if !slices.Contains(timelines, s.timeline) {
+			timelines = append(timelines, s.timeline)
+		}
+		c := cols[(len(timelines)-1)%len(cols)]
+		bc.Color = c
+		if s.faded {
+			bc.Color = lighter(c)
+		}
 		bc.LineStyle.Width = 0
 		bc.Offset = vg.Points((float64(i) - float64(len(series)-1)/2) * group / float64(len(series)))
 		p.Add(bc)
@@ -146,7 +186,19 @@ func addBars(p *plot.Plot, profiles []string, series []barSeries) error {
 	p.NominalX(profiles...)
 	p.Y.Min = 0
 	ensureYRange(p, 1)
+	// The legend sits in the top left, a line per series: leave the top of the chart to it
+	// so it covers no bar.
+	p.Y.Max /= max(1-legendLineShare*float64(len(series)), 0.4)
 	return nil
+}
+
+// legendLineShare is about how much of a chart's height one legend line takes.
+const legendLineShare = 0.045
+
+// lighter returns c halfway to white.
+func lighter(c color.RGBA) color.RGBA {
+	mix := func(v uint8) uint8 { return v + (255-v)/2 }
+	return color.RGBA{R: mix(c.R), G: mix(c.G), B: mix(c.B), A: c.A}
 }
 
 // missingLabels returns "n/a" marks on the axis where s has no value, offset like its

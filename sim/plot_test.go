@@ -46,20 +46,13 @@ func TestPlotsAreValidPNGs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	runs := []Report{
-		{Bots: 2, DurationSeconds: 3, Profile: "lan", Lane: "datagram", Interp: interpReceive, HoldsRatio: ptr(0.01), RemotePlaybackError: &ErrorSummary{RMS: 0.2}, RemoteDelay: &Quantiles{P50: 101}, Corrections: 3},
-		{Bots: 2, DurationSeconds: 3, Profile: "lan", Lane: "datagram", Interp: interpAdaptive, HoldsRatio: ptr(0.0), RemoteDelay: &Quantiles{P50: 60}, InputLateTicks: &Quantiles{P99: 1}},
-		{Bots: 2, DurationSeconds: 3, Profile: "lan", Lane: "reliable", Interp: interpAdaptive, HoldsRatio: ptr(0.02), HOLStalls: 4},
-		{Bots: 2, DurationSeconds: 3, Profile: "wifi-bad", Lane: "datagram", Interp: interpReceive, HoldsRatio: ptr(0.12), Snaps: 1, SnapshotsLost: 9},
-		{Bots: 2, DurationSeconds: 3, Profile: "wifi-bad", Lane: "datagram", Interp: interpAdaptive}, // nothing measured
-	}
-	mfiles, err := writeMatrixPlots(filepath.Join(dir, "matrix"), runs)
+	mfiles, err := writeMatrixPlots(filepath.Join(dir, "matrix"), matrixRuns())
 	if err != nil {
 		t.Fatal(err)
 	}
 	files = append(files, mfiles...)
-	if len(files) != 10 {
-		t.Errorf("wrote %d charts, want 4 per run and 6 for the matrix: %v", len(files), files)
+	if len(files) != 13 {
+		t.Errorf("wrote %d charts, want 4 per run and 9 for the matrix: %v", len(files), files)
 	}
 	for _, f := range files {
 		fh, err := os.Open(f)
@@ -75,6 +68,47 @@ func TestPlotsAreValidPNGs(t *testing.T) {
 		if b := img.Bounds(); b.Dx() != chartWidthPx || b.Dy() != chartHeightPx {
 			t.Errorf("%s is %dx%d, want %dx%d", f, b.Dx(), b.Dy(), chartWidthPx, chartHeightPx)
 		}
+	}
+}
+
+// matrixRuns is a small matrix's reports, made up: two profiles, both lanes, both buffer
+// modes, some cells measured and one not at all.
+func matrixRuns() []Report {
+	return []Report{
+		{Bots: 2, DurationSeconds: 3, Profile: "lan", Lane: "datagram", Interp: interpReceive, InputBuffer: "on", HoldsRatio: ptr(0.01), RemotePlaybackError: &ErrorSummary{RMS: 0.2}, RemoteDelay: &Quantiles{P50: 101}, Corrections: 3, InputStarvedRatio: ptr(0.0)},
+		{Bots: 2, DurationSeconds: 3, Profile: "lan", Lane: "datagram", Interp: interpReceive, InputBuffer: "off", HoldsRatio: ptr(0.01), InputStarvedRatio: ptr(0.12), MotionUnevenRatio: ptr(0.4)},
+		{Bots: 2, DurationSeconds: 3, Profile: "lan", Lane: "datagram", Interp: interpAdaptive, InputBuffer: "on", HoldsRatio: ptr(0.0), RemoteDelay: &Quantiles{P50: 60}, InputLateTicks: &Quantiles{P99: 1}, InputWait: &Quantiles{P50: 7}},
+		{Bots: 2, DurationSeconds: 3, Profile: "lan", Lane: "reliable", Interp: interpAdaptive, InputBuffer: "on", HoldsRatio: ptr(0.02), HOLStalls: 4},
+		{Bots: 2, DurationSeconds: 3, Profile: "wifi-bad", Lane: "datagram", Interp: interpReceive, InputBuffer: "on", HoldsRatio: ptr(0.12), Snaps: 1, SnapshotsLost: 9},
+		{Bots: 2, DurationSeconds: 3, Profile: "wifi-bad", Lane: "datagram", Interp: interpAdaptive, InputBuffer: "off"}, // nothing measured
+	}
+}
+
+// TestTimelineBarsSplitTheBufferModes checks that each lane and timeline gets a series per
+// input buffer mode, on before off, the off one faded, with its values in the right cells.
+func TestTimelineBarsSplitTheBufferModes(t *testing.T) {
+	bars := timelineBars(matrixRuns(), func(r Report) *float64 { return percentOf(r.InputStarvedRatio) })
+	var names []string
+	for _, b := range bars {
+		names = append(names, b.name)
+	}
+	want := []string{
+		"datagram/receive, buffer on", "datagram/receive, buffer off", "datagram/adaptive, buffer on", "datagram/adaptive, buffer off",
+		"reliable/receive, buffer on", "reliable/receive, buffer off", "reliable/adaptive, buffer on", "reliable/adaptive, buffer off",
+	}
+	if !slices.Equal(names, want) {
+		t.Fatalf("series %q, want %q", names, want)
+	}
+	on, off := bars[0], bars[1]
+	if on.faded || !off.faded || on.timeline != off.timeline {
+		t.Errorf("datagram/receive: on faded %v, off faded %v, timelines %q and %q; want only off faded, one timeline", on.faded, off.faded, on.timeline, off.timeline)
+	}
+	if on.values[0] != 0 || on.missing[0] || off.values[0] != 12 || off.missing[0] || !off.missing[1] {
+		t.Errorf("starved %%: on %v (missing %v), off %v (missing %v); want lan 0 on and 12 off, wifi-bad off not measured", on.values, on.missing, off.values, off.missing)
+	}
+	single := timelineBars(matrixRuns()[:1], func(r Report) *float64 { return ptr(1.0) })
+	if len(single) != 2 || single[0].name != "datagram/receive" {
+		t.Errorf("one mode: series %+v, want datagram/receive and adaptive, the mode unnamed", single)
 	}
 }
 

@@ -60,8 +60,15 @@ func newSpec(cfg Config, name, interp, laneName string) (runSpec, error) {
 	return s, nil
 }
 
-// label names the run in progress lines and plot files, e.g. "wifi-bad/datagram/adaptive".
-func (s runSpec) label() string { return s.profile + "/" + s.lane.String() + "/" + s.interp }
+// label names the run in progress lines and plot files, e.g. "wifi-bad/datagram/adaptive";
+// a run with the input buffer off says so at the end ("…/adaptive/buffer-off").
+func (s runSpec) label() string {
+	l := s.profile + "/" + s.lane.String() + "/" + s.interp
+	if s.cfg.InputBuffer == "off" {
+		l += "/buffer-off"
+	}
+	return l
+}
 
 // botRun is what one bot left behind.
 type botRun struct {

@@ -50,14 +50,14 @@ func parseFlags(fs *flag.FlagSet, args []string) (cfg sim.Config, asJSON bool, e
 	fs.BoolVar(&cfg.Contact, "contact", cfg.Contact, "in-process server only: resolve tank contact")
 	fs.BoolVar(&cfg.NoPartialStep, "no-partial-step", cfg.NoPartialStep, "draw own tanks between their last two steps, not a partial step ahead (to compare input_to_visible_ms)")
 	fs.StringVar(&cfg.Net, "net", cfg.Net, "network `profile` for both directions: "+strings.Join(linksim.PresetNames(), ", ")+", or custom; or up=PROFILE,down=PROFILE (up: bot to server)")
-	fs.StringVar(&cfg.InputBuffer, "input-buffer", cfg.InputBuffer, "`on`: the server applies one input per bot per tick from its buffer and the bots dilate their clocks; off: inputs applied as they arrive")
+	fs.StringVar(&cfg.InputBuffer, "input-buffer", cfg.InputBuffer, "`on`: the server applies one input per bot per tick from its buffer and the bots dilate their clocks; off: inputs applied as they arrive; both (with -matrix, its default): every cell in each mode")
 	fs.StringVar(&cfg.Interp, "interp", cfg.Interp, "remote interpolation `timeline`: receive or adaptive")
 	fs.StringVar(&cfg.Lane, "lane", cfg.Lane, "in-process server: where snapshots travel, `datagram` or reliable")
 	fs.BoolVar(&asJSON, "json", false, "print JSON instead of a text report")
 	fs.BoolVar(&cfg.Fire, "fire", cfg.Fire, "bots turn toward the nearest tank they draw and fire when a shot would hit it")
 	fs.BoolVar(&cfg.LagComp, "lagcomp", cfg.LagComp, "with -fire: the bots' shots ask for lag compensation")
 	fs.StringVar(&cfg.PlotDir, "plot", "", "write PNG charts into `dir`")
-	fs.BoolVar(&cfg.Matrix, "matrix", false, "run every profile but none on both lanes with both timelines and print one table")
+	fs.BoolVar(&cfg.Matrix, "matrix", false, "run every profile but none on both lanes with both timelines, with the input buffer on and off (see -input-buffer), and print one table")
 	fs.StringVar(&cfg.Arena, "arena", cfg.Arena, "in-process server's `arena`: "+strings.Join(netcode.ArenaNames(), " or "))
 	fs.IntVar(&cfg.BotFPS, "bot-fps", cfg.BotFPS, "frames per second each bot runs (fewer lets one machine drive many bots)")
 	fs.StringVar(&cfg.ServerMetrics, "server-metrics", "", "the -metrics `address` of the tankserver given by -server: report its CPU use and bytes per tank")
@@ -73,8 +73,14 @@ func parseFlags(fs *flag.FlagSet, args []string) (cfg sim.Config, asJSON bool, e
 	if err := fs.Parse(args); err != nil {
 		return cfg, false, err
 	}
-	botsGiven := false
-	fs.Visit(func(f *flag.Flag) { botsGiven = botsGiven || f.Name == "bots" })
+	botsGiven, bufferGiven := false, false
+	fs.Visit(func(f *flag.Flag) {
+		botsGiven = botsGiven || f.Name == "bots"
+		bufferGiven = bufferGiven || f.Name == "input-buffer"
+	})
+	if cfg.Matrix && !bufferGiven {
+		cfg.InputBuffer = "both" // the matrix compares the modes unless told one
+	}
 	if len(cfg.Groups) > 0 && !botsGiven {
 		cfg.Bots = 0
 		for _, g := range cfg.Groups {

@@ -53,6 +53,28 @@ func TestParseFlagsMapEveryFlag(t *testing.T) {
 	}
 }
 
+// TestParseFlagsMatrixRunsBothBufferModesUnlessToldOne checks -matrix's default for
+// -input-buffer, and that an explicit mode wins.
+func TestParseFlagsMatrixRunsBothBufferModesUnlessToldOne(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-matrix"}, "both"},
+		{[]string{"-matrix", "-input-buffer", "on"}, "on"},
+		{[]string{"-matrix", "-input-buffer", "off"}, "off"},
+		{nil, "on"},
+	} {
+		cfg, _, err := parse(t, c.args...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cfg.InputBuffer != c.want {
+			t.Errorf("%v: input buffer %q, want %q", c.args, cfg.InputBuffer, c.want)
+		}
+	}
+}
+
 func TestParseFlagsRejectsUnknownFlag(t *testing.T) {
 	if _, _, err := parse(t, "-lanes", "2"); err == nil {
 		t.Error("an unknown flag parsed without error")

@@ -9,6 +9,8 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path"
+	"path/filepath"
 	"regexp"
 	"runtime"
 	"strings"
@@ -17,21 +19,41 @@ import (
 
 func main() {
 	out := flag.String("out", "docs/MEASUREMENTS.md", "write the document to this `file`")
-	only := flag.String("only", "", "run only the sections whose title matches this `regexp`")
+	only := flag.String("only", "", "run only the sections whose title matches this `regexp`, keeping the others as -out has them")
 	flag.Parse()
 	re, err := regexp.Compile(*only)
 	if err != nil {
 		fail(err)
 	}
-	var doc bytes.Buffer
-	writeHeader(&doc, machine())
-	for _, s := range sections {
-		if !re.MatchString(s.title) {
-			continue
+	var old string // the document as it stands, whose other sections -only keeps
+	if *only != "" {
+		if b, err := os.ReadFile(*out); err == nil {
+			old = string(b)
 		}
-		fmt.Fprintf(os.Stderr, "measuring: %s\n", s.title)
-		writeSection(&doc, s, runCommand)
 	}
+	var doc bytes.Buffer
+	if kept, ok := header(old); ok {
+		doc.WriteString(kept) // the machine line describes the sections kept, too
+	} else {
+		writeHeader(&doc, machine())
+	}
+	run := func(title string, write func(w io.Writer)) {
+		if kept, ok := sectionText(old, title); ok && !re.MatchString(title) {
+			doc.WriteString(kept)
+			return
+		}
+		if !re.MatchString(title) {
+			return
+		}
+		fmt.Fprintf(os.Stderr, "measuring: %s\n", title)
+		write(&doc)
+	}
+	for _, s := range sections {
+		run(s.title, func(w io.Writer) { writeSection(w, s, runCommand) })
+	}
+	run(matrix.title, func(w io.Writer) {
+		writeMatrix(w, matrix, path.Dir(filepath.ToSlash(*out)), func(cmd []string) ([]byte, error) { return runCommandFor(cmd, matrixTimeout) })
+	})
 	doc.WriteString(otherChecks)
 	if err := os.WriteFile(*out, doc.Bytes(), 0o644); err != nil {
 		fail(err)
@@ -60,8 +82,11 @@ func fail(err error) {
 const runTimeout = 3 * time.Minute
 
 // runCommand runs cmd and returns what it printed on stdout: one JSON report.
-func runCommand(cmd []string) ([]byte, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), runTimeout)
+func runCommand(cmd []string) ([]byte, error) { return runCommandFor(cmd, runTimeout) }
+
+// runCommandFor is runCommand with a time limit of its own.
+func runCommandFor(cmd []string, limit time.Duration) ([]byte, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
 	c := exec.CommandContext(ctx, cmd[0], cmd[1:]...)
 	var stderr bytes.Buffer

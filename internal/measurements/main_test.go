@@ -58,3 +58,78 @@ func TestSectionsAreRunnable(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteMatrix: a row per run of the matrix, labelled by its profile, lane, timeline and
+// buffer mode; the charts linked from the document's directory; a failed matrix says why.
+func TestWriteMatrix(t *testing.T) {
+	s := matrixSection{
+		title: "Matrix", about: "Every cell.", cmd: []string{"bin/tanksim", "-matrix", "-json"},
+		plotDir: "docs/plots", plots: []string{"matrix-input-starved"},
+		cols: []column{{"starved", "input_starved_ratio"}, {"wait p50", "input_wait_ms.p50"}},
+	}
+	run := func([]string) ([]byte, error) {
+		return []byte(`{"runs": [
+			{"profile": "lan", "lane": "datagram", "interp": "receive", "input_buffer": "on", "input_starved_ratio": 0, "input_wait_ms": {"p50": 7.31}},
+			{"profile": "lan", "lane": "datagram", "interp": "receive", "input_buffer": "off", "input_starved_ratio": 0.123, "input_wait_ms": null}],
+			"notes": ["interrupted during run 3 of 40"]}`), nil
+	}
+	var b bytes.Buffer
+	writeMatrix(&b, s, "docs", run)
+	got := b.String()
+	for _, want := range []string{
+		"## Matrix\n\nEvery cell.",
+		"| profile | lane | timeline | input buffer | starved | wait p50 |",
+		"| lan | datagram | receive | on | 0 | 7.31 |",
+		"| lan | datagram | receive | off | 0.123 | - |",
+		"Note: interrupted during run 3 of 40",
+		"![matrix-input-starved](plots/matrix-input-starved.png)",
+		"```sh\nbin/tanksim -matrix -json\n```",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("matrix section lacks %q:\n%s", want, got)
+		}
+	}
+	b.Reset()
+	writeMatrix(&b, s, "docs", func([]string) ([]byte, error) { return nil, errors.New("tanksim: no bin") })
+	if got := b.String(); !strings.Contains(got, "| failed: tanksim: no bin |") || strings.Contains(got, "![") {
+		t.Errorf("a failed matrix wrote:\n%s\nwant a failed row and no charts", got)
+	}
+}
+
+// TestSpliceKeepsTheOtherSections: with -only, the sections not measured again are found in
+// the old document whole, heading to the next heading, and the header before them.
+func TestSpliceKeepsTheOtherSections(t *testing.T) {
+	doc := "# Measurements\n\nmachine line\n\n## One\n\nfirst\n| a |\n\n## Two\n\nsecond\n\n## Other checks\n\nlast\n"
+	if h, ok := header(doc); !ok || h != "# Measurements\n\nmachine line\n" {
+		t.Errorf("header = %q, %v", h, ok)
+	}
+	if s, ok := sectionText(doc, "One"); !ok || s != "\n## One\n\nfirst\n| a |\n" {
+		t.Errorf("section One = %q, %v", s, ok)
+	}
+	if s, ok := sectionText(doc, "Two"); !ok || s != "\n## Two\n\nsecond\n" {
+		t.Errorf("section Two = %q, %v", s, ok)
+	}
+	if _, ok := sectionText(doc, "Tw"); ok {
+		t.Error("a title's prefix found a section")
+	}
+	if _, ok := header("no sections"); ok {
+		t.Error("a document with no section has a header")
+	}
+}
+
+// TestMatrixSectionIsRunnable: the matrix runs tanksim from bin/ with -matrix, -json and
+// -plot into the directory its charts are linked from, in both input buffer modes.
+func TestMatrixSectionIsRunnable(t *testing.T) {
+	cmd := strings.Join(matrix.cmd, " ")
+	for _, want := range []string{"bin/tanksim", "-matrix", "-json", "-plot " + matrix.plotDir} {
+		if !strings.Contains(cmd, want) {
+			t.Errorf("matrix command %q lacks %q", cmd, want)
+		}
+	}
+	if strings.Contains(cmd, "-input-buffer") {
+		t.Errorf("matrix command %q picks one buffer mode; the section compares both", cmd)
+	}
+	if len(matrix.plots) == 0 || len(matrix.cols) == 0 {
+		t.Error("the matrix section shows no chart or no column")
+	}
+}

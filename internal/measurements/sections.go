@@ -117,3 +117,20 @@ var sections = []section{
 			{"down bytes/s per client", "bytes_per_s.down"}, {"up bytes/s per client", "bytes_per_s.up"}, {"residual ≠ 0", "residual_nonzero"}},
 	},
 }
+
+// matrix is the last section: every preset, lane and timeline with the input buffer on and
+// off, and its bar charts.
+var matrix = matrixSection{
+	title:   "Every preset, lane and timeline, with the input buffer on and off",
+	about:   "tanksim -matrix plays eight bots for 10 s on every preset but the perfect link, on both snapshot lanes, with both remote timelines (receive: interpolate behind the newest snapshot's arrival; adaptive: behind an estimate of the server's clock), each with the server's input buffer on and off: 40 runs, one after another, with contact off. Each pair of rows differs only in the buffer. Holds: remote frames drawn with no pair of snapshots around them; starved, doubled and uneven motion as in the input buffer section above. The charts draw each lane and timeline in one colour, the buffer-off run in its lighter shade beside it.",
+	cmd:     tanksim("-matrix", "-bots", "8", "-duration", "10s", "-contact=false", "-seed", "7", "-plot", "docs/plots"),
+	plotDir: "docs/plots",
+	plots: []string{"matrix-input-starved", "matrix-motion-uneven", "matrix-input-wait", "matrix-holds-ratio",
+		"matrix-remote-delay", "matrix-playback-error", "matrix-stalls", "matrix-corrections", "matrix-input-late"},
+	cols: []column{
+		{"holds", "holds_ratio"}, {"remote delay p50 ms", "remote_delay_ms.p50"}, {"playback RMS", "remote_playback_error.rms"},
+		{"starved", "input_starved_ratio"}, {"doubled", "input_double_ratio"}, {"uneven motion", "motion_uneven_ratio"},
+		{"wait p50 ms", "input_wait_ms.p50"}, {"lost / HOL stalls", "snapshots_lost hol_stalls"},
+		{"residual ≠ 0", "residual_nonzero"}, {"snaps", "snaps"},
+	},
+}
