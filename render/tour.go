@@ -6,8 +6,9 @@ import (
 	"tanknet/render/view"
 )
 
-// tourFeatures are the features this window can show to the tour (view.Scene.Requires).
-var tourFeatures []string
+// tourFeatures are the features this window can show to the tour (view.Scene.Requires): U
+// switches a pane's inputs between the server's buffer and on arrival.
+var tourFeatures = []string{view.FeatureInputBuffer}
 
 // startTour begins the guided tour and sets its first scene.
 func (g *Game) startTour() {
@@ -60,12 +61,18 @@ func (g *Game) applyScene() {
 		p.tech, p.lagComp = s.Techniques, s.LagComp
 		if g.isDemo() && i == 0 {
 			p.setPreset(s.NearNet)
+			p.game.SetInputOnArrival(false)
 		} else {
 			p.setPreset(s.FarNet)
+			p.game.SetInputOnArrival(s.InputOnArrival)
 		}
 	}
 	if g.opts.Report != nil {
-		fmt.Fprintf(g.opts.Report, "tankclient: tour scene %d of %d: %s\n", n, of, s.Title)
+		mode := "buffered" // as the far pane's (or the single window's) Game now asks for them
+		if last := g.panes[len(g.panes)-1]; last.game.InputOnArrival() {
+			mode = "on arrival"
+		}
+		fmt.Fprintf(g.opts.Report, "tankclient: tour scene %d of %d: %s (inputs %s)\n", n, of, s.Title, mode)
 	}
 }
 

@@ -139,7 +139,8 @@ func TestHelp_WithAndWithoutDisplay(t *testing.T) {
 }
 
 // TestTour_RunsEndToEnd: -demo -tour-advance N shows every scene of the guided tour in
-// order, setting each, and exits 0 after the last.
+// order, setting each (the far player's inputs as the scene says, which the window reports
+// from its client), and exits 0 after the last.
 func TestTour_RunsEndToEnd(t *testing.T) {
 	if os.Getenv("DISPLAY") == "" {
 		t.Fatal("this test needs a display: run it under xvfb-run -a")
@@ -151,12 +152,16 @@ func TestTour_RunsEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatalf("tankclient -demo -tour-advance 15: %v\n%s", err, stderr.Bytes())
 	}
-	tour := view.NewTour(view.TourScenes)
+	tour := view.NewTour(view.TourScenes, view.FeatureInputBuffer) // the window can show the input buffer (U)
 	tour.Start()
 	var want []string
 	for ; tour.Running(); tour.Next() {
 		s, n, of, _ := tour.Scene()
-		want = append(want, fmt.Sprintf("tankclient: tour scene %d of %d: %s", n, of, s.Title))
+		mode := "buffered"
+		if s.InputOnArrival {
+			mode = "on arrival"
+		}
+		want = append(want, fmt.Sprintf("tankclient: tour scene %d of %d: %s (inputs %s)", n, of, s.Title, mode))
 	}
 	var got []string
 	for _, l := range strings.Split(string(out), "\n") {

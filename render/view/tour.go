@@ -13,6 +13,10 @@ type Scene struct {
 	// Caption says what to look at, and in which pane of the demo, a line each; Solo says it
 	// for a single window (which has the far player's network).
 	Caption, Solo []string
+	// InputOnArrival has the server apply the far player's inputs (a single window's own) as
+	// they arrive instead of one a tick from its input buffer; the near player keeps the
+	// buffer. Every scene sets it, so going back and on restores each scene as it was.
+	InputOnArrival bool
 	// Requires names a feature the scene needs ("" for none); a window without it skips
 	// the scene (see Tour).
 	Requires string
@@ -25,7 +29,7 @@ const FeatureInputBuffer = "input buffer"
 // TourScenes are the tour's scenes, in order: each adds or shows one technique.
 var TourScenes = []Scene{
 	{
-		Title: "1. No prediction", Techniques: Techniques{Interpolation: true}, LagComp: true,
+		Title: "No prediction", Techniques: Techniques{Interpolation: true}, LagComp: true,
 		NearNet: "none", FarNet: "mobile-3g",
 		Caption: []string{
 			"Drive the far player (arrows): its tank moves only when the server",
@@ -34,7 +38,7 @@ var TourScenes = []Scene{
 		Solo: []string{"Drive: your tank moves only when the server says so,", "a round trip after your key."},
 	},
 	{
-		Title: "2. Prediction", Techniques: Techniques{Prediction: true, Interpolation: true}, LagComp: true,
+		Title: "Prediction", Techniques: Techniques{Prediction: true, Interpolation: true}, LagComp: true,
 		NearNet: "none", FarNet: "mobile-3g",
 		Caption: []string{
 			"The far player now moves at once: its client predicts with the same Step",
@@ -43,7 +47,7 @@ var TourScenes = []Scene{
 		Solo: []string{"Your tank moves at once (prediction), then snaps back", "on every snapshot: nothing replays the inputs in flight."},
 	},
 	{
-		Title: "3. Reconciliation", Techniques: AllOn(), LagComp: true,
+		Title: "Reconciliation", Techniques: AllOn(), LagComp: true,
 		NearNet: "none", FarNet: "mobile-3g",
 		Caption: []string{
 			"Each snapshot now replays the inputs still in flight (blue, bottom row of",
@@ -52,7 +56,7 @@ var TourScenes = []Scene{
 		Solo: []string{"Each snapshot now replays the inputs still in flight (blue,", "bottom row of the strip): the tank stays where you drove it."},
 	},
 	{
-		Title: "4. Interpolation off, then on", Techniques: Techniques{Prediction: true, Reconciliation: true}, LagComp: true,
+		Title: "Interpolation off, then on", Techniques: Techniques{Prediction: true, Reconciliation: true}, LagComp: true,
 		NearNet: "none", FarNet: "mobile-3g",
 		Caption: []string{
 			"Other tanks in the right pane jump 20 times a second. Press I there to",
@@ -61,7 +65,7 @@ var TourScenes = []Scene{
 		Solo: []string{"Other tanks jump 20 times a second. Press I to draw", "them between two snapshots, a steady 100 ms in the past."},
 	},
 	{
-		Title: "5. The lanes: lost snapshots are skipped", Techniques: AllOn(), LagComp: true,
+		Title: "The lanes: lost snapshots are skipped", Techniques: AllOn(), LagComp: true,
 		NearNet: "none", FarNet: "wifi-bad",
 		Caption: []string{
 			"Right pane on wifi-bad (4% loss): red slots in the strip's top row are lost",
@@ -70,7 +74,7 @@ var TourScenes = []Scene{
 		Solo: []string{"Red slots in the strip's top row are lost snapshots; on", "the datagram lane nothing waits for them."},
 	},
 	{
-		Title: "6. Lag compensation", Techniques: AllOn(), LagComp: true,
+		Title: "Lag compensation", Techniques: AllOn(), LagComp: true,
 		NearNet: "none", FarNet: "mobile-3g",
 		Caption: []string{
 			"Fire from the far player (Enter) at a tank you see: the server rewinds it",
@@ -79,13 +83,25 @@ var TourScenes = []Scene{
 		Solo: []string{"Fire (Space) at a tank you see: the server rewinds it to", "where you drew it (G: white ghost). L off: hits start missing."},
 	},
 	{
-		Title: "7. The input buffer", Techniques: AllOn(), LagComp: true,
+		Title: "Inputs applied as they arrive", Techniques: AllOn(), LagComp: true,
+		NearNet: "none", FarNet: "wifi-bad", InputOnArrival: true,
+		Caption: []string{
+			"Drive the far player and watch the middle pane: the server applies",
+			"what has arrived, so on this jittery link the tank stands one tick",
+			"and lurches the next.",
+		},
+		Solo:     []string{"The server applies your inputs as they arrive: on this", "jittery link your tank stops one tick and lurches the next."},
+		Requires: FeatureInputBuffer,
+	},
+	{
+		Title: "The input buffer", Techniques: AllOn(), LagComp: true,
 		NearNet: "none", FarNet: "wifi-bad",
 		Caption: []string{
-			"The server holds each client's inputs a few ticks so jitter does not",
-			"starve its tank: watch the buffer depth in the HUD as the network changes.",
+			"Now the server holds the far player's inputs a few ticks and uses one",
+			"a tick: the middle pane moves evenly. The right pane's HUD shows the",
+			"buffer, the wait and how fast its clock runs.",
 		},
-		Solo:     []string{"The server holds your inputs a few ticks so jitter does", "not starve your tank: watch the buffer depth in the HUD."},
+		Solo:     []string{"The server holds your inputs a few ticks and applies one a", "tick: your tank moves evenly. The HUD shows the buffer and clock."},
 		Requires: FeatureInputBuffer,
 	},
 }
