@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -144,11 +145,27 @@ func writeSection(w io.Writer, s section, run func([]string) ([]byte, error)) {
 		fmt.Fprintf(w, " %s |", c.header)
 	}
 	fmt.Fprintf(w, "\n|---|%s\n", strings.Repeat("---|", len(s.cols)))
+	type result struct {
+		out []byte
+		err error
+	}
+	ran := map[string]result{} // rows with the same command share its run
 	for _, r := range s.rows {
-		out, err := run(r.cmd)
-		var report map[string]any
+		key := strings.Join(r.cmd, "\x00")
+		res, ok := ran[key]
+		if !ok {
+			res.out, res.err = run(r.cmd)
+			ran[key] = res
+		}
+		var report any
+		err := res.err
 		if err == nil {
-			err = json.Unmarshal(out, &report)
+			err = json.Unmarshal(res.out, &report)
+		}
+		if err == nil && r.path != "" {
+			if report = lookup(report, r.path); report == nil {
+				err = fmt.Errorf("the report has no %s", r.path)
+			}
 		}
 		if err != nil {
 			fmt.Fprintf(w, "| %s | failed: %s |%s\n", r.label, oneLine(err.Error()), strings.Repeat(" |", len(s.cols)-1))
@@ -165,20 +182,32 @@ func writeSection(w io.Writer, s section, run func([]string) ([]byte, error)) {
 		fmt.Fprintln(w)
 	}
 	fmt.Fprintf(w, "\n```sh\n")
+	printed := map[string]bool{}
 	for _, r := range s.rows {
-		fmt.Fprintln(w, shellLine(r.cmd))
+		if l := shellLine(r.cmd); !printed[l] {
+			printed[l] = true
+			fmt.Fprintln(w, l)
+		}
 	}
 	fmt.Fprintf(w, "```\n")
 }
 
-// lookup follows a dotted path through a decoded JSON object; nil when it is absent.
+// lookup follows a dotted path through a decoded JSON value, a number indexing an array
+// ("groups.1.rtt_ms"); nil when it is absent.
 func lookup(v any, path string) any {
 	for _, k := range strings.Split(path, ".") {
-		m, ok := v.(map[string]any)
-		if !ok {
+		switch x := v.(type) {
+		case map[string]any:
+			v = x[k]
+		case []any:
+			i, err := strconv.Atoi(k)
+			if err != nil || i < 0 || i >= len(x) {
+				return nil
+			}
+			v = x[i]
+		default:
 			return nil
 		}
-		v = m[k]
 	}
 	return v
 }

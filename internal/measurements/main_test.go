@@ -14,8 +14,8 @@ func TestWriteSection(t *testing.T) {
 		title: "Lanes",
 		about: "What lanes do.",
 		rows: []row{
-			{"good", []string{"bin/tanksim", "-net", "wifi-bad"}},
-			{"bad", []string{"bin/tanksim", "-net", "nowhere"}},
+			{"good", []string{"bin/tanksim", "-net", "wifi-bad"}, ""},
+			{"bad", []string{"bin/tanksim", "-net", "nowhere"}, ""},
 		},
 		cols: []column{{"RTT p50 / p99", "rtt_ms.p50 rtt_ms.p99"}, {"agreement", "hit_agreement"}, {"stalls", "hol_stalls"}, {"bytes", "bytes"}},
 	}
@@ -37,6 +37,33 @@ func TestWriteSection(t *testing.T) {
 		if !strings.Contains(got, want) {
 			t.Errorf("section lacks %q:\n%s", want, got)
 		}
+	}
+}
+
+// TestWriteSection_RowsReadPartsOfOneRun: rows with one command run it once and read
+// their figures from the part their path names; a missing part says so.
+func TestWriteSection_RowsReadPartsOfOneRun(t *testing.T) {
+	grouped := []string{"bin/tanksim", "-group", "4:lan", "-group", "4:wifi-bad", "-json"}
+	s := section{
+		title: "Groups", about: "Two groups.",
+		rows: []row{{"lan group", grouped, "groups.0"}, {"wifi-bad group", grouped, "groups.1"}, {"third", grouped, "groups.2"}},
+		cols: []column{{"RTT p50", "rtt_ms.p50"}},
+	}
+	runs := 0
+	run := func([]string) ([]byte, error) {
+		runs++
+		return []byte(`{"rtt_ms": {"p50": 100}, "groups": [{"rtt_ms": {"p50": 2}}, {"rtt_ms": {"p50": 150}}]}`), nil
+	}
+	var b bytes.Buffer
+	writeSection(&b, s, run)
+	got := b.String()
+	for _, want := range []string{"| lan group | 2 |", "| wifi-bad group | 150 |", "| third | failed: the report has no groups.2 |"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("section lacks %q:\n%s", want, got)
+		}
+	}
+	if runs != 1 || strings.Count(got, "-group 4:lan") != 1 {
+		t.Errorf("one command ran %d times and is listed %d times, want once each:\n%s", runs, strings.Count(got, "-group 4:lan"), got)
 	}
 }
 

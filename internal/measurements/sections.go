@@ -9,9 +9,12 @@ type section struct {
 }
 
 // A row is one run: a label and the command (bin/ programs; "xvfb" wraps a window in Xvfb).
+// Its figures are read from the report's top, or from the part at path (e.g. "groups.1":
+// the second group of a tanksim -group run). Rows with the same command share one run.
 type row struct {
 	label string
 	cmd   []string
+	path  string
 }
 
 // A column is one figure of a run's JSON report, by its dotted path ("rtt_ms.p50").
@@ -43,15 +46,18 @@ var fireCols = []column{
 	{"kills", "kills"},
 }
 
+// groupsRun is the two-group run the groups section reads twice, a group a row.
+var groupsRun = tanksim("-bots", "8", "-duration", "20s", "-group", "4:up=mobile-3g,down=lan", "-group", "4:wifi-bad", "-contact=false", "-interp", "adaptive", "-seed", "7")
+
 // sections are the measurements, in the document's order.
 var sections = []section{
 	{
 		title: "Frame rate of the window",
 		about: "The three-pane demo at its default size (1800 × 800) with 16 tanks on the field (the near and far players and 14 bots), without bots, and at 1280 × 720, under Xvfb's software renderer (llvmpipe) on a 1920 × 1080 screen. A frame's cost follows the window's pixels more than the tanks: Ebitengine clears and copies the whole window once a frame. The first second (shader compilation) is not counted.",
 		rows: []row{
-			{"demo, 14 bots", frameReport("-demo", "-server", "127.0.0.1:7861", "-bots", "14", "-frame-report", "600")},
-			{"demo, no bots", frameReport("-demo", "-server", "127.0.0.1:7862", "-bots", "0", "-frame-report", "600")},
-			{"demo at 1280 × 720, 14 bots", frameReport("-demo", "-server", "127.0.0.1:7863", "-bots", "14", "-width", "1280", "-height", "720", "-frame-report", "600")},
+			{"demo, 14 bots", frameReport("-demo", "-server", "127.0.0.1:7861", "-bots", "14", "-frame-report", "600"), ""},
+			{"demo, no bots", frameReport("-demo", "-server", "127.0.0.1:7862", "-bots", "0", "-frame-report", "600"), ""},
+			{"demo at 1280 × 720, 14 bots", frameReport("-demo", "-server", "127.0.0.1:7863", "-bots", "14", "-width", "1280", "-height", "720", "-frame-report", "600"), ""},
 		},
 		cols: []column{{"fps", "fps"}, {"frame p50 ms", "frame_ms.p50"}, {"frame p99 ms", "frame_ms.p99"}, {"frame max ms", "frame_ms.max"}},
 	},
@@ -59,10 +65,10 @@ var sections = []section{
 		title: "Two snapshot lanes on a bad network",
 		about: "Snapshots travel as unreliable datagrams by default: a lost one is skipped and interpolation bridges the gap, where the ordered KCP stream (-lane reliable) holds every later snapshot behind the retransmission (head-of-line stalls). With tank contact off no reconciliation moves a prediction on either lane (residual ≠ 0 stays 0).",
 		rows: []row{
-			{"wifi-bad, datagram", tanksim("-bots", "8", "-duration", "20s", "-net", "wifi-bad", "-contact=false", "-interp", "adaptive")},
-			{"wifi-bad, reliable", tanksim("-bots", "8", "-duration", "20s", "-net", "wifi-bad", "-contact=false", "-interp", "adaptive", "-lane", "reliable")},
-			{"mobile-3g, datagram", tanksim("-bots", "8", "-duration", "20s", "-net", "mobile-3g", "-contact=false", "-interp", "adaptive")},
-			{"mobile-3g, reliable", tanksim("-bots", "8", "-duration", "20s", "-net", "mobile-3g", "-contact=false", "-interp", "adaptive", "-lane", "reliable")},
+			{"wifi-bad, datagram", tanksim("-bots", "8", "-duration", "20s", "-net", "wifi-bad", "-contact=false", "-interp", "adaptive"), ""},
+			{"wifi-bad, reliable", tanksim("-bots", "8", "-duration", "20s", "-net", "wifi-bad", "-contact=false", "-interp", "adaptive", "-lane", "reliable"), ""},
+			{"mobile-3g, datagram", tanksim("-bots", "8", "-duration", "20s", "-net", "mobile-3g", "-contact=false", "-interp", "adaptive"), ""},
+			{"mobile-3g, reliable", tanksim("-bots", "8", "-duration", "20s", "-net", "mobile-3g", "-contact=false", "-interp", "adaptive", "-lane", "reliable"), ""},
 		},
 		cols: netcodeCols,
 	},
@@ -70,14 +76,14 @@ var sections = []section{
 		title: "The server's input buffer and the clients' time dilation",
 		about: "With the buffer on (the default) the server applies one input per player per tick and each bot runs its clock up to 10% fast or slow to keep its inputs just in time; off, the server applies whatever arrived, as before. Starved: player-ticks with no input (the tank stands); doubled: player-ticks with more than one (it lurches); uneven motion: moving player-ticks whose displacement on the server differs from the tick before's by over 30%. Wait: from an input's arrival to the tick that applied it. With contact off no reconciliation moves a prediction in either mode.",
 		rows: []row{
-			{"lan, buffer on", tanksim("-bots", "8", "-duration", "20s", "-net", "lan", "-contact=false", "-interp", "adaptive", "-seed", "7", "-input-buffer", "on")},
-			{"lan, buffer off", tanksim("-bots", "8", "-duration", "20s", "-net", "lan", "-contact=false", "-interp", "adaptive", "-seed", "7", "-input-buffer", "off")},
-			{"broadband, buffer on", tanksim("-bots", "8", "-duration", "20s", "-net", "broadband", "-contact=false", "-interp", "adaptive", "-seed", "7", "-input-buffer", "on")},
-			{"broadband, buffer off", tanksim("-bots", "8", "-duration", "20s", "-net", "broadband", "-contact=false", "-interp", "adaptive", "-seed", "7", "-input-buffer", "off")},
-			{"wifi-bad, buffer on", tanksim("-bots", "8", "-duration", "20s", "-net", "wifi-bad", "-contact=false", "-interp", "adaptive", "-seed", "7", "-input-buffer", "on")},
-			{"wifi-bad, buffer off", tanksim("-bots", "8", "-duration", "20s", "-net", "wifi-bad", "-contact=false", "-interp", "adaptive", "-seed", "7", "-input-buffer", "off")},
-			{"mobile-3g, buffer on", tanksim("-bots", "8", "-duration", "20s", "-net", "mobile-3g", "-contact=false", "-interp", "adaptive", "-seed", "7", "-input-buffer", "on")},
-			{"mobile-3g, buffer off", tanksim("-bots", "8", "-duration", "20s", "-net", "mobile-3g", "-contact=false", "-interp", "adaptive", "-seed", "7", "-input-buffer", "off")},
+			{"lan, buffer on", tanksim("-bots", "8", "-duration", "20s", "-net", "lan", "-contact=false", "-interp", "adaptive", "-seed", "7", "-input-buffer", "on"), ""},
+			{"lan, buffer off", tanksim("-bots", "8", "-duration", "20s", "-net", "lan", "-contact=false", "-interp", "adaptive", "-seed", "7", "-input-buffer", "off"), ""},
+			{"broadband, buffer on", tanksim("-bots", "8", "-duration", "20s", "-net", "broadband", "-contact=false", "-interp", "adaptive", "-seed", "7", "-input-buffer", "on"), ""},
+			{"broadband, buffer off", tanksim("-bots", "8", "-duration", "20s", "-net", "broadband", "-contact=false", "-interp", "adaptive", "-seed", "7", "-input-buffer", "off"), ""},
+			{"wifi-bad, buffer on", tanksim("-bots", "8", "-duration", "20s", "-net", "wifi-bad", "-contact=false", "-interp", "adaptive", "-seed", "7", "-input-buffer", "on"), ""},
+			{"wifi-bad, buffer off", tanksim("-bots", "8", "-duration", "20s", "-net", "wifi-bad", "-contact=false", "-interp", "adaptive", "-seed", "7", "-input-buffer", "off"), ""},
+			{"mobile-3g, buffer on", tanksim("-bots", "8", "-duration", "20s", "-net", "mobile-3g", "-contact=false", "-interp", "adaptive", "-seed", "7", "-input-buffer", "on"), ""},
+			{"mobile-3g, buffer off", tanksim("-bots", "8", "-duration", "20s", "-net", "mobile-3g", "-contact=false", "-interp", "adaptive", "-seed", "7", "-input-buffer", "off"), ""},
 		},
 		cols: []column{
 			{"starved", "input_starved_ratio"}, {"doubled", "input_double_ratio"},
@@ -86,11 +92,26 @@ var sections = []section{
 		},
 	},
 	{
+		title: "Two groups of bots on two networks, and each network alone",
+		about: "tanksim -group splits the bots into groups with networks of their own and reports each group apart. Here four bots send over mobile-3g and receive over a LAN, four play on wifi-bad, in one match; then each network alone with eight bots. A group's figures follow its own network, not the other group's: its round trip, how long its remote tanks are drawn behind the server, its input buffer's wait.",
+		rows: []row{
+			{"group: 4 on up=mobile-3g,down=lan", groupsRun, "groups.0"},
+			{"group: 4 on wifi-bad", groupsRun, "groups.1"},
+			{"alone: 8 on up=mobile-3g,down=lan", tanksim("-bots", "8", "-duration", "20s", "-net", "up=mobile-3g,down=lan", "-contact=false", "-interp", "adaptive", "-seed", "7"), ""},
+			{"alone: 8 on wifi-bad", tanksim("-bots", "8", "-duration", "20s", "-net", "wifi-bad", "-contact=false", "-interp", "adaptive", "-seed", "7"), ""},
+		},
+		cols: []column{
+			{"RTT p50 ms", "rtt_ms.p50"}, {"remote delay p50 / p99 ms", "remote_delay_ms.p50 remote_delay_ms.p99"},
+			{"holds ratio", "holds_ratio"}, {"input wait p50 ms", "input_wait_ms.p50"}, {"starved", "input_starved_ratio"},
+			{"residual ≠ 0", "residual_nonzero"},
+		},
+	},
+	{
 		title: "Input to screen",
 		about: "From the frame that first gets a new input to the first frame whose drawn own tank moved with it: the own tank is drawn a partial step ahead, so a key shows in the same frame (0 ms) or the next.",
 		rows: []row{
-			{"broadband, 8 bots", tanksim("-bots", "8", "-duration", "20s")},
-			{"same, no partial step", tanksim("-bots", "8", "-duration", "20s", "-no-partial-step")},
+			{"broadband, 8 bots", tanksim("-bots", "8", "-duration", "20s"), ""},
+			{"same, no partial step", tanksim("-bots", "8", "-duration", "20s", "-no-partial-step"), ""},
 		},
 		cols: []column{{"input to visible p50 / p99 / max ms", "input_to_visible_ms.p50 input_to_visible_ms.p99 input_to_visible_ms.max"}, {"RTT p50 ms", "rtt_ms.p50"}},
 	},
@@ -98,12 +119,12 @@ var sections = []section{
 		title: "Shooting, with and without lag compensation",
 		about: "Eight gunner bots (the sharpest skill) fire for 20 s with contact off. Hit agreement is, over the shots the server accepted, the share where its verdict equals the shooter's verdict on what it drew. With lag compensation the server rewinds each target to what its shooter drew, so agreement is 1 on every preset; without it the server judges against a present the shooter never saw.",
 		rows: []row{
-			{"none, lag comp on", tanksim("-bots", "8", "-duration", "20s", "-net", "none", "-fire", "-contact=false", "-lagcomp=true")},
-			{"none, lag comp off", tanksim("-bots", "8", "-duration", "20s", "-net", "none", "-fire", "-contact=false", "-lagcomp=false")},
-			{"broadband, lag comp on", tanksim("-bots", "8", "-duration", "20s", "-net", "broadband", "-fire", "-contact=false", "-lagcomp=true")},
-			{"broadband, lag comp off", tanksim("-bots", "8", "-duration", "20s", "-net", "broadband", "-fire", "-contact=false", "-lagcomp=false")},
-			{"mobile-3g, lag comp on", tanksim("-bots", "8", "-duration", "20s", "-net", "mobile-3g", "-fire", "-contact=false", "-lagcomp=true")},
-			{"mobile-3g, lag comp off", tanksim("-bots", "8", "-duration", "20s", "-net", "mobile-3g", "-fire", "-contact=false", "-lagcomp=false")},
+			{"none, lag comp on", tanksim("-bots", "8", "-duration", "20s", "-net", "none", "-fire", "-contact=false", "-lagcomp=true"), ""},
+			{"none, lag comp off", tanksim("-bots", "8", "-duration", "20s", "-net", "none", "-fire", "-contact=false", "-lagcomp=false"), ""},
+			{"broadband, lag comp on", tanksim("-bots", "8", "-duration", "20s", "-net", "broadband", "-fire", "-contact=false", "-lagcomp=true"), ""},
+			{"broadband, lag comp off", tanksim("-bots", "8", "-duration", "20s", "-net", "broadband", "-fire", "-contact=false", "-lagcomp=false"), ""},
+			{"mobile-3g, lag comp on", tanksim("-bots", "8", "-duration", "20s", "-net", "mobile-3g", "-fire", "-contact=false", "-lagcomp=true"), ""},
+			{"mobile-3g, lag comp off", tanksim("-bots", "8", "-duration", "20s", "-net", "mobile-3g", "-fire", "-contact=false", "-lagcomp=false"), ""},
 		},
 		cols: fireCols,
 	},
@@ -111,7 +132,7 @@ var sections = []section{
 		title: "256 players on one server",
 		about: "The large arena (160 × 100) with interest management: each client is sent only the tanks within 25 units of its own, as deltas against snapshots it acknowledged. Bots run at 20 frames a second so one 2-core machine can drive 256 of them; their prediction steps stay 50 ms.",
 		rows: []row{
-			{"256 bots, large arena", tanksim("-bots", "256", "-duration", "20s", "-net", "none", "-contact=false", "-arena", "large", "-bot-fps", "20")},
+			{"256 bots, large arena", tanksim("-bots", "256", "-duration", "20s", "-net", "none", "-contact=false", "-arena", "large", "-bot-fps", "20"), ""},
 		},
 		cols: []column{{"server tick p50 / p99 ms", "server_tick_ms.p50 server_tick_ms.p99"}, {"snapshots ratio min", "snapshots_ratio_min"},
 			{"down bytes/s per client", "bytes_per_s.down"}, {"up bytes/s per client", "bytes_per_s.up"}, {"residual ≠ 0", "residual_nonzero"}},
