@@ -40,6 +40,7 @@ func TestLayering(t *testing.T) {
 		{"tanknet/cmd/tankserver", []string{"tanknet/client", "tanknet/render"}, "the server program shares no client code"},
 		{"tanknet/sim", []string{"tanknet/render"}, "the measuring instrument must run on a machine with no display"},
 		{"tanknet/cmd/tanksim", []string{"tanknet/render"}, "tanksim must run on a machine with no display"},
+		{"tanknet/agones", []string{"*"}, "the Agones SDK client is plain HTTP at the edge: standard library only, and it knows no game"},
 	}
 	for _, r := range rules {
 		for _, d := range deps(t, r.pkg) {

@@ -1,0 +1,346 @@
+// Package agonestest is a fake Agones SDK sidecar for tests: a real HTTP server on
+// loopback answering the gateway's endpoints the way Agones documents them (POST /ready,
+// /health, /shutdown; GET /gameserver and the newline-delimited /watch/gameserver stream;
+// PUT /metadata/label; PATCH /v1beta1/counters/NAME), recording every call, and failing,
+// hanging or pushing a new GameServer state when the test says so.
+//
+// It is for tests only; it keeps every call in memory.
+package agonestest
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"tanknet/agones"
+)
+
+// Sidecar is the fake. Its methods are safe from any goroutine.
+type Sidecar struct {
+	srv    *httptest.Server
+	closed chan struct{} // ends hung requests and watch streams
+
+	mu       sync.Mutex
+	changed  chan struct{} // closed and replaced at every call or state change (see WaitFor)
+	calls    []string      // "METHOD /path", in order
+	gs       agones.GameServer
+	counters map[string]agones.Counter
+	labels   map[string]string
+	fail     map[string]int // path -> status to answer instead
+	hang     chan struct{}  // not nil: requests wait for it to close
+	watchers map[chan agones.GameServer]struct{}
+}
+
+// New starts a sidecar for a GameServer in state Scheduled with the given counters
+// declared (as a fleet's spec declares them), and stops it when t ends.
+func New(t testing.TB, counters ...agones.Counter) *Sidecar {
+	s := &Sidecar{
+		closed:   make(chan struct{}),
+		changed:  make(chan struct{}),
+		counters: map[string]agones.Counter{},
+		labels:   map[string]string{},
+		fail:     map[string]int{},
+		watchers: map[chan agones.GameServer]struct{}{},
+		gs: agones.GameServer{
+			ObjectMeta: agones.ObjectMeta{Name: "tankserver-test", Namespace: "default"},
+			Status:     agones.Status{State: "Scheduled", Address: "127.0.0.1", Ports: []agones.Port{{Name: "default", Port: 7777}}},
+		},
+	}
+	for _, c := range counters {
+		s.counters[c.Name] = c
+	}
+	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
+	t.Cleanup(s.Close)
+	return s
+}
+
+// URL is the sidecar's base URL, as agones.New takes it.
+func (s *Sidecar) URL() string { return s.srv.URL }
+
+// Close ends every hung request and watch stream and stops the server. The sidecar is
+// then down: connections are refused. Close may be called more than once.
+func (s *Sidecar) Close() {
+	s.mu.Lock()
+	select {
+	case <-s.closed:
+		s.mu.Unlock()
+		return
+	default:
+		close(s.closed)
+	}
+	s.mu.Unlock()
+	s.srv.Close()
+}
+
+// Calls returns every request received so far, "METHOD /path", in order.
+func (s *Sidecar) Calls() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.calls...)
+}
+
+// Count returns how many requests "METHOD /path" received.
+func (s *Sidecar) Count(call string) int {
+	n := 0
+	for _, c := range s.Calls() {
+		if c == call {
+			n++
+		}
+	}
+	return n
+}
+
+// Counter returns the counter name as the sidecar has it.
+func (s *Sidecar) Counter(name string) agones.Counter {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.counters[name]
+}
+
+// State returns the GameServer's state.
+func (s *Sidecar) State() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.gs.Status.State
+}
+
+// SetState moves the GameServer to state, as Agones would (e.g. "Allocated" when a match
+// is assigned, "Shutdown" when it ends the server), and tells every watcher.
+func (s *Sidecar) SetState(state string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.setStateLocked(state)
+}
+
+func (s *Sidecar) setStateLocked(state string) {
+	s.gs.Status.State = state
+	for w := range s.watchers {
+		select {
+		case w <- s.gs:
+		default: // that watcher is behind; it reads the newest state when it catches up
+			select {
+			case <-w:
+			default:
+			}
+			w <- s.gs
+		}
+	}
+	s.notifyLocked()
+}
+
+// Fail makes requests to path (e.g. "/health") answer status with a gateway error body;
+// status 0 makes them succeed again.
+func (s *Sidecar) Fail(path string, status int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if status == 0 {
+		delete(s.fail, path)
+	} else {
+		s.fail[path] = status
+	}
+}
+
+// Hang makes every request wait, unanswered, until Hang(false) or Close: a sidecar that
+// is alive but stuck. Requests are still recorded as they arrive.
+func (s *Sidecar) Hang(on bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case on && s.hang == nil:
+		s.hang = make(chan struct{})
+	case !on && s.hang != nil:
+		close(s.hang)
+		s.hang = nil
+	}
+}
+
+// WaitFor fails t unless cond becomes true within 10 s; cond is checked at every call the
+// sidecar receives and every state change (and every 50 ms besides).
+func (s *Sidecar) WaitFor(t testing.TB, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		s.mu.Lock()
+		changed := s.changed
+		s.mu.Unlock()
+		if cond() {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the fake Agones sidecar never saw %s; calls: %q", what, s.Calls())
+		}
+		select {
+		case <-changed:
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+func (s *Sidecar) notifyLocked() {
+	close(s.changed)
+	s.changed = make(chan struct{})
+}
+
+// gatewayError answers status with the JSON error body the gateway writes.
+func gatewayError(w http.ResponseWriter, status int, msg string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(map[string]any{"code": status, "message": msg})
+}
+
+func (s *Sidecar) serve(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	s.calls = append(s.calls, r.Method+" "+r.URL.Path)
+	s.notifyLocked()
+	hang, status := s.hang, s.fail[r.URL.Path]
+	s.mu.Unlock()
+	if hang != nil {
+		select {
+		case <-hang:
+		case <-s.closed:
+			return
+		case <-r.Context().Done():
+			return
+		}
+	}
+	if status != 0 {
+		gatewayError(w, status, "failing on purpose: the test asked for it")
+		return
+	}
+	switch {
+	case r.Method == http.MethodPost && (r.URL.Path == "/ready" || r.URL.Path == "/health" || r.URL.Path == "/shutdown"):
+		var body map[string]any
+		if err := json.NewDecoder(r.Body).Decode(&body); err != nil {
+			gatewayError(w, http.StatusBadRequest, "the body must be a JSON object: "+err.Error())
+			return
+		}
+		switch r.URL.Path {
+		case "/ready":
+			s.SetState(agones.StateReady)
+		case "/shutdown":
+			s.SetState(agones.StateShutdown)
+		}
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, "{}")
+	case r.Method == http.MethodGet && r.URL.Path == "/gameserver":
+		s.mu.Lock()
+		gs := s.gs
+		s.mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(gs)
+	case r.Method == http.MethodGet && r.URL.Path == "/watch/gameserver":
+		s.watch(w, r)
+	case r.Method == http.MethodPut && r.URL.Path == "/metadata/label":
+		var kv struct{ Key, Value string }
+		if err := json.NewDecoder(r.Body).Decode(&kv); err != nil || kv.Key == "" {
+			gatewayError(w, http.StatusBadRequest, "want {\"key\": ..., \"value\": ...}")
+			return
+		}
+		s.mu.Lock()
+		s.labels["agones.dev/sdk-"+kv.Key] = kv.Value
+		s.mu.Unlock()
+		fmt.Fprint(w, "{}")
+	case r.Method == http.MethodPatch && strings.HasPrefix(r.URL.Path, "/v1beta1/counters/"):
+		s.updateCounter(w, r, strings.TrimPrefix(r.URL.Path, "/v1beta1/counters/"))
+	default:
+		gatewayError(w, http.StatusNotFound, "Not Found")
+	}
+}
+
+// Label returns the GameServer's label key (with Agones' "agones.dev/sdk-" prefix).
+func (s *Sidecar) Label(key string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.labels[key]
+}
+
+// watch streams the GameServer: the current one at once, then each change, one JSON
+// object {"result": GameServer} a line.
+func (s *Sidecar) watch(w http.ResponseWriter, r *http.Request) {
+	flusher, _ := w.(http.Flusher)
+	updates := make(chan agones.GameServer, 1)
+	s.mu.Lock()
+	s.watchers[updates] = struct{}{}
+	updates <- s.gs
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		delete(s.watchers, updates)
+		s.mu.Unlock()
+	}()
+	w.Header().Set("Content-Type", "application/json")
+	enc := json.NewEncoder(w)
+	for {
+		select {
+		case <-r.Context().Done():
+			return
+		case <-s.closed:
+			return
+		case gs := <-updates:
+			if err := enc.Encode(map[string]agones.GameServer{"result": gs}); err != nil {
+				return
+			}
+			if flusher != nil {
+				flusher.Flush()
+			}
+		}
+	}
+}
+
+// updateCounter applies a CounterUpdateRequest: capacity first, then count, which must
+// lie in [0, capacity]. 64-bit numbers may be JSON strings or numbers.
+func (s *Sidecar) updateCounter(w http.ResponseWriter, r *http.Request, name string) {
+	var req struct {
+		Count, Capacity, CountDiff *json.RawMessage
+	}
+	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+		gatewayError(w, http.StatusBadRequest, "the body must be a CounterUpdateRequest: "+err.Error())
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c, ok := s.counters[name]
+	if !ok {
+		gatewayError(w, http.StatusNotFound, "counter not found: "+name)
+		return
+	}
+	if req.Capacity != nil {
+		v, err := int64Of(*req.Capacity)
+		if err != nil || v < 0 {
+			gatewayError(w, http.StatusBadRequest, "out of range: capacity")
+			return
+		}
+		c.Capacity = v
+	}
+	if req.Count != nil {
+		v, err := int64Of(*req.Count)
+		if err != nil || v < 0 || v > c.Capacity {
+			gatewayError(w, http.StatusBadRequest, fmt.Sprintf("out of range: count must be within [0, %d]", c.Capacity))
+			return
+		}
+		c.Count = v
+	}
+	s.counters[name] = c
+	s.notifyLocked()
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(map[string]string{
+		"name": name, "count": strconv.FormatInt(c.Count, 10), "capacity": strconv.FormatInt(c.Capacity, 10),
+	})
+}
+
+// int64Of reads a 64-bit integer written as a JSON string or number.
+func int64Of(raw json.RawMessage) (int64, error) {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return strconv.ParseInt(s, 10, 64)
+	}
+	var n int64
+	err := json.Unmarshal(raw, &n)
+	return n, err
+}

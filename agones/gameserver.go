@@ -1,0 +1,125 @@
+package agones
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"time"
+)
+
+// The GameServer states a game server acts on (Agones has more: Scheduled, Reserved,
+// Unhealthy, ...).
+const (
+	StateReady     = "Ready"     // waiting to be allocated to a match
+	StateAllocated = "Allocated" // a match has been given this server
+	StateShutdown  = "Shutdown"  // Agones is ending this server: finish and exit
+)
+
+// GameServer is the part of the Agones GameServer resource the SDK shows that tanknet
+// reads, in the gateway's JSON.
+type GameServer struct {
+	ObjectMeta ObjectMeta `json:"object_meta"`
+	Status     Status     `json:"status"`
+}
+
+// ObjectMeta is the GameServer's Kubernetes metadata.
+type ObjectMeta struct {
+	Name        string            `json:"name"`
+	Namespace   string            `json:"namespace"`
+	Labels      map[string]string `json:"labels,omitempty"`
+	Annotations map[string]string `json:"annotations,omitempty"`
+}
+
+// Status is where and in which state the GameServer is.
+type Status struct {
+	State   string `json:"state"`
+	Address string `json:"address"`
+	Ports   []Port `json:"ports,omitempty"`
+}
+
+// Port is one of the GameServer's published ports.
+type Port struct {
+	Name string `json:"name"`
+	Port int32  `json:"port"`
+}
+
+// GameServer returns the GameServer as the sidecar has it now.
+func (c *Client) GameServer(ctx context.Context) (GameServer, error) {
+	var gs GameServer
+	err := c.do(ctx, http.MethodGet, "/gameserver", nil, &gs)
+	return gs, err
+}
+
+// watchLine is one line of the watch stream: a GameServer, or the gateway's error.
+type watchLine struct {
+	Result *GameServer   `json:"result"`
+	Error  *gatewayError `json:"error"`
+}
+
+// Watch follows /watch/gameserver, calling f with each GameServer the sidecar sends (one
+// JSON object a line), on Watch's goroutine, in order. It returns when ctx ends (with
+// ctx.Err()) or when the stream breaks or carries something that is not a GameServer (with
+// the reason); the caller decides whether to watch again. Connecting must finish within
+// the client's timeout; once connected the stream has no time limit (a GameServer that
+// does not change sends nothing).
+func (c *Client) Watch(ctx context.Context, f func(GameServer)) error {
+	const path = "/watch/gameserver"
+	parent := ctx
+	ctx, cancel := context.WithCancel(parent)
+	defer cancel()
+	connecting := time.AfterFunc(c.timeout, cancel)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.base+path, nil)
+	if err != nil {
+		connecting.Stop()
+		return fmt.Errorf("agones: GET %s: %w", path, err)
+	}
+	resp, err := c.http.Do(req)
+	timedOut := !connecting.Stop()
+	switch {
+	case parent.Err() != nil:
+		if err == nil {
+			resp.Body.Close()
+		}
+		return parent.Err()
+	case timedOut:
+		if err == nil {
+			resp.Body.Close()
+		}
+		return fmt.Errorf("agones: GET %s: not connected within %v", path, c.timeout)
+	case err != nil:
+		return fmt.Errorf("agones: GET %s: %w", path, err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		return &Error{Method: http.MethodGet, Path: path, Status: resp.StatusCode}
+	}
+	lines := bufio.NewScanner(resp.Body)
+	lines.Buffer(make([]byte, 0, 16<<10), maxResponse)
+	for lines.Scan() {
+		line := bytes.TrimSpace(lines.Bytes())
+		if len(line) == 0 {
+			continue
+		}
+		var l watchLine
+		if err := json.Unmarshal(line, &l); err != nil {
+			return fmt.Errorf("agones: GET %s: a line that is not JSON: %w", path, err)
+		}
+		if l.Error != nil {
+			return fmt.Errorf("agones: GET %s: the sidecar says: %s (code %d)", path, l.Error.Message, l.Error.Code)
+		}
+		if l.Result == nil {
+			return fmt.Errorf("agones: GET %s: a line with no GameServer", path)
+		}
+		f(*l.Result)
+	}
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if err := lines.Err(); err != nil {
+		return fmt.Errorf("agones: GET %s: %w", path, err)
+	}
+	return fmt.Errorf("agones: GET %s: the sidecar ended the stream", path)
+}
