@@ -132,3 +132,7 @@ func (c *counters) drop(reason string) {
 	c.drops.Add(1)
 	c.dropsByReason.add(dropLabel(reason))
 }
+
+// Players returns how many players are in the game now: a cheaper read than Stats, for
+// callers polling it often (an orchestrator's player counter). Safe at any time.
+func (s *Server) Players() int { return int(s.stats.players.Load()) }
