@@ -90,4 +90,21 @@ func TestStopOnSignals(t *testing.T) {
 		close(f.drained)
 		waitDone(t, ctx, "drainNow, then the last player left")
 	})
+	t.Run("the signal after an orchestrator's drain is the first", func(t *testing.T) {
+		logs := new(serverLog)
+		f := &fakeDrainer{drained: make(chan struct{})}
+		sigs, now := make(chan os.Signal, 2), make(chan struct{})
+		ctx, cancel := stopOnSignals(context.Background(), f, time.Hour, sigs, now, slog.New(slog.NewTextHandler(logs, nil)))
+		defer cancel()
+		close(now)
+		logs.waitFor(t, "draining before stopping")
+		sigs <- syscall.SIGTERM // the orchestrator deleting the pod
+		logs.waitFor(t, "already draining")
+		stillRunning(t, ctx, "drainNow, then one SIGTERM")
+		sigs <- syscall.SIGINT
+		waitDone(t, ctx, "drainNow, then two signals")
+		if n := f.drains.Load(); n != 1 {
+			t.Errorf("Drain called %d times, want 1", n)
+		}
+	})
 }
