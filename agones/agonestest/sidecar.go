@@ -35,6 +35,7 @@ type Sidecar struct {
 	fail     map[string]int // path -> status to answer instead
 	hang     chan struct{}  // not nil: requests wait for it to close
 	watchers map[chan agones.GameServer]struct{}
+	onCall   func(call string)
 }
 
 // New starts a sidecar for a GameServer in state Scheduled with the given counters
@@ -76,6 +77,14 @@ func (s *Sidecar) Close() {
 	}
 	s.mu.Unlock()
 	s.srv.Close()
+}
+
+// OnCall has f called with each request ("METHOD /path") as it arrives, before it is
+// answered, on the request's goroutine: a test's look at the world at that moment.
+func (s *Sidecar) OnCall(f func(call string)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.onCall = f
 }
 
 // Calls returns every request received so far, "METHOD /path", in order.
@@ -198,8 +207,11 @@ func (s *Sidecar) serve(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	s.calls = append(s.calls, r.Method+" "+r.URL.Path)
 	s.notifyLocked()
-	hang, status := s.hang, s.fail[r.URL.Path]
+	hang, status, onCall := s.hang, s.fail[r.URL.Path], s.onCall
 	s.mu.Unlock()
+	if onCall != nil {
+		onCall(r.Method + " " + r.URL.Path)
+	}
 	if hang != nil {
 		select {
 		case <-hang:

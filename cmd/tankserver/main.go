@@ -8,6 +8,11 @@
 // It ticks every 50 ms, logs every join, reject and drop with its reason, and shuts down
 // cleanly on SIGINT or SIGTERM: at once, or with -drain 30s after refusing newcomers and
 // letting the players in play go on for up to 30 s (a second signal stops at once).
+//
+// Under Agones (AGONES_SDK_HTTP_PORT set) it talks to the SDK sidecar: Ready once it
+// listens, Health twice per -agones-health period, the rooms and players counters kept
+// current; when the GameServer turns Shutdown it drains as on SIGTERM, and when the game
+// has stopped it tells Agones it is done. See docs/DEPLOY.md.
 package main
 
 import (
@@ -19,9 +24,11 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
+	"tanknet/agones"
 	"tanknet/linksim"
 	"tanknet/netcode"
 	"tanknet/server"
@@ -39,12 +46,16 @@ type Config struct {
 	Verbose bool
 	// Drain is how long SIGINT or SIGTERM lets the players in play go on, refusing new
 	// ones, before disconnecting the rest; a second signal stops at once. 0 stops at once.
+	// An Agones Shutdown starts the same drain.
 	Drain time.Duration
+	// Agones is how to talk to the Agones SDK sidecar; its SDK is empty (none) unless
+	// main finds AGONES_SDK_HTTP_PORT set.
+	Agones AgonesConfig
 }
 
 // DefaultConfig returns a server on :7777 with a perfect network.
 func DefaultConfig() Config {
-	return Config{Server: server.DefaultConfig(), Net: linksim.NetFlags{Preset: "none", Seed: 1}}
+	return Config{Server: server.DefaultConfig(), Net: linksim.NetFlags{Preset: "none", Seed: 1}, Agones: DefaultAgonesConfig()}
 }
 
 // parseFlags defines tankserver's flags on fs, parses args and returns the Config they
@@ -76,7 +87,8 @@ func parseFlags(fs *flag.FlagSet, args []string) (Config, error) {
 	fs.StringVar(&cfg.Metrics, "metrics", "", "serve Prometheus metrics on http://`address`/metrics and profiles on /debug/pprof/, e.g. 127.0.0.1:9100 (off when empty)")
 	cfg.Net.Register(fs)
 	fs.BoolVar(&cfg.Verbose, "v", false, "log debug detail")
-	fs.DurationVar(&cfg.Drain, "drain", 0, "on SIGINT/SIGTERM refuse new players and let those playing go on for up to this `long` before disconnecting them (a second signal stops at once); 0 stops at once")
+	fs.DurationVar(&cfg.Drain, "drain", 0, "on SIGINT/SIGTERM (or an Agones Shutdown) refuse new players and let those playing go on for up to this `long` before disconnecting them (a second signal stops at once); 0 stops at once")
+	fs.DurationVar(&cfg.Agones.Health, "agones-health", cfg.Agones.Health, "under Agones (AGONES_SDK_HTTP_PORT set), the fleet's health check `period` (health.periodSeconds); tankserver pings Health twice in each")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
 	}
@@ -88,6 +100,9 @@ func (c Config) Validate() error {
 	if c.Drain < 0 {
 		return fmt.Errorf("-drain %v must not be negative", c.Drain)
 	}
+	if err := c.Agones.Validate(); err != nil {
+		return err
+	}
 	if _, err := c.Net.Path(); err != nil {
 		return err
 	}
@@ -98,6 +113,10 @@ func main() {
 	fs := flag.NewFlagSet(os.Args[0], flag.ExitOnError)
 	cfg, err := parseFlags(fs, os.Args[1:]) // ExitOnError: a flag that does not parse exits with 2
 	if err != nil {
+		fmt.Fprintln(os.Stderr, "tankserver:", err)
+		os.Exit(2)
+	}
+	if cfg.Agones.SDK, _, err = agones.URLFromEnv(os.LookupEnv); err != nil {
 		fmt.Fprintln(os.Stderr, "tankserver:", err)
 		os.Exit(2)
 	}
@@ -159,7 +178,29 @@ func run(ctx context.Context, cfg Config, signals <-chan os.Signal) error {
 		cfg.Server.Logger.Info("simulating network", "path", path.String())
 		pc = cpc
 	}
-	ctx, stop := stopOnSignals(ctx, srv, cfg.Drain, signals, nil, cfg.Server.Logger)
+	drainNow := make(chan struct{})
+	var member *fleetMember
+	if cfg.Agones.SDK != "" {
+		var once sync.Once
+		member = &fleetMember{
+			cfg: cfg.Agones, sdk: agones.New(cfg.Agones.SDK, cfg.Agones.Timeout), log: cfg.Server.Logger,
+			maxPlayers: cfg.Server.MaxPlayers, players: srv.Players,
+			drain: func() { once.Do(func() { close(drainNow) }) },
+		}
+		cfg.Server.Logger.Info("running under Agones: talking to its SDK sidecar", "sdk", cfg.Agones.SDK)
+	}
+	gameCtx, stop := stopOnSignals(ctx, srv, cfg.Drain, signals, drainNow, cfg.Server.Logger)
 	defer stop()
-	return srv.Serve(ctx, pc)
+	if member == nil {
+		return srv.Serve(gameCtx, pc)
+	}
+	// The socket is bound: the member may mark the server Ready. It talks to Agones until
+	// Serve has returned (health pings go on through a drain), then says the server is done.
+	memberCtx, stopMember := context.WithCancel(ctx)
+	wait := member.start(memberCtx)
+	err = srv.Serve(gameCtx, pc)
+	stopMember()
+	wait()
+	member.shutdown()
+	return err
 }

@@ -82,17 +82,18 @@ func TestParseFlags(t *testing.T) {
 		t.Errorf("parseFlags() = %+v, want the defaults %+v", cfg, def)
 	}
 	cfg, err = parse("-addr", "127.0.0.1:9", "-max-players", "256", "-contact=false", "-lane", "reliable",
-		"-arena", "large", "-idle-timeout", "3s", "-metrics", "127.0.0.1:9100", "-net", "wifi-bad", "-v", "-drain", "5s", "-input-buffer", "off")
+		"-arena", "large", "-idle-timeout", "3s", "-metrics", "127.0.0.1:9100", "-net", "wifi-bad", "-v", "-drain", "5s", "-input-buffer", "off", "-agones-health", "10s")
 	if err != nil {
 		t.Fatal(err)
 	}
 	large, _ := netcode.ArenaByName("large")
 	if cfg.Server.Addr != "127.0.0.1:9" || cfg.Server.MaxPlayers != 256 || cfg.Server.Contact || cfg.Server.Lane != transport.LaneReliable ||
 		cfg.Server.Arena.Width != large.Width || cfg.Server.IdleTimeout != 3*time.Second || cfg.Metrics != "127.0.0.1:9100" ||
-		cfg.Net.Name() != "wifi-bad" || !cfg.Verbose || cfg.Drain != 5*time.Second || !cfg.Server.InputOnArrival {
+		cfg.Net.Name() != "wifi-bad" || !cfg.Verbose || cfg.Drain != 5*time.Second || !cfg.Server.InputOnArrival ||
+		cfg.Agones.Health != 10*time.Second {
 		t.Errorf("parseFlags(every flag) = %+v, want each flag's value", cfg)
 	}
-	for _, bad := range [][]string{{"-max-players", "0"}, {"-arena", "moon"}, {"-net", "dialup"}, {"-players", "3"}, {"-drain", "-1s"}, {"-input-buffer", "maybe"}} {
+	for _, bad := range [][]string{{"-max-players", "0"}, {"-arena", "moon"}, {"-net", "dialup"}, {"-players", "3"}, {"-drain", "-1s"}, {"-input-buffer", "maybe"}, {"-agones-health", "0s"}} {
 		if _, err := parse(bad...); err == nil {
 			t.Errorf("parseFlags(%q) = nil error, want it refused", bad)
 		}

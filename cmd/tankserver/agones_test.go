@@ -1,0 +1,161 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"tanknet/agones"
+	"tanknet/agones/agonestest"
+	"tanknet/client"
+	tankv1 "tanknet/proto/tank/v1"
+)
+
+// agonesGameAt starts run in process on addr with the fake sidecar sc, short Agones
+// periods, requests that time out after timeout and -drain drain; it returns the log and
+// run's result.
+func agonesGameAt(t *testing.T, ctx context.Context, sc *agonestest.Sidecar, addr string, timeout, drain time.Duration) (*serverLog, <-chan error) {
+	t.Helper()
+	logs := new(serverLog)
+	cfg := DefaultConfig()
+	cfg.Server.Addr = addr
+	cfg.Server.Logger = slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	cfg.Drain = drain
+	cfg.Agones = AgonesConfig{SDK: sc.URL(), Health: 40 * time.Millisecond, Timeout: timeout, Retry: 20 * time.Millisecond, CountEvery: 10 * time.Millisecond}
+	done := make(chan error, 1)
+	go func() { done <- run(ctx, cfg, nil) }()
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("tankserver's log:\n%s", logs.String())
+		}
+	})
+	return logs, done
+}
+
+// runResult fails t unless run ended within a generous bound, and returns its error.
+func runResult(t *testing.T, done <-chan error, what string) error {
+	t.Helper()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(20 * time.Second):
+		t.Fatalf("%s: run still going 20 s later", what)
+		return nil
+	}
+}
+
+// TestAgones_ReadyHealthCountersAllocatedShutdown plays a whole Agones life against the
+// fake sidecar: Ready once the UDP socket is bound, Health pings repeating, the rooms and
+// players counters following joins and leaves, Allocated logged, then Shutdown from the
+// watch stream draining the game like SIGTERM: a newcomer is refused, the player in play
+// goes on until it leaves, and only then does tankserver tell Agones it is done.
+func TestAgones_ReadyHealthCountersAllocatedShutdown(t *testing.T) {
+	sc := agonestest.New(t, agones.Counter{Name: "rooms"}, agones.Counter{Name: "players"})
+	var readyWhileBound atomic.Int32 // 1: the game's socket was bound at Ready; -1: it was not
+	addr := freeUDPAddr(t)
+	sc.OnCall(func(call string) {
+		if call != "POST /ready" {
+			return
+		}
+		pc, err := net.ListenPacket("udp", addr)
+		if err == nil {
+			pc.Close()
+			readyWhileBound.Store(-1)
+			return
+		}
+		readyWhileBound.Store(1)
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	logs, done := agonesGameAt(t, ctx, sc, addr, 2*time.Second, time.Hour)
+
+	sc.WaitFor(t, "Ready", func() bool { return readyWhileBound.Load() != 0 })
+	if readyWhileBound.Load() != 1 {
+		t.Fatal("tankserver marked itself Ready before its UDP socket was bound")
+	}
+	sc.WaitFor(t, "three health pings", func() bool { return sc.Count("POST /health") >= 3 })
+	sc.WaitFor(t, "rooms 1 of 1", func() bool { return sc.Counter("rooms") == agones.Counter{Name: "rooms", Count: 1, Capacity: 1} })
+
+	leaverCtx, leave := context.WithCancel(ctx)
+	leaver := playBots(t, leaverCtx, addr, 1)
+	stayerCtx, stayerLeaves := context.WithCancel(ctx)
+	stayer := playBots(t, stayerCtx, addr, 1)
+	sc.WaitFor(t, "players 2 of 16", func() bool { return sc.Counter("players") == agones.Counter{Name: "players", Count: 2, Capacity: 16} })
+	leave()
+	leaver.wait()
+	sc.WaitFor(t, "players back to 1", func() bool { return sc.Counter("players").Count == 1 })
+
+	sc.SetState(agones.StateAllocated)
+	logs.waitFor(t, "agones: allocated")
+
+	sc.SetState(agones.StateShutdown)
+	logs.waitFor(t, "draining: new players are refused")
+	_, err := client.Dial(ctx, addr, "late", nil, 5*time.Second)
+	var rej *client.RejectedError
+	if !errors.As(err, &rej) || rej.Code != tankv1.RejectCode_REJECT_CODE_SHUTTING_DOWN {
+		t.Errorf("a join after Agones said Shutdown: %v, want the shutting-down Reject", err)
+	}
+	if n := sc.Count("POST /shutdown"); n != 0 {
+		t.Errorf("tankserver called /shutdown %d times while a player was still in play", n)
+	}
+	stayerLeaves()
+	stayer.wait()
+	if err := runResult(t, done, "the last player left the drain"); err != nil {
+		t.Errorf("run = %v, want a clean stop", err)
+	}
+	calls := sc.Calls()
+	if n := sc.Count("POST /shutdown"); n != 1 || calls[len(calls)-1] != "POST /shutdown" {
+		t.Errorf("the sidecar's calls end %q with %d /shutdown; want exactly one, last", calls[max(0, len(calls)-3):], n)
+	}
+	if !strings.Contains(logs.String(), "stopping: every player has left") {
+		t.Error("the log does not say the drain ended because every player left")
+	}
+}
+
+// TestAgones_TheGameGoesOnWithoutTheSidecar runs the game with a sidecar that is down and
+// one that hangs: players join and keep getting snapshots while the calls fail, and the
+// server still stops cleanly.
+func TestAgones_TheGameGoesOnWithoutTheSidecar(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		breakIt func(*agonestest.Sidecar)
+		sign    string // what the log says once calls have failed
+	}{
+		{"down", (*agonestest.Sidecar).Close, "health pings are failing"},
+		{"hung", func(sc *agonestest.Sidecar) { sc.Hang(true) }, "health pings are failing"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			sc := agonestest.New(t, agones.Counter{Name: "rooms"}, agones.Counter{Name: "players"})
+			tt.breakIt(sc)
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			addr := freeUDPAddr(t)
+			logs, done := agonesGameAt(t, ctx, sc, addr, 50*time.Millisecond, 0)
+			botsCtx, stopBots := context.WithCancel(ctx)
+			defer stopBots()
+			ps := playBots(t, botsCtx, addr, 2)
+			logs.waitFor(t, tt.sign)
+			logs.waitFor(t, "could not mark the server ready")
+			after := time.Now()
+			for deadline := time.Now().Add(10 * time.Second); ps.heardAfter(0, after) <= 0 || ps.heardAfter(1, after) <= 0; time.Sleep(5 * time.Millisecond) {
+				if time.Now().After(deadline) {
+					t.Fatal("the players heard no snapshot after the sidecar's calls failed")
+				}
+			}
+			cancel()
+			if err := runResult(t, done, "cancelled with the sidecar "+tt.name); err != nil {
+				t.Errorf("run = %v, want a clean stop", err)
+			}
+			stopBots()
+			ps.wait()
+			if !strings.Contains(logs.String(), "could not tell Agones the server is done") {
+				t.Error("the log does not say the final Shutdown failed")
+			}
+		})
+	}
+}
