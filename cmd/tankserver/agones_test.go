@@ -5,6 +5,7 @@ import (
 	"errors"
 	"log/slog"
 	"net"
+	"net/url"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -157,5 +158,45 @@ func TestAgones_TheGameGoesOnWithoutTheSidecar(t *testing.T) {
 				t.Error("the log does not say the final Shutdown failed")
 			}
 		})
+	}
+}
+
+// TestAgones_Binary runs the real tankserver with AGONES_SDK_HTTP_PORT pointing at the fake
+// sidecar: it finds the sidecar from the environment, marks itself Ready, pings Health,
+// and when the GameServer turns Shutdown with no one playing it drains at once, tells
+// Agones it is done and exits 0.
+func TestAgones_Binary(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds tankserver")
+	}
+	bin := buildServer(t)
+	sc := agonestest.New(t, agones.Counter{Name: "rooms"}, agones.Counter{Name: "players"})
+	u, err := url.Parse(sc.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(agones.EnvPort, u.Port()) // the child inherits the environment
+	cmd, logs := startServer(t, bin, "-addr", freeUDPAddr(t), "-drain", "30s", "-agones-health", "100ms")
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+
+	sc.WaitFor(t, "Ready and two health pings", func() bool { return sc.Count("POST /ready") == 1 && sc.Count("POST /health") >= 2 })
+	sc.WaitFor(t, "players 0 of 16", func() bool { return sc.Counter("players") == agones.Counter{Name: "players", Capacity: 16} })
+	sc.SetState(agones.StateShutdown)
+	select {
+	case err := <-exited:
+		if err != nil {
+			t.Errorf("tankserver exited with %v, want 0", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("tankserver still running 20 s after Agones said Shutdown with no one playing")
+	}
+	if n := sc.Count("POST /shutdown"); n != 1 {
+		t.Errorf("tankserver called /shutdown %d times, want once", n)
+	}
+	for _, line := range []string{"running under Agones", "agones: marked ready", "draining before stopping", "stopping: every player has left", "agones: told Agones the server is done"} {
+		if !strings.Contains(logs.String(), line) {
+			t.Errorf("the log does not say %q", line)
+		}
 	}
 }
