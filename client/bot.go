@@ -3,6 +3,7 @@ package client
 import (
 	"context"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"net"
 	"time"
@@ -61,6 +62,10 @@ type BotConfig struct {
 	// DialTimeout bounds joining (both handshakes); 0 means 5 s. A link with a second of
 	// latency each way and heavy loss needs several round trips.
 	DialTimeout time.Duration
+	// Record, if set, receives a client recording of the bot's whole session (record.go),
+	// flushed when it ends; a failed write stops the recording, not the bot, and is logged
+	// in the returned Report's RecordError.
+	Record io.Writer
 }
 
 // RunBot connects a bot, drives it until cfg.Duration has passed or ctx is done, says
@@ -82,6 +87,21 @@ func RunBot(ctx context.Context, cfg BotConfig) (Report, error) {
 	}
 	start := time.Now()
 	g := NewGame(sess, cfg.Options, start)
+	if cfg.Record != nil {
+		if err := g.RecordTo(cfg.Record); err != nil {
+			sess.Close("error")
+			<-runErr
+			return Report{}, err
+		}
+	}
+	// finish is the bot's report once its session is over, with the recording flushed.
+	finish := func() Report {
+		r := g.Report()
+		if err := g.StopRecording(); err != nil {
+			r.RecordError = err.Error()
+		}
+		return r
+	}
 	driver := NewDriver(cfg.Seed)
 	gun := gunner{skill: cfg.Skill}
 	var end <-chan time.Time
@@ -99,16 +119,16 @@ func RunBot(ctx context.Context, cfg BotConfig) (Report, error) {
 		case <-ctx.Done():
 			sess.Close("bot stopped")
 			<-runErr
-			return g.Report(), nil
+			return finish(), nil
 		case <-end:
 			sess.Close("bot finished")
 			<-runErr
-			return g.Report(), nil
+			return finish(), nil
 		case now := <-ticker.C:
 			if err := g.Update(now, in); err != nil {
 				sess.Close("error")
 				<-runErr
-				return g.Report(), fmt.Errorf("bot %s: %w", cfg.Name, err)
+				return finish(), fmt.Errorf("bot %s: %w", cfg.Name, err)
 			}
 			// One new driver decision per prediction step taken.
 			for ; steps < g.Stats().InputsSent; steps++ {

@@ -8,6 +8,10 @@
 // Game judges the shot itself on what it drew, so ShotStats can say how often the server
 // agreed. Game.Aim is the bots' gunner.
 //
+// A Game talks to a Link (link.go): a live Session, or anything that plays its part. A Game
+// can keep a recording of what it was given (record.go), and Replay (replay.go) runs one
+// through a new Game, which then does exactly what the first did (docs/RECORDINGS.md).
+//
 // Package client never imports Ebitengine, so it runs headless. Its netcode state belongs to
 // whichever goroutine calls Game.Update; only the network reader runs beside it.
 package client

@@ -87,6 +87,7 @@ type Game struct {
 	lastShot    uint32 // move tick of our newest shot
 	wantFire    bool   // Fire was called since the last Update
 	wantLagComp bool
+	rec         *recorder // keeps every frame's inputs when recording (record.go)
 	targets     []netcode.Target
 	shots       ShotStats
 	pending     []Shot // fired, not yet answered, oldest first
@@ -168,6 +169,9 @@ func (g *Game) Update(now time.Time, in netcode.Input) error {
 	g.last = now
 	var err error
 	g.recv, err = g.server.Drain(g.recv[:0])
+	if g.rec != nil {
+		g.rec.record(now, in, g.wantFire, g.wantLagComp, g.onArrival, g.recv, err)
+	}
 	for i := range g.recv {
 		g.receive(g.recv[i])
 		g.recv[i] = Received{}

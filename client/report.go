@@ -8,7 +8,9 @@ import (
 
 // Report is a bot's summary, as tanksim prints it.
 type Report struct {
-	PlayerID    uint32 `json:"player_id"`
+	PlayerID uint32 `json:"player_id"`
+	// RecordError is why the bot's recording stopped early (BotConfig.Record), if it did.
+	RecordError string `json:"record_error,omitempty"`
 	Name        string `json:"name"`
 	InputsSent  int    `json:"inputs_sent"`
 	Snapshots   int    `json:"snapshots"`

@@ -108,8 +108,13 @@ func (g *Game) Update() error {
 		// clocks at the first frame keeps that moment from counting as a stall that drops
 		// prediction steps; what the server sent meanwhile waits in the sessions' queues.
 		g.started = true
-		for _, p := range g.panes {
+		for i, p := range g.panes {
 			p.game = client.NewGame(p.game.Link(), g.opts.Game, time.Now())
+			if i < len(g.opts.Record) {
+				if err := p.game.RecordTo(g.opts.Record[i]); err != nil {
+					return err
+				}
+			}
 		}
 	}
 	if g.opts.Tour && g.frames == 0 && !g.tour.Running() {

@@ -51,6 +51,11 @@ type Options struct {
 	// waiting for the user, and closes the window after the last: for tests and recordings.
 	Tour        bool
 	TourAdvance int
+	// Record, if set, receives a client recording of each client pane's session from the
+	// first frame on (client.Game.RecordTo): one writer for a single window, the near and
+	// then the far player's for the demo. The window flushes them when it closes; closing
+	// them is the caller's.
+	Record []io.Writer
 	// Report, if set, receives one line when the window closes: the frame rate, the
 	// frame-time percentiles and the prediction steps dropped after the first second (the
 	// window's start-up), so a run's speed is repeatable.

@@ -122,6 +122,9 @@ func (g *Game) run() error {
 	ebiten.SetVsyncEnabled(true)
 	ebiten.SetScreenClearedEveryFrame(false) // every Draw repaints or repairs what it changes
 	err := ebiten.RunGame(g)
+	for _, p := range g.panes {
+		err = errors.Join(err, p.game.StopRecording())
+	}
 	switch {
 	case opts.FrameReport > 0 && g.reported:
 		fmt.Fprintln(opts.Report, g.frameStats.Summary().JSON())

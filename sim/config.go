@@ -62,6 +62,9 @@ type Config struct {
 	Lane string
 	// PlotDir, if set, is where Run writes PNG charts; it is created if missing.
 	PlotDir string
+	// RecordDir, if set, is where each bot's client recording goes (client.Game.RecordTo),
+	// one file per bot and run: "<run label>-bot-N.tnrec" (recordFile). Created if missing.
+	RecordDir string
 	// Matrix runs every preset but "none" with both lanes and both timelines, into one
 	// MatrixReport.
 	Matrix bool

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 )
 
 // Result is what Run measured: Report for one configuration, Matrix for cfg.Matrix.
@@ -25,6 +26,11 @@ func Run(ctx context.Context, cfg Config, progress io.Writer) (Result, error) {
 	}
 	if progress == nil {
 		progress = io.Discard
+	}
+	if cfg.RecordDir != "" {
+		if err := os.MkdirAll(cfg.RecordDir, 0o755); err != nil {
+			return Result{}, fmt.Errorf("tanksim: -record: %w", err)
+		}
 	}
 	if cfg.Matrix {
 		m, err := runMatrix(ctx, cfg, progress)

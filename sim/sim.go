@@ -7,6 +7,9 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"os"
+	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -234,7 +237,14 @@ func runBots(ctx context.Context, spec runSpec, addr string, start time.Time, tr
 			opts.Interp.Timeline = tl
 			opts.Local.PartialStep = !cfg.NoPartialStep
 			opts.InputOnArrival = cfg.InputBuffer == "off"
-			b.report, b.err = client.RunBot(ctx, client.BotConfig{
+			var rec *os.File
+			if cfg.RecordDir != "" {
+				if rec, err = os.Create(filepath.Join(cfg.RecordDir, recordFile(spec, i))); err != nil {
+					b.err = fmt.Errorf("tanksim: -record: %w", err)
+					return
+				}
+			}
+			bc := client.BotConfig{
 				Addr:       addr,
 				Name:       fmt.Sprintf("bot-%d", i+1),
 				Seed:       cfg.botSeed(i),
@@ -245,11 +255,27 @@ func runBots(ctx context.Context, spec runSpec, addr string, start time.Time, tr
 				OnFrame:    b.probe.onFrame,
 				Fire:       cfg.Fire,
 				LagComp:    cfg.LagComp,
-			})
+			}
+			if rec != nil {
+				bc.Record = rec
+			}
+			b.report, b.err = client.RunBot(ctx, bc)
+			if rec != nil {
+				b.err = errors.Join(b.err, rec.Close())
+				if e := b.report.RecordError; e != "" {
+					b.err = errors.Join(b.err, fmt.Errorf("tanksim: bot %d's recording: %s", i+1, e))
+				}
+			}
 		}()
 	}
 	wg.Wait()
 	return bots
+}
+
+// recordFile names bot i's recording in a run: its label with dashes, e.g.
+// "wifi-bad-datagram-adaptive-bot-3.tnrec".
+func recordFile(spec runSpec, i int) string {
+	return fmt.Sprintf("%s-bot-%d.tnrec", strings.ReplaceAll(spec.label(), "/", "-"), i+1)
 }
 
 // botConn opens bot i's socket as a stack: UDP, a byte counter (what the server sent us,

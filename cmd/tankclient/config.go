@@ -54,6 +54,9 @@ type Config struct {
 	Frames     int
 	// GIF, if set with Screenshot, records the run's frames into this animated GIF.
 	GIF string
+	// Record, if set, is the file a client recording of the session goes to (with -demo,
+	// one per player: recordPaths).
+	Record string
 	// ScreenshotWhen waits after Frames for a moment: "hit" or "destroyed" (view.Moment*).
 	ScreenshotWhen string
 	// FrameReport, if positive, draws that many frames after the first second, prints their

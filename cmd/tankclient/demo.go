@@ -58,7 +58,12 @@ func (b *truthBox) read(dst *render.Truth) {
 // two players joining it over their own link conditioners, the near one under cfg's network
 // and the far one under cfg.FarConditions, in one window with the server's truth between
 // them. Other clients (bots, a tankclient) may join the same address.
-func runDemo(ctx context.Context, cfg Config) error {
+func runDemo(ctx context.Context, cfg Config) (err error) {
+	recs, closeRecordings, err := openRecordings(recordPaths(cfg.Record, true))
+	if err != nil {
+		return err
+	}
+	defer func() { err = errors.Join(err, closeRecordings()) }()
 	pc, err := net.ListenPacket("udp", cfg.Server)
 	if err != nil {
 		if errors.Is(err, syscall.EADDRINUSE) {
@@ -104,6 +109,7 @@ func runDemo(ctx context.Context, cfg Config) error {
 	}
 	opts := cfg.renderOptions(nil)
 	opts.Title = "tanknet demo — near player | server | far player @ " + addr
+	opts.Record = recs
 	err = render.RunDemo(ctx, render.DemoOptions{Options: opts, Near: near, Far: far, NearNet: nearNet, FarNet: farNet, Truth: truth.read, Bots: bots})
 	time.Sleep(transport.CloseLinger) // let the goodbyes cross the simulated links
 	return err

@@ -33,7 +33,7 @@ func TestParseFlags_EveryFlag(t *testing.T) {
 	cfg, err := parse("-server", "127.0.0.1:9", "-name", "ada", "-timeout", "2s", "-net", "mobile-3g", "-interp", "adaptive",
 		"-interp-delay", "150ms", "-prediction=false", "-interpolation=false", "-demo", "-bots", "3", "-bot-skill", "easy",
 		"-far-net", "wifi-bad", "-pos", "10,20", "-screenshot", "a.png", "-frames", "30", "-gif", "a.gif", "-frame-report", "60",
-		"-screenshot-when", "hit", "-gunner", "-scores", "-tour", "-tour-advance", "5", "-cpuprofile", "cpu.out")
+		"-screenshot-when", "hit", "-gunner", "-scores", "-tour", "-tour-advance", "5", "-cpuprofile", "cpu.out", "-record", "m.tnrec")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +55,7 @@ func TestParseFlags_EveryFlag(t *testing.T) {
 		{"-screenshot -frames -gif", cfg.Screenshot == "a.png" && cfg.Frames == 30 && cfg.GIF == "a.gif"},
 		{"-frame-report", cfg.FrameReport == 60}, {"-screenshot-when", cfg.ScreenshotWhen == "hit"},
 		{"-gunner -scores", cfg.Gunner && cfg.Scores}, {"-tour -tour-advance", cfg.Tour && cfg.TourAdvance == 5},
-		{"-cpuprofile", cfg.CPUProfile == "cpu.out"},
+		{"-cpuprofile", cfg.CPUProfile == "cpu.out"}, {"-record", cfg.Record == "m.tnrec"},
 	}
 	for _, c := range checks {
 		if !c.ok {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"time"
@@ -27,21 +28,30 @@ func run(ctx context.Context, cfg Config) error {
 	if err := cfg.Validate(); err != nil {
 		return err
 	}
+	recs, closeRecordings, err := openRecordings(recordPaths(cfg.Record, false))
+	if err != nil {
+		return err
+	}
 	udp, err := net.ListenUDP("udp", nil)
 	if err != nil {
+		_ = closeRecordings()
 		return fmt.Errorf("open socket: %w", err)
 	}
 	cc, err := linksim.Condition(udp, cfg.Conditions, cfg.Seed)
 	if err != nil {
 		udp.Close()
+		_ = closeRecordings()
 		return err
 	}
 	// The session owns cc from here on and closes it a linger after the goodbye.
 	sess, err := client.Dial(ctx, cfg.Server, cfg.Name, cc, cfg.DialTimeout)
 	if err != nil {
+		_ = closeRecordings()
 		return &joinError{err}
 	}
-	err = render.Run(ctx, sess, cfg.renderOptions(cc))
+	opts := cfg.renderOptions(cc)
+	opts.Record = recs
+	err = errors.Join(render.Run(ctx, sess, opts), closeRecordings())
 	// Stay alive while the goodbye crosses the simulated network: exiting now would drop it
 	// from the conditioner's delay queue, and the server would only notice by timing out.
 	time.Sleep(transport.CloseLinger)

@@ -57,6 +57,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (cfg sim.Config, asJSON bool, e
 	fs.BoolVar(&cfg.Fire, "fire", cfg.Fire, "bots turn toward the nearest tank they draw and fire when a shot would hit it")
 	fs.BoolVar(&cfg.LagComp, "lagcomp", cfg.LagComp, "with -fire: the bots' shots ask for lag compensation")
 	fs.StringVar(&cfg.PlotDir, "plot", "", "write PNG charts into `dir`")
+	fs.StringVar(&cfg.RecordDir, "record", "", "write each bot's client recording into `dir` (one file per bot and run; docs/RECORDINGS.md)")
 	fs.BoolVar(&cfg.Matrix, "matrix", false, "run every profile but none on both lanes with both timelines, with the input buffer on and off (see -input-buffer), and print one table")
 	fs.StringVar(&cfg.Arena, "arena", cfg.Arena, "in-process server's `arena`: "+strings.Join(netcode.ArenaNames(), " or "))
 	fs.IntVar(&cfg.BotFPS, "bot-fps", cfg.BotFPS, "frames per second each bot runs (fewer lets one machine drive many bots)")

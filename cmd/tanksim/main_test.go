@@ -33,7 +33,7 @@ func TestParseFlagsDefaultsAreSimDefaults(t *testing.T) {
 
 func TestParseFlagsMapEveryFlag(t *testing.T) {
 	cfg, asJSON, err := parse(t, "-server", "127.0.0.1:7777", "-bots", "3", "-duration", "2s", "-seed", "9",
-		"-contact=false", "-net", "custom", "-interp", "adaptive", "-json", "-plot", "out", "-matrix",
+		"-contact=false", "-net", "custom", "-interp", "adaptive", "-json", "-plot", "out", "-record", "recs", "-matrix",
 		"-latency", "80ms", "-jitter", "5ms", "-loss", "0.02", "-dup", "0.01", "-reorder", "0",
 		"-arena", "large", "-bot-fps", "20", "-server-metrics", "127.0.0.1:9100",
 		"-lane", "reliable", "-fire", "-lagcomp=false", "-no-partial-step")
@@ -41,7 +41,7 @@ func TestParseFlagsMapEveryFlag(t *testing.T) {
 		t.Fatal(err)
 	}
 	if cfg.Server != "127.0.0.1:7777" || cfg.Bots != 3 || cfg.Duration != 2*time.Second || cfg.Seed != 9 || cfg.Contact ||
-		cfg.Net != "custom" || cfg.Interp != "adaptive" || !asJSON || cfg.PlotDir != "out" || !cfg.Matrix ||
+		cfg.Net != "custom" || cfg.Interp != "adaptive" || !asJSON || cfg.PlotDir != "out" || cfg.RecordDir != "recs" || !cfg.Matrix ||
 		cfg.Arena != "large" || cfg.BotFPS != 20 || cfg.ServerMetrics != "127.0.0.1:9100" ||
 		cfg.Lane != "reliable" || !cfg.Fire || cfg.LagComp || !cfg.NoPartialStep {
 		t.Errorf("flags = %+v json %v, want every flag applied", cfg, asJSON)

@@ -1,0 +1,48 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// recordPaths returns the files -record FILE writes: FILE for a single window; for the demo
+// one per player, "near" and "far" put before FILE's extension (match.tnrec:
+// match-near.tnrec, match-far.tnrec). No file, no paths.
+func recordPaths(file string, demo bool) []string {
+	switch {
+	case file == "":
+		return nil
+	case !demo:
+		return []string{file}
+	}
+	ext := filepath.Ext(file)
+	base := strings.TrimSuffix(file, ext)
+	return []string{base + "-near" + ext, base + "-far" + ext}
+}
+
+// openRecordings creates the files at paths before the window opens, so a path that cannot
+// be written fails at once. close closes them all and reports the first error.
+func openRecordings(paths []string) (ws []io.Writer, closeAll func() error, err error) {
+	var files []*os.File
+	closeAll = func() error {
+		var errs []error
+		for _, f := range files {
+			errs = append(errs, f.Close())
+		}
+		return errors.Join(errs...)
+	}
+	for _, p := range paths {
+		f, err := os.Create(p)
+		if err != nil {
+			_ = closeAll()
+			return nil, nil, fmt.Errorf("-record: %w", err)
+		}
+		files = append(files, f)
+		ws = append(ws, f)
+	}
+	return ws, closeAll, nil
+}

@@ -1,0 +1,74 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"tanknet/client"
+)
+
+func TestRecordPaths(t *testing.T) {
+	if got := recordPaths("out/m.tnrec", false); !slices.Equal(got, []string{"out/m.tnrec"}) {
+		t.Errorf("single window: %q", got)
+	}
+	if got := recordPaths("out/m.tnrec", true); !slices.Equal(got, []string{"out/m-near.tnrec", "out/m-far.tnrec"}) {
+		t.Errorf("demo: %q", got)
+	}
+	if got := recordPaths("match", true); !slices.Equal(got, []string{"match-near", "match-far"}) {
+		t.Errorf("demo, no extension: %q", got)
+	}
+}
+
+// TestRecord_DemoWritesAReplayableRecordingPerPlayer: -demo -record writes the near and far
+// players' recordings, and each replays through a Game to its end with as many frames as
+// the window drew; a path that cannot be written stops the client before the window.
+func TestRecord_DemoWritesAReplayableRecordingPerPlayer(t *testing.T) {
+	if os.Getenv("DISPLAY") == "" {
+		t.Fatal("this test needs a display: run it under xvfb-run -a")
+	}
+	dir := t.TempDir()
+	shot := filepath.Join(dir, "shot.png")
+	cmd := exec.Command(tankclientBinary(t), "-demo", "-server", freeAddr(t), "-bots", "1", "-width", "800", "-height", "450",
+		"-frames", "240", "-screenshot", shot, "-record", filepath.Join(dir, "m.tnrec"))
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("tankclient -demo -record: %v\n%s", err, stderr.Bytes())
+	}
+	for _, player := range []string{"near", "far"} {
+		data, err := os.ReadFile(filepath.Join(dir, "m-"+player+".tnrec"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := client.OpenReplay(bytes.NewReader(data), time.Unix(0, 0))
+		if err != nil {
+			t.Fatalf("%s: %v", player, err)
+		}
+		for {
+			if _, err := p.Step(); errors.Is(err, io.EOF) {
+				break
+			} else if err != nil {
+				t.Fatalf("%s: frame %d: %v", player, p.Frames(), err)
+			}
+		}
+		// The window draws faster than it updates (60 a second): 240 frames are at least
+		// some updates, each a recorded frame.
+		if p.Frames() < 10 || p.Game().Stats().Snapshots == 0 || p.Game().Local() == nil {
+			t.Errorf("%s: replayed %d frames, %d snapshots; want a few frames, with snapshots and its tank", player, p.Frames(), p.Game().Stats().Snapshots)
+		}
+	}
+
+	bad := exec.Command(tankclientBinary(t), "-server", freeAddr(t), "-record", filepath.Join(dir, "no", "such", "dir", "m.tnrec"))
+	out, err := bad.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "-record") {
+		t.Errorf("an unwritable -record path: %v, %s; want an error naming -record", err, out)
+	}
+}
