@@ -85,7 +85,9 @@ func (m *fleetMember) markReady(ctx context.Context) {
 		if ctx.Err() != nil {
 			return
 		}
-		m.log.Warn("agones: could not mark the server ready; trying again", "attempt", attempt, "err", err)
+		if worthLogging(attempt) {
+			m.log.Warn("agones: could not mark the server ready; trying again", "attempt", attempt, "err", err)
+		}
 		if !pause(ctx, m.cfg.Retry) {
 			return
 		}
@@ -151,6 +153,9 @@ func (m *fleetMember) watch(ctx context.Context) {
 			return
 		}
 		state = gs.Status.State
+		if len(state) > 64 { // the sidecar's answer is untrusted: no state is this long
+			state = state[:64] + "..."
+		}
 		switch state {
 		case agones.StateAllocated:
 			m.log.Info("agones: allocated: a match has been given this server", "gameserver", gs.ObjectMeta.Name)
@@ -158,15 +163,21 @@ func (m *fleetMember) watch(ctx context.Context) {
 			m.log.Info("agones: the game server is shutting down; draining as on SIGTERM", "gameserver", gs.ObjectMeta.Name)
 			m.drain()
 		default:
-			m.log.Info("agones: the game server is now "+state, "gameserver", gs.ObjectMeta.Name)
+			m.log.Info("agones: the game server's state changed", "state", state, "gameserver", gs.ObjectMeta.Name)
 		}
 	}
-	for {
-		err := m.sdk.Watch(ctx, onChange)
+	for attempt := 1; ; attempt++ {
+		heard := false
+		err := m.sdk.Watch(ctx, func(gs agones.GameServer) { heard = true; onChange(gs) })
 		if ctx.Err() != nil {
 			return
 		}
-		m.log.Warn("agones: lost the game server's watch stream; watching again", "err", err)
+		if heard { // the stream worked for a while: this is a new run of failures
+			attempt = 1
+		}
+		if worthLogging(attempt) {
+			m.log.Warn("agones: lost the game server's watch stream (or never had it); watching again", "attempt", attempt, "err", err)
+		}
 		if !pause(ctx, m.cfg.Retry) {
 			return
 		}
@@ -181,6 +192,10 @@ func (m *fleetMember) shutdown() {
 	}
 	m.log.Info("agones: told Agones the server is done")
 }
+
+// worthLogging says whether the attempt-th failure in a row gets a log line: the first
+// few, then one in ten, so a sidecar that never comes fills no disk.
+func worthLogging(attempt int) bool { return attempt <= 3 || attempt%10 == 0 }
 
 // pause waits d or until ctx ends, reporting whether ctx is still running.
 func pause(ctx context.Context, d time.Duration) bool {
