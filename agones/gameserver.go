@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"time"
@@ -103,17 +104,11 @@ func (c *Client) Watch(ctx context.Context, f func(GameServer)) error {
 		if len(line) == 0 {
 			continue
 		}
-		var l watchLine
-		if err := json.Unmarshal(line, &l); err != nil {
-			return fmt.Errorf("agones: GET %s: a line that is not JSON: %w", path, err)
+		gs, err := parseWatchLine(line)
+		if err != nil {
+			return fmt.Errorf("agones: GET %s: %w", path, err)
 		}
-		if l.Error != nil {
-			return fmt.Errorf("agones: GET %s: the sidecar says: %s (code %d)", path, l.Error.Message, l.Error.Code)
-		}
-		if l.Result == nil {
-			return fmt.Errorf("agones: GET %s: a line with no GameServer", path)
-		}
-		f(*l.Result)
+		f(gs)
 	}
 	if ctx.Err() != nil {
 		return ctx.Err()
@@ -122,4 +117,24 @@ func (c *Client) Watch(ctx context.Context, f func(GameServer)) error {
 		return fmt.Errorf("agones: GET %s: %w", path, err)
 	}
 	return fmt.Errorf("agones: GET %s: the sidecar ended the stream", path)
+}
+
+// parseWatchLine reads one line of the watch stream: the GameServer it carries, or why it
+// carries none (not JSON, the gateway's error, no result).
+func parseWatchLine(line []byte) (GameServer, error) {
+	var l watchLine
+	if err := json.Unmarshal(line, &l); err != nil {
+		return GameServer{}, fmt.Errorf("a line that is not JSON: %w", err)
+	}
+	if l.Error != nil {
+		msg := l.Error.Message
+		if len(msg) > 200 {
+			msg = msg[:200] + "..."
+		}
+		return GameServer{}, fmt.Errorf("the sidecar says: %s (code %d)", msg, l.Error.Code)
+	}
+	if l.Result == nil {
+		return GameServer{}, errors.New("a line with no GameServer")
+	}
+	return *l.Result, nil
 }
