@@ -5,6 +5,7 @@ import (
 	"errors"
 	"log/slog"
 	"net"
+	"net/http"
 	"net/url"
 	"strings"
 	"sync/atomic"
@@ -51,7 +52,8 @@ func runResult(t *testing.T, done <-chan error, what string) error {
 }
 
 // TestAgones_ReadyHealthCountersAllocatedShutdown plays a whole Agones life against the
-// fake sidecar: Ready once the UDP socket is bound, Health pings repeating, the rooms and
+// fake sidecar: Ready once the UDP socket is bound (tried again while the sidecar refuses
+// it, as are counter updates), Health pings repeating, the rooms and
 // players counters following joins and leaves, Allocated logged, then Shutdown from the
 // watch stream draining the game like SIGTERM: a newcomer is refused, the player in play
 // goes on until it leaves, and only then does tankserver tell Agones it is done.
@@ -71,6 +73,10 @@ func TestAgones_ReadyHealthCountersAllocatedShutdown(t *testing.T) {
 		}
 		readyWhileBound.Store(1)
 	})
+	// The sidecar refuses Ready and the players counter at first (as one starting after
+	// the game does): tankserver tries again.
+	sc.Fail("/ready", http.StatusServiceUnavailable)
+	sc.Fail("/v1beta1/counters/players", http.StatusInternalServerError)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	logs, done := agonesGameAt(t, ctx, sc, addr, 2*time.Second, time.Hour)
@@ -79,8 +85,15 @@ func TestAgones_ReadyHealthCountersAllocatedShutdown(t *testing.T) {
 	if readyWhileBound.Load() != 1 {
 		t.Fatal("tankserver marked itself Ready before its UDP socket was bound")
 	}
+	logs.waitFor(t, "could not mark the server ready; trying again")
+	logs.waitFor(t, "could not update a counter")
+	sc.Fail("/ready", 0)
+	sc.Fail("/v1beta1/counters/players", 0)
+	sc.WaitFor(t, "Ready accepted", func() bool { return sc.State() == agones.StateReady })
+	logs.waitFor(t, "agones: marked ready")
 	sc.WaitFor(t, "three health pings", func() bool { return sc.Count("POST /health") >= 3 })
 	sc.WaitFor(t, "rooms 1 of 1", func() bool { return sc.Counter("rooms") == agones.Counter{Name: "rooms", Count: 1, Capacity: 1} })
+	sc.WaitFor(t, "players 0 of 16", func() bool { return sc.Counter("players") == agones.Counter{Name: "players", Count: 0, Capacity: 16} })
 
 	leaverCtx, leave := context.WithCancel(ctx)
 	leaver := playBots(t, leaverCtx, addr, 1)
