@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"tanknet/agones"
+	"tanknet/server"
 )
 
 // AgonesConfig is how tankserver talks to the Agones SDK sidecar when it runs in an
@@ -62,6 +63,21 @@ type fleetMember struct {
 	maxPlayers int
 	players    func() int // the server's player count now
 	drain      func()     // starts the same drain as SIGTERM
+}
+
+// joinFleet returns tankserver's fleet member for cfg and srv, whose drain closes
+// drainNow, or nil when tankserver is not running under Agones (cfg.Agones.SDK empty).
+func joinFleet(cfg Config, srv *server.Server, drainNow chan<- struct{}) *fleetMember {
+	if cfg.Agones.SDK == "" {
+		return nil
+	}
+	cfg.Server.Logger.Info("running under Agones: talking to its SDK sidecar", "sdk", cfg.Agones.SDK)
+	var once sync.Once
+	return &fleetMember{
+		cfg: cfg.Agones, sdk: agones.New(cfg.Agones.SDK, cfg.Agones.Timeout), log: cfg.Server.Logger,
+		maxPlayers: cfg.Server.MaxPlayers, players: srv.Players,
+		drain: func() { once.Do(func() { close(drainNow) }) },
+	}
 }
 
 // start runs the member's goroutines until ctx ends; wait waits for them.

@@ -24,7 +24,6 @@ import (
 	"os"
 	"os/signal"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
@@ -179,16 +178,7 @@ func run(ctx context.Context, cfg Config, signals <-chan os.Signal) error {
 		pc = cpc
 	}
 	drainNow := make(chan struct{})
-	var member *fleetMember
-	if cfg.Agones.SDK != "" {
-		var once sync.Once
-		member = &fleetMember{
-			cfg: cfg.Agones, sdk: agones.New(cfg.Agones.SDK, cfg.Agones.Timeout), log: cfg.Server.Logger,
-			maxPlayers: cfg.Server.MaxPlayers, players: srv.Players,
-			drain: func() { once.Do(func() { close(drainNow) }) },
-		}
-		cfg.Server.Logger.Info("running under Agones: talking to its SDK sidecar", "sdk", cfg.Agones.SDK)
-	}
+	member := joinFleet(cfg, srv, drainNow)
 	gameCtx, stop := stopOnSignals(ctx, srv, cfg.Drain, signals, drainNow, cfg.Server.Logger)
 	defer stop()
 	if member == nil {
