@@ -18,6 +18,17 @@ import (
 // returns the recording and how many frames it ran.
 func recordScripted(t *testing.T) ([]byte, int) {
 	t.Helper()
+	return recordScriptedLong(t, time.Second)
+}
+
+// recordScriptedFor is recordScripted for a length of time of its own.
+func recordScriptedFor(t testing.TB, length time.Duration) []byte {
+	data, _ := recordScriptedLong(t, length)
+	return data
+}
+
+func recordScriptedLong(t testing.TB, length time.Duration) ([]byte, int) {
+	t.Helper()
 	arena := netcode.DefaultArena()
 	link := &scriptLink{welcome: Welcome{PlayerID: 1, Arena: arena, Rules: netcode.DefaultRules()}}
 	start := time.Unix(1000, 0)
@@ -28,7 +39,7 @@ func recordScripted(t *testing.T) ([]byte, int) {
 		t.Fatal(err)
 	}
 	frames := 0
-	for now := start; now.Before(start.Add(time.Second)); now = now.Add(time.Second / 60) {
+	for now := start; now.Before(start.Add(length)); now = now.Add(time.Second / 60) {
 		frames++
 		srv.serve(now, func(tick uint32) netcode.Pose { return netcode.Pose{X: 5 + 0.1*float64(tick), Y: 30} })
 		if err := g.Update(now, netcode.Input{Throttle: 1}); err != nil {

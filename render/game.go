@@ -27,8 +27,11 @@ type Game struct {
 
 	panes []*clientPane // one, or the demo's near and far players
 	truth func(*Truth)  // the demo's server: nil in a single window
-	bots  Bots          // the demo's bots: nil when it has none to add
-	state Truth         // the server's newest tick, read each frame in the demo
+	// playback drives the pane from a client recording instead of a session (replay.go);
+	// nil when live.
+	playback *replayControl
+	bots     Bots  // the demo's bots: nil when it has none to add
+	state    Truth // the server's newest tick, read each frame in the demo
 
 	showHelp   bool
 	showHUD    bool
@@ -66,6 +69,7 @@ type Game struct {
 	layout     []view.Pane // this frame's, pane i of the window
 	frameBuf   [3]view.Frame
 	started    bool // the first Update has run
+	waitShown  bool // the last frame showed a "waiting for the first snapshot" box: the next one is drawn whole
 	// viewChanged is set by a key that changes what is drawn; the next frame is drawn whole.
 	viewChanged bool
 }
@@ -103,7 +107,7 @@ func (g *Game) Update() error {
 		}
 		return ebiten.Termination
 	}
-	if !g.started {
+	if !g.started && g.playback == nil {
 		// Opening the window takes a moment after the sessions joined. Starting the games'
 		// clocks at the first frame keeps that moment from counting as a stall that drops
 		// prediction steps; what the server sent meanwhile waits in the sessions' queues.
@@ -127,6 +131,10 @@ func (g *Game) Update() error {
 		return ebiten.Termination
 	}
 	now := time.Now()
+	if g.playback != nil {
+		g.playback.update(now)
+		return nil
+	}
 	if g.failure == nil {
 		for _, p := range g.panes {
 			if err := p.update(now, &g.arena); err != nil {
@@ -166,6 +174,9 @@ func (g *Game) Draw(screen *ebiten.Image) {
 		g.drawServerPane(screen, g.layout[view.ServerPane], full)
 	}
 	g.drawOverlays(screen)
+	if g.playback != nil {
+		g.drawReplayBar(screen)
+	}
 	g.damage.endFrame()
 	g.text.endFrame()
 	g.viewChanged = false
@@ -230,6 +241,9 @@ func (g *Game) droppedSteps() int {
 // layoutFor places the panes in a window the size of screen, appending them to dst.
 func (g *Game) layoutFor(screen *ebiten.Image, dst []view.Pane) []view.Pane {
 	b := screen.Bounds()
+	if g.playback != nil {
+		b.Max.Y = max(b.Max.Y-replayBarHeight, b.Min.Y+1) // the playback bar is under the pane
+	}
 	if g.isDemo() {
 		ps := view.DemoLayout(b.Dx(), b.Dy(), g.arena.Width, g.arena.Height, g.showHUD, g.showStrip)
 		return append(dst, ps[:]...)
@@ -259,7 +273,7 @@ func (g *Game) paneIndex(i int) int {
 // repair where tanks were: when the view changed, or something is drawn over an arena that
 // the damage record does not track (a floating HUD, the help, a message box).
 func (g *Game) needsFullFrame() bool {
-	if g.viewChanged || g.showHelp || g.showScores || g.expandHUD || g.failure != nil {
+	if g.viewChanged || g.showHelp || g.showScores || g.expandHUD || g.failure != nil || g.waitShown {
 		return true
 	}
 	if len(g.layout) > 0 && g.layout[0].Frame.Follows {

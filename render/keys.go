@@ -23,6 +23,9 @@ func (g *Game) handleKeys() (quit bool) {
 	wasd := view.Keys{Forward: held(ebiten.KeyW), Back: held(ebiten.KeyS), Left: held(ebiten.KeyA), Right: held(ebiten.KeyD)}
 	arrows := view.Keys{Forward: held(ebiten.KeyArrowUp), Back: held(ebiten.KeyArrowDown), Left: held(ebiten.KeyArrowLeft), Right: held(ebiten.KeyArrowRight)}
 	for _, p := range g.panes {
+		if g.playback != nil {
+			break // a recording drives the pane; the arrows and Space play it
+		}
 		switch p.keys {
 		case driveWASD:
 			p.input = wasd.Input()
@@ -35,6 +38,9 @@ func (g *Game) handleKeys() (quit bool) {
 	}
 
 	for _, p := range g.panes {
+		if g.playback != nil {
+			break
+		}
 		switch p.keys {
 		case driveArrows:
 			p.firing = held(ebiten.KeyEnter)
@@ -83,7 +89,7 @@ func (g *Game) handleKeys() (quit bool) {
 			p.selectNext()
 		case pressed(ebiten.KeyL):
 			p.lagComp = !p.lagComp
-		case pressed(ebiten.KeyU):
+		case pressed(ebiten.KeyU) && g.playback == nil: // a recording says what the client asked for
 			p.game.SetInputOnArrival(!p.game.InputOnArrival())
 		case pressed(ebiten.KeyN):
 			step := 1

@@ -39,8 +39,10 @@ func (g *Game) drawBanners(dst *ebiten.Image, p *clientPane, f view.Frame) {
 // drawOverlays draws what sits over everything: a pane's waiting message, the failure and
 // the help.
 func (g *Game) drawOverlays(dst *ebiten.Image) {
+	g.waitShown = false
 	for i, p := range g.panes {
 		if p.game.Local() == nil && g.failure == nil {
+			g.waitShown = true
 			g.messageBox(dst, g.layout[g.paneIndex(i)].Frame.Arena, "Joined — waiting for the first snapshot", nil, view.TextColor)
 		}
 	}

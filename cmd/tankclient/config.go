@@ -57,6 +57,10 @@ type Config struct {
 	// Record, if set, is the file a client recording of the session goes to (with -demo,
 	// one per player: recordPaths).
 	Record string
+	// Replay, if set, opens a client recording in the window instead of joining a server;
+	// ReplayAt, if positive, opens it paused at that moment.
+	Replay   string
+	ReplayAt time.Duration
 	// ScreenshotWhen waits after Frames for a moment: "hit" or "destroyed" (view.Moment*).
 	ScreenshotWhen string
 	// FrameReport, if positive, draws that many frames after the first second, prints their
@@ -100,6 +104,12 @@ func (c Config) Validate() error {
 		return fmt.Errorf("dial timeout %v must be positive", c.DialTimeout)
 	case c.Width < 200 || c.Height < 150:
 		return fmt.Errorf("window %dx%d is smaller than 200x150", c.Width, c.Height)
+	case c.ReplayAt != 0 && c.Replay == "":
+		return errors.New("-replay-at needs -replay FILE")
+	case c.ReplayAt < 0:
+		return fmt.Errorf("-replay-at %v is before the recording's start", c.ReplayAt)
+	case c.Replay != "" && (c.Demo || c.Record != ""):
+		return errors.New("-replay plays a recording in a window of its own: not with -demo or -record")
 	case c.Screenshot != "" && c.Frames < 1:
 		return fmt.Errorf("-frames %d: a screenshot needs at least one frame", c.Frames)
 	case c.Bots < 0 || c.Bots > maxDemoBots:

@@ -35,6 +35,8 @@ func parseFlags(fs *flag.FlagSet, args []string) (Config, error) {
 	fs.StringVar(&cfg.Screenshot, "screenshot", "", "write a PNG of the window to `file` after -frames frames, then exit")
 	fs.IntVar(&cfg.Frames, "frames", cfg.Frames, "frames to draw before -screenshot")
 	fs.StringVar(&cfg.Record, "record", "", "write a client recording of the session (what arrived, when, and the keys) to `file`; with -demo, file-near and file-far (docs/RECORDINGS.md)")
+	fs.StringVar(&cfg.Replay, "replay", "", "play a client recording `file` in the window instead of joining a server: Space plays and pauses, arrows step and change speed, the bar seeks")
+	fs.DurationVar(&cfg.ReplayAt, "replay-at", 0, "with -replay, open the recording paused at this `moment` (e.g. 30s)")
 	fs.StringVar(&cfg.GIF, "gif", "", "with -screenshot, also record the run, 15 frames a second at half size, into this animated GIF `file`")
 	fs.IntVar(&cfg.FrameReport, "frame-report", 0, "draw this many `frames` after the first second, print their rate and frame-time percentiles as JSON on stdout, and exit")
 	fs.StringVar(&cfg.ScreenshotWhen, "screenshot-when", "", "after -frames, wait for a `moment` before the screenshot: hit (our shot confirmed) or destroyed")

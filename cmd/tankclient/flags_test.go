@@ -4,6 +4,7 @@ import (
 	"flag"
 	"io"
 	"testing"
+	"time"
 
 	"tanknet/client"
 	"tanknet/linksim"
@@ -62,6 +63,9 @@ func TestParseFlags_EveryFlag(t *testing.T) {
 			t.Errorf("%s: not in the Config %+v", c.name, cfg)
 		}
 	}
+	if cfg, err := parse("-replay", "m.tnrec", "-replay-at", "30s"); err != nil || cfg.Replay != "m.tnrec" || cfg.ReplayAt != 30*time.Second {
+		t.Errorf("-replay m.tnrec -replay-at 30s: %q %v (%v)", cfg.Replay, cfg.ReplayAt, err)
+	}
 	if cfg, err := parse("-demo", "-width", "800"); err != nil || cfg.Width != 800 || cfg.Height != demoHeight {
 		t.Errorf("-demo -width 800: %dx%d (%v), want 800x%d", cfg.Width, cfg.Height, err, demoHeight)
 	}
@@ -71,6 +75,7 @@ func TestParseFlags_Refuses(t *testing.T) {
 	for _, args := range [][]string{
 		{"-bogus"}, {"-net", "dialup"}, {"-demo", "-far-net", "dialup"}, {"-bot-skill", "godlike"}, {"-bots", "99"},
 		{"-pos", "10"}, {"-interp", "sometimes"}, {"-width", "100"}, {"-frame-report", "-1"}, {"-screenshot-when", "never", "-screenshot", "a.png"},
+		{"-replay-at", "5s"}, {"-replay", "m.tnrec", "-replay-at", "-1s"}, {"-replay", "m.tnrec", "-demo"}, {"-replay", "m.tnrec", "-record", "n.tnrec"},
 	} {
 		if _, err := parse(args...); err == nil {
 			t.Errorf("parseFlags(%q) = nil error, want it refused", args)

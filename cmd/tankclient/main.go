@@ -47,9 +47,12 @@ func main() {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if cfg.Demo {
+	switch {
+	case cfg.Replay != "":
+		err = runReplay(ctx, cfg)
+	case cfg.Demo:
 		err = runDemo(ctx, cfg)
-	} else {
+	default:
 		err = run(ctx, cfg)
 	}
 	var join *joinError

@@ -1,13 +1,33 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"tanknet/render"
 )
+
+// runReplay plays a client recording in the window (-replay FILE).
+func runReplay(ctx context.Context, cfg Config) error {
+	if err := cfg.Validate(); err != nil {
+		return &joinError{err}
+	}
+	data, err := os.ReadFile(cfg.Replay)
+	if err != nil {
+		return &joinError{fmt.Errorf("-replay: %w", err)}
+	}
+	opts := cfg.renderOptions(nil)
+	opts.Title = "tanknet replay — " + filepath.Base(cfg.Replay)
+	if err := render.RunReplay(ctx, data, cfg.ReplayAt, opts); err != nil {
+		return &joinError{fmt.Errorf("-replay %s: %w", cfg.Replay, err)}
+	}
+	return nil
+}
 
 // recordPaths returns the files -record FILE writes: FILE for a single window; for the demo
 // one per player, "near" and "far" put before FILE's extension (match.tnrec:

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -66,8 +67,32 @@ func TestRecord_DemoWritesAReplayableRecordingPerPlayer(t *testing.T) {
 		}
 	}
 
+	// The near player's recording in the replay window, opened paused at 0.25 s: it stays
+	// there while the window draws, and says where it is when it closes.
+	replay := exec.Command(tankclientBinary(t), "-replay", filepath.Join(dir, "m-near.tnrec"), "-replay-at", "250ms",
+		"-width", "800", "-height", "450", "-frames", "30", "-screenshot", filepath.Join(dir, "replay.png"))
+	out, err := replay.Output()
+	if err != nil {
+		t.Fatalf("tankclient -replay: %v\n%s", err, out)
+	}
+	var frame, frames int
+	var at, length float64
+	for _, l := range strings.Split(string(out), "\n") {
+		if strings.HasPrefix(l, "tankclient: replay at") {
+			fmt.Sscanf(l, "tankclient: replay at frame %d of %d, %f s of %f s", &frame, &frames, &at, &length)
+		}
+	}
+	// (A window's first frames come slowly while it starts, so which frame is at 0.25 s
+	// varies; that it is neither the first nor the last does not.)
+	if at != 0.25 || frame < 2 || frames <= frame || length <= at {
+		t.Errorf("replay closed at frame %d of %d, %v s of %v s; want it paused at 0.25 s, inside the recording", frame, frames, at, length)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "replay.png")); err != nil {
+		t.Errorf("no screenshot of the replay: %v", err)
+	}
+
 	bad := exec.Command(tankclientBinary(t), "-server", freeAddr(t), "-record", filepath.Join(dir, "no", "such", "dir", "m.tnrec"))
-	out, err := bad.CombinedOutput()
+	out, err = bad.CombinedOutput()
 	if err == nil || !strings.Contains(string(out), "-record") {
 		t.Errorf("an unwritable -record path: %v, %s; want an error naming -record", err, out)
 	}

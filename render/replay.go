@@ -1,0 +1,187 @@
+package render
+
+import (
+	"context"
+	"fmt"
+	"image/color"
+	"time"
+
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/inpututil"
+	"github.com/hajimehoshi/ebiten/v2/vector"
+
+	"tanknet/client"
+	"tanknet/render/view"
+)
+
+// RunReplay opens a window on a client recording (tankclient -replay FILE): the recorded
+// player's pane as its window drew it, frame by frame, with a playback bar under it. Space
+// plays and pauses, ← and → step a frame, Shift with them jumps 5 s, ↑ and ↓ double and
+// halve the speed, Home goes back to the start, and a click or a drag on the bar seeks.
+// Every view key (P R I G H T B E, Tab, F1) works as it does live. It must be called from
+// the main goroutine.
+//
+// at, if positive, opens the recording paused at that moment.
+func RunReplay(ctx context.Context, data []byte, at time.Duration, opts Options) error {
+	if err := opts.Validate(); err != nil {
+		return err
+	}
+	pb, err := client.NewPlayback(data)
+	if err != nil {
+		return err
+	}
+	g, err := newGame(ctx, pb.Game().Welcome().Arena, opts)
+	if err != nil {
+		return err
+	}
+	g.playback = &replayControl{pb: pb}
+	g.panes = []*clientPane{newReplayPane(pb.Game(), opts.Techniques)}
+	pb.OnStep = func(game *client.Game) {
+		p := g.panes[0]
+		if p.game != game { // a seek back replayed from the start: a new Game, a new pane
+			p = newReplayPane(game, p.tech)
+			g.panes[0] = p
+			g.viewChanged = true
+		}
+		p.input = game.Input()
+		p.observe(&g.arena)
+	}
+	if at > 0 {
+		pb.Paused = true
+		if _, err := pb.Seek(at); err != nil {
+			return err
+		}
+	}
+	err = g.run()
+	if opts.Report != nil {
+		n, of := pb.Frame()
+		fmt.Fprintf(opts.Report, "tankclient: replay at frame %d of %d, %.3f s of %.3f s\n", n, of, pb.Position().Seconds(), pb.Duration().Seconds())
+	}
+	return err
+}
+
+// newReplayPane is a single window's pane showing game, which a recording drives.
+func newReplayPane(game *client.Game, tech view.Techniques) *clientPane {
+	return &clientPane{game: game, tech: tech, lagComp: true}
+}
+
+// replayControl is the playback bar: where the recording is, and the keys and the mouse
+// that move it.
+type replayControl struct {
+	pb       *client.Playback
+	lastWall time.Time
+	dragging bool
+	bar      view.Rect // where the bar was last drawn, for the mouse
+	err      error     // a failed step: the window shows it and stops
+}
+
+// replayBarHeight is the playback bar's height in pixels, under the pane.
+const replayBarHeight = 30
+
+// update moves the playback by the wall time since the last frame and handles its keys and
+// the mouse.
+func (c *replayControl) update(now time.Time) {
+	elapsed := time.Duration(0)
+	if !c.lastWall.IsZero() {
+		elapsed = min(now.Sub(c.lastWall), 100*time.Millisecond) // a stalled window does not skip ahead
+	}
+	c.lastWall = now
+	pressed := inpututil.IsKeyJustPressed
+	shift := ebiten.IsKeyPressed(ebiten.KeyShift)
+	pb := c.pb
+	var err error
+	switch {
+	case pressed(ebiten.KeySpace):
+		if pos, end := pb.Position(), pb.Duration(); pb.Paused && pos >= end {
+			_, err = pb.Seek(0) // play again from the start
+		}
+		pb.Paused = !pb.Paused
+	case pressed(ebiten.KeyHome):
+		_, err = pb.Seek(0)
+	case pressed(ebiten.KeyArrowRight) && shift:
+		_, err = pb.Seek(pb.Position() + 5*time.Second)
+	case pressed(ebiten.KeyArrowLeft) && shift:
+		_, err = pb.Seek(pb.Position() - 5*time.Second)
+	case pressed(ebiten.KeyArrowRight):
+		_, err = pb.StepFrames(1)
+	case pressed(ebiten.KeyArrowLeft):
+		_, err = pb.StepFrames(-1)
+	case pressed(ebiten.KeyArrowUp):
+		pb.Speed = min(pb.Speed*2, maxReplaySpeed)
+	case pressed(ebiten.KeyArrowDown):
+		pb.Speed = max(pb.Speed/2, minReplaySpeed)
+	}
+	if err == nil {
+		err = c.mouse()
+	}
+	if err == nil && !c.dragging {
+		err = pb.Advance(elapsed)
+	}
+	if err != nil && c.err == nil {
+		c.err = err
+	}
+}
+
+// The speeds ↑ and ↓ move between.
+const (
+	minReplaySpeed = 1.0 / 8
+	maxReplaySpeed = 8.0
+)
+
+// mouse seeks where the bar is clicked or dragged.
+func (c *replayControl) mouse() error {
+	x, y := ebiten.CursorPosition()
+	if inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonLeft) && c.bar.Contains(float64(x), float64(y)) {
+		c.dragging = true
+	}
+	if !ebiten.IsMouseButtonPressed(ebiten.MouseButtonLeft) {
+		c.dragging = false
+		return nil
+	}
+	if !c.dragging {
+		return nil
+	}
+	_, err := c.pb.Seek(view.ScrubTo(float64(x), c.bar, c.pb.Duration()))
+	return err
+}
+
+// draw draws the playback bar across the bottom of the window.
+func (g *Game) drawReplayBar(dst *ebiten.Image) {
+	c := g.playback
+	b := dst.Bounds()
+	y := float64(b.Dy() - replayBarHeight)
+	vector.FillRect(dst, 0, float32(y), float32(b.Dx()), replayBarHeight, view.PanelSolid, false)
+	pb := c.pb
+	n, of := pb.Frame()
+	state := "playing"
+	if pb.Paused {
+		state = "paused "
+	}
+	label := fmt.Sprintf("%s  %.2f / %.2f s  frame %d of %d  speed %s", state, pb.Position().Seconds(), pb.Duration().Seconds(), n, of, speedLabel(pb.Speed))
+	if c.err != nil {
+		label = "replay stopped: " + c.err.Error()
+	} else if n == of && pb.Ended() != "" {
+		label += "  — the session ended here: " + pb.Ended()
+	}
+	text := g.text.image(label, g.fonts.mono, view.TextColor, false)
+	drawImageAt(dst, text, 8, y+4)
+	left := float64(text.Bounds().Dx()) + 20
+	keys := g.text.image("Space play  ←→ frame  Shift ←→ 5 s  ↑↓ speed  Home", g.fonts.mono, view.DimText, false)
+	right := float64(b.Dx()) - float64(keys.Bounds().Dx()) - 8
+	drawImageAt(dst, keys, right, y+4)
+	c.bar = view.Rect{X: left, Y: y + 8, W: max(right-left-12, 40), H: replayBarHeight - 16}
+	vector.FillRect(dst, float32(c.bar.X), float32(c.bar.Y), float32(c.bar.W), float32(c.bar.H), color.RGBA{0x33, 0x3a, 0x48, 0xff}, false)
+	done := c.bar.W
+	if d := pb.Duration(); d > 0 {
+		done = c.bar.W * float64(pb.Position()) / float64(d)
+	}
+	vector.FillRect(dst, float32(c.bar.X), float32(c.bar.Y), float32(done), float32(c.bar.H), view.RTTLine, false)
+}
+
+// speedLabel writes a playback speed: "1×", "2×", "1/4×".
+func speedLabel(s float64) string {
+	if s >= 1 {
+		return fmt.Sprintf("%g×", s)
+	}
+	return fmt.Sprintf("1/%g×", 1/s)
+}
