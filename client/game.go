@@ -55,39 +55,56 @@ type Game struct {
 	epoch   time.Time // local time zero for netcode's durations
 	last    time.Time // previous Update
 	started bool
+	input   netcode.Input // given to the last Update
+	recv    []Received    // scratch: the messages drained this Update
+	rec     *recorder     // keeps every frame's inputs when recording (record.go)
 
-	local   *netcode.Local // nil until the first snapshot that contains us
-	remotes map[uint32]*Remote
-	// link is the server timeline's clock of our link, shared by every remote's
-	// interpolator; nil on the receive timeline.
-	link  *netcode.ServerClock
-	names map[uint32]string
-	seen  map[uint32]bool
+	prediction
+	others
+	lanes
+	combat
+	statistics
+}
 
-	recv     []Received
-	departed []netcode.InterpCounters // counters of remotes that left, for reports
-	lastPing time.Time
-	input    netcode.Input // given to the last Update
-	stats    Stats
-
+// prediction is our own tank: its prediction, the inputs sent, and the clock that keeps
+// them just in time for the server's input buffer.
+type prediction struct {
+	local    *netcode.Local         // nil until the first snapshot that contains us
+	recent   []netcode.PendingInput // the newest inputs sent, for InputBatch (datagram lane)
+	lastMove uint32                 // newest move tick sent
 	// The server's input buffer (netcode.Dilation): the clock's rate, whether we asked for
 	// our inputs on arrival instead, and whether the server has been told.
 	dilation  *netcode.Dilation
 	onArrival bool
 	modeSent  bool
 	report    netcode.InputReport // the newest report of our inputs in the buffer
+}
 
+// others are the other tanks, interpolated between the states the server sent of them.
+type others struct {
+	remotes map[uint32]*Remote
+	// link is the server timeline's clock of our link, shared by every remote's
+	// interpolator; nil on the receive timeline.
+	link  *netcode.ServerClock
+	names map[uint32]string
+	seen  map[uint32]bool
+}
+
+// lanes is what arrives and how: snapshot chunks and their gaps (redundancy.go), and the
+// recent snapshots delta chunks build on.
+type lanes struct {
 	arrivals arrivals
-	bases    wire.Baselines         // what recent snapshots said, for delta chunks
-	recent   []netcode.PendingInput // the newest inputs sent, for InputBatch (datagram lane)
-	// Combat (combat.go).
+	bases    wire.Baselines
+	lastPing time.Time
+}
+
+// combat is our tank's fight (combat.go): its health, our shots and their answers.
+type combat struct {
 	own         Combat // our tank's health and score, from our newest state
 	ownTick     uint32 // server tick of own
-	lastMove    uint32 // newest move tick sent
 	lastShot    uint32 // move tick of our newest shot
 	wantFire    bool   // Fire was called since the last Update
 	wantLagComp bool
-	rec         *recorder // keeps every frame's inputs when recording (record.go)
 	targets     []netcode.Target
 	shots       ShotStats
 	pending     []Shot // fired, not yet answered, oldest first
@@ -95,6 +112,12 @@ type Game struct {
 	tracers     []Tracer
 	kills       []KillNote
 	rewinds     []float64
+}
+
+// statistics are the counts Stats and Report give.
+type statistics struct {
+	stats    Stats
+	departed []netcode.InterpCounters // counters of remotes that left, for reports
 }
 
 // Stats counts what a Game has sent and received.
@@ -145,13 +168,12 @@ func NewGame(link Link, opts Options, now time.Time) *Game {
 		opts:    opts,
 		epoch:   now,
 		last:    now,
-		remotes: map[uint32]*Remote{},
-		names:   map[uint32]string{},
-		seen:    map[uint32]bool{},
-
-		dilation:  netcode.NewDilation(opts.Dilation),
-		onArrival: opts.InputOnArrival,
-		modeSent:  !opts.InputOnArrival, // the buffer is what a server does unasked
+		others:  others{remotes: map[uint32]*Remote{}, names: map[uint32]string{}, seen: map[uint32]bool{}},
+		prediction: prediction{
+			dilation:  netcode.NewDilation(opts.Dilation),
+			onArrival: opts.InputOnArrival,
+			modeSent:  !opts.InputOnArrival, // the buffer is what a server does unasked
+		},
 	}
 	if opts.Interp.Timeline == netcode.ServerTimeline {
 		g.link = netcode.NewServerClock(opts.Interp)
