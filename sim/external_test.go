@@ -23,7 +23,7 @@ func TestRunExternalServerWithMetrics(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	served := make(chan error, 1)
-	go func() { served <- metrics.Serve(ctx, ln, srv.Stats) }()
+	go func() { served <- metrics.Serve(ctx, ln, srv.Stats, nil) }()
 	defer func() { cancel(); <-served }()
 
 	cfg := DefaultConfig()

@@ -65,18 +65,17 @@ type fleetMember struct {
 	drain      func()     // starts the same drain as SIGTERM
 }
 
-// joinFleet returns tankserver's fleet member for cfg and srv, whose drain closes
-// drainNow, or nil when tankserver is not running under Agones (cfg.Agones.SDK empty).
-func joinFleet(cfg Config, srv *server.Server, drainNow chan<- struct{}) *fleetMember {
+// joinFleet returns tankserver's fleet member for cfg and srv, which calls drain when Agones
+// shuts the server down, or nil when tankserver is not running under Agones (cfg.Agones.SDK
+// empty).
+func joinFleet(cfg Config, srv *server.Server, drain func()) *fleetMember {
 	if cfg.Agones.SDK == "" {
 		return nil
 	}
 	cfg.Server.Logger.Info("running under Agones: talking to its SDK sidecar", "sdk", cfg.Agones.SDK)
-	var once sync.Once
 	return &fleetMember{
 		cfg: cfg.Agones, sdk: agones.New(cfg.Agones.SDK, cfg.Agones.Timeout), log: cfg.Server.Logger,
-		maxPlayers: cfg.Server.MaxPlayers, players: srv.Players,
-		drain: func() { once.Do(func() { close(drainNow) }) },
+		maxPlayers: cfg.Server.MaxPlayers, players: srv.Players, drain: drain,
 	}
 }
 

@@ -24,6 +24,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -145,6 +146,11 @@ func run(ctx context.Context, cfg Config, signals <-chan os.Signal) error {
 	if err != nil {
 		return err
 	}
+	// A drain starts on SIGTERM, or when an orchestrator (Agones) or an operator (POST /drain
+	// on the metrics port) asks for one.
+	drainNow := make(chan struct{})
+	var drainOnce sync.Once
+	askDrain := func() { drainOnce.Do(func() { close(drainNow) }) }
 	if cfg.Metrics != "" {
 		ln, err := metrics.Listen(cfg.Metrics)
 		if err != nil {
@@ -153,7 +159,7 @@ func run(ctx context.Context, cfg Config, signals <-chan os.Signal) error {
 		cfg.Server.Logger.Info("serving metrics", "url", "http://"+ln.Addr().String()+"/metrics")
 		mctx, stopMetrics := context.WithCancel(ctx)
 		served := make(chan error, 1)
-		go func() { served <- metrics.Serve(mctx, ln, srv.Stats) }()
+		go func() { served <- metrics.Serve(mctx, ln, srv.Stats, askDrain) }()
 		defer func() {
 			stopMetrics()
 			if err := <-served; err != nil {
@@ -177,8 +183,7 @@ func run(ctx context.Context, cfg Config, signals <-chan os.Signal) error {
 		cfg.Server.Logger.Info("simulating network", "path", path.String())
 		pc = cpc
 	}
-	drainNow := make(chan struct{})
-	member := joinFleet(cfg, srv, drainNow)
+	member := joinFleet(cfg, srv, askDrain)
 	gameCtx, stop := stopOnSignals(ctx, srv, cfg.Drain, signals, drainNow, cfg.Server.Logger)
 	defer stop()
 	if member == nil {

@@ -3,6 +3,7 @@
 //
 //	GET /metrics        tick duration histogram, players, traffic, drops, rejects, inputs
 //	GET /debug/pprof/   CPU, heap, goroutine and other profiles (net/http/pprof)
+//	POST /drain         start the drain a SIGTERM starts (tankserver -drain), if given one
 //
 // It only reads server.Stats when scraped: the server and its tick loop know nothing of
 // Prometheus, and a server without a metrics listener pays nothing for it. Besides the

@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"strings"
 	"testing"
@@ -43,7 +44,7 @@ func TestScrape_LiveServer(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	served := make(chan error, 1)
-	go func() { served <- metrics.Serve(ctx, ln, srv.Stats) }()
+	go func() { served <- metrics.Serve(ctx, ln, srv.Stats, nil) }()
 
 	dctx, dcancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer dcancel()
@@ -223,5 +224,26 @@ func TestProtocolDoc_ListsEveryMetric(t *testing.T) {
 				t.Errorf("docs/PROTOCOL.md §11: %s lacks its label value %q", m.Name, v)
 			}
 		}
+	}
+}
+
+// TestDrainEndpoint: POST /drain calls the drain, other methods get 405 and call nothing,
+// and a handler without a drain has no such endpoint.
+func TestDrainEndpoint(t *testing.T) {
+	calls := 0
+	h := metrics.Handler(func() server.Stats { return server.Stats{} }, func() { calls++ })
+	do := func(h http.Handler, method string) int {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest(method, "/drain", nil))
+		return rec.Code
+	}
+	if code := do(h, http.MethodGet); code != http.StatusMethodNotAllowed || calls != 0 {
+		t.Errorf("GET /drain: %d, %d drains; want 405 and none", code, calls)
+	}
+	if code := do(h, http.MethodPost); code != http.StatusAccepted || calls != 1 {
+		t.Errorf("POST /drain: %d, %d drains; want 202 and one", code, calls)
+	}
+	if code := do(metrics.Handler(func() server.Stats { return server.Stats{} }, nil), http.MethodPost); code != http.StatusNotFound {
+		t.Errorf("POST /drain without a drain: %d, want 404", code)
 	}
 }

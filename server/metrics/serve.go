@@ -17,8 +17,10 @@ import (
 )
 
 // Handler returns the HTTP handler for /metrics and /debug/pprof/, reading stats at every
-// scrape. stats is usually a running server's Stats method.
-func Handler(stats func() server.Stats) http.Handler {
+// scrape. stats is usually a running server's Stats method. With drain set it also answers
+// POST /drain by calling it: an operator's (or a script's) way to start the same drain a
+// SIGTERM starts.
+func Handler(stats func() server.Stats, drain func()) http.Handler {
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(
 		newCollector(stats),
@@ -33,7 +35,24 @@ func Handler(stats func() server.Stats) http.Handler {
 	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
 	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
 	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	if drain != nil {
+		mux.HandleFunc("/drain", drainHandler(drain))
+	}
 	return mux
+}
+
+// drainHandler starts the drain on POST and says what it does; other methods get 405.
+func drainHandler(drain func()) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost {
+			w.Header().Set("Allow", http.MethodPost)
+			http.Error(w, "POST /drain starts the drain; nothing else is served here", http.StatusMethodNotAllowed)
+			return
+		}
+		drain()
+		w.WriteHeader(http.StatusAccepted)
+		fmt.Fprintln(w, "draining: new players are refused; the game goes on until the last player leaves or -drain has passed")
+	}
 }
 
 // Listen opens the TCP listener for Serve, so a caller learns a bad address before the game
@@ -50,10 +69,10 @@ func Listen(addr string) (net.Listener, error) {
 // profile in progress is cut short.
 const shutdownTimeout = 2 * time.Second
 
-// Serve answers Handler(stats) on ln until ctx is done, then closes ln. It returns nil after
-// that shutdown and the error otherwise.
-func Serve(ctx context.Context, ln net.Listener, stats func() server.Stats) error {
-	hs := &http.Server{Handler: Handler(stats), ReadHeaderTimeout: 5 * time.Second}
+// Serve answers Handler(stats, drain) on ln until ctx is done, then closes ln. It returns
+// nil after that shutdown and the error otherwise.
+func Serve(ctx context.Context, ln net.Listener, stats func() server.Stats, drain func()) error {
+	hs := &http.Server{Handler: Handler(stats, drain), ReadHeaderTimeout: 5 * time.Second}
 	done := make(chan error, 1)
 	go func() { done <- hs.Serve(ln) }()
 	select {
