@@ -21,14 +21,7 @@ func straightPoses(t *testing.T, data []byte) (own, other []netcode.Pose) {
 	}
 	rep := p.rep // already at frame 1
 	for {
-		g := rep.Game()
-		var o, r netcode.Pose
-		if l := g.Local(); l != nil {
-			o = l.Predicted()
-		}
-		if rm := g.Remotes()[2]; rm != nil {
-			r = rm.Pose
-		}
+		o, r := posesOf(rep.Game())
 		own, other = append(own, o), append(other, r)
 		if _, err := rep.Step(); errors.Is(err, io.EOF) {
 			return own, other
@@ -36,6 +29,17 @@ func straightPoses(t *testing.T, data []byte) (own, other []netcode.Pose) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// posesOf returns g's predicted pose and where it draws the other tank (zero when none).
+func posesOf(g *Game) (own, other netcode.Pose) {
+	if l := g.Local(); l != nil {
+		own = l.Predicted()
+	}
+	if rm := g.Remotes()[2]; rm != nil {
+		other = rm.Pose
+	}
+	return own, other
 }
 
 // TestPlayback_SeeksStepsAndPlays: from any moment, forward or back, a Playback shows what
@@ -58,14 +62,7 @@ func TestPlayback_SeeksStepsAndPlays(t *testing.T) {
 	at := func(what string, wantFrame int, wantRebuilt, rebuilt bool) {
 		t.Helper()
 		n, _ := p.Frame()
-		g := p.Game()
-		var o, r netcode.Pose
-		if l := g.Local(); l != nil {
-			o = l.Predicted()
-		}
-		if rm := g.Remotes()[2]; rm != nil {
-			r = rm.Pose
-		}
+		o, r := posesOf(p.Game())
 		if n != wantFrame || rebuilt != wantRebuilt || o != own[n-1] || r != other[n-1] {
 			t.Errorf("%s: frame %d (rebuilt %v), own %v other %v; want frame %d (rebuilt %v), own %v other %v",
 				what, n, rebuilt, o, r, wantFrame, wantRebuilt, own[wantFrame-1], other[wantFrame-1])

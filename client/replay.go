@@ -102,6 +102,18 @@ func (p *Replay) Step() (time.Time, error) {
 	return now, p.game.Update(now, in)
 }
 
+// StepToEnd steps every frame left and returns nil at the recording's clean end, or the
+// first error: a damaged file, or the error that ended the recorded session.
+func (p *Replay) StepToEnd() error {
+	for {
+		if _, err := p.Step(); errors.Is(err, io.EOF) {
+			return nil
+		} else if err != nil {
+			return err
+		}
+	}
+}
+
 // offsetReader reads length-delimited records and counts the bytes it has read, so errors
 // can say where.
 type offsetReader struct {

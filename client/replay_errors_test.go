@@ -2,8 +2,6 @@ package client
 
 import (
 	"bytes"
-	"errors"
-	"io"
 	"strings"
 	"testing"
 	"time"
@@ -58,13 +56,8 @@ func replayAll(data []byte) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	for {
-		if _, err := p.Step(); errors.Is(err, io.EOF) {
-			return p.Frames(), nil
-		} else if err != nil {
-			return p.Frames(), err
-		}
-	}
+	err = p.StepToEnd()
+	return p.Frames(), err
 }
 
 func header(t *testing.T, h *tankv1.ClientRecordingHeader) []byte {

@@ -3,8 +3,6 @@ package sim
 import (
 	"bytes"
 	"context"
-	"errors"
-	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -35,12 +33,8 @@ func TestRun_RecordsEveryBot(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}
-		for {
-			if _, err := p.Step(); errors.Is(err, io.EOF) {
-				break
-			} else if err != nil {
-				t.Fatalf("%s: frame %d: %v", f, p.Frames(), err)
-			}
+		if err := p.StepToEnd(); err != nil {
+			t.Fatalf("%s: frame %d: %v", f, p.Frames(), err)
 		}
 		if p.Frames() < 30 || p.Game().Local() == nil {
 			t.Errorf("%s: %d frames replayed; want the bot's 1.5 s at 60 frames a second, with its tank", f, p.Frames())

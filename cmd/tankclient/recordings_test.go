@@ -2,9 +2,7 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -53,12 +51,8 @@ func TestRecord_DemoWritesAReplayableRecordingPerPlayer(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", player, err)
 		}
-		for {
-			if _, err := p.Step(); errors.Is(err, io.EOF) {
-				break
-			} else if err != nil {
-				t.Fatalf("%s: frame %d: %v", player, p.Frames(), err)
-			}
+		if err := p.StepToEnd(); err != nil {
+			t.Fatalf("%s: frame %d: %v", player, p.Frames(), err)
 		}
 		// The window draws faster than it updates (60 a second): 240 frames are at least
 		// some updates, each a recorded frame.

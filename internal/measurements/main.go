@@ -172,14 +172,7 @@ func writeSection(w io.Writer, s section, run func([]string) ([]byte, error)) {
 			continue
 		}
 		fmt.Fprintf(w, "| %s |", r.label)
-		for _, c := range s.cols {
-			var vs []string
-			for _, p := range strings.Fields(c.path) {
-				vs = append(vs, format(lookup(report, p)))
-			}
-			fmt.Fprintf(w, " %s |", strings.Join(vs, " / "))
-		}
-		fmt.Fprintln(w)
+		writeCells(w, report, s.cols)
 	}
 	fmt.Fprintf(w, "\n```sh\n")
 	printed := map[string]bool{}
@@ -190,6 +183,19 @@ func writeSection(w io.Writer, s section, run func([]string) ([]byte, error)) {
 		}
 	}
 	fmt.Fprintf(w, "```\n")
+}
+
+// writeCells ends a table row with a cell per column of report, the figures at a column's
+// paths joined by " / ".
+func writeCells(w io.Writer, report any, cols []column) {
+	for _, c := range cols {
+		var vs []string
+		for _, p := range strings.Fields(c.path) {
+			vs = append(vs, format(lookup(report, p)))
+		}
+		fmt.Fprintf(w, " %s |", strings.Join(vs, " / "))
+	}
+	fmt.Fprintln(w)
 }
 
 // lookup follows a dotted path through a decoded JSON value, a number indexing an array

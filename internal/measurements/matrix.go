@@ -47,14 +47,7 @@ func writeMatrix(w io.Writer, s matrixSection, docDir string, run func([]string)
 	}
 	for _, r := range m.Runs {
 		fmt.Fprintf(w, "| %s | %s | %s | %s |", format(r["profile"]), format(r["lane"]), format(r["interp"]), format(r["input_buffer"]))
-		for _, c := range s.cols {
-			var vs []string
-			for _, p := range strings.Fields(c.path) {
-				vs = append(vs, format(lookup(r, p)))
-			}
-			fmt.Fprintf(w, " %s |", strings.Join(vs, " / "))
-		}
-		fmt.Fprintln(w)
+		writeCells(w, r, s.cols)
 	}
 	for _, n := range m.Notes {
 		fmt.Fprintf(w, "\nNote: %s\n", n)
