@@ -426,6 +426,10 @@ func (g *Game) SetInputOnArrival(on bool) {
 // InputReport returns what our newest own state said of our inputs in the server's buffer.
 func (g *Game) InputReport() netcode.InputReport { return g.report }
 
+// InputWait returns the median wait of our inputs in the server's buffer over the last two
+// seconds of reports; false before there are any.
+func (g *Game) InputWait() (time.Duration, bool) { return g.dilation.MedianWait() }
+
 // InputOnArrival reports whether we asked for our inputs on arrival.
 func (g *Game) InputOnArrival() bool { return g.onArrival }
 

@@ -153,6 +153,17 @@ func (d *Dilation) Stretch(frame time.Duration) time.Duration {
 	return max(out, 0)
 }
 
+// MedianWait returns the median of the waits in the window (a starved tick counts as a
+// tick late), steadier to show than the newest one; false before the first report.
+func (d *Dilation) MedianWait() (time.Duration, bool) {
+	if len(d.waits) == 0 {
+		return 0, false
+	}
+	d.sorted = append(d.sorted[:0], d.waits...)
+	slices.Sort(d.sorted)
+	return d.sorted[len(d.sorted)/2], true
+}
+
 // Rate returns the clock's current rate offset: 0.05 means 5% fast, -0.1 10% slow.
 func (d *Dilation) Rate() float64 { return d.rate }
 

@@ -192,3 +192,28 @@ func TestDilation_StretchSpreadsAJumpOverFrames(t *testing.T) {
 		t.Errorf("Stretch with 25 ms to hold back = %v, want %v", got, want)
 	}
 }
+
+// TestDilation_MedianWait: the median of the window's waits, a starved tick counting as a
+// tick late; none before the first report, and none again after a Reset.
+func TestDilation_MedianWait(t *testing.T) {
+	d := NewDilation(DefaultDilationConfig())
+	if _, ok := d.MedianWait(); ok {
+		t.Error("a median before any report")
+	}
+	for _, w := range []time.Duration{30, 10, 20, 40, 50} {
+		d.Observe(InputReport{Wait: w * time.Millisecond, Waiting: 1})
+	}
+	if m, ok := d.MedianWait(); !ok || m != 30*time.Millisecond {
+		t.Errorf("median of 10..50 ms = %v (%v), want 30 ms", m, ok)
+	}
+	for range 4 {
+		d.Observe(InputReport{Starved: true})
+	}
+	if m, _ := d.MedianWait(); m != 10*time.Millisecond {
+		t.Errorf("median with four starved ticks among nine = %v, want 10 ms (the starved count as late)", m)
+	}
+	d.Reset()
+	if _, ok := d.MedianWait(); ok {
+		t.Error("a median after Reset")
+	}
+}

@@ -60,7 +60,11 @@ func HUD(g *client.Game, t Techniques, net []string) []Line {
 	} else {
 		r := g.InputReport()
 		rate, _ := g.Dilation()
-		add(Plain, "buffer %d, wait %s, clock %+.1f%%", r.Waiting, ms(r.Wait), rate*100)
+		wait := "-"
+		if w, ok := g.InputWait(); ok {
+			wait = ms(w)
+		}
+		add(Plain, "buffer %d, wait %s (2 s median), clock %+.1f%%", r.Waiting, wait, rate*100)
 	}
 
 	add(Heading, "Local tank")
