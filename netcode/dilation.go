@@ -60,7 +60,7 @@ func DefaultDilationConfig() DilationConfig {
 		Low:     2,                      // a single late outlier (a loss the next batch covered) is not the link
 		Margin:  4 * time.Millisecond,   // a little room for the tick's own scheduling jitter
 		Settle:  4 * time.Second,        // the buffer integrates the rate and reports lag a window: a gentle gain does not overshoot
-		Resync:  300 * time.Millisecond, // six ticks: more than 3 s at the full rate
+		Resync:  150 * time.Millisecond, // three ticks: 1.5 s at the full rate; a join that lands deeper jumps
 	}
 }
 

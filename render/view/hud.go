@@ -64,7 +64,7 @@ func HUD(g *client.Game, t Techniques, net []string) []Line {
 		if w, ok := g.InputWait(); ok {
 			wait = ms(w)
 		}
-		add(Plain, "buffer %d, wait %s (2 s median), clock %+.1f%%", r.Waiting, wait, rate*100)
+		add(Plain, "buffer %d, wait %s, clock %+.1f%%", r.Waiting, wait, rate*100) // wait: the 2 s median
 	}
 
 	add(Heading, "Local tank")
