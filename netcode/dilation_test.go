@@ -219,3 +219,26 @@ func TestDilation_MedianWait(t *testing.T) {
 		t.Error("a median after Reset")
 	}
 }
+
+// TestDilation_AJoinThatLandsDeepJumps: a client whose first frames came slowly sends a
+// burst, and its inputs wait three ticks or more from the start; the clock jumps back at
+// once instead of drifting for seconds with that latency added.
+func TestDilation_AJoinThatLandsDeepJumps(t *testing.T) {
+	d := NewDilation(DefaultDilationConfig())
+	d.Observe(InputReport{Wait: 160 * time.Millisecond, Waiting: 4})
+	if d.Resyncs() != 1 {
+		t.Fatalf("inputs waiting 160 ms from the first report: %d jumps, want 1", d.Resyncs())
+	}
+	held := time.Duration(0)
+	for range 20 { // the clock holds back what it is ahead
+		held += 16*time.Millisecond - d.Stretch(16*time.Millisecond)
+	}
+	if held < 150*time.Millisecond || held > 160*time.Millisecond {
+		t.Errorf("the jump held back %v of prediction time, want the 156 ms the buffer was too deep", held)
+	}
+	shallow := NewDilation(DefaultDilationConfig())
+	shallow.Observe(InputReport{Wait: 100 * time.Millisecond, Waiting: 2})
+	if shallow.Resyncs() != 0 {
+		t.Errorf("inputs waiting 100 ms (two ticks): %d jumps, want none (the rate closes it)", shallow.Resyncs())
+	}
+}
