@@ -147,3 +147,37 @@ func BenchmarkPlaybackSeek(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkUpdate_Recording measures what keeping a recording adds to a Game's frame: the
+// same scripted second (60 frames of one tank watching another) with and without it.
+func BenchmarkUpdate_Recording(b *testing.B) {
+	for _, recording := range []bool{false, true} {
+		name := "off"
+		if recording {
+			name = "on"
+		}
+		b.Run(name, func(b *testing.B) {
+			arena := netcode.DefaultArena()
+			remote := func(tick uint32) netcode.Pose { return netcode.Pose{X: 5 + 0.01*float64(tick%1000), Y: 30} }
+			b.ReportAllocs()
+			for range b.N {
+				link := &scriptLink{welcome: Welcome{PlayerID: 1, Arena: arena, Rules: netcode.DefaultRules()}}
+				start := time.Unix(1000, 0)
+				srv := &scriptedServer{arena: arena, link: link, latency: 40 * time.Millisecond, me: netcode.Pose{X: 10, Y: 10}}
+				g := NewGame(link, DefaultOptions(), start)
+				if recording {
+					if err := g.RecordTo(io.Discard); err != nil {
+						b.Fatal(err)
+					}
+				}
+				for f := range 60 {
+					now := start.Add(time.Duration(f) * time.Second / 60)
+					srv.serve(now, remote)
+					if err := g.Update(now, netcode.Input{Throttle: 1, Turn: 0.2}); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+		})
+	}
+}
