@@ -76,8 +76,8 @@ func (s runSpec) condFor(i int) linksim.Conditions {
 }
 
 // groupReports builds one Report per group from the group's own bots, as if they had been
-// the whole run: the server-side figures (tick time, CPU, input starvation) are the shared
-// server's and so the same in every group.
+// the whole run: the input figures are of the group's own players; the server's tick time
+// and CPU are the shared server's and so the same in every group.
 func groupReports(d *runData) []Report {
 	var out []Report
 	for _, g := range d.spec.groups {

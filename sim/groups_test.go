@@ -42,6 +42,16 @@ func TestRunGroupsReportEachGroupApart(t *testing.T) {
 	if lan.ResidualNonZero != 0 || slow.ResidualNonZero != 0 {
 		t.Errorf("residuals %d and %d with contact off, want 0 in both groups", lan.ResidualNonZero, slow.ResidualNonZero)
 	}
+	// The input figures are each group's own players': the server's buffer waits for each
+	// player's inputs apart, so the groups' waits are not one shared figure.
+	if lan.InputWait == nil || slow.InputWait == nil || *lan.InputWait == *slow.InputWait {
+		t.Errorf("input waits: lan %+v, slow %+v; want each group's own", lan.InputWait, slow.InputWait)
+	}
+	if lan.InputStarvedRatio == nil || slow.InputStarvedRatio == nil || r.InputStarvedRatio == nil ||
+		*r.InputStarvedRatio < min(*lan.InputStarvedRatio, *slow.InputStarvedRatio) ||
+		*r.InputStarvedRatio > max(*lan.InputStarvedRatio, *slow.InputStarvedRatio) {
+		t.Errorf("starved: whole run %v, groups %v and %v; want the whole run's between its groups'", r.InputStarvedRatio, lan.InputStarvedRatio, slow.InputStarvedRatio)
+	}
 	var text bytes.Buffer
 	if err := r.WriteText(&text); err != nil {
 		t.Fatal(err)

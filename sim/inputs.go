@@ -2,6 +2,7 @@ package sim
 
 import (
 	"math"
+	"slices"
 	"time"
 
 	"tanknet/netcode"
@@ -36,13 +37,22 @@ type appliedInput struct {
 	wait             time.Duration // from its arrival at the server; < 0 unknown
 }
 
-// tickInputs is one tick's count of players and of starved players among them.
+// tickInputs is one tick of every player: how its inputs and its motion went.
 type tickInputs struct {
-	now              time.Duration
-	players, starved int
-	doubles          int // players that had more than one input applied in this tick
-	moving, uneven   int // players moving in this or the tick before; of those, with a step unlike the one before
+	now     time.Duration
+	players []playerTick
 }
+
+// playerTick is one player's tick: whether it starved, applied more than one input, moved
+// (in this tick or the one before) and, moving, stepped unlike the tick before.
+type playerTick struct {
+	id                              uint32
+	starved, double, moving, uneven bool
+}
+
+// keep picks the samples a figure covers: a server time (a run's measured window) and a
+// player (a group's bots, or every bot).
+type keep func(now time.Duration, player uint32) bool
 
 // unevenStep is how far one tick's displacement may differ from the tick before's, as a
 // share of the larger, before the motion counts as uneven: a tank that stands for a tick
@@ -62,7 +72,7 @@ func (l *inputLog) record(rec server.TickRecord) {
 	if len(l.ticks) >= maxTickDurations {
 		return
 	}
-	t := tickInputs{now: rec.Now, players: len(rec.IDs), starved: len(rec.Starved)}
+	t := tickInputs{now: rec.Now, players: make([]playerTick, len(rec.IDs))}
 	if l.perTick == nil {
 		l.perTick, l.motion = map[uint32]int{}, map[uint32]motion{}
 	}
@@ -70,45 +80,45 @@ func (l *inputLog) record(rec server.TickRecord) {
 	for _, a := range rec.Applied {
 		l.perTick[a.Player]++
 	}
-	for _, n := range l.perTick {
-		if n > 1 {
-			t.doubles++
+	for i, id := range rec.IDs {
+		p := &t.players[i]
+		p.id, p.double, p.starved = id, l.perTick[id] > 1, slices.Contains(rec.Starved, id)
+		if i >= len(rec.Poses) {
+			continue
 		}
-	}
-	for i, id := range rec.IDs[:min(len(rec.IDs), len(rec.Poses))] {
 		m, pose := l.motion[id], rec.Poses[i]
 		step := math.Hypot(pose.X-m.pose.X, pose.Y-m.pose.Y)
 		if m.seen && (step > 0 || m.step > 0) {
-			t.moving++
-			if math.Abs(step-m.step) > unevenStep*max(step, m.step) {
-				t.uneven++
-			}
+			p.moving = true
+			p.uneven = math.Abs(step-m.step) > unevenStep*max(step, m.step)
 		}
 		l.motion[id] = motion{pose: pose, step: step, seen: true}
 	}
 	l.ticks = append(l.ticks, t)
 }
 
-// waits returns how long each input applied in a tick inWindow accepts waited at the
-// server, in milliseconds.
-func (l *inputLog) waits(inWindow func(now time.Duration) bool) []float64 {
+// waits returns how long each input applied that keep accepts waited at the server, in
+// milliseconds.
+func (l *inputLog) waits(in keep) []float64 {
 	var out []float64
 	for _, a := range l.applied {
-		if a.wait >= 0 && inWindow(a.now) {
+		if a.wait >= 0 && in(a.now, a.player) {
 			out = append(out, float64(a.wait)/float64(time.Millisecond))
 		}
 	}
 	return out
 }
 
-// ratios returns, over the player-ticks inWindow accepts, the share that applied more than
-// one input and, over the player-ticks of moving tanks, the share whose displacement was
-// unlike the tick before's; false for a ratio with nothing to count.
-func (l *inputLog) ratios(inWindow func(now time.Duration) bool) (doubles, uneven *float64) {
+// ratios returns, over the player-ticks keep accepts, the share that applied more than one
+// input and, over the player-ticks of moving tanks, the share whose displacement was unlike
+// the tick before's; nil for a ratio with nothing to count.
+func (l *inputLog) ratios(in keep) (doubles, uneven *float64) {
 	players, d, moving, u := 0, 0, 0, 0
 	for _, t := range l.ticks {
-		if inWindow(t.now) {
-			players, d, moving, u = players+t.players, d+t.doubles, moving+t.moving, u+t.uneven
+		for _, p := range t.players {
+			if in(t.now, p.id) {
+				players, d, moving, u = players+1, d+btoi(p.double), moving+btoi(p.moving), u+btoi(p.uneven)
+			}
 		}
 	}
 	if players > 0 {
@@ -124,13 +134,13 @@ func (l *inputLog) ratios(inWindow func(now time.Duration) bool) (doubles, uneve
 // when that is unknown.
 type sentAt func(player, moveTick uint32) (time.Duration, bool)
 
-// lateTicks returns, for each input applied at a server time inWindow accepts and whose
-// send time sent knows, how many ticks after its due tick the server applied it. An input
+// lateTicks returns, for each input applied that keep accepts and whose send time sent
+// knows, how many ticks after its due tick the server applied it. An input
 // takes (applied - sent) to be applied; its due time is the smallest such time any input of
 // the same player took over the run, the earliest its link ever delivered. Late is the
 // excess in whole ticks, rounded down: 0 is as early as this player ever was. Measuring
 // from the send time keeps a client's own stalls (steps it skipped) out of the number.
-func (l *inputLog) lateTicks(inWindow func(now time.Duration) bool, sent sentAt) []float64 {
+func (l *inputLog) lateTicks(in keep, sent sentAt) []float64 {
 	best := map[uint32]time.Duration{}
 	took := func(a appliedInput) (time.Duration, bool) {
 		s, ok := sent(a.player, a.moveTick)
@@ -145,25 +155,34 @@ func (l *inputLog) lateTicks(inWindow func(now time.Duration) bool, sent sentAt)
 	}
 	var out []float64
 	for _, a := range l.applied {
-		if d, ok := took(a); ok && inWindow(a.now) {
+		if d, ok := took(a); ok && in(a.now, a.player) {
 			out = append(out, math.Floor(float64(d-best[a.player])/float64(netcode.StepInterval)))
 		}
 	}
 	return out
 }
 
-// starvedRatio returns the share of player-ticks, in ticks inWindow accepts, in which the
-// server had no input waiting for a playing tank; false when the window has no player-ticks.
-func (l *inputLog) starvedRatio(inWindow func(now time.Duration) bool) (float64, bool) {
+// starvedRatio returns the share of the player-ticks keep accepts in which the server had
+// no input waiting for a playing tank; false when there are none.
+func (l *inputLog) starvedRatio(in keep) (float64, bool) {
 	players, starved := 0, 0
 	for _, t := range l.ticks {
-		if inWindow(t.now) {
-			players += t.players
-			starved += t.starved
+		for _, p := range t.players {
+			if in(t.now, p.id) {
+				players, starved = players+1, starved+btoi(p.starved)
+			}
 		}
 	}
 	if players == 0 {
 		return 0, false
 	}
 	return float64(starved) / float64(players), true
+}
+
+// btoi counts a true as 1.
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

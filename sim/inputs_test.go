@@ -24,7 +24,7 @@ func TestInputLog_LateTicksAgainstEachPlayersEarliestLead(t *testing.T) {
 		base := map[uint32]uint32{1: 9, 2: 2}[player]
 		return time.Duration(m+base) * 50 * time.Millisecond, base > 0
 	}
-	all := func(time.Duration) bool { return true }
+	all := func(time.Duration, uint32) bool { return true }
 	got := l.lateTicks(all, sent)
 	want := []float64{0, 0, 0, 1, 0, 2, 1}
 	if len(got) != len(want) {
@@ -38,12 +38,21 @@ func TestInputLog_LateTicksAgainstEachPlayersEarliestLead(t *testing.T) {
 	if r, ok := l.starvedRatio(all); !ok || r != 2.0/8 {
 		t.Errorf("starvedRatio = %v, %v; want 2 of 8 player-ticks", r, ok)
 	}
-	late := func(now time.Duration) bool { return now > 700*time.Millisecond }
+	late := func(now time.Duration, _ uint32) bool { return now > 700*time.Millisecond }
 	if got := l.lateTicks(late, sent); len(got) != 2 || got[0] != 2 {
 		t.Errorf("lateTicks in the window after 700 ms = %v, want [2 1]", got)
 	}
-	if _, ok := l.starvedRatio(func(time.Duration) bool { return false }); ok {
+	if _, ok := l.starvedRatio(func(time.Duration, uint32) bool { return false }); ok {
 		t.Error("starvedRatio of an empty window reported a value")
+	}
+	// One player's figures alone (a group of one): player 2 starved in 1 of its 4 ticks,
+	// and of its inputs only move tick 9 was late, by a tick.
+	two := func(_ time.Duration, p uint32) bool { return p == 2 }
+	if r, ok := l.starvedRatio(two); !ok || r != 1.0/4 {
+		t.Errorf("player 2's starvedRatio = %v, %v; want 1 of its 4 ticks", r, ok)
+	}
+	if got := l.lateTicks(two, sent); len(got) != 3 || got[0] != 0 || got[1] != 1 || got[2] != 0 {
+		t.Errorf("player 2's lateTicks = %v, want [0 1 0]", got)
 	}
 }
 
@@ -67,7 +76,7 @@ func TestInputLog_DoublesWaitsAndUnevenMotion(t *testing.T) {
 		}
 		l.record(rec)
 	}
-	all := func(time.Duration) bool { return true }
+	all := func(time.Duration, uint32) bool { return true }
 	doubles, uneven := l.ratios(all)
 	if want := 1.0 / 12; doubles == nil || *doubles != want {
 		t.Errorf("input_double_ratio = %v, want %v (one player-tick of twelve applied two)", doubles, want)
@@ -80,5 +89,12 @@ func TestInputLog_DoublesWaitsAndUnevenMotion(t *testing.T) {
 	waits := l.waits(all)
 	if len(waits) != len(moves) || waits[0] != 7 {
 		t.Errorf("waits = %v, want the steady player's %d known waits of 7 ms (unknown ones left out)", waits, len(moves))
+	}
+	stutterer := func(_ time.Duration, p uint32) bool { return p == 2 }
+	if d, u := l.ratios(stutterer); d == nil || *d != 1.0/6 || u == nil || *u != 3.0/5 {
+		t.Errorf("the stutterer alone: doubles %v, uneven %v; want 1/6 and 3/5", d, u)
+	}
+	if w := l.waits(stutterer); len(w) != 0 {
+		t.Errorf("the stutterer's waits = %v, want none (all unknown)", w)
 	}
 }

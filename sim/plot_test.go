@@ -128,10 +128,3 @@ func TestBinned(t *testing.T) {
 		}
 	}
 }
-
-func btoi(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}

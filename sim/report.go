@@ -345,7 +345,12 @@ func buildReport(d *runData) Report {
 				t, ok := sent[player][moveTick]
 				return t, ok
 			}
-			m, truncated := d.truth.inputMetrics(inWindow, sentAt)
+			// The figures of this report's bots (a group's, or all of them) in the window.
+			in := func(now time.Duration, player uint32) bool {
+				_, ours := sent[player]
+				return ours && inWindow(now)
+			}
+			m, truncated := d.truth.inputMetrics(in, sentAt)
 			r.InputLateTicks, r.InputStarvedRatio = quantiles(m.late), m.starved
 			r.InputWait, r.InputDoubleRatio, r.MotionUnevenRatio = quantiles(m.waits), m.doubles, m.uneven
 			if truncated || full {

@@ -73,17 +73,17 @@ func (h *history) record(rec server.TickRecord, at time.Time) {
 	h.inputs.record(rec)
 }
 
-// inputMetrics returns input_late_ticks samples and input_starved_ratio for the server
-// times inWindow accepts (see inputLog), and whether the input log was cut short.
-func (h *history) inputMetrics(inWindow func(now time.Duration) bool, sent sentAt) (m inputFigures, truncated bool) {
+// inputMetrics returns the input figures over the server times and players in accepts (see
+// inputLog), and whether the input log was cut short.
+func (h *history) inputMetrics(in keep, sent sentAt) (m inputFigures, truncated bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	m.late = h.inputs.lateTicks(inWindow, sent)
-	if r, ok := h.inputs.starvedRatio(inWindow); ok {
+	m.late = h.inputs.lateTicks(in, sent)
+	if r, ok := h.inputs.starvedRatio(in); ok {
 		m.starved = &r
 	}
-	m.waits = h.inputs.waits(inWindow)
-	m.doubles, m.uneven = h.inputs.ratios(inWindow)
+	m.waits = h.inputs.waits(in)
+	m.doubles, m.uneven = h.inputs.ratios(in)
 	return m, h.inputs.truncated
 }
 
