@@ -97,7 +97,8 @@ bench: deps ## run the benchmarks with allocation counts
 FUZZ_TARGETS := FuzzFrameReader:./transport FuzzWorld:./server FuzzArenaFromProto:./transport \
                 FuzzRulesFromProto:./transport FuzzDatagram:./server FuzzChunkDatagram:./client \
                 FuzzConnectDatagram:./transport FuzzDeltaChunk:./client FuzzChunk:./wire \
-                FuzzInputBatch:./wire FuzzClientRecording:./client FuzzSidecarAnswers:./agones
+                FuzzInputBatch:./wire FuzzClientRecording:./client FuzzSidecarAnswers:./agones \
+                FuzzReader:./server/recording
 
 fuzz: go ## fuzz every decoder of network bytes for FUZZTIME each (default 30s)
 	@for t in $(FUZZ_TARGETS); do \

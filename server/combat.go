@@ -12,6 +12,7 @@ func (w *world) spawn(p *player) {
 	p.pose = w.spawnPose()
 	p.health, p.destroyed = w.cfg.Rules.MaxHealth, false
 	p.protectedUntil = w.tick + netcode.Ticks(w.cfg.Rules.SpawnProtection)
+	w.events = append(w.events, WorldEvent{Player: p.id, Pose: p.pose})
 }
 
 // protected reports whether hits on p do no damage this tick.

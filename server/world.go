@@ -96,6 +96,19 @@ type TickRecord struct {
 	Starved []uint32
 	// Combat is each tank's health and respawn after this tick's shots, indexed like IDs.
 	Combat []TankCombat
+	// Acks is each tank's last applied move tick, indexed like IDs.
+	Acks []uint32
+	// Events lists who was placed (joined or respawned) and who left since the previous
+	// tick's record, in order; they all happened before this tick's inputs were applied.
+	Events []WorldEvent
+}
+
+// WorldEvent is a change to who is in the world: a player placed at Pose (a join or a
+// respawn) or, with Left, a player gone. A recording keeps them to rebuild the world.
+type WorldEvent struct {
+	Player uint32
+	Left   bool
+	Pose   netcode.Pose
 }
 
 // TankCombat is one tank's combat state at the end of a tick.
@@ -108,6 +121,9 @@ type TankCombat struct {
 // AppliedInput says that the server simulated player's MoveInput of tick MoveTick.
 type AppliedInput struct {
 	Player, MoveTick uint32
+	// Input and Duration are what was simulated (a wreck's input is zero).
+	Input    netcode.Input
+	Duration time.Duration
 	// Wait is how long the input waited at the server between its arrival and this tick;
 	// -1 when its arrival time is unknown.
 	Wait time.Duration
@@ -131,6 +147,9 @@ type world struct {
 	starved []uint32
 	poses   []netcode.Pose // scratch for contact
 	ids     []uint32
+	acks    []uint32
+	events  []WorldEvent // since the last tick's record (journal.go)
+	told    []WorldEvent // the events the last tick's record carried
 	combat  []TankCombat   // each tank's combat state, for the tick record
 	gone    []uint32       // players dropped this tick
 	changes []rosterChange // joins and leaves since the last roster update, in order
@@ -189,6 +208,7 @@ func (w *world) leave(id uint32, reason string) {
 	w.players = slices.Delete(w.players, i, i+1)
 	w.stats.players.Store(int64(len(w.players)))
 	w.noteLeave(id, reason)
+	w.events = append(w.events, WorldEvent{Player: id, Left: true})
 	w.log.Info("player left", "player", id, "reason", reason, "players", len(w.players))
 }
 
@@ -218,9 +238,9 @@ func (w *world) step(now time.Duration) TickRecord {
 		}
 		i++
 	}
-	w.poses, w.ids = w.poses[:0], w.ids[:0]
+	w.poses, w.ids, w.acks = w.poses[:0], w.ids[:0], w.acks[:0]
 	for _, p := range w.players {
-		w.poses, w.ids = append(w.poses, p.pose), append(w.ids, p.id)
+		w.poses, w.ids, w.acks = append(w.poses, p.pose), append(w.ids, p.id), append(w.acks, p.ack)
 	}
 	if w.cfg.Contact {
 		if n := netcode.ResolveContacts(&w.cfg.Arena, w.poses); n > 0 {
@@ -243,7 +263,7 @@ func (w *world) step(now time.Duration) TickRecord {
 	w.flushRoster() // before the snapshot, so a new tank's name arrives no later than the tank
 	w.broadcast()
 	return TickRecord{Tick: w.tick, Now: now, IDs: w.ids, Poses: w.poses, Dropped: w.gone,
-		Applied: w.applied, Starved: w.starved, Combat: w.combat}
+		Applied: w.applied, Starved: w.starved, Combat: w.combat, Acks: w.acks, Events: w.takeEvents()}
 }
 
 // simulate admits p's new inputs and applies as many queued ones as its time budget allows.
@@ -300,7 +320,7 @@ func (w *world) simulate(p *player, now time.Duration) string {
 		p.granted += in.Duration
 		p.ack = in.Tick
 		p.recordMove(in.Tick)
-		w.applied = append(w.applied, AppliedInput{Player: p.id, MoveTick: in.Tick, Wait: wait})
+		w.applied = append(w.applied, AppliedInput{Player: p.id, MoveTick: in.Tick, Input: in.Input, Duration: in.Duration, Wait: wait})
 		n++
 	}
 	p.pace.grant(now, p.granted-before)

@@ -33,6 +33,7 @@ import (
 	"tanknet/netcode"
 	"tanknet/server"
 	"tanknet/server/metrics"
+	"tanknet/server/recording"
 	"tanknet/transport"
 )
 
@@ -51,6 +52,8 @@ type Config struct {
 	// Agones is how to talk to the Agones SDK sidecar; its SDK is empty (none) unless
 	// main finds AGONES_SDK_HTTP_PORT set.
 	Agones AgonesConfig
+	// Record is the file the server records the match to (docs/RECORDING.md); empty: none.
+	Record string
 }
 
 // DefaultConfig returns a server on :7777 with a perfect network.
@@ -85,6 +88,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (Config, error) {
 	})
 	fs.DurationVar(&cfg.Server.IdleTimeout, "idle-timeout", cfg.Server.IdleTimeout, "drop a client silent this long")
 	fs.StringVar(&cfg.Metrics, "metrics", "", "serve Prometheus metrics on http://`address`/metrics and profiles on /debug/pprof/, e.g. 127.0.0.1:9100 (off when empty)")
+	fs.StringVar(&cfg.Record, "record", "", "record the match to `file` (docs/RECORDING.md; check it with tankreplay verify)")
 	cfg.Net.Register(fs)
 	fs.BoolVar(&cfg.Verbose, "v", false, "log debug detail")
 	fs.DurationVar(&cfg.Drain, "drain", 0, "on SIGINT/SIGTERM (or an Agones Shutdown) refuse new players and let those playing go on for up to this `long` before disconnecting them (a second signal stops at once); 0 stops at once")
@@ -182,6 +186,26 @@ func run(ctx context.Context, cfg Config, signals <-chan os.Signal) error {
 		}
 		cfg.Server.Logger.Info("simulating network", "path", path.String())
 		pc = cpc
+	}
+	if cfg.Record != "" {
+		f, err := os.Create(cfg.Record)
+		if err != nil {
+			pc.Close()
+			return fmt.Errorf("-record: %w", err)
+		}
+		rec := recording.NewRecorder(f, cfg.Server, 0, cfg.Server.Logger)
+		srv.Observe(rec.Tick)
+		defer func() {
+			err := rec.Close()
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+			if err != nil {
+				cfg.Server.Logger.Error("recording incomplete", "file", cfg.Record, "err", err)
+			} else {
+				cfg.Server.Logger.Info("recording written", "file", cfg.Record)
+			}
+		}()
 	}
 	member := joinFleet(cfg, srv, askDrain)
 	gameCtx, stop := stopOnSignals(ctx, srv, cfg.Drain, signals, drainNow, cfg.Server.Logger)

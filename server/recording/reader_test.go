@@ -1,0 +1,112 @@
+package recording
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"os"
+	"strings"
+	"testing"
+
+	"google.golang.org/protobuf/encoding/protodelim"
+
+	tankv1 "tanknet/proto/tank/v1"
+)
+
+// rewrite returns the golden recording with edit applied to every record.
+func rewrite(t *testing.T, edit func(*tankv1.Record)) []byte {
+	t.Helper()
+	data, err := os.ReadFile(goldenPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rd, err := NewReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	h := &tankv1.Record{Kind: &tankv1.Record_Header{Header: rd.Header}}
+	edit(h)
+	protodelim.MarshalTo(&out, h)
+	for {
+		m, err := rd.Next()
+		if errors.Is(err, io.EOF) {
+			return out.Bytes()
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		edit(m)
+		protodelim.MarshalTo(&out, m)
+	}
+}
+
+// One input changed between keyframes: verify names that tick by its state hash, and the
+// next keyframe names the player and field.
+func TestVerifyNamesTheTickOfAChangedInput(t *testing.T) {
+	var player uint32
+	data := rewrite(t, func(m *tankv1.Record) {
+		if tk := m.GetTick(); tk.GetTick() == 13 && len(tk.GetMoves()) > 0 {
+			mv := tk.GetMoves()[0]
+			player = mv.GetPlayerId()
+			mv.Throttle, mv.Turn = -mv.GetThrottle()-0.5, -mv.GetTurn()-0.5
+		}
+	})
+	rep, err := Verify(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.FirstTick != 13 || rep.First == nil || rep.First.Tick != 20 || rep.First.Player != player {
+		t.Fatalf("got %s (first tick %d), want tick 13 and player %d at keyframe 20", rep, rep.FirstTick, player)
+	}
+	t.Log(rep)
+}
+
+// A wrong magic, a newer version, truncation and garbage each give an error naming what
+// was wrong, never a panic.
+func TestBadFiles(t *testing.T) {
+	golden, err := os.ReadFile(goldenPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	newer := rewrite(t, func(m *tankv1.Record) {
+		if h := m.GetHeader(); h != nil {
+			h.FormatVersion = FormatVersion + 1
+		}
+	})
+	foreign := rewrite(t, func(m *tankv1.Record) {
+		if h := m.GetHeader(); h != nil {
+			h.Magic = "something-else"
+		}
+	})
+	for name, c := range map[string]struct {
+		data []byte
+		want string
+	}{
+		"empty":     {nil, "empty file"},
+		"garbage":   {[]byte("\x05hello world, not a recording"), "at byte 0"},
+		"foreign":   {foreign, "not a tanknet recording"},
+		"newer":     {newer, "newer than this tanknet reads"},
+		"truncated": {golden[:len(golden)-7], "truncated record"},
+		"huge":      {[]byte{0xff, 0xff, 0xff, 0xff, 0x0f}, "record length"},
+	} {
+		_, err := Verify(bytes.NewReader(c.data))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: got error %v, want one saying %q", name, err, c.want)
+		}
+	}
+}
+
+// FuzzReader: no byte string panics or hangs the reader or Verify.
+func FuzzReader(f *testing.F) {
+	golden, err := os.ReadFile(goldenPath)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(golden)
+	f.Add(golden[:200])
+	f.Add([]byte{})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		Verify(bytes.NewReader(data))
+	})
+}

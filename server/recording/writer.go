@@ -1,0 +1,195 @@
+package recording
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"log/slog"
+	"runtime/debug"
+	"sync"
+	"time"
+
+	"google.golang.org/protobuf/encoding/protodelim"
+
+	"tanknet/netcode"
+	tankv1 "tanknet/proto/tank/v1"
+	"tanknet/server"
+	"tanknet/transport"
+)
+
+// Magic opens every recording's header; FormatVersion is the newest format this package
+// writes and reads.
+const (
+	Magic         = "tanknet-recording"
+	FormatVersion = 1
+)
+
+// DefaultKeyframeEvery is how many ticks lie between keyframes: 5 s at 20 Hz.
+const DefaultKeyframeEvery = 100
+
+// queueLen bounds the records waiting for the disk: 256 ticks is about 13 s of game.
+const queueLen = 256
+
+// Recorder writes a server recording. Tick is called on the world goroutine after every
+// tick and never blocks; the records go to a bounded queue that a goroutine of its own
+// writes through a buffered writer.
+type Recorder struct {
+	log   *slog.Logger
+	every uint32
+	cfg   server.Config
+	queue chan *tankv1.Record
+	done  chan struct{}
+	begun bool
+	// stopped is set on the world goroutine once the queue overflowed; failed by the writer.
+	stopped bool
+	mu      sync.Mutex
+	err     error
+}
+
+// NewRecorder starts a recorder writing to w for a server running cfg, with a keyframe
+// every `every` ticks (0: DefaultKeyframeEvery). Close it after the server stops.
+func NewRecorder(w io.Writer, cfg server.Config, every uint32, log *slog.Logger) *Recorder {
+	if every == 0 {
+		every = DefaultKeyframeEvery
+	}
+	if log == nil {
+		log = slog.Default()
+	}
+	r := &Recorder{log: log, every: every, cfg: cfg, queue: make(chan *tankv1.Record, queueLen), done: make(chan struct{})}
+	go r.write(bufio.NewWriterSize(w, 64<<10))
+	return r
+}
+
+// Tick records one tick; it is a server.Observe function.
+func (r *Recorder) Tick(rec server.TickRecord) {
+	if r.stopped {
+		return
+	}
+	if !r.begun {
+		r.begun = true
+		r.offer(&tankv1.Record{Kind: &tankv1.Record_Header{Header: Header(r.cfg, rec.Tick, r.every)}})
+	}
+	r.offer(&tankv1.Record{Kind: &tankv1.Record_Tick{Tick: TickOf(rec)}})
+	if rec.Tick%r.every == 0 {
+		r.offer(&tankv1.Record{Kind: &tankv1.Record_Keyframe{Keyframe: KeyframeOf(rec)}})
+	}
+}
+
+// offer queues m, or stops the recording when the disk has fallen a whole queue behind.
+func (r *Recorder) offer(m *tankv1.Record) {
+	if r.stopped {
+		return
+	}
+	select {
+	case r.queue <- m:
+	default:
+		r.stopped = true
+		close(r.queue)
+		r.log.Error("recording stopped: the disk cannot keep up (the game goes on unrecorded)", "queued", queueLen)
+	}
+}
+
+// write writes queued records until the queue closes or a write fails; after a failure it
+// drains the queue so Tick never blocks.
+func (r *Recorder) write(bw *bufio.Writer) {
+	defer close(r.done)
+	var failed error
+	for m := range r.queue {
+		if failed != nil {
+			continue
+		}
+		if _, err := protodelim.MarshalTo(bw, m); err != nil {
+			failed = err
+		}
+		if failed == nil && len(r.queue) == 0 {
+			failed = bw.Flush()
+		}
+		if failed != nil {
+			r.log.Error("recording stopped: cannot write (the game goes on unrecorded)", "err", failed)
+		}
+	}
+	if failed == nil {
+		failed = bw.Flush()
+	}
+	r.mu.Lock()
+	r.err = failed
+	r.mu.Unlock()
+}
+
+// Close stops recording, writes what is queued and returns the first write error. Call it
+// on the world goroutine's side, after the server has stopped ticking.
+func (r *Recorder) Close() error {
+	if !r.stopped {
+		r.stopped = true
+		close(r.queue)
+	}
+	<-r.done
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.err
+}
+
+
+// Header describes a server running cfg whose first recorded tick is first.
+func Header(cfg server.Config, first, every uint32) *tankv1.RecordingHeader {
+	return &tankv1.RecordingHeader{
+		Magic: Magic, FormatVersion: FormatVersion, ModuleVersion: moduleVersion(),
+		TickIntervalMs: uint32(netcode.StepInterval / time.Millisecond),
+		Arena:          transport.ArenaToProto(&cfg.Arena), Rules: transport.RulesToProto(cfg.Rules),
+		Contact: cfg.Contact, KeyframeEvery: every, FirstTick: first,
+	}
+}
+
+// moduleVersion names the build: its module version and VCS revision, when known.
+func moduleVersion() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "unknown"
+	}
+	v := bi.Main.Path + " " + bi.Main.Version
+	for _, s := range bi.Settings {
+		if s.Key == "vcs.revision" || s.Key == "vcs.modified" {
+			v += fmt.Sprintf(" %s=%s", s.Key, s.Value)
+		}
+	}
+	return v
+}
+
+// TickOf is the recorded form of one tick.
+func TickOf(rec server.TickRecord) *tankv1.RecordedTick {
+	t := &tankv1.RecordedTick{Tick: rec.Tick, Starved: append([]uint32(nil), rec.Starved...),
+		StateHash: stateHash(rec.IDs, rec.Poses, rec.Acks)}
+	for _, e := range rec.Events {
+		ev := &tankv1.WorldEvent{Kind: tankv1.WorldEvent_KIND_PLACED, PlayerId: e.Player, Pose: poseOf(e.Pose)}
+		if e.Left {
+			ev.Kind, ev.Pose = tankv1.WorldEvent_KIND_LEFT, nil
+		}
+		t.Events = append(t.Events, ev)
+	}
+	for _, a := range rec.Applied {
+		t.Moves = append(t.Moves, &tankv1.AppliedMove{PlayerId: a.Player, MoveTick: a.MoveTick,
+			Turn: a.Input.Turn, Throttle: a.Input.Throttle, DurationNs: int64(a.Duration)})
+	}
+	return t
+}
+
+// KeyframeOf is the whole world at the end of rec's tick.
+func KeyframeOf(rec server.TickRecord) *tankv1.Keyframe {
+	k := &tankv1.Keyframe{Tick: rec.Tick}
+	for i, id := range rec.IDs {
+		t := &tankv1.KeyTank{PlayerId: id, Pose: poseOf(rec.Poses[i])}
+		if i < len(rec.Acks) {
+			t.Ack = rec.Acks[i]
+		}
+		if i < len(rec.Combat) {
+			c := rec.Combat[i]
+			t.Health, t.Destroyed, t.RespawnTick = c.Health, c.Destroyed, c.RespawnTick
+		}
+		k.Tanks = append(k.Tanks, t)
+	}
+	return k
+}
+
+func poseOf(p netcode.Pose) *tankv1.RecordedPose {
+	return &tankv1.RecordedPose{X: p.X, Y: p.Y, Heading: p.Heading}
+}
