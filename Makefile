@@ -93,7 +93,7 @@ bench: deps ## run the benchmarks with allocation counts
 # client's messages (moves and shots) and datagrams, the arena and rules a client is sent,
 # the snapshot chunks it receives as datagrams (decoded and rebuilt by package wire, then
 # used by a client's Game), the InputBatch datagrams package wire decodes for the server,
-# the connect handshake's datagrams, and the Agones sidecar's answers.
+# the connect handshake's datagrams, the Agones sidecar's answers, and server recordings.
 FUZZ_TARGETS := FuzzFrameReader:./transport FuzzWorld:./server FuzzArenaFromProto:./transport \
                 FuzzRulesFromProto:./transport FuzzDatagram:./server FuzzChunkDatagram:./client \
                 FuzzConnectDatagram:./transport FuzzDeltaChunk:./client FuzzChunk:./wire \

@@ -148,8 +148,8 @@ type world struct {
 	poses   []netcode.Pose // scratch for contact
 	ids     []uint32
 	acks    []uint32
-	events  []WorldEvent // since the last tick's record (journal.go)
-	told    []WorldEvent // the events the last tick's record carried
+	events  []WorldEvent   // since the last tick's record (journal.go)
+	told    []WorldEvent   // the events the last tick's record carried
 	combat  []TankCombat   // each tank's combat state, for the tick record
 	gone    []uint32       // players dropped this tick
 	changes []rosterChange // joins and leaves since the last roster update, in order

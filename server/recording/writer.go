@@ -129,7 +129,6 @@ func (r *Recorder) Close() error {
 	return r.err
 }
 
-
 // Header describes a server running cfg whose first recorded tick is first.
 func Header(cfg server.Config, first, every uint32) *tankv1.RecordingHeader {
 	return &tankv1.RecordingHeader{
