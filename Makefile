@@ -39,12 +39,12 @@ deps: go ## install the system packages the window client and its tests need, wh
 	    || { echo "could not install: $$missing (need root or sudo)" >&2; exit 1; }; \
 	fi
 
-build: deps ## build tankserver, tankclient and tanksim into bin/
+build: deps ## build tankserver, tankclient, tanksim and tankreplay into bin/
 	$(GO) build -o $(BIN)/ ./cmd/...
 
-install: deps ## go install tankserver, tankclient and tanksim (into GOBIN, or GOPATH/bin): put that on your PATH
+install: deps ## go install tankserver, tankclient, tanksim and tankreplay (into GOBIN, or GOPATH/bin): put that on your PATH
 	$(GO) install ./cmd/...
-	@echo "installed into $$($(GO) env GOBIN | grep . || echo $$($(GO) env GOPATH)/bin): put it on your PATH to run tankclient, tankserver and tanksim by name"
+	@echo "installed into $$($(GO) env GOBIN | grep . || echo $$($(GO) env GOPATH)/bin): put it on your PATH to run tankclient, tankserver, tanksim and tankreplay by name"
 
 demo: ## one window: near player | the server's truth | far player on a bad network (Esc quits)
 	@if [ -z "$$DISPLAY" ] && [ -z "$$WAYLAND_DISPLAY" ]; then \

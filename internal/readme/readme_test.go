@@ -11,7 +11,7 @@ import (
 )
 
 // programs are the commands the README may run, built from cmd/.
-var programs = []string{"tankserver", "tankclient", "tanksim"}
+var programs = []string{"tankserver", "tankclient", "tanksim", "tankreplay"}
 
 // commands returns every command in the README: the lines of its sh code blocks (comments and
 // a trailing & removed) and the code spans that start with make or a program.
@@ -81,7 +81,7 @@ func TestCommands_RunAsWritten(t *testing.T) {
 		t.Fatal(err)
 	}
 	bin := t.TempDir()
-	build := exec.Command("go", append([]string{"build", "-o", bin + "/"}, "../../cmd/tankserver", "../../cmd/tankclient", "../../cmd/tanksim")...)
+	build := exec.Command("go", append([]string{"build", "-o", bin + "/"}, "../../cmd/tankserver", "../../cmd/tankclient", "../../cmd/tanksim", "../../cmd/tankreplay")...)
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}

@@ -110,3 +110,26 @@ func FuzzReader(f *testing.F) {
 		Verify(bytes.NewReader(data))
 	})
 }
+
+// Diff names the first tick, player and field where two recordings part.
+func TestDiffNamesTheChangedInput(t *testing.T) {
+	golden, err := os.ReadFile(goldenPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	changed := rewrite(t, func(m *tankv1.Record) {
+		if tk := m.GetTick(); tk.GetTick() == 13 && len(tk.GetMoves()) > 1 {
+			tk.GetMoves()[1].Throttle += 0.25
+		}
+	})
+	d, err := Diff(bytes.NewReader(golden), bytes.NewReader(changed))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d == nil || d.Tick != 13 || d.Field != "input throttle" {
+		t.Fatalf("got %v, want tick 13's input throttle", d)
+	}
+	if d, err := Diff(bytes.NewReader(golden), bytes.NewReader(golden)); d != nil || err != nil {
+		t.Fatalf("a file against itself: %v, %v", d, err)
+	}
+}
