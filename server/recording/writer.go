@@ -31,16 +31,17 @@ const DefaultKeyframeEvery = 100
 const queueLen = 256
 
 // Recorder writes a server recording. Tick is called on the world goroutine after every
-// tick and never blocks; the records go to a bounded queue that a goroutine of its own
-// writes through a buffered writer.
+// tick and never blocks: it copies the tick's record into a recycled buffer and offers it to
+// a bounded queue; a goroutine of the recorder's own turns it into records and writes them
+// through a buffered writer.
 type Recorder struct {
 	log   *slog.Logger
 	every uint32
 	cfg   server.Config
-	queue chan *tankv1.Record
+	queue chan *server.TickRecord
+	free  chan *server.TickRecord // copies the writer is done with, for Tick to reuse
 	done  chan struct{}
-	begun bool
-	// stopped is set on the world goroutine once the queue overflowed; failed by the writer.
+	// stopped is set on the world goroutine once the queue overflowed or Close ran.
 	stopped bool
 	mu      sync.Mutex
 	err     error
@@ -55,7 +56,8 @@ func NewRecorder(w io.Writer, cfg server.Config, every uint32, log *slog.Logger)
 	if log == nil {
 		log = slog.Default()
 	}
-	r := &Recorder{log: log, every: every, cfg: cfg, queue: make(chan *tankv1.Record, queueLen), done: make(chan struct{})}
+	r := &Recorder{log: log, every: every, cfg: cfg, queue: make(chan *server.TickRecord, queueLen),
+		free: make(chan *server.TickRecord, queueLen), done: make(chan struct{})}
 	go r.write(bufio.NewWriterSize(w, 64<<10))
 	return r
 }
@@ -65,23 +67,15 @@ func (r *Recorder) Tick(rec server.TickRecord) {
 	if r.stopped {
 		return
 	}
-	if !r.begun {
-		r.begun = true
-		r.offer(&tankv1.Record{Kind: &tankv1.Record_Header{Header: Header(r.cfg, rec.Tick, r.every)}})
-	}
-	r.offer(&tankv1.Record{Kind: &tankv1.Record_Tick{Tick: TickOf(rec)}})
-	if rec.Tick%r.every == 0 {
-		r.offer(&tankv1.Record{Kind: &tankv1.Record_Keyframe{Keyframe: KeyframeOf(rec)}})
-	}
-}
-
-// offer queues m, or stops the recording when the disk has fallen a whole queue behind.
-func (r *Recorder) offer(m *tankv1.Record) {
-	if r.stopped {
-		return
-	}
+	var c *server.TickRecord
 	select {
-	case r.queue <- m:
+	case c = <-r.free:
+	default:
+		c = new(server.TickRecord)
+	}
+	copyTick(c, &rec)
+	select {
+	case r.queue <- c:
 	default:
 		r.stopped = true
 		close(r.queue)
@@ -89,23 +83,51 @@ func (r *Recorder) offer(m *tankv1.Record) {
 	}
 }
 
-// write writes queued records until the queue closes or a write fails; after a failure it
-// drains the queue so Tick never blocks.
+// copyTick makes dst a copy of src that shares no memory with it (the world reuses its
+// slices the next tick), reusing dst's slices.
+func copyTick(dst, src *server.TickRecord) {
+	*dst = server.TickRecord{Tick: src.Tick, Now: src.Now,
+		IDs:     append(dst.IDs[:0], src.IDs...),
+		Poses:   append(dst.Poses[:0], src.Poses...),
+		Acks:    append(dst.Acks[:0], src.Acks...),
+		Combat:  append(dst.Combat[:0], src.Combat...),
+		Applied: append(dst.Applied[:0], src.Applied...),
+		Starved: append(dst.Starved[:0], src.Starved...),
+		Events:  append(dst.Events[:0], src.Events...),
+	}
+}
+
+// write turns queued ticks into records and writes them until the queue closes or a write
+// fails; after a failure it drains the queue so Tick never blocks.
 func (r *Recorder) write(bw *bufio.Writer) {
 	defer close(r.done)
 	var failed error
-	for m := range r.queue {
+	put := func(m *tankv1.Record) {
 		if failed != nil {
-			continue
+			return
 		}
-		if _, err := protodelim.MarshalTo(bw, m); err != nil {
-			failed = err
+		if _, failed = protodelim.MarshalTo(bw, m); failed != nil {
+			r.log.Error("recording stopped: cannot write (the game goes on unrecorded)", "err", failed)
+		}
+	}
+	first := true
+	for rec := range r.queue {
+		if first {
+			first = false
+			put(&tankv1.Record{Kind: &tankv1.Record_Header{Header: Header(r.cfg, rec.Tick, r.every)}})
+		}
+		put(&tankv1.Record{Kind: &tankv1.Record_Tick{Tick: TickOf(*rec)}})
+		if rec.Tick%r.every == 0 {
+			put(&tankv1.Record{Kind: &tankv1.Record_Keyframe{Keyframe: KeyframeOf(*rec)}})
+		}
+		select {
+		case r.free <- rec:
+		default:
 		}
 		if failed == nil && len(r.queue) == 0 {
-			failed = bw.Flush()
-		}
-		if failed != nil {
-			r.log.Error("recording stopped: cannot write (the game goes on unrecorded)", "err", failed)
+			if failed = bw.Flush(); failed != nil {
+				r.log.Error("recording stopped: cannot write (the game goes on unrecorded)", "err", failed)
+			}
 		}
 	}
 	if failed == nil {

@@ -1,0 +1,158 @@
+package recording
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"google.golang.org/protobuf/encoding/protodelim"
+
+	"tanknet/netcode"
+	tankv1 "tanknet/proto/tank/v1"
+	"tanknet/server"
+)
+
+// syntheticTick is a tick of n players, each with one applied input.
+func syntheticTick(tick uint32, n int) server.TickRecord {
+	rec := server.TickRecord{Tick: tick}
+	for i := range n {
+		id := uint32(i + 1)
+		rec.IDs = append(rec.IDs, id)
+		rec.Poses = append(rec.Poses, netcode.Pose{X: float64(i), Y: float64(tick) / 8, Heading: 0.5})
+		rec.Acks = append(rec.Acks, tick)
+		rec.Combat = append(rec.Combat, server.TankCombat{Health: 100})
+		rec.Applied = append(rec.Applied, server.AppliedInput{Player: id, MoveTick: tick,
+			Input: netcode.Input{Turn: 0.3, Throttle: 1}, Duration: netcode.StepInterval})
+	}
+	return rec
+}
+
+// lockedLog is a log the recorder's goroutine and the test both touch.
+type lockedLog struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (l *lockedLog) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.Write(p)
+}
+
+func (l *lockedLog) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.String()
+}
+
+// stuckWriter blocks every write until released, like a disk that stopped answering.
+type stuckWriter struct{ release chan struct{} }
+
+func (w stuckWriter) Write(p []byte) (int, error) { <-w.release; return len(p), nil }
+
+// A disk that stops answering never blocks a tick: once the queue is full the recording
+// stops, says so, and every later tick returns at once.
+func TestRecorderStopsRatherThanStall(t *testing.T) {
+	var log lockedLog
+	w := stuckWriter{release: make(chan struct{})}
+	r := NewRecorder(w, server.DefaultConfig(), 10, slog.New(slog.NewTextHandler(&log, nil)))
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for tick := uint32(1); tick <= 2*queueLen+50; tick++ {
+			r.Tick(syntheticTick(tick, 64)) // 64 KiB of buffer fill up before the writer sticks
+		}
+	}()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second): // only a blocking Tick gets here
+		t.Fatal("Tick blocked behind a stuck writer")
+	}
+	if !strings.Contains(log.String(), "recording stopped: the disk cannot keep up") {
+		t.Errorf("log does not say the recording stopped: %q", log.String())
+	}
+	close(w.release)
+	if err := r.Close(); err != nil {
+		t.Errorf("Close: %v", err)
+	}
+}
+
+// failingWriter fails every write, like a full disk.
+type failingWriter struct{}
+
+func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("no space left on device") }
+
+// A write error stops the recording with a log line and an error from Close; ticks go on.
+func TestRecorderWriteErrorStopsRecording(t *testing.T) {
+	var log lockedLog
+	r := NewRecorder(failingWriter{}, server.DefaultConfig(), 10, slog.New(slog.NewTextHandler(&log, nil)))
+	for tick := uint32(1); tick <= 3000; tick++ {
+		r.Tick(syntheticTick(tick, 8))
+	}
+	err := r.Close()
+	if err == nil || !strings.Contains(err.Error(), "no space left") {
+		t.Errorf("Close: %v, want the write error", err)
+	}
+	if !strings.Contains(log.String(), "recording stopped: cannot write") {
+		t.Errorf("log does not say why the recording stopped: %q", log.String())
+	}
+}
+
+// BenchmarkRecorderTick is what recording adds to the world goroutine per tick: turning the
+// tick into records (a keyframe every 100th) and queueing them. The loop runs ticks far
+// faster than every 50 ms, so the writer may fall a queue behind; such a recorder is
+// replaced outside the timer.
+func BenchmarkRecorderTick(b *testing.B) {
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	for _, n := range []int{8, 64, 256} {
+		b.Run(fmt.Sprintf("players=%d", n), func(b *testing.B) {
+			r := NewRecorder(io.Discard, server.DefaultConfig(), DefaultKeyframeEvery, quiet)
+			rec := syntheticTick(1, n)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := range b.N {
+				rec.Tick = uint32(i + 1)
+				r.Tick(rec)
+				if r.stopped {
+					b.StopTimer()
+					r.Close()
+					r = NewRecorder(io.Discard, server.DefaultConfig(), DefaultKeyframeEvery, quiet)
+					b.StartTimer()
+				}
+			}
+			b.StopTimer()
+			r.Close()
+		})
+	}
+}
+
+// BenchmarkRecordWrite is the recorder goroutine's cost per tick: encoding one tick's
+// record (and a keyframe every 100th) into the buffered file.
+func BenchmarkRecordWrite(b *testing.B) {
+	for _, n := range []int{8, 256} {
+		b.Run(fmt.Sprintf("players=%d", n), func(b *testing.B) {
+			rec := syntheticTick(100, n)
+			tick := &tankv1.Record{Kind: &tankv1.Record_Tick{Tick: TickOf(rec)}}
+			key := &tankv1.Record{Kind: &tankv1.Record_Keyframe{Keyframe: KeyframeOf(rec)}}
+			bw := bufio.NewWriter(io.Discard)
+			size := 0
+			b.ReportAllocs()
+			for i := range b.N {
+				k, _ := protodelim.MarshalTo(bw, tick)
+				size += k
+				if i%DefaultKeyframeEvery == 0 {
+					k, _ = protodelim.MarshalTo(bw, key)
+					size += k
+				}
+			}
+			b.ReportMetric(float64(size)/float64(b.N), "bytes/tick")
+		})
+	}
+}
