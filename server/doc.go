@@ -11,6 +11,11 @@
 // with interest management no message tells a client of a tank beyond its view (reveal.go).
 // Every exported count is declared once, in the Metrics table (metrictable.go).
 //
+// Each tick's TickRecord says what the tick did: the inputs applied (as simulated), who was
+// placed (a join or a respawn, with the pose) or left since the last tick (journal.go), and
+// every tank's pose, ack and combat at its end. Package server/recording writes them to a
+// file (tankserver -record) from which the current code can rebuild every tick.
+//
 // One goroutine owns the world; connection goroutines only decode and enqueue, and a slow
 // client only ever holds up its own connection. With interest management, each client's own
 // snapshot is built after the tick by a few worker goroutines from what the tick left behind
