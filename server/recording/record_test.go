@@ -10,6 +10,7 @@ import (
 	"net"
 	"os"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -21,9 +22,10 @@ var update = flag.Bool("update", false, "record a new testdata/golden.rec from a
 
 const goldenPath = "testdata/golden.rec"
 
-// recordMatch runs a real server on loopback with bots playing it for d and returns its
+// recordMatch runs a real server on loopback with bots playing it until `ticks` ticks have
+// applied an input of every bot (at most a minute, for a loaded machine) and returns its
 // recording, with a keyframe every `every` ticks.
-func recordMatch(t *testing.T, bots int, d time.Duration, every uint32) []byte {
+func recordMatch(t *testing.T, bots, ticks int, every uint32) []byte {
 	t.Helper()
 	cfg := server.DefaultConfig()
 	cfg.Addr, cfg.Contact = "127.0.0.1:0", true
@@ -34,7 +36,13 @@ func recordMatch(t *testing.T, bots int, d time.Duration, every uint32) []byte {
 	}
 	var buf bytes.Buffer
 	rec := NewRecorder(&buf, cfg, every, cfg.Logger)
-	srv.Observe(rec.Tick)
+	var full atomic.Int32 // ticks in which every bot's input was applied
+	srv.Observe(func(r server.TickRecord) {
+		rec.Tick(r)
+		if len(r.Applied) >= bots {
+			full.Add(1)
+		}
+	})
 	pc, err := net.ListenPacket("udp", cfg.Addr)
 	if err != nil {
 		t.Fatal(err)
@@ -42,7 +50,7 @@ func recordMatch(t *testing.T, bots int, d time.Duration, every uint32) []byte {
 	ctx, cancel := context.WithCancel(context.Background())
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ctx, pc) }()
-	botCtx, stopBots := context.WithTimeout(ctx, d)
+	botCtx, stopBots := context.WithTimeout(ctx, time.Minute)
 	var wg sync.WaitGroup
 	for i := range bots {
 		wg.Add(1)
@@ -52,8 +60,11 @@ func recordMatch(t *testing.T, bots int, d time.Duration, every uint32) []byte {
 				Seed: uint64(i + 1), Options: client.DefaultOptions(), DialTimeout: 10 * time.Second})
 		}()
 	}
-	wg.Wait()
+	for int(full.Load()) < ticks && botCtx.Err() == nil {
+		time.Sleep(10 * time.Millisecond)
+	}
 	stopBots()
+	wg.Wait()
 	cancel()
 	if err := <-served; err != nil {
 		t.Fatal(err)
@@ -66,7 +77,7 @@ func recordMatch(t *testing.T, bots int, d time.Duration, every uint32) []byte {
 
 // A live match with bots, contact on, recorded and re-simulated: exact at every keyframe.
 func TestLiveMatchVerifiesExact(t *testing.T) {
-	data := recordMatch(t, 3, 2*time.Second, 5)
+	data := recordMatch(t, 3, 30, 5)
 	rep, err := Verify(bytes.NewReader(data))
 	if err != nil {
 		t.Fatal(err)
@@ -87,7 +98,7 @@ func TestLiveMatchVerifiesExact(t *testing.T) {
 //	go test ./server/recording -run TestGolden -update
 func TestGolden(t *testing.T) {
 	if *update {
-		data := recordMatch(t, 4, 4*time.Second, 10)
+		data := recordMatch(t, 4, 70, 10)
 		if err := os.WriteFile(goldenPath, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
