@@ -129,6 +129,10 @@ func Verify(r io.Reader) (Report, error) {
 	}
 }
 
+// maxTanks is the most tanks a server holds (Config.MaxPlayers' limit); a recording with
+// more is refused rather than re-simulated (contact costs the square of the count).
+const maxTanks = 256
+
 // step applies one recorded tick to tanks (in id order) and returns them.
 func step(a *netcode.Arena, contact bool, tanks []tank, t *tankv1.RecordedTick) ([]tank, error) {
 	find := func(id uint32) int {
@@ -150,6 +154,9 @@ func step(a *netcode.Arena, contact bool, tanks []tank, t *tankv1.RecordedTick) 
 			if i >= 0 {
 				tanks[i].pose = p
 				continue
+			}
+			if len(tanks) >= maxTanks {
+				return tanks, fmt.Errorf("tick %d: more than %d tanks", t.GetTick(), maxTanks)
 			}
 			j, _ := slices.BinarySearchFunc(tanks, id, func(t tank, id uint32) int { return int(int64(t.id) - int64(id)) })
 			tanks = slices.Insert(tanks, j, tank{id: id, pose: p})
