@@ -79,6 +79,13 @@ func TestBadFiles(t *testing.T) {
 			h.Magic = "something-else"
 		}
 	})
+	crowded := rewrite(t, func(m *tankv1.Record) {
+		if tk := m.GetTick(); tk.GetTick() == 2 {
+			for id := uint32(100); id < 400; id++ {
+				tk.Events = append(tk.Events, &tankv1.WorldEvent{Kind: tankv1.WorldEvent_KIND_PLACED, PlayerId: id, Pose: &tankv1.RecordedPose{}})
+			}
+		}
+	})
 	for name, c := range map[string]struct {
 		data []byte
 		want string
@@ -89,6 +96,7 @@ func TestBadFiles(t *testing.T) {
 		"newer":     {newer, "newer than this tanknet reads"},
 		"truncated": {golden[:len(golden)-7], "truncated record"},
 		"huge":      {[]byte{0xff, 0xff, 0xff, 0xff, 0x0f}, "record length"},
+		"crowded":   {crowded, "more than 256 tanks"},
 	} {
 		_, err := Verify(bytes.NewReader(c.data))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
