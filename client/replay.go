@@ -2,6 +2,7 @@ package client
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -28,6 +29,10 @@ type Replay struct {
 	frame  tankv1.ClientRecordingFrame
 }
 
+// serverRecordingMagic opens a server recording (server/recording.Magic, which package client
+// may not import): a file that has it is told apart from a damaged client recording.
+const serverRecordingMagic = "tanknet-recording"
+
 // maxRecordSize bounds one record of a recording: a frame holds what arrived in one frame,
 // at most a few snapshots' worth in any sane file.
 const maxRecordSize = 4 << 20
@@ -36,6 +41,9 @@ const maxRecordSize = 4 << 20
 // epoch (any time: the recording's times are kept relative to it).
 func OpenReplay(r io.Reader, epoch time.Time) (*Replay, error) {
 	in := &offsetReader{r: bufio.NewReader(r)}
+	if head, _ := in.r.Peek(64); bytes.Contains(head, []byte(serverRecordingMagic)) {
+		return nil, errors.New("client recording: this is a server recording (tankserver -record): check it with tankreplay verify; tankclient -replay plays client recordings (tankclient -record, tanksim -record)")
+	}
 	var h tankv1.ClientRecordingHeader
 	if err := in.read(&h); err != nil {
 		if errors.Is(err, io.EOF) {

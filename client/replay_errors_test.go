@@ -2,6 +2,7 @@ package client
 
 import (
 	"bytes"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -125,4 +126,17 @@ func FuzzClientRecording(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		_, _ = replayAll(data)
 	})
+}
+
+// TestReplay_SaysWhatAServerRecordingIs: a server recording given to -replay is named for
+// what it is, with the command that reads it.
+func TestReplay_SaysWhatAServerRecordingIs(t *testing.T) {
+	data, err := os.ReadFile("../server/recording/testdata/golden.rec")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = OpenReplay(bytes.NewReader(data), time.Unix(0, 0))
+	if err == nil || !strings.Contains(err.Error(), "server recording") || !strings.Contains(err.Error(), "tankreplay verify") {
+		t.Errorf("a server recording: %v, want it named, with tankreplay verify", err)
+	}
 }

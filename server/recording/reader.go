@@ -2,6 +2,7 @@ package recording
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -24,9 +25,16 @@ type Reader struct {
 	Header *tankv1.RecordingHeader
 }
 
+// clientRecordingMagic opens a client recording (docs/RECORDINGS.md): a file that has it is
+// told apart from a damaged server recording.
+const clientRecordingMagic = "tanknet client recording"
+
 // NewReader reads and checks the header of the recording in r.
 func NewReader(r io.Reader) (*Reader, error) {
 	rd := &Reader{r: bufio.NewReader(r)}
+	if head, _ := rd.r.Peek(64); bytes.Contains(head, []byte(clientRecordingMagic)) {
+		return nil, errors.New("recording: this is a client recording (tankclient -record, tanksim -record): play it with tankclient -replay; tankreplay reads server recordings (tankserver -record)")
+	}
 	m, err := rd.Next()
 	if errors.Is(err, io.EOF) {
 		return nil, errors.New("recording: empty file, want a header record first")

@@ -141,3 +141,14 @@ func TestDiffNamesTheChangedInput(t *testing.T) {
 		t.Fatalf("a file against itself: %v, %v", d, err)
 	}
 }
+
+// TestNewReader_SaysWhatAClientRecordingIs: a client recording given to the server
+// recording's reader is named for what it is, with the command that plays it.
+func TestNewReader_SaysWhatAClientRecordingIs(t *testing.T) {
+	var b bytes.Buffer
+	protodelim.MarshalTo(&b, &tankv1.ClientRecordingHeader{Magic: clientRecordingMagic, FormatVersion: 1})
+	_, err := NewReader(bytes.NewReader(b.Bytes()))
+	if err == nil || !strings.Contains(err.Error(), "client recording") || !strings.Contains(err.Error(), "tankclient -replay") {
+		t.Errorf("a client recording: %v, want it named, with tankclient -replay", err)
+	}
+}
