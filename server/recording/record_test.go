@@ -9,12 +9,14 @@ import (
 	"log/slog"
 	"net"
 	"os"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"tanknet/client"
+	"tanknet/netcode"
 	"tanknet/server"
 )
 
@@ -118,5 +120,46 @@ func TestGolden(t *testing.T) {
 	}
 	if rep.Keyframes < 5 || rep.Moves < 100 {
 		t.Fatalf("only %d keyframes and %d inputs compared", rep.Keyframes, rep.Moves)
+	}
+}
+
+// TestGolden_AChangedStepIsFoundWhereItFirstShows: the golden recording re-simulated with a
+// movement step that goes 0.1% further (as a changed speed constant would) is found to
+// differ at the first tick where a tank moved under power, and a keyframe names a player
+// and a pose field: what TestGolden reports when the simulation changes.
+func TestGolden_AChangedStepIsFoundWhereItFirstShows(t *testing.T) {
+	data, err := os.ReadFile(goldenPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	further := func(a *netcode.Arena, p netcode.Pose, in netcode.Input, dt time.Duration) netcode.Pose {
+		q := netcode.Simulate(a, p, in, dt)
+		q.X += 0.001 * (q.X - p.X)
+		q.Y += 0.001 * (q.Y - p.Y)
+		return q
+	}
+	rep, err := verify(bytes.NewReader(data), further)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Where it must show: the first tick that moved a tank (an input with throttle).
+	rd, err := NewReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := uint32(0)
+	for want == 0 {
+		m, err := rd.Next()
+		if err != nil {
+			t.Fatalf("no input with throttle in %s: %v", goldenPath, err)
+		}
+		for _, mv := range m.GetTick().GetMoves() {
+			if mv.GetThrottle() != 0 {
+				want = m.GetTick().GetTick()
+			}
+		}
+	}
+	if rep.Exact() || rep.FirstTick != want || rep.First == nil || !strings.HasPrefix(rep.First.Field, "pose.") {
+		t.Errorf("a step 0.1%% longer: %s; want it found at tick %d, with a keyframe naming a pose field", rep, want)
 	}
 }

@@ -67,7 +67,13 @@ type tank struct {
 // placements, departures and inputs (and contact, when the recording had it) and compares
 // every later keyframe, tank by tank. Combat (health, wrecks) is not re-simulated; the
 // inputs a wreck was given are recorded as zero, and respawns as placements.
-func Verify(r io.Reader) (Report, error) {
+func Verify(r io.Reader) (Report, error) { return verify(r, netcode.Simulate) }
+
+// simulator is netcode.Simulate's shape: the movement step Verify re-simulates with (a test
+// gives it a changed one, to see Verify find where the change shows first).
+type simulator func(a *netcode.Arena, p netcode.Pose, in netcode.Input, dt time.Duration) netcode.Pose
+
+func verify(r io.Reader, simulate simulator) (Report, error) {
 	rd, err := NewReader(r)
 	if err != nil {
 		return Report{}, err
@@ -101,7 +107,7 @@ func Verify(r io.Reader) (Report, error) {
 			rep.Ticks++
 			rep.Moves += len(t.GetMoves())
 			if known {
-				if tanks, err = step(&arena, rd.Header.GetContact(), tanks, t); err != nil {
+				if tanks, err = step(&arena, rd.Header.GetContact(), tanks, t, simulate); err != nil {
 					return rep, fmt.Errorf("recording: at byte %d: %w", at, err)
 				}
 				if rep.FirstTick == 0 && t.GetStateHash() != hashOf(tanks) {
@@ -134,7 +140,7 @@ func Verify(r io.Reader) (Report, error) {
 const maxTanks = 256
 
 // step applies one recorded tick to tanks (in id order) and returns them.
-func step(a *netcode.Arena, contact bool, tanks []tank, t *tankv1.RecordedTick) ([]tank, error) {
+func step(a *netcode.Arena, contact bool, tanks []tank, t *tankv1.RecordedTick, simulate simulator) ([]tank, error) {
 	find := func(id uint32) int {
 		i, ok := slices.BinarySearchFunc(tanks, id, func(t tank, id uint32) int { return int(int64(t.id) - int64(id)) })
 		if !ok {
@@ -173,7 +179,7 @@ func step(a *netcode.Arena, contact bool, tanks []tank, t *tankv1.RecordedTick) 
 		if in.Validate() != nil || mv.GetDurationNs() < 0 || mv.GetDurationNs() > int64(time.Second) {
 			return tanks, fmt.Errorf("tick %d: player %d: input out of range", t.GetTick(), mv.GetPlayerId())
 		}
-		tanks[i].pose = netcode.Simulate(a, tanks[i].pose, in, time.Duration(mv.GetDurationNs()))
+		tanks[i].pose = simulate(a, tanks[i].pose, in, time.Duration(mv.GetDurationNs()))
 		tanks[i].ack = mv.GetMoveTick()
 	}
 	if contact && len(tanks) > 1 {
