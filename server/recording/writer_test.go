@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -129,6 +130,33 @@ func BenchmarkRecorderTick(b *testing.B) {
 			}
 			b.StopTimer()
 			r.Close()
+		})
+	}
+}
+
+// BenchmarkRecorderTick_Paced is the world goroutine's cost per tick as a server pays it:
+// between two ticks (50 ms on a server) the writer has taken the tick and given its buffer
+// back, so Tick copies into recycled memory. The wait for that is not timed.
+func BenchmarkRecorderTick_Paced(b *testing.B) {
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	for _, n := range []int{8, 64, 256} {
+		b.Run(fmt.Sprintf("players=%d", n), func(b *testing.B) {
+			r := NewRecorder(io.Discard, server.DefaultConfig(), DefaultKeyframeEvery, quiet)
+			defer r.Close()
+			rec := syntheticTick(1, n)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := range b.N {
+				rec.Tick = uint32(i + 1)
+				r.Tick(rec)
+				b.StopTimer()
+				for deadline := time.Now().Add(time.Second); len(r.queue) > 0 || len(r.free) == 0; runtime.Gosched() {
+					if time.Now().After(deadline) {
+						b.Fatal("the writer took no tick for a second")
+					}
+				}
+				b.StartTimer()
+			}
 		})
 	}
 }
