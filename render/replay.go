@@ -166,7 +166,7 @@ func (g *Game) drawReplayBar(dst *ebiten.Image) {
 	text := g.text.image(label, g.fonts.mono, view.TextColor, false)
 	drawImageAt(dst, text, 8, y+4)
 	left := float64(text.Bounds().Dx()) + 20
-	keys := g.text.image("Space play  ←→ frame  Shift ←→ 5 s  ↑↓ speed  Home", g.fonts.mono, view.DimText, false)
+	keys := g.text.image("Space play  ←→ frame  Shift ←→ 5 s  ↑↓ speed  Home start", g.fonts.mono, view.DimText, false)
 	right := float64(b.Dx()) - float64(keys.Bounds().Dx()) - 8
 	drawImageAt(dst, keys, right, y+4)
 	c.bar = view.Rect{X: left, Y: y + 8, W: max(right-left-12, 40), H: replayBarHeight - 16}

@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"strings"
 
 	"tanknet/render/view"
 )
@@ -88,8 +89,9 @@ func (g *Game) tourLines() []view.Line {
 	if !g.isDemo() {
 		caption = s.Solo
 	}
-	for _, c := range caption {
-		ls = append(ls, view.Line{Text: c, Style: view.Plain})
-	}
+	// One paragraph, wrapped by the panel to its width: the caption's lines are written for
+	// reading in the source, and breaking them as written leaves ragged lines in a pane
+	// narrower than they are.
+	ls = append(ls, view.Line{Text: strings.Join(caption, " "), Style: view.Plain})
 	return append(ls, view.Line{Text: ". next   , back   O ends the tour", Style: view.Plain})
 }

@@ -52,7 +52,7 @@ type Config struct {
 	// Agones is how to talk to the Agones SDK sidecar; its SDK is empty (none) unless
 	// main finds AGONES_SDK_HTTP_PORT set.
 	Agones AgonesConfig
-	// Record is the file the server records the match to (docs/RECORDING.md); empty: none.
+	// Record is the file the server records the match to (docs/RECORDINGS.md); empty: none.
 	Record string
 }
 
@@ -88,7 +88,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (Config, error) {
 	})
 	fs.DurationVar(&cfg.Server.IdleTimeout, "idle-timeout", cfg.Server.IdleTimeout, "drop a client silent this long")
 	fs.StringVar(&cfg.Metrics, "metrics", "", "serve Prometheus metrics on http://`address`/metrics and profiles on /debug/pprof/, e.g. 127.0.0.1:9100 (off when empty)")
-	fs.StringVar(&cfg.Record, "record", "", "record the match to `file` (docs/RECORDING.md; check it with tankreplay verify)")
+	fs.StringVar(&cfg.Record, "record", "", "record the match to `file` (docs/RECORDINGS.md; check it with tankreplay verify)")
 	cfg.Net.Register(fs)
 	fs.BoolVar(&cfg.Verbose, "v", false, "log debug detail")
 	fs.DurationVar(&cfg.Drain, "drain", 0, "on SIGINT/SIGTERM (or an Agones Shutdown) refuse new players and let those playing go on for up to this `long` before disconnecting them (a second signal stops at once); 0 stops at once")

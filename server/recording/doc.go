@@ -1,6 +1,6 @@
 // Package recording writes and reads server recordings: the header, every tick's joins,
 // leaves and applied inputs, and a keyframe of the whole world every few ticks, as
-// length-delimited tank.v1.Record messages (docs/RECORDING.md). Recorder takes the
+// length-delimited tank.v1.Record messages (docs/RECORDINGS.md). Recorder takes the
 // server's tick records and writes them from its own goroutine, so a slow disk never
 // stalls a tick: when its bounded queue fills, it logs and stops. Reader reads a file back
 // and names the byte offset of anything wrong; Verify re-simulates a recording with the

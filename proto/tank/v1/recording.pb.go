@@ -1,4 +1,4 @@
-// The tanknet server recording, format version 1 (docs/RECORDING.md).
+// The tanknet server recording, format version 1 (docs/RECORDINGS.md).
 //
 // A recording file is a sequence of Record messages, each framed by a varint length prefix
 // as google.golang.org/protobuf/encoding/protodelim writes it. The first record carries a
