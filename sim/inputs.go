@@ -2,7 +2,6 @@ package sim
 
 import (
 	"math"
-	"slices"
 	"time"
 
 	"tanknet/netcode"
@@ -20,7 +19,8 @@ type inputLog struct {
 	truncated bool
 	ticks     []tickInputs // one per tick, bounded like history's tick durations
 	motion    map[uint32]motion
-	perTick   map[uint32]int // scratch: inputs applied per player this tick
+	perTick   map[uint32]int  // scratch: inputs applied per player this tick
+	starved   map[uint32]bool // scratch: the players this tick starved
 }
 
 // motion is one player's last pose and tick-to-tick displacement, for motion_uneven_ratio.
@@ -80,9 +80,16 @@ func (l *inputLog) record(rec server.TickRecord) {
 	for _, a := range rec.Applied {
 		l.perTick[a.Player]++
 	}
+	if l.starved == nil {
+		l.starved = map[uint32]bool{}
+	}
+	clear(l.starved)
+	for _, id := range rec.Starved {
+		l.starved[id] = true
+	}
 	for i, id := range rec.IDs {
 		p := &t.players[i]
-		p.id, p.double, p.starved = id, l.perTick[id] > 1, slices.Contains(rec.Starved, id)
+		p.id, p.double, p.starved = id, l.perTick[id] > 1, l.starved[id]
 		if i >= len(rec.Poses) {
 			continue
 		}
