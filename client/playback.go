@@ -16,7 +16,6 @@ import (
 type Playback struct {
 	data  []byte
 	times []time.Duration // each frame's time since the recording's first frame
-	first time.Duration   // the first frame's time since the Game began
 	ended string          // why the recorded session ended, if it did not end cleanly
 	rep   *Replay
 	pos   time.Duration // playback position, since the first frame
@@ -57,9 +56,9 @@ func NewPlayback(data []byte) (*Playback, error) {
 	if len(p.times) == 0 {
 		return nil, errors.New("client recording: no frames")
 	}
-	p.first = p.times[0]
+	first := p.times[0] // since the Game began: positions count from the first frame
 	for i := range p.times {
-		p.times[i] -= p.first
+		p.times[i] -= first
 	}
 	return p, p.restart()
 }
@@ -104,7 +103,7 @@ func (p *Playback) Frame() (n, of int) { return p.rep.Frames(), len(p.times) }
 func (p *Playback) Ended() string { return p.ended }
 
 // Advance moves the position by wall time elapsed, times Speed, unless paused; at the end of
-// the recording it pauses. rebuilt reports a new Game (it never is, going forward).
+// the recording it pauses. Going forward keeps the Game.
 func (p *Playback) Advance(elapsed time.Duration) error {
 	if p.Paused || elapsed <= 0 {
 		return nil
