@@ -44,6 +44,7 @@ func (d *Driver) Next() netcode.Input {
 type BotConfig struct {
 	Addr     string
 	Name     string
+	Room     string // the room to join; "" is the server's default room
 	Seed     uint64
 	Duration time.Duration // play this long, then say goodbye; 0 means until ctx is done
 	Frame    time.Duration // update period; 0 means 60 per second like the window client
@@ -75,7 +76,7 @@ func RunBot(ctx context.Context, cfg BotConfig) (Report, error) {
 	if timeout <= 0 {
 		timeout = 5 * time.Second
 	}
-	sess, err := Dial(ctx, cfg.Addr, cfg.Name, cfg.PacketConn, timeout)
+	sess, err := DialRoom(ctx, cfg.Addr, cfg.Name, cfg.Room, cfg.PacketConn, timeout)
 	if err != nil {
 		return Report{}, err
 	}

@@ -102,7 +102,7 @@ func welcomeToProto(w Welcome) *tankv1.Welcome {
 	return &tankv1.Welcome{
 		PlayerId: w.PlayerID, TickIntervalMs: uint32(netcode.StepInterval / time.Millisecond), ServerTick: w.ServerTick,
 		Arena: transport.ArenaToProto(&w.Arena), MaxInputLead: w.MaxInputLead,
-		SnapshotLane: transport.LaneToProto(w.Lane), Rules: transport.RulesToProto(w.Rules),
+		SnapshotLane: transport.LaneToProto(w.Lane), Rules: transport.RulesToProto(w.Rules), Room: w.Room,
 	}
 }
 
@@ -120,5 +120,5 @@ func welcomeFromProto(m *tankv1.Welcome) (Welcome, error) {
 		return Welcome{}, errors.New("player id 0")
 	}
 	return Welcome{PlayerID: m.GetPlayerId(), Arena: arena, Rules: rules, ServerTick: m.GetServerTick(),
-		MaxInputLead: m.GetMaxInputLead(), Lane: transport.LaneFromProto(m.GetSnapshotLane())}, nil
+		MaxInputLead: m.GetMaxInputLead(), Lane: transport.LaneFromProto(m.GetSnapshotLane()), Room: m.GetRoom()}, nil
 }

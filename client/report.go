@@ -9,6 +9,7 @@ import (
 // Report is a bot's summary, as tanksim prints it.
 type Report struct {
 	PlayerID uint32 `json:"player_id"`
+	Room     string `json:"room,omitempty"` // the room the server seated the player in
 	// RecordError is why the bot's recording stopped early (BotConfig.Record), if it did.
 	RecordError string `json:"record_error,omitempty"`
 	Name        string `json:"name"`
@@ -62,6 +63,7 @@ type Report struct {
 func (g *Game) Report() Report {
 	r := Report{
 		PlayerID:    g.welcome.PlayerID,
+		Room:        g.welcome.Room,
 		Name:        g.names[g.welcome.PlayerID],
 		InputsSent:  g.stats.InputsSent,
 		Snapshots:   g.stats.Snapshots,

@@ -47,6 +47,7 @@ type Welcome struct {
 	ServerTick   uint32
 	MaxInputLead uint32
 	Lane         transport.Lane // where snapshots come: chunk datagrams or the stream
+	Room         string         // the room (match) the server seated us in; "" from a server without rooms
 }
 
 // Received is one server message and when it arrived (local wall clock).
@@ -77,9 +78,15 @@ type Session struct {
 }
 
 // Dial connects to addr over pc (nil: a new UDP socket), says hello as name and waits up to
-// timeout for Welcome. It returns a *RejectedError if the server refuses us, and a plain
-// error if nothing answers in time.
+// timeout for Welcome, in the server's default room. It returns a *RejectedError if the
+// server refuses us, and a plain error if nothing answers in time.
 func Dial(ctx context.Context, addr, name string, pc net.PacketConn, timeout time.Duration) (*Session, error) {
+	return DialRoom(ctx, addr, name, "", pc, timeout)
+}
+
+// DialRoom is Dial into room ("" for the server's default room; the server opens a room
+// that is not open yet if it may).
+func DialRoom(ctx context.Context, addr, name, room string, pc net.PacketConn, timeout time.Duration) (*Session, error) {
 	ctx, cancel := context.WithTimeout(ctx, timeout) // one deadline for both handshakes
 	defer cancel()
 	conn, err := transport.DialContext(ctx, addr, pc)
@@ -90,15 +97,15 @@ func Dial(ctx context.Context, addr, name string, pc net.PacketConn, timeout tim
 		return nil, err
 	}
 	s := &Session{conn: conn}
-	if err := s.handshake(ctx, name, timeout); err != nil {
+	if err := s.handshake(ctx, name, room, timeout); err != nil {
 		conn.Close()
 		return nil, err
 	}
 	return s, nil
 }
 
-func (s *Session) handshake(ctx context.Context, name string, timeout time.Duration) error {
-	hello := &tankv1.ClientMessage{Kind: &tankv1.ClientMessage_Hello{Hello: &tankv1.Hello{ProtocolVersion: transport.ProtocolVersion, Name: name}}}
+func (s *Session) handshake(ctx context.Context, name, room string, timeout time.Duration) error {
+	hello := &tankv1.ClientMessage{Kind: &tankv1.ClientMessage_Hello{Hello: &tankv1.Hello{ProtocolVersion: transport.ProtocolVersion, Name: name, Room: room}}}
 	if err := s.conn.Send(hello); err != nil {
 		return fmt.Errorf("client: send hello: %w", err)
 	}
@@ -124,7 +131,7 @@ func (s *Session) handshake(ctx context.Context, name string, timeout time.Durat
 		}
 		s.welcome = Welcome{PlayerID: k.Welcome.GetPlayerId(), Arena: arena, Rules: rules,
 			ServerTick: k.Welcome.GetServerTick(), MaxInputLead: k.Welcome.GetMaxInputLead(),
-			Lane: transport.LaneFromProto(k.Welcome.GetSnapshotLane())}
+			Lane: transport.LaneFromProto(k.Welcome.GetSnapshotLane()), Room: k.Welcome.GetRoom()}
 		if s.welcome.PlayerID == 0 {
 			return errors.New("client: welcome: player id 0")
 		}

@@ -76,6 +76,16 @@ type Config struct {
 	// MaxQueuedJoins is how many Hellos may wait for a seat at once; one more is refused with
 	// REJECT_CODE_BUSY. Zero means MaxPlayers: a full server's worth of joins at once.
 	MaxQueuedJoins int
+	// MaxRooms is how many rooms (matches, see rooms.go) may be open at once, the default
+	// room included; 1 plays the default room alone. MaxPlayers applies to each room.
+	MaxRooms int
+	// RoomGrace is how long a room other than the default one stays open once empty, so a
+	// player who reconnects finds it still there.
+	RoomGrace time.Duration
+	// RoomOpenBurst and RoomOpenEvery limit how fast one address opens rooms: at most
+	// RoomOpenBurst at once, then one per RoomOpenEvery.
+	RoomOpenBurst int
+	RoomOpenEvery time.Duration
 	// Logger receives one line per join, reject and drop. Nil means slog.Default().
 	Logger *slog.Logger
 }
@@ -97,6 +107,10 @@ func DefaultConfig() Config {
 		IdleTimeout:      5 * time.Second,  // clients send every 50 ms; 5 s of silence is gone
 		AckTimeout:       30 * time.Second, // a 1 s link (RTO ~2.5 s) that loses one segment five times running still recovers within it
 		MaxJoinsPerTick:  32,               // 640 joins/s: 256 players seated in 8 ticks
+		MaxRooms:         8,                // a LAN party's worth of matches on one port
+		RoomGrace:        10 * time.Second, // a dropped player's reconnect finds its room
+		RoomOpenBurst:    8,                // one address may open a server's worth at once...
+		RoomOpenEvery:    time.Second,      // ...but churns through them at most once a second
 	}
 }
 
@@ -124,6 +138,12 @@ func (c Config) Validate() error {
 		return fmt.Errorf("server: view radius %v is not a number", c.ViewRadius)
 	case c.Lane != transport.LaneDatagram && c.Lane != transport.LaneReliable:
 		return fmt.Errorf("server: unknown snapshot lane %v", c.Lane)
+	case c.MaxRooms < 1 || c.MaxRooms > maxRooms:
+		return fmt.Errorf("server: max rooms %d outside [1, %d]", c.MaxRooms, maxRooms)
+	case c.RoomGrace < 0 || c.RoomOpenEvery < 0:
+		return fmt.Errorf("server: room grace %v and room open interval %v must not be negative", c.RoomGrace, c.RoomOpenEvery)
+	case c.RoomOpenBurst < 1:
+		return fmt.Errorf("server: room open burst %d must be at least 1", c.RoomOpenBurst)
 	case c.MaxHandshakes < 1:
 		return fmt.Errorf("server: max handshakes %d must be at least 1", c.MaxHandshakes)
 	case c.MaxInputLead != 0 && time.Duration(c.MaxInputLead)*tickInterval <= c.IdleTimeout:

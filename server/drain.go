@@ -4,19 +4,29 @@ import "sync"
 
 // A drain ends a game gently, as a fleet's orchestrator asks before it stops a server: no
 // new player is admitted (a ConnectRequest's Hello gets the shutting-down Reject at once),
-// and the players already in play go on until they leave by themselves. Drained reports
+// and the players already in play go on until they leave by themselves; each room closes
+// as its last player leaves. Drained reports
 // when the last one has gone; whoever called Drain decides how long to wait for that before
 // cancelling Serve's context, which kicks the rest with "server shutting down".
 
-// drain is the server's drain state. The world goroutine reads started and closes done.
+// drain is the server's drain state. The rooms read started; the last to close closes done.
 type drain struct {
-	once    sync.Once
-	started chan struct{} // closed by Drain
-	done    chan struct{} // closed by the world once draining with no player left
+	once     sync.Once
+	started  chan struct{} // closed by Drain
+	done     chan struct{} // closed by finish: draining, the last room has closed
+	doneOnce sync.Once
 }
 
 func newDrain() drain {
 	return drain{started: make(chan struct{}), done: make(chan struct{})}
+}
+
+// finish marks the drain done, calling say first, once.
+func (d *drain) finish(say func()) {
+	d.doneOnce.Do(func() {
+		say()
+		close(d.done)
+	})
 }
 
 // Drain stops admitting new players; those in play go on. It may be called at any time,

@@ -16,8 +16,8 @@ func (s *Server) handle(ctx context.Context, sess *session, op opening) {
 	defer sess.close()
 	addr := sess.conn.RemoteAddr().String()
 
-	id, ok := s.handshake(ctx, sess, addr, op)
-	if !ok {
+	id, r := s.handshake(ctx, sess, addr, op)
+	if r == nil {
 		return
 	}
 	writeErr := make(chan error, 1)
@@ -29,7 +29,7 @@ func (s *Server) handle(ctx context.Context, sess *session, op opening) {
 		writeErr <- err
 	}()
 
-	reason, dropped := s.readLoop(sess, id)
+	reason, dropped := s.readLoop(sess, id, r)
 	if kicked := sess.kickReason(); kicked != "" {
 		reason, dropped = kicked, true // the server's own decision (e.g. a full queue) explains it best
 	} else if dropped {
@@ -44,22 +44,23 @@ func (s *Server) handle(ctx context.Context, sess *session, op opening) {
 	}
 	sess.close()
 	select {
-	case s.leaves <- leaveNote{id: id, reason: reason, dropped: dropped}:
+	case r.leaves <- leaveNote{id: id, reason: reason, dropped: dropped}:
+	case <-r.done: // the room dropped the player itself, then closed
 	case <-ctx.Done():
 	}
 }
 
-// handshake reads the Hello, waits in the join queue for the world to seat it and answers
-// Welcome (queued by the world) or Reject. It reports the player id and whether the player
-// is in. When op has no first message yet, it waits for one, then calls op.heard: from then
+// handshake reads the Hello, finds or opens its room, waits in the join queue for the
+// room's world to seat it and answers Welcome (queued by the world) or Reject. It reports the
+// player id and its room, nil when the player is not in. When op has no first message yet, it waits for one, then calls op.heard: from then
 // on the session is no longer a silent one that a newer connection may evict (heard
 // returning false means it was evicted meanwhile).
-func (s *Server) handshake(ctx context.Context, sess *session, addr string, op opening) (uint32, bool) {
-	reject := func(code tankv1.RejectCode, reason string) (uint32, bool) {
+func (s *Server) handshake(ctx context.Context, sess *session, addr string, op opening) (uint32, *room) {
+	reject := func(code tankv1.RejectCode, reason string) (uint32, *room) {
 		s.stats.reject(rejectLabel(code))
 		s.log.Warn("rejecting client", "addr", addr, "reason", reason)
 		_ = sess.conn.Send(&tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Reject{Reject: &tankv1.Reject{Code: code, Reason: reason}}})
-		return 0, false
+		return 0, nil
 	}
 	m, err := op.first, op.err
 	if m == nil && err == nil {
@@ -67,7 +68,7 @@ func (s *Server) handshake(ctx context.Context, sess *session, addr string, op o
 		err = sess.conn.Recv(m, s.cfg.HelloTimeout)
 	}
 	if !op.heard() {
-		return 0, false // evicted and closed: nobody to answer
+		return 0, nil // evicted and closed: nobody to answer
 	}
 	if err != nil {
 		reason, protocol := readErrorReason(err, s.cfg.HelloTimeout)
@@ -84,6 +85,10 @@ func (s *Server) handshake(ctx context.Context, sess *session, addr string, op o
 		return reject(tankv1.RejectCode_REJECT_CODE_VERSION_MISMATCH,
 			fmt.Sprintf("protocol version %d not supported (want %d)", hello.GetProtocolVersion(), transport.ProtocolVersion))
 	}
+	name, err := roomName(hello.GetRoom())
+	if err != nil {
+		return reject(tankv1.RejectCode_REJECT_CODE_BAD_HELLO, err.Error())
+	}
 	if s.Draining() {
 		return reject(tankv1.RejectCode_REJECT_CODE_SHUTTING_DOWN, drainedReason)
 	}
@@ -92,28 +97,36 @@ func (s *Server) handshake(ctx context.Context, sess *session, addr string, op o
 		return reject(tankv1.RejectCode_REJECT_CODE_BUSY,
 			fmt.Sprintf("server busy: %d joins already waiting for a seat; try again in a second", n-1))
 	}
+	defer s.queued.Add(-1)
+	r, refused := s.enter(name, sess.conn.RemoteAddr(), time.Now(), func(r *room) { go s.runRoom(ctx, r) })
+	if refused != nil {
+		return reject(refused.GetCode(), refused.GetReason())
+	}
+	defer s.settle(r)
 	req := joinRequest{sess: sess, hello: hello, reply: make(chan joinReply, 1)}
 	select {
-	case s.joins <- req:
-		s.queued.Add(-1)
+	case r.joins <- req:
 	case <-ctx.Done():
-		s.queued.Add(-1)
 		return reject(tankv1.RejectCode_REJECT_CODE_SHUTTING_DOWN, "server shutting down")
 	}
 	reply := <-req.reply
 	if reply.reject != nil {
 		s.log.Warn("rejecting client", "addr", addr, "reason", reply.reject.GetReason())
 		_ = sess.conn.Send(&tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Reject{Reject: reply.reject}})
-		return 0, false
+		return 0, nil
 	}
 	sess.joined.Store(true)
-	s.log.Info("client connected", "player", reply.id, "addr", addr)
-	return reply.id, true
+	if name != DefaultRoom {
+		s.log.Info("client connected", "player", reply.id, "addr", addr, "room", name)
+	} else {
+		s.log.Info("client connected", "player", reply.id, "addr", addr)
+	}
+	return reply.id, r
 }
 
 // readLoop decodes client messages until the connection ends, and returns why it ended and
 // whether that is the server dropping the client.
-func (s *Server) readLoop(sess *session, id uint32) (reason string, dropped bool) {
+func (s *Server) readLoop(sess *session, id uint32, r *room) (reason string, dropped bool) {
 	var m tankv1.ClientMessage
 	pings := pingAllowance{tokens: maxPingBurst, at: time.Now()}
 	// Wake at least once per ack timeout, so a client that talks only on the datagram lane
@@ -155,7 +168,7 @@ func (s *Server) readLoop(sess *session, id uint32) (reason string, dropped bool
 				continue
 			}
 			sess.send(encode(s.log, &tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Pong{Pong: &tankv1.Pong{
-				ClientTimeUs: k.Ping.GetClientTimeUs(), ServerTick: s.tick.Load()}}}))
+				ClientTimeUs: k.Ping.GetClientTimeUs(), ServerTick: r.tick.Load()}}}))
 		case *tankv1.ClientMessage_Goodbye:
 			return "goodbye: " + k.Goodbye.GetReason(), false
 		case *tankv1.ClientMessage_Hello:

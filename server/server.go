@@ -16,14 +16,14 @@ import (
 	"tanknet/transport"
 )
 
-// Server runs one game. Create it with New, then call Serve once.
+// Server runs the game's rooms (see rooms.go) on one socket. Create it with New, then call
+// Serve once.
 type Server struct {
 	cfg      Config
 	log      *slog.Logger
 	stats    counters
-	tick     atomic.Uint32 // latest server tick, for Pong
-	joins    chan joinRequest
-	leaves   chan leaveNote
+	rooms    roomSet
+	ids      atomic.Uint32 // the last player id given, in any room
 	observer func(TickRecord)
 
 	liveMu sync.Mutex
@@ -61,25 +61,25 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	return &Server{
-		cfg:    cfg,
-		log:    cfg.logger(),
-		joins:  make(chan joinRequest),
-		leaves: make(chan leaveNote),
-		live:   map[*session]struct{}{},
+		cfg:  cfg,
+		log:  cfg.logger(),
+		live: map[*session]struct{}{},
 
 		handshaking: handshakes{max: cfg.MaxHandshakes},
 		drain:       newDrain(),
 	}, nil
 }
 
-// Observe registers f to be called by the world goroutine after every tick with the
-// authoritative outcome. It must be called before Serve and f must not block.
+// Observe registers f to be called after every tick of every room with the authoritative
+// outcome (TickRecord.Room says which). Each room calls it from its own goroutine, so calls
+// for different rooms may run at once. It must be called before Serve and f must not block.
 func (s *Server) Observe(f func(TickRecord)) { s.observer = f }
 
 // Stats returns the running totals. It is safe to call at any time.
 func (s *Server) Stats() Stats {
 	st := s.stats.snapshot()
 	st.Handshaking = s.handshaking.len()
+	st.Rooms = s.roomStats()
 	if cc := s.traffic.Load(); cc != nil {
 		t := cc.Traffic()
 		st.BytesIn, st.BytesOut, st.DatagramsIn, st.DatagramsOut = t.BytesIn, t.BytesOut, t.DatagramsIn, t.DatagramsOut
@@ -106,15 +106,13 @@ func (s *Server) Serve(ctx context.Context, pc net.PacketConn) error {
 	beatDone := make(chan struct{})
 	defer close(beatDone)
 	go s.heart.run(beatDone)
-	s.log.Info("server listening", "addr", pc.LocalAddr().String(), "max_players", s.cfg.MaxPlayers, "contact", s.cfg.Contact, "lane", s.cfg.Lane.String())
+	s.log.Info("server listening", "addr", pc.LocalAddr().String(), "max_players", s.cfg.MaxPlayers, "max_rooms", s.cfg.MaxRooms, "contact", s.cfg.Contact, "lane", s.cfg.Lane.String())
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
 	var conns sync.WaitGroup
-	worldDone := make(chan struct{})
-	go func() {
-		defer close(worldDone)
-		s.runWorld(ctx)
-	}()
+	s.rooms.mu.Lock()
+	go s.runRoom(ctx, s.openRoom(DefaultRoom)) // open from the start, as a one-match server's world was
+	s.rooms.mu.Unlock()
 	acceptDone := make(chan error, 1)
 	go func() { acceptDone <- s.accept(ctx, ln, &conns) }()
 
@@ -125,8 +123,9 @@ func (s *Server) Serve(ctx context.Context, pc net.PacketConn) error {
 		s.log.Error("server cannot accept players any more; stopping", "err", aerr)
 		stop()
 	}
-	<-worldDone        // every player has been kicked with a reason
-	ln.StopAccepting() // the socket stays open a little longer for their Disconnects
+	s.stopRooms()
+	s.rooms.running.Wait() // every player has been kicked with a reason
+	ln.StopAccepting()     // the socket stays open a little longer for their Disconnects
 	if aerr == nil {
 		aerr = <-acceptDone
 	}
@@ -192,86 +191,6 @@ func (s *Server) open(sess *session) opening {
 	return opening{heard: func() bool { return s.handshaking.done(sess) }}
 }
 
-// runWorld owns the world: it admits joins and leaves between ticks and steps every 50 ms.
-func (s *Server) runWorld(ctx context.Context) {
-	w := newWorld(&s.cfg, s.log, &s.stats)
-	w.setWorkers(snapshotWorkers()) // per-client snapshots off the tick (see fanout.go)
-	defer w.settle()
-	peers := map[uint32]*session{}
-	start := s.start
-	ticker := time.NewTicker(tickInterval)
-	defer ticker.Stop()
-	lastTick := time.Now()
-	joins, seated := s.joins, 0     // joins is nil once this tick has seated MaxJoinsPerTick
-	drainStarted := s.drain.started // nil once the drain has begun, so it is read once
-	draining, drained := false, false
-	finishDrain := func() {
-		if draining && !drained && len(w.players) == 0 {
-			drained = true
-			s.log.Info("drained: no player left")
-			close(s.drain.done)
-		}
-	}
-	for {
-		select {
-		case <-drainStarted:
-			draining, drainStarted = true, nil
-			finishDrain()
-		case <-ctx.Done():
-			for _, p := range w.players {
-				p.peer.kick("server shutting down")
-			}
-			s.drainJoins()
-			return
-		case req := <-joins:
-			if draining { // it passed the handshake's check just before the drain began
-				s.stats.reject(rejectLabel(tankv1.RejectCode_REJECT_CODE_SHUTTING_DOWN))
-				req.reply <- joinReply{reject: &tankv1.Reject{Code: tankv1.RejectCode_REJECT_CODE_SHUTTING_DOWN, Reason: drainedReason}}
-				continue
-			}
-			if seated++; seated >= s.cfg.MaxJoinsPerTick {
-				joins = nil // the rest wait for the next tick
-			}
-			p, reject := w.join(time.Since(start), req.hello.GetName(), req.sess)
-			if reject != nil {
-				s.stats.reject(rejectLabel(reject.GetCode()))
-				req.reply <- joinReply{reject: reject}
-				continue
-			}
-			peers[p.id] = req.sess
-			req.reply <- joinReply{id: p.id}
-		case note := <-s.leaves:
-			if _, ok := peers[note.id]; !ok {
-				continue
-			}
-			delete(peers, note.id)
-			if note.dropped {
-				s.stats.drop(note.reason)
-			} else {
-				s.stats.leaves.Add(1)
-			}
-			w.leave(note.id, note.reason)
-			finishDrain()
-		case <-ticker.C:
-			joins, seated = s.joins, 0
-			t0 := time.Now()
-			w.owe(t0.Sub(lastTick))
-			lastTick = t0
-			rec := w.step(t0.Sub(start))
-			s.stats.tickDuration.observe(time.Since(t0))
-			s.tick.Store(rec.Tick)
-			for _, id := range rec.Dropped {
-				delete(peers, id)
-			}
-			finishDrain()
-			if s.observer != nil {
-				rec.Duration = time.Since(t0)
-				s.observer(rec)
-			}
-		}
-	}
-}
-
 // shutdownGrace is how long kicked players get to receive their Disconnect before every
 // remaining connection is closed. It stays well inside the listener's socket linger.
 const shutdownGrace = transport.CloseLinger / 2
@@ -304,19 +223,6 @@ func (s *Server) track(sess *session) (untrack func()) {
 		s.liveMu.Lock()
 		delete(s.live, sess)
 		s.liveMu.Unlock()
-	}
-}
-
-// drainJoins refuses handshakes that raced with shutdown.
-func (s *Server) drainJoins() {
-	for {
-		select {
-		case req := <-s.joins:
-			s.stats.reject(rejectLabel(tankv1.RejectCode_REJECT_CODE_SHUTTING_DOWN))
-			req.reply <- joinReply{reject: &tankv1.Reject{Code: tankv1.RejectCode_REJECT_CODE_SHUTTING_DOWN, Reason: "server shutting down"}}
-		default:
-			return
-		}
 	}
 }
 

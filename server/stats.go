@@ -9,7 +9,7 @@ import (
 // Stats are the server's running totals, safe to read while it runs.
 type Stats struct {
 	Ticks          uint64 // simulation ticks run
-	Players        int    // players in the game right now
+	Players        int    // players in the game right now, in every room
 	Joins          uint64 // handshakes accepted
 	Rejects        uint64 // handshakes refused (version, full, bad hello, shutting down)
 	Drops          uint64 // players removed for a protocol error, timeout or slow link
@@ -25,7 +25,7 @@ type Stats struct {
 	PingsIgnored   uint64 // Pings beyond the allowed rate, not answered
 
 	// RejectsByCode splits Rejects by reject code: "version_mismatch", "server_full",
-	// "bad_hello", "shutting_down", "busy" (the join queue was full).
+	// "bad_hello", "shutting_down", "busy" (the join queue was full), "no_room" (see rooms.go).
 	RejectsByCode map[string]uint64
 	// DropsByReason splits Drops by kind of reason: "timeout", "protocol_error",
 	// "cannot_keep_up", "not_acknowledging", "other" (see dropKinds). Every labelled count
@@ -45,7 +45,11 @@ type Stats struct {
 	Gate transport.GateStats
 
 	// TickDuration is the wall time each tick took: admit, simulate, contact and snapshots.
+	// It counts the ticks of every room.
 	TickDuration TickHistogram
+	// Rooms are the open rooms, by name (see rooms.go). Players and TickDuration above are
+	// their sums.
+	Rooms []RoomStats
 
 	Shots        uint64            // Fires accepted and judged
 	Hits         uint64            // accepted shots that hit a tank

@@ -31,7 +31,7 @@ func TestMetrics_LabelledCountsStartAtZero(t *testing.T) {
 	want := map[string][]string{
 		"drops_total":          {"cannot_keep_up", "not_acknowledging", "other", "protocol_error", "timeout"},
 		"inputs_refused_total": {"duration", "inbox_full", "not_finite", "too_far_ahead"},
-		"rejects_total":        {"bad_hello", "busy", "server_full", "shutting_down", "version_mismatch"},
+		"rejects_total":        {"bad_hello", "busy", "no_room", "server_full", "shutting_down", "version_mismatch"},
 		"shots_refused_total":  {"bad_view", "cooldown", "destroyed", "future_view", "stale_tick", "unplayed_tick", "view_too_old"},
 	}
 	names := map[string]bool{}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	"tanknet/netcode"
@@ -83,6 +84,7 @@ type player struct {
 // TickRecord is the authoritative outcome of one tick, for observers that measure clients
 // against ground truth (tanksim). Poses is indexed like IDs and only valid during the call.
 type TickRecord struct {
+	Room     string // the room whose tick this was (see rooms.go)
 	Tick     uint32
 	Now      time.Duration // server time of the tick, since the server started
 	IDs      []uint32
@@ -135,7 +137,9 @@ type world struct {
 	cfg       *Config
 	log       *slog.Logger
 	stats     *counters
+	room      string // the room this world is, for its Welcomes and tick records
 	tick      uint32
+	idSource  *atomic.Uint32 // the server's last player id, shared by its rooms; nil: nextID alone
 	nextID    uint32
 	players   []*player // in increasing id order
 
@@ -175,11 +179,13 @@ func newWorld(cfg *Config, log *slog.Logger, stats *counters) *world {
 // The others hear of it in the roster update at the end of the tick.
 func (w *world) join(now time.Duration, name string, p peer) (*player, *tankv1.Reject) {
 	if len(w.players) >= w.cfg.MaxPlayers {
-		return nil, &tankv1.Reject{Code: tankv1.RejectCode_REJECT_CODE_SERVER_FULL,
-			Reason: fmt.Sprintf("server full (%d players)", w.cfg.MaxPlayers)}
+		reason := fmt.Sprintf("server full (%d players)", w.cfg.MaxPlayers)
+		if w.room != "" && w.room != DefaultRoom {
+			reason = fmt.Sprintf("room %q full (%d players)", w.room, w.cfg.MaxPlayers)
+		}
+		return nil, &tankv1.Reject{Code: tankv1.RejectCode_REJECT_CODE_SERVER_FULL, Reason: reason}
 	}
-	pl := &player{id: w.nextID, peer: p, joinedAt: now, firstTick: w.tick + 1}
-	w.nextID++
+	pl := &player{id: w.newID(), peer: p, joinedAt: now, firstTick: w.tick + 1}
 	pl.name = w.uniqueName(cleanName(name, pl.id))
 	w.spawn(pl)
 	p.send(w.encode(&tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Welcome{Welcome: &tankv1.Welcome{
@@ -187,15 +193,27 @@ func (w *world) join(now time.Duration, name string, p peer) (*player, *tankv1.R
 		ServerTick: w.tick, Arena: transport.ArenaToProto(&w.cfg.Arena), MaxInputLead: w.cfg.inputLead(),
 		Rules:        transport.RulesToProto(w.cfg.Rules),
 		SnapshotLane: transport.LaneToProto(w.cfg.Lane),
+		Room:         w.room,
 	}}}))
 	w.sendFullRoster(pl)
 	w.noteJoin(pl)
 	pl.rosterSeen = len(w.changes) // its roster already has every change so far
 	w.players = append(w.players, pl)
 	w.stats.joins.Add(1)
-	w.stats.players.Store(int64(len(w.players)))
+	w.stats.players.Add(1)
 	w.log.Info("player joined", "player", pl.id, "name", pl.name, "players", len(w.players))
 	return pl, nil
+}
+
+// newID returns the id of a new player: the next of the server's ids when the world is one
+// of its rooms, the next of its own otherwise. nextID follows it, for spawn points.
+func (w *world) newID() uint32 {
+	id := w.nextID
+	if w.idSource != nil {
+		id = w.idSource.Add(1)
+	}
+	w.nextID = id + 1
+	return id
 }
 
 // leave removes player id, if present; the others hear of it at the end of the tick.
@@ -206,7 +224,7 @@ func (w *world) leave(id uint32, reason string) {
 		return
 	}
 	w.players = slices.Delete(w.players, i, i+1)
-	w.stats.players.Store(int64(len(w.players)))
+	w.stats.players.Add(-1)
 	w.noteLeave(id, reason)
 	w.events = append(w.events, WorldEvent{Player: id, Left: true})
 	w.log.Info("player left", "player", id, "reason", reason, "players", len(w.players))
@@ -262,7 +280,7 @@ func (w *world) step(now time.Duration) TickRecord {
 	w.hist.record(w.tick, w.players)
 	w.flushRoster() // before the snapshot, so a new tank's name arrives no later than the tank
 	w.broadcast()
-	return TickRecord{Tick: w.tick, Now: now, IDs: w.ids, Poses: w.poses, Dropped: w.gone,
+	return TickRecord{Room: w.room, Tick: w.tick, Now: now, IDs: w.ids, Poses: w.poses, Dropped: w.gone,
 		Applied: w.applied, Starved: w.starved, Combat: w.combat, Acks: w.acks, Events: w.takeEvents()}
 }
 

@@ -49,8 +49,8 @@ func (c AgonesConfig) Validate() error {
 
 // The Agones counters tankserver keeps current, as fleet.yaml declares them.
 const (
-	roomsCounter   = "rooms"   // matches this process hosts: one today
-	playersCounter = "players" // players in them, out of -max-players
+	roomsCounter   = "rooms"   // rooms (matches) open, out of -max-rooms
+	playersCounter = "players" // players in them, out of -max-rooms times -max-players
 )
 
 // fleetMember is tankserver's side of Agones while the game runs: it marks the server
@@ -60,8 +60,10 @@ type fleetMember struct {
 	cfg        AgonesConfig
 	sdk        *agones.Client
 	log        *slog.Logger
-	maxPlayers int
+	maxPlayers int        // in every room together
 	players    func() int // the server's player count now
+	maxRooms   int
+	rooms      func() int // the server's open rooms now
 	drain      func()     // starts the same drain as SIGTERM
 }
 
@@ -75,7 +77,8 @@ func joinFleet(cfg Config, srv *server.Server, drain func()) *fleetMember {
 	cfg.Server.Logger.Info("running under Agones: talking to its SDK sidecar", "sdk", cfg.Agones.SDK)
 	return &fleetMember{
 		cfg: cfg.Agones, sdk: agones.New(cfg.Agones.SDK, cfg.Agones.Timeout), log: cfg.Server.Logger,
-		maxPlayers: cfg.Server.MaxPlayers, players: srv.Players, drain: drain,
+		maxPlayers: cfg.Server.MaxPlayers * cfg.Server.MaxRooms, players: srv.Players, drain: drain,
+		maxRooms: cfg.Server.MaxRooms, rooms: srv.Rooms,
 	}
 }
 
@@ -124,10 +127,10 @@ func (m *fleetMember) keepHealthy(ctx context.Context) {
 	})
 }
 
-// keepCounters sets rooms to 1 and follows the player count, sending only changes.
+// keepCounters follows the open rooms and the player count, sending only changes.
 func (m *fleetMember) keepCounters(ctx context.Context) {
 	counters := m.sdk.NewCounterSync()
-	counters.Set(roomsCounter, 1, 1)
+	counters.Set(roomsCounter, int64(m.rooms()), int64(m.maxRooms))
 	counters.Set(playersCounter, int64(m.players()), int64(m.maxPlayers))
 	done := make(chan struct{})
 	go func() {
@@ -154,6 +157,7 @@ func (m *fleetMember) keepCounters(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case <-tick.C:
+			counters.Set(roomsCounter, int64(m.rooms()), int64(m.maxRooms))
 			counters.Set(playersCounter, int64(m.players()), int64(m.maxPlayers))
 		}
 	}

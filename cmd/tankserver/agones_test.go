@@ -54,9 +54,10 @@ func runResult(t *testing.T, done <-chan error, what string) error {
 // TestAgones_ReadyHealthCountersAllocatedShutdown plays a whole Agones life against the
 // fake sidecar: Ready once the UDP socket is bound (tried again while the sidecar refuses
 // it, as are counter updates), Health pings repeating, the rooms and
-// players counters following joins and leaves, Allocated logged, then Shutdown from the
-// watch stream draining the game like SIGTERM: a newcomer is refused, the player in play
-// goes on until it leaves, and only then does tankserver tell Agones it is done.
+// players counters following joins and leaves (one player opens a room of its own),
+// Allocated logged, then Shutdown from the watch stream draining the game like SIGTERM: a
+// newcomer is refused, the player in play goes on until it leaves, and only then does
+// tankserver tell Agones it is done.
 func TestAgones_ReadyHealthCountersAllocatedShutdown(t *testing.T) {
 	sc := agonestest.New(t, agones.Counter{Name: "rooms"}, agones.Counter{Name: "players"})
 	var readyWhileBound atomic.Int32 // 1: the game's socket was bound at Ready; -1: it was not
@@ -92,17 +93,19 @@ func TestAgones_ReadyHealthCountersAllocatedShutdown(t *testing.T) {
 	sc.WaitFor(t, "Ready accepted", func() bool { return sc.State() == agones.StateReady })
 	logs.waitFor(t, "agones: marked ready")
 	sc.WaitFor(t, "three health pings", func() bool { return sc.Count("POST /health") >= 3 })
-	sc.WaitFor(t, "rooms 1 of 1", func() bool { return sc.Counter("rooms") == agones.Counter{Name: "rooms", Count: 1, Capacity: 1} })
-	sc.WaitFor(t, "players 0 of 16", func() bool { return sc.Counter("players") == agones.Counter{Name: "players", Count: 0, Capacity: 16} })
+	sc.WaitFor(t, "rooms 1 of 8", func() bool { return sc.Counter("rooms") == agones.Counter{Name: "rooms", Count: 1, Capacity: 8} })
+	sc.WaitFor(t, "players 0 of 128", func() bool { return sc.Counter("players") == agones.Counter{Name: "players", Count: 0, Capacity: 128} })
 
 	leaverCtx, leave := context.WithCancel(ctx)
 	leaver := playBots(t, leaverCtx, addr, 1)
 	stayerCtx, stayerLeaves := context.WithCancel(ctx)
-	stayer := playBots(t, stayerCtx, addr, 1)
-	sc.WaitFor(t, "players 2 of 16", func() bool { return sc.Counter("players") == agones.Counter{Name: "players", Count: 2, Capacity: 16} })
+	stayer := playBotsIn(t, stayerCtx, addr, "late-night", 1) // in a room of its own
+	sc.WaitFor(t, "players 2 of 128", func() bool { return sc.Counter("players") == agones.Counter{Name: "players", Count: 2, Capacity: 128} })
+	sc.WaitFor(t, "rooms 2 of 8", func() bool { return sc.Counter("rooms") == agones.Counter{Name: "rooms", Count: 2, Capacity: 8} })
 	leave()
 	leaver.wait()
 	sc.WaitFor(t, "players back to 1", func() bool { return sc.Counter("players").Count == 1 })
+	// The default room stays open, empty; the stayer's room goes on.
 
 	sc.SetState(agones.StateAllocated)
 	logs.waitFor(t, "agones: allocated")
@@ -194,7 +197,7 @@ func TestAgones_Binary(t *testing.T) {
 	go func() { exited <- cmd.Wait() }()
 
 	sc.WaitFor(t, "Ready and two health pings", func() bool { return sc.Count("POST /ready") == 1 && sc.Count("POST /health") >= 2 })
-	sc.WaitFor(t, "players 0 of 16", func() bool { return sc.Counter("players") == agones.Counter{Name: "players", Capacity: 16} })
+	sc.WaitFor(t, "players 0 of 128", func() bool { return sc.Counter("players") == agones.Counter{Name: "players", Capacity: 128} })
 	sc.SetState(agones.StateShutdown)
 	select {
 	case err := <-exited:

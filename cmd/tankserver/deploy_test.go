@@ -155,7 +155,8 @@ func yamlKeys(t *testing.T, text string) map[string]string {
 // TestFleetYAML checks deploy/agones/fleet.yaml against tankserver: an Agones Fleet whose
 // UDP port with a dynamic policy is tankserver's port, whose health period is tankserver's
 // default -agones-health, whose counters are the two tankserver keeps, and whose container
-// args are flags tankserver accepts, with -max-players the players counter's capacity.
+// args are flags tankserver accepts, with -max-rooms the rooms counter's capacity and
+// -max-rooms times -max-players the players counter's.
 func TestFleetYAML(t *testing.T) {
 	data, err := os.ReadFile("../../deploy/agones/fleet.yaml")
 	if err != nil {
@@ -172,8 +173,6 @@ func TestFleetYAML(t *testing.T) {
 		gs + "ports.portPolicy":          "Dynamic",
 		gs + "ports.containerPort":       defaultPort(t),
 		gs + "health.periodSeconds":      strconv.Itoa(int(health / time.Second)),
-		gs + "counters.rooms.capacity":   "1",
-		gs + "counters.players.capacity": strconv.Itoa(DefaultConfig().Server.MaxPlayers),
 	}
 	for k, v := range want {
 		if keys[k] != v {
@@ -196,8 +195,12 @@ func TestFleetYAML(t *testing.T) {
 	if _, port, _ := net.SplitHostPort(cfg.Server.Addr); port != keys[gs+"ports.containerPort"] {
 		t.Errorf("fleet.yaml's args listen on %s, but its containerPort is %s", cfg.Server.Addr, keys[gs+"ports.containerPort"])
 	}
-	if strconv.Itoa(cfg.Server.MaxPlayers) != keys[gs+"counters.players.capacity"] {
-		t.Errorf("fleet.yaml's args say -max-players %d, but the players counter's capacity is %s", cfg.Server.MaxPlayers, keys[gs+"counters.players.capacity"])
+	if strconv.Itoa(cfg.Server.MaxRooms) != keys[gs+"counters.rooms.capacity"] {
+		t.Errorf("fleet.yaml's args say -max-rooms %d, but the rooms counter's capacity is %s", cfg.Server.MaxRooms, keys[gs+"counters.rooms.capacity"])
+	}
+	if strconv.Itoa(cfg.Server.MaxRooms*cfg.Server.MaxPlayers) != keys[gs+"counters.players.capacity"] {
+		t.Errorf("fleet.yaml's args say -max-rooms %d and -max-players %d, but the players counter's capacity is %s",
+			cfg.Server.MaxRooms, cfg.Server.MaxPlayers, keys[gs+"counters.players.capacity"])
 	}
 	if period := keys[gs+"health.periodSeconds"]; strconv.Itoa(int(cfg.Agones.Health/time.Second)) != period {
 		t.Errorf("fleet.yaml's args say -agones-health %v, but its health period is %ss", cfg.Agones.Health, period)

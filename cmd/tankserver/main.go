@@ -4,9 +4,11 @@
 //	tankserver -net wifi-bad            # every client behind a simulated bad network
 //	tankserver -metrics 127.0.0.1:9100  # Prometheus text on /metrics, profiles on /debug/pprof/
 //	tankserver -arena large -max-players 256
+//	tankserver -max-rooms 8 -max-players 32 # up to 8 matches of 32; clients pick one with -room
 //
-// It ticks every 50 ms, logs every join, reject and drop with its reason, and shuts down
-// cleanly on SIGINT or SIGTERM: at once, or with -drain 30s after refusing newcomers and
+// Each room (a match: the default one, and those clients open by naming them) ticks every
+// 50 ms on its own goroutine. The server logs every join, reject and drop with its reason,
+// and shuts down cleanly on SIGINT or SIGTERM: at once, or with -drain 30s after refusing newcomers and
 // letting the players in play go on for up to 30 s (a second signal stops at once).
 //
 // Under Agones (AGONES_SDK_HTTP_PORT set) it talks to the SDK sidecar: Ready once it
@@ -67,7 +69,9 @@ func DefaultConfig() Config {
 func parseFlags(fs *flag.FlagSet, args []string) (Config, error) {
 	cfg := DefaultConfig()
 	fs.StringVar(&cfg.Server.Addr, "addr", cfg.Server.Addr, "UDP `address` to listen on")
-	fs.IntVar(&cfg.Server.MaxPlayers, "max-players", cfg.Server.MaxPlayers, "most players at once (1-256)")
+	fs.IntVar(&cfg.Server.MaxPlayers, "max-players", cfg.Server.MaxPlayers, "most players at once in each room (1-256)")
+	fs.IntVar(&cfg.Server.MaxRooms, "max-rooms", cfg.Server.MaxRooms, "most rooms (independent matches on this one port) open at once, the default room included (1-256); a client's -room opens one")
+	fs.DurationVar(&cfg.Server.RoomGrace, "room-grace", cfg.Server.RoomGrace, "close a room (not the default one) once it has been empty this `long`")
 	fs.BoolVar(&cfg.Server.Contact, "contact", cfg.Server.Contact, "resolve tank-vs-tank contact (off: client prediction is always exact)")
 	fs.TextVar(&cfg.Server.Lane, "lane", cfg.Server.Lane, "where snapshots travel: `datagram` (unreliable chunks, the default) or reliable (the ordered stream)")
 	fs.Func("arena", "the `arena`: "+strings.Join(netcode.ArenaNames(), " or ")+" (160 x 100, room for 256 players)", func(name string) error {
@@ -88,7 +92,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (Config, error) {
 	})
 	fs.DurationVar(&cfg.Server.IdleTimeout, "idle-timeout", cfg.Server.IdleTimeout, "drop a client silent this long")
 	fs.StringVar(&cfg.Metrics, "metrics", "", "serve Prometheus metrics on http://`address`/metrics and profiles on /debug/pprof/, e.g. 127.0.0.1:9100 (off when empty)")
-	fs.StringVar(&cfg.Record, "record", "", "record the match to `file` (docs/RECORDINGS.md; check it with tankreplay verify)")
+	fs.StringVar(&cfg.Record, "record", "", "record the default room's match to `file` (docs/RECORDINGS.md; check it with tankreplay verify)")
 	cfg.Net.Register(fs)
 	fs.BoolVar(&cfg.Verbose, "v", false, "log debug detail")
 	fs.DurationVar(&cfg.Drain, "drain", 0, "on SIGINT/SIGTERM (or an Agones Shutdown) refuse new players and let those playing go on for up to this `long` before disconnecting them (a second signal stops at once); 0 stops at once")
@@ -194,7 +198,11 @@ func run(ctx context.Context, cfg Config, signals <-chan os.Signal) error {
 			return fmt.Errorf("-record: %w", err)
 		}
 		rec := recording.NewRecorder(f, cfg.Server, 0, cfg.Server.Logger)
-		srv.Observe(rec.Tick)
+		srv.Observe(func(r server.TickRecord) {
+			if r.Room == server.DefaultRoom { // one world's story per file; the other rooms are not recorded
+				rec.Tick(r)
+			}
+		})
 		defer func() {
 			err := rec.Close()
 			if cerr := f.Close(); err == nil {

@@ -23,6 +23,12 @@ type players struct {
 // playBots starts n bots on addr and waits until every one has joined (failing t after 30 s).
 func playBots(t *testing.T, ctx context.Context, addr string, n int) *players {
 	t.Helper()
+	return playBotsIn(t, ctx, addr, "", n)
+}
+
+// playBotsIn is playBots in room ("" for the default room).
+func playBotsIn(t *testing.T, ctx context.Context, addr, room string, n int) *players {
+	t.Helper()
 	ps := &players{lastSnapshot: make([]atomic.Int64, n), errs: make([]error, n)}
 	for i := range n {
 		ps.wg.Add(1)
@@ -30,7 +36,7 @@ func playBots(t *testing.T, ctx context.Context, addr string, n int) *players {
 			defer ps.wg.Done()
 			seen, counted := 0, false
 			_, ps.errs[i] = client.RunBot(ctx, client.BotConfig{
-				Addr: addr, Name: fmt.Sprint("p", i), Seed: uint64(i + 1), Options: client.DefaultOptions(),
+				Addr: addr, Name: fmt.Sprint("p", i), Room: room, Seed: uint64(i + 1), Options: client.DefaultOptions(),
 				DialTimeout: 20 * time.Second,
 				OnFrame: func(now time.Time, g *client.Game) {
 					if !counted {

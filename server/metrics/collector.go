@@ -16,6 +16,7 @@ type collector struct {
 	stats        func() server.Stats
 	tickDuration *prometheus.Desc
 	descs        []*prometheus.Desc // one per server.Metrics entry, in its order
+	rooms        roomDescs
 }
 
 // Collector returns a Prometheus collector of the tanknet_ metrics, reading stats (usually a
@@ -25,7 +26,8 @@ func Collector(stats func() server.Stats) prometheus.Collector { return newColle
 
 func newCollector(stats func() server.Stats) *collector {
 	c := &collector{stats: stats, tickDuration: prometheus.NewDesc(prometheus.BuildFQName(namespace, "", "tick_duration_seconds"),
-		"Wall time of one server tick on the world goroutine: admit inputs, simulate, resolve contact, encode tank states; with interest management, per-client snapshots are built after it on worker goroutines.", nil, nil)}
+		"Wall time of one server tick on the world goroutine: admit inputs, simulate, resolve contact, encode tank states; with interest management, per-client snapshots are built after it on worker goroutines.", nil, nil),
+		rooms: newRoomDescs()}
 	for _, m := range server.Metrics {
 		var labels []string
 		if m.Label != "" {
@@ -42,12 +44,14 @@ func (c *collector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range c.descs {
 		ch <- d
 	}
+	c.rooms.describe(ch)
 }
 
 // Collect reads the server's stats once and sends them as metrics.
 func (c *collector) Collect(ch chan<- prometheus.Metric) {
 	st := c.stats()
 	ch <- tickHistogram(c.tickDuration, st.TickDuration)
+	c.rooms.collect(ch, st.Rooms)
 	for i, m := range server.Metrics {
 		kind := prometheus.CounterValue
 		if m.Gauge {
@@ -65,12 +69,12 @@ func (c *collector) Collect(ch chan<- prometheus.Metric) {
 
 // tickHistogram converts the server's tick histogram (counts per bucket) into Prometheus's
 // form (cumulative counts by upper bound in seconds).
-func tickHistogram(d *prometheus.Desc, h server.TickHistogram) prometheus.Metric {
+func tickHistogram(d *prometheus.Desc, h server.TickHistogram, labels ...string) prometheus.Metric {
 	buckets := make(map[float64]uint64, len(h.UpperBounds))
 	var cum uint64
 	for i, ub := range h.UpperBounds {
 		cum += h.Counts[i]
 		buckets[ub.Seconds()] = cum
 	}
-	return prometheus.MustNewConstHistogram(d, h.Count, h.Sum.Seconds(), buckets)
+	return prometheus.MustNewConstHistogram(d, h.Count, h.Sum.Seconds(), buckets, labels...)
 }

@@ -130,6 +130,7 @@ tanknet_players 3
 # TYPE tanknet_rejects_total counter
 tanknet_rejects_total{code="bad_hello"} 0
 tanknet_rejects_total{code="busy"} 0
+tanknet_rejects_total{code="no_room"} 0
 tanknet_rejects_total{code="server_full"} 2
 tanknet_rejects_total{code="shutting_down"} 0
 tanknet_rejects_total{code="version_mismatch"} 0
@@ -211,6 +212,11 @@ func TestProtocolDoc_ListsEveryMetric(t *testing.T) {
 	if !ok {
 		t.Fatal("docs/PROTOCOL.md has no section 11 listing the metrics")
 	}
+	for _, name := range []string{"tick_duration_seconds", "rooms", "room_players", "room_tick_duration_seconds"} {
+		if !strings.Contains(section, "| `"+server.Namespace+"_"+name+"` |") {
+			t.Errorf("docs/PROTOCOL.md §11 lacks %s", name)
+		}
+	}
 	for _, m := range server.Metrics {
 		row := "| `" + server.Namespace + "_" + m.Name + "` |"
 		i := strings.Index(section, row)
@@ -245,5 +251,41 @@ func TestDrainEndpoint(t *testing.T) {
 	}
 	if code := do(metrics.Handler(func() server.Stats { return server.Stats{} }, nil), http.MethodPost); code != http.StatusNotFound {
 		t.Errorf("POST /drain without a drain: %d, want 404", code)
+	}
+}
+
+// TestCollector_Rooms: every open room has its players and tick histogram under its own
+// room label, beside the number of rooms open; a closed room has no series.
+func TestCollector_Rooms(t *testing.T) {
+	h := func(n uint64) server.TickHistogram {
+		return server.TickHistogram{UpperBounds: []time.Duration{time.Millisecond}, Counts: []uint64{n}, Count: n, Sum: time.Duration(n) * 500 * time.Microsecond}
+	}
+	st := server.Stats{Rooms: []server.RoomStats{{Name: "default", Players: 3, Ticks: 10, TickDuration: h(10)}, {Name: "blue", Players: 0, Ticks: 4, TickDuration: h(4)}}}
+	want := `
+# HELP tanknet_rooms Rooms (matches) open on this server, the default room included.
+# TYPE tanknet_rooms gauge
+tanknet_rooms 2
+# HELP tanknet_room_players Players in each open room.
+# TYPE tanknet_room_players gauge
+tanknet_room_players{room="blue"} 0
+tanknet_room_players{room="default"} 3
+# HELP tanknet_room_tick_duration_seconds Wall time of one tick of each open room, on that room's own goroutine.
+# TYPE tanknet_room_tick_duration_seconds histogram
+tanknet_room_tick_duration_seconds_bucket{room="blue",le="0.001"} 4
+tanknet_room_tick_duration_seconds_bucket{room="blue",le="+Inf"} 4
+tanknet_room_tick_duration_seconds_sum{room="blue"} 0.002
+tanknet_room_tick_duration_seconds_count{room="blue"} 4
+tanknet_room_tick_duration_seconds_bucket{room="default",le="0.001"} 10
+tanknet_room_tick_duration_seconds_bucket{room="default",le="+Inf"} 10
+tanknet_room_tick_duration_seconds_sum{room="default"} 0.005
+tanknet_room_tick_duration_seconds_count{room="default"} 10
+`
+	if err := testutil.CollectAndCompare(metrics.Collector(func() server.Stats { return st }), strings.NewReader(want),
+		"tanknet_rooms", "tanknet_room_players", "tanknet_room_tick_duration_seconds"); err != nil {
+		t.Error(err)
+	}
+	st.Rooms = st.Rooms[1:]
+	if n := testutil.CollectAndCount(metrics.Collector(func() server.Stats { return st }), "tanknet_room_players"); n != 1 {
+		t.Errorf("%d room_players series after the default room closed, want 1", n)
 	}
 }

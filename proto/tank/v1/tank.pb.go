@@ -106,6 +106,9 @@ const (
 	RejectCode_REJECT_CODE_SHUTTING_DOWN RejectCode = 4
 	// Too many joins are already waiting for a seat; try again in a second or two.
 	RejectCode_REJECT_CODE_BUSY RejectCode = 11
+	// Hello.room names a room that is not open and cannot be opened now: the server already
+	// runs its maximum number of rooms, or this address opened rooms too quickly.
+	RejectCode_REJECT_CODE_NO_ROOM RejectCode = 12
 )
 
 // Enum value maps for RejectCode.
@@ -117,6 +120,7 @@ var (
 		3:  "REJECT_CODE_BAD_HELLO",
 		4:  "REJECT_CODE_SHUTTING_DOWN",
 		11: "REJECT_CODE_BUSY",
+		12: "REJECT_CODE_NO_ROOM",
 	}
 	RejectCode_value = map[string]int32{
 		"REJECT_CODE_UNSPECIFIED":      0,
@@ -125,6 +129,7 @@ var (
 		"REJECT_CODE_BAD_HELLO":        3,
 		"REJECT_CODE_SHUTTING_DOWN":    4,
 		"REJECT_CODE_BUSY":             11,
+		"REJECT_CODE_NO_ROOM":          12,
 	}
 )
 
@@ -725,7 +730,11 @@ type Hello struct {
 	// Display name. The server removes control and format characters, collapses whitespace,
 	// cuts it to 32 bytes of UTF-8, names an empty one "tank-<player_id>" and makes it unique
 	// (" (2)", " (3)", ...). docs/PROTOCOL.md §9 has the exact rules.
-	Name          string `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
+	Name string `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
+	// The match to join on this server: 1 to 32 ASCII letters, digits, '-' or '_'. Empty joins
+	// the default room ("default"), so a client that names none plays where it always did.
+	// A room that is not open yet opens if the server has room for it (its -max-rooms).
+	Room          string `protobuf:"bytes,3,opt,name=room,proto3" json:"room,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -774,6 +783,13 @@ func (x *Hello) GetName() string {
 	return ""
 }
 
+func (x *Hello) GetRoom() string {
+	if x != nil {
+		return x.Room
+	}
+	return ""
+}
+
 // Welcome accepts a session. Server -> client, once, right after Hello.
 type Welcome struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -790,6 +806,8 @@ type Welcome struct {
 	MaxInputLead uint32 `protobuf:"varint,5,opt,name=max_input_lead,json=maxInputLead,proto3" json:"max_input_lead,omitempty"`
 	// Where this server sends snapshots, for the whole session. Unspecified means reliable.
 	SnapshotLane SnapshotLane `protobuf:"varint,6,opt,name=snapshot_lane,json=snapshotLane,proto3,enum=tank.v1.SnapshotLane" json:"snapshot_lane,omitempty"`
+	// The room this session plays in (Hello.room, or "default" when it named none).
+	Room string `protobuf:"bytes,7,opt,name=room,proto3" json:"room,omitempty"`
 	// The combat rules: cannon, health, respawn and lag compensation. Clients read every value
 	// from here and hard-code none.
 	Rules         *Rules `protobuf:"bytes,10,opt,name=rules,proto3" json:"rules,omitempty"`
@@ -867,6 +885,13 @@ func (x *Welcome) GetSnapshotLane() SnapshotLane {
 		return x.SnapshotLane
 	}
 	return SnapshotLane_SNAPSHOT_LANE_UNSPECIFIED
+}
+
+func (x *Welcome) GetRoom() string {
+	if x != nil {
+		return x.Room
+	}
+	return ""
 }
 
 func (x *Welcome) GetRules() *Rules {
@@ -2501,10 +2526,11 @@ const file_tank_v1_tank_proto_rawDesc = "" +
 	"shotResult\x12#\n" +
 	"\x04shot\x18\x0e \x01(\v2\r.tank.v1.ShotH\x00R\x04shot\x12#\n" +
 	"\x04kill\x18\x0f \x01(\v2\r.tank.v1.KillH\x00R\x04killB\x06\n" +
-	"\x04kindJ\x04\b\x05\x10\x06J\x04\b\x06\x10\aR\rplayer_joinedR\vplayer_left\"F\n" +
+	"\x04kindJ\x04\b\x05\x10\x06J\x04\b\x06\x10\aR\rplayer_joinedR\vplayer_left\"Z\n" +
 	"\x05Hello\x12)\n" +
 	"\x10protocol_version\x18\x01 \x01(\rR\x0fprotocolVersion\x12\x12\n" +
-	"\x04name\x18\x02 \x01(\tR\x04name\"\x9f\x02\n" +
+	"\x04name\x18\x02 \x01(\tR\x04name\x12\x12\n" +
+	"\x04room\x18\x03 \x01(\tR\x04room\"\xb3\x02\n" +
 	"\aWelcome\x12\x1b\n" +
 	"\tplayer_id\x18\x01 \x01(\rR\bplayerId\x12(\n" +
 	"\x10tick_interval_ms\x18\x02 \x01(\rR\x0etickIntervalMs\x12\x1f\n" +
@@ -2512,7 +2538,8 @@ const file_tank_v1_tank_proto_rawDesc = "" +
 	"serverTick\x12$\n" +
 	"\x05arena\x18\x04 \x01(\v2\x0e.tank.v1.ArenaR\x05arena\x12$\n" +
 	"\x0emax_input_lead\x18\x05 \x01(\rR\fmaxInputLead\x12:\n" +
-	"\rsnapshot_lane\x18\x06 \x01(\x0e2\x15.tank.v1.SnapshotLaneR\fsnapshotLane\x12$\n" +
+	"\rsnapshot_lane\x18\x06 \x01(\x0e2\x15.tank.v1.SnapshotLaneR\fsnapshotLane\x12\x12\n" +
+	"\x04room\x18\a \x01(\tR\x04room\x12$\n" +
 	"\x05rules\x18\n" +
 	" \x01(\v2\x0e.tank.v1.RulesR\x05rules\"\xf7\x01\n" +
 	"\x05Rules\x12\x1d\n" +
@@ -2646,7 +2673,7 @@ const file_tank_v1_tank_proto_rawDesc = "" +
 	"\fSnapshotLane\x12\x1d\n" +
 	"\x19SNAPSHOT_LANE_UNSPECIFIED\x10\x00\x12\x1a\n" +
 	"\x16SNAPSHOT_LANE_RELIABLE\x10\x01\x12\x1a\n" +
-	"\x16SNAPSHOT_LANE_DATAGRAM\x10\x02*\xb8\x01\n" +
+	"\x16SNAPSHOT_LANE_DATAGRAM\x10\x02*\xd1\x01\n" +
 	"\n" +
 	"RejectCode\x12\x1b\n" +
 	"\x17REJECT_CODE_UNSPECIFIED\x10\x00\x12 \n" +
@@ -2654,7 +2681,8 @@ const file_tank_v1_tank_proto_rawDesc = "" +
 	"\x17REJECT_CODE_SERVER_FULL\x10\x02\x12\x19\n" +
 	"\x15REJECT_CODE_BAD_HELLO\x10\x03\x12\x1d\n" +
 	"\x19REJECT_CODE_SHUTTING_DOWN\x10\x04\x12\x14\n" +
-	"\x10REJECT_CODE_BUSY\x10\v*r\n" +
+	"\x10REJECT_CODE_BUSY\x10\v\x12\x17\n" +
+	"\x13REJECT_CODE_NO_ROOM\x10\f*r\n" +
 	"\vShotVerdict\x12\x1c\n" +
 	"\x18SHOT_VERDICT_UNSPECIFIED\x10\x00\x12\x14\n" +
 	"\x10SHOT_VERDICT_HIT\x10\x01\x12\x15\n" +

@@ -1,0 +1,131 @@
+package server
+
+import (
+	"context"
+	"time"
+
+	tankv1 "tanknet/proto/tank/v1"
+)
+
+// runRoom owns room r's world: it admits joins and leaves between ticks and steps every
+// 50 ms, until the server stops or the room closes (empty for Config.RoomGrace, or at once
+// in a drain; the default room closes only in a drain).
+func (s *Server) runRoom(ctx context.Context, r *room) {
+	defer s.rooms.running.Done()
+	defer close(r.done)
+	w := newWorld(&s.cfg, s.log, &s.stats)
+	w.room, w.idSource = r.name, &s.ids
+	if r.name != DefaultRoom {
+		w.log = s.log.With("room", r.name)
+	}
+	w.setWorkers(snapshotWorkers()) // per-client snapshots off the tick (see fanout.go)
+	defer w.settle()
+	peers := map[uint32]*session{}
+	ticker := time.NewTicker(tickInterval)
+	defer ticker.Stop()
+	lastTick := time.Now()
+	joins, seated := r.joins, 0     // joins is nil once this tick has seated MaxJoinsPerTick
+	drainStarted := s.drain.started // nil once the drain has begun, so it is read once
+	draining := false
+	var emptySince time.Time // when the room was last seen empty; zero while it has players
+	// closing reports whether the room may close now, and takes it out of the open rooms if so.
+	closing := func(now time.Time) bool {
+		if len(w.players) > 0 {
+			emptySince = time.Time{}
+			return false
+		}
+		if emptySince.IsZero() {
+			emptySince = now
+		}
+		due := draining || r.name != DefaultRoom && now.Sub(emptySince) >= s.cfg.RoomGrace
+		if !due || !s.closeRoom(r) {
+			return false
+		}
+		if r.name != DefaultRoom || draining {
+			w.log.Info("room closed: no player left", "room", r.name)
+		}
+		return true
+	}
+	for {
+		select {
+		case <-drainStarted:
+			draining, drainStarted = true, nil
+			if closing(time.Now()) {
+				return
+			}
+		case <-ctx.Done():
+			for _, p := range w.players {
+				p.peer.kick("server shutting down")
+			}
+			s.refuseJoins(r)
+			return
+		case req := <-joins:
+			if draining { // it passed the handshake's check just before the drain began
+				s.stats.reject(rejectLabel(tankv1.RejectCode_REJECT_CODE_SHUTTING_DOWN))
+				req.reply <- joinReply{reject: &tankv1.Reject{Code: tankv1.RejectCode_REJECT_CODE_SHUTTING_DOWN, Reason: drainedReason}}
+				continue
+			}
+			if seated++; seated >= s.cfg.MaxJoinsPerTick {
+				joins = nil // the rest wait for the next tick
+			}
+			p, reject := w.join(time.Since(s.start), req.hello.GetName(), req.sess)
+			if reject != nil {
+				s.stats.reject(rejectLabel(reject.GetCode()))
+				req.reply <- joinReply{reject: reject}
+				continue
+			}
+			peers[p.id] = req.sess
+			r.players.Store(int32(len(w.players)))
+			req.reply <- joinReply{id: p.id}
+		case note := <-r.leaves:
+			if _, ok := peers[note.id]; !ok {
+				continue
+			}
+			delete(peers, note.id)
+			if note.dropped {
+				s.stats.drop(note.reason)
+			} else {
+				s.stats.leaves.Add(1)
+			}
+			w.leave(note.id, note.reason)
+			r.players.Store(int32(len(w.players)))
+			if draining && closing(time.Now()) {
+				return
+			}
+		case <-ticker.C:
+			joins, seated = r.joins, 0
+			t0 := time.Now()
+			w.owe(t0.Sub(lastTick))
+			lastTick = t0
+			rec := w.step(t0.Sub(s.start))
+			took := time.Since(t0)
+			s.stats.tickDuration.observe(took)
+			r.ticks.observe(took)
+			r.tick.Store(rec.Tick)
+			for _, id := range rec.Dropped {
+				delete(peers, id)
+			}
+			r.players.Store(int32(len(w.players)))
+			if s.observer != nil {
+				rec.Duration = time.Since(t0)
+				s.observer(rec)
+			}
+			if closing(t0) {
+				return
+			}
+		}
+	}
+}
+
+// refuseJoins refuses the handshakes waiting for room r when the server stops.
+func (s *Server) refuseJoins(r *room) {
+	for {
+		select {
+		case req := <-r.joins:
+			s.stats.reject(rejectLabel(tankv1.RejectCode_REJECT_CODE_SHUTTING_DOWN))
+			req.reply <- joinReply{reject: &tankv1.Reject{Code: tankv1.RejectCode_REJECT_CODE_SHUTTING_DOWN, Reason: "server shutting down"}}
+		default:
+			return
+		}
+	}
+}
