@@ -167,12 +167,12 @@ func TestFleetYAML(t *testing.T) {
 	pod := gs + "template.spec.containers."
 	health := DefaultAgonesConfig().Health
 	want := map[string]string{
-		"apiVersion":                     "agones.dev/v1",
-		"kind":                           "Fleet",
-		gs + "ports.protocol":            "UDP",
-		gs + "ports.portPolicy":          "Dynamic",
-		gs + "ports.containerPort":       defaultPort(t),
-		gs + "health.periodSeconds":      strconv.Itoa(int(health / time.Second)),
+		"apiVersion":                "agones.dev/v1",
+		"kind":                      "Fleet",
+		gs + "ports.protocol":       "UDP",
+		gs + "ports.portPolicy":     "Dynamic",
+		gs + "ports.containerPort":  defaultPort(t),
+		gs + "health.periodSeconds": strconv.Itoa(int(health / time.Second)),
 	}
 	for k, v := range want {
 		if keys[k] != v {
