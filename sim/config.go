@@ -26,6 +26,12 @@ type Config struct {
 	Server string
 	// Bots is how many bots play at once, in [1, 256].
 	Bots int
+	// Rooms, above 1, spreads the bots evenly over that many rooms of the server (matches
+	// on one port, see server/rooms.go): the first share in the default room, the others in
+	// rooms "room-2" and on. The report then has each room's figures too.
+	Rooms int
+	// Room, if set, is the room every bot joins (not with Rooms).
+	Room string
 	// Duration is how long each bot plays.
 	Duration time.Duration
 	// Seed drives the bots' steering and each bot's link conditioner; bot i uses
@@ -118,6 +124,12 @@ func (c Config) Validate() error {
 		return errors.New("tanksim: -input-buffer both needs -matrix (one run has one server)")
 	case c.InputBuffer != "on" && c.InputBuffer != "off" && c.InputBuffer != "both":
 		return fmt.Errorf("tanksim: -input-buffer %q: want on or off (or both, with -matrix)", c.InputBuffer)
+	case c.Rooms < 0 || c.Rooms > c.Bots:
+		return fmt.Errorf("tanksim: -rooms %d outside [1, -bots %d]: every room needs a bot", c.Rooms, c.Bots)
+	case c.Rooms > 1 && c.Room != "":
+		return errors.New("tanksim: -room puts every bot in one room; -rooms spreads them over several: not both")
+	case c.Rooms > 1 && (len(c.Groups) > 0 || c.Matrix):
+		return errors.New("tanksim: -rooms does not mix with -group or -matrix: one way of splitting the bots per run")
 	case c.ServerMetrics != "" && c.Server == "":
 		return errors.New("tanksim: -server-metrics needs -server (an in-process server is measured directly)")
 	}

@@ -153,6 +153,15 @@ type Report struct {
 	RewindMs     *Quantiles     `json:"rewind_ms"`
 	Kills        int            `json:"kills"`
 
+	// Rooms holds, for a run with -rooms, the same report for each room's bots alone, named
+	// by Room, with RoomTick its own tick times; the top-level figures are the whole run's.
+	Rooms []Report `json:"rooms,omitempty"`
+	// Room names a room's report.
+	Room string `json:"room,omitempty"`
+	// RoomTick is a room's tick wall time over the window (ms), estimated from the server's
+	// tick histogram of that room (buckets 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 25, 50 ms;
+	// linear inside a bucket); its max is the upper bound of the highest bucket reached.
+	RoomTick *Quantiles `json:"room_tick_ms,omitempty"`
 	// Groups holds, for a run with -group, the same report for each group's bots alone
 	// (without their clients, which are listed above); the top-level figures are the whole
 	// run's and its link is "per group".
@@ -358,7 +367,7 @@ func buildReport(d *runData) Report {
 			}
 		}
 		var ticks []float64
-		for _, t := range d.truth.tickDurations() {
+		for _, t := range d.truth.tickDurations(d.room) {
 			ticks = append(ticks, millis(t))
 		}
 		r.ServerTick = quantiles(ticks)
@@ -392,7 +401,7 @@ func eachPlaybackError(d *runData, delayMillis float64, f func(at time.Duration,
 			if !d.inWindow(s.at) || math.IsNaN(s.err) {
 				continue
 			}
-			ft, ok := d.truth.tickAt(s.serverNow - delay)
+			ft, ok := d.truth.tickAt(s.id, s.serverNow-delay)
 			if !ok {
 				continue
 			}

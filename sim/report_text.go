@@ -47,6 +47,9 @@ func (r Report) WriteText(w io.Writer) error {
 	fmt.Fprintf(w, "network:   RTT %s ms, %.0f B/s up, %.0f B/s down per client\n",
 		quantileString(r.RTT), r.BytesPerSecond.Up, r.BytesPerSecond.Down)
 	fmt.Fprintf(w, "server:    tick %s ms, %s allocs/tick, %s cores\n", quantileString(r.ServerTick), opt("%.1f", r.AllocsPerTick), opt("%.3f", r.ServerCPUCores))
+	if r.RoomTick != nil && r.ServerTick == nil {
+		fmt.Fprintf(w, "room:      tick %s ms (estimated from the server's histogram)\n", quantileString(r.RoomTick))
+	}
 	if b := r.BytesPerTank; b != nil {
 		fmt.Fprintf(w, "snapshots: a tank costs %s bytes moving, %s idle; worst bot got %s of the ticks\n",
 			opt("%.1f", b.Moving), opt("%.1f", b.Idle), optPercent(r.SnapshotsRatioMin))
@@ -60,6 +63,25 @@ func (r Report) WriteText(w io.Writer) error {
 		fmt.Fprintf(w, "note:      %s\n", n)
 	}
 	fmt.Fprintln(w)
+	if len(r.Rooms) > 0 {
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "room\tbots\ttick p50 ms\ttick p99 ms\tresiduals\tsnaps\tsnapshots ratio min\tup B/s\tdown B/s\t")
+		for _, g := range r.Rooms {
+			p50, p99 := "n/a", "n/a"
+			switch { // measured on the room's goroutine when in process; else from the server's histogram (~)
+			case g.ServerTick != nil:
+				p50, p99 = fmt.Sprintf("%.3f", g.ServerTick.P50), fmt.Sprintf("%.3f", g.ServerTick.P99)
+			case g.RoomTick != nil:
+				p50, p99 = fmt.Sprintf("~%.3f", g.RoomTick.P50), fmt.Sprintf("~%.3f", g.RoomTick.P99)
+			}
+			fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%d\t%d\t%s\t%.0f\t%.0f\t\n", g.Room, g.Bots, p50, p99, g.ResidualNonZero, g.Snaps,
+				opt("%.3f", g.SnapshotsRatioMin), g.BytesPerSecond.Up, g.BytesPerSecond.Down)
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+		fmt.Fprintln(w)
+	}
 	if len(r.Groups) > 0 {
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "group\tbots\tlink\tresiduals\tsnaps\tholds\tdelay p50 ms\tRTT p50 ms\tstarved\tup B/s\tdown B/s\t")

@@ -21,6 +21,7 @@ type serverSample struct {
 	cpuSeconds float64       // process CPU time so far (s); NaN when unknown
 	moving     stateCount
 	idle       stateCount
+	rooms      map[string]histogram // each open room's tick durations so far
 }
 
 // stateCount is snapshot entries sent and their bytes (server.Stats.States*).
@@ -45,9 +46,14 @@ type serverWatch struct {
 func watchInProcess(srv *server.Server) *serverWatch {
 	return &serverWatch{read: func() (serverSample, error) {
 		st := srv.Stats()
+		rooms := map[string]histogram{}
+		for _, r := range st.Rooms {
+			rooms[r.Name] = histogramOf(r.TickDuration)
+		}
 		return serverSample{cpuSeconds: nan(),
 			moving: stateCount{float64(st.StatesMoving), float64(st.StateBytesMoving)},
 			idle:   stateCount{float64(st.StatesIdle), float64(st.StateBytesIdle)},
+			rooms:  rooms,
 		}, nil
 	}}
 }
@@ -76,6 +82,7 @@ func watchMetrics(addr string) *serverWatch {
 		return serverSample{cpuSeconds: cpu,
 			moving: stateCount{m[server.MetricStates.SeriesName("moving")], m[server.MetricStateBytes.SeriesName("moving")]},
 			idle:   stateCount{m[server.MetricStates.SeriesName("idle")], m[server.MetricStateBytes.SeriesName("idle")]},
+			rooms:  roomHistograms(m),
 		}, nil
 	}}
 }

@@ -87,6 +87,7 @@ type runData struct {
 	start         time.Time
 	bots          []botRun
 	truth         *history // nil against an external server
+	room          string   // a room's own report (roomReports): its name; "" for the whole run
 	windowStart   time.Duration
 	windowEnd     time.Duration
 	allocsPerTick *float64
@@ -190,6 +191,11 @@ func serverConfig(spec runSpec) server.Config {
 	scfg.Contact = cfg.Contact
 	scfg.InputOnArrival = cfg.InputBuffer == "off"
 	scfg.MaxPlayers = max(scfg.MaxPlayers, cfg.Bots)
+	if cfg.Rooms > 1 { // each room holds its share; the default room is the first of them
+		scfg.MaxPlayers = max(16, (cfg.Bots+cfg.Rooms-1)/cfg.Rooms)
+		scfg.MaxRooms, scfg.RoomOpenBurst = max(scfg.MaxRooms, cfg.Rooms), max(scfg.RoomOpenBurst, cfg.Rooms)
+		scfg.MaxQueuedJoins = cfg.Bots
+	}
 	scfg.Arena, _ = netcode.ArenaByName(cfg.Arena) // validated by Config.Validate
 	scfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	return scfg
@@ -247,6 +253,7 @@ func runBots(ctx context.Context, spec runSpec, addr string, start time.Time, tr
 			bc := client.BotConfig{
 				Addr:       addr,
 				Name:       fmt.Sprintf("bot-%d", i+1),
+				Room:       cfg.botRoom(i),
 				Seed:       cfg.botSeed(i),
 				Duration:   cfg.Duration,
 				Frame:      time.Second / time.Duration(cfg.BotFPS),

@@ -22,29 +22,38 @@ const (
 const maxTickDurations = 1 << 20
 
 // history is ground truth: the in-process server's pose of every player at each recent
-// tick, and when each tick ran. The server's world goroutine records; bots read. It is safe
-// for concurrent use.
+// tick, and when each tick ran. The server's rooms record; bots read. Each room has its own
+// ticks (roomTicks); a player's id says which room it is in, ids being unique across the
+// server. It is safe for concurrent use.
 type history struct {
 	mu     sync.Mutex
-	ticks  []tickPoses // ring indexed by tick % len(ticks)
-	latest uint32      // newest tick recorded
+	size   int                   // ticks each room keeps
+	rooms  map[string]*roomTicks // by room name
+	roomOf map[uint32]*roomTicks // by player id
 	// start is the wall-clock moment of server time zero, estimated as the earliest
 	// (observation time - server time) over all ticks: an observer runs right after its
-	// tick, so the smallest gap is the closest to the truth.
+	// tick, so the smallest gap is the closest to the truth. Every room shares it.
 	start    time.Time
 	hasStart bool
-	durs     []time.Duration // wall time each tick took
+	durs     []time.Duration // wall time each tick took, in every room
 	inputs   inputLog        // what the server did with the players' inputs
+}
+
+// roomTicks is one room's ticks.
+type roomTicks struct {
+	ticks  []tickPoses // ring indexed by tick % len(ticks)
+	latest uint32      // newest tick recorded
+	durs   []time.Duration
 }
 
 // newHistory returns a history that keeps at least the last d of ticks.
 func newHistory(d time.Duration) *history {
 	n := min(maxHistoryTicks, minHistoryTicks+int(d/netcode.StepInterval))
-	return &history{ticks: make([]tickPoses, n)}
+	return &history{size: n, rooms: map[string]*roomTicks{}, roomOf: map[uint32]*roomTicks{}}
 }
 
 // slot returns where tick lives in the ring.
-func (h *history) slot(tick uint32) *tickPoses { return &h.ticks[int(tick%uint32(len(h.ticks)))] }
+func (r *roomTicks) slot(tick uint32) *tickPoses { return &r.ticks[int(tick%uint32(len(r.ticks)))] }
 
 // tickPoses is one tick of history. ids is sorted (the server keeps players in id order).
 type tickPoses struct {
@@ -59,8 +68,16 @@ type tickPoses struct {
 func (h *history) record(rec server.TickRecord, at time.Time) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	t := h.slot(rec.Tick)
-	h.latest = max(h.latest, rec.Tick)
+	r := h.rooms[rec.Room]
+	if r == nil {
+		r = &roomTicks{ticks: make([]tickPoses, h.size)}
+		h.rooms[rec.Room] = r
+	}
+	for _, id := range rec.IDs {
+		h.roomOf[id] = r
+	}
+	t := r.slot(rec.Tick)
+	r.latest = max(r.latest, rec.Tick)
 	t.tick, t.now = rec.Tick, rec.Now
 	t.ids = append(t.ids[:0], rec.IDs...)
 	t.poses = append(t.poses[:0], rec.Poses...)
@@ -69,6 +86,7 @@ func (h *history) record(rec server.TickRecord, at time.Time) {
 	}
 	if len(h.durs) < maxTickDurations {
 		h.durs = append(h.durs, rec.Duration)
+		r.durs = append(r.durs, rec.Duration)
 	}
 	h.inputs.record(rec)
 }
@@ -122,7 +140,11 @@ func (h *history) at(id uint32, ft float64) (netcode.Pose, time.Duration, bool) 
 	frac := ft - float64(lo)
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	a, b := h.slot(lo), h.slot(hi)
+	r := h.roomOf[id]
+	if r == nil {
+		return netcode.Pose{}, 0, false
+	}
+	a, b := r.slot(lo), r.slot(hi)
 	if a.tick != lo || b.tick != hi {
 		return netcode.Pose{}, 0, false
 	}
@@ -140,24 +162,26 @@ func (h *history) at(id uint32, ft float64) (netcode.Pose, time.Duration, bool) 
 	return netcode.Pose{}, 0, false
 }
 
-// tickAt returns the fractional tick the server was at at server time t: between the two
-// recorded ticks around t, by their times. It returns false when t is outside the history.
-func (h *history) tickAt(t time.Duration) (float64, bool) {
+// tickAt returns the fractional tick player id's room was at at server time t: between the
+// two recorded ticks around t, by their times. It returns false when t is outside the
+// history or the player was never seen.
+func (h *history) tickAt(id uint32, t time.Duration) (float64, bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if h.latest < 2 {
+	r := h.roomOf[id]
+	if r == nil || r.latest < 2 {
 		return 0, false
 	}
 	oldest := uint32(1)
-	if h.latest > uint32(len(h.ticks)) {
-		oldest = h.latest - uint32(len(h.ticks)) + 1
+	if r.latest > uint32(len(r.ticks)) {
+		oldest = r.latest - uint32(len(r.ticks)) + 1
 	}
 	// Tick times increase with the tick: find the first tick after t among oldest+1 to
 	// latest, and t lies between the tick before it and it.
-	n := int(h.latest - oldest)
-	i := sort.Search(n, func(i int) bool { return h.slot(oldest+1+uint32(i)).now > t })
+	n := int(r.latest - oldest)
+	i := sort.Search(n, func(i int) bool { return r.slot(oldest+1+uint32(i)).now > t })
 	k := oldest + uint32(min(i, n-1)) // t at or after the newest tick: the last pair, checked below
-	a, b := h.slot(k), h.slot(k+1)
+	a, b := r.slot(k), r.slot(k+1)
 	if a.tick != k || b.tick != k+1 || t < a.now || t > b.now || b.now <= a.now {
 		return 0, false
 	}
@@ -173,9 +197,16 @@ func (t *tickPoses) pose(id uint32) (netcode.Pose, bool) {
 	return t.poses[i], true
 }
 
-// tickDurations returns a copy of the recorded tick durations.
-func (h *history) tickDurations() []time.Duration {
+// tickDurations returns a copy of the recorded tick durations: of every room for room "",
+// of one room otherwise (the server names every room, the default one "default").
+func (h *history) tickDurations(room string) []time.Duration {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	return slices.Clone(h.durs)
+	if room == "" {
+		return slices.Clone(h.durs)
+	}
+	if r := h.rooms[room]; r != nil {
+		return slices.Clone(r.durs)
+	}
+	return nil
 }

@@ -77,10 +77,10 @@ func TestHistoryForgetsOldTicks(t *testing.T) {
 	if !ok || p.X != minHistoryTicks+40.5 {
 		t.Errorf("at(1, %v) = %v, %v, want x %v", minHistoryTicks+40.5, p.X, ok, minHistoryTicks+40.5)
 	}
-	if ft, ok := h.tickAt(at); !ok || math.Abs(ft-(minHistoryTicks+40.5)) > 1e-9 {
+	if ft, ok := h.tickAt(1, at); !ok || math.Abs(ft-(minHistoryTicks+40.5)) > 1e-9 {
 		t.Errorf("tickAt(%v) in a wrapped ring = %v, %v, want %v", at, ft, ok, minHistoryTicks+40.5)
 	}
-	if ft, ok := h.tickAt(10 * 50 * time.Millisecond); ok {
+	if ft, ok := h.tickAt(1, 10*50*time.Millisecond); ok {
 		t.Errorf("tickAt(tick 10's time) = %v, want outside the history once overwritten", ft)
 	}
 }
@@ -94,13 +94,13 @@ func TestHistoryTickAtFollowsUnevenTicks(t *testing.T) {
 		if !ok {
 			t.Fatalf("at(1, %v) not found", ft)
 		}
-		got, ok := h.tickAt(at)
+		got, ok := h.tickAt(1, at)
 		if !ok || math.Abs(got-ft) > 1e-6 {
 			t.Errorf("tickAt(%v) = %v, %v, want %v", at, got, ok, ft)
 		}
 	}
 	for _, at := range []time.Duration{0, 49 * time.Millisecond, time.Hour} {
-		if got, ok := h.tickAt(at); ok {
+		if got, ok := h.tickAt(1, at); ok {
 			t.Errorf("tickAt(%v) = %v, want outside the history", at, got)
 		}
 	}
@@ -113,5 +113,36 @@ func TestHistoryTickAtFollowsUnevenTicks(t *testing.T) {
 	}
 	if _, ok := newHistory(time.Second).serverNow(base); ok {
 		t.Error("serverNow before any tick = ok, want false")
+	}
+}
+
+// TestHistoryKeepsRoomsApart: two rooms tick on their own, with tick numbers that
+// collide; each player's pose and tick times come from its own room, and the tick
+// durations can be had for one room or all.
+func TestHistoryKeepsRoomsApart(t *testing.T) {
+	h := newHistory(time.Second)
+	base := time.Now()
+	for tick := uint32(1); tick <= 10; tick++ {
+		now := time.Duration(tick) * 50 * time.Millisecond
+		h.record(server.TickRecord{Room: "default", Tick: tick, Now: now, Duration: time.Millisecond,
+			IDs: []uint32{1}, Poses: []netcode.Pose{{X: float64(tick)}}}, base.Add(now))
+		// Room b opened 20 ms later: its tick k runs at k*50ms+20ms, its tank stands at y 5.
+		h.record(server.TickRecord{Room: "b", Tick: tick, Now: now + 20*time.Millisecond, Duration: 2 * time.Millisecond,
+			IDs: []uint32{2}, Poses: []netcode.Pose{{Y: 5}}}, base.Add(now+20*time.Millisecond))
+	}
+	if p, at, ok := h.at(1, 4); !ok || p.X != 4 || at != 200*time.Millisecond {
+		t.Errorf("player 1 at tick 4: %v %v %v, want x 4 at 200ms (its room's tick)", p, at, ok)
+	}
+	if p, at, ok := h.at(2, 4); !ok || p.Y != 5 || p.X != 0 || at != 220*time.Millisecond {
+		t.Errorf("player 2 at tick 4: %v %v %v, want y 5 at 220ms (room b's tick)", p, at, ok)
+	}
+	if ft, ok := h.tickAt(2, 220*time.Millisecond); !ok || ft != 4 {
+		t.Errorf("room b's tick at 220ms = %v %v, want 4", ft, ok)
+	}
+	if ft, ok := h.tickAt(1, 225*time.Millisecond); !ok || ft != 4.5 {
+		t.Errorf("the default room's tick at 225ms = %v %v, want 4.5", ft, ok)
+	}
+	if all, b := h.tickDurations(""), h.tickDurations("b"); len(all) != 20 || len(b) != 10 || b[0] != 2*time.Millisecond {
+		t.Errorf("tick durations: %d in all, %d in b (first %v); want 20, 10 of 2ms", len(all), len(b), b)
 	}
 }

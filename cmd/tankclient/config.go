@@ -21,6 +21,8 @@ type Config struct {
 	Server string
 	// Name is the player name shown above our tank; the server may shorten it.
 	Name string
+	// Room is the room (match) on the server to join; "" is its default room.
+	Room string
 	// DialTimeout is how long to wait for the server's Welcome before giving up.
 	DialTimeout time.Duration
 
@@ -110,6 +112,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("-replay-at %v is before the recording's start", c.ReplayAt)
 	case c.Replay != "" && (c.Demo || c.Record != ""):
 		return errors.New("-replay plays a recording in a window of its own: not with -demo or -record")
+	case c.Room != "" && (c.Demo || c.Replay != ""):
+		return errors.New("-room joins a room of a running server: the demo plays in its own server, a replay in none")
 	case c.Screenshot != "" && c.Frames < 1:
 		return fmt.Errorf("-frames %d: a screenshot needs at least one frame", c.Frames)
 	case c.Bots < 0 || c.Bots > maxDemoBots:
@@ -126,7 +130,7 @@ func (c Config) Validate() error {
 // renderOptions returns the window options for c over the conditioner cc (nil: none).
 func (c Config) renderOptions(cc *linksim.ConditionedConn) render.Options {
 	o := render.Options{
-		Title:            "tanknet — " + c.Name + " @ " + c.Server,
+		Title:            "tanknet — " + c.Name + " @ " + c.Server + roomTitle(c.Room),
 		Width:            c.Width,
 		Height:           c.Height,
 		Position:         c.Position,
@@ -173,4 +177,12 @@ func parsePosition(s string) (*image.Point, error) {
 		return nil, fmt.Errorf("-pos %q: want x,y in screen pixels, e.g. 0,0", s)
 	}
 	return &image.Point{X: x, Y: y}, nil
+}
+
+// roomTitle is the window title's room part: "" for the default room.
+func roomTitle(room string) string {
+	if room == "" {
+		return ""
+	}
+	return " / " + room
 }

@@ -18,6 +18,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (Config, error) {
 	nf := linksim.NetFlags{Preset: cfg.Net, Seed: cfg.Seed}
 	fs.StringVar(&cfg.Server, "server", cfg.Server, "tankserver UDP `address`")
 	fs.StringVar(&cfg.Name, "name", cfg.Name, "player `name` shown above your tank")
+	fs.StringVar(&cfg.Room, "room", "", "the `room` (match) to join on the server: letters, digits, - and _; it opens if the server has room for it (default: the server's default room)")
 	fs.DurationVar(&cfg.DialTimeout, "timeout", cfg.DialTimeout, "give up joining after this long")
 	nf.Register(fs)
 	tl := fs.String("interp", cfg.Game.Interp.Timeline.String(), "remote interpolation `timeline`: receive (fixed delay) or adaptive (delay sized for late and lost snapshots)")

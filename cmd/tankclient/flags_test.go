@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"io"
+	"strings"
 	"testing"
 	"time"
 
@@ -66,6 +67,9 @@ func TestParseFlags_EveryFlag(t *testing.T) {
 	if cfg, err := parse("-replay", "m.tnrec", "-replay-at", "30s"); err != nil || cfg.Replay != "m.tnrec" || cfg.ReplayAt != 30*time.Second {
 		t.Errorf("-replay m.tnrec -replay-at 30s: %q %v (%v)", cfg.Replay, cfg.ReplayAt, err)
 	}
+	if cfg, err := parse("-room", "blue"); err != nil || cfg.Room != "blue" || !strings.HasSuffix(cfg.renderOptions(nil).Title, " / blue") {
+		t.Errorf("-room blue: %q, title %q (%v); want the room in the Config and the window's title", cfg.Room, cfg.renderOptions(nil).Title, err)
+	}
 	if cfg, err := parse("-demo", "-width", "800"); err != nil || cfg.Width != 800 || cfg.Height != demoHeight {
 		t.Errorf("-demo -width 800: %dx%d (%v), want 800x%d", cfg.Width, cfg.Height, err, demoHeight)
 	}
@@ -76,6 +80,7 @@ func TestParseFlags_Refuses(t *testing.T) {
 		{"-bogus"}, {"-net", "dialup"}, {"-demo", "-far-net", "dialup"}, {"-bot-skill", "godlike"}, {"-bots", "99"},
 		{"-pos", "10"}, {"-interp", "sometimes"}, {"-width", "100"}, {"-frame-report", "-1"}, {"-screenshot-when", "never", "-screenshot", "a.png"},
 		{"-replay-at", "5s"}, {"-replay", "m.tnrec", "-replay-at", "-1s"}, {"-replay", "m.tnrec", "-demo"}, {"-replay", "m.tnrec", "-record", "n.tnrec"},
+		{"-demo", "-room", "blue"}, {"-replay", "m.tnrec", "-room", "blue"},
 	} {
 		if _, err := parse(args...); err == nil {
 			t.Errorf("parseFlags(%q) = nil error, want it refused", args)

@@ -44,7 +44,7 @@ func run(ctx context.Context, cfg Config) error {
 		return err
 	}
 	// The session owns cc from here on and closes it a linger after the goodbye.
-	sess, err := client.Dial(ctx, cfg.Server, cfg.Name, cc, cfg.DialTimeout)
+	sess, err := client.DialRoom(ctx, cfg.Server, cfg.Name, cfg.Room, cc, cfg.DialTimeout)
 	if err != nil {
 		_ = closeRecordings()
 		return &joinError{err}

@@ -10,6 +10,7 @@
 //	tanksim -server 127.0.0.1:7777                    # against a running tankserver
 //	tanksim -bots 256 -arena large -bot-fps 20 -net none -contact=false
 //	tanksim -server 127.0.0.1:7777 -server-metrics 127.0.0.1:9100 -bots 64
+//	tanksim -rooms 8 -bots 256 -arena large -bot-fps 20    # 8 rooms of 32 on one server
 package main
 
 import (
@@ -45,6 +46,8 @@ func parseFlags(fs *flag.FlagSet, args []string) (cfg sim.Config, asJSON bool, e
 	cfg = sim.DefaultConfig()
 	fs.StringVar(&cfg.Server, "server", "", "`address` of a running tankserver; empty starts one in-process on 127.0.0.1 (needed for ground truth)")
 	fs.IntVar(&cfg.Bots, "bots", cfg.Bots, "number of bots")
+	fs.IntVar(&cfg.Rooms, "rooms", 0, "spread the bots evenly over `N` rooms of the server (the default room, then room-2 and on), with each room's figures in the report")
+	fs.StringVar(&cfg.Room, "room", "", "the `room` every bot joins (default: the server's default room)")
 	fs.DurationVar(&cfg.Duration, "duration", cfg.Duration, "how long the bots play (per run with -matrix)")
 	fs.Uint64Var(&cfg.Seed, "seed", cfg.Seed, "seed for the bots' driving and their link conditioners")
 	fs.BoolVar(&cfg.Contact, "contact", cfg.Contact, "in-process server only: resolve tank contact")
