@@ -109,8 +109,8 @@ fuzz: go ## fuzz every decoder of network bytes for FUZZTIME each (default 30s)
 squeeze: build ## a tankserver held to a quarter of a core for 30 s (SIGSTOP/SIGCONT) under 8 bots: fails if one is dropped (~50 s)
 	./scripts/squeeze.sh
 
-soak: go ## 8 bots on yojimbo's harsh network (1 s latency, 100 ms jitter, 25% loss, 25% duplicates) for SOAKTIME (default 3m); prints a report
-	TANKNET_SOAK=$${SOAKTIME:-3m} $(GO) test -race -count=1 -run '^TestSoak$$' -v -timeout 60m ./server
+soak: go ## 32 bots across rooms (24 in three steady rooms; a room of 8 opening and closing every 30 s) on yojimbo's harsh network (1 s latency, 100 ms jitter, 25% loss, 25% duplicates) for SOAKTIME (default 10m); prints a report
+	TANKNET_SOAK=$${SOAKTIME:-10m} $(GO) test -race -count=1 -run '^TestSoak$$' -v -timeout 60m ./server
 
 measurements: build ## rerun every measurement and rewrite docs/MEASUREMENTS.md (about twenty minutes; needs a quiet machine)
 	$(GO) run ./internal/measurements -out docs/MEASUREMENTS.md
