@@ -158,9 +158,10 @@ type Report struct {
 	Rooms []Report `json:"rooms,omitempty"`
 	// Room names a room's report.
 	Room string `json:"room,omitempty"`
-	// RoomTick is a room's tick wall time over the window (ms), estimated from the server's
-	// tick histogram of that room (buckets 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 25, 50 ms;
-	// linear inside a bucket); its max is the upper bound of the highest bucket reached.
+	// RoomTick is the tick wall time of the run's rooms over the window (ms; a room's report:
+	// that room's), estimated from the server's tick histogram of each room (buckets 0.05,
+	// 0.1, 0.25, 0.5, 1, 2, 5, 10, 25, 50 ms; linear inside a bucket); its max is the upper
+	// bound of the highest bucket reached. It reads an external server too.
 	RoomTick *Quantiles `json:"room_tick_ms,omitempty"`
 	// Groups holds, for a run with -group, the same report for each group's bots alone
 	// (without their clients, which are listed above); the top-level figures are the whole

@@ -46,10 +46,7 @@ func roomReports(d *runData) []Report {
 	var out []Report
 	for k := range cfg.Rooms {
 		first, n := cfg.roomShare(k)
-		name := roomNameOf(k)
-		if name == "" {
-			name = server.DefaultRoom
-		}
+		name := cfg.roomNames()[k]
 		sub := *d
 		sub.spec.cfg.Bots, sub.spec.cfg.Rooms = n, 0
 		sub.bots = d.bots[first : first+n]
@@ -63,10 +60,10 @@ func roomReports(d *runData) []Report {
 	return out
 }
 
-// roomTick returns room's tick durations over the measured window from the server's own
-// histogram of that room (server.RoomStats; tanknet_room_tick_duration_seconds from an
-// external server), nil when the run could not read it.
-func (d *runData) roomTick(room string) *Quantiles {
+// roomTick returns the tick durations of rooms, together, over the measured window from
+// the server's own histogram of each (server.RoomStats; tanknet_room_tick_duration_seconds
+// from an external server), nil when the run could not read them.
+func (d *runData) roomTick(rooms ...string) *Quantiles {
 	if d.watch == nil {
 		return nil
 	}
@@ -74,21 +71,46 @@ func (d *runData) roomTick(room string) *Quantiles {
 	if !ok {
 		return nil
 	}
-	a, b := first.rooms[room], last.rooms[room]
-	if b.count == 0 || len(a.counts) != len(b.counts) && len(a.counts) != 0 {
-		return nil
-	}
-	h := histogram{bounds: b.bounds, counts: make([]float64, len(b.counts)), count: b.count - a.count}
-	for i := range b.counts {
-		h.counts[i] = b.counts[i]
-		if len(a.counts) > 0 {
-			h.counts[i] -= a.counts[i]
+	var sum histogram
+	for _, room := range rooms {
+		a, b := first.rooms[room], last.rooms[room]
+		if len(b.counts) == 0 || len(a.counts) != 0 && len(a.counts) != len(b.counts) {
+			continue // not open at the window's end, or read in another shape: nothing to say
+		}
+		if sum.bounds == nil {
+			sum = histogram{bounds: b.bounds, counts: make([]float64, len(b.counts))}
+		} else if len(sum.bounds) != len(b.bounds) {
+			continue
+		}
+		sum.count += b.count - a.count
+		for i := range b.counts {
+			sum.counts[i] += b.counts[i]
+			if len(a.counts) > 0 {
+				sum.counts[i] -= a.counts[i]
+			}
 		}
 	}
-	if h.count <= 0 {
+	if sum.count <= 0 {
 		return nil
 	}
-	return &Quantiles{P50: h.quantile(0.5), P99: h.quantile(0.99), Max: h.quantile(1)}
+	return &Quantiles{P50: sum.quantile(0.5), P99: sum.quantile(0.99), Max: sum.quantile(1)}
+}
+
+// roomNames returns the server's names of a run's rooms (its bots' rooms).
+func (c Config) roomNames() []string {
+	if c.Rooms <= 1 {
+		if c.Room == "" {
+			return []string{server.DefaultRoom}
+		}
+		return []string{c.Room}
+	}
+	names := make([]string, c.Rooms)
+	for k := range names {
+		if names[k] = roomNameOf(k); names[k] == "" {
+			names[k] = server.DefaultRoom
+		}
+	}
+	return names
 }
 
 // histogram is a tick-duration histogram read from the server: counts[i] ticks took at

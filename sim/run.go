@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-
-	"tanknet/server"
 )
 
 // Result is what Run measured: Report for one configuration, Matrix for cfg.Matrix.
@@ -63,13 +61,7 @@ func runOne(ctx context.Context, cfg Config, progress io.Writer) (Report, error)
 	rep := buildReport(d)
 	rep.Groups = groupReports(d)
 	rep.Rooms = roomReports(d)
-	if cfg.Rooms <= 1 { // one room: its tick times as the server's histogram of it has them
-		room := cfg.Room
-		if room == "" {
-			room = server.DefaultRoom
-		}
-		rep.RoomTick = d.roomTick(room)
-	}
+	rep.RoomTick = d.roomTick(cfg.roomNames()...) // the ticks of every room the bots played in
 	if cfg.PlotDir != "" {
 		files, err := writeRunPlots(cfg.PlotDir, d, rep)
 		if err != nil {

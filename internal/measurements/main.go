@@ -69,7 +69,7 @@ const otherChecks = `
 | what | command |
 |---|---|
 | the server under attack: spoofed sources, floods, join bursts, churn, a client that never acknowledges, leaks over 1000 connect/leave cycles | ` + "`go test -race -count=1 ./server -run 'TestFlood_\\|TestJoins_Burst\\|TestChurn_Joins\\|TestLeak_\\|TestSpoof_' -v`" + ` |
-| 8 bots for 3 minutes on a harsh network (1 s latency, 100 ms jitter, 25% loss and duplicates each way): every input applied once, in order | ` + "`make soak`" + ` |
+| 32 bots across rooms for 10 minutes (three steady rooms of 8; a room of 8 opening and closing every 30 s) on a harsh network (1 s latency, 100 ms jitter, 25% loss and duplicates each way): every input applied once, in order, no bot dropped while it plays, memory and goroutines back to the baseline; figures in [SOAK.md](SOAK.md) | ` + "`make soak`" + ` |
 | the cost of the hot paths (a tick's snapshots, judging a lag-compensated shot, a delta chunk) | ` + "`make bench`" + ` |
 | bytes per client and server CPU against player count on the large arena | ` + "`go run ./internal/scalesweep -after bin -out docs/plots` (after `make build`)" + ` |
 `

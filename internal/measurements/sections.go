@@ -1,5 +1,10 @@
 package main
 
+import (
+	"fmt"
+	"strconv"
+)
+
 // A section is one table of docs/MEASUREMENTS.md: what it shows, and one row per command.
 type section struct {
 	title string
@@ -137,6 +142,29 @@ var sections = []section{
 		cols: []column{{"server tick p50 / p99 ms", "server_tick_ms.p50 server_tick_ms.p99"}, {"snapshots ratio min", "snapshots_ratio_min"},
 			{"down bytes/s per client", "bytes_per_s.down"}, {"up bytes/s per client", "bytes_per_s.up"}, {"residual ≠ 0", "residual_nonzero"}},
 	},
+	{
+		title: "Rooms: eight matches of 32 beside one of 256",
+		about: "One tankserver process, started by scripts/roomscale.sh on its own (so its CPU time, read from its -metrics endpoint, is the server's alone), plays 256 bots on the large arena with contact off for 20 s: spread over eight rooms of 32 (tanksim -rooms 8), then all in one room. Each room ticks on its own goroutine; its tick times come from the server's per-room histogram (tanknet_room_tick_duration_seconds), estimated inside a bucket, so a p99 between 1 and 2 ms reads as such but not more finely. CPU and bytes are the whole server's and the bots' means; a bot that cannot join or is dropped fails the run.",
+		rows: append(append([]row{{"8 rooms × 32, every room", roomScale(8), ""}}, roomRows()...),
+			row{"1 room × 256", roomScale(1), ""}),
+		cols: []column{{"bots", "bots"}, {"room tick p50 / p99 ms", "room_tick_ms.p50 room_tick_ms.p99"}, {"server CPU cores", "server_cpu_cores"},
+			{"down bytes/s per client", "bytes_per_s.down"}, {"up bytes/s per client", "bytes_per_s.up"},
+			{"snapshots ratio min", "snapshots_ratio_min"}, {"residual ≠ 0", "residual_nonzero"}},
+	},
+}
+
+// roomScale is scripts/roomscale.sh with rooms: a tankserver of its own and tanksim's JSON.
+func roomScale(rooms int) []string {
+	return []string{"scripts/roomscale.sh", strconv.Itoa(rooms), strconv.Itoa(7796 + 10*rooms)}
+}
+
+// roomRows are the eight rooms of the roomScale(8) run, a row each.
+func roomRows() []row {
+	var rows []row
+	for k := range 8 {
+		rows = append(rows, row{fmt.Sprintf("… room %d of 8", k+1), roomScale(8), fmt.Sprintf("rooms.%d", k)})
+	}
+	return rows
 }
 
 // matrix is the last section: every preset, lane and timeline with the input buffer on and
