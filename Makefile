@@ -16,7 +16,7 @@ SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 GOFILES   = $(shell git ls-files -co --exclude-standard '*.go' 2>/dev/null || find . -name '*.go' -not -path './.git/*')
 
 .DEFAULT_GOAL := help
-.PHONY: help deps go build install demo demo-windows server client sim test bench fuzz squeeze soak measurements gif gen lint fmt clean
+.PHONY: help deps go build install demo demo-windows demo-rooms server client sim test bench fuzz squeeze soak measurements gif gen lint fmt clean
 
 help: ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  make %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -70,6 +70,21 @@ demo-windows: ## a server and two separate windows side by side, the second on a
 	$(BIN)/tankclient -server 127.0.0.1:$(PORT) -name far -net mobile-3g $(FAR_WINDOW) & far=$$!; \
 	trap 'kill -INT $$near $$far $$server 2>/dev/null; wait; exit 0' INT TERM; \
 	wait $$near $$far; kill -INT $$server 2>/dev/null; wait $$server
+
+demo-rooms: ## one server, two rooms side by side: a window and four bots in room red, another and four in room blue
+	@if [ -z "$$DISPLAY" ] && [ -z "$$WAYLAND_DISPLAY" ]; then \
+	  echo "make demo-rooms opens windows, but there is no display here (DISPLAY is unset)." >&2; \
+	  echo "Try the headless simulation instead: make sim ARGS='-rooms 2'" >&2; exit 1; fi
+	@$(MAKE) --no-print-directory build
+	@$(BIN)/tankserver -addr 127.0.0.1:$(PORT) & server=$$!; sleep 0.5; \
+	if ! kill -0 $$server 2>/dev/null; then \
+	  echo "tankserver could not start on 127.0.0.1:$(PORT) (is the port in use?): try make demo-rooms PORT=7778" >&2; exit 1; fi; \
+	$(BIN)/tanksim -server 127.0.0.1:$(PORT) -room red -bots 4 -duration 1h -net none >/dev/null & red=$$!; \
+	$(BIN)/tanksim -server 127.0.0.1:$(PORT) -room blue -bots 4 -duration 1h -net none >/dev/null & blue=$$!; \
+	$(BIN)/tankclient -server 127.0.0.1:$(PORT) -room red -name ada $(NEAR_WINDOW) & near=$$!; \
+	$(BIN)/tankclient -server 127.0.0.1:$(PORT) -room blue -name bob $(FAR_WINDOW) & far=$$!; \
+	trap 'kill -INT $$near $$far $$red $$blue $$server 2>/dev/null; wait; exit 0' INT TERM; \
+	wait $$near $$far; kill -INT $$red $$blue 2>/dev/null; wait $$red $$blue; kill -INT $$server 2>/dev/null; wait $$server
 
 server: go ## run a server on PORT (default 7777); needs no display or C compiler
 	CGO_ENABLED=0 $(GO) build -o $(BIN)/ ./cmd/tankserver

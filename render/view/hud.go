@@ -39,7 +39,11 @@ func HUD(g *client.Game, t Techniques, net []string) []Line {
 	}
 
 	add(Heading, "Connection")
-	add(Plain, "player #%d %s", w.PlayerID, g.Name(w.PlayerID))
+	if w.Room != "" && w.Room != "default" { // the server's default room needs no name
+		add(Plain, "player #%d %s in room %s", w.PlayerID, g.Name(w.PlayerID), w.Room)
+	} else {
+		add(Plain, "player #%d %s", w.PlayerID, g.Name(w.PlayerID))
+	}
 	rtt := "-"
 	if st.RTTSamples > 0 {
 		rtt = ms(st.RTT)
