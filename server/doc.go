@@ -16,8 +16,11 @@
 // every tank's pose, ack and combat at its end. Package server/recording writes them to a
 // file (tankserver -record) from which the current code can rebuild every tick.
 //
-// One goroutine owns the world; connection goroutines only decode and enqueue, and a slow
-// client only ever holds up its own connection. With interest management, each client's own
+// One server plays several matches on one port, each in a room (rooms.go, room.go): a Hello
+// names its room, the default room is always open, others open on demand up to
+// Config.MaxRooms and close when empty. Each room is a world owned by one goroutine of its
+// own, ticking on its own; connection goroutines only decode and enqueue, and a slow client
+// only ever holds up its own connection. With interest management, each client's own
 // snapshot is built after the tick by a few worker goroutines from what the tick left behind
 // (fanout.go), so the tick stays short at hundreds of players. Package server never trusts a byte from the
 // network: malformed frames, bad values and impossible timing get a logged reason, a counter
