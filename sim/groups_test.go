@@ -56,6 +56,9 @@ func TestRunGroupsReportEachGroupApart(t *testing.T) {
 	if err := r.WriteText(&text); err != nil {
 		t.Fatal(err)
 	}
+	if strings.Contains(text.String(), "one-way 0.0 ms") || r.RemoteDelayRatio != nil {
+		t.Errorf("the whole run's delay is set against one one-way latency (ratio %v), but each group has its own:\n%s", r.RemoteDelayRatio, text.String())
+	}
 	if !strings.Contains(text.String(), "up=mobile-3g,down=lan  1") {
 		t.Errorf("text report lacks the group table row:\n%s", text.String())
 	}

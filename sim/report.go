@@ -333,7 +333,7 @@ func buildReport(d *runData) Report {
 	r.InputToVisible = quantiles(inputs)
 	r.RemoteError = errorSummary(errs)
 	r.RemoteDelay = quantiles(delays)
-	if r.RemoteDelay != nil && r.ConfiguredDelayMillis != nil {
+	if r.RemoteDelay != nil && r.ConfiguredDelayMillis != nil && len(d.spec.groups) == 0 { // groups: each has its own one-way
 		if want := r.OneWayMillis + *r.ConfiguredDelayMillis; want > 0 {
 			r.RemoteDelayRatio = ptr(r.RemoteDelay.P50 / want)
 		}

@@ -33,7 +33,9 @@ func (r Report) WriteText(w io.Writer) error {
 	if e := r.RemotePlaybackError; e != nil {
 		fmt.Fprintf(w, "           error rms %.4f, p99 %.4f, max %.4f units at a steady median delay (playback)\n", e.RMS, e.P99, e.Max)
 	}
-	if q := r.RemoteDelay; q != nil {
+	if q := r.RemoteDelay; q != nil && len(r.Groups) > 0 {
+		fmt.Fprintf(w, "           delay p50 %.1f ms, p99 %.1f ms over every group, each on its own latency (see the group table)\n", q.P50, q.P99)
+	} else if q != nil {
 		fmt.Fprintf(w, "           delay p50 %.1f ms, p99 %.1f ms = %s x (one-way %.1f ms + configured %s ms)\n",
 			q.P50, q.P99, opt("%.2f", r.RemoteDelayRatio), r.OneWayMillis, opt("%.1f", r.ConfiguredDelayMillis))
 	}
