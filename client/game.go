@@ -323,7 +323,9 @@ func (g *Game) receiveState(at time.Duration, ps *tankv1.PlayerState) {
 	st := wire.StateFromProto(ps)
 	if id == g.welcome.PlayerID {
 		if g.local == nil {
-			g.local = netcode.NewLocal(&g.welcome.Arena, g.opts.Local, st)
+			lc := g.opts.Local // a server with a longer input lead than the default needs more kept
+			lc.MaxPending = max(lc.MaxPending, int(g.welcome.MaxInputLead)+netcode.AckReturnSteps)
+			g.local = netcode.NewLocal(&g.welcome.Arena, lc, st)
 		} else {
 			g.local.Reconcile(st)
 		}

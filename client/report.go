@@ -27,10 +27,14 @@ type Report struct {
 	Converged        int     `json:"corrections_converged"`
 	Escalated        int     `json:"corrections_escalated"`
 	Snaps            int     `json:"snaps"`
-	StaleRejects     int     `json:"stale_rejects"`
-	Holds            int     `json:"holds"`
-	InterpFrames     int     `json:"interp_frames"`
-	RTTMillis        float64 `json:"rtt_ms"`
+	// PendingDropped counts unacknowledged inputs forgotten because the client kept too
+	// many (netcode.LocalConfig.MaxPending); the server may still apply them, and then
+	// the replay misses them. It should be 0.
+	PendingDropped int     `json:"pending_dropped"`
+	StaleRejects   int     `json:"stale_rejects"`
+	Holds          int     `json:"holds"`
+	InterpFrames   int     `json:"interp_frames"`
+	RTTMillis      float64 `json:"rtt_ms"`
 
 	Lane          string `json:"lane"`
 	Chunks        int    `json:"chunks"`
@@ -90,6 +94,7 @@ func (g *Game) Report() Report {
 		r.Converged = c.CorrectionsConverged
 		r.Escalated = c.CorrectionsEscalated
 		r.Snaps = c.Snaps
+		r.PendingDropped = c.PendingDropped
 		r.StaleRejects = c.StaleRejects
 	}
 	add := func(c netcode.InterpCounters) {

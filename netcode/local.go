@@ -34,11 +34,22 @@ type LocalConfig struct {
 	PartialStep bool
 }
 
+// DefaultInputLead is the server's default max input lead (Welcome.max_input_lead): how many
+// move ticks past the last one it applied it accepts, 120 at its default idle timeout.
+const DefaultInputLead = 120
+
+// AckReturnSteps is how many more inputs than the server's input lead a client keeps
+// unacknowledged: the server's acknowledgement of an input reaches the client a downlink's
+// latency later, and every input sent meanwhile is still pending. 136 steps is 6.8 s: a
+// second of latency with seconds of snapshots lost on the way. With fewer, a client behind
+// a slow downlink forgets inputs the server then applies, and its replay misses them.
+const AckReturnSteps = 136
+
 // DefaultLocalConfig returns the settings tanknet clients use.
 func DefaultLocalConfig() LocalConfig {
 	return LocalConfig{
-		MaxCatchUp:  5,   // 250 ms of backlog per frame: past a longer stall, dropping steps beats a spiral of slow frames
-		MaxPending:  128, // past the server's max input lead (120): it drops a client further ahead, so none is ever forgotten early
+		MaxCatchUp:  5,                                 // 250 ms of backlog per frame: past a longer stall, dropping steps beats a spiral of slow frames
+		MaxPending:  DefaultInputLead + AckReturnSteps, // every input the server may still apply (see AckReturnSteps)
 		Correction:  DefaultCorrectionConfig(),
 		PartialStep: true, // input shows within a frame; interpolating between steps costs a step of latency
 	}

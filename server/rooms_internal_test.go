@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"tanknet/netcode"
 )
 
 func TestRoomName(t *testing.T) {
@@ -54,5 +56,15 @@ func TestOpenLimiter(t *testing.T) {
 	}
 	if !full.allow(netip.MustParseAddr("192.0.2.9"), t0.Add(time.Hour), 1, time.Hour) || len(full.by) > maxOpeners {
 		t.Errorf("once the table's buckets are full again a newcomer gets in and the table stays bounded (%d entries)", len(full.by))
+	}
+}
+
+// TestInputLead_IsWhatClientsKeepFor: a client keeps netcode.DefaultInputLead inputs plus
+// those whose acknowledgement is on its way back (netcode.DefaultLocalConfig); the default
+// server accepts exactly that lead, so no input it may apply is one a client forgot.
+func TestInputLead_IsWhatClientsKeepFor(t *testing.T) {
+	cfg := DefaultConfig()
+	if got := cfg.inputLead(); got != netcode.DefaultInputLead {
+		t.Errorf("the default server's input lead is %d ticks; clients keep inputs for %d", got, netcode.DefaultInputLead)
 	}
 }

@@ -222,8 +222,9 @@ func (b *soakBot) check(t *testing.T, w io.Writer, ticks []uint32) {
 	if n := len(ticks); n < int(r.LastAck) || n > r.InputsSent || n == 0 {
 		t.Errorf("bot %s: %d inputs applied, want between its last ack %d and the %d it sent", b.name, n, r.LastAck, r.InputsSent)
 	}
-	if r.ResidualNonZero != 0 {
-		t.Errorf("bot %s: %d reconciliations moved its prediction, want 0 with contact off", b.name, r.ResidualNonZero)
+	if r.ResidualNonZero != 0 || r.PendingDropped != 0 {
+		t.Errorf("bot %s: %d reconciliations moved its prediction and %d inputs were forgotten unacknowledged; want 0 of both with contact off",
+			b.name, r.ResidualNonZero, r.PendingDropped)
 	}
 	if want := b.room; want != "" && r.Room != want {
 		t.Errorf("bot %s: seated in room %q, want %q", b.name, r.Room, want)
