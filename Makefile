@@ -3,6 +3,9 @@
 GO       ?= go
 BUF      := $(GO) run github.com/bufbuild/buf/cmd/buf@v1.75.0
 PORT     ?= 7777
+# make server listens on every interface, so players on the LAN can join; HOST=127.0.0.1
+# keeps it to this machine.
+HOST     ?=
 ARGS     ?=
 BIN      := bin
 # What the window client needs to build (cgo, X11/GL headers) and what its tests need to run
@@ -86,9 +89,9 @@ demo-rooms: ## one server, two rooms side by side: a window and four bots in roo
 	trap 'kill -INT $$near $$far $$red $$blue $$server 2>/dev/null; wait; exit 0' INT TERM; \
 	wait $$near $$far; kill -INT $$red $$blue 2>/dev/null; wait $$red $$blue; kill -INT $$server 2>/dev/null; wait $$server
 
-server: go ## run a server on PORT (default 7777); needs no display or C compiler
+server: go ## run a server on PORT (default 7777) of every interface (HOST=127.0.0.1: this machine only); needs no display or C compiler
 	CGO_ENABLED=0 $(GO) build -o $(BIN)/ ./cmd/tankserver
-	$(BIN)/tankserver -addr :$(PORT) $(ARGS)
+	$(BIN)/tankserver -addr $(HOST):$(PORT) $(ARGS)
 
 client: build ## run a window client against 127.0.0.1:PORT; pass flags in ARGS="..."
 	$(BIN)/tankclient -server 127.0.0.1:$(PORT) $(ARGS)
