@@ -15,6 +15,7 @@ import (
 	"tanknet/linksim"
 	"tanknet/render"
 	"tanknet/server"
+	"tanknet/server/recording"
 	"tanknet/transport"
 )
 
@@ -59,7 +60,8 @@ func (b *truthBox) read(dst *render.Truth) {
 // and the far one under cfg.FarConditions, in one window with the server's truth between
 // them. Other clients (bots, a tankclient) may join the same address.
 func runDemo(ctx context.Context, cfg Config) (err error) {
-	recs, closeRecordings, err := openRecordings(recordPaths(cfg.Record, true))
+	paths := recordPaths(cfg.Record, true)
+	recs, closeRecordings, err := openRecordings(paths[:min(len(paths), 2)])
 	if err != nil {
 		return err
 	}
@@ -80,15 +82,41 @@ func runDemo(ctx context.Context, cfg Config) (err error) {
 		return err
 	}
 	var truth truthBox
-	srv.Observe(truth.observe)
+	var serverRec *recording.File // FILE-server: the in-process server's own recording
+	if len(paths) == 3 {
+		if serverRec, err = recording.Create(paths[2], scfg, scfg.Logger); err != nil {
+			pc.Close()
+			return err
+		}
+	}
+	srv.Observe(func(r server.TickRecord) {
+		if r.Room != server.DefaultRoom {
+			return // the demo's players play the default room; a bot sent to another is not drawn
+		}
+		truth.observe(r)
+		if serverRec != nil {
+			serverRec.Tick(r)
+		}
+	})
 	srvCtx, stopServer := context.WithCancel(context.Background())
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(srvCtx, pc) }()
 	defer func() {
 		stopServer()
+		stopped := true
 		select {
 		case <-served:
 		case <-time.After(serverStopWait):
+			stopped = false
+		}
+		switch {
+		case serverRec == nil:
+		case !stopped: // the server may still tick: closing the recorder under it would race
+			err = errors.Join(err, fmt.Errorf("-record: the server did not stop within %v; %s is incomplete", serverStopWait, paths[2]))
+		default:
+			if cerr := serverRec.Close(); cerr != nil {
+				err = errors.Join(err, fmt.Errorf("-record: %s: %w", paths[2], cerr))
+			}
 		}
 	}()
 

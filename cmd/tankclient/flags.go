@@ -35,7 +35,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (Config, error) {
 	pos := fs.String("pos", "", "where the window opens: `x,y` of its top-left corner in screen pixels")
 	fs.StringVar(&cfg.Screenshot, "screenshot", "", "write a PNG of the window to `file` after -frames frames, then exit")
 	fs.IntVar(&cfg.Frames, "frames", cfg.Frames, "frames to draw before -screenshot")
-	fs.StringVar(&cfg.Record, "record", "", "write a client recording of the session (what arrived, when, and the keys) to `file`; with -demo, file-near and file-far (docs/RECORDINGS.md)")
+	fs.StringVar(&cfg.Record, "record", "", "write a client recording of the session (what arrived, when, and the keys) to `file`; with -demo, file-near and file-far, and the demo's server recording file-server (docs/RECORDINGS.md)")
 	fs.StringVar(&cfg.Replay, "replay", "", "play a client recording `file` in the window instead of joining a server: Space plays and pauses, arrows step and change speed, the bar seeks")
 	fs.DurationVar(&cfg.ReplayAt, "replay-at", 0, "with -replay, open the recording paused at this `moment` (e.g. 30s)")
 	fs.StringVar(&cfg.GIF, "gif", "", "with -screenshot, also record the run, 15 frames a second at half size, into this animated GIF `file`")

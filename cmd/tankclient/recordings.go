@@ -30,8 +30,9 @@ func runReplay(ctx context.Context, cfg Config) error {
 }
 
 // recordPaths returns the files -record FILE writes: FILE for a single window; for the demo
-// one per player, "near" and "far" put before FILE's extension (match.tnrec:
-// match-near.tnrec, match-far.tnrec). No file, no paths.
+// a client recording per player and the server recording of its in-process server, "near",
+// "far" and "server" put before FILE's extension (match.tnrec: match-near.tnrec,
+// match-far.tnrec, match-server.tnrec), in that order. No file, no paths.
 func recordPaths(file string, demo bool) []string {
 	switch {
 	case file == "":
@@ -41,7 +42,7 @@ func recordPaths(file string, demo bool) []string {
 	}
 	ext := filepath.Ext(file)
 	base := strings.TrimSuffix(file, ext)
-	return []string{base + "-near" + ext, base + "-far" + ext}
+	return []string{base + "-near" + ext, base + "-far" + ext, base + "-server" + ext}
 }
 
 // openRecordings creates the files at paths before the window opens, so a path that cannot

@@ -2,7 +2,9 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,23 +14,48 @@ import (
 	"time"
 
 	"tanknet/client"
+	"tanknet/server/recording"
 )
+
+// playersIn counts the players a server recording placed (joined or respawned) at least once.
+func playersIn(t *testing.T, r io.Reader) int {
+	t.Helper()
+	rd, err := recording.NewReader(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[uint32]bool{}
+	for {
+		m, err := rd.Next()
+		if errors.Is(err, io.EOF) {
+			return len(seen)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range m.GetTick().GetEvents() {
+			seen[e.GetPlayerId()] = true
+		}
+	}
+}
 
 func TestRecordPaths(t *testing.T) {
 	if got := recordPaths("out/m.tnrec", false); !slices.Equal(got, []string{"out/m.tnrec"}) {
 		t.Errorf("single window: %q", got)
 	}
-	if got := recordPaths("out/m.tnrec", true); !slices.Equal(got, []string{"out/m-near.tnrec", "out/m-far.tnrec"}) {
+	if got := recordPaths("out/m.tnrec", true); !slices.Equal(got, []string{"out/m-near.tnrec", "out/m-far.tnrec", "out/m-server.tnrec"}) {
 		t.Errorf("demo: %q", got)
 	}
-	if got := recordPaths("match", true); !slices.Equal(got, []string{"match-near", "match-far"}) {
+	if got := recordPaths("match", true); !slices.Equal(got, []string{"match-near", "match-far", "match-server"}) {
 		t.Errorf("demo, no extension: %q", got)
 	}
 }
 
 // TestRecord_DemoWritesAReplayableRecordingPerPlayer: -demo -record writes the near and far
 // players' recordings, and each replays through a Game to its end with as many frames as
-// the window drew; a path that cannot be written stops the client before the window.
+// the window drew, and the in-process server's recording, which verifies exact with both
+// players and the bot in it; a path that cannot be written stops the client before the
+// window.
 func TestRecord_DemoWritesAReplayableRecordingPerPlayer(t *testing.T) {
 	if os.Getenv("DISPLAY") == "" {
 		t.Fatal("this test needs a display: run it under xvfb-run -a")
@@ -59,6 +86,22 @@ func TestRecord_DemoWritesAReplayableRecordingPerPlayer(t *testing.T) {
 		if p.Frames() < 10 || p.Game().Stats().Snapshots == 0 || p.Game().Local() == nil {
 			t.Errorf("%s: replayed %d frames, %d snapshots; want a few frames, with snapshots and its tank", player, p.Frames(), p.Game().Stats().Snapshots)
 		}
+	}
+
+	srvRec, err := os.Open(filepath.Join(dir, "m-server.tnrec"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srvRec.Close()
+	rep, err := recording.Verify(srvRec)
+	if err != nil || !rep.Exact() || rep.Ticks < 10 || rep.Moves == 0 {
+		t.Errorf("the demo's server recording: %v, %v (%d ticks, %d moves); want it exact, with ticks and moves", rep, err, rep.Ticks, rep.Moves)
+	}
+	if _, err := srvRec.Seek(0, 0); err != nil {
+		t.Fatal(err)
+	}
+	if n := playersIn(t, srvRec); n != 3 {
+		t.Errorf("the demo's server recording placed %d players, want 3 (near, far and a bot)", n)
 	}
 
 	// The near player's recording in the replay window, opened paused at 0.25 s: it stays

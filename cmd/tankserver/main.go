@@ -192,23 +192,14 @@ func run(ctx context.Context, cfg Config, signals <-chan os.Signal) error {
 		pc = cpc
 	}
 	if cfg.Record != "" {
-		f, err := os.Create(cfg.Record)
+		rec, err := recording.Create(cfg.Record, cfg.Server, cfg.Server.Logger)
 		if err != nil {
 			pc.Close()
-			return fmt.Errorf("-record: %w", err)
+			return err
 		}
-		rec := recording.NewRecorder(f, cfg.Server, 0, cfg.Server.Logger)
-		srv.Observe(func(r server.TickRecord) {
-			if r.Room == server.DefaultRoom { // one world's story per file; the other rooms are not recorded
-				rec.Tick(r)
-			}
-		})
+		srv.Observe(rec.Tick) // the default room only: one world's story per file
 		defer func() {
-			err := rec.Close()
-			if cerr := f.Close(); err == nil {
-				err = cerr
-			}
-			if err != nil {
+			if err := rec.Close(); err != nil {
 				cfg.Server.Logger.Error("recording incomplete", "file", cfg.Record, "err", err)
 			} else {
 				cfg.Server.Logger.Info("recording written", "file", cfg.Record)
