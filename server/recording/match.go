@@ -1,0 +1,185 @@
+package recording
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+
+	"tanknet/netcode"
+	tankv1 "tanknet/proto/tank/v1"
+	"tanknet/transport"
+)
+
+// Match is a server recording held in memory for a viewer: At rebuilds the world at any
+// recorded tick from the nearest keyframe at or before it (or the empty world, for a
+// recording that starts at tick 1), re-simulating the ticks between as Verify does. A
+// viewer that moves forward a tick at a time continues from where it was.
+type Match struct {
+	Header *tankv1.RecordingHeader
+	arena  netcode.Arena
+	rules  netcode.Rules
+	first  uint32                 // the first recorded tick
+	ticks  []*tankv1.RecordedTick // ticks[i] is tick first+i
+	keys   []*tankv1.Keyframe     // in tick order
+
+	// The world at the end of tick at, for a viewer stepping forward.
+	at     uint32
+	tanks  []tank
+	combat map[uint32]TankCombat
+}
+
+// TankCombat is a tank's health and wreck as a keyframe recorded them, or as a placement
+// since left them (a placed tank is whole: it joined or respawned).
+type TankCombat struct {
+	Health      uint32
+	Destroyed   bool
+	RespawnTick uint32
+}
+
+// TankState is one tank at the end of a tick.
+type TankState struct {
+	ID   uint32
+	Pose netcode.Pose
+	Ack  uint32
+	TankCombat
+}
+
+// Load reads a whole recording from r, checking its order as Verify does. A recording with
+// no tick, or one that does not start at tick 1 and has no keyframe, is refused: no moment
+// of it could be rebuilt.
+func Load(r io.Reader) (*Match, error) {
+	rd, err := NewReader(r)
+	if err != nil {
+		return nil, err
+	}
+	m := &Match{Header: rd.Header, first: rd.Header.GetFirstTick()}
+	if m.arena, err = transport.ArenaFromProto(rd.Header.GetArena()); err != nil {
+		return nil, fmt.Errorf("recording: header arena: %w", err)
+	}
+	if m.rules, err = transport.RulesFromProto(rd.Header.GetRules()); err != nil {
+		return nil, fmt.Errorf("recording: header rules: %w", err)
+	}
+	last := m.first - 1
+	for {
+		at := rd.Offset()
+		rec, err := rd.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		switch k := rec.GetKind().(type) {
+		case *tankv1.Record_Header:
+			return nil, fmt.Errorf("recording: at byte %d: a second header", at)
+		case *tankv1.Record_Tick:
+			if k.Tick.GetTick() != last+1 {
+				return nil, fmt.Errorf("recording: at byte %d: tick %d follows tick %d", at, k.Tick.GetTick(), last)
+			}
+			last++
+			m.ticks = append(m.ticks, k.Tick)
+		case *tankv1.Record_Keyframe:
+			if k.Keyframe.GetTick() != last || len(m.ticks) == 0 {
+				return nil, fmt.Errorf("recording: at byte %d: keyframe of tick %d after tick %d", at, k.Keyframe.GetTick(), last)
+			}
+			if len(k.Keyframe.GetTanks()) > maxTanks {
+				return nil, fmt.Errorf("recording: at byte %d: keyframe of %d tanks, at most %d", at, len(k.Keyframe.GetTanks()), maxTanks)
+			}
+			m.keys = append(m.keys, k.Keyframe)
+		}
+	}
+	switch {
+	case len(m.ticks) == 0:
+		return nil, errors.New("recording: no tick recorded")
+	case m.first != 1 && len(m.keys) == 0:
+		return nil, fmt.Errorf("recording: starts at tick %d and has no keyframe to start from", m.first)
+	}
+	return m, nil
+}
+
+// First and Last are the first and last recorded ticks.
+func (m *Match) First() uint32 { return m.first }
+func (m *Match) Last() uint32  { return m.first + uint32(len(m.ticks)) - 1 }
+
+// Rules are the combat rules the recording's header names.
+func (m *Match) Rules() netcode.Rules { return m.rules }
+
+// At appends to dst the world at the end of tick (clamped to what can be rebuilt), in id
+// order, and returns it with the tick it shows.
+func (m *Match) At(tick uint32, dst []TankState) ([]TankState, uint32, error) {
+	tick = min(max(tick, m.start()), m.Last())
+	if m.combat == nil || tick < m.at || m.keyBefore(tick) > m.at {
+		m.reset(tick)
+	}
+	for m.at < tick {
+		t := m.ticks[m.at+1-m.first]
+		var err error
+		if m.tanks, err = step(&m.arena, m.Header.GetContact(), m.tanks, t, netcode.Simulate); err != nil {
+			m.combat = nil // start afresh next time
+			return dst, m.at, fmt.Errorf("recording: %w", err)
+		}
+		m.at++
+		m.placed(t)
+	}
+	for _, t := range m.tanks {
+		dst = append(dst, TankState{ID: t.id, Pose: t.pose, Ack: t.ack, TankCombat: m.combat[t.id]})
+	}
+	return dst, tick, nil
+}
+
+// start is the first tick At can show: the first keyframe's, or the first tick.
+func (m *Match) start() uint32 {
+	if m.first == 1 {
+		return 1
+	}
+	return m.keys[0].GetTick()
+}
+
+// keyBefore returns the tick of the last keyframe at or before tick, 0 when none.
+func (m *Match) keyBefore(tick uint32) uint32 {
+	i, found := slices.BinarySearchFunc(m.keys, tick, func(k *tankv1.Keyframe, t uint32) int { return int(int64(k.GetTick()) - int64(t)) })
+	if found {
+		return tick
+	}
+	if i == 0 {
+		return 0
+	}
+	return m.keys[i-1].GetTick()
+}
+
+// reset starts the world afresh at the last keyframe at or before tick, or before tick 1.
+func (m *Match) reset(tick uint32) {
+	m.tanks, m.combat, m.at = m.tanks[:0], map[uint32]TankCombat{}, 0
+	k := m.keyBefore(tick)
+	if k == 0 {
+		return // a recording from tick 1: the empty world before it
+	}
+	kf := m.keys[slices.IndexFunc(m.keys, func(kf *tankv1.Keyframe) bool { return kf.GetTick() == k })]
+	m.tanks, m.at = tanksOf(kf), k
+	for _, t := range kf.GetTanks() {
+		m.combat[t.GetPlayerId()] = TankCombat{Health: t.GetHealth(), Destroyed: t.GetDestroyed(), RespawnTick: t.GetRespawnTick()}
+	}
+}
+
+// placed notes tick t's departures and placements in the combat state: a placed tank is
+// whole (it joined or respawned). Hits between keyframes are not recorded: a tank's health
+// between them is the last keyframe's.
+func (m *Match) placed(t *tankv1.RecordedTick) {
+	for _, e := range t.GetEvents() {
+		switch e.GetKind() {
+		case tankv1.WorldEvent_KIND_LEFT:
+			delete(m.combat, e.GetPlayerId())
+		case tankv1.WorldEvent_KIND_PLACED:
+			m.combat[e.GetPlayerId()] = TankCombat{Health: m.rules.MaxHealth}
+		}
+	}
+	if every := m.Header.GetKeyframeEvery(); every > 0 && m.at%every == 0 {
+		// the tick's keyframe, if recorded, is the truth about health
+		if i, ok := slices.BinarySearchFunc(m.keys, m.at, func(k *tankv1.Keyframe, t uint32) int { return int(int64(k.GetTick()) - int64(t)) }); ok {
+			for _, kt := range m.keys[i].GetTanks() {
+				m.combat[kt.GetPlayerId()] = TankCombat{Health: kt.GetHealth(), Destroyed: kt.GetDestroyed(), RespawnTick: kt.GetRespawnTick()}
+			}
+		}
+	}
+}

@@ -1,0 +1,100 @@
+package recording
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"os"
+	"strings"
+	"testing"
+
+	"tanknet/netcode"
+)
+
+// hashOfStates is the state hash of tanks as At returns them.
+func hashOfStates(ts []TankState) uint64 {
+	ids, poses, acks := make([]uint32, len(ts)), make([]netcode.Pose, len(ts)), make([]uint32, len(ts))
+	for i, t := range ts {
+		ids[i], poses[i], acks[i] = t.ID, t.Pose, t.Ack
+	}
+	return stateHash(ids, poses, acks)
+}
+
+// TestMatch_AtAnyTickInAnyOrder: the golden recording rebuilt at every tick, visited in a
+// shuffled order (so each one is reached from a keyframe, from the start or from a tick
+// before it), has the state hash the server recorded for that tick, and at a keyframe's
+// tick the keyframe's health.
+func TestMatch_AtAnyTickInAnyOrder(t *testing.T) {
+	data, err := os.ReadFile(goldenPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Load(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.First() != 1 || m.Last() < 50 || len(m.keys) < 3 {
+		t.Fatalf("golden: ticks %d..%d, %d keyframes; want a few seconds from tick 1 with keyframes", m.First(), m.Last(), len(m.keys))
+	}
+	order := rand.New(rand.NewPCG(1, 2)).Perm(int(m.Last()))
+	var ts []TankState
+	for _, i := range order {
+		tick := uint32(i) + 1
+		var got uint32
+		if ts, got, err = m.At(tick, ts[:0]); err != nil || got != tick {
+			t.Fatalf("At(%d) = tick %d, %v", tick, got, err)
+		}
+		if h, want := hashOfStates(ts), m.ticks[tick-1].GetStateHash(); h != want {
+			t.Fatalf("At(%d): state hash %x, the server recorded %x", tick, h, want)
+		}
+	}
+	for _, kf := range m.keys {
+		ts, _, _ = m.At(kf.GetTick(), ts[:0])
+		for i, kt := range kf.GetTanks() {
+			if c := ts[i].TankCombat; c.Health != kt.GetHealth() || c.Destroyed != kt.GetDestroyed() || ts[i].ID != kt.GetPlayerId() {
+				t.Errorf("At(%d) tank %d: %+v, keyframe has health %d destroyed %v", kf.GetTick(), ts[i].ID, c, kt.GetHealth(), kt.GetDestroyed())
+			}
+		}
+	}
+	// Between the start and the first keyframe every tank has just joined: it is whole.
+	ts, _, _ = m.At(m.keys[0].GetTick()-1, ts[:0])
+	for _, tk := range ts {
+		if tk.Health != m.Rules().MaxHealth || tk.Destroyed {
+			t.Errorf("tank %d before the first keyframe: %+v, want a whole tank (health %d)", tk.ID, tk.TankCombat, m.Rules().MaxHealth)
+		}
+	}
+	if _, got, _ := m.At(m.Last()+100, nil); got != m.Last() {
+		t.Errorf("At past the end shows tick %d, want the last, %d", got, m.Last())
+	}
+}
+
+// TestLoad_BadFiles: a truncated recording, an empty one and a client recording each get an
+// error saying what is wrong, never a panic.
+func TestLoad_BadFiles(t *testing.T) {
+	data, err := os.ReadFile(goldenPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		data []byte
+		want string
+	}{
+		{"cut inside a record", data[:len(data)-3], "truncated record"},
+		{"empty", nil, "empty file"},
+		{"header only", data[:headerLen(t, data)], "no tick"},
+		{"a client recording", []byte("\x20\x0a\x18tanknet client recording"), "client recording"},
+	} {
+		if _, err := Load(bytes.NewReader(c.data)); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want an error saying %q", c.name, err, c.want)
+		}
+	}
+}
+
+// headerLen returns the length in bytes of a recording's header record.
+func headerLen(t *testing.T, data []byte) int {
+	rd, err := NewReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return int(rd.Offset())
+}
