@@ -188,3 +188,22 @@ func (l *replayLink) SendInputMode(bool) error                                  
 func (l *replayLink) Ping(uint64) error                                           { return nil }
 func (l *replayLink) SmoothedRTT() time.Duration                                  { return 0 }
 func (l *replayLink) DatagramStats() (bad, dropped uint64)                        { return 0, 0 }
+
+// TickArrived says that a snapshot (whole, or a chunk) of server tick Tick arrived At, since
+// the Game began.
+type TickArrived struct {
+	Tick uint32
+	At   time.Duration
+}
+
+// SnapshotTicks appends to dst the snapshots that arrived in the frame last stepped: what a
+// viewer lines the server's recording up with (which server tick had reached this client
+// by when).
+func (p *Replay) SnapshotTicks(dst []TickArrived) []TickArrived {
+	for _, a := range p.frame.GetArrivals() {
+		if s := a.GetMessage().GetSnapshot(); s != nil {
+			dst = append(dst, TickArrived{Tick: s.GetServerTick(), At: time.Duration(a.GetAtNs())})
+		}
+	}
+	return dst
+}

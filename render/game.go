@@ -111,9 +111,12 @@ func (g *Game) Update() error {
 		// Opening the window takes a moment after the sessions joined. Starting the games'
 		// clocks at the first frame keeps that moment from counting as a stall that drops
 		// prediction steps; what the server sent meanwhile waits in the sessions' queues.
+		// One instant for every pane: the demo's two Games share a clock, and so do their
+		// recordings (package matchplay replays them side by side on it).
 		g.started = true
+		start := time.Now()
 		for i, p := range g.panes {
-			p.game = client.NewGame(p.game.Link(), g.opts.Game, time.Now())
+			p.game = client.NewGame(p.game.Link(), g.opts.Game, start)
 			if i < len(g.opts.Record) {
 				if err := p.game.RecordTo(g.opts.Record[i]); err != nil {
 					return err

@@ -36,16 +36,7 @@ func RunReplay(ctx context.Context, data []byte, at time.Duration, opts Options)
 	}
 	g.playback = &replayControl{pb: pb}
 	g.panes = []*clientPane{newReplayPane(pb.Game(), opts.Techniques)}
-	pb.OnStep = func(game *client.Game) {
-		p := g.panes[0]
-		if p.game != game { // a seek back replayed from the start: a new Game, a new pane
-			p = newReplayPane(game, p.tech)
-			g.panes[0] = p
-			g.viewChanged = true
-		}
-		p.input = game.Input()
-		p.observe(&g.arena)
-	}
+	pb.OnStep = func(game *client.Game) { g.followStep(0, game) }
 	if at > 0 {
 		pb.Paused = true
 		if _, err := pb.Seek(at); err != nil {
@@ -68,7 +59,10 @@ func newReplayPane(game *client.Game, tech view.Techniques) *clientPane {
 // replayControl is the playback bar: where the recording is, and the keys and the mouse
 // that move it.
 type replayControl struct {
-	pb       *client.Playback
+	pb *client.Playback
+	// follow, if set, brings what else plays on pb's clock to its moment after every move
+	// (a recording set's far player and server truth, match_replay.go).
+	follow   func() error
 	lastWall time.Time
 	dragging bool
 	bar      view.Rect // where the bar was last drawn, for the mouse
@@ -117,6 +111,9 @@ func (c *replayControl) update(now time.Time) {
 	if err == nil && !c.dragging {
 		err = pb.Advance(elapsed)
 	}
+	if err == nil && c.follow != nil {
+		err = c.follow()
+	}
 	if err != nil && c.err == nil {
 		c.err = err
 	}
@@ -158,6 +155,9 @@ func (g *Game) drawReplayBar(dst *ebiten.Image) {
 		state = "paused "
 	}
 	label := fmt.Sprintf("%s  %.2f / %.2f s  frame %d of %d  speed %s", state, pb.Position().Seconds(), pb.Duration().Seconds(), n, of, speedLabel(pb.Speed))
+	if g.isDemo() {
+		label += fmt.Sprintf("  server tick %d", g.state.Tick)
+	}
 	if c.err != nil {
 		label = "replay stopped: " + c.err.Error()
 	} else if n == of && pb.Ended() != "" {

@@ -5,21 +5,30 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"tanknet/render"
+	"tanknet/render/matchplay"
 )
 
-// runReplay plays a client recording in the window (-replay FILE).
+// runReplay plays a recording in the window (-replay FILE): a client recording when FILE is
+// one, or, when there is no FILE but FILE-near, FILE-far and FILE-server (what -demo -record
+// FILE wrote), the demo's three panes on that set (replaySet).
 func runReplay(ctx context.Context, cfg Config) error {
 	if err := cfg.Validate(); err != nil {
 		return &joinError{err}
 	}
+	if _, err := os.Stat(cfg.Replay); errors.Is(err, fs.ErrNotExist) {
+		if parts := recordPaths(cfg.Replay, true); anyExists(parts) {
+			return replaySet(ctx, cfg, parts)
+		}
+	}
 	data, err := os.ReadFile(cfg.Replay)
 	if err != nil {
-		return &joinError{fmt.Errorf("-replay: %w", err)}
+		return &joinError{fmt.Errorf("-replay: %w (nor is there a demo recording set %s)", err, strings.Join(recordPaths(filepath.Base(cfg.Replay), true), ", "))}
 	}
 	opts := cfg.renderOptions(nil)
 	opts.Title = "tanknet replay — " + filepath.Base(cfg.Replay)
@@ -27,6 +36,39 @@ func runReplay(ctx context.Context, cfg Config) error {
 		return &joinError{fmt.Errorf("-replay %s: %w", cfg.Replay, err)}
 	}
 	return nil
+}
+
+// replaySet opens the recording set at paths (near, far, server) in the demo's three panes.
+// Every part must be there, and of one match.
+func replaySet(ctx context.Context, cfg Config, paths []string) error {
+	var parts [3]matchplay.Part
+	for i, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return &joinError{fmt.Errorf("-replay %s: a demo recording set is %s: %w", cfg.Replay, strings.Join(paths, ", "), err)}
+		}
+		parts[i] = matchplay.Part{Name: filepath.Base(p), Data: data}
+	}
+	set, err := matchplay.Open(parts[0], parts[1], parts[2])
+	if err != nil {
+		return &joinError{fmt.Errorf("-replay %s: %w", cfg.Replay, err)}
+	}
+	opts := cfg.renderOptions(nil)
+	opts.Title = "tanknet replay — " + filepath.Base(cfg.Replay) + ": near player | server | far player"
+	if err := render.RunMatchReplay(ctx, set, cfg.ReplayAt, opts); err != nil {
+		return &joinError{fmt.Errorf("-replay %s: %w", cfg.Replay, err)}
+	}
+	return nil
+}
+
+// anyExists reports whether any of paths names an existing file.
+func anyExists(paths []string) bool {
+	for _, p := range paths {
+		if _, err := os.Stat(p); err == nil {
+			return true
+		}
+	}
+	return false
 }
 
 // recordPaths returns the files -record FILE writes: FILE for a single window; for the demo

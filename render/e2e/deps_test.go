@@ -19,6 +19,7 @@ var headless = []struct{ pkg, why string }{
 	{"tanknet/server", "runs on machines without a display"},
 	{"tanknet/client", "bots and tanksim run it headless"},
 	{"tanknet/render/view", "its tests must run without a display"},
+	{"tanknet/render/matchplay", "a recording set plays and is tested without a display"},
 	{"tanknet/cmd/tankserver", "runs on machines without a display"},
 	{"tanknet/sim", "the measuring instrument runs in CI without a display"},
 	{"tanknet/cmd/tanksim", "runs in CI without a display"},

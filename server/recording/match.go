@@ -102,6 +102,9 @@ func Load(r io.Reader) (*Match, error) {
 func (m *Match) First() uint32 { return m.first }
 func (m *Match) Last() uint32  { return m.first + uint32(len(m.ticks)) - 1 }
 
+// Arena is the arena the recording's header names.
+func (m *Match) Arena() netcode.Arena { return m.arena }
+
 // Rules are the combat rules the recording's header names.
 func (m *Match) Rules() netcode.Rules { return m.rules }
 
