@@ -37,16 +37,18 @@ func RunMatchReplay(ctx context.Context, set *matchplay.Set, at time.Duration, o
 	}
 	if at > 0 {
 		set.Near.Paused = true
+		began := time.Now()
 		if err := set.Seek(at); err != nil {
 			return err
 		}
+		g.playback.lastSeek = time.Since(began)
 	}
 	err = g.run()
 	if opts.Report != nil {
 		n, of := set.Near.Frame()
 		fmt.Fprintf(opts.Report, "tankclient: replay at frame %d of %d, %.3f s of %.3f s\n", n, of, set.Near.Position().Seconds(), set.Near.Duration().Seconds())
 		fn, fof := set.Far.Frame()
-		fmt.Fprintf(opts.Report, "tankclient: replay far player at frame %d of %d; server tick %d\n", fn, fof, set.Tick())
+		fmt.Fprintf(opts.Report, "tankclient: replay far player at frame %d of %d; server tick %d; last seek %.1f ms\n", fn, fof, set.Tick(), float64(g.playback.lastSeek)/float64(time.Millisecond))
 	}
 	return err
 }

@@ -67,6 +67,10 @@ type replayControl struct {
 	dragging bool
 	bar      view.Rect // where the bar was last drawn, for the mouse
 	err      error     // a failed step: the window shows it and stops
+	// jumped is set by a seek this frame; lastSeek is how long the last one took, every
+	// pane brought to the moment (the bar shows it).
+	jumped   bool
+	lastSeek time.Duration
 }
 
 // replayBarHeight is the playback bar's height in pixels, under the pane.
@@ -84,6 +88,8 @@ func (c *replayControl) update(now time.Time) {
 	shift := ebiten.IsKeyPressed(ebiten.KeyShift)
 	pb := c.pb
 	var err error
+	began := time.Now()
+	c.jumped = pressed(ebiten.KeyHome) || pressed(ebiten.KeyArrowLeft) || pressed(ebiten.KeyArrowRight)
 	switch {
 	case pressed(ebiten.KeySpace):
 		if pos, end := pb.Position(), pb.Duration(); pb.Paused && pos >= end {
@@ -114,6 +120,9 @@ func (c *replayControl) update(now time.Time) {
 	if err == nil && c.follow != nil {
 		err = c.follow()
 	}
+	if c.jumped {
+		c.lastSeek = time.Since(began)
+	}
 	if err != nil && c.err == nil {
 		c.err = err
 	}
@@ -138,6 +147,7 @@ func (c *replayControl) mouse() error {
 	if !c.dragging {
 		return nil
 	}
+	c.jumped = true
 	_, err := c.pb.Seek(view.ScrubTo(float64(x), c.bar, c.pb.Duration()))
 	return err
 }
@@ -157,6 +167,9 @@ func (g *Game) drawReplayBar(dst *ebiten.Image) {
 	label := fmt.Sprintf("%s  %.2f / %.2f s  frame %d of %d  speed %s", state, pb.Position().Seconds(), pb.Duration().Seconds(), n, of, speedLabel(pb.Speed))
 	if g.isDemo() {
 		label += fmt.Sprintf("  server tick %d", g.state.Tick)
+	}
+	if c.lastSeek > 0 {
+		label += fmt.Sprintf("  seek %.1f ms", float64(c.lastSeek)/float64(time.Millisecond))
 	}
 	if c.err != nil {
 		label = "replay stopped: " + c.err.Error()

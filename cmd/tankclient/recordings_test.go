@@ -140,6 +140,8 @@ func TestRecord_DemoWritesAReplayableRecordingPerPlayer(t *testing.T) {
 		t.Errorf("no screenshot of the replay: %v", err)
 	}
 
+	checkSetReplay(t, dir)
+
 	bad := exec.Command(tankclientBinary(t), "-server", freeAddr(t), "-record", filepath.Join(dir, "no", "such", "dir", "m.tnrec"))
 	out, err = bad.CombinedOutput()
 	if err == nil || !strings.Contains(string(out), "-record") {
