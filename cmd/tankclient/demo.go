@@ -76,6 +76,7 @@ func runDemo(ctx context.Context, cfg Config) (err error) {
 	scfg := server.DefaultConfig()
 	scfg.Addr = pc.LocalAddr().String()
 	scfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	scfg.MaxRooms = 1 // the middle pane shows one match: a client asking for another room is refused
 	srv, err := server.New(scfg)
 	if err != nil {
 		pc.Close()
