@@ -85,7 +85,9 @@ func runDemo(ctx context.Context, cfg Config) (err error) {
 	var truth truthBox
 	var serverRec *recording.File // FILE-server: the in-process server's own recording
 	if len(paths) == 3 {
-		if serverRec, err = recording.Create(paths[2], scfg, scfg.Logger); err != nil {
+		// Its logger is the program's: a recording that stops says so, where the server's
+		// own log is discarded.
+		if serverRec, err = recording.Create(paths[2], scfg, slog.Default()); err != nil {
 			pc.Close()
 			return err
 		}

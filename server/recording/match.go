@@ -165,8 +165,9 @@ func (m *Match) reset(tick uint32) {
 	}
 }
 
-// placed notes tick t's departures and placements in the combat state: a placed tank is
-// whole (it joined or respawned). Hits between keyframes are not recorded: a tank's health
+// placed notes tick t's departures, placements and combat changes in the combat state: a
+// placed tank is whole (it joined or respawned), and the tick's combat list says what shots
+// did. A file written before that list existed has only the keyframes: a tank's health
 // between them is the last keyframe's.
 func (m *Match) placed(t *tankv1.RecordedTick) {
 	for _, e := range t.GetEvents() {
@@ -176,6 +177,9 @@ func (m *Match) placed(t *tankv1.RecordedTick) {
 		case tankv1.WorldEvent_KIND_PLACED:
 			m.combat[e.GetPlayerId()] = TankCombat{Health: m.rules.MaxHealth}
 		}
+	}
+	for _, c := range t.GetCombat() {
+		m.combat[c.GetPlayerId()] = TankCombat{Health: c.GetHealth(), Destroyed: c.GetDestroyed(), RespawnTick: c.GetRespawnTick()}
 	}
 	if every := m.Header.GetKeyframeEvery(); every > 0 && m.at%every == 0 {
 		// the tick's keyframe, if recorded, is the truth about health

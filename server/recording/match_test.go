@@ -2,12 +2,15 @@ package recording
 
 import (
 	"bytes"
+	"io"
+	"log/slog"
 	"math/rand/v2"
 	"os"
 	"strings"
 	"testing"
 
 	"tanknet/netcode"
+	"tanknet/server"
 )
 
 // hashOfStates is the state hash of tanks as At returns them.
@@ -97,4 +100,54 @@ func headerLen(t *testing.T, data []byte) int {
 		t.Fatal(err)
 	}
 	return int(rd.Offset())
+}
+
+// TestMatch_CombatBetweenKeyframes: a hit, a wreck and a respawn between keyframes are in the
+// recording (RecordedTick.combat), so At shows each tank's health and wreck as the server had
+// them at every tick, reached forward or back.
+func TestMatch_CombatBetweenKeyframes(t *testing.T) {
+	whole := server.TankCombat{Health: 100}
+	combat := func(tick uint32) server.TankCombat { // player 2's story; player 1 stays whole
+		switch {
+		case tick >= 20:
+			return whole // respawned
+		case tick >= 8:
+			return server.TankCombat{Destroyed: true, RespawnTick: 20}
+		case tick >= 5:
+			return server.TankCombat{Health: 75}
+		}
+		return whole
+	}
+	var buf bytes.Buffer
+	cfg := server.DefaultConfig()
+	rec := NewRecorder(&buf, cfg, 100, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	at := netcode.Pose{X: 5, Y: 5}
+	for tick := uint32(1); tick <= 30; tick++ {
+		r := server.TickRecord{Tick: tick, IDs: []uint32{1, 2}, Poses: []netcode.Pose{at, at}, Acks: []uint32{0, 0},
+			Combat: []server.TankCombat{whole, combat(tick)}}
+		switch tick {
+		case 1:
+			r.Events = []server.WorldEvent{{Player: 1, Pose: at}, {Player: 2, Pose: at}}
+		case 20:
+			r.Events = []server.WorldEvent{{Player: 2, Pose: at}}
+		}
+		rec.Tick(r)
+	}
+	if err := rec.Close(); err != nil {
+		t.Fatal(err)
+	}
+	m, err := Load(bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tick := range []uint32{30, 4, 5, 12, 7, 8, 19, 20, 1, 25} {
+		ts, _, err := m.At(tick, nil)
+		if err != nil || len(ts) != 2 {
+			t.Fatalf("At(%d): %v, %v", tick, ts, err)
+		}
+		want := combat(tick)
+		if got := ts[1].TankCombat; got != (TankCombat{Health: want.Health, Destroyed: want.Destroyed, RespawnTick: want.RespawnTick}) || ts[0].Health != 100 {
+			t.Errorf("At(%d): player 2 %+v (player 1 health %d), the server had %+v", tick, got, ts[0].Health, want)
+		}
+	}
 }

@@ -111,12 +111,15 @@ func (r *Recorder) write(bw *bufio.Writer) {
 		}
 	}
 	first := true
+	var combat combatLog
 	for rec := range r.queue {
 		if first {
 			first = false
 			put(&tankv1.Record{Kind: &tankv1.Record_Header{Header: Header(r.cfg, rec.Tick, r.every)}})
 		}
-		put(&tankv1.Record{Kind: &tankv1.Record_Tick{Tick: TickOf(*rec)}})
+		t := TickOf(*rec)
+		t.Combat = combat.changes(rec)
+		put(&tankv1.Record{Kind: &tankv1.Record_Tick{Tick: t}})
 		if rec.Tick%r.every == 0 {
 			put(&tankv1.Record{Kind: &tankv1.Record_Keyframe{Keyframe: KeyframeOf(*rec)}})
 		}
@@ -213,4 +216,30 @@ func KeyframeOf(rec server.TickRecord) *tankv1.Keyframe {
 
 func poseOf(p netcode.Pose) *tankv1.RecordedPose {
 	return &tankv1.RecordedPose{X: p.X, Y: p.Y, Heading: p.Heading}
+}
+
+// combatLog is each tank's combat state at the end of the last tick written, for
+// RecordedTick.combat: what changed since.
+type combatLog struct{ last, next map[uint32]server.TankCombat }
+
+// changes returns the tanks of rec whose combat state differs from the last tick's (or that
+// were not in it), in rec's order (id order), and remembers rec's.
+func (l *combatLog) changes(rec *server.TickRecord) []*tankv1.CombatChange {
+	if l.next == nil {
+		l.last, l.next = map[uint32]server.TankCombat{}, map[uint32]server.TankCombat{}
+	}
+	clear(l.next)
+	var out []*tankv1.CombatChange
+	for i, id := range rec.IDs {
+		if i >= len(rec.Combat) {
+			break
+		}
+		c := rec.Combat[i]
+		l.next[id] = c
+		if was, ok := l.last[id]; !ok || was != c {
+			out = append(out, &tankv1.CombatChange{PlayerId: id, Health: c.Health, Destroyed: c.Destroyed, RespawnTick: c.RespawnTick})
+		}
+	}
+	l.last, l.next = l.next, l.last
+	return out
 }

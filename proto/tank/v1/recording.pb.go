@@ -509,7 +509,13 @@ type RecordedTick struct {
 	// state_hash is FNV-1a (64 bit) over every tank at the end of the tick, in id order: its
 	// id, the IEEE 754 bits of x, y and heading, and its ack, each little-endian. It lets a
 	// reader name the first tick that differs even between keyframes.
-	StateHash     uint64 `protobuf:"fixed64,5,opt,name=state_hash,json=stateHash,proto3" json:"state_hash,omitempty"`
+	StateHash uint64 `protobuf:"fixed64,5,opt,name=state_hash,json=stateHash,proto3" json:"state_hash,omitempty"`
+	// combat lists the tanks whose health, wreck or respawn tick differ at the end of this
+	// tick from the end of the previous one (a tank placed in it included), in id order: what
+	// a viewer draws between keyframes. It is not re-simulated (shots are not recorded).
+	// Added without raising the format version: a reader that skips it loses only that, and
+	// files written before it have none.
+	Combat        []*CombatChange `protobuf:"bytes,6,rep,name=combat,proto3" json:"combat,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -579,6 +585,82 @@ func (x *RecordedTick) GetStateHash() uint64 {
 	return 0
 }
 
+func (x *RecordedTick) GetCombat() []*CombatChange {
+	if x != nil {
+		return x.Combat
+	}
+	return nil
+}
+
+// CombatChange is one tank's combat state at the end of a tick.
+type CombatChange struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	PlayerId      uint32                 `protobuf:"varint,1,opt,name=player_id,json=playerId,proto3" json:"player_id,omitempty"`
+	Health        uint32                 `protobuf:"varint,2,opt,name=health,proto3" json:"health,omitempty"`
+	Destroyed     bool                   `protobuf:"varint,3,opt,name=destroyed,proto3" json:"destroyed,omitempty"`
+	RespawnTick   uint32                 `protobuf:"varint,4,opt,name=respawn_tick,json=respawnTick,proto3" json:"respawn_tick,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CombatChange) Reset() {
+	*x = CombatChange{}
+	mi := &file_tank_v1_recording_proto_msgTypes[6]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CombatChange) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CombatChange) ProtoMessage() {}
+
+func (x *CombatChange) ProtoReflect() protoreflect.Message {
+	mi := &file_tank_v1_recording_proto_msgTypes[6]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CombatChange.ProtoReflect.Descriptor instead.
+func (*CombatChange) Descriptor() ([]byte, []int) {
+	return file_tank_v1_recording_proto_rawDescGZIP(), []int{6}
+}
+
+func (x *CombatChange) GetPlayerId() uint32 {
+	if x != nil {
+		return x.PlayerId
+	}
+	return 0
+}
+
+func (x *CombatChange) GetHealth() uint32 {
+	if x != nil {
+		return x.Health
+	}
+	return 0
+}
+
+func (x *CombatChange) GetDestroyed() bool {
+	if x != nil {
+		return x.Destroyed
+	}
+	return false
+}
+
+func (x *CombatChange) GetRespawnTick() uint32 {
+	if x != nil {
+		return x.RespawnTick
+	}
+	return 0
+}
+
 // KeyTank is one tank's whole state in a keyframe.
 type KeyTank struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -594,7 +676,7 @@ type KeyTank struct {
 
 func (x *KeyTank) Reset() {
 	*x = KeyTank{}
-	mi := &file_tank_v1_recording_proto_msgTypes[6]
+	mi := &file_tank_v1_recording_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -606,7 +688,7 @@ func (x *KeyTank) String() string {
 func (*KeyTank) ProtoMessage() {}
 
 func (x *KeyTank) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_recording_proto_msgTypes[6]
+	mi := &file_tank_v1_recording_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -619,7 +701,7 @@ func (x *KeyTank) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use KeyTank.ProtoReflect.Descriptor instead.
 func (*KeyTank) Descriptor() ([]byte, []int) {
-	return file_tank_v1_recording_proto_rawDescGZIP(), []int{6}
+	return file_tank_v1_recording_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *KeyTank) GetPlayerId() uint32 {
@@ -675,7 +757,7 @@ type Keyframe struct {
 
 func (x *Keyframe) Reset() {
 	*x = Keyframe{}
-	mi := &file_tank_v1_recording_proto_msgTypes[7]
+	mi := &file_tank_v1_recording_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -687,7 +769,7 @@ func (x *Keyframe) String() string {
 func (*Keyframe) ProtoMessage() {}
 
 func (x *Keyframe) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_recording_proto_msgTypes[7]
+	mi := &file_tank_v1_recording_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -700,7 +782,7 @@ func (x *Keyframe) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Keyframe.ProtoReflect.Descriptor instead.
 func (*Keyframe) Descriptor() ([]byte, []int) {
-	return file_tank_v1_recording_proto_rawDescGZIP(), []int{7}
+	return file_tank_v1_recording_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *Keyframe) GetTick() uint32 {
@@ -757,14 +839,20 @@ const file_tank_v1_recording_proto_rawDesc = "" +
 	"\x04turn\x18\x03 \x01(\x01R\x04turn\x12\x1a\n" +
 	"\bthrottle\x18\x04 \x01(\x01R\bthrottle\x12\x1f\n" +
 	"\vduration_ns\x18\x05 \x01(\x03R\n" +
-	"durationNs\"\xb4\x01\n" +
+	"durationNs\"\xe3\x01\n" +
 	"\fRecordedTick\x12\x12\n" +
 	"\x04tick\x18\x01 \x01(\rR\x04tick\x12+\n" +
 	"\x06events\x18\x02 \x03(\v2\x13.tank.v1.WorldEventR\x06events\x12*\n" +
 	"\x05moves\x18\x03 \x03(\v2\x14.tank.v1.AppliedMoveR\x05moves\x12\x18\n" +
 	"\astarved\x18\x04 \x03(\rR\astarved\x12\x1d\n" +
 	"\n" +
-	"state_hash\x18\x05 \x01(\x06R\tstateHash\"\xbc\x01\n" +
+	"state_hash\x18\x05 \x01(\x06R\tstateHash\x12-\n" +
+	"\x06combat\x18\x06 \x03(\v2\x15.tank.v1.CombatChangeR\x06combat\"\x84\x01\n" +
+	"\fCombatChange\x12\x1b\n" +
+	"\tplayer_id\x18\x01 \x01(\rR\bplayerId\x12\x16\n" +
+	"\x06health\x18\x02 \x01(\rR\x06health\x12\x1c\n" +
+	"\tdestroyed\x18\x03 \x01(\bR\tdestroyed\x12!\n" +
+	"\frespawn_tick\x18\x04 \x01(\rR\vrespawnTick\"\xbc\x01\n" +
 	"\aKeyTank\x12\x1b\n" +
 	"\tplayer_id\x18\x01 \x01(\rR\bplayerId\x12)\n" +
 	"\x04pose\x18\x02 \x01(\v2\x15.tank.v1.RecordedPoseR\x04pose\x12\x10\n" +
@@ -789,7 +877,7 @@ func file_tank_v1_recording_proto_rawDescGZIP() []byte {
 }
 
 var file_tank_v1_recording_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_tank_v1_recording_proto_msgTypes = make([]protoimpl.MessageInfo, 8)
+var file_tank_v1_recording_proto_msgTypes = make([]protoimpl.MessageInfo, 9)
 var file_tank_v1_recording_proto_goTypes = []any{
 	(WorldEvent_Kind)(0),    // 0: tank.v1.WorldEvent.Kind
 	(*Record)(nil),          // 1: tank.v1.Record
@@ -798,28 +886,30 @@ var file_tank_v1_recording_proto_goTypes = []any{
 	(*WorldEvent)(nil),      // 4: tank.v1.WorldEvent
 	(*AppliedMove)(nil),     // 5: tank.v1.AppliedMove
 	(*RecordedTick)(nil),    // 6: tank.v1.RecordedTick
-	(*KeyTank)(nil),         // 7: tank.v1.KeyTank
-	(*Keyframe)(nil),        // 8: tank.v1.Keyframe
-	(*Arena)(nil),           // 9: tank.v1.Arena
-	(*Rules)(nil),           // 10: tank.v1.Rules
+	(*CombatChange)(nil),    // 7: tank.v1.CombatChange
+	(*KeyTank)(nil),         // 8: tank.v1.KeyTank
+	(*Keyframe)(nil),        // 9: tank.v1.Keyframe
+	(*Arena)(nil),           // 10: tank.v1.Arena
+	(*Rules)(nil),           // 11: tank.v1.Rules
 }
 var file_tank_v1_recording_proto_depIdxs = []int32{
 	2,  // 0: tank.v1.Record.header:type_name -> tank.v1.RecordingHeader
 	6,  // 1: tank.v1.Record.tick:type_name -> tank.v1.RecordedTick
-	8,  // 2: tank.v1.Record.keyframe:type_name -> tank.v1.Keyframe
-	9,  // 3: tank.v1.RecordingHeader.arena:type_name -> tank.v1.Arena
-	10, // 4: tank.v1.RecordingHeader.rules:type_name -> tank.v1.Rules
+	9,  // 2: tank.v1.Record.keyframe:type_name -> tank.v1.Keyframe
+	10, // 3: tank.v1.RecordingHeader.arena:type_name -> tank.v1.Arena
+	11, // 4: tank.v1.RecordingHeader.rules:type_name -> tank.v1.Rules
 	0,  // 5: tank.v1.WorldEvent.kind:type_name -> tank.v1.WorldEvent.Kind
 	3,  // 6: tank.v1.WorldEvent.pose:type_name -> tank.v1.RecordedPose
 	4,  // 7: tank.v1.RecordedTick.events:type_name -> tank.v1.WorldEvent
 	5,  // 8: tank.v1.RecordedTick.moves:type_name -> tank.v1.AppliedMove
-	3,  // 9: tank.v1.KeyTank.pose:type_name -> tank.v1.RecordedPose
-	7,  // 10: tank.v1.Keyframe.tanks:type_name -> tank.v1.KeyTank
-	11, // [11:11] is the sub-list for method output_type
-	11, // [11:11] is the sub-list for method input_type
-	11, // [11:11] is the sub-list for extension type_name
-	11, // [11:11] is the sub-list for extension extendee
-	0,  // [0:11] is the sub-list for field type_name
+	7,  // 9: tank.v1.RecordedTick.combat:type_name -> tank.v1.CombatChange
+	3,  // 10: tank.v1.KeyTank.pose:type_name -> tank.v1.RecordedPose
+	8,  // 11: tank.v1.Keyframe.tanks:type_name -> tank.v1.KeyTank
+	12, // [12:12] is the sub-list for method output_type
+	12, // [12:12] is the sub-list for method input_type
+	12, // [12:12] is the sub-list for extension type_name
+	12, // [12:12] is the sub-list for extension extendee
+	0,  // [0:12] is the sub-list for field type_name
 }
 
 func init() { file_tank_v1_recording_proto_init() }
@@ -839,7 +929,7 @@ func file_tank_v1_recording_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_tank_v1_recording_proto_rawDesc), len(file_tank_v1_recording_proto_rawDesc)),
 			NumEnums:      1,
-			NumMessages:   8,
+			NumMessages:   9,
 			NumExtensions: 0,
 			NumServices:   0,
 		},
