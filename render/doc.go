@@ -4,6 +4,10 @@
 // round trip and the correction, and switches that turn prediction, reconciliation and
 // interpolation off to show what each one hides.
 //
+// RunReplay opens the window on a client recording and RunMatchReplay on a demo's recording
+// set, the three panes on one clock (render/matchplay, headless, decides what each pane shows
+// when); both share the playback bar (replay.go).
+//
 // Only render and cmd/tankclient import Ebitengine, which needs cgo and an X display just to
 // initialise; every decision that can be made without pixels lives in render/view, where it
 // is tested headless. render itself has no test files for the same reason: its tests are in
