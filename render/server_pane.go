@@ -105,6 +105,9 @@ func (g *Game) drawServerHUD(dst *ebiten.Image, p view.Rect, full bool) {
 		bots = g.bots.Count()
 	}
 	lines := view.DemoLegend(len(g.state.IDs), bots, g.state.wrecks())
+	if g.playback != nil {
+		lines = view.ReplaySetLegend(len(g.state.IDs), g.state.wrecks())
+	}
 	if tl := g.tourLines(); tl != nil {
 		lines = tl
 	}
