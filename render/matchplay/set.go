@@ -2,6 +2,7 @@ package matchplay
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -28,9 +29,9 @@ type Set struct {
 	truth               []recording.TankState
 }
 
-// Part names one file of a set, for errors.
+// Part is one file of a set: its name (for errors) and its bytes.
 type Part struct {
-	Name string // "near", "far", "server"
+	Name string
 	Data []byte
 }
 
@@ -117,7 +118,7 @@ func placeOf(world []recording.TankState, i int) string {
 // newestBy sorts arrivals by time and makes each one's Tick the newest tick that had arrived
 // by then.
 func newestBy(ts []client.TickArrived) []client.TickArrived {
-	slices.SortStableFunc(ts, func(a, b client.TickArrived) int { return int(a.At - b.At) })
+	slices.SortStableFunc(ts, func(a, b client.TickArrived) int { return cmp.Compare(a.At, b.At) })
 	var newest uint32
 	for i := range ts {
 		newest = max(newest, ts[i].Tick)
