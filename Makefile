@@ -116,7 +116,7 @@ FUZZ_TARGETS := FuzzFrameReader:./transport FuzzWorld:./server FuzzArenaFromProt
                 FuzzRulesFromProto:./transport FuzzDatagram:./server FuzzChunkDatagram:./client \
                 FuzzConnectDatagram:./transport FuzzDeltaChunk:./client FuzzChunk:./wire \
                 FuzzInputBatch:./wire FuzzClientRecording:./client FuzzSidecarAnswers:./agones \
-                FuzzReader:./server/recording
+                FuzzReader:./server/recording FuzzMatch:./server/recording
 
 fuzz: go ## fuzz every decoder of network bytes for FUZZTIME each (default 30s)
 	@for t in $(FUZZ_TARGETS); do \

@@ -151,3 +151,22 @@ func TestMatch_CombatBetweenKeyframes(t *testing.T) {
 		}
 	}
 }
+
+// FuzzMatch: whatever bytes Load accepts, At rebuilds any tick of without a panic or a hang.
+func FuzzMatch(f *testing.F) {
+	golden, err := os.ReadFile(goldenPath)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(golden, uint32(7))
+	f.Add(golden[:300], uint32(1))
+	f.Fuzz(func(t *testing.T, data []byte, tick uint32) {
+		m, err := Load(bytes.NewReader(data))
+		if err != nil {
+			return
+		}
+		for _, at := range []uint32{tick, m.First(), m.Last(), tick / 2} {
+			m.At(at, nil)
+		}
+	})
+}
