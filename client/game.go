@@ -58,6 +58,7 @@ type Game struct {
 	input   netcode.Input // given to the last Update
 	recv    []Received    // scratch: the messages drained this Update
 	rec     *recorder     // keeps every frame's inputs when recording (record.go)
+	network string        // how the window describes the link (NoteNetwork), for recordings
 
 	prediction
 	others
@@ -192,7 +193,7 @@ func (g *Game) Update(now time.Time, in netcode.Input) error {
 	var err error
 	g.recv, err = g.server.Drain(g.recv[:0])
 	if g.rec != nil {
-		g.rec.record(now, in, g.wantFire, g.wantLagComp, g.onArrival, g.recv, err)
+		g.rec.record(now, in, g.wantFire, g.wantLagComp, g.onArrival, g.recv, err, g.network)
 	}
 	for i := range g.recv {
 		g.receive(g.recv[i])

@@ -30,10 +30,11 @@ const recordingVersion = 1
 // recorder writes a Game's frames. A write that fails stops the recording, never the game:
 // the error waits for StopRecording.
 type recorder struct {
-	w     *bufio.Writer
-	epoch time.Time
-	frame tankv1.ClientRecordingFrame
-	err   error
+	w       *bufio.Writer
+	epoch   time.Time
+	frame   tankv1.ClientRecordingFrame
+	err     error
+	network string // the link's description last written (NoteNetwork)
 }
 
 // RecordTo makes g keep a recording in w from its next Update on: it writes the header at
@@ -78,7 +79,7 @@ func (g *Game) StopRecording() error {
 
 // record writes one frame: what Update was given at now, with the messages it drained and
 // the error that ended the link, if one did.
-func (r *recorder) record(now time.Time, in netcode.Input, fire, lagComp, onArrival bool, msgs []Received, linkErr error) {
+func (r *recorder) record(now time.Time, in netcode.Input, fire, lagComp, onArrival bool, msgs []Received, linkErr error, network string) {
 	if r.err != nil {
 		return
 	}
@@ -93,9 +94,21 @@ func (r *recorder) record(now time.Time, in netcode.Input, fire, lagComp, onArri
 	if linkErr != nil {
 		f.LinkError = linkErr.Error()
 	}
+	if network != r.network {
+		f.Network, r.network = network, network
+	}
 	_, r.err = protodelim.MarshalTo(r.w, f)
 	clear(f.Arrivals) // the messages belong to the Game
 }
+
+// NoteNetwork tells g how the window describes its link's simulated conditions, for a
+// recording to keep (a replay's title and HUD show it) and Network to return. The netcode
+// does not read it.
+func (g *Game) NoteNetwork(description string) { g.network = description }
+
+// Network is the link's description last noted (NoteNetwork), or replayed from a recording;
+// "" when none was.
+func (g *Game) Network() string { return g.network }
 
 // welcomeToProto is w as the server sent it.
 func welcomeToProto(w Welcome) *tankv1.Welcome {

@@ -104,6 +104,9 @@ func (p *Replay) Step() (time.Time, error) {
 	if f.GetFire() {
 		p.game.Fire(f.GetLagComp())
 	}
+	if n := f.GetNetwork(); n != "" {
+		p.game.NoteNetwork(n)
+	}
 	p.game.SetInputOnArrival(f.GetInputOnArrival())
 	now := p.epoch.Add(time.Duration(f.GetAtNs()))
 	p.frames++

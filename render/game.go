@@ -117,6 +117,7 @@ func (g *Game) Update() error {
 		start := time.Now()
 		for i, p := range g.panes {
 			p.game = client.NewGame(p.game.Link(), g.opts.Game, start)
+			p.noteNetwork()
 			if i < len(g.opts.Record) {
 				if err := p.game.RecordTo(g.opts.Record[i]); err != nil {
 					return err

@@ -210,6 +210,9 @@ func (p *clientPane) timeline() *view.TimelineState {
 // netLines describe the pane's link conditioner for the HUD.
 func (p *clientPane) netLines() []string {
 	if p.net == nil {
+		if n := p.game.Network(); n != "" {
+			return []string{n} // a replay: as the recorded window described it
+		}
 		return []string{"network conditioning unavailable"}
 	}
 	c := p.net.Conn.Conditions()
@@ -225,6 +228,9 @@ func (p *clientPane) netLines() []string {
 // netTitle is the pane's network in a few words, for its title.
 func (p *clientPane) netTitle() string {
 	if p.net == nil {
+		if n := p.game.Network(); n != "" {
+			return n // a replay: as the recorded window described it
+		}
 		return "network unknown"
 	}
 	c := p.net.Conn.Conditions()
@@ -257,5 +263,13 @@ func (p *clientPane) setPreset(name string) {
 	p.netErr = err
 	if err == nil {
 		p.net.Preset = name
+		p.noteNetwork()
+	}
+}
+
+// noteNetwork tells the pane's game how its link is described now, for its recording.
+func (p *clientPane) noteNetwork() {
+	if p.net != nil {
+		p.game.NoteNetwork(p.netTitle())
 	}
 }

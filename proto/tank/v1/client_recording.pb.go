@@ -123,7 +123,11 @@ type ClientRecordingFrame struct {
 	// The server's messages that arrived since the last frame, oldest first.
 	Arrivals []*ClientRecordingArrival `protobuf:"bytes,7,rep,name=arrivals,proto3" json:"arrivals,omitempty"`
 	// Set on the last frame when the connection ended there: why.
-	LinkError     string `protobuf:"bytes,8,opt,name=link_error,json=linkError,proto3" json:"link_error,omitempty"`
+	LinkError string `protobuf:"bytes,8,opt,name=link_error,json=linkError,proto3" json:"link_error,omitempty"`
+	// How the window described the link's simulated conditions ("network lan: 1ms ± 1ms each
+	// way"), on the first frame and whenever it changed since (the demo's preset keys); ""
+	// when unchanged. For a replay's title and HUD: the netcode does not read it.
+	Network       string `protobuf:"bytes,9,opt,name=network,proto3" json:"network,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -214,6 +218,13 @@ func (x *ClientRecordingFrame) GetLinkError() string {
 	return ""
 }
 
+func (x *ClientRecordingFrame) GetNetwork() string {
+	if x != nil {
+		return x.Network
+	}
+	return ""
+}
+
 // ClientRecordingArrival is one server message and when it arrived.
 type ClientRecordingArrival struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -286,7 +297,7 @@ const file_tank_v1_client_recording_proto_rawDesc = "" +
 	"\x05magic\x18\x01 \x01(\tR\x05magic\x12%\n" +
 	"\x0eformat_version\x18\x02 \x01(\rR\rformatVersion\x12*\n" +
 	"\awelcome\x18\x03 \x01(\v2\x10.tank.v1.WelcomeR\awelcome\x12!\n" +
-	"\foptions_json\x18\x04 \x01(\fR\voptionsJson\"\x90\x02\n" +
+	"\foptions_json\x18\x04 \x01(\fR\voptionsJson\"\xaa\x02\n" +
 	"\x14ClientRecordingFrame\x12\x13\n" +
 	"\x05at_ns\x18\x01 \x01(\x03R\x04atNs\x12\x12\n" +
 	"\x04turn\x18\x02 \x01(\x01R\x04turn\x12\x1a\n" +
@@ -296,7 +307,8 @@ const file_tank_v1_client_recording_proto_rawDesc = "" +
 	"\x10input_on_arrival\x18\x06 \x01(\bR\x0einputOnArrival\x12;\n" +
 	"\barrivals\x18\a \x03(\v2\x1f.tank.v1.ClientRecordingArrivalR\barrivals\x12\x1d\n" +
 	"\n" +
-	"link_error\x18\b \x01(\tR\tlinkError\"{\n" +
+	"link_error\x18\b \x01(\tR\tlinkError\x12\x18\n" +
+	"\anetwork\x18\t \x01(\tR\anetwork\"{\n" +
 	"\x16ClientRecordingArrival\x12\x13\n" +
 	"\x05at_ns\x18\x01 \x01(\x03R\x04atNs\x12\x1a\n" +
 	"\bdatagram\x18\x02 \x01(\bR\bdatagram\x120\n" +
