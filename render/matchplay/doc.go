@@ -11,8 +11,8 @@
 // that clock is in the client recordings: when each snapshot arrived. The server pane shows,
 // at each moment, the newest tick whose snapshot had reached either player by then. That is
 // a fact of the recordings, not an estimate; it trails the tick the live demo's server pane
-// drew at the same moment by the faster link's one-way delay (about a millisecond on the
-// near player's default lan link, so mostly the same tick) and never leads it.
+// drew at the same moment by the faster link's one-way delay (the near player's link adds
+// none by default, so mostly it is the same tick) and never leads it.
 //
 // Package matchplay is headless: it draws nothing and never imports Ebitengine, so tests
 // and benchmarks run it without a display.
