@@ -94,7 +94,7 @@ func runDemo(ctx context.Context, cfg Config) (err error) {
 	}
 	srv.Observe(func(r server.TickRecord) {
 		if r.Room != server.DefaultRoom {
-			return // the demo's players play the default room; a bot sent to another is not drawn
+			return // the demo plays one room (MaxRooms 1), the default one
 		}
 		truth.observe(r)
 		if serverRec != nil {
