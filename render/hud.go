@@ -61,11 +61,11 @@ func (g *Game) drawHUD(dst *ebiten.Image, p *clientPane, f view.Frame, full bool
 		graph = view.Rect{X: panel.X + textW, Y: panel.Y + padding + 2*lineHeight, W: panel.W - textW - padding, H: gh}
 		lines = view.FitPanel(lines, g.columns(textW), int((panel.H-2*padding)/lineHeight)-1)
 	} else {
-		rows := func(graphH float64) int { return int((panel.H - graphH - 3*padding) / (lineHeight + sectionGap)) }
-		if all := view.FitPanel(lines, g.columns(textW), 1<<20); len(all) > rows(graphH) {
+		cols := g.columns(textW)
+		if textHeight(view.FitPanel(lines, cols, 1<<20)) > panel.H-graphH-3*padding {
 			graphH = 0 // a short panel keeps its text and drops the graph (E shows every line)
 		}
-		lines = view.FitPanel(lines, g.columns(textW), rows(graphH))
+		lines = fitHeight(lines, cols, panel.H-graphH-3*padding)
 		panel.H = min(panel.H, textHeight(lines)+graphH+3*padding)
 		if graphH > 0 {
 			graph = view.Rect{X: panel.X + padding, Y: panel.Y + panel.H - graphH - padding + 2*lineHeight, W: panel.W - 2*padding, H: view.GraphHeight}
@@ -133,6 +133,18 @@ func (g *Game) columns(w float64) int {
 const PanelTextWidth = 330
 
 // textHeight is the height lines take in the HUD.
+// fitHeight is view.FitPanel for a panel h pixels high: as many rows as fit with the air
+// above each heading that stays, not a heading's air reserved for every row.
+func fitHeight(lines []view.Line, cols int, h float64) []view.Line {
+	rows := max(int(h/lineHeight), 1) // no row can be shorter than a line
+	for ; rows > 1; rows-- {
+		if fit := view.FitPanel(lines, cols, rows); textHeight(fit) <= h {
+			return fit
+		}
+	}
+	return view.FitPanel(lines, cols, 1)
+}
+
 func textHeight(lines []view.Line) float64 {
 	headings := 0
 	for _, l := range lines {

@@ -54,6 +54,9 @@ func (s *FrameStats) Summary() FrameSummary {
 // String formats s on one line, e.g. "600 frames, 59.8 fps, frame time p50 16.7 ms p99
 // 18.1 ms max 25.0 ms".
 func (s FrameSummary) String() string {
+	if s.Frames == 0 {
+		return "no frames timed (the run ended before the warm-up did: draw more -frames for a rate)"
+	}
 	msf := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 	return fmt.Sprintf("%d frames, %.1f fps, frame time p50 %.1f ms p99 %.1f ms max %.1f ms",
 		s.Frames, s.FPS, msf(s.P50), msf(s.P99), msf(s.Max))

@@ -2,6 +2,7 @@ package view
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 )
@@ -50,5 +51,13 @@ func TestFrameSummary_JSON(t *testing.T) {
 	}
 	if got.Frames != 600 || got.FPS != 61.2 && got.FPS != 61.3 || got.FrameMS["p50"] != 16.4 || got.FrameMS["p99"] != 21 || got.FrameMS["max"] != 30.2 {
 		t.Errorf("JSON() = %s, want 600 frames, 61.2 fps, p50 16.4, p99 21.0, max 30.2", s.JSON())
+	}
+}
+
+// TestFrameSummary_NoFramesSaysWhy: a run shorter than the warm-up times no frame, and says
+// so instead of "0 frames, 0.0 fps".
+func TestFrameSummary_NoFramesSaysWhy(t *testing.T) {
+	if s := (FrameSummary{}).String(); !strings.Contains(s, "no frames timed") || strings.Contains(s, "0.0 fps") {
+		t.Errorf("an empty summary reads %q", s)
 	}
 }
