@@ -35,6 +35,9 @@ func RunMatchReplay(ctx context.Context, set *matchplay.Set, at time.Duration, o
 	for i, pb := range []*client.Playback{set.Near, set.Far} {
 		pb.OnStep = func(game *client.Game) { g.followStep(i, game) }
 	}
+	if at > set.Near.Duration() {
+		return fmt.Errorf("-replay-at %v is past the recording's end: the near player's is %v long", at, set.Near.Duration().Round(time.Millisecond))
+	}
 	if at > 0 {
 		set.Near.Paused = true
 		began := time.Now()

@@ -37,6 +37,9 @@ func RunReplay(ctx context.Context, data []byte, at time.Duration, opts Options)
 	g.playback = &replayControl{pb: pb}
 	g.panes = []*clientPane{newReplayPane(pb.Game(), opts.Techniques)}
 	pb.OnStep = func(game *client.Game) { g.followStep(0, game) }
+	if at > pb.Duration() {
+		return fmt.Errorf("-replay-at %v is past the recording's end: it is %v long", at, pb.Duration().Round(time.Millisecond))
+	}
 	if at > 0 {
 		pb.Paused = true
 		if _, err := pb.Seek(at); err != nil {

@@ -119,6 +119,14 @@ func TestRecord_DemoWritesAReplayableRecordingPerPlayer(t *testing.T) {
 			fmt.Sscanf(l, "tankclient: replay at frame %d of %d, %f s of %f s", &frame, &frames, &at, &length)
 		}
 	}
+	// A moment past the recording's end is refused, saying how long the recording is, for
+	// the single recording and for the set.
+	for _, file := range []string{"m-near.tnrec", "m.tnrec"} {
+		past := exec.Command(tankclientBinary(t), "-replay", filepath.Join(dir, file), "-replay-at", "1h", "-width", "800", "-height", "450", "-frames", "5")
+		if out, err := past.CombinedOutput(); err == nil || !strings.Contains(string(out), "past the recording's end") {
+			t.Errorf("-replay %s -replay-at 1h: %v, %s; want it refused as past the end", file, err, out)
+		}
+	}
 	// Which frame is at 0.25 s depends on how the window ran (its first frames come slowly);
 	// the recording itself says.
 	data, err := os.ReadFile(filepath.Join(dir, "m-near.tnrec"))
