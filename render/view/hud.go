@@ -249,7 +249,7 @@ func DemoLegend(players, bots, wrecks int) []Line {
 		{"past (interpolation): compare with the middle.", Dim},
 		{"Keys", Heading},
 		{"WASD near player   arrows far player", Plain},
-		{"P R I N L B: the pane under the mouse", Plain},
+		{"P R I N L B U: the pane under the mouse", Plain},
 		{"(over this pane: both)", Dim},
 		{"T strip  G ghosts  H HUD  E whole HUD", Plain},
 		{"O guided tour  F1 help  Esc quit", Plain},
