@@ -86,6 +86,9 @@ type Config struct {
 	// RoomOpenBurst at once, then one per RoomOpenEvery.
 	RoomOpenBurst int
 	RoomOpenEvery time.Duration
+	// MaxRoomsPerAddress is how many open rooms one address (an IPv6 one by its /64) may have
+	// opened: no single client holds every room.
+	MaxRoomsPerAddress int
 	// Logger receives one line per join, reject and drop. Nil means slog.Default().
 	Logger *slog.Logger
 }
@@ -93,24 +96,25 @@ type Config struct {
 // DefaultConfig returns a configuration for a local game on port 7777.
 func DefaultConfig() Config {
 	return Config{
-		Addr:             ":7777",
-		MaxPlayers:       16,   // fills the default arena without making it a traffic jam
-		Contact:          true, // contact is what makes prediction miss, so show it by default
-		Arena:            netcode.DefaultArena(),
-		Rules:            netcode.DefaultRules(),
-		MaxInputDuration: 200 * time.Millisecond, // four steps: a client catching up a frame hitch
-		TimeSlack:        250 * time.Millisecond, // absorbs bursts after a KCP retransmission
-		MaxSimPerTick:    200 * time.Millisecond, // 4x real time: a stall's backlog drains quickly...
-		MaxSimPerSecond:  2 * time.Second,        // ...but at most 2x over any second: no sprinting on saved time
-		HelloTimeout:     5 * time.Second,
-		MaxHandshakes:    64,               // far more than honest players mid-handshake (each takes one RTT)
-		IdleTimeout:      5 * time.Second,  // clients send every 50 ms; 5 s of silence is gone
-		AckTimeout:       30 * time.Second, // a 1 s link (RTO ~2.5 s) that loses one segment five times running still recovers within it
-		MaxJoinsPerTick:  32,               // 640 joins/s: 256 players seated in 8 ticks
-		MaxRooms:         8,                // a LAN party's worth of matches on one port
-		RoomGrace:        10 * time.Second, // a dropped player's reconnect finds its room
-		RoomOpenBurst:    8,                // one address may open a server's worth at once...
-		RoomOpenEvery:    time.Second,      // ...but churns through them at most once a second
+		Addr:               ":7777",
+		MaxPlayers:         16,   // fills the default arena without making it a traffic jam
+		Contact:            true, // contact is what makes prediction miss, so show it by default
+		Arena:              netcode.DefaultArena(),
+		Rules:              netcode.DefaultRules(),
+		MaxInputDuration:   200 * time.Millisecond, // four steps: a client catching up a frame hitch
+		TimeSlack:          250 * time.Millisecond, // absorbs bursts after a KCP retransmission
+		MaxSimPerTick:      200 * time.Millisecond, // 4x real time: a stall's backlog drains quickly...
+		MaxSimPerSecond:    2 * time.Second,        // ...but at most 2x over any second: no sprinting on saved time
+		HelloTimeout:       5 * time.Second,
+		MaxHandshakes:      64,               // far more than honest players mid-handshake (each takes one RTT)
+		IdleTimeout:        5 * time.Second,  // clients send every 50 ms; 5 s of silence is gone
+		AckTimeout:         30 * time.Second, // a 1 s link (RTO ~2.5 s) that loses one segment five times running still recovers within it
+		MaxJoinsPerTick:    32,               // 640 joins/s: 256 players seated in 8 ticks
+		MaxRooms:           8,                // a LAN party's worth of matches on one port
+		RoomGrace:          10 * time.Second, // a dropped player's reconnect finds its room
+		RoomOpenBurst:      8,                // one address may open a server's worth at once...
+		RoomOpenEvery:      time.Second,      // ...but churns through them at most once a second
+		MaxRoomsPerAddress: 2,                // a player and a friend's match; a class or a party opens from many
 	}
 }
 
@@ -142,8 +146,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("server: max rooms %d outside [1, %d]", c.MaxRooms, maxRooms)
 	case c.RoomGrace < 0 || c.RoomOpenEvery < 0:
 		return fmt.Errorf("server: room grace %v and room open interval %v must not be negative", c.RoomGrace, c.RoomOpenEvery)
-	case c.RoomOpenBurst < 1:
-		return fmt.Errorf("server: room open burst %d must be at least 1", c.RoomOpenBurst)
+	case c.RoomOpenBurst < 1 || c.MaxRoomsPerAddress < 1:
+		return fmt.Errorf("server: room open burst %d and max rooms per address %d must be at least 1", c.RoomOpenBurst, c.MaxRoomsPerAddress)
 	case c.MaxHandshakes < 1:
 		return fmt.Errorf("server: max handshakes %d must be at least 1", c.MaxHandshakes)
 	case c.MaxInputLead != 0 && time.Duration(c.MaxInputLead)*tickInterval <= c.IdleTimeout:

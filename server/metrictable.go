@@ -93,7 +93,7 @@ var motions = []string{"moving", "idle"}
 var Metrics = []*Metric{
 	{Name: "players", Help: "Players in the game.", Gauge: true, value: func(s *Stats) uint64 { return uint64(s.Players) }},
 	{Name: "handshakes_in_progress", Help: "Connections that have not finished their Hello.", Gauge: true, value: func(s *Stats) uint64 { return uint64(s.Handshaking) }},
-	{Name: "ticks_total", Help: "Server ticks run.", stat: func(s *Stats) *uint64 { return &s.Ticks }, live: func(c *counters) *atomic.Uint64 { return &c.ticks }},
+	{Name: "ticks_total", Help: "Server ticks run, in every room.", stat: func(s *Stats) *uint64 { return &s.Ticks }, live: func(c *counters) *atomic.Uint64 { return &c.ticks }},
 	{Name: "joins_total", Help: "Handshakes accepted.", stat: func(s *Stats) *uint64 { return &s.Joins }, live: func(c *counters) *atomic.Uint64 { return &c.joins }},
 	{Name: "leaves_total", Help: "Players that left on their own (goodbye or closed connection).", stat: func(s *Stats) *uint64 { return &s.Leaves }, live: func(c *counters) *atomic.Uint64 { return &c.leaves }},
 	{Name: "contacts_total", Help: "Tank pairs pushed apart by contact resolution.", stat: func(s *Stats) *uint64 { return &s.Contacts }, live: func(c *counters) *atomic.Uint64 { return &c.contacts }},

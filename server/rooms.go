@@ -70,7 +70,8 @@ type room struct {
 	players atomic.Int32
 	ticks   tickHistogram // wall time of its ticks
 
-	pending int // handshakes on their way to joins; guarded by roomSet.mu
+	pending int        // handshakes on their way to joins; guarded by roomSet.mu
+	opener  netip.Addr // the address (an IPv6 one by its /64) whose Hello opened it; none for the default room
 }
 
 // roomSet is every open room. Handshakes find or open rooms in it; a room's goroutine takes
@@ -136,11 +137,23 @@ func (s *Server) enter(name string, addr net.Addr, now time.Time, start func(*ro
 		return nil, &tankv1.Reject{Code: tankv1.RejectCode_REJECT_CODE_NO_ROOM,
 			Reason: fmt.Sprintf("room %q is not open, and this server already runs its %d rooms", name, s.cfg.MaxRooms)}
 	}
-	if !rs.opens.allow(hostOf(addr), now, s.cfg.RoomOpenBurst, s.cfg.RoomOpenEvery) {
+	host := hostOf(addr)
+	held := 0
+	for _, r := range rs.open {
+		if r.opener == host {
+			held++
+		}
+	}
+	if held >= s.cfg.MaxRoomsPerAddress { // else one address could hold every room, reopening each as its grace ends
+		return nil, &tankv1.Reject{Code: tankv1.RejectCode_REJECT_CODE_NO_ROOM,
+			Reason: fmt.Sprintf("room %q is not open, and this address already opened %d rooms that are still open", name, held)}
+	}
+	if !rs.opens.allow(host, now, s.cfg.RoomOpenBurst, s.cfg.RoomOpenEvery) {
 		return nil, &tankv1.Reject{Code: tankv1.RejectCode_REJECT_CODE_NO_ROOM,
 			Reason: fmt.Sprintf("room %q is not open, and this address opened %d rooms too recently; try again in %v", name, s.cfg.RoomOpenBurst, s.cfg.RoomOpenEvery)}
 	}
 	r := s.openRoom(name)
+	r.opener = host
 	r.pending++
 	start(r)
 	return r, nil
@@ -190,18 +203,22 @@ func (s *Server) stopRooms() {
 	s.rooms.mu.Unlock()
 }
 
-// hostOf returns the IP address of addr, the unit room opening is limited by: a client that
-// reconnects from a new port is the same client.
+// hostOf returns the unit room opening is limited by: the IP address of addr (a client that
+// reconnects from a new port is the same client), an IPv6 one by its /64 (one host commonly
+// has the whole /64).
 func hostOf(addr net.Addr) netip.Addr {
+	var ip netip.Addr
 	if u, ok := addr.(*net.UDPAddr); ok {
-		if ip, ok := netip.AddrFromSlice(u.IP); ok {
-			return ip.Unmap()
+		ip, _ = netip.AddrFromSlice(u.IP)
+	} else if ap, err := netip.ParseAddrPort(addr.String()); err == nil {
+		ip = ap.Addr()
+	}
+	if ip = ip.Unmap(); ip.Is6() {
+		if p, err := ip.Prefix(64); err == nil {
+			return p.Addr()
 		}
 	}
-	if ap, err := netip.ParseAddrPort(addr.String()); err == nil {
-		return ap.Addr().Unmap()
-	}
-	return netip.Addr{}
+	return ip
 }
 
 // openLimiter limits how fast each address opens rooms: a bucket of burst tokens per

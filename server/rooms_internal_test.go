@@ -1,6 +1,7 @@
 package server
 
 import (
+	"net"
 	"net/netip"
 	"strings"
 	"testing"
@@ -66,5 +67,19 @@ func TestInputLead_IsWhatClientsKeepFor(t *testing.T) {
 	cfg := DefaultConfig()
 	if got := cfg.inputLead(); got != netcode.DefaultInputLead {
 		t.Errorf("the default server's input lead is %d ticks; clients keep inputs for %d", got, netcode.DefaultInputLead)
+	}
+}
+
+// TestHostOf: a client's address counts by its IP, an IPv6 one by its /64, whatever the port.
+func TestHostOf(t *testing.T) {
+	for _, c := range []struct{ addr, want string }{
+		{"192.0.2.7:4000", "192.0.2.7"},
+		{"[::ffff:192.0.2.7]:4000", "192.0.2.7"},
+		{"[2001:db8:1:2:aaaa:bbbb:cccc:dddd]:4000", "2001:db8:1:2::"},
+	} {
+		ap := netip.MustParseAddrPort(c.addr)
+		if got := hostOf(net.UDPAddrFromAddrPort(ap)); got.String() != c.want {
+			t.Errorf("hostOf(%s) = %s, want %s", c.addr, got, c.want)
+		}
 	}
 }

@@ -229,3 +229,30 @@ func waitRooms(t *testing.T, srv *servertest.Server, n int) {
 		}
 	}
 }
+
+// TestRooms_OneAddressHoldsAFewRoomsAtMost: an address that has opened its share of rooms
+// still open is refused another, however slowly it asks, until one of its rooms closes.
+func TestRooms_OneAddressHoldsAFewRoomsAtMost(t *testing.T) {
+	srv := servertest.Start(t, func(c *server.Config) { c.MaxRoomsPerAddress, c.RoomGrace = 1, 0 })
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	a, err := client.DialRoom(ctx, srv.Addr, "opener", "a", nil, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rej *client.RejectedError
+	if sess, err := client.DialRoom(ctx, srv.Addr, "opener", "b", nil, 5*time.Second); !errors.As(err, &rej) ||
+		rej.Code != tankv1.RejectCode_REJECT_CODE_NO_ROOM || !strings.Contains(rej.Reason, "already opened 1 rooms") {
+		if sess != nil {
+			sess.Close("test over")
+		}
+		t.Errorf("a second room from an address holding one: %v, want NO_ROOM, already opened", err)
+	}
+	a.Close("bye")
+	waitRooms(t, srv, 1)
+	b, err := client.DialRoom(ctx, srv.Addr, "opener", "b", nil, 5*time.Second)
+	if err != nil {
+		t.Fatalf("once its room closed, the address may open another: %v", err)
+	}
+	b.Close("test over")
+}

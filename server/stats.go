@@ -47,8 +47,8 @@ type Stats struct {
 	// TickDuration is the wall time each tick took: admit, simulate, contact and snapshots.
 	// It counts the ticks of every room.
 	TickDuration TickHistogram
-	// Rooms are the open rooms, by name (see rooms.go). Players and TickDuration above are
-	// their sums.
+	// Rooms are the open rooms, by name (see rooms.go). Players above is their sum;
+	// TickDuration and Ticks also count the ticks of rooms that have closed.
 	Rooms []RoomStats
 
 	Shots        uint64            // Fires accepted and judged

@@ -368,7 +368,11 @@ func buildReport(d *runData) Report {
 			}
 		}
 		var ticks []float64
-		for _, t := range d.truth.tickDurations(d.room) {
+		room := d.room // a room's report: its own; a run in one room: that room's, not the idle default's
+		if room == "" && cfg.Rooms <= 1 {
+			room = cfg.roomNames()[0]
+		}
+		for _, t := range d.truth.tickDurations(room) {
 			ticks = append(ticks, millis(t))
 		}
 		r.ServerTick = quantiles(ticks)

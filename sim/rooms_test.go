@@ -3,6 +3,7 @@ package sim
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"math"
 	"strings"
 	"testing"
@@ -125,5 +126,37 @@ func TestRunRoomsReportEachRoomApart(t *testing.T) {
 	}
 	if !strings.Contains(text.String(), "room-2   2") {
 		t.Errorf("text report lacks the room table row:\n%s", text.String())
+	}
+}
+
+// TestRunInOneRoomTimesThatRoom: bots in room blue are timed by blue's ticks, not the
+// empty default room's beside it.
+func TestRunInOneRoomTimesThatRoom(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays for 2 s over loopback")
+	}
+	cfg := DefaultConfig()
+	cfg.Bots, cfg.Room, cfg.Duration, cfg.Contact, cfg.Net = 2, "blue", 2*time.Second, false, "lan"
+	spec, err := newSpec(cfg, cfg.Net, cfg.Interp, cfg.Lane)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := simulate(context.Background(), spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := buildReport(d)
+	blue, all := d.truth.tickDurations("blue"), d.truth.tickDurations("")
+	var ms []float64
+	for _, d := range blue {
+		ms = append(ms, millis(d))
+	}
+	if want := quantiles(ms); len(all) <= len(blue) || r.ServerTick == nil || want == nil || *r.ServerTick != *want {
+		t.Errorf("server_tick_ms %+v from %d of blue's ticks and %d in all: want blue's alone", r.ServerTick, len(blue), len(all))
+	}
+	for _, c := range r.Clients {
+		if c.Room != "blue" {
+			t.Errorf("player %d in room %q, want blue", c.PlayerID, c.Room)
+		}
 	}
 }

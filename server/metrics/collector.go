@@ -26,7 +26,7 @@ func Collector(stats func() server.Stats) prometheus.Collector { return newColle
 
 func newCollector(stats func() server.Stats) *collector {
 	c := &collector{stats: stats, tickDuration: prometheus.NewDesc(prometheus.BuildFQName(namespace, "", "tick_duration_seconds"),
-		"Wall time of one server tick on the world goroutine: admit inputs, simulate, resolve contact, encode tank states; with interest management, per-client snapshots are built after it on worker goroutines.", nil, nil),
+		"Wall time of one server tick on its room's world goroutine, every room's ticks together: admit inputs, simulate, resolve contact, encode tank states; with interest management, per-client snapshots are built after it on worker goroutines.", nil, nil),
 		rooms: newRoomDescs()}
 	for _, m := range server.Metrics {
 		var labels []string

@@ -183,7 +183,7 @@ tanknet_lane_datagrams_bad_total 6
 # HELP tanknet_lane_datagrams_ignored_total Well-formed unreliable-lane datagrams ignored: before the Welcome, on a server using the reliable lane, or beyond the rate allowed.
 # TYPE tanknet_lane_datagrams_ignored_total counter
 tanknet_lane_datagrams_ignored_total 7
-# HELP tanknet_tick_duration_seconds Wall time of one server tick on the world goroutine: admit inputs, simulate, resolve contact, encode tank states; with interest management, per-client snapshots are built after it on worker goroutines.
+# HELP tanknet_tick_duration_seconds Wall time of one server tick on its room's world goroutine, every room's ticks together: admit inputs, simulate, resolve contact, encode tank states; with interest management, per-client snapshots are built after it on worker goroutines.
 # TYPE tanknet_tick_duration_seconds histogram
 tanknet_tick_duration_seconds_bucket{le="0.001"} 30
 tanknet_tick_duration_seconds_bucket{le="0.002"} 39
