@@ -61,27 +61,29 @@ demo: ## one window: near player | the server's truth | far player on a bad netw
 NEAR_WINDOW := -pos 0,0 -width 940 -height 640
 FAR_WINDOW  := -pos 960,0 -width 940 -height 640
 
+# need_display fails a target that opens windows where there is none, with $(1) as the
+# headless command to try instead.
+need_display = if [ -z "$$DISPLAY" ] && [ -z "$$WAYLAND_DISPLAY" ]; then \
+	  echo "make $@ opens windows, but there is no display here (DISPLAY is unset)." >&2; \
+	  echo "Try the headless simulation instead: $(1)" >&2; exit 1; fi
+
 demo-windows: ## a server and two separate windows side by side, the second on a bad network
-	@if [ -z "$$DISPLAY" ] && [ -z "$$WAYLAND_DISPLAY" ]; then \
-	  echo "make demo-windows opens windows, but there is no display here (DISPLAY is unset)." >&2; \
-	  echo "Try the headless simulation instead: make sim" >&2; exit 1; fi
+	@$(call need_display,make sim)
 	@$(MAKE) --no-print-directory build
 	@$(BIN)/tankserver -addr 127.0.0.1:$(PORT) & server=$$!; sleep 0.5; \
 	if ! kill -0 $$server 2>/dev/null; then \
-	  echo "tankserver could not start on 127.0.0.1:$(PORT) (is the port in use?): try make demo-windows PORT=7778" >&2; exit 1; fi; \
+	  echo "tankserver could not start on 127.0.0.1:$(PORT) (is the port in use?): try make $@ PORT=7778" >&2; exit 1; fi; \
 	$(BIN)/tankclient -server 127.0.0.1:$(PORT) -name near $(NEAR_WINDOW) & near=$$!; \
 	$(BIN)/tankclient -server 127.0.0.1:$(PORT) -name far -net mobile-3g $(FAR_WINDOW) & far=$$!; \
 	trap 'kill -INT $$near $$far $$server 2>/dev/null; wait; exit 0' INT TERM; \
 	wait $$near $$far; kill -INT $$server 2>/dev/null; wait $$server
 
 demo-rooms: ## one server, two rooms side by side: a window and four bots in room red, another and four in room blue
-	@if [ -z "$$DISPLAY" ] && [ -z "$$WAYLAND_DISPLAY" ]; then \
-	  echo "make demo-rooms opens windows, but there is no display here (DISPLAY is unset)." >&2; \
-	  echo "Try the headless simulation instead: make sim ARGS='-rooms 2'" >&2; exit 1; fi
+	@$(call need_display,make sim ARGS='-rooms 2')
 	@$(MAKE) --no-print-directory build
 	@$(BIN)/tankserver -addr 127.0.0.1:$(PORT) & server=$$!; sleep 0.5; \
 	if ! kill -0 $$server 2>/dev/null; then \
-	  echo "tankserver could not start on 127.0.0.1:$(PORT) (is the port in use?): try make demo-rooms PORT=7778" >&2; exit 1; fi; \
+	  echo "tankserver could not start on 127.0.0.1:$(PORT) (is the port in use?): try make $@ PORT=7778" >&2; exit 1; fi; \
 	$(BIN)/tanksim -server 127.0.0.1:$(PORT) -room red -bots 4 -duration 1h -net none >/dev/null & red=$$!; \
 	$(BIN)/tanksim -server 127.0.0.1:$(PORT) -room blue -bots 4 -duration 1h -net none >/dev/null & blue=$$!; \
 	$(BIN)/tankclient -server 127.0.0.1:$(PORT) -room red -name ada $(NEAR_WINDOW) & near=$$!; \

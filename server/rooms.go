@@ -5,6 +5,7 @@ import (
 	"net"
 	"net/netip"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -100,15 +101,7 @@ func (s *Server) roomStats() []RoomStats {
 	for _, r := range s.rooms.open {
 		out = append(out, RoomStats{Name: r.name, Players: int(r.players.Load()), Ticks: uint64(r.tick.Load()), TickDuration: r.ticks.snapshot()})
 	}
-	slices.SortFunc(out, func(a, b RoomStats) int {
-		switch {
-		case a.Name < b.Name:
-			return -1
-		case a.Name > b.Name:
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(out, func(a, b RoomStats) int { return strings.Compare(a.Name, b.Name) })
 	return out
 }
 

@@ -44,9 +44,8 @@ func roomReports(d *runData) []Report {
 		return nil
 	}
 	var out []Report
-	for k := range cfg.Rooms {
+	for k, name := range cfg.roomNames() {
 		first, n := cfg.roomShare(k)
-		name := cfg.roomNames()[k]
 		sub := *d
 		sub.spec.cfg.Bots, sub.spec.cfg.Rooms = n, 0
 		sub.bots = d.bots[first : first+n]
