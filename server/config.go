@@ -89,6 +89,9 @@ type Config struct {
 	// MaxRoomsPerAddress is how many open rooms one address (an IPv6 one by its /64) may have
 	// opened: no single client holds every room.
 	MaxRoomsPerAddress int
+	// ChallengesPerSecond is the address validation's Challenge budget, shared fairly among
+	// source prefixes (docs/PROTOCOL.md §2); 0 means transport.DefaultChallengesPerSecond.
+	ChallengesPerSecond int
 	// Logger receives one line per join, reject and drop. Nil means slog.Default().
 	Logger *slog.Logger
 }
@@ -150,6 +153,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("server: room open burst %d and max rooms per address %d must be at least 1", c.RoomOpenBurst, c.MaxRoomsPerAddress)
 	case c.MaxHandshakes < 1:
 		return fmt.Errorf("server: max handshakes %d must be at least 1", c.MaxHandshakes)
+	case c.ChallengesPerSecond < 0:
+		return fmt.Errorf("server: challenges per second %d must not be negative", c.ChallengesPerSecond)
 	case c.MaxInputLead != 0 && time.Duration(c.MaxInputLead)*tickInterval <= c.IdleTimeout:
 		// A client stalled for almost the idle timeout delivers that many inputs at once;
 		// refusing them would drop an honest player.

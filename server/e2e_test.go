@@ -15,7 +15,7 @@ import (
 
 // startServer runs a server without tank contact on a free loopback port for the rest of
 // the test.
-func startServer(t *testing.T, mutate func(*server.Config)) (string, *server.Server) {
+func startServer(t testing.TB, mutate func(*server.Config)) (string, *server.Server) {
 	t.Helper()
 	s := servertest.Start(t, mutate)
 	return s.Addr, s.Server

@@ -96,7 +96,7 @@ func (s *Server) Stats() Stats {
 func (s *Server) Serve(ctx context.Context, pc net.PacketConn) error {
 	cc := transport.NewCountingConn(pc)
 	s.traffic.Store(cc)
-	ln, err := transport.Listen(cc)
+	ln, err := transport.Listen(cc, transport.ListenConfig{ChallengesPerSecond: s.cfg.ChallengesPerSecond})
 	if err != nil {
 		pc.Close()
 		return err

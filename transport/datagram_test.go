@@ -24,7 +24,7 @@ type connPair struct {
 
 func newConnPair(t testing.TB, fec fecShards, conds *linksim.Conditions) *connPair {
 	t.Helper()
-	ln, err := listen(listenUDP(t), fec)
+	ln, err := listen(listenUDP(t), fec, ListenConfig{})
 	if err != nil {
 		t.Fatal(err)
 	}

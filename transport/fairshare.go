@@ -9,10 +9,10 @@ import (
 // spoofed sources cannot starve honest joins. Sources are grouped by prefix (/24 for IPv4,
 // /64 for IPv6): a network that filters spoofed sources (BCP 38) confines an attacker to
 // its own prefix, and one host's or one NAT's players share one. Each prefix heard from
-// recently has a token bucket that refills at challengesPerSecond divided among all of
-// them, and starts with prefixBurst tokens; so a prefix that asks for little, as an honest
-// client's does, gets its Challenges whatever the others send, and the total stays near
-// challengesPerSecond. A flood spread over more than maxPrefixes prefixes at once shares
+// recently has a token bucket that refills at the budget (DefaultChallengesPerSecond unless
+// the Listener was told otherwise) divided among all of them, and starts with prefixBurst
+// tokens; so a prefix that asks for little, as an honest client's does, gets its Challenges
+// whatever the others send, and the total stays near the budget. A flood spread over more than maxPrefixes prefixes at once shares
 // one more bucket with every prefix first heard after the table filled: that is the limit
 // of this defence (a flood spoofing the whole address space looks like many honest hosts).
 const (

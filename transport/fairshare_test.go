@@ -13,7 +13,7 @@ import (
 // at once from prefixes of their own; the flood gets no more than the budget.
 func TestFairShare_SpoofedFloodCannotStarveHonestPrefixes(t *testing.T) {
 	sc := new(scriptConn)
-	g := newGate(sc)
+	g := newGate(sc, DefaultChallengesPerSecond)
 	now := time.Second
 	g.clock = func() time.Duration { return now }
 	honest := &net.UDPAddr{IP: net.IPv4(192, 0, 2, 7), Port: 5000}
@@ -52,7 +52,7 @@ func TestFairShare_SpoofedFloodCannotStarveHonestPrefixes(t *testing.T) {
 	if toHonest != asked || toNewcomers != 100 {
 		t.Errorf("during the flood the honest client got %d Challenges for %d requests, the 100 newcomers %d", toHonest, asked, toNewcomers)
 	}
-	if most := seconds*challengesPerSecond + 256*prefixBurst; toFlood > most {
+	if most := seconds*DefaultChallengesPerSecond + 256*prefixBurst; toFlood > most {
 		t.Errorf("the flood got %d Challenges in %d s, more than the budget (%d)", toFlood, seconds, most)
 	}
 	t.Logf("flood: %d requests, %d Challenges; honest: %d of %d; newcomers %d of 100", seconds*1000*batch, toFlood, toHonest, asked, toNewcomers)

@@ -18,10 +18,11 @@ const (
 	// admitIdle forgets an admitted address that has sent nothing for this long: its session
 	// timed out long before (IdleTimeout), so nothing is lost.
 	admitIdle = 2 * IdleTimeout
-	// challengesPerSecond bounds the Challenges sent in total (beyond each source prefix's
-	// first prefixBurst), so a flood of spoofed requests costs the server a fixed amount of
-	// MAC work and bandwidth; it is shared fairly among source prefixes (see fairshare.go).
-	challengesPerSecond = 10000
+	// DefaultChallengesPerSecond bounds the Challenges sent in total (beyond each source
+	// prefix's first prefixBurst), so a flood of spoofed requests costs the server a fixed
+	// amount of MAC work and bandwidth; it is shared fairly among source prefixes (see
+	// fairshare.go). ListenConfig.ChallengesPerSecond sets another budget.
+	DefaultChallengesPerSecond = 10000
 	// legacyRejectsPerSecond and legacyRejectBurst bound the courtesy replies to protocol 1
 	// clients (see legacyReject): a nicety, so kept small.
 	legacyRejectsPerSecond = 50
@@ -81,9 +82,11 @@ type gate struct {
 	bytesIn, bytesOut                                        atomic.Uint64
 }
 
-func newGate(pc net.PacketConn) *gate {
+// newGate validates the addresses that send to pc, sending at most challengesPerSecond
+// Challenges a second beyond each prefix's burst.
+func newGate(pc net.PacketConn, challengesPerSecond int) *gate {
 	g := &gate{PacketConn: pc, epoch: time.Now(), admitted: map[netip.AddrPort]*admission{},
-		challenges: newChallengeShare(challengesPerSecond),
+		challenges: newChallengeShare(float64(challengesPerSecond)),
 		legacy:     tokenBucket{rate: legacyRejectsPerSecond, burst: legacyRejectBurst, tokens: legacyRejectBurst},
 	}
 	rand.Read(g.minter.key[:]) // never fails (crypto/rand panics rather than return weak bytes)

@@ -24,7 +24,7 @@ func FuzzConnectDatagram(f *testing.F) {
 	f.Add([]byte("TNK!\xe1"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		sc := new(scriptConn)
-		g := newGate(sc)
+		g := newGate(sc, DefaultChallengesPerSecond)
 		admitClient(t, sc, g, 7)
 
 		sc.queue(b, otherAddr)

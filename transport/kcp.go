@@ -227,14 +227,29 @@ type Listener struct {
 	stoppedAt time.Time
 }
 
-// Listen serves KCP on pc, behind address validation (see connect.go), and owns pc: Close
-// closes it too.
-func Listen(pc net.PacketConn) (*Listener, error) {
-	return listen(pc, defaultFEC)
+// ListenConfig tunes a Listener's address validation. The zero value is the default.
+type ListenConfig struct {
+	// ChallengesPerSecond is the Challenge budget, shared fairly among source prefixes (see
+	// fairshare.go); 0 means DefaultChallengesPerSecond. A smaller server may want less.
+	ChallengesPerSecond int
 }
 
-func listen(pc net.PacketConn, fec fecShards) (*Listener, error) {
-	g := newGate(pc)
+// challengeRate is ChallengesPerSecond, or the default when it is not positive.
+func (c ListenConfig) challengeRate() int {
+	if c.ChallengesPerSecond > 0 {
+		return c.ChallengesPerSecond
+	}
+	return DefaultChallengesPerSecond
+}
+
+// Listen serves KCP on pc, behind address validation (see connect.go), and owns pc: Close
+// closes it too.
+func Listen(pc net.PacketConn, cfg ListenConfig) (*Listener, error) {
+	return listen(pc, defaultFEC, cfg)
+}
+
+func listen(pc net.PacketConn, fec fecShards, cfg ListenConfig) (*Listener, error) {
+	g := newGate(pc, cfg.challengeRate())
 	l, err := kcp.ServeConn(nil, fec.data, fec.parity, g)
 	if err != nil {
 		return nil, fmt.Errorf("transport: serve %s: %w", pc.LocalAddr(), err)
