@@ -72,7 +72,7 @@ func (b *bufferLink) run(start, end, frame, phase, measure time.Duration) {
 			if b.applied < len(b.arrive) && b.arrive[b.applied] <= nextTick {
 				r.Wait = nextTick - b.arrive[b.applied]
 				b.applied++
-				for b.applied < len(b.arrive) && len(b.arrive)-b.applied > 8 && b.arrive[b.applied] <= nextTick {
+				for b.applied < len(b.arrive) && b.arrive[b.applied] <= nextTick && b.waiting(nextTick) > 8 {
 					b.applied++ // the buffer's overflow drains at once
 				}
 			} else if b.applied > 0 {
@@ -89,6 +89,18 @@ func (b *bufferLink) run(start, end, frame, phase, measure time.Duration) {
 			b.reports = append(b.reports, pendingReport{nextTick + b.delay(), r})
 		}
 	}
+}
+
+// waiting returns how many inputs have reached the server by now and wait in its buffer
+// (those still on their way do not count).
+func (b *bufferLink) waiting(now time.Duration) int {
+	n := 0
+	for _, at := range b.arrive[b.applied:] {
+		if at <= now {
+			n++
+		}
+	}
+	return n
 }
 
 func (b *bufferLink) starvedRatio() float64 { return float64(b.starved) / float64(max(b.ticks, 1)) }
@@ -113,6 +125,9 @@ func TestDilation_HoldsTheBufferJustFull(t *testing.T) {
 		{"lan", time.Millisecond, time.Millisecond, 35 * time.Millisecond},
 		{"broadband", 32 * time.Millisecond, 12 * time.Millisecond, 50 * time.Millisecond},
 		{"wifi-bad", 50 * time.Millisecond, 50 * time.Millisecond, 100 * time.Millisecond},
+		// A second each way: twenty inputs are on their way at any time, and a report is two
+		// seconds old when it comes; only the inputs that have arrived wait in the buffer.
+		{"a second away", time.Second, 25 * time.Millisecond, 80 * time.Millisecond},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
