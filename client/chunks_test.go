@@ -1,6 +1,7 @@
 package client
 
 import (
+	"slices"
 	"testing"
 	"time"
 
@@ -205,6 +206,42 @@ func TestGame_InputBatchRepeatsOnlyUnacknowledged(t *testing.T) {
 		if len(u) != tt.got || (tt.got > 0 && u[0].Tick != uint32(tt.first)) {
 			t.Errorf("acknowledged up to %d: repeats %v, want %d from tick %d", tt.ack, u, tt.got, tt.first)
 		}
+	}
+}
+
+// TestGame_InputBatchRepeatsTheOldestUnacknowledged: when more inputs are unacknowledged
+// than the newest ten (a slow round trip, or a gap the server waits on), every batch also
+// carries the four oldest, so an input every copy of which was lost still reaches the
+// server with the next datagram that does.
+func TestGame_InputBatchRepeatsTheOldestUnacknowledged(t *testing.T) {
+	g, _, _ := datagramGame(t)
+	g.local = netcode.NewLocal(&g.welcome.Arena, g.opts.Local, netcode.State{})
+	g.local.Advance(30 * netcode.StepInterval)
+	for range 30 {
+		g.remember(g.local.Predict(netcode.Input{Throttle: 1}))
+	}
+	ticks := func() (out []uint32) {
+		for _, p := range g.unacked() {
+			out = append(out, p.Tick)
+		}
+		return out
+	}
+	for _, tt := range []struct {
+		ack  uint32
+		want []uint32
+	}{
+		{0, []uint32{1, 2, 3, 4, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30}},
+		{17, []uint32{18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30}}, // three older than the newest ten
+		{20, []uint32{21, 22, 23, 24, 25, 26, 27, 28, 29, 30}},             // the newest ten cover them all
+		{25, []uint32{26, 27, 28, 29, 30}},
+	} {
+		g.stats.LastAck = tt.ack
+		if got := ticks(); !slices.Equal(got, tt.want) {
+			t.Errorf("acknowledged up to %d: batch repeats ticks %v, want %v", tt.ack, got, tt.want)
+		}
+	}
+	if n := len(g.unacked()); n > wire.MaxBatchInputs {
+		t.Errorf("a batch of %d inputs, over the %d one may carry", n, wire.MaxBatchInputs)
 	}
 }
 

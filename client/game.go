@@ -72,6 +72,7 @@ type Game struct {
 type prediction struct {
 	local    *netcode.Local         // nil until the first snapshot that contains us
 	recent   []netcode.PendingInput // the newest inputs sent, for InputBatch (datagram lane)
+	batch    []netcode.PendingInput // scratch: the inputs of the next InputBatch
 	lastMove uint32                 // newest move tick sent
 	// The server's input buffer (netcode.Dilation): the clock's rate, whether we asked for
 	// our inputs on arrival instead, and whether the server has been told.

@@ -31,14 +31,41 @@ func (g *Game) sendBatch() error {
 	return g.server.SendInputBatch(g.unacked(), tick, mask)
 }
 
-// unacked returns the remembered inputs newer than the server's last acknowledgement,
-// oldest first. The slice shares the Game's memory.
+// oldestRepeated is how many of the oldest unacknowledged inputs every InputBatch also
+// repeats when they are older than the newest redundantInputs. The server applies inputs in
+// tick order, so one that every copy of was lost holds back all after it until the stream
+// brings it; on a slow, lossy link (1 s, 25% loss) a stream retransmission can take longer
+// than the server's input lead, and the inputs queued behind the gap would then be refused.
+// Repeating the oldest ones until they are acknowledged fills such a gap with the next
+// datagram that gets through. On a link whose round trip is under redundantInputs steps
+// the newest ones already cover them, and nothing is added.
+const oldestRepeated = 4
+
+// unacked returns the inputs to repeat in the next InputBatch, oldest first: the oldest
+// oldestRepeated that the server has not acknowledged, then the remembered newest ones it
+// has not. The slice shares the Game's memory.
 func (g *Game) unacked() []netcode.PendingInput {
 	i := 0
 	for i < len(g.recent) && g.recent[i].Tick <= g.stats.LastAck {
 		i++
 	}
-	return g.recent[i:]
+	newest := g.recent[i:]
+	if g.local == nil || len(newest) == 0 {
+		return newest
+	}
+	g.batch = g.batch[:0]
+	for _, p := range g.local.Pending() {
+		if len(g.batch) == oldestRepeated || p.Tick >= newest[0].Tick {
+			break
+		}
+		if p.Tick > g.stats.LastAck {
+			g.batch = append(g.batch, p)
+		}
+	}
+	if len(g.batch) == 0 {
+		return newest
+	}
+	return append(g.batch, newest...)
 }
 
 // HOLStallDurations returns the gap before each head-of-line stall detected so far (at
