@@ -24,50 +24,60 @@ import (
 // of the packets lost and a quarter duplicated, each way.
 var soakLink = linksim.Link{Latency: time.Second, Jitter: 100 * time.Millisecond, Loss: 0.25, Duplicate: 0.25}
 
-// A soak's bots: steadyRooms rooms of steadyBots play the whole run; beside them, every
-// churnEvery, churnBots new bots open a room of their own, play churnPlay and leave, and
-// the room closes (the server's room grace is churnGrace).
+// soakPlan says who plays a soak: steadyRooms rooms of steadyBots play the whole run;
+// beside them, every churnEvery, churnBots new bots open a room of their own, play
+// churnPlay and leave, and the room closes (the server's room grace is churnGrace).
+type soakPlan struct {
+	steadyRooms, steadyBots, churnBots int
+}
+
 const (
-	steadyRooms, steadyBots = 3, 8
-	churnBots               = 8
-	churnEvery              = 30 * time.Second
-	churnPlay               = 10 * time.Second
-	churnGrace              = 2 * time.Second
+	churnEvery = 30 * time.Second
+	churnPlay  = 10 * time.Second
+	churnGrace = 2 * time.Second
 )
 
-// TestSoak plays 32 bots across rooms through soakLink for TANKNET_SOAK (a duration, e.g.
-// "10m"; `make soak` sets it): see soak. Without TANKNET_SOAK it is skipped.
+// fullSoak is what `make soak` plays: 24 steady bots and rooms of 8 churning.
+var fullSoak = soakPlan{steadyRooms: 3, steadyBots: 8, churnBots: 8}
+
+// minuteSoak is what `make test` plays: the same shape at half the bots, so the whole
+// process needs about a seventh of a core with the race detector, and keeps up on a 2-core
+// machine that three other processes keep busy.
+var minuteSoak = soakPlan{steadyRooms: 3, steadyBots: 4, churnBots: 4}
+
+// TestSoak plays fullSoak through soakLink for TANKNET_SOAK (a duration, e.g. "10m"; `make
+// soak` sets it): see soak. Without TANKNET_SOAK it is skipped.
 func TestSoak(t *testing.T) {
 	d, err := time.ParseDuration(os.Getenv("TANKNET_SOAK"))
 	if err != nil || d <= 0 {
 		t.Skip("set TANKNET_SOAK to a duration (make soak does) to run the soak")
 	}
-	soak(t, d)
+	soak(t, fullSoak, d)
 }
 
-// TestSoak_Minute is the soak for one minute, two rooms opening and closing: what `make
-// test` runs of it.
+// TestSoak_Minute is the soak for one minute, two rooms opening and closing, with half the
+// bots (minuteSoak): what `make test` runs of it.
 func TestSoak_Minute(t *testing.T) {
 	if testing.Short() {
-		t.Skip("plays 32 bots for a minute")
+		t.Skip("plays 16 bots for a minute")
 	}
-	soak(t, time.Minute)
+	soak(t, minuteSoak, time.Minute)
 }
 
-// soak plays the steady rooms for d through soakLink while churn rooms open and close, and
+// soak plays plan's steady rooms for d through soakLink while churn rooms open and close, and
 // checks what a server on a bad network must hold to: no bot dropped or failing, no drop or
 // bad frame on the server, every input each bot's tank was credited with applied exactly
 // once and in order, every churn room closed once its bots left, and goroutines and live
 // heap back to the baseline afterwards. It logs a report with the start, peak and end of
 // both.
-func soak(t *testing.T, d time.Duration) {
+func soak(t *testing.T, plan soakPlan, d time.Duration) {
 	base := measure()
 	var mu sync.Mutex
 	applied := map[uint32][]uint32{} // player -> move ticks applied, in order
 	drops := &dropLog{}
 	srv := servertest.StartObserved(t, func(c *server.Config) {
-		c.MaxPlayers, c.RoomGrace = max(steadyBots, churnBots), churnGrace
-		c.MaxRooms = steadyRooms + 2      // a closing churn room may overlap the next
+		c.MaxPlayers, c.RoomGrace = max(plan.steadyBots, plan.churnBots), churnGrace
+		c.MaxRooms = plan.steadyRooms + 2 // a closing churn room may overlap the next
 		c.MaxRoomsPerAddress = c.MaxRooms // every bot comes from 127.0.0.1
 		c.Logger = slog.New(drops)
 	}, func(rec server.TickRecord) {
@@ -100,8 +110,8 @@ func soak(t *testing.T, d time.Duration) {
 		}()
 	}
 	start := time.Now()
-	for r := range steadyRooms {
-		for i := range steadyBots {
+	for r := range plan.steadyRooms {
+		for i := range plan.steadyBots {
 			play(&soakBot{name: fmt.Sprintf("steady-%d-%d", r+1, i), room: soakRoom("steady", r), seed: uint64(len(bots) + 1)}, ctx, 0, 0)
 		}
 	}
@@ -112,7 +122,7 @@ func soak(t *testing.T, d time.Duration) {
 	for k := 0; time.Duration(k)*churnEvery+churnPlay+15*time.Second <= d; k++ {
 		room := soakRoom("churn", k+1)
 		churned = append(churned, room)
-		for i := range churnBots {
+		for i := range plan.churnBots {
 			play(&soakBot{name: fmt.Sprintf("%s-%d", room, i), room: room, seed: uint64(len(bots) + 1)},
 				context.Background(), time.Duration(k)*churnEvery, churnPlay)
 		}
@@ -131,7 +141,7 @@ func soak(t *testing.T, d time.Duration) {
 
 	var b strings.Builder
 	fmt.Fprintf(&b, "soak: %d steady bots in %d rooms for %v, and %d churn rooms of %d bots (one every %v, playing %v), through latency %v ±%v, loss %.0f%%, duplicates %.0f%% each way\n",
-		steadyRooms*steadyBots, steadyRooms, played.Round(time.Second), len(churned), churnBots, churnEvery, churnPlay,
+		plan.steadyRooms*plan.steadyBots, plan.steadyRooms, played.Round(time.Second), len(churned), plan.churnBots, churnEvery, churnPlay,
 		soakLink.Latency, soakLink.Jitter, 100*soakLink.Loss, 100*soakLink.Duplicate)
 	fmt.Fprintf(&b, "%-16s %7s %8s %8s %9s %9s %10s %6s  %s\n", "bot", "player", "sent", "applied", "last_ack", "snapshots", "residual>0", "snaps", "outcome")
 	mu.Lock()
@@ -153,8 +163,8 @@ func soak(t *testing.T, d time.Duration) {
 	// server sees the bot leave by its idle timeout, a drop. Only those may be dropped.
 	late := drops.check(t, bots)
 	fmt.Fprintf(&b, "drops: %d, each a bot that had already left (its Goodbye stuck behind a lost segment; the server timed it out)\n", late)
-	if open := roomNames(st.Rooms); slices.ContainsFunc(open, func(r string) bool { return strings.HasPrefix(r, "churn") }) || len(open) != steadyRooms {
-		t.Errorf("rooms open at the end: %v; want the %d steady ones, every churn room closed", open, steadyRooms)
+	if open := roomNames(st.Rooms); slices.ContainsFunc(open, func(r string) bool { return strings.HasPrefix(r, "churn") }) || len(open) != plan.steadyRooms {
+		t.Errorf("rooms open at the end: %v; want the %d steady ones, every churn room closed", open, plan.steadyRooms)
 	}
 	if !slices.Equal(seen.rooms, churned) {
 		t.Errorf("churn rooms seen open %v, want each of %v", seen.rooms, churned)
