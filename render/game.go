@@ -158,7 +158,9 @@ func (g *Game) Draw(screen *ebiten.Image) {
 	g.countFrame(time.Now())
 	g.frames++
 	if g.shot.path != "" && g.frames >= g.shot.frames && !g.shot.due {
-		g.shot.due = g.shot.waitedEnough(time.Now()) || view.MomentReached(g.opts.ScreenshotWhen, g.panes[0].game, g.panes[0].game.Now())
+		reached := view.MomentReached(g.opts.ScreenshotWhen, g.panes[0].game, g.panes[0].game.Now())
+		g.shot.due = reached || g.shot.waitedEnough(time.Now())
+		g.shot.missed = !reached
 	}
 	g.layout = g.layoutFor(screen, g.layout[:0])
 	frames := g.frameBuf[:0]

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"tanknet/render/view"
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -145,4 +146,8 @@ func (g *Game) report(w io.Writer) {
 	}
 	fmt.Fprintf(w, "tankclient: after the first %v: %s; %d tanks; prediction steps dropped %d\n",
 		statsWarmUp, g.frameStats.Summary(), tanks, g.droppedSteps()-g.dropBase)
+	if g.shot.done && g.shot.missed && g.opts.ScreenshotWhen != view.MomentAny {
+		fmt.Fprintf(w, "tankclient: %s: the moment %q did not come within %v of the frames; the screenshot shows the window when the wait ran out\n",
+			g.shot.path, g.opts.ScreenshotWhen, g.shot.wait().Round(time.Millisecond))
+	}
 }

@@ -18,6 +18,7 @@ type screenshot struct {
 	waitFrom time.Time // when the frames were drawn and the wait for a moment began
 	due      bool      // the next Draw captures
 	done     bool      // captured (or failed trying)
+	missed   bool      // captured when the wait ran out, without its moment
 	err      error     // why capturing failed
 }
 
@@ -25,13 +26,16 @@ type screenshot struct {
 // times as long as those frames take at 60 a second, whatever the window's frame rate.
 const momentWait = 10 * time.Second / 60
 
+// wait returns how long the screenshot waits for its moment after its frames.
+func (s *screenshot) wait() time.Duration { return time.Duration(s.frames) * momentWait }
+
 // waitedEnough reports, at now, whether the wait for the screenshot's moment is over; the
 // first call starts it.
 func (s *screenshot) waitedEnough(now time.Time) bool {
 	if s.waitFrom.IsZero() {
 		s.waitFrom = now
 	}
-	return now.Sub(s.waitFrom) >= time.Duration(s.frames)*momentWait
+	return now.Sub(s.waitFrom) >= s.wait()
 }
 
 // take reads the finished frame from screen and writes it to s.path.
