@@ -87,7 +87,11 @@ func (s *Server) runRoom(ctx context.Context, r *room) {
 			} else {
 				s.stats.leaves.Add(1)
 			}
-			w.leave(note.id, note.reason)
+			if note.dropped {
+				w.leave(note.id, note.reason)
+			} else {
+				w.part(note.id, note.reason) // its last inputs first
+			}
 			r.players.Store(int32(len(w.players)))
 			if draining && closing(time.Now()) {
 				return

@@ -65,6 +65,11 @@ type player struct {
 	// rosterSeen is how many of this tick's roster changes the player's own full roster
 	// already covered when it joined (0 once told; see flushRoster).
 	rosterSeen int
+	// parting is the reason of a player that left on its own (a Goodbye or a closed
+	// connection) while inputs it sent were still queued; partTicks counts the ticks since.
+	// See part.
+	parting   string
+	partTicks int
 
 	// Combat (see combat.go and fire.go).
 	health         uint32
@@ -76,7 +81,10 @@ type player struct {
 	moves          [moveHistory]movePose // pose after each recent applied move tick
 	fires          []netcode.ShotRequest // received, not yet judged
 	view           view                  // what this client is sent (interest management)
-	entry          []byte                // this tick's PlayerState, encoded once for every snapshot
+	entry          []byte                // this tick's PlayerState as others see it, encoded once for every snapshot
+	own            []byte                // this tick's PlayerState as its own player sees it: entry plus the input report
+	ownBuf         []byte                // own's storage, when it differs from entry
+	reports        bool                  // own differs from entry: this tick has an input report
 	now            wire.Tank             // this tick's state, as delta encoding compares it
 	sent           sentLog               // what this client was sent, for delta baselines
 }
@@ -245,6 +253,7 @@ func (w *world) step(now time.Duration) TickRecord {
 	w.tick++
 	w.stats.ticks.Add(1)
 	w.gone, w.applied, w.starved = w.gone[:0], w.applied[:0], w.starved[:0]
+	w.finishParting()
 	w.respawn()
 	for i := 0; i < len(w.players); {
 		p := w.players[i]
@@ -287,6 +296,19 @@ func (w *world) step(now time.Duration) TickRecord {
 // simulate admits p's new inputs and applies as many queued ones as its time budget allows.
 // It returns a non-empty reason when p must be dropped.
 func (w *world) simulate(p *player, now time.Duration) string {
+	if reason := w.admitInputs(p); reason != "" {
+		return reason
+	}
+	if len(p.queue) == 0 && p.ack > 0 && p.parting == "" {
+		w.starved = append(w.starved, p.id)
+	}
+	return w.apply(p, now)
+}
+
+// admitInputs checks p's MoveInputs received since the last call, on the stream and as
+// datagram copies, and queues the good ones. It returns a non-empty reason when p must be
+// dropped.
+func (w *world) admitInputs(p *player) string {
 	w.inputs = p.peer.takeInputs(w.inputs[:0])
 	for _, in := range w.inputs {
 		raw := in.Input
@@ -311,9 +333,12 @@ func (w *world) simulate(p *player, now time.Duration) string {
 		p.last, p.streamed = in.Tick, in.Tick
 	}
 	w.admitCopies(p)
-	if len(p.queue) == 0 && p.ack > 0 {
-		w.starved = append(w.starved, p.id)
-	}
+	return ""
+}
+
+// apply simulates as many of p's queued inputs as are due this tick and its time budget
+// allows, and notes the tick's input report.
+func (w *world) apply(p *player, now time.Duration) string {
 	// (A tick whose one input is held back by the time budget below stands the tank still
 	// too, but that is the movement rules at work, not a late input.)
 	budget := min(now-p.joinedAt+w.cfg.TimeSlack, p.granted+w.cfg.MaxSimPerTick,
@@ -360,11 +385,22 @@ func (w *world) broadcast() {
 	for _, p := range w.players {
 		p.now = wire.TankOf(p.id, netcode.State{Tick: w.tick, Pose: p.pose, Ack: p.ack}, wire.Combat{Health: p.health,
 			Kills: p.kills, Deaths: p.deaths, Destroyed: p.destroyed, SpawnProtected: w.protected(p)})
-		p.now.Input = p.input
 		var err error
 		if p.entry, err = w.entries.Append(p.entry, p.now, w.tick); err != nil {
 			w.log.Error("cannot encode a player state; skipping this tick's snapshots", "player", p.id, "err", err)
 			return
+		}
+		// The input report is the player's own business (how its inputs arrive says when it
+		// sends them): only its own state carries it.
+		p.own, p.reports = p.entry, p.input != (netcode.InputReport{})
+		if p.reports {
+			mine := p.now
+			mine.Input = p.input
+			if p.ownBuf, err = w.entries.Append(p.ownBuf, mine, w.tick); err != nil {
+				w.log.Error("cannot encode a player state; skipping this tick's snapshots", "player", p.id, "err", err)
+				return
+			}
+			p.own = p.ownBuf
 		}
 	}
 	for _, p := range w.players {
@@ -386,7 +422,7 @@ func (w *world) broadcast() {
 		var whole [][]byte
 		var wholeCost snapCost
 		for _, p := range w.players {
-			if base, tick := w.baseline(&w.shared, p, w.tick); base != nil {
+			if base, tick := w.baseline(&w.shared, p, w.tick); base != nil || p.reports {
 				w.sendDelta(sc, p, w.players, nil, base, tick, w.tick)
 				continue
 			}
@@ -463,7 +499,11 @@ func (w *world) encodeDelta(sc *snapScratch, p *player, members []*player, left 
 		if base != nil && m != p {
 			old, ok = base.find(m.id)
 		}
-		cost.add(m.moving, b.Add(m.entry, m.now, old, ok))
+		entry := m.entry
+		if m == p {
+			entry = m.own
+		}
+		cost.add(m.moving, b.Add(entry, m.now, old, ok))
 	}
 	chunks, err := b.Datagrams()
 	if err != nil {
@@ -483,9 +523,19 @@ func (w *world) sendSnapshot(sc *snapScratch, members, to []*player, left []uint
 		cost.add(p.moving, wire.EntrySize(p.entry))
 	}
 	w.stats.sentCost(cost.times(len(to)))
-	frame := wire.StreamFrame(wire.Header{Tick: tick, Left: left}, sc.entries)
+	h := wire.Header{Tick: tick, Left: left}
+	var shared []byte
 	for _, p := range to {
-		p.peer.sendSnapshot(frame)
+		if i := slices.Index(members, p); i >= 0 && p.reports {
+			sc.entries[i] = p.own // a frame of its own, with its input report
+			p.peer.sendSnapshot(wire.StreamFrame(h, sc.entries))
+			sc.entries[i] = p.entry
+			continue
+		}
+		if shared == nil {
+			shared = wire.StreamFrame(h, sc.entries)
+		}
+		p.peer.sendSnapshot(shared)
 	}
 }
 
