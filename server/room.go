@@ -14,7 +14,7 @@ func (s *Server) runRoom(ctx context.Context, r *room) {
 	defer s.rooms.running.Done()
 	defer close(r.done)
 	w := newWorld(&s.cfg, s.log, &s.stats)
-	w.room, w.idSource = r.name, &s.ids
+	w.room, w.idSource, w.buffer = r.name, &s.ids, r.input
 	if r.name != DefaultRoom {
 		w.log = s.log.With("room", r.name)
 	}

@@ -70,6 +70,7 @@ type room struct {
 	tick    atomic.Uint32 // its latest tick, for Pong
 	players atomic.Int32
 	ticks   tickHistogram // wall time of its ticks
+	input   *bufferStats  // its input buffer figures
 
 	pending int        // handshakes on their way to joins; guarded by roomSet.mu
 	opener  netip.Addr // the address (an IPv6 one by its /64) whose Hello opened it; none for the default room
@@ -91,6 +92,7 @@ type RoomStats struct {
 	Players      int
 	Ticks        uint64 // ticks the room has run since it opened
 	TickDuration TickHistogram
+	Input        InputBufferStats // how its players' inputs met its ticks
 }
 
 // roomStats returns the open rooms' figures, by name.
@@ -99,7 +101,7 @@ func (s *Server) roomStats() []RoomStats {
 	defer s.rooms.mu.Unlock()
 	out := make([]RoomStats, 0, len(s.rooms.open))
 	for _, r := range s.rooms.open {
-		out = append(out, RoomStats{Name: r.name, Players: int(r.players.Load()), Ticks: uint64(r.tick.Load()), TickDuration: r.ticks.snapshot()})
+		out = append(out, RoomStats{Name: r.name, Players: int(r.players.Load()), Ticks: uint64(r.tick.Load()), TickDuration: r.ticks.snapshot(), Input: r.input.snapshot()})
 	}
 	slices.SortFunc(out, func(a, b RoomStats) int { return strings.Compare(a.Name, b.Name) })
 	return out
@@ -154,7 +156,7 @@ func (s *Server) enter(name string, addr net.Addr, now time.Time, start func(*ro
 
 // openRoom adds a new room; the caller holds rooms.mu and starts its goroutine.
 func (s *Server) openRoom(name string) *room {
-	r := &room{name: name, joins: make(chan joinRequest), leaves: make(chan leaveNote), done: make(chan struct{})}
+	r := &room{name: name, joins: make(chan joinRequest), leaves: make(chan leaveNote), done: make(chan struct{}), input: newBufferStats()}
 	if s.rooms.open == nil {
 		s.rooms.open = map[string]*room{}
 	}

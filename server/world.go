@@ -104,6 +104,9 @@ type TickRecord struct {
 	// Starved lists the players that had applied inputs before but had none waiting in this
 	// tick: their tank stood still for lack of input, not for lack of time budget.
 	Starved []uint32
+	// Doubled lists the players that had more than one MoveInput applied in this tick: their
+	// tank moved two steps' worth or more at once (a backlog draining, or inputs on arrival).
+	Doubled []uint32
 	// Combat is each tank's health and respawn after this tick's shots, indexed like IDs.
 	Combat []TankCombat
 	// Acks is each tank's last applied move tick, indexed like IDs.
@@ -157,6 +160,8 @@ type world struct {
 	entries wire.EntryEncoder      // encodes each tank once a tick
 	applied []AppliedInput
 	starved []uint32
+	doubled []uint32
+	buffer  *bufferStats   // the room's input buffer figures; nil counts none
 	poses   []netcode.Pose // scratch for contact
 	ids     []uint32
 	acks    []uint32
@@ -252,7 +257,7 @@ func (w *world) step(now time.Duration) TickRecord {
 	w.settle() // the last tick's per-client snapshots are done with the players
 	w.tick++
 	w.stats.ticks.Add(1)
-	w.gone, w.applied, w.starved = w.gone[:0], w.applied[:0], w.starved[:0]
+	w.gone, w.applied, w.starved, w.doubled = w.gone[:0], w.applied[:0], w.starved[:0], w.doubled[:0]
 	w.finishParting()
 	w.respawn()
 	for i := 0; i < len(w.players); {
@@ -290,7 +295,7 @@ func (w *world) step(now time.Duration) TickRecord {
 	w.flushRoster() // before the snapshot, so a new tank's name arrives no later than the tank
 	w.broadcast()
 	return TickRecord{Room: w.room, Tick: w.tick, Now: now, IDs: w.ids, Poses: w.poses, Dropped: w.gone,
-		Applied: w.applied, Starved: w.starved, Combat: w.combat, Acks: w.acks, Events: w.takeEvents()}
+		Applied: w.applied, Starved: w.starved, Doubled: w.doubled, Combat: w.combat, Acks: w.acks, Events: w.takeEvents()}
 }
 
 // simulate admits p's new inputs and applies as many queued ones as its time budget allows.
@@ -299,10 +304,19 @@ func (w *world) simulate(p *player, now time.Duration) string {
 	if reason := w.admitInputs(p); reason != "" {
 		return reason
 	}
-	if len(p.queue) == 0 && p.ack > 0 && p.parting == "" {
+	playing := p.ack > 0 && p.parting == "" // a player-tick of the input buffer's figures
+	starved := playing && len(p.queue) == 0
+	if starved {
 		w.starved = append(w.starved, p.id)
 	}
-	return w.apply(p, now)
+	n := w.apply(p, now)
+	if n > 1 {
+		w.doubled = append(w.doubled, p.id)
+	}
+	if playing && w.buffer != nil {
+		w.buffer.note(starved, n, len(p.queue))
+	}
+	return ""
 }
 
 // admitInputs checks p's MoveInputs received since the last call, on the stream and as
@@ -337,8 +351,8 @@ func (w *world) admitInputs(p *player) string {
 }
 
 // apply simulates as many of p's queued inputs as are due this tick and its time budget
-// allows, and notes the tick's input report.
-func (w *world) apply(p *player, now time.Duration) string {
+// allows, notes the tick's input report, and returns how many it applied.
+func (w *world) apply(p *player, now time.Duration) int {
 	// (A tick whose one input is held back by the time budget below stands the tank still
 	// too, but that is the movement rules at work, not a late input.)
 	budget := min(now-p.joinedAt+w.cfg.TimeSlack, p.granted+w.cfg.MaxSimPerTick,
@@ -355,6 +369,9 @@ func (w *world) apply(p *player, now time.Duration) string {
 		if at, ok := p.peer.inputArrival(in.Tick); ok {
 			wait = max(now-at, 0)
 			p.input.Wait = wait
+			if w.buffer != nil && p.parting == "" {
+				w.buffer.noteWait(wait)
+			}
 		}
 		if p.destroyed {
 			in.Input = netcode.Input{} // a wreck does not move, but its clock runs on
@@ -374,7 +391,7 @@ func (w *world) apply(p *player, now time.Duration) string {
 	if w.onArrival(p) {
 		p.input = netcode.InputReport{} // no buffer, nothing to report: a client's clock keeps its rate
 	}
-	return ""
+	return n
 }
 
 // broadcast sends this tick's snapshot. On the datagram lane each player gets its own,
