@@ -357,7 +357,7 @@ func (w *world) apply(p *player, now time.Duration) int {
 	// too, but that is the movement rules at work, not a late input.)
 	budget := min(now-p.joinedAt+w.cfg.TimeSlack, p.granted+w.cfg.MaxSimPerTick,
 		p.granted+p.pace.left(now, w.cfg.MaxSimPerSecond))
-	due := w.dueInputs(p)
+	due, queued := w.dueInputs(p), len(p.queue)
 	before, n := p.granted, 0
 	p.input = netcode.InputReport{}
 	for _, in := range p.queue[:due] {
@@ -387,7 +387,7 @@ func (w *world) apply(p *player, now time.Duration) int {
 	w.stats.applied.Add(uint64(n))
 	p.queue = p.queue[:copy(p.queue, p.queue[n:])]
 	p.input.Waiting = len(p.queue)
-	p.input.Starved = n == 0 && p.ack > 0
+	p.input.Starved = queued == 0 && p.ack > 0 // none had come (a tick the budget held is not late)
 	if w.onArrival(p) {
 		p.input = netcode.InputReport{} // no buffer, nothing to report: a client's clock keeps its rate
 	}
