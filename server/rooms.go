@@ -74,6 +74,7 @@ type room struct {
 
 	pending int        // handshakes on their way to joins; guarded by roomSet.mu
 	opener  netip.Addr // the address (an IPv6 one by its /64) whose Hello opened it; none for the default room
+	extra   bool       // its opener already held a room then (Config.ExtraRooms)
 }
 
 // roomSet is every open room. Handshakes find or open rooms in it; a room's goroutine takes
@@ -143,15 +144,31 @@ func (s *Server) enter(name string, addr net.Addr, now time.Time, start func(*ro
 		return nil, &tankv1.Reject{Code: tankv1.RejectCode_REJECT_CODE_NO_ROOM,
 			Reason: fmt.Sprintf("room %q is not open, and this address already opened %d rooms that are still open", name, held)}
 	}
+	if held > 0 && rs.extras() >= s.cfg.extraRooms() { // else a handful of addresses could hold every room
+		return nil, &tankv1.Reject{Code: tankv1.RejectCode_REJECT_CODE_NO_ROOM,
+			Reason: fmt.Sprintf("room %q is not open: this address already holds a room, and every extra room is taken (at most %d)", name, s.cfg.extraRooms())}
+	}
 	if !rs.opens.allow(host, now, s.cfg.RoomOpenBurst, s.cfg.RoomOpenEvery) {
 		return nil, &tankv1.Reject{Code: tankv1.RejectCode_REJECT_CODE_NO_ROOM,
 			Reason: fmt.Sprintf("room %q is not open, and this address opened %d rooms too recently; try again in %v", name, s.cfg.RoomOpenBurst, s.cfg.RoomOpenEvery)}
 	}
 	r := s.openRoom(name)
-	r.opener = host
+	r.opener, r.extra = host, held > 0
 	r.pending++
 	start(r)
 	return r, nil
+}
+
+// extras returns how many open rooms are extra rooms (Config.ExtraRooms): opened by an
+// address that already held one. The caller holds mu.
+func (rs *roomSet) extras() int {
+	n := 0
+	for _, r := range rs.open {
+		if r.extra {
+			n++
+		}
+	}
+	return n
 }
 
 // openRoom adds a new room; the caller holds rooms.mu and starts its goroutine.

@@ -361,7 +361,7 @@ func (w *world) apply(p *player, now time.Duration) int {
 	before, n := p.granted, 0
 	p.input = netcode.InputReport{}
 	for _, in := range p.queue[:due] {
-		if p.granted+in.Duration > budget {
+		if p.granted+in.Duration > budget || n >= w.cfg.maxInputsPerTick() {
 			w.stats.deferred.Add(1)
 			break
 		}

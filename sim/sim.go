@@ -194,7 +194,7 @@ func serverConfig(spec runSpec) server.Config {
 	if cfg.Rooms > 1 { // each room holds its share; the default room is the first of them
 		scfg.MaxPlayers = max(16, (cfg.Bots+cfg.Rooms-1)/cfg.Rooms)
 		scfg.MaxRooms, scfg.RoomOpenBurst = max(scfg.MaxRooms, cfg.Rooms), max(scfg.RoomOpenBurst, cfg.Rooms)
-		scfg.MaxRoomsPerAddress = cfg.Rooms // every bot comes from 127.0.0.1
+		scfg.MaxRoomsPerAddress, scfg.ExtraRooms = cfg.Rooms, cfg.Rooms // every bot comes from 127.0.0.1
 		scfg.MaxQueuedJoins = cfg.Bots
 	}
 	scfg.Arena, _ = netcode.ArenaByName(cfg.Arena) // validated by Config.Validate

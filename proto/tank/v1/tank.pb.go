@@ -107,7 +107,8 @@ const (
 	// Too many joins are already waiting for a seat; try again in a second or two.
 	RejectCode_REJECT_CODE_BUSY RejectCode = 11
 	// Hello.room names a room that is not open and cannot be opened now: the server already
-	// runs its maximum number of rooms, or this address opened rooms too quickly.
+	// runs its maximum number of rooms, this address already holds as many rooms as it may
+	// (docs/PROTOCOL.md §4.2), or it opened rooms too quickly.
 	RejectCode_REJECT_CODE_NO_ROOM RejectCode = 12
 )
 
