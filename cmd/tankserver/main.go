@@ -19,6 +19,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"log/slog"
@@ -31,6 +32,7 @@ import (
 	"time"
 
 	"tanknet/agones"
+	"tanknet/internal/cliflag"
 	"tanknet/linksim"
 	"tanknet/netcode"
 	"tanknet/server"
@@ -99,7 +101,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (Config, error) {
 	fs.BoolVar(&cfg.Verbose, "v", false, "log debug detail")
 	fs.DurationVar(&cfg.Drain, "drain", 0, "on SIGINT/SIGTERM (or an Agones Shutdown) refuse new players and let those playing go on for up to this `long` before disconnecting them (a second signal stops at once); 0 stops at once")
 	fs.DurationVar(&cfg.Agones.Health, "agones-health", cfg.Agones.Health, "under Agones (AGONES_SDK_HTTP_PORT set), the fleet's health check `period` (health.periodSeconds); tankserver pings Health twice in each")
-	if err := fs.Parse(args); err != nil {
+	if err := cliflag.Parse(fs, args); err != nil {
 		return cfg, err
 	}
 	return cfg, cfg.Validate()
@@ -120,9 +122,12 @@ func (c Config) Validate() error {
 }
 
 func main() {
-	fs := flag.NewFlagSet(os.Args[0], flag.ExitOnError)
-	cfg, err := parseFlags(fs, os.Args[1:]) // ExitOnError: a flag that does not parse exits with 2
-	if err != nil {
+	fs := flag.NewFlagSet(os.Args[0], flag.ContinueOnError)
+	cfg, err := parseFlags(fs, os.Args[1:])
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		os.Exit(0) // the usage is printed
+	case err != nil:
 		fmt.Fprintln(os.Stderr, "tankserver:", err)
 		os.Exit(2)
 	}
