@@ -145,6 +145,7 @@ type AppliedInput struct {
 // world is the game state. Exactly one goroutine calls its methods.
 type world struct {
 	leadGrace uint32 // ticks of input lead a late-running server owes its clients (pause.go)
+	graceHeld uint32 // ticks before leadGrace starts to shrink (pause.go)
 	cfg       *Config
 	log       *slog.Logger
 	stats     *counters
