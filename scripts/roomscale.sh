@@ -4,7 +4,7 @@
 # The server is a process of its own, so its CPU time is its own (read from -metrics); each
 # room's tick times come from the server's per-room histogram. Prints tanksim's JSON report;
 # fails if a bot cannot join or is dropped. Every bot comes from 127.0.0.1, so that one address
-# may open every room (-max-rooms-per-address). Uses the binaries in bin/ and 127.0.0.1 only.
+# may open every room (-max-rooms-per-address, -extra-rooms). Uses the binaries in bin/ and 127.0.0.1 only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rooms=${1:?usage: scripts/roomscale.sh ROOMS [PORT]}
@@ -12,7 +12,7 @@ port=${2:-7796}
 per=$(( (256 + rooms - 1) / rooms ))
 log=bin/roomscale-$rooms-server.log
 bin/tankserver -addr "127.0.0.1:$port" -metrics "127.0.0.1:$((port + 100))" -arena large -contact=false \
-  -max-rooms "$rooms" -max-rooms-per-address "$rooms" -max-players "$per" 2>"$log" &
+  -max-rooms "$rooms" -max-rooms-per-address "$rooms" -extra-rooms "$rooms" -max-players "$per" 2>"$log" &
 server=$!
 trap 'kill -INT $server 2>/dev/null || true; wait $server 2>/dev/null || true' EXIT
 sleep 0.5

@@ -90,10 +90,37 @@ type Config struct {
 	// opened: no single client holds every room.
 	MaxRoomsPerAddress int
 	// ChallengesPerSecond is the address validation's Challenge budget, shared fairly among
-	// source prefixes (docs/PROTOCOL.md §2); 0 means transport.DefaultChallengesPerSecond.
+	// source prefixes (docs/PROTOCOL.md §1.5); 0 means transport.DefaultChallengesPerSecond.
 	ChallengesPerSecond int
+	// ExtraRooms is how many open rooms, in all, may be extra rooms: rooms an address opened
+	// while it already held one (its second and later, within MaxRoomsPerAddress). The
+	// others are one per address, so holding every room takes MaxRooms - 1 - ExtraRooms
+	// addresses, not a handful with MaxRoomsPerAddress rooms each. Negative (the default,
+	// AutoExtraRooms): a quarter of MaxRooms - 1, rounded down (1 of the default 7 rooms a
+	// client can open). A test whose clients all come from one address sets MaxRooms.
+	ExtraRooms int
 	// Logger receives one line per join, reject and drop. Nil means slog.Default().
 	Logger *slog.Logger
+}
+
+// maxInputsPerTick is the most MoveInputs one tick applies for one player: as many 50 ms
+// inputs as MaxSimPerTick holds (4). Shorter inputs gain nothing from being many: each one
+// costs the server a simulation and its recording a move, so a client sending 1 ms moves
+// gets 4 ms of game a tick and bounds what it costs (docs/RECORDINGS.md).
+func (c *Config) maxInputsPerTick() int {
+	return max(int(c.MaxSimPerTick/netcode.StepInterval), 1)
+}
+
+// AutoExtraRooms asks for the default share of extra rooms (Config.ExtraRooms): a quarter
+// of the rooms clients can open.
+const AutoExtraRooms = -1
+
+// extraRooms is how many extra rooms may be open at once (see Config.ExtraRooms).
+func (c *Config) extraRooms() int {
+	if c.ExtraRooms < 0 {
+		return (c.MaxRooms - 1) / 4
+	}
+	return c.ExtraRooms
 }
 
 // DefaultConfig returns a configuration for a local game on port 7777.
@@ -118,6 +145,7 @@ func DefaultConfig() Config {
 		RoomOpenBurst:      8,                // one address may open a server's worth at once...
 		RoomOpenEvery:      time.Second,      // ...but churns through them at most once a second
 		MaxRoomsPerAddress: 2,                // a player and a friend's match; a class or a party opens from many
+		ExtraRooms:         AutoExtraRooms,   // a quarter of the rooms a client can open
 	}
 }
 

@@ -23,7 +23,7 @@ const maxBuffered = 8
 // dueInputs returns how many of p's queued inputs this tick may apply: all of them on
 // arrival, one from the buffer (plus whatever exceeds maxBuffered after it).
 func (w *world) dueInputs(p *player) int {
-	if w.onArrival(p) {
+	if w.onArrival(p) || p.parting != "" { // a player that left has no tick to keep pace with
 		return len(p.queue)
 	}
 	return min(len(p.queue), 1+max(len(p.queue)-1-maxBuffered, 0))

@@ -195,3 +195,32 @@ func TestInputBuffer_EachClientChooses(t *testing.T) {
 		t.Errorf("applied %v, want 1 for the buffered player %d and 3 for the one on arrival %d", got, buffered.p.id, eager.p.id)
 	}
 }
+
+// The room's input buffer figures count what the ticks did: a late input starves its tick,
+// the backlog after it is applied two at once when it overflows the buffer, and every
+// applied input's wait and the depth after each player-tick are observed.
+func TestInputBuffer_RoomFigures(t *testing.T) {
+	w := newTestWorld(t, nil)
+	w.buffer = newBufferStats()
+	d := newDriver(t, w, "counted")
+	d.send(1, 10*time.Millisecond)
+	d.step() // the first applied input: not yet a player-tick
+	d.step() // nothing sent: starved
+	d.send(maxBuffered+3, 10*time.Millisecond)
+	doubled := 0
+	for range 5 {
+		if d.step() > 1 {
+			doubled++
+		}
+	}
+	got := w.buffer.snapshot()
+	if got.PlayerTicks != 6 || got.Starved != 1 || got.Doubled != uint64(doubled) || doubled == 0 {
+		t.Errorf("player-ticks %d, starved %d, doubled %d; want 6, 1 and %d (> 0)", got.PlayerTicks, got.Starved, got.Doubled, doubled)
+	}
+	if applied := uint64(d.p.ack); got.Wait.Count != applied {
+		t.Errorf("%d waits observed, want one per applied input (%d)", got.Wait.Count, applied)
+	}
+	if got.Depth.Count != got.PlayerTicks {
+		t.Errorf("%d depths observed, want one per player-tick (%d)", got.Depth.Count, got.PlayerTicks)
+	}
+}

@@ -14,8 +14,10 @@ import (
 //     IdleTimeout of grace from the moment the server runs again, time for its socket's
 //     backlog to be read (pausedRecently).
 //   - Input lead: a client's inputs may run ahead of its last applied one by the configured
-//     lead plus every tick the server failed to run (world.leadGrace); that grace shrinks by
-//     a tick each tick once the server runs on time, as the backlog is applied.
+//     lead plus every tick the server failed to run (world.leadGrace). That grace holds for
+//     IdleTimeout after the server runs again (a player silent across the pause may speak
+//     that late, its whole backlog at once) and then shrinks by a tick each tick, as the
+//     backlogs are applied.
 
 // heartbeatEvery is how often the heartbeat notes that the process runs; a gap of
 // pauseGap between two notes means it did not.
@@ -63,14 +65,19 @@ func (h *heartbeat) pausedRecently(now time.Time, grace time.Duration) bool {
 }
 
 // owe adds to the world's lead grace the ticks missed when a tick comes gap after the one
-// before, and otherwise lets the grace shrink by one.
+// before, and holds it for the idle timeout's worth of ticks; otherwise it lets the grace
+// shrink by one.
 func (w *world) owe(gap time.Duration) {
 	if missed := gap/tickInterval - 1; missed > 0 {
 		w.leadGrace += uint32(min(missed, maxLeadGrace))
 		w.leadGrace = min(w.leadGrace, maxLeadGrace)
+		w.graceHeld = uint32(w.cfg.IdleTimeout / tickInterval)
 		return
 	}
-	if w.leadGrace > 0 {
+	switch {
+	case w.graceHeld > 0:
+		w.graceHeld--
+	case w.leadGrace > 0:
 		w.leadGrace--
 	}
 }

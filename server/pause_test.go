@@ -35,8 +35,9 @@ func TestHeartbeat_NoticesAPause(t *testing.T) {
 }
 
 // TestWorld_PausedServerOwesTheLead: a server whose ticks stopped for 7 s accepts the 140
-// inputs its honest client sent meanwhile (beyond the configured lead of 120), and stops
-// owing them once it has run on time long enough.
+// inputs its honest client sent meanwhile (beyond the configured lead of 120), owes them
+// for the idle timeout after it runs again, and stops owing them once it has run on time
+// long enough.
 func TestWorld_PausedServerOwesTheLead(t *testing.T) {
 	w := newTestWorld(t, nil)
 	p, fp := mustJoin(t, w, 0, "patient")
@@ -60,6 +61,17 @@ func TestWorld_PausedServerOwesTheLead(t *testing.T) {
 	w.step(now)
 	if fp.kicked != "" {
 		t.Fatalf("kicked after the server's own pause: %q", fp.kicked)
+	}
+	// The grace holds for the idle timeout, the time a player silent across the pause has to
+	// speak again (with its whole backlog, pause and all).
+	for range int(w.cfg.IdleTimeout/netcode.StepInterval) - 1 {
+		now += netcode.StepInterval
+		w.owe(netcode.StepInterval)
+		send(1)
+		w.step(now)
+	}
+	if w.leadGrace < 139 {
+		t.Errorf("lead grace %d just before the idle timeout's grace ends, want the pause's 139 ticks still owed", w.leadGrace)
 	}
 	for range 400 {
 		now += netcode.StepInterval

@@ -14,7 +14,7 @@ func (s *Server) runRoom(ctx context.Context, r *room) {
 	defer s.rooms.running.Done()
 	defer close(r.done)
 	w := newWorld(&s.cfg, s.log, &s.stats)
-	w.room, w.idSource = r.name, &s.ids
+	w.room, w.idSource, w.buffer = r.name, &s.ids, r.input
 	if r.name != DefaultRoom {
 		w.log = s.log.With("room", r.name)
 	}
@@ -87,7 +87,11 @@ func (s *Server) runRoom(ctx context.Context, r *room) {
 			} else {
 				s.stats.leaves.Add(1)
 			}
-			w.leave(note.id, note.reason)
+			if note.dropped {
+				w.leave(note.id, note.reason)
+			} else {
+				w.part(note.id, note.reason) // its last inputs first
+			}
 			r.players.Store(int32(len(w.players)))
 			if draining && closing(time.Now()) {
 				return

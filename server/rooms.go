@@ -70,9 +70,11 @@ type room struct {
 	tick    atomic.Uint32 // its latest tick, for Pong
 	players atomic.Int32
 	ticks   tickHistogram // wall time of its ticks
+	input   *bufferStats  // its input buffer figures
 
 	pending int        // handshakes on their way to joins; guarded by roomSet.mu
 	opener  netip.Addr // the address (an IPv6 one by its /64) whose Hello opened it; none for the default room
+	extra   bool       // its opener already held a room then (Config.ExtraRooms)
 }
 
 // roomSet is every open room. Handshakes find or open rooms in it; a room's goroutine takes
@@ -91,6 +93,7 @@ type RoomStats struct {
 	Players      int
 	Ticks        uint64 // ticks the room has run since it opened
 	TickDuration TickHistogram
+	Input        InputBufferStats // how its players' inputs met its ticks
 }
 
 // roomStats returns the open rooms' figures, by name.
@@ -99,7 +102,7 @@ func (s *Server) roomStats() []RoomStats {
 	defer s.rooms.mu.Unlock()
 	out := make([]RoomStats, 0, len(s.rooms.open))
 	for _, r := range s.rooms.open {
-		out = append(out, RoomStats{Name: r.name, Players: int(r.players.Load()), Ticks: uint64(r.tick.Load()), TickDuration: r.ticks.snapshot()})
+		out = append(out, RoomStats{Name: r.name, Players: int(r.players.Load()), Ticks: uint64(r.tick.Load()), TickDuration: r.ticks.snapshot(), Input: r.input.snapshot()})
 	}
 	slices.SortFunc(out, func(a, b RoomStats) int { return strings.Compare(a.Name, b.Name) })
 	return out
@@ -141,20 +144,36 @@ func (s *Server) enter(name string, addr net.Addr, now time.Time, start func(*ro
 		return nil, &tankv1.Reject{Code: tankv1.RejectCode_REJECT_CODE_NO_ROOM,
 			Reason: fmt.Sprintf("room %q is not open, and this address already opened %d rooms that are still open", name, held)}
 	}
+	if held > 0 && rs.extras() >= s.cfg.extraRooms() { // else a handful of addresses could hold every room
+		return nil, &tankv1.Reject{Code: tankv1.RejectCode_REJECT_CODE_NO_ROOM,
+			Reason: fmt.Sprintf("room %q is not open: this address already holds a room, and every extra room is taken (at most %d)", name, s.cfg.extraRooms())}
+	}
 	if !rs.opens.allow(host, now, s.cfg.RoomOpenBurst, s.cfg.RoomOpenEvery) {
 		return nil, &tankv1.Reject{Code: tankv1.RejectCode_REJECT_CODE_NO_ROOM,
 			Reason: fmt.Sprintf("room %q is not open, and this address opened %d rooms too recently; try again in %v", name, s.cfg.RoomOpenBurst, s.cfg.RoomOpenEvery)}
 	}
 	r := s.openRoom(name)
-	r.opener = host
+	r.opener, r.extra = host, held > 0
 	r.pending++
 	start(r)
 	return r, nil
 }
 
+// extras returns how many open rooms are extra rooms (Config.ExtraRooms): opened by an
+// address that already held one. The caller holds mu.
+func (rs *roomSet) extras() int {
+	n := 0
+	for _, r := range rs.open {
+		if r.extra {
+			n++
+		}
+	}
+	return n
+}
+
 // openRoom adds a new room; the caller holds rooms.mu and starts its goroutine.
 func (s *Server) openRoom(name string) *room {
-	r := &room{name: name, joins: make(chan joinRequest), leaves: make(chan leaveNote), done: make(chan struct{})}
+	r := &room{name: name, joins: make(chan joinRequest), leaves: make(chan leaveNote), done: make(chan struct{}), input: newBufferStats()}
 	if s.rooms.open == nil {
 		s.rooms.open = map[string]*room{}
 	}

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"fmt"
 	"net"
 	"net/netip"
 	"strings"
@@ -81,5 +82,68 @@ func TestHostOf(t *testing.T) {
 		if got := hostOf(net.UDPAddrFromAddrPort(ap)); got.String() != c.want {
 			t.Errorf("hostOf(%s) = %s, want %s", c.addr, got, c.want)
 		}
+	}
+}
+
+// TestRooms_AHandfulOfAddressesCannotHoldEveryRoom: five addresses asking for two rooms each
+// (within -max-rooms-per-address) get one each and one of them a second (the server's one
+// extra room by default), so an honest newcomer's room still opens. Holding every room
+// takes six addresses.
+func TestRooms_AHandfulOfAddressesCannotHoldEveryRoom(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.Logger = discardLogger()
+	s, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.rooms.mu.Lock()
+	s.openRoom(DefaultRoom)
+	s.rooms.mu.Unlock()
+	now := time.Unix(1000, 0)
+	enter := func(name, ip string) bool {
+		addr := net.UDPAddrFromAddrPort(netip.MustParseAddrPort(ip + ":4000"))
+		_, reject := s.enter(name, addr, now, func(*room) {})
+		return reject == nil
+	}
+	held := map[string]int{}
+	for i := range 5 {
+		ip := netip.AddrFrom4([4]byte{198, 51, 100, byte(i + 1)}).String()
+		for j := range 2 {
+			if enter(fmt.Sprintf("squat-%d-%d", i, j), ip) {
+				held[ip]++
+			}
+		}
+	}
+	total := 0
+	for _, n := range held {
+		total += n
+	}
+	if total != 5+s.cfg.extraRooms() || s.cfg.extraRooms() != 1 {
+		t.Errorf("five addresses hold %d rooms (%v), want one each and %d extra", total, held, s.cfg.extraRooms())
+	}
+	if !enter("honest", "192.0.2.1") {
+		t.Errorf("a newcomer got NO_ROOM with %d rooms open", s.Rooms())
+	}
+	if enter("honest-second", "192.0.2.1") {
+		t.Error("the newcomer got a second room past the extra rooms' share")
+	}
+	if s.Rooms() != s.cfg.MaxRooms {
+		t.Errorf("%d rooms open, want all %d", s.Rooms(), s.cfg.MaxRooms)
+	}
+
+	// With no bound on extra rooms, the same five hold every room: the rule keeps them free.
+	cfg.ExtraRooms = cfg.MaxRooms
+	s, _ = New(cfg)
+	s.rooms.mu.Lock()
+	s.openRoom(DefaultRoom)
+	s.rooms.mu.Unlock()
+	for i := range 5 {
+		ip := netip.AddrFrom4([4]byte{198, 51, 100, byte(i + 1)}).String()
+		for j := range 2 {
+			enter(fmt.Sprintf("squat-%d-%d", i, j), ip)
+		}
+	}
+	if enter("honest", "192.0.2.1") {
+		t.Error("without the reserve a newcomer still found a room: the test proves nothing")
 	}
 }

@@ -48,10 +48,12 @@ func (l shownLog) has(tick, id uint32) bool {
 }
 
 // wasSent reports whether the server sent p the state of tank id at tick: with interest
-// management when p's view held it then, without when p was in the game by then.
+// management when p's view held it then, without when p was in the game by then and so was
+// tank id (that tick's snapshot, still in the history, showed it).
 func (w *world) wasSent(p *player, id, tick uint32) bool {
 	if w.interest == nil {
-		return tick >= p.firstTick
+		_, shown := w.hist.find(tick, id)
+		return tick >= p.firstTick && shown
 	}
 	return p.view.shown.has(tick, id)
 }

@@ -77,8 +77,8 @@ func soak(t *testing.T, plan soakPlan, d time.Duration) {
 	drops := &dropLog{}
 	srv := servertest.StartObserved(t, func(c *server.Config) {
 		c.MaxPlayers, c.RoomGrace = max(plan.steadyBots, plan.churnBots), churnGrace
-		c.MaxRooms = plan.steadyRooms + 2 // a closing churn room may overlap the next
-		c.MaxRoomsPerAddress = c.MaxRooms // every bot comes from 127.0.0.1
+		c.MaxRooms = plan.steadyRooms + 2                           // a closing churn room may overlap the next
+		c.MaxRoomsPerAddress, c.ExtraRooms = c.MaxRooms, c.MaxRooms // every bot comes from 127.0.0.1
 		c.Logger = slog.New(drops)
 	}, func(rec server.TickRecord) {
 		mu.Lock()

@@ -65,6 +65,11 @@ type player struct {
 	// rosterSeen is how many of this tick's roster changes the player's own full roster
 	// already covered when it joined (0 once told; see flushRoster).
 	rosterSeen int
+	// parting is the reason of a player that left on its own (a Goodbye or a closed
+	// connection) while inputs it sent were still queued; partTicks counts the ticks since.
+	// See part.
+	parting   string
+	partTicks int
 
 	// Combat (see combat.go and fire.go).
 	health         uint32
@@ -76,7 +81,10 @@ type player struct {
 	moves          [moveHistory]movePose // pose after each recent applied move tick
 	fires          []netcode.ShotRequest // received, not yet judged
 	view           view                  // what this client is sent (interest management)
-	entry          []byte                // this tick's PlayerState, encoded once for every snapshot
+	entry          []byte                // this tick's PlayerState as others see it, encoded once for every snapshot
+	own            []byte                // this tick's PlayerState as its own player sees it: entry plus the input report
+	ownBuf         []byte                // own's storage, when it differs from entry
+	reports        bool                  // own differs from entry: this tick has an input report
 	now            wire.Tank             // this tick's state, as delta encoding compares it
 	sent           sentLog               // what this client was sent, for delta baselines
 }
@@ -96,6 +104,9 @@ type TickRecord struct {
 	// Starved lists the players that had applied inputs before but had none waiting in this
 	// tick: their tank stood still for lack of input, not for lack of time budget.
 	Starved []uint32
+	// Doubled lists the players that had more than one MoveInput applied in this tick: their
+	// tank moved two steps' worth or more at once (a backlog draining, or inputs on arrival).
+	Doubled []uint32
 	// Combat is each tank's health and respawn after this tick's shots, indexed like IDs.
 	Combat []TankCombat
 	// Acks is each tank's last applied move tick, indexed like IDs.
@@ -134,6 +145,7 @@ type AppliedInput struct {
 // world is the game state. Exactly one goroutine calls its methods.
 type world struct {
 	leadGrace uint32 // ticks of input lead a late-running server owes its clients (pause.go)
+	graceHeld uint32 // ticks before leadGrace starts to shrink (pause.go)
 	cfg       *Config
 	log       *slog.Logger
 	stats     *counters
@@ -149,6 +161,8 @@ type world struct {
 	entries wire.EntryEncoder      // encodes each tank once a tick
 	applied []AppliedInput
 	starved []uint32
+	doubled []uint32
+	buffer  *bufferStats   // the room's input buffer figures; nil counts none
 	poses   []netcode.Pose // scratch for contact
 	ids     []uint32
 	acks    []uint32
@@ -244,7 +258,8 @@ func (w *world) step(now time.Duration) TickRecord {
 	w.settle() // the last tick's per-client snapshots are done with the players
 	w.tick++
 	w.stats.ticks.Add(1)
-	w.gone, w.applied, w.starved = w.gone[:0], w.applied[:0], w.starved[:0]
+	w.gone, w.applied, w.starved, w.doubled = w.gone[:0], w.applied[:0], w.starved[:0], w.doubled[:0]
+	w.finishParting()
 	w.respawn()
 	for i := 0; i < len(w.players); {
 		p := w.players[i]
@@ -281,12 +296,34 @@ func (w *world) step(now time.Duration) TickRecord {
 	w.flushRoster() // before the snapshot, so a new tank's name arrives no later than the tank
 	w.broadcast()
 	return TickRecord{Room: w.room, Tick: w.tick, Now: now, IDs: w.ids, Poses: w.poses, Dropped: w.gone,
-		Applied: w.applied, Starved: w.starved, Combat: w.combat, Acks: w.acks, Events: w.takeEvents()}
+		Applied: w.applied, Starved: w.starved, Doubled: w.doubled, Combat: w.combat, Acks: w.acks, Events: w.takeEvents()}
 }
 
 // simulate admits p's new inputs and applies as many queued ones as its time budget allows.
 // It returns a non-empty reason when p must be dropped.
 func (w *world) simulate(p *player, now time.Duration) string {
+	if reason := w.admitInputs(p); reason != "" {
+		return reason
+	}
+	playing := p.ack > 0 && p.parting == "" // a player-tick of the input buffer's figures
+	starved := playing && len(p.queue) == 0
+	if starved {
+		w.starved = append(w.starved, p.id)
+	}
+	n := w.apply(p, now)
+	if n > 1 {
+		w.doubled = append(w.doubled, p.id)
+	}
+	if playing && w.buffer != nil {
+		w.buffer.note(starved, n, len(p.queue))
+	}
+	return ""
+}
+
+// admitInputs checks p's MoveInputs received since the last call, on the stream and as
+// datagram copies, and queues the good ones. It returns a non-empty reason when p must be
+// dropped.
+func (w *world) admitInputs(p *player) string {
 	w.inputs = p.peer.takeInputs(w.inputs[:0])
 	for _, in := range w.inputs {
 		raw := in.Input
@@ -311,18 +348,21 @@ func (w *world) simulate(p *player, now time.Duration) string {
 		p.last, p.streamed = in.Tick, in.Tick
 	}
 	w.admitCopies(p)
-	if len(p.queue) == 0 && p.ack > 0 {
-		w.starved = append(w.starved, p.id)
-	}
+	return ""
+}
+
+// apply simulates as many of p's queued inputs as are due this tick and its time budget
+// allows, notes the tick's input report, and returns how many it applied.
+func (w *world) apply(p *player, now time.Duration) int {
 	// (A tick whose one input is held back by the time budget below stands the tank still
 	// too, but that is the movement rules at work, not a late input.)
 	budget := min(now-p.joinedAt+w.cfg.TimeSlack, p.granted+w.cfg.MaxSimPerTick,
 		p.granted+p.pace.left(now, w.cfg.MaxSimPerSecond))
-	due := w.dueInputs(p)
+	due, queued := w.dueInputs(p), len(p.queue)
 	before, n := p.granted, 0
 	p.input = netcode.InputReport{}
 	for _, in := range p.queue[:due] {
-		if p.granted+in.Duration > budget {
+		if p.granted+in.Duration > budget || n >= w.cfg.maxInputsPerTick() {
 			w.stats.deferred.Add(1)
 			break
 		}
@@ -330,6 +370,9 @@ func (w *world) simulate(p *player, now time.Duration) string {
 		if at, ok := p.peer.inputArrival(in.Tick); ok {
 			wait = max(now-at, 0)
 			p.input.Wait = wait
+			if w.buffer != nil && p.parting == "" {
+				w.buffer.noteWait(wait)
+			}
 		}
 		if p.destroyed {
 			in.Input = netcode.Input{} // a wreck does not move, but its clock runs on
@@ -345,11 +388,11 @@ func (w *world) simulate(p *player, now time.Duration) string {
 	w.stats.applied.Add(uint64(n))
 	p.queue = p.queue[:copy(p.queue, p.queue[n:])]
 	p.input.Waiting = len(p.queue)
-	p.input.Starved = n == 0 && p.ack > 0
+	p.input.Starved = queued == 0 && p.ack > 0 // none had come (a tick the budget held is not late)
 	if w.onArrival(p) {
 		p.input = netcode.InputReport{} // no buffer, nothing to report: a client's clock keeps its rate
 	}
-	return ""
+	return n
 }
 
 // broadcast sends this tick's snapshot. On the datagram lane each player gets its own,
@@ -360,11 +403,22 @@ func (w *world) broadcast() {
 	for _, p := range w.players {
 		p.now = wire.TankOf(p.id, netcode.State{Tick: w.tick, Pose: p.pose, Ack: p.ack}, wire.Combat{Health: p.health,
 			Kills: p.kills, Deaths: p.deaths, Destroyed: p.destroyed, SpawnProtected: w.protected(p)})
-		p.now.Input = p.input
 		var err error
 		if p.entry, err = w.entries.Append(p.entry, p.now, w.tick); err != nil {
 			w.log.Error("cannot encode a player state; skipping this tick's snapshots", "player", p.id, "err", err)
 			return
+		}
+		// The input report is the player's own business (how its inputs arrive says when it
+		// sends them): only its own state carries it.
+		p.own, p.reports = p.entry, p.input != (netcode.InputReport{})
+		if p.reports {
+			mine := p.now
+			mine.Input = p.input
+			if p.ownBuf, err = w.entries.Append(p.ownBuf, mine, w.tick); err != nil {
+				w.log.Error("cannot encode a player state; skipping this tick's snapshots", "player", p.id, "err", err)
+				return
+			}
+			p.own = p.ownBuf
 		}
 	}
 	for _, p := range w.players {
@@ -386,7 +440,7 @@ func (w *world) broadcast() {
 		var whole [][]byte
 		var wholeCost snapCost
 		for _, p := range w.players {
-			if base, tick := w.baseline(&w.shared, p, w.tick); base != nil {
+			if base, tick := w.baseline(&w.shared, p, w.tick); base != nil || p.reports {
 				w.sendDelta(sc, p, w.players, nil, base, tick, w.tick)
 				continue
 			}
@@ -463,7 +517,11 @@ func (w *world) encodeDelta(sc *snapScratch, p *player, members []*player, left 
 		if base != nil && m != p {
 			old, ok = base.find(m.id)
 		}
-		cost.add(m.moving, b.Add(m.entry, m.now, old, ok))
+		entry := m.entry
+		if m == p {
+			entry = m.own
+		}
+		cost.add(m.moving, b.Add(entry, m.now, old, ok))
 	}
 	chunks, err := b.Datagrams()
 	if err != nil {
@@ -483,9 +541,19 @@ func (w *world) sendSnapshot(sc *snapScratch, members, to []*player, left []uint
 		cost.add(p.moving, wire.EntrySize(p.entry))
 	}
 	w.stats.sentCost(cost.times(len(to)))
-	frame := wire.StreamFrame(wire.Header{Tick: tick, Left: left}, sc.entries)
+	h := wire.Header{Tick: tick, Left: left}
+	var shared []byte
 	for _, p := range to {
-		p.peer.sendSnapshot(frame)
+		if i := slices.Index(members, p); i >= 0 && p.reports {
+			sc.entries[i] = p.own // a frame of its own, with its input report
+			p.peer.sendSnapshot(wire.StreamFrame(h, sc.entries))
+			sc.entries[i] = p.entry
+			continue
+		}
+		if shared == nil {
+			shared = wire.StreamFrame(h, sc.entries)
+		}
+		p.peer.sendSnapshot(shared)
 	}
 }
 

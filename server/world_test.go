@@ -320,3 +320,34 @@ func TestWorld_LeaveTellsOthers(t *testing.T) {
 		t.Errorf("players = %d, want 1", len(w.players))
 	}
 }
+
+// Whatever a client sends, one tick applies at most maxInputsPerTick of its inputs: a client
+// sending 1 ms moves as fast as the input lead allows gets 4 of them a tick, so what it
+// costs the server's simulation and recording per second is bounded like an honest one's.
+func TestWorld_TinyMovesAppliedAtMostFourATick(t *testing.T) {
+	w := newTestWorld(t, nil)
+	p, fp := mustJoin(t, w, 0, "tiny")
+	limit := w.cfg.maxInputsPerTick()
+	if limit != 4 {
+		t.Fatalf("maxInputsPerTick = %d, want 4 (200 ms of 50 ms inputs)", limit)
+	}
+	next := uint32(0)
+	applied := 0
+	for tick := range 200 {
+		for next < p.ack+w.cfg.inputLead() { // as many 1 ms moves as rule 4 lets through
+			next++
+			fp.inputs = append(fp.inputs, netcode.PendingInput{Tick: next, Input: netcode.Input{Turn: 1, Throttle: 1}, Duration: time.Millisecond})
+		}
+		rec := w.step(time.Duration(tick+1) * netcode.StepInterval)
+		if fp.kicked != "" {
+			t.Fatalf("tick %d: dropped: %s", tick, fp.kicked)
+		}
+		if len(rec.Applied) > limit {
+			t.Fatalf("tick %d applied %d inputs of one player, want at most %d", tick, len(rec.Applied), limit)
+		}
+		applied += len(rec.Applied)
+	}
+	if applied != 200*limit {
+		t.Errorf("%d inputs applied in 200 ticks, want %d: the flood is served at the cap, not starved", applied, 200*limit)
+	}
+}

@@ -128,10 +128,7 @@ func simulate(ctx context.Context, spec runSpec) (*runData, error) {
 	d.bots = runBots(ctx, spec, addr, d.start, d.truth)
 	stopWatch()
 	<-watched
-	var errs []error
-	for _, b := range d.bots {
-		errs = append(errs, b.err)
-	}
+	errs := []error{botErrors(d.bots)}
 	if stopServer != nil {
 		errs = append(errs, stopServer())
 	}
@@ -194,7 +191,7 @@ func serverConfig(spec runSpec) server.Config {
 	if cfg.Rooms > 1 { // each room holds its share; the default room is the first of them
 		scfg.MaxPlayers = max(16, (cfg.Bots+cfg.Rooms-1)/cfg.Rooms)
 		scfg.MaxRooms, scfg.RoomOpenBurst = max(scfg.MaxRooms, cfg.Rooms), max(scfg.RoomOpenBurst, cfg.Rooms)
-		scfg.MaxRoomsPerAddress = cfg.Rooms // every bot comes from 127.0.0.1
+		scfg.MaxRoomsPerAddress, scfg.ExtraRooms = cfg.Rooms, cfg.Rooms // every bot comes from 127.0.0.1
 		scfg.MaxQueuedJoins = cfg.Bots
 	}
 	scfg.Arena, _ = netcode.ArenaByName(cfg.Arena) // validated by Config.Validate
@@ -278,6 +275,36 @@ func runBots(ctx context.Context, spec runSpec, addr string, start time.Time, tr
 	}
 	wg.Wait()
 	return bots
+}
+
+// botErrors joins the bots' errors, each distinct one once: bots that failed alike (a
+// server that does not answer fails every bot) say so in one line that counts them.
+func botErrors(bots []botRun) error {
+	var order []string
+	count := map[string]int{}
+	first := map[string]error{}
+	for _, b := range bots {
+		if b.err == nil {
+			continue
+		}
+		msg := b.err.Error()
+		if count[msg] == 0 {
+			order, first[msg] = append(order, msg), b.err
+		}
+		count[msg]++
+	}
+	var errs []error
+	for _, msg := range order {
+		switch n := count[msg]; {
+		case n == 1:
+			errs = append(errs, first[msg])
+		case n == len(bots):
+			errs = append(errs, fmt.Errorf("every bot (%d): %w", n, first[msg]))
+		default:
+			errs = append(errs, fmt.Errorf("%d bots: %w", n, first[msg]))
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // recordFile names bot i's recording in a run: its label with dashes, e.g.

@@ -15,8 +15,10 @@ const (
 	// maxAdmitted caps the admitted addresses: 16 times the largest server, room for
 	// reconnects and addresses whose sessions have just ended; about 200 bytes each.
 	maxAdmitted = 4096
-	// admitIdle forgets an admitted address that has sent nothing for this long: its session
-	// timed out long before (IdleTimeout), so nothing is lost.
+	// admitIdle forgets an admitted address without a live session that has sent nothing
+	// for this long. An address with a live session is forgotten only when the session
+	// ends (release): its server decides when silence ends it, and forgives the silence of
+	// a pause the server itself took (server/pause.go), which the gate cannot tell apart.
 	admitIdle = 2 * IdleTimeout
 	// DefaultChallengesPerSecond bounds the Challenges sent in total (beyond each source
 	// prefix's first prefixBurst), so a flood of spoofed requests costs the server a fixed
@@ -56,6 +58,7 @@ type admission struct {
 	addr     netip.AddrPort
 	conv     uint32
 	lastSeen atomic.Int64 // gate time, ns
+	live     atomic.Bool  // a server session runs on it (peerOf): only its release forgets it
 	ack      ackWatch
 }
 
@@ -251,7 +254,8 @@ func (g *gate) release(a *admission) {
 	}
 }
 
-// sweep forgets, at most once a second, the addresses silent for admitIdle.
+// sweep forgets, at most once a second, the addresses silent for admitIdle that have no
+// live session.
 func (g *gate) sweep(now time.Duration) {
 	if now < g.nextSweep {
 		return
@@ -261,7 +265,7 @@ func (g *gate) sweep(now time.Duration) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	for ap, a := range g.admitted {
-		if now-time.Duration(a.lastSeen.Load()) > admitIdle {
+		if !a.live.Load() && now-time.Duration(a.lastSeen.Load()) > admitIdle {
 			delete(g.admitted, ap)
 		}
 	}
@@ -321,6 +325,7 @@ func (g *gate) peerOf(addr net.Addr, conv uint32) *peerAdmission {
 	if a == nil || a.conv != conv {
 		return nil
 	}
+	a.live.Store(true)
 	return &peerAdmission{g: g, a: a}
 }
 

@@ -187,3 +187,33 @@ func TestCookieMinter_AllocatesNothing(t *testing.T) {
 		t.Errorf("mint and valid allocate %v times, want 0", n)
 	}
 }
+
+// A server paused for longer than the gate's silence limit (its process stopped, its host
+// suspended) must not find its players' addresses forgotten when it runs again: an address
+// with a live session stays admitted however long it is silent, until the session ends,
+// because the server's own pause grace decides that silence. An address admitted without a
+// session is still forgotten after admitIdle.
+func TestGate_LiveSessionOutlastsASilenceAcrossAPause(t *testing.T) {
+	for _, live := range []bool{true, false} {
+		sc := new(scriptConn)
+		g := newGate(sc, DefaultChallengesPerSecond)
+		now := time.Duration(0)
+		g.clock = func() time.Duration { return now }
+		admitClient(t, sc, g, 7)
+		if live {
+			if g.peerOf(clientAddr, 7) == nil {
+				t.Fatal("no admission for the session")
+			}
+		}
+		// Silent from 2 s before a 7 s pause to 2 s after it: 11 s.
+		now += 2*time.Second + 7*time.Second + 2*time.Second
+		sc.queue(testPush(7, 1, []byte("input")), clientAddr)
+		up := readAll(g)
+		if live && len(up) != 1 {
+			t.Errorf("live session: passed %d datagrams after 11 s of silence, want its input (unvalidated: %d)", len(up), g.stats().Unvalidated)
+		}
+		if !live && len(up) != 0 {
+			t.Errorf("no session: passed %x after 11 s of silence, want the address forgotten", up)
+		}
+	}
+}

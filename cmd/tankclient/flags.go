@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"tanknet/client"
+	"tanknet/internal/cliflag"
 	"tanknet/linksim"
 	"tanknet/netcode"
 )
@@ -47,7 +48,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (Config, error) {
 	fs.IntVar(&cfg.TourAdvance, "tour-advance", 0, "with -tour, go on to the next scene every this many `frames` and exit after the last (tests, recordings)")
 	fs.StringVar(&cfg.CPUProfile, "cpuprofile", "", "write a CPU profile of the whole run to `file` (go tool pprof reads it)")
 	fs.Usage = func() { usage(fs) }
-	if err := fs.Parse(args); err != nil {
+	if err := cliflag.Parse(fs, args); err != nil {
 		return cfg, err
 	}
 

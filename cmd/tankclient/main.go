@@ -33,8 +33,11 @@ import (
 )
 
 func main() {
-	fs := flag.NewFlagSet(os.Args[0], flag.ExitOnError)
-	cfg, err := parseFlags(fs, os.Args[1:]) // ExitOnError: a flag that does not parse exits with 2
+	fs := flag.NewFlagSet(os.Args[0], flag.ContinueOnError)
+	cfg, err := parseFlags(fs, os.Args[1:])
+	if errors.Is(err, flag.ErrHelp) {
+		os.Exit(0) // the usage is printed
+	}
 	if err != nil {
 		fail(2, err)
 	}

@@ -19,6 +19,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"log/slog"
@@ -31,6 +32,7 @@ import (
 	"time"
 
 	"tanknet/agones"
+	"tanknet/internal/cliflag"
 	"tanknet/linksim"
 	"tanknet/netcode"
 	"tanknet/server"
@@ -72,6 +74,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (Config, error) {
 	fs.IntVar(&cfg.Server.MaxPlayers, "max-players", cfg.Server.MaxPlayers, "most players at once in each room (1-256)")
 	fs.IntVar(&cfg.Server.MaxRooms, "max-rooms", cfg.Server.MaxRooms, "most rooms (independent matches on this one port) open at once, the default room included (1-256); a client's -room opens one")
 	fs.IntVar(&cfg.Server.MaxRoomsPerAddress, "max-rooms-per-address", cfg.Server.MaxRoomsPerAddress, "most open rooms one client address (an IPv6 one by its /64) may have opened, so no one client holds every room")
+	fs.IntVar(&cfg.Server.ExtraRooms, "extra-rooms", cfg.Server.ExtraRooms, "most open rooms, in all, that addresses opened while already holding one (their second and later); the rest are one per address. -1: a quarter of -max-rooms minus 1, rounded down")
 	fs.DurationVar(&cfg.Server.RoomGrace, "room-grace", cfg.Server.RoomGrace, "close a room (not the default one) once it has been empty this `long`")
 	fs.BoolVar(&cfg.Server.Contact, "contact", cfg.Server.Contact, "resolve tank-vs-tank contact (off: client prediction is always exact)")
 	fs.TextVar(&cfg.Server.Lane, "lane", cfg.Server.Lane, "where snapshots travel: `datagram` (unreliable chunks, the default) or reliable (the ordered stream)")
@@ -98,7 +101,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (Config, error) {
 	fs.BoolVar(&cfg.Verbose, "v", false, "log debug detail")
 	fs.DurationVar(&cfg.Drain, "drain", 0, "on SIGINT/SIGTERM (or an Agones Shutdown) refuse new players and let those playing go on for up to this `long` before disconnecting them (a second signal stops at once); 0 stops at once")
 	fs.DurationVar(&cfg.Agones.Health, "agones-health", cfg.Agones.Health, "under Agones (AGONES_SDK_HTTP_PORT set), the fleet's health check `period` (health.periodSeconds); tankserver pings Health twice in each")
-	if err := fs.Parse(args); err != nil {
+	if err := cliflag.Parse(fs, args); err != nil {
 		return cfg, err
 	}
 	return cfg, cfg.Validate()
@@ -119,9 +122,12 @@ func (c Config) Validate() error {
 }
 
 func main() {
-	fs := flag.NewFlagSet(os.Args[0], flag.ExitOnError)
-	cfg, err := parseFlags(fs, os.Args[1:]) // ExitOnError: a flag that does not parse exits with 2
-	if err != nil {
+	fs := flag.NewFlagSet(os.Args[0], flag.ContinueOnError)
+	cfg, err := parseFlags(fs, os.Args[1:])
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		os.Exit(0) // the usage is printed
+	case err != nil:
 		fmt.Fprintln(os.Stderr, "tankserver:", err)
 		os.Exit(2)
 	}

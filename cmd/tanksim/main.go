@@ -15,6 +15,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -23,14 +24,22 @@ import (
 	"strings"
 	"syscall"
 
+	"tanknet/internal/cliflag"
 	"tanknet/linksim"
 	"tanknet/netcode"
 	"tanknet/sim"
 )
 
 func main() {
-	fs := flag.NewFlagSet(os.Args[0], flag.ExitOnError)
-	cfg, asJSON, _ := parseFlags(fs, os.Args[1:]) // ExitOnError: a bad flag exits with 2
+	fs := flag.NewFlagSet(os.Args[0], flag.ContinueOnError)
+	cfg, asJSON, err := parseFlags(fs, os.Args[1:])
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		os.Exit(0) // the usage is printed
+	case err != nil:
+		fmt.Fprintln(os.Stderr, "tanksim:", err)
+		os.Exit(2)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := run(ctx, cfg, asJSON, os.Stdout, os.Stderr); err != nil {
@@ -74,7 +83,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (cfg sim.Config, asJSON bool, e
 	})
 	var link linksim.NetFlags
 	link.RegisterLink(fs)
-	if err := fs.Parse(args); err != nil {
+	if err := cliflag.Parse(fs, args); err != nil {
 		return cfg, false, err
 	}
 	botsGiven, bufferGiven := false, false

@@ -212,7 +212,9 @@ func TestProtocolDoc_ListsEveryMetric(t *testing.T) {
 	if !ok {
 		t.Fatal("docs/PROTOCOL.md has no section 11 listing the metrics")
 	}
-	for _, name := range []string{"tick_duration_seconds", "rooms", "room_players", "room_tick_duration_seconds"} {
+	for _, name := range []string{"tick_duration_seconds", "rooms", "room_players", "room_tick_duration_seconds",
+		"room_player_ticks_total", "room_player_ticks_starved_total", "room_player_ticks_doubled_total",
+		"room_input_wait_seconds", "room_input_buffer_depth"} {
 		if !strings.Contains(section, "| `"+server.Namespace+"_"+name+"` |") {
 			t.Errorf("docs/PROTOCOL.md §11 lacks %s", name)
 		}
@@ -287,5 +289,44 @@ tanknet_room_tick_duration_seconds_count{room="default"} 10
 	st.Rooms = st.Rooms[1:]
 	if n := testutil.CollectAndCount(metrics.Collector(func() server.Stats { return st }), "tanknet_room_players"); n != 1 {
 		t.Errorf("%d room_players series after the default room closed, want 1", n)
+	}
+}
+
+// TestCollector_RoomInputBuffer: each open room exports its input buffer figures under its
+// room label: player-ticks, starved and doubled ones, and the wait and depth histograms.
+func TestCollector_RoomInputBuffer(t *testing.T) {
+	in := server.InputBufferStats{PlayerTicks: 200, Starved: 3, Doubled: 1,
+		Wait:  server.Histogram{UpperBounds: []float64{0.005, 0.05}, Counts: []uint64{150, 40}, Count: 198, Sum: 1.5},
+		Depth: server.Histogram{UpperBounds: []float64{0, 1}, Counts: []uint64{60, 130}, Count: 200, Sum: 150}}
+	st := server.Stats{Rooms: []server.RoomStats{{Name: "default", Players: 1, Input: in}}}
+	want := `
+# HELP tanknet_room_player_ticks_total Player-ticks of each open room: one tick of one player that has had an input applied and has not left.
+# TYPE tanknet_room_player_ticks_total counter
+tanknet_room_player_ticks_total{room="default"} 200
+# HELP tanknet_room_player_ticks_starved_total Player-ticks that applied no input because none was waiting (the tank stood for lack of input).
+# TYPE tanknet_room_player_ticks_starved_total counter
+tanknet_room_player_ticks_starved_total{room="default"} 3
+# HELP tanknet_room_player_ticks_doubled_total Player-ticks that applied more than one input (the tank moved two steps' worth or more in one tick).
+# TYPE tanknet_room_player_ticks_doubled_total counter
+tanknet_room_player_ticks_doubled_total{room="default"} 1
+# HELP tanknet_room_input_wait_seconds How long each applied input waited at the server, from its first copy's arrival to the tick that applied it.
+# TYPE tanknet_room_input_wait_seconds histogram
+tanknet_room_input_wait_seconds_bucket{room="default",le="0.005"} 150
+tanknet_room_input_wait_seconds_bucket{room="default",le="0.05"} 190
+tanknet_room_input_wait_seconds_bucket{room="default",le="+Inf"} 198
+tanknet_room_input_wait_seconds_sum{room="default"} 1.5
+tanknet_room_input_wait_seconds_count{room="default"} 198
+# HELP tanknet_room_input_buffer_depth Inputs still waiting in a player's buffer after each player-tick.
+# TYPE tanknet_room_input_buffer_depth histogram
+tanknet_room_input_buffer_depth_bucket{room="default",le="0"} 60
+tanknet_room_input_buffer_depth_bucket{room="default",le="1"} 190
+tanknet_room_input_buffer_depth_bucket{room="default",le="+Inf"} 200
+tanknet_room_input_buffer_depth_sum{room="default"} 150
+tanknet_room_input_buffer_depth_count{room="default"} 200
+`
+	if err := testutil.CollectAndCompare(metrics.Collector(func() server.Stats { return st }), strings.NewReader(want),
+		"tanknet_room_player_ticks_total", "tanknet_room_player_ticks_starved_total", "tanknet_room_player_ticks_doubled_total",
+		"tanknet_room_input_wait_seconds", "tanknet_room_input_buffer_depth"); err != nil {
+		t.Error(err)
 	}
 }

@@ -107,7 +107,8 @@ const (
 	// Too many joins are already waiting for a seat; try again in a second or two.
 	RejectCode_REJECT_CODE_BUSY RejectCode = 11
 	// Hello.room names a room that is not open and cannot be opened now: the server already
-	// runs its maximum number of rooms, or this address opened rooms too quickly.
+	// runs its maximum number of rooms, this address already holds as many rooms as it may
+	// (docs/PROTOCOL.md §4.2), or it opened rooms too quickly.
 	RejectCode_REJECT_CODE_NO_ROOM RejectCode = 12
 )
 
@@ -1363,8 +1364,9 @@ type PlayerState struct {
 	// True while spawn protection lasts: hits on this tank do no damage.
 	SpawnProtected bool `protobuf:"varint,14,opt,name=spawn_protected,json=spawnProtected,proto3" json:"spawn_protected,omitempty"`
 	// How this player's MoveInputs arrive at the server's input buffer (docs/PROTOCOL.md §6a),
-	// for the player's own time dilation; read them in your own tank's state only. Each tick
-	// the server applies one MoveInput per player from its buffer, in tick order.
+	// for the player's own time dilation: only the player's own state carries them; in other
+	// tanks' states they are absent (0). Each tick the server applies one MoveInput per player
+	// from its buffer, in tick order.
 	//
 	// input_wait_ms: how long the MoveInput applied in this tick waited in the buffer, from its
 	// arrival to this tick, in milliseconds (0 .. 65535; the newest one when a catch-up applied
@@ -1372,8 +1374,8 @@ type PlayerState struct {
 	InputWaitMs uint32 `protobuf:"varint,18,opt,name=input_wait_ms,json=inputWaitMs,proto3" json:"input_wait_ms,omitempty"`
 	// input_waiting: MoveInputs still waiting in the buffer after this tick (0 .. 1024).
 	InputWaiting uint32 `protobuf:"varint,19,opt,name=input_waiting,json=inputWaiting,proto3" json:"input_waiting,omitempty"`
-	// input_starved: this tick applied none of this player's MoveInputs although earlier ticks
-	// had: its input had not arrived in time, and the tank stood still for the tick.
+	// input_starved: no MoveInput of this player was waiting at this tick although earlier
+	// ticks had applied some: its input had not arrived in time, and the tank stood still.
 	InputStarved  bool `protobuf:"varint,20,opt,name=input_starved,json=inputStarved,proto3" json:"input_starved,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache

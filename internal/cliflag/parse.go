@@ -1,0 +1,58 @@
+package cliflag
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"time"
+)
+
+// Parse parses args with fs, which must be flag.ContinueOnError. With -h it prints fs's
+// usage to fs's output and returns flag.ErrHelp. A flag that does not parse prints nothing
+// and returns an error that says which flag and why, ready to print on one line.
+func Parse(fs *flag.FlagSet, args []string) error {
+	out := fs.Output()
+	fs.SetOutput(io.Discard) // the flag package prints every flag's usage after any error
+	err := fs.Parse(args)
+	fs.SetOutput(out)
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, flag.ErrHelp):
+		fs.Usage()
+		return flag.ErrHelp
+	}
+	return Explain(fs, err)
+}
+
+// badValue is how the flag package reports a value its flag cannot take.
+var badValue = regexp.MustCompile(`^invalid value "(.*)" for flag -([\w-]+): `)
+
+// Explain rewrites a parse error of fs for a person: a duration flag given a bare number
+// says to add a unit; any other error keeps its text and points at -h.
+func Explain(fs *flag.FlagSet, err error) error {
+	if m := badValue.FindStringSubmatch(err.Error()); m != nil {
+		value, name := m[1], m[2]
+		if f := fs.Lookup(name); f != nil && isDuration(f) {
+			if _, numErr := strconv.ParseFloat(value, 64); numErr == nil {
+				return fmt.Errorf("-%s %s: a duration needs a unit, e.g. %sms (ns, us, ms, s, m, h)", name, value, value)
+			}
+			return fmt.Errorf("-%s %s: not a duration; write one like 50ms, 1.5s or 2m", name, value)
+		}
+	}
+	return fmt.Errorf("%w (%s -h lists every flag)", err, filepath.Base(fs.Name()))
+}
+
+// isDuration reports whether f holds a time.Duration.
+func isDuration(f *flag.Flag) bool {
+	g, ok := f.Value.(flag.Getter)
+	if !ok {
+		return false
+	}
+	_, ok = g.Get().(time.Duration)
+	return ok
+}

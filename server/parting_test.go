@@ -1,0 +1,80 @@
+package server
+
+import (
+	"testing"
+	"time"
+
+	"tanknet/netcode"
+)
+
+// A client that sends 100 inputs and then says Goodbye has all 100 applied: the ones in the
+// buffer and the ones that reached the session just before the Goodbye, none lost.
+func TestGoodbye_AppliesEveryInputSentBeforeIt(t *testing.T) {
+	w := newTestWorld(t, nil)
+	d := newDriver(t, w, "leaver")
+	_, other := mustJoin(t, w, 0, "stays")
+	applied := 0
+	d.send(7, 10*time.Millisecond) // a buffer a few ticks deep, as after a jittery link
+	for d.next < 100 {
+		applied += d.step()
+		d.send(1, 10*time.Millisecond)
+	}
+	d.send(0, 0)
+	if len(d.p.queue)+len(d.fp.inputs) == 0 {
+		t.Fatal("nothing waiting at the Goodbye: the test proves nothing")
+	}
+	w.part(d.p.id, "goodbye: done")
+	for i := 0; i < maxPartingTicks+2 && w.find(d.p.id) != nil; i++ {
+		applied += d.step()
+	}
+	if w.find(d.p.id) != nil {
+		t.Fatalf("player still in the world %d ticks after its Goodbye", maxPartingTicks+2)
+	}
+	if applied != 100 || d.p.ack != 100 {
+		t.Errorf("applied %d inputs (ack %d), want all 100 sent before the Goodbye", applied, d.p.ack)
+	}
+	if want := netcode.Replay(&w.cfg.Arena, d.spawn, d.all); d.p.pose != want {
+		t.Errorf("last pose %v, want the client's replay of every input %v", d.p.pose, want)
+	}
+	var told bool
+	for _, m := range other.control {
+		for _, l := range m.GetRosterUpdate().GetLeft() {
+			told = told || l.GetPlayerId() == d.p.id && l.GetReason() == "goodbye: done"
+		}
+	}
+	if !told {
+		t.Error("the other player was not told of the Goodbye")
+	}
+}
+
+// A Goodbye with nothing waiting removes the player at once, as before.
+func TestGoodbye_NothingWaitingLeavesAtOnce(t *testing.T) {
+	w := newTestWorld(t, nil)
+	d := newDriver(t, w, "leaver")
+	d.send(1, 10*time.Millisecond)
+	d.step()
+	w.part(d.p.id, "goodbye")
+	if w.find(d.p.id) != nil {
+		t.Error("a player with no input waiting stayed after its Goodbye")
+	}
+}
+
+// Inputs sent faster than real time do not keep a departed tank in the world: after
+// maxPartingTicks it goes with whatever the time budget still held back.
+func TestGoodbye_BoundedForInputsAheadOfTime(t *testing.T) {
+	w := newTestWorld(t, nil)
+	d := newDriver(t, w, "hasty")
+	d.send(100, 10*time.Millisecond) // 5 s of inputs at once: the budget grants ~0.3 s now
+	d.step()
+	w.part(d.p.id, "goodbye")
+	ticks := 0
+	for ; ticks < 3*maxPartingTicks && w.find(d.p.id) != nil; ticks++ {
+		d.step()
+	}
+	if w.find(d.p.id) != nil || ticks > maxPartingTicks {
+		t.Errorf("player left after %d ticks (still there: %v), want at most %d", ticks, w.find(d.p.id) != nil, maxPartingTicks)
+	}
+	if d.p.ack >= 100 {
+		t.Errorf("ack %d: inputs beyond the time budget were applied", d.p.ack)
+	}
+}
