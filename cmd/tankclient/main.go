@@ -1,3 +1,5 @@
+//go:build !js
+
 // Command tankclient is the tanknet window: drive a tank with WASD or the arrow keys against
 // a tankserver, and watch the netcode work.
 //
