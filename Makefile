@@ -13,13 +13,16 @@ BIN      := bin
 # package names.
 APT_PKGS := gcc libc6-dev pkg-config libgl1-mesa-dev libxcursor-dev libxi-dev libxinerama-dev \
             libxrandr-dev libxxf86vm-dev xvfb xauth libgl1-mesa-dri x11-utils
+# What the browser tests need: chromium (the page over WebRTC), node (recordings verified
+# under js/wasm) and qemu-user-static (and under linux/arm64).
+APT_PKGS += chromium nodejs qemu-user-static
 SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Every Go file, tracked or new; without git (say, an unpacked archive), every file on disk.
 GOFILES   = $(shell git ls-files -co --exclude-standard '*.go' 2>/dev/null || find . -name '*.go' -not -path './.git/*')
 
 .DEFAULT_GOAL := help
-.PHONY: help deps go build install demo demo-windows demo-rooms server client sim test bench fuzz squeeze soak measurements gif gen lint fmt clean
+.PHONY: help deps go build install web demo demo-windows demo-rooms server client sim test bench fuzz squeeze soak measurements gif gen lint fmt clean
 
 help: ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  make %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -48,6 +51,9 @@ build: deps ## build tankserver, tankclient, tanksim and tankreplay into bin/
 install: deps ## go install tankserver, tankclient, tanksim and tankreplay (into GOBIN, or GOPATH/bin): put that on your PATH
 	$(GO) install ./cmd/...
 	@echo "installed into $$($(GO) env GOBIN | grep . || echo $$($(GO) env GOPATH)/bin): put it on your PATH to run tankclient, tankserver, tanksim and tankreplay by name"
+
+web: go ## build the browser client into bin/web (index.html, tankclient.wasm, wasm_exec.js): tankserver -web serves it, as can any static host
+	GO=$(GO) ./scripts/build-web.sh $(BIN)/web
 
 demo: ## one window: near player | the server's truth | far player on a bad network (Esc quits)
 	@if [ -z "$$DISPLAY" ] && [ -z "$$WAYLAND_DISPLAY" ]; then \
