@@ -40,6 +40,9 @@ func TestLayering(t *testing.T) {
 		{"tanknet/cmd/tankserver", []string{"tanknet/client", "tanknet/render"}, "the server program shares no client code"},
 		{"tanknet/sim", []string{"tanknet/render"}, "the measuring instrument must run on a machine with no display"},
 		{"tanknet/cmd/tanksim", []string{"tanknet/render"}, "tanksim must run on a machine with no display"},
+		{"tanknet/carriage", []string{"tanknet/server", "tanknet/client", "tanknet/render", "tanknet/wire", "tanknet/linksim"}, "the carriage moves datagrams under the gate (it reads only transport's handshake kinds): it knows no game roles, snapshots or simulator"},
+		{"tanknet/server", []string{"pion"}, "the server package serves a net.PacketConn; only cmd/tankserver -web puts the WebRTC carriage under it"},
+		{"tanknet/client", []string{"pion"}, "a client session runs over any net.PacketConn; only the browser build of cmd/tankclient puts the WebRTC carriage under it"},
 		{"tanknet/agones", []string{"*"}, "the Agones SDK client is plain HTTP at the edge: standard library only, and it knows no game"},
 	}
 	for _, r := range rules {
