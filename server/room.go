@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"runtime"
 	"time"
 
 	tankv1 "tanknet/proto/tank/v1"
@@ -113,6 +114,11 @@ func (s *Server) runRoom(ctx context.Context, r *room) {
 			if closing(t0) {
 				return
 			}
+			// Let the session writers the tick woke send its snapshots before the next
+			// tick can replace them: on one thread (GOMAXPROCS 1, as in a browser tab) a
+			// late ticker would otherwise run two ticks back to back and the first tick's
+			// snapshots would never leave. Elsewhere it costs one brief yield.
+			runtime.Gosched()
 		}
 	}
 }
