@@ -34,4 +34,4 @@ const maxBuffered = 256 << 10
 // ConnectTimeout bounds Dial from the offer to an open data channel. ICE checks to a
 // reachable server take well under a second; a browser whose UDP is blocked hears nothing
 // and is told so when it ends.
-const ConnectTimeout = 8 * time.Second
+const ConnectTimeout = 6 * time.Second

@@ -101,9 +101,10 @@ func showStatus(text string) {
 	}
 }
 
-// showError puts err on the page, plainly, and in the console.
+// showError puts err on the page, plainly, and in the console (with the time since the
+// page started).
 func showError(err error) {
-	fmt.Println("tankclient:", err)
+	fmt.Printf("tankclient: %s (%.0f ms after the page started)\n", strings.ReplaceAll(err.Error(), "\n", " "), pageMillis())
 	if s := js.Global().Get("document").Call("getElementById", "status"); s.Truthy() {
 		s.Set("className", "error")
 		s.Set("textContent", err.Error())

@@ -34,7 +34,8 @@ ip route add default via 10.255.0.2 dev tn0 && exec "$0" "$@"`
 // serves (?name=web&bot=1&report=8) and joins a -contact=false game over WebRTC beside a
 // native bot: its report says transport webrtc, inputs acknowledged, reconciliations with
 // residual 0 and two players seen; the native bot sees two players too; the page's
-// screenshot is not blank.
+// screenshot is not blank. Then a page whose server cannot be reached over UDP says so on
+// the page (blockedUDP).
 func TestBrowser_JoinsBesideANativeBot(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a browser")
@@ -73,34 +74,42 @@ func runInNamespace(t *testing.T) {
 	}
 }
 
-// browserJoins is the test itself, in the namespace.
-func browserJoins(t *testing.T, chromium, webDir string) {
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	logs := new(serverLog)
+// webGame runs tankserver in process with -contact=false, -web on loopback serving webDir,
+// candidates paired with loopback only, and publicIP as -web-public-ip ("": none), until
+// ctx ends or t's cleanup. It returns the page's URL, the game's address and the log.
+func webGame(t *testing.T, ctx context.Context, webDir, publicIP string) (page, addr string, logs *serverLog) {
+	t.Helper()
+	logs = new(serverLog)
 	cfg := DefaultConfig()
 	cfg.Server.Addr = freeUDPAddr(t)
 	cfg.Server.Contact = false
 	cfg.Server.Logger = slog.New(slog.NewTextHandler(logs, nil))
-	cfg.Web.Addr, cfg.Web.Dir = "127.0.0.1:0", webDir
+	cfg.Web.Addr, cfg.Web.Dir, cfg.Web.PublicIP = "127.0.0.1:0", webDir, publicIP
 	cfg.Web.Hub.AllowCandidate = carriage.IsLoopback
 	gameCtx, stopGame := context.WithCancel(ctx)
 	served := make(chan error, 1)
 	go func() { served <- run(gameCtx, cfg, nil) }()
-	defer func() {
+	t.Cleanup(func() {
 		stopGame()
 		<-served
 		if t.Failed() {
 			t.Logf("tankserver's log:\n%s", logs.String())
 		}
-	}()
+	})
 	logs.waitFor(t, "serving the browser client")
-	page := regexp.MustCompile(`url=(http://127\.0\.0\.1:[0-9]+/)`).FindStringSubmatch(logs.String())[1]
+	return regexp.MustCompile(`url=(http://127\.0\.0\.1:[0-9]+/)`).FindStringSubmatch(logs.String())[1], cfg.Server.Addr, logs
+}
+
+// browserJoins is the test itself, in the namespace.
+func browserJoins(t *testing.T, chromium, webDir string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	page, addr, logs := webGame(t, ctx, webDir, "")
 
 	botCtx, stopBot := context.WithCancel(ctx)
 	native := make(chan client.Report, 1)
 	go func() {
-		r, err := client.RunBot(botCtx, client.BotConfig{Addr: cfg.Server.Addr, Name: "native", Seed: 7,
+		r, err := client.RunBot(botCtx, client.BotConfig{Addr: addr, Name: "native", Seed: 7,
 			Options: client.DefaultOptions(), DialTimeout: 20 * time.Second})
 		if err != nil {
 			t.Errorf("native bot: %v", err)
@@ -167,6 +176,37 @@ func browserJoins(t *testing.T, chromium, webDir string) {
 	if t.Failed() {
 		t.Logf("the page's console:\n%s", console)
 	}
+	blockedUDP(t, ctx, b, webDir)
+}
+
+// blockedUDP opens the page of a server whose answers name an ICE address nothing answers
+// at (10.255.0.9, in the namespace's veth network): as far as the browser can tell, UDP to
+// the server is blocked. The page says so, in plain words, instead of hanging.
+func blockedUDP(t *testing.T, ctx context.Context, b *cdp.Browser, webDir string) {
+	page, _, _ := webGame(t, ctx, webDir, "10.255.0.9")
+	session, err := b.OpenPage(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Call(ctx, session, "Page.navigate", map[string]any{"url": page + "?name=blocked"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	line, console := awaitConsole(t, ctx, b, "tankclient: ")
+	if !strings.Contains(line, "cannot reach the game server") || !strings.Contains(line, "UDP") {
+		t.Errorf("with UDP blocked the page said %q, want that it cannot reach the server over UDP; console:\n%s", line, console)
+	}
+	var status struct {
+		Result struct {
+			Value string `json:"value"`
+		} `json:"result"`
+	}
+	if err := b.Call(ctx, session, "Runtime.evaluate", map[string]any{"expression": "document.getElementById('status').textContent", "returnByValue": true}, &status); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(status.Result.Value, "cannot reach the game server") {
+		t.Errorf("the page shows %q, want the reason it cannot connect", status.Result.Value)
+	}
+	t.Logf("with UDP blocked: %s", line)
 }
 
 // awaitConsole returns the first console line of the page that starts with prefix, and
