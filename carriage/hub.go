@@ -194,7 +194,7 @@ func (h *Hub) WriteTo(p []byte, addr net.Addr) (int, error) {
 	if !pr.joined.Load() && !transport.IsHandshake(p) {
 		pr.joined.Store(true)
 		h.joined.Add(1)
-		h.log.Info("browser joined over webrtc", "peer", a.String(), "from", pr.from.String())
+		h.log.Info("browser joined over webrtc", "peer", a.String(), "from", pr.from.String(), "ice", pr.remoteCandidate())
 	}
 	pr.lastSeen.Store(time.Now().UnixNano())
 	if err := pr.dc.Send(p); err != nil {

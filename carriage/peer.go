@@ -3,7 +3,9 @@
 package carriage
 
 import (
+	"net"
 	"net/netip"
+	"strconv"
 	"sync/atomic"
 	"time"
 
@@ -20,6 +22,20 @@ type peer struct {
 	open     atomic.Bool  // the data channel is open
 	joined   atomic.Bool  // the game sent it a datagram past the connect handshake
 	lastSeen atomic.Int64 // Unix ns of the last datagram either way
+}
+
+// remoteCandidate returns the browser's address on the ICE pair in use ("ip:port"), or ""
+// before one is selected.
+func (pr *peer) remoteCandidate() string {
+	sctp := pr.pc.SCTP()
+	if sctp == nil || sctp.Transport() == nil || sctp.Transport().ICETransport() == nil {
+		return ""
+	}
+	pair, err := sctp.Transport().ICETransport().GetSelectedCandidatePair()
+	if err != nil || pair == nil || pair.Remote == nil {
+		return ""
+	}
+	return net.JoinHostPort(pair.Remote.Address, strconv.Itoa(int(pair.Remote.Port)))
 }
 
 // Reasons a peer is dropped, as HubStats.Dropped and the log name them.
