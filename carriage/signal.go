@@ -142,12 +142,15 @@ func parseOffer(body []byte, allow func(netip.Addr) bool) (webrtc.SessionDescrip
 }
 
 // keepCandidates removes from sdp the candidate lines whose address allow refuses (and
-// those whose address is a name, such as an mDNS one).
+// those whose address is a name, such as an mDNS one, or that are too short to name one).
 func keepCandidates(sdp string, allow func(netip.Addr) bool) string {
 	lines := strings.SplitAfter(sdp, "\n")
 	kept := lines[:0]
 	for _, line := range lines {
-		if f := strings.Fields(line); len(f) >= 6 && strings.HasPrefix(f[0], "a=candidate:") {
+		if f := strings.Fields(line); len(f) > 0 && strings.HasPrefix(f[0], "a=candidate:") {
+			if len(f) < 6 {
+				continue // not a candidate pion could use either
+			}
 			ip, err := netip.ParseAddr(f[4])
 			if err != nil || !allow(ip) {
 				continue

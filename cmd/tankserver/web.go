@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"tanknet/carriage"
+	"tanknet/transport"
 )
 
 // WebConfig is how tankserver takes browsers: the page and the offers over HTTP, and every
@@ -90,6 +91,7 @@ func startWeb(cfg WebConfig, log *slog.Logger) (*web, error) {
 	if err != nil {
 		return nil, fmt.Errorf("-web-ice: listen %s: %w", iceAddr, err)
 	}
+	transport.TuneSocket(udp) // every browser's traffic crosses this one socket
 	hcfg := cfg.Hub
 	hcfg.Logger = log
 	if cfg.PublicIP != "" {
