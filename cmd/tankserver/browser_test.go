@@ -36,7 +36,8 @@ ip route add default via 10.255.0.2 dev tn0 && exec "$0" "$@"`
 // native bot: its report says transport webrtc, inputs acknowledged, reconciliations with
 // residual 0 and two players seen; the native bot sees two players too; the page's
 // screenshot is not blank. Then a page whose server cannot be reached over UDP says so on
-// the page (blockedUDP).
+// the page (blockedUDP), and the demo in a tab loses none of its near player's snapshots
+// (demoInTab).
 func TestBrowser_JoinsBesideANativeBot(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a browser")
@@ -188,6 +189,37 @@ func browserJoins(t *testing.T, chromium, webDir string) {
 		t.Logf("the page's console:\n%s", console)
 	}
 	blockedUDP(t, ctx, b, webDir)
+	demoInTab(t, ctx, b, page)
+}
+
+// demoInTab opens ?demo=1&report=10: the three-pane demo with its own server, bots and
+// simulated links inside the tab, on one thread. Its near player, on network none, loses no
+// snapshot: the in-tab server lets its session writers send each tick's snapshots before
+// the next tick (server.yieldToWriters), and the bots update 20 times a second.
+func demoInTab(t *testing.T, ctx context.Context, b *cdp.Browser, page string) {
+	session, err := b.OpenPage(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Call(ctx, session, "Page.navigate", map[string]any{"url": page + "?demo=1&report=10"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	line, console := awaitConsole(t, ctx, b, "tanknet-report ")
+	var r struct {
+		Transport string          `json:"transport"`
+		Clients   []client.Report `json:"clients"`
+	}
+	if err := json.Unmarshal([]byte(strings.TrimPrefix(line, "tanknet-report ")), &r); err != nil {
+		t.Fatalf("the demo's report does not parse: %v\n%s", err, line)
+	}
+	if r.Transport != "in-tab" || len(r.Clients) != 2 || r.Clients[0].Name != "near" || r.Clients[1].Name != "far" {
+		t.Fatalf("the demo's report: transport %q, clients %+v; want in-tab, near and far; console:\n%s", r.Transport, r.Clients, console)
+	}
+	near := r.Clients[0]
+	if near.Snapshots == 0 || near.SnapshotsLost != 0 {
+		t.Errorf("the demo's near player (network none) got %d snapshots and lost %d, want none lost", near.Snapshots, near.SnapshotsLost)
+	}
+	t.Logf("demo in a tab: near %d snapshots, %d lost; far %d snapshots, %d lost", near.Snapshots, near.SnapshotsLost, r.Clients[1].Snapshots, r.Clients[1].SnapshotsLost)
 }
 
 // blockedUDP opens the page of a server whose answers name an ICE address nothing listens
