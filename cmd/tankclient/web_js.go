@@ -3,8 +3,10 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"net/url"
 	"strings"
 	"syscall/js"
@@ -40,7 +42,7 @@ func main() {
 		showStatus("starting the demo: its server and players run in this tab…")
 		err = runDemo(ctx, cfg)
 	} else {
-		err = runWeb(ctx, cfg, loc.Get("origin").String(), &rep)
+		err = runWeb(ctx, cfg, page, loc.Get("origin").String(), &rep)
 	}
 	if err != nil {
 		showError(err)
@@ -48,7 +50,7 @@ func main() {
 }
 
 // runWeb joins the server at origin over the carriage and plays in the page.
-func runWeb(ctx context.Context, cfg Config, origin string, rep *webReporter) error {
+func runWeb(ctx context.Context, cfg Config, page WebPage, origin string, rep *webReporter) error {
 	showStatus("connecting to " + origin + " over WebRTC…")
 	dctx, cancel := context.WithTimeout(ctx, carriage.ConnectTimeout)
 	conn, err := carriage.Dial(dctx, nil, origin+carriage.OfferPath)
@@ -67,7 +69,37 @@ func runWeb(ctx context.Context, cfg Config, origin string, rep *webReporter) er
 	}
 	rep.connectMs = pageMillis()
 	showStatus("")
-	return render.Run(ctx, sess, cfg.renderOptions(cc))
+	opts := cfg.renderOptions(cc)
+	var rec bytes.Buffer
+	if page.Record {
+		opts.Record = []io.Writer{&rec}
+	}
+	err = render.Run(ctx, sess, opts)
+	if page.Record {
+		offerDownload("tanknet-"+cfg.Name+".tnrec", rec.Bytes())
+	}
+	return err
+}
+
+// offerDownload puts a link to data, named name, on the page and follows it, so the
+// browser saves the file (a tab has no file system for the program to write to).
+func offerDownload(name string, data []byte) {
+	doc := js.Global().Get("document")
+	arr := js.Global().Get("Uint8Array").New(len(data))
+	js.CopyBytesToJS(arr, data)
+	opts := js.Global().Get("Object").New()
+	opts.Set("type", "application/octet-stream")
+	blob := js.Global().Get("Blob").New(js.Global().Get("Array").New(arr), opts)
+	a := doc.Call("createElement", "a")
+	a.Set("href", js.Global().Get("URL").Call("createObjectURL", blob))
+	a.Set("download", name)
+	a.Set("textContent", fmt.Sprintf("Save the recording %s (%d KB)", name, (len(data)+1023)/1024))
+	showStatus("The game has ended. ")
+	if s := doc.Call("getElementById", "status"); s.Truthy() {
+		s.Call("appendChild", a)
+	}
+	fmt.Printf("tankclient: recording %s, %d bytes, offered as a download\n", name, len(data))
+	a.Call("click")
 }
 
 // webReporter logs the page's report once, ReportAfter seconds after the page started.

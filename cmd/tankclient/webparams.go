@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"net/netip"
@@ -18,14 +19,17 @@ type WebPage struct {
 	// ReportAfter, if positive, is when (seconds after the page started) the page logs
 	// one console line "tanknet-report {json}" (webReport).
 	ReportAfter int
+	// Record keeps a client recording of the game (docs/RECORDINGS.md) and offers it as a
+	// download when the game ends (Esc, or the server lost).
+	Record bool
 }
 
 // webParams are the URL parameters the browser client reads in place of flags.
-var webParams = []string{"name", "room", "net", "bot", "demo", "tour", "report"}
+var webParams = []string{"name", "room", "net", "bot", "demo", "tour", "report", "record"}
 
 // parseWebParams returns the Config and page settings the URL query q asks for: name, room,
 // net (a preset, as -net), bot=1 (drive as tanksim's bots do), demo=1 (the three-pane demo
-// with its own server in the tab), tour=1 and report=N. serverAddr is the game's address
+// with its own server in the tab), tour=1, report=N and record=1. serverAddr is the game's address
 // as the KCP session names it (webServerAddr). Unknown parameters are refused, so a typo
 // says so instead of being ignored.
 func parseWebParams(q url.Values, serverAddr string) (Config, WebPage, error) {
@@ -55,6 +59,9 @@ func parseWebParams(q url.Values, serverAddr string) (Config, WebPage, error) {
 		return cfg, page, err
 	}
 	if cfg.Tour, err = flagOn("tour"); err != nil {
+		return cfg, page, err
+	}
+	if page.Record, err = flagOn("record"); err != nil {
 		return cfg, page, err
 	}
 	bot, err := flagOn("bot")
@@ -87,6 +94,9 @@ func parseWebParams(q url.Values, serverAddr string) (Config, WebPage, error) {
 		cfg.Server = "127.0.0.1:7777" // the tab's own in-memory network
 		if cfg.Room != "" {
 			return cfg, page, fmt.Errorf("room=%s: the demo plays in its own server", cfg.Room)
+		}
+		if page.Record {
+			return cfg, page, errors.New("record=1 records one player's game against a server; the demo in a tab does not record")
 		}
 	}
 	return cfg, page, cfg.Validate()

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"image/png"
 	"log/slog"
@@ -188,8 +189,52 @@ func browserJoins(t *testing.T, chromium, webDir string) {
 	if t.Failed() {
 		t.Logf("the page's console:\n%s", console)
 	}
+	recordInTab(t, ctx, b, page)
 	blockedUDP(t, ctx, b, webDir)
 	demoInTab(t, ctx, b, page)
+}
+
+// recordInTab plays ?record=1 for a few seconds, quits with Esc, and reads back the file the
+// page offers as a download: a client recording the replay viewer can open.
+func recordInTab(t *testing.T, ctx context.Context, b *cdp.Browser, page string) {
+	session, err := b.OpenPage(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Call(ctx, session, "Page.navigate", map[string]any{"url": page + "?name=rec&bot=1&record=1&report=4"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	awaitConsole(t, ctx, b, "tanknet-report ")
+	for _, kind := range []string{"keyDown", "keyUp"} {
+		key := map[string]any{"type": kind, "key": "Escape", "code": "Escape", "windowsVirtualKeyCode": 27}
+		if err := b.Call(ctx, session, "Input.dispatchKeyEvent", key, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	awaitConsole(t, ctx, b, "tankclient: recording ")
+	var got struct {
+		Result struct {
+			Value string `json:"value"`
+		} `json:"result"`
+	}
+	fetch := `(async () => {
+		const a = document.querySelector('#status a');
+		const buf = new Uint8Array(await (await fetch(a.href)).arrayBuffer());
+		let s = ''; for (const c of buf) s += String.fromCharCode(c);
+		return a.download + ' ' + btoa(s);
+	})()`
+	if err := b.Call(ctx, session, "Runtime.evaluate", map[string]any{"expression": fetch, "awaitPromise": true, "returnByValue": true}, &got); err != nil {
+		t.Fatal(err)
+	}
+	name, b64, _ := strings.Cut(got.Result.Value, " ")
+	data, err := base64.StdEncoding.DecodeString(b64)
+	if err != nil || name != "tanknet-rec.tnrec" {
+		t.Fatalf("the download is %q (%v), want tanknet-rec.tnrec", name, err)
+	}
+	if _, err := client.NewPlayback(data); err != nil {
+		t.Errorf("the recording the page offered (%d bytes) does not open: %v", len(data), err)
+	}
+	t.Logf("record in a tab: %s, %d bytes", name, len(data))
 }
 
 // demoInTab opens ?demo=1&report=10: the three-pane demo with its own server, bots and
