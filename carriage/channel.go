@@ -1,9 +1,14 @@
 package carriage
 
 import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
 	"time"
-
-	"github.com/pion/webrtc/v4"
 )
 
 // The data channel every datagram rides, as the browser opens it.
@@ -18,14 +23,6 @@ const (
 	MaxOfferBytes = 64 << 10
 )
 
-// channelInit is how Dial opens the data channel: unordered and never retransmitted, so a
-// lost datagram is lost as over UDP and KCP above repairs what needs repairing.
-func channelInit() *webrtc.DataChannelInit {
-	ordered := false
-	var retransmits uint16
-	return &webrtc.DataChannelInit{Ordered: &ordered, MaxRetransmits: &retransmits}
-}
-
 // maxBuffered is the most bytes a data channel may hold unsent before WriteTo drops
 // datagrams instead, as a full socket buffer would: SCTP's congestion window must not turn
 // a burst into a queue (the game's own pacing and KCP's window handle loss).
@@ -35,3 +32,57 @@ const maxBuffered = 256 << 10
 // reachable server take well under a second; a browser whose UDP is blocked hears nothing
 // and is told so when it ends.
 const ConnectTimeout = 6 * time.Second
+
+// inboxSize is how many datagrams a client's reader may fall behind by before more are
+// dropped: about a second of the game's traffic to one client.
+const inboxSize = 512
+
+// ErrNoPath reports a peer connection that could not reach the server: ICE found no
+// working candidate pair (UDP blocked on the way, or the server's ICE port unreachable).
+var ErrNoPath = errors.New("carriage: no UDP path to the server (ICE failed: is UDP blocked here?)")
+
+// sessionDescription is an offer or an answer as the offer endpoint carries it: the JSON of
+// a browser's RTCSessionDescription.
+type sessionDescription struct {
+	Type string `json:"type"` // "offer" or "answer"
+	SDP  string `json:"sdp"`
+}
+
+// postOffer sends offer to url and returns the server's answer, or an error carrying the
+// server's reason when it refused.
+func postOffer(ctx context.Context, url string, offer sessionDescription) (sessionDescription, error) {
+	body, err := json.Marshal(offer)
+	if err != nil {
+		return sessionDescription{}, fmt.Errorf("carriage: encode offer: %w", err)
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	if err != nil {
+		return sessionDescription{}, fmt.Errorf("carriage: offer to %s: %w", url, err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return sessionDescription{}, fmt.Errorf("carriage: offer to %s: %w", url, err)
+	}
+	defer resp.Body.Close()
+	got, err := io.ReadAll(io.LimitReader(resp.Body, MaxOfferBytes))
+	if err != nil {
+		return sessionDescription{}, fmt.Errorf("carriage: answer from %s: %w", url, err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		return sessionDescription{}, fmt.Errorf("carriage: the server refused the offer: %s: %s", resp.Status, bytes.TrimSpace(got))
+	}
+	var answer sessionDescription
+	if err := json.Unmarshal(got, &answer); err != nil || answer.Type != "answer" || answer.SDP == "" {
+		return sessionDescription{}, fmt.Errorf("carriage: answer from %s is not a session description of type answer", url)
+	}
+	return answer, nil
+}
+
+// withConnectTimeout returns ctx bounded by ConnectTimeout when it has no deadline.
+func withConnectTimeout(ctx context.Context) (context.Context, context.CancelFunc) {
+	if _, ok := ctx.Deadline(); ok {
+		return ctx, func() {}
+	}
+	return context.WithTimeout(ctx, ConnectTimeout)
+}

@@ -1,47 +1,35 @@
+//go:build !js
+
 package carriage
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"net"
-	"net/http"
 	"sync"
-	"sync/atomic"
-	"time"
 
 	"github.com/pion/webrtc/v4"
 )
 
-// ErrNoPath reports a peer connection that could not reach the server: ICE found no
-// working candidate pair (UDP blocked on the way, or the server's ICE port unreachable).
-var ErrNoPath = errors.New("carriage: no UDP path to the server (ICE failed: is UDP blocked here?)")
-
 // Conn is a client's end of the carriage: a net.PacketConn over one data channel to the
 // server. WriteTo sends to the server whatever the address; every datagram read says it
 // came from the address last written to (the one the KCP session above dialed). Safe for
-// concurrent use.
+// concurrent use. In a browser (js/wasm) the same type rides the browser's own
+// RTCPeerConnection (dial_js.go).
 type Conn struct {
-	pc     *webrtc.PeerConnection
-	dc     *webrtc.DataChannel
-	in     *inbox
-	server atomic.Pointer[net.Addr]
-	once   sync.Once
+	connCore
+	pc   *webrtc.PeerConnection
+	dc   *webrtc.DataChannel
+	once sync.Once
 }
 
-// Dial opens a peer connection through api (nil: the default API; in a browser, its
-// RTCPeerConnection) to the server whose offer endpoint is offerURL, and returns once the
-// data channel is open. It fails with ErrNoPath when ICE fails, with the server's
-// message when it refuses the offer, and when ctx ends (ConnectTimeout if it has no deadline).
+// Dial opens a peer connection through api (nil: pion's default API) to the server whose
+// offer endpoint is offerURL, and returns once the data channel is open. It fails with
+// ErrNoPath when ICE fails, with the server's message when it refuses the offer, and when
+// ctx ends (ConnectTimeout if it has no deadline).
 func Dial(ctx context.Context, api *webrtc.API, offerURL string) (*Conn, error) {
-	if _, ok := ctx.Deadline(); !ok {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, ConnectTimeout)
-		defer cancel()
-	}
+	ctx, cancel := withConnectTimeout(ctx)
+	defer cancel()
 	if api == nil {
 		api = webrtc.NewAPI()
 	}
@@ -49,7 +37,8 @@ func Dial(ctx context.Context, api *webrtc.API, offerURL string) (*Conn, error) 
 	if err != nil {
 		return nil, fmt.Errorf("carriage: new peer connection: %w", err)
 	}
-	c := &Conn{pc: pc, in: newInbox(inboxSize)}
+	c := &Conn{pc: pc}
+	c.in = newInbox(inboxSize)
 	if err := c.connect(ctx, offerURL); err != nil {
 		c.Close()
 		return nil, err
@@ -57,9 +46,13 @@ func Dial(ctx context.Context, api *webrtc.API, offerURL string) (*Conn, error) 
 	return c, nil
 }
 
-// inboxSize is how many datagrams a reader may fall behind by before more are dropped:
-// about a second of the game's traffic to one client.
-const inboxSize = 512
+// channelInit is how Dial opens the data channel: unordered and never retransmitted, so a
+// lost datagram is lost as over UDP and KCP above repairs what needs repairing.
+func channelInit() *webrtc.DataChannelInit {
+	ordered := false
+	var retransmits uint16
+	return &webrtc.DataChannelInit{Ordered: &ordered, MaxRetransmits: &retransmits}
+}
 
 // connect negotiates the data channel and waits for it to open.
 func (c *Conn) connect(ctx context.Context, offerURL string) error {
@@ -71,7 +64,7 @@ func (c *Conn) connect(ctx context.Context, offerURL string) error {
 	opened := make(chan struct{})
 	var openOnce sync.Once
 	dc.OnOpen(func() { openOnce.Do(func() { close(opened) }) })
-	dc.OnMessage(func(m webrtc.DataChannelMessage) { c.in.put(m.Data, nil) })
+	dc.OnMessage(func(m webrtc.DataChannelMessage) { c.in.put(m.Data, nil) }) // pion hands over a copy
 	dc.OnClose(c.in.close)
 	failed := make(chan struct{})
 	var failOnce sync.Once
@@ -96,11 +89,11 @@ func (c *Conn) connect(ctx context.Context, offerURL string) error {
 	case <-ctx.Done():
 		return fmt.Errorf("carriage: gathering candidates: %w", ctx.Err())
 	}
-	answer, err := postOffer(ctx, offerURL, *c.pc.LocalDescription())
+	answer, err := postOffer(ctx, offerURL, sessionDescription{Type: "offer", SDP: c.pc.LocalDescription().SDP})
 	if err != nil {
 		return err
 	}
-	if err := c.pc.SetRemoteDescription(answer); err != nil {
+	if err := c.pc.SetRemoteDescription(webrtc.SessionDescription{Type: webrtc.SDPTypeAnswer, SDP: answer.SDP}); err != nil {
 		return fmt.Errorf("carriage: the server's answer: %w", err)
 	}
 	select {
@@ -113,54 +106,6 @@ func (c *Conn) connect(ctx context.Context, offerURL string) error {
 	}
 }
 
-// postOffer sends offer to url and returns the server's answer, or an error carrying the
-// server's reason when it refused.
-func postOffer(ctx context.Context, url string, offer webrtc.SessionDescription) (webrtc.SessionDescription, error) {
-	body, err := json.Marshal(offer)
-	if err != nil {
-		return webrtc.SessionDescription{}, fmt.Errorf("carriage: encode offer: %w", err)
-	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
-	if err != nil {
-		return webrtc.SessionDescription{}, fmt.Errorf("carriage: offer to %s: %w", url, err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return webrtc.SessionDescription{}, fmt.Errorf("carriage: offer to %s: %w", url, err)
-	}
-	defer resp.Body.Close()
-	got, err := io.ReadAll(io.LimitReader(resp.Body, MaxOfferBytes))
-	if err != nil {
-		return webrtc.SessionDescription{}, fmt.Errorf("carriage: answer from %s: %w", url, err)
-	}
-	if resp.StatusCode != http.StatusOK {
-		return webrtc.SessionDescription{}, fmt.Errorf("carriage: the server refused the offer: %s: %s", resp.Status, bytes.TrimSpace(got))
-	}
-	var answer webrtc.SessionDescription
-	if err := json.Unmarshal(got, &answer); err != nil || answer.Type != webrtc.SDPTypeAnswer {
-		return webrtc.SessionDescription{}, fmt.Errorf("carriage: answer from %s is not a session description of type answer", url)
-	}
-	return answer, nil
-}
-
-// ReadFrom reads the next datagram from the server.
-func (c *Conn) ReadFrom(p []byte) (int, net.Addr, error) {
-	n, _, err := c.in.read(p)
-	if err != nil {
-		return n, nil, err
-	}
-	return n, c.serverAddr(), nil
-}
-
-// serverAddr returns the address last written to, or 0.0.0.0:0 before any write.
-func (c *Conn) serverAddr() net.Addr {
-	if a := c.server.Load(); a != nil {
-		return *a
-	}
-	return &net.UDPAddr{IP: net.IPv4zero}
-}
-
 // WriteTo sends p to the server over the data channel (there is one peer: addr only names
 // it for ReadFrom). Like UDP it drops p, reporting success, when the channel holds too
 // much unsent.
@@ -168,9 +113,7 @@ func (c *Conn) WriteTo(p []byte, addr net.Addr) (int, error) {
 	if c.in.isClosed() {
 		return 0, net.ErrClosed
 	}
-	if old := c.server.Load(); old == nil || *old != addr {
-		c.server.Store(&addr)
-	}
+	c.noteServer(addr)
 	if c.dc.BufferedAmount() > maxBuffered {
 		return len(p), nil
 	}
@@ -188,15 +131,3 @@ func (c *Conn) Close() error {
 	})
 	return nil
 }
-
-// LocalAddr returns a PeerAddr standing for this end (the server knows it by another).
-func (c *Conn) LocalAddr() net.Addr { return newPeerAddr(netipUnspecified, 0) }
-
-// SetDeadline sets the read deadline (writes never block).
-func (c *Conn) SetDeadline(t time.Time) error { c.in.setDeadline(t); return nil }
-
-// SetReadDeadline sets the read deadline; the zero time means none.
-func (c *Conn) SetReadDeadline(t time.Time) error { c.in.setDeadline(t); return nil }
-
-// SetWriteDeadline does nothing: writes never block.
-func (c *Conn) SetWriteDeadline(time.Time) error { return nil }

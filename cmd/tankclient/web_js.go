@@ -53,7 +53,7 @@ func main() {
 func runWeb(ctx context.Context, cfg Config, page WebPage, origin string, rep *webReporter) error {
 	showStatus("connecting to " + origin + " over WebRTC…")
 	dctx, cancel := context.WithTimeout(ctx, carriage.ConnectTimeout)
-	conn, err := carriage.Dial(dctx, nil, origin+carriage.OfferPath)
+	conn, err := carriage.Dial(dctx, origin+carriage.OfferPath)
 	cancel()
 	if err != nil {
 		return fmt.Errorf("tanknet cannot reach the game server at %s: %w\n\nThe game travels over UDP (WebRTC) to the server's port: a network that blocks UDP (some offices, VPNs, proxies) stops it.", origin, err)
