@@ -6,8 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"net/http"
 	"time"
 )
 
@@ -48,32 +46,14 @@ type sessionDescription struct {
 	SDP  string `json:"sdp"`
 }
 
-// postOffer sends offer to url and returns the server's answer, or an error carrying the
-// server's reason when it refused.
-func postOffer(ctx context.Context, url string, offer sessionDescription) (sessionDescription, error) {
-	body, err := json.Marshal(offer)
-	if err != nil {
-		return sessionDescription{}, fmt.Errorf("carriage: encode offer: %w", err)
-	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
-	if err != nil {
-		return sessionDescription{}, fmt.Errorf("carriage: offer to %s: %w", url, err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return sessionDescription{}, fmt.Errorf("carriage: offer to %s: %w", url, err)
-	}
-	defer resp.Body.Close()
-	got, err := io.ReadAll(io.LimitReader(resp.Body, MaxOfferBytes))
-	if err != nil {
-		return sessionDescription{}, fmt.Errorf("carriage: answer from %s: %w", url, err)
-	}
-	if resp.StatusCode != http.StatusOK {
-		return sessionDescription{}, fmt.Errorf("carriage: the server refused the offer: %s: %s", resp.Status, bytes.TrimSpace(got))
+// answerFrom reads the offer endpoint's reply to a POST to url: the answer when status is
+// 200, else an error carrying the server's reason (body, its plain text).
+func answerFrom(url string, status int, statusText string, body []byte) (sessionDescription, error) {
+	if status != 200 {
+		return sessionDescription{}, fmt.Errorf("carriage: the server refused the offer: %s: %s", statusText, bytes.TrimSpace(body))
 	}
 	var answer sessionDescription
-	if err := json.Unmarshal(got, &answer); err != nil || answer.Type != "answer" || answer.SDP == "" {
+	if err := json.Unmarshal(body, &answer); err != nil || answer.Type != "answer" || answer.SDP == "" {
 		return sessionDescription{}, fmt.Errorf("carriage: answer from %s is not a session description of type answer", url)
 	}
 	return answer, nil

@@ -4,6 +4,7 @@ package carriage
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
@@ -164,6 +165,36 @@ func await(ctx context.Context, promise js.Value) (js.Value, error) {
 	case <-ctx.Done():
 		return js.Undefined(), ctx.Err()
 	}
+}
+
+// postOffer sends offer to url with the page's fetch and returns the server's answer, or an
+// error carrying the server's reason when it refused.
+func postOffer(ctx context.Context, url string, offer sessionDescription) (sessionDescription, error) {
+	body, err := json.Marshal(offer)
+	if err != nil {
+		return sessionDescription{}, fmt.Errorf("carriage: encode offer: %w", err)
+	}
+	headers := js.Global().Get("Object").New()
+	headers.Set("Content-Type", "application/json")
+	init := js.Global().Get("Object").New()
+	init.Set("method", "POST")
+	init.Set("headers", headers)
+	init.Set("body", string(body))
+	init.Set("cache", "no-store")
+	resp, err := await(ctx, js.Global().Call("fetch", url, init))
+	if err != nil {
+		return sessionDescription{}, fmt.Errorf("carriage: offer to %s: %w", url, err)
+	}
+	text, err := await(ctx, resp.Call("text"))
+	if err != nil {
+		return sessionDescription{}, fmt.Errorf("carriage: answer from %s: %w", url, err)
+	}
+	got := text.String()
+	if len(got) > MaxOfferBytes {
+		got = got[:MaxOfferBytes]
+	}
+	status := resp.Get("status").Int()
+	return answerFrom(url, status, fmt.Sprintf("%d %s", status, resp.Get("statusText").String()), []byte(got))
 }
 
 // arg returns args[0], or undefined.
