@@ -191,8 +191,7 @@ func (h *Hub) WriteTo(p []byte, addr net.Addr) (int, error) {
 		h.bufferDrops.Add(1)
 		return len(p), nil
 	}
-	if !pr.joined.Load() && !transport.IsHandshake(p) {
-		pr.joined.Store(true)
+	if !pr.joined.Load() && !transport.IsHandshake(p) && pr.joined.CompareAndSwap(false, true) {
 		h.joined.Add(1)
 		h.log.Info("browser joined over webrtc", "peer", a.String(), "from", pr.from.String(), "ice", pr.remoteCandidate())
 	}
