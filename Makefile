@@ -52,7 +52,7 @@ install: deps ## go install tankserver, tankclient, tanksim and tankreplay (into
 	$(GO) install ./cmd/...
 	@echo "installed into $$($(GO) env GOBIN | grep . || echo $$($(GO) env GOPATH)/bin): put it on your PATH to run tankclient, tankserver, tanksim and tankreplay by name"
 
-web: go ## build the browser client into bin/web (index.html, tankclient.wasm, wasm_exec.js): tankserver -web serves it, as can any static host
+web: go ## build the browser client into bin/web (index.html, tankclient.wasm and .wasm.gz, wasm_exec.js): tankserver -web serves it, as can any static host
 	GO=$(GO) ./scripts/build-web.sh $(BIN)/web
 
 demo: ## one window: near player | the server's truth | far player on a bad network (Esc quits)

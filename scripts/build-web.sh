@@ -1,7 +1,7 @@
 #!/bin/sh
 # build-web.sh DIR: builds the browser client into DIR — index.html, tankclient.wasm
-# (cmd/tankclient for js/wasm) and Go's wasm_exec.js loader — a folder any static web
-# host can serve; tankserver -web -web-dir DIR serves it along with the game.
+# (cmd/tankclient for js/wasm, and tankclient.wasm.gz) and Go's wasm_exec.js loader — a
+# folder any static web host can serve; tankserver -web -web-dir DIR serves it along with the game.
 # Run from the repository's root (make web does).
 set -eu
 dir=${1:?usage: build-web.sh DIR}
@@ -9,6 +9,9 @@ go=${GO:-go}
 mkdir -p "$dir"
 GOOS=js GOARCH=wasm "$go" build -trimpath -ldflags="-s -w" -o "$dir/tankclient.wasm" ./cmd/tankclient
 cp cmd/tankclient/web/index.html "$dir/index.html"
+# A compressed copy beside it: tankserver -web sends it to browsers that accept gzip (about a
+# quarter of the size); other static hosts may serve it the same way, or ignore it.
+gzip -9 -c "$dir/tankclient.wasm" > "$dir/tankclient.wasm.gz"
 root=$("$go" env GOROOT)
 for f in "$root/lib/wasm/wasm_exec.js" "$root/misc/wasm/wasm_exec.js"; do # Go 1.24 moved it to lib/
 	if [ -f "$f" ]; then

@@ -1,10 +1,13 @@
 package main
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"io"
 	"log/slog"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -26,6 +29,7 @@ func startWebGame(t *testing.T, ctx context.Context) (pageURL, addr string, logs
 	if err := os.WriteFile(filepath.Join(dir, "index.html"), []byte("<title>tanknet</title>"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	writeWasm(t, dir)
 	logs = new(serverLog)
 	cfg := DefaultConfig()
 	cfg.Server.Addr = freeUDPAddr(t)
@@ -119,5 +123,69 @@ func TestWeb_Flags(t *testing.T) {
 		if _, err := parse(args...); err == nil {
 			t.Errorf("parse(%q) succeeded", args)
 		}
+	}
+}
+
+// wasmBody stands for tankclient.wasm in the tests' page folders.
+var wasmBody = bytes.Repeat([]byte("\x00asm tanknet "), 1000)
+
+// writeWasm puts tankclient.wasm and its gzip copy in dir, as make web does.
+func writeWasm(t *testing.T, dir string) {
+	t.Helper()
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(wasmBody)
+	zw.Close()
+	if err := os.WriteFile(filepath.Join(dir, "tankclient.wasm"), wasmBody, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "tankclient.wasm.gz"), gz.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestWeb_ServesTheWasmCompressed: the page's wasm goes out as application/wasm, gzipped to
+// a browser that accepts gzip and whole to one that does not; a missing page folder is a
+// 404 that says how to build it.
+func TestWeb_ServesTheWasmCompressed(t *testing.T) {
+	dir := t.TempDir()
+	writeWasm(t, dir)
+	srv := httptest.NewServer(pageHandler(dir))
+	defer srv.Close()
+	for _, enc := range []string{"gzip, deflate, br", ""} {
+		req, _ := http.NewRequest(http.MethodGet, srv.URL+"/tankclient.wasm", nil)
+		req.Header.Set("Accept-Encoding", enc) // set by hand: the client leaves the body as sent
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if enc != "" {
+			if resp.Header.Get("Content-Encoding") != "gzip" {
+				t.Fatalf("Accept-Encoding %q: Content-Encoding %q, want gzip", enc, resp.Header.Get("Content-Encoding"))
+			}
+			zr, err := gzip.NewReader(bytes.NewReader(body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if body, err = io.ReadAll(zr); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if ct := resp.Header.Get("Content-Type"); resp.StatusCode != http.StatusOK || ct != "application/wasm" || !bytes.Equal(body, wasmBody) {
+			t.Errorf("Accept-Encoding %q: %s, Content-Type %q, %d bytes; want 200, application/wasm and the wasm", enc, resp.Status, ct, len(body))
+		}
+	}
+	missing := httptest.NewServer(pageHandler(filepath.Join(dir, "nowhere")))
+	defer missing.Close()
+	resp, err := http.Get(missing.URL + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusNotFound || !strings.Contains(string(body), "make web") {
+		t.Errorf("a missing page folder: %s %q, want 404 and how to build it", resp.Status, body)
 	}
 }
