@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pion/webrtc/v4"
+
 	"tanknet/transport"
 )
 
@@ -123,4 +125,37 @@ func TestHub_KCPSessionOverTheCarriage(t *testing.T) {
 	if g := ln.GateStats(); g.Admitted != 1 {
 		t.Errorf("gate admitted %d addresses, want 1", g.Admitted)
 	}
+}
+
+// TestHub_ClosesAPeerWithAnotherKindOfChannel: a browser that opens an ordered (reliable)
+// channel instead of the unordered, unreliable one is closed, not carried.
+func TestHub_ClosesAPeerWithAnotherKindOfChannel(t *testing.T) {
+	th := startHub(t, DefaultHubConfig())
+	pc, err := LoopbackAPI().NewPeerConnection(webrtc.Configuration{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pc.Close()
+	if _, err := pc.CreateDataChannel(Label, nil); err != nil { // ordered and reliable: WebRTC's default
+		t.Fatal(err)
+	}
+	offer, err := pc.CreateOffer(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gathered := webrtc.GatheringCompletePromise(pc)
+	if err := pc.SetLocalDescription(offer); err != nil {
+		t.Fatal(err)
+	}
+	<-gathered
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	answer, err := postOffer(ctx, th.url, sessionDescription{Type: "offer", SDP: pc.LocalDescription().SDP})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := pc.SetRemoteDescription(webrtc.SessionDescription{Type: webrtc.SDPTypeAnswer, SDP: answer.SDP}); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the peer closed", func() bool { return th.Stats().Dropped[dropBadChannel] == 1 && th.Stats().Peers == 0 })
 }
