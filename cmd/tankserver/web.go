@@ -76,6 +76,7 @@ func (c WebConfig) iceAddr() (string, error) {
 
 // web is the browsers' way in while it runs: an HTTP server and the Hub under the game.
 type web struct {
+	log    *slog.Logger
 	http   *http.Server
 	ln     net.Listener
 	hub    *carriage.Hub
@@ -111,7 +112,7 @@ func startWeb(cfg WebConfig, log *slog.Logger) (*web, error) {
 	mux := http.NewServeMux()
 	mux.Handle(carriage.OfferPath, hub)
 	mux.Handle("/", pageHandler(cfg.Dir))
-	w := &web{ln: ln, hub: hub, served: make(chan error, 1), http: &http.Server{
+	w := &web{log: log, ln: ln, hub: hub, served: make(chan error, 1), http: &http.Server{
 		Handler:           mux,
 		ReadHeaderTimeout: 5 * time.Second, // a slow client holds no connection for long
 		ReadTimeout:       10 * time.Second,
@@ -125,11 +126,15 @@ func startWeb(cfg WebConfig, log *slog.Logger) (*web, error) {
 	return w, nil
 }
 
-// stop closes the HTTP server (the Hub closes with the game's socket).
+// stop closes the HTTP server (the Hub closes with the game's socket) and logs what the
+// browsers did.
 func (w *web) stop() error {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	w.http.Shutdown(ctx)
+	st := w.hub.Stats()
+	w.log.Info("browsers", "offers_answered", st.Offers, "joined", st.Joined, "refused", st.Refused, "dropped", st.Dropped,
+		"queue_drops", st.QueueDrops, "buffer_drops", st.BufferDrops)
 	if err := <-w.served; !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}

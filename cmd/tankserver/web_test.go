@@ -104,6 +104,8 @@ func TestWeb_BrowserAndNativeBotShareTheRoom(t *testing.T) {
 	if !strings.Contains(logs.String(), "browser joined over webrtc") {
 		t.Error("the log does not say a browser joined over webrtc")
 	}
+	cancel()
+	logs.waitFor(t, `msg=browsers offers_answered=1 joined=1`)
 }
 
 // TestWeb_Flags: the -web flags reach the Config, and an ICE address that is not one is
