@@ -43,9 +43,6 @@ type Browser struct {
 	pending map[int]chan message
 }
 
-// eventQueue bounds the events waiting to be read; more are dropped (a test reads them).
-const eventQueue = 1024
-
 // Start runs the browser at path with args (Start adds --remote-debugging-pipe) and stderr
 // going to stderr (nil: discarded). Close ends it.
 func Start(path string, stderr io.Writer, args ...string) (*Browser, error) {
@@ -71,14 +68,42 @@ func Start(path string, stderr io.Writer, args ...string) (*Browser, error) {
 	}
 	cmdR.Close() // the browser's ends
 	outW.Close()
-	b := &Browser{cmd: cmd, in: cmdW, events: make(chan Event, eventQueue), done: make(chan struct{}), pending: map[int]chan message{}}
-	go b.read(outR)
+	b := &Browser{cmd: cmd, in: cmdW, events: make(chan Event), done: make(chan struct{}), pending: map[int]chan message{}}
+	queued := make(chan Event)
+	go b.read(outR, queued)
+	go b.deliver(queued)
 	return b, nil
 }
 
-// read dispatches the browser's messages until its output ends.
-func (b *Browser) read(out io.ReadCloser) {
+// deliver hands the events read to Events in order, keeping those nobody has taken yet
+// (however many: a page's console must not be lost while a test does something else, and
+// reading must never wait for the test, or replies behind the events would never come).
+func (b *Browser) deliver(queued <-chan Event) {
+	defer close(b.events)
+	var backlog []Event
+	for {
+		var out chan Event
+		var next Event
+		if len(backlog) > 0 {
+			out, next = b.events, backlog[0]
+		}
+		select {
+		case e, ok := <-queued:
+			if !ok {
+				return
+			}
+			backlog = append(backlog, e)
+		case out <- next:
+			backlog = backlog[1:]
+		}
+	}
+}
+
+// read dispatches the browser's messages until its output ends: replies to their callers,
+// events to queued.
+func (b *Browser) read(out io.ReadCloser, queued chan<- Event) {
 	defer close(b.done)
+	defer close(queued)
 	defer out.Close()
 	r := bufio.NewReaderSize(out, 1<<20)
 	for {
@@ -100,14 +125,12 @@ func (b *Browser) read(out io.ReadCloser) {
 			}
 			continue
 		}
-		select {
-		case b.events <- m.Event:
-		default:
-		}
+		queued <- m.Event
 	}
 }
 
-// Events returns the browser's events, in order.
+// Events returns the browser's events, in order; it is closed once the browser's output
+// ends and every event has been taken.
 func (b *Browser) Events() <-chan Event { return b.events }
 
 // Call sends method with params to the page of session (empty: the browser itself) and
@@ -149,13 +172,14 @@ func (b *Browser) Call(ctx context.Context, session, method string, params, resu
 	}
 }
 
-// OpenPage opens a new page at about:blank with the console and page events on, and
-// returns its session.
+// OpenPage opens a new page at about:blank, in a window of its own (so pages opened
+// together all play, none a tab in the background), with the console and page events on,
+// and returns its session.
 func (b *Browser) OpenPage(ctx context.Context) (string, error) {
 	var target struct {
 		TargetID string `json:"targetId"`
 	}
-	if err := b.Call(ctx, "", "Target.createTarget", map[string]any{"url": "about:blank"}, &target); err != nil {
+	if err := b.Call(ctx, "", "Target.createTarget", map[string]any{"url": "about:blank", "newWindow": true}, &target); err != nil {
 		return "", err
 	}
 	var attached struct {
