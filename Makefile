@@ -139,7 +139,7 @@ squeeze: build ## a tankserver held to a quarter of a core for 30 s (SIGSTOP/SIG
 soak: go ## 32 bots across rooms (24 in three steady rooms; a room of 8 opening and closing every 30 s) on yojimbo's harsh network (1 s latency, 100 ms jitter, 25% loss, 25% duplicates) for SOAKTIME (default 10m); prints a report
 	TANKNET_SOAK=$${SOAKTIME:-10m} $(GO) test -race -count=1 -run '^TestSoak$$' -v -timeout 60m ./server
 
-measurements: build ## rerun every measurement and rewrite docs/MEASUREMENTS.md (about twenty minutes; needs a quiet machine)
+measurements: build web ## rerun every measurement and rewrite docs/MEASUREMENTS.md (about twenty minutes; needs a quiet machine and chromium)
 	$(GO) run ./internal/measurements -out docs/MEASUREMENTS.md
 
 gif: build ## record docs/demo.gif from the demo with bots, under Xvfb (about ten seconds of play)
