@@ -13,13 +13,16 @@ BIN      := bin
 # package names.
 APT_PKGS := gcc libc6-dev pkg-config libgl1-mesa-dev libxcursor-dev libxi-dev libxinerama-dev \
             libxrandr-dev libxxf86vm-dev xvfb xauth libgl1-mesa-dri x11-utils
+# What the browser tests need: chromium (the page over WebRTC), node (recordings verified
+# under js/wasm) and qemu-user-static (and under linux/arm64).
+APT_PKGS += chromium nodejs qemu-user-static
 SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Every Go file, tracked or new; without git (say, an unpacked archive), every file on disk.
 GOFILES   = $(shell git ls-files -co --exclude-standard '*.go' 2>/dev/null || find . -name '*.go' -not -path './.git/*')
 
 .DEFAULT_GOAL := help
-.PHONY: help deps go build install demo demo-windows demo-rooms server client sim test bench fuzz squeeze soak measurements gif gen lint fmt clean
+.PHONY: help deps go build install web demo demo-windows demo-rooms server client sim test bench fuzz squeeze soak measurements gif gen lint fmt clean
 
 help: ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  make %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -48,6 +51,9 @@ build: deps ## build tankserver, tankclient, tanksim and tankreplay into bin/
 install: deps ## go install tankserver, tankclient, tanksim and tankreplay (into GOBIN, or GOPATH/bin): put that on your PATH
 	$(GO) install ./cmd/...
 	@echo "installed into $$($(GO) env GOBIN | grep . || echo $$($(GO) env GOPATH)/bin): put it on your PATH to run tankclient, tankserver, tanksim and tankreplay by name"
+
+web: go ## build the browser client into bin/web (index.html, tankclient.wasm and .wasm.gz, wasm_exec.js): tankserver -web serves it, as can any static host
+	GO=$(GO) ./scripts/build-web.sh $(BIN)/web
 
 demo: ## one window: near player | the server's truth | far player on a bad network (Esc quits)
 	@if [ -z "$$DISPLAY" ] && [ -z "$$WAYLAND_DISPLAY" ]; then \
@@ -113,12 +119,13 @@ bench: deps ## run the benchmarks with allocation counts
 # client's messages (moves and shots) and datagrams, the arena and rules a client is sent,
 # the snapshot chunks it receives as datagrams (decoded and rebuilt by package wire, then
 # used by a client's Game), the InputBatch datagrams package wire decodes for the server,
-# the connect handshake's datagrams, the Agones sidecar's answers, and server recordings.
+# the connect handshake's datagrams, the Agones sidecar's answers, server recordings, and the
+# WebRTC offers browsers post to tankserver -web.
 FUZZ_TARGETS := FuzzFrameReader:./transport FuzzWorld:./server FuzzArenaFromProto:./transport \
                 FuzzRulesFromProto:./transport FuzzDatagram:./server FuzzChunkDatagram:./client \
                 FuzzConnectDatagram:./transport FuzzDeltaChunk:./client FuzzChunk:./wire \
                 FuzzInputBatch:./wire FuzzClientRecording:./client FuzzSidecarAnswers:./agones \
-                FuzzReader:./server/recording FuzzMatch:./server/recording
+                FuzzReader:./server/recording FuzzMatch:./server/recording FuzzOffer:./carriage
 
 fuzz: go ## fuzz every decoder of network bytes for FUZZTIME each (default 30s)
 	@for t in $(FUZZ_TARGETS); do \
@@ -132,7 +139,7 @@ squeeze: build ## a tankserver held to a quarter of a core for 30 s (SIGSTOP/SIG
 soak: go ## 32 bots across rooms (24 in three steady rooms; a room of 8 opening and closing every 30 s) on yojimbo's harsh network (1 s latency, 100 ms jitter, 25% loss, 25% duplicates) for SOAKTIME (default 10m); prints a report
 	TANKNET_SOAK=$${SOAKTIME:-10m} $(GO) test -race -count=1 -run '^TestSoak$$' -v -timeout 60m ./server
 
-measurements: build ## rerun every measurement and rewrite docs/MEASUREMENTS.md (about twenty minutes; needs a quiet machine)
+measurements: build web ## rerun every measurement and rewrite docs/MEASUREMENTS.md (about twenty minutes; needs a quiet machine and chromium)
 	$(GO) run ./internal/measurements -out docs/MEASUREMENTS.md
 
 gif: build ## record docs/demo.gif from the demo with bots, under Xvfb (about ten seconds of play)

@@ -147,6 +147,13 @@ func (g *Game) Update() error {
 			}
 		}
 	}
+	if g.opts.OnFrame != nil {
+		games := make([]*client.Game, len(g.panes))
+		for i, p := range g.panes {
+			games[i] = p.game
+		}
+		g.opts.OnFrame(now, games)
+	}
 	if g.failure != nil && now.Sub(g.failAt) >= failureLinger {
 		return g.failure
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image"
 	"io"
+	"time"
 
 	"tanknet/client"
 	"tanknet/linksim"
@@ -60,6 +61,14 @@ type Options struct {
 	// frame-time percentiles and the prediction steps dropped after the first second (the
 	// window's start-up), so a run's speed is repeatable.
 	Report io.Writer
+	// Bot, if nonzero, drives the single window's tank as tanksim's bots do, from
+	// client.NewDriver(Bot) with a new decision each prediction step, instead of the keys
+	// (which still switch what is drawn). The demo ignores it.
+	Bot uint64
+	// OnFrame, if set, is called after every Update with each client pane's Game (the single
+	// window's, or the demo's near then far player's), on the window's goroutine: a page or a
+	// test reads its counters there (client.Game.Report).
+	OnFrame func(now time.Time, games []*client.Game)
 }
 
 // Network is the link conditioner the session runs over, and what it is set to.

@@ -38,6 +38,10 @@ type clientPane struct {
 	firing  bool // its fire key is held
 	gunner  bool // it aims and fires by itself (Options.Gunner)
 
+	driver *client.Driver // drives instead of the keys (Options.Bot); nil: the keys
+	botIn  netcode.Input  // the driver's current decision
+	steps  int            // prediction steps the driver has decided
+
 	shadow  view.Unreconciled
 	history view.History
 	net     *Network
@@ -70,8 +74,25 @@ type timelineEvents struct {
 }
 
 func newClientPane(role string, keys drive, sess *client.Session, opts Options, net *Network, now time.Time) *clientPane {
-	return &clientPane{role: role, keys: keys, game: client.NewGame(sess, opts.Game, now), tech: opts.Techniques, net: net,
+	p := &clientPane{role: role, keys: keys, game: client.NewGame(sess, opts.Game, now), tech: opts.Techniques, net: net,
 		lagComp: true, gunner: opts.Gunner}
+	if opts.Bot != 0 && keys == driveAll {
+		p.driver = client.NewDriver(opts.Bot)
+		p.botIn = p.driver.Next()
+	}
+	return p
+}
+
+// autopilot puts the driver's decision in place of the keys', one new decision per
+// prediction step taken, as client.RunBot does.
+func (p *clientPane) autopilot() {
+	if p.driver == nil {
+		return
+	}
+	for n := p.game.Stats().InputsSent; p.steps < n; p.steps++ {
+		p.botIn = p.driver.Next()
+	}
+	p.input = p.botIn
 }
 
 // aim asks for a shot when the fire key is held, and as a gunner also steers toward the
@@ -94,6 +115,7 @@ func (p *clientPane) aim() {
 
 // update runs the pane's game one frame with its input; it returns the session's end.
 func (p *clientPane) update(now time.Time, a *netcode.Arena) error {
+	p.autopilot()
 	p.aim()
 	if err := p.game.Update(now, p.input); err != nil {
 		return err

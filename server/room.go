@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"runtime"
 	"time"
 
 	tankv1 "tanknet/proto/tank/v1"
@@ -117,6 +118,7 @@ func (s *Server) runRoom(ctx context.Context, r *room) {
 			if closing(t0) {
 				return
 			}
+			yieldToWriters(peers)
 		}
 	}
 }
@@ -131,5 +133,31 @@ func (s *Server) refuseJoins(r *room) {
 		default:
 			return
 		}
+	}
+}
+
+// writerYields bounds how often a room yields after a tick for its session writers: enough
+// for every writer the tick woke to run on one thread, few enough to cost nothing when a
+// writer is stuck on a slow client.
+const writerYields = 4
+
+// yieldToWriters lets the session writers a tick woke take its snapshots before the next
+// tick can replace them (a session keeps only the newest, PROTOCOL.md §5): on one thread
+// (GOMAXPROCS 1, as in a browser tab) a ticker that fell behind would otherwise run two
+// ticks back to back and the first one's snapshots would never leave. On several cores the
+// writers run beside the room and this seldom yields at all.
+func yieldToWriters(peers map[uint32]*session) {
+	for range writerYields {
+		unsent := false
+		for _, s := range peers {
+			if s.snapshotUnsent() {
+				unsent = true
+				break
+			}
+		}
+		if !unsent {
+			return
+		}
+		runtime.Gosched()
 	}
 }

@@ -215,6 +215,14 @@ func (s *session) sendChunks(chunks [][]byte) {
 	s.notify()
 }
 
+// snapshotUnsent reports whether the writer has yet to take the newest snapshot (a stream
+// frame or chunks) given to the session.
+func (s *session) snapshotUnsent() bool {
+	s.outMu.Lock()
+	defer s.outMu.Unlock()
+	return (s.snapshot != nil || s.chunks != nil) && !s.closing
+}
+
 // kick asks the writer to send Disconnect{reason} and close. Only the first reason counts.
 func (s *session) kick(reason string) {
 	s.outMu.Lock()

@@ -167,3 +167,11 @@ func parseConnectResponse(b []byte) (c, inner []byte, err error) {
 	}
 	return b[connectHeaderSize:responseHeaderSize], b[responseHeaderSize:], nil
 }
+
+// IsHandshake reports whether b is a connect handshake datagram (a ConnectRequest, Challenge
+// or ConnectResponse) rather than a KCP datagram. A carriage below the gate uses it to see
+// whether a peer got past the handshake.
+func IsHandshake(b []byte) bool {
+	_, _, err := connectKind(b)
+	return err == nil
+}

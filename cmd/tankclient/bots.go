@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"time"
 
 	"tanknet/client"
 )
@@ -18,6 +19,8 @@ type botPool struct {
 	skill  client.Skill
 	opts   client.Options
 	logger *slog.Logger
+	// frame is each bot's update period (client.BotConfig.Frame); 0: 60 a second.
+	frame time.Duration
 
 	mu      sync.Mutex
 	cancels []context.CancelFunc // one per running bot, oldest first
@@ -40,7 +43,7 @@ func (b *botPool) Add() {
 	b.cancels = append(b.cancels, cancel)
 	b.started++
 	cfg := client.BotConfig{Addr: b.addr, Name: fmt.Sprintf("bot%d", b.started), Seed: uint64(b.started),
-		Options: b.opts, Fire: true, LagComp: true, Skill: b.skill}
+		Options: b.opts, Fire: true, LagComp: true, Skill: b.skill, Frame: b.frame}
 	b.wg.Add(1)
 	go func() {
 		defer b.wg.Done()

@@ -76,6 +76,10 @@ type Config struct {
 	// frames and exits after its last scene.
 	Tour        bool
 	TourAdvance int
+	// Bot, if nonzero, drives the tank as tanksim's bots do (render.Options.Bot), seeded
+	// with it; OnFrame is render.Options.OnFrame (the browser page's report reads it).
+	Bot     uint64
+	OnFrame func(now time.Time, games []*client.Game)
 }
 
 // DefaultConfig returns the settings for a local game against a tankserver on port 7777.
@@ -145,6 +149,8 @@ func (c Config) renderOptions(cc *linksim.ConditionedConn) render.Options {
 		TourAdvance:      c.TourAdvance,
 		Gunner:           c.Gunner,
 		ShowScores:       c.Scores,
+		Bot:              c.Bot,
+		OnFrame:          c.OnFrame,
 	}
 	if c.Screenshot != "" || c.FrameReport > 0 || c.TourAdvance > 0 {
 		o.Report = os.Stdout

@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"runtime"
 	"sync"
 	"syscall"
 	"time"
@@ -73,6 +74,7 @@ func runDemo(ctx context.Context, cfg Config) (err error) {
 		}
 		return &joinError{fmt.Errorf("the demo's server cannot listen on %s: %w", cfg.Server, err)}
 	}
+	transport.TuneSocket(pc)
 	scfg := server.DefaultConfig()
 	scfg.Addr = pc.LocalAddr().String()
 	scfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -134,6 +136,12 @@ func runDemo(ctx context.Context, cfg Config) (err error) {
 		return err
 	}
 	bots := &botPool{ctx: ctx, addr: addr, skill: cfg.BotSkill, opts: cfg.Game, logger: slog.Default()}
+	if runtime.GOOS == "js" {
+		// In a browser tab everything shares one thread with the drawing: bots that update
+		// 20 times a second (a prediction step each, as tanksim's -bot-fps 20) leave the
+		// server and the two players the time they need.
+		bots.frame = 50 * time.Millisecond
+	}
 	defer bots.stop()
 	for range cfg.Bots {
 		bots.Add()
@@ -152,6 +160,7 @@ func join(ctx context.Context, cfg Config, addr, name string, c linksim.Conditio
 	if err != nil {
 		return nil, nil, fmt.Errorf("open socket: %w", err)
 	}
+	transport.TuneSocket(udp)
 	cc, err := linksim.Condition(udp, c, seed)
 	if err != nil {
 		udp.Close()

@@ -1,3 +1,5 @@
+//go:build !js
+
 // Command tankclient is the tanknet window: drive a tank with WASD or the arrow keys against
 // a tankserver, and watch the netcode work.
 //
@@ -17,6 +19,9 @@
 // tankclient needs a display (X11); without one it says so and exits 2. It exits 0 when the
 // player quits, 1 when the server is lost mid-game and 2 when it cannot join (no answer,
 // rejected, the demo's port taken) or the flags are wrong.
+//
+// Built for js/wasm (make web) it is the browser client instead (web_js.go): URL parameters
+// in place of flags, the game over a WebRTC data channel to the server that served the page.
 package main
 
 import (

@@ -5,6 +5,7 @@
 //	tankserver -metrics 127.0.0.1:9100  # Prometheus text on /metrics, profiles on /debug/pprof/
 //	tankserver -arena large -max-players 256
 //	tankserver -max-rooms 8 -max-players 32 # up to 8 matches of 32; clients pick one with -room
+//	tankserver -web 127.0.0.1:8080      # browsers too: the page, and WebRTC on UDP port 8080
 //
 // Each room (a match: the default one, and those clients open by naming them) ticks every
 // 50 ms on its own goroutine. The server logs every join, reject and drop with its reason,
@@ -32,6 +33,7 @@ import (
 	"time"
 
 	"tanknet/agones"
+	"tanknet/carriage"
 	"tanknet/internal/cliflag"
 	"tanknet/linksim"
 	"tanknet/netcode"
@@ -58,11 +60,13 @@ type Config struct {
 	Agones AgonesConfig
 	// Record is the file the server records the match to (docs/RECORDINGS.md); empty: none.
 	Record string
+	// Web is how browsers join (the page, offers, the ICE port); its Addr is empty: none.
+	Web WebConfig
 }
 
 // DefaultConfig returns a server on :7777 with a perfect network.
 func DefaultConfig() Config {
-	return Config{Server: server.DefaultConfig(), Net: linksim.NetFlags{Preset: "none", Seed: 1}, Agones: DefaultAgonesConfig()}
+	return Config{Server: server.DefaultConfig(), Net: linksim.NetFlags{Preset: "none", Seed: 1}, Agones: DefaultAgonesConfig(), Web: DefaultWebConfig()}
 }
 
 // parseFlags defines tankserver's flags on fs, parses args and returns the Config they
@@ -98,6 +102,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (Config, error) {
 	fs.StringVar(&cfg.Metrics, "metrics", "", "serve Prometheus metrics on http://`address`/metrics and profiles on /debug/pprof/, e.g. 127.0.0.1:9100 (off when empty)")
 	fs.StringVar(&cfg.Record, "record", "", "record the default room's match to `file` (docs/RECORDINGS.md; check it with tankreplay verify)")
 	cfg.Net.Register(fs)
+	cfg.Web.register(fs)
 	fs.BoolVar(&cfg.Verbose, "v", false, "log debug detail")
 	fs.DurationVar(&cfg.Drain, "drain", 0, "on SIGINT/SIGTERM (or an Agones Shutdown) refuse new players and let those playing go on for up to this `long` before disconnecting them (a second signal stops at once); 0 stops at once")
 	fs.DurationVar(&cfg.Agones.Health, "agones-health", cfg.Agones.Health, "under Agones (AGONES_SDK_HTTP_PORT set), the fleet's health check `period` (health.periodSeconds); tankserver pings Health twice in each")
@@ -116,6 +121,9 @@ func (c Config) Validate() error {
 		return err
 	}
 	if _, err := c.Net.Path(); err != nil {
+		return err
+	}
+	if err := c.Web.Validate(); err != nil {
 		return err
 	}
 	return c.Server.Validate()
@@ -186,6 +194,17 @@ func run(ctx context.Context, cfg Config, signals <-chan os.Signal) error {
 	transport.TuneSocket(pc)
 	if err != nil {
 		return fmt.Errorf("listen %s: %w", cfg.Server.Addr, err)
+	}
+	if cfg.Web.Addr != "" {
+		// Browsers' datagrams join the socket's under the game, each browser at an address
+		// of its own: the same gate, rooms and limits serve both.
+		w, err := startWeb(cfg.Web, cfg.Server.Logger)
+		if err != nil {
+			pc.Close()
+			return err
+		}
+		defer w.stop()
+		pc = carriage.Merge(pc, w.hub)
 	}
 	if path != (linksim.Path{}) {
 		// Under the server's own socket what it writes goes down to the clients and what it

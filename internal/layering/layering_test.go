@@ -1,6 +1,7 @@
 package layering
 
 import (
+	"os"
 	"os/exec"
 	"strings"
 	"testing"
@@ -40,6 +41,9 @@ func TestLayering(t *testing.T) {
 		{"tanknet/cmd/tankserver", []string{"tanknet/client", "tanknet/render"}, "the server program shares no client code"},
 		{"tanknet/sim", []string{"tanknet/render"}, "the measuring instrument must run on a machine with no display"},
 		{"tanknet/cmd/tanksim", []string{"tanknet/render"}, "tanksim must run on a machine with no display"},
+		{"tanknet/carriage", []string{"tanknet/server", "tanknet/client", "tanknet/render", "tanknet/wire", "tanknet/linksim"}, "the carriage moves datagrams under the gate (it reads only transport's handshake kinds): it knows no game roles, snapshots or simulator"},
+		{"tanknet/server", []string{"pion"}, "the server package serves a net.PacketConn; only cmd/tankserver -web puts the WebRTC carriage under it"},
+		{"tanknet/client", []string{"pion"}, "a client session runs over any net.PacketConn; only the browser build of cmd/tankclient puts the WebRTC carriage under it"},
 		{"tanknet/agones", []string{"*"}, "the Agones SDK client is plain HTTP at the edge: standard library only, and it knows no game"},
 	}
 	for _, r := range rules {
@@ -52,6 +56,26 @@ func TestLayering(t *testing.T) {
 					t.Errorf("%s depends on %s: %s", r.pkg, d, r.why)
 				}
 			}
+		}
+	}
+}
+
+// TestBrowserBuild checks what the browser client (cmd/tankclient for js/wasm) leaves out:
+// it rides the browser's own RTCPeerConnection and fetch (carriage/dial_js.go), so a WebRTC
+// stack or Go's HTTP client and TLS in the wasm would only make every page load heavier.
+func TestBrowserBuild(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go list")
+	}
+	cmd := exec.Command("go", "list", "-deps", "tanknet/cmd/tankclient")
+	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("GOOS=js GOARCH=wasm go list -deps tanknet/cmd/tankclient: %v", err)
+	}
+	for _, d := range strings.Fields(string(out)) {
+		if strings.Contains(d, "pion") || d == "net/http" || d == "crypto/tls" {
+			t.Errorf("the browser client depends on %s: the page has the browser's WebRTC and fetch", d)
 		}
 	}
 }

@@ -1,0 +1,68 @@
+package carriage
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// The data channel every datagram rides, as the browser opens it.
+const (
+	// Label names the one data channel of a peer connection; the server refuses others.
+	Label = "tanknet"
+	// OfferPath is where the server takes offers: POST a JSON session description
+	// {"type":"offer","sdp":"..."}, get the answer back in the same form.
+	OfferPath = "/rtc/offer"
+	// MaxOfferBytes bounds an offer's body: a data channel's offer is a few kilobytes even
+	// with many candidates.
+	MaxOfferBytes = 64 << 10
+)
+
+// maxBuffered is the most bytes a data channel may hold unsent before WriteTo drops
+// datagrams instead, as a full socket buffer would: SCTP's congestion window must not turn
+// a burst into a queue (the game's own pacing and KCP's window handle loss).
+const maxBuffered = 256 << 10
+
+// ConnectTimeout bounds Dial from the offer to an open data channel. ICE checks to a
+// reachable server take well under a second; a browser whose UDP is blocked hears nothing
+// and is told so when it ends.
+const ConnectTimeout = 6 * time.Second
+
+// inboxSize is how many datagrams a client's reader may fall behind by before more are
+// dropped: about a second of the game's traffic to one client.
+const inboxSize = 512
+
+// ErrNoPath reports a peer connection that could not reach the server: ICE found no
+// working candidate pair (UDP blocked on the way, or the server's ICE port unreachable).
+var ErrNoPath = errors.New("carriage: no UDP path to the server (ICE failed: is UDP blocked here?)")
+
+// sessionDescription is an offer or an answer as the offer endpoint carries it: the JSON of
+// a browser's RTCSessionDescription.
+type sessionDescription struct {
+	Type string `json:"type"` // "offer" or "answer"
+	SDP  string `json:"sdp"`
+}
+
+// answerFrom reads the offer endpoint's reply to a POST to url: the answer when status is
+// 200, else an error carrying the server's reason (body, its plain text).
+func answerFrom(url string, status int, statusText string, body []byte) (sessionDescription, error) {
+	if status != 200 {
+		return sessionDescription{}, fmt.Errorf("carriage: the server refused the offer: %s: %s", statusText, bytes.TrimSpace(body))
+	}
+	var answer sessionDescription
+	if err := json.Unmarshal(body, &answer); err != nil || answer.Type != "answer" || answer.SDP == "" {
+		return sessionDescription{}, fmt.Errorf("carriage: answer from %s is not a session description of type answer", url)
+	}
+	return answer, nil
+}
+
+// withConnectTimeout returns ctx bounded by ConnectTimeout when it has no deadline.
+func withConnectTimeout(ctx context.Context) (context.Context, context.CancelFunc) {
+	if _, ok := ctx.Deadline(); ok {
+		return ctx, func() {}
+	}
+	return context.WithTimeout(ctx, ConnectTimeout)
+}

@@ -1,0 +1,144 @@
+//go:build js
+
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net/url"
+	"strings"
+	"syscall/js"
+	"time"
+
+	"tanknet/carriage"
+	"tanknet/client"
+	"tanknet/linksim"
+	"tanknet/render"
+)
+
+// main is the browser client: the URL's parameters (parseWebParams) instead of flags, the
+// game over a WebRTC data channel to the server that served the page (package carriage),
+// or the three-pane demo with its own server in the tab. Messages go to the page's #status
+// element and the console.
+func main() {
+	loc := js.Global().Get("location")
+	q, err := url.ParseQuery(strings.TrimPrefix(loc.Get("search").String(), "?"))
+	if err != nil {
+		showError(fmt.Errorf("the URL's parameters do not parse: %w", err))
+		return
+	}
+	cfg, page, err := parseWebParams(q, webServerAddr(loc.Get("host").String()))
+	if err != nil {
+		showError(err)
+		return
+	}
+	rep := webReporter{after: page.ReportAfter, transport: "webrtc"}
+	cfg.OnFrame = rep.onFrame
+	ctx := context.Background()
+	if cfg.Demo {
+		rep.transport = "in-tab" // the demo's server and players share the tab's own network
+		showStatus("starting the demo: its server and players run in this tab…")
+		err = runDemo(ctx, cfg)
+	} else {
+		err = runWeb(ctx, cfg, page, loc.Get("origin").String(), &rep)
+	}
+	if err != nil {
+		showError(err)
+	}
+}
+
+// runWeb joins the server at origin over the carriage and plays in the page.
+func runWeb(ctx context.Context, cfg Config, page WebPage, origin string, rep *webReporter) error {
+	showStatus("connecting to " + origin + " over WebRTC…")
+	dctx, cancel := context.WithTimeout(ctx, carriage.ConnectTimeout)
+	conn, err := carriage.Dial(dctx, origin+carriage.OfferPath)
+	cancel()
+	if err != nil {
+		return fmt.Errorf("tanknet cannot reach the game server at %s: %w\n\nThe game travels over UDP (WebRTC) to the server's port: a network that blocks UDP (some offices, VPNs, proxies) stops it.", origin, err)
+	}
+	cc, err := linksim.Condition(conn, cfg.Conditions, cfg.Seed)
+	if err != nil {
+		conn.Close()
+		return err
+	}
+	sess, err := client.DialRoom(ctx, cfg.Server, cfg.Name, cfg.Room, cc, cfg.DialTimeout)
+	if err != nil {
+		return fmt.Errorf("tanknet could not join: %w", err)
+	}
+	rep.connectMs = pageMillis()
+	showStatus("")
+	opts := cfg.renderOptions(cc)
+	var rec bytes.Buffer
+	if page.Record {
+		opts.Record = []io.Writer{&rec}
+	}
+	err = render.Run(ctx, sess, opts)
+	if page.Record {
+		offerDownload("tanknet-"+cfg.Name+".tnrec", rec.Bytes())
+	}
+	return err
+}
+
+// offerDownload puts a link to data, named name, on the page and follows it, so the
+// browser saves the file (a tab has no file system for the program to write to).
+func offerDownload(name string, data []byte) {
+	doc := js.Global().Get("document")
+	arr := js.Global().Get("Uint8Array").New(len(data))
+	js.CopyBytesToJS(arr, data)
+	opts := js.Global().Get("Object").New()
+	opts.Set("type", "application/octet-stream")
+	blob := js.Global().Get("Blob").New(js.Global().Get("Array").New(arr), opts)
+	a := doc.Call("createElement", "a")
+	a.Set("href", js.Global().Get("URL").Call("createObjectURL", blob))
+	a.Set("download", name)
+	a.Set("textContent", fmt.Sprintf("Save the recording %s (%d KB)", name, (len(data)+1023)/1024))
+	showStatus("The game has ended. ")
+	if s := doc.Call("getElementById", "status"); s.Truthy() {
+		s.Call("appendChild", a)
+	}
+	fmt.Printf("tankclient: recording %s, %d bytes, offered as a download\n", name, len(data))
+	a.Call("click")
+}
+
+// webReporter logs the page's report once, ReportAfter seconds after the page started.
+type webReporter struct {
+	after     int // seconds; 0: never
+	transport string
+	connectMs float64 // page start to Welcome; for the demo, to its first frame
+	done      bool
+}
+
+// onFrame is the window's per-frame hook (render.Options.OnFrame).
+func (r *webReporter) onFrame(_ time.Time, games []*client.Game) {
+	if r.connectMs == 0 {
+		r.connectMs = pageMillis()
+	}
+	if r.done || r.after == 0 || pageMillis() < float64(r.after)*1000 {
+		return
+	}
+	r.done = true
+	fmt.Println(webReportLine(r.transport, r.connectMs, games))
+}
+
+// pageMillis returns the milliseconds since the page started loading.
+func pageMillis() float64 { return js.Global().Get("performance").Call("now").Float() }
+
+// showStatus puts text in the page's status line ("" hides it).
+func showStatus(text string) {
+	if s := js.Global().Get("document").Call("getElementById", "status"); s.Truthy() {
+		s.Set("className", "")
+		s.Set("textContent", text)
+	}
+}
+
+// showError puts err on the page, plainly, and in the console (with the time since the
+// page started).
+func showError(err error) {
+	fmt.Printf("tankclient: %s (%.0f ms after the page started)\n", strings.ReplaceAll(err.Error(), "\n", " "), pageMillis())
+	if s := js.Global().Get("document").Call("getElementById", "status"); s.Truthy() {
+		s.Set("className", "error")
+		s.Set("textContent", err.Error())
+	}
+}

@@ -1,0 +1,156 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"net/netip"
+	"net/url"
+	"strconv"
+	"strings"
+	"tanknet/client"
+
+	"tanknet/linksim"
+)
+
+// WebPage is what the browser client's URL asks for beyond its Config.
+type WebPage struct {
+	// ReportAfter, if positive, is when (seconds after the page started) the page logs
+	// one console line "tanknet-report {json}" (webReport).
+	ReportAfter int
+	// Record keeps a client recording of the game (docs/RECORDINGS.md) and offers it as a
+	// download when the game ends (Esc, or the server lost).
+	Record bool
+}
+
+// webParams are the URL parameters the browser client reads in place of flags.
+var webParams = []string{"name", "room", "net", "bot", "demo", "tour", "report", "record"}
+
+// parseWebParams returns the Config and page settings the URL query q asks for: name, room,
+// net (a preset, as -net), bot=1 (drive as tanksim's bots do), demo=1 (the three-pane demo
+// with its own server in the tab), tour=1, report=N and record=1. serverAddr is the game's address
+// as the KCP session names it (webServerAddr). Unknown parameters are refused, so a typo
+// says so instead of being ignored.
+func parseWebParams(q url.Values, serverAddr string) (Config, WebPage, error) {
+	cfg := DefaultConfig()
+	var page WebPage
+	for k := range q {
+		if !contains(webParams, k) {
+			return cfg, page, fmt.Errorf("unknown URL parameter %q: want %s", k, strings.Join(webParams, ", "))
+		}
+	}
+	cfg.Server = serverAddr
+	if v := q.Get("name"); v != "" {
+		cfg.Name = v
+	}
+	cfg.Room = q.Get("room")
+	flagOn := func(k string) (bool, error) {
+		switch q.Get(k) {
+		case "", "0", "false":
+			return false, nil
+		case "1", "true":
+			return true, nil
+		}
+		return false, fmt.Errorf("%s=%q: want 1 or 0", k, q.Get(k))
+	}
+	var err error
+	if cfg.Demo, err = flagOn("demo"); err != nil {
+		return cfg, page, err
+	}
+	if cfg.Tour, err = flagOn("tour"); err != nil {
+		return cfg, page, err
+	}
+	if page.Record, err = flagOn("record"); err != nil {
+		return cfg, page, err
+	}
+	bot, err := flagOn("bot")
+	if err != nil {
+		return cfg, page, err
+	}
+	if bot {
+		cfg.Bot = 1
+	}
+	if v := q.Get("net"); v != "" {
+		nf := linksim.NetFlags{Preset: v, Seed: cfg.Seed}
+		path, err := nf.Path()
+		if err != nil {
+			return cfg, page, fmt.Errorf("net=%s: %w", v, err)
+		}
+		cfg.Conditions, cfg.Net = path.AtClient(), nf.Name()
+	}
+	if v := q.Get("report"); v != "" {
+		if page.ReportAfter, err = strconv.Atoi(v); err != nil || page.ReportAfter < 1 {
+			return cfg, page, fmt.Errorf("report=%q: want a whole number of seconds", v)
+		}
+	}
+	if cfg.Demo {
+		cfg.Width, cfg.Height = demoWidth, demoHeight
+		far, err := linksim.PathFor(cfg.FarNet, linksim.Overrides{})
+		if err != nil {
+			return cfg, page, err
+		}
+		cfg.FarConditions = far.AtClient()
+		cfg.Server = "127.0.0.1:7777" // the tab's own in-memory network
+		if cfg.Room != "" {
+			return cfg, page, fmt.Errorf("room=%s: the demo plays in its own server", cfg.Room)
+		}
+		if page.Record {
+			return cfg, page, errors.New("record=1 records one player's game against a server; the demo in a tab does not record")
+		}
+	}
+	return cfg, page, cfg.Validate()
+}
+
+// webServerAddr returns the address the KCP session over the carriage names the server by:
+// the page's host and port when the host is an IP address, else 0.0.0.0 and the port (a
+// browser resolves no names for Go; the carriage has one peer, whatever the address).
+func webServerAddr(host string) string {
+	if ap, err := netip.ParseAddrPort(host); err == nil {
+		return ap.String()
+	}
+	port := "80"
+	if i := strings.LastIndex(host, ":"); i >= 0 && !strings.HasSuffix(host, "]") {
+		port = host[i+1:]
+	}
+	return "0.0.0.0:" + port
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+// webReport is the browser page's report: tanksim's per-client fields of the page's player
+// (the demo's near player), how it travels, how long joining took, and in the demo every
+// pane's player.
+type webReport struct {
+	client.Report
+	Transport string          `json:"transport"`  // "webrtc", or "in-tab" for the demo
+	ConnectMs float64         `json:"connect_ms"` // page start to the Welcome (demo: to its first frame)
+	Clients   []client.Report `json:"clients,omitempty"`
+}
+
+// webReportLine returns the console line "tanknet-report {json}" for games (the window's
+// panes, the page's player first).
+func webReportLine(transport string, connectMs float64, games []*client.Game) string {
+	r := webReport{Transport: transport, ConnectMs: math.Round(connectMs)}
+	for i, g := range games {
+		gr := g.Report()
+		if i == 0 {
+			r.Report = gr
+		}
+		if len(games) > 1 {
+			r.Clients = append(r.Clients, gr)
+		}
+	}
+	b, err := json.Marshal(r)
+	if err != nil {
+		return "tanknet-report {}" // a Report is plain numbers and strings: it always encodes
+	}
+	return "tanknet-report " + string(b)
+}

@@ -1,0 +1,67 @@
+package main
+
+import (
+	"net/url"
+	"strings"
+	"testing"
+)
+
+// TestParseWebParams: the browser page's URL parameters become the Config and page settings
+// the flags would, and a wrong one is refused with what is accepted.
+func TestParseWebParams(t *testing.T) {
+	tests := []struct {
+		query string
+		check func(Config, WebPage) bool
+		err   string // "" means accepted
+	}{
+		{"", func(c Config, p WebPage) bool {
+			return c.Name == "player" && c.Server == "127.0.0.1:8080" && !c.Demo && c.Bot == 0 && p.ReportAfter == 0 && !p.Record
+		}, ""},
+		{"name=ada&room=red&bot=1&report=15&tour=1&record=1", func(c Config, p WebPage) bool {
+			return c.Name == "ada" && c.Room == "red" && c.Bot != 0 && c.Tour && p.ReportAfter == 15 && p.Record
+		}, ""},
+		{"net=wifi-bad", func(c Config, _ WebPage) bool { return c.Net == "wifi-bad" && c.Conditions.Outbound.Loss > 0 }, ""},
+		{"demo=1", func(c Config, _ WebPage) bool {
+			return c.Demo && c.Width == demoWidth && c.FarConditions.Inbound.Latency > 0
+		}, ""},
+		{"nmae=ada", nil, `unknown URL parameter "nmae"`},
+		{"bot=yes", nil, "want 1 or 0"},
+		{"report=soon", nil, "whole number of seconds"},
+		{"report=0", nil, "whole number of seconds"},
+		{"net=dialup", nil, "net=dialup"},
+		{"demo=1&room=red", nil, "its own server"},
+		{"demo=1&record=1", nil, "does not record"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.query, func(t *testing.T) {
+			q, err := url.ParseQuery(tt.query)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg, page, err := parseWebParams(q, "127.0.0.1:8080")
+			switch {
+			case tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)):
+				t.Errorf("parseWebParams(%q) = %v, want an error with %q", tt.query, err, tt.err)
+			case tt.err == "" && err != nil:
+				t.Errorf("parseWebParams(%q) = %v", tt.query, err)
+			case tt.err == "" && !tt.check(cfg, page):
+				t.Errorf("parseWebParams(%q) = %+v, %+v", tt.query, cfg, page)
+			}
+		})
+	}
+}
+
+// TestWebServerAddr: the session names the server by the page's host when it is an IP
+// address, else by 0.0.0.0 and the page's port (the carriage has one peer either way).
+func TestWebServerAddr(t *testing.T) {
+	for host, want := range map[string]string{
+		"127.0.0.1:8080":     "127.0.0.1:8080",
+		"[::1]:8080":         "[::1]:8080",
+		"tanks.example:8443": "0.0.0.0:8443",
+		"tanks.example":      "0.0.0.0:80",
+	} {
+		if got := webServerAddr(host); got != want {
+			t.Errorf("webServerAddr(%q) = %q, want %q", host, got, want)
+		}
+	}
+}

@@ -1,0 +1,345 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"image/png"
+	"log/slog"
+	"net/netip"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"tanknet/carriage"
+	"tanknet/client"
+	"tanknet/internal/cdp"
+)
+
+// The browser test runs in a network namespace of its own (unshare -n): loopback, and a
+// veth pair with a default route so Chromium gathers candidates at all. Nothing it does can
+// reach any other network. The outer test builds the page, then runs itself again inside.
+const (
+	inNamespaceEnv = "TANKNET_BROWSER_NETNS" // set in the test run inside the namespace
+	webDirEnv      = "TANKNET_BROWSER_WEB"   // the page's folder, built by the outer test
+	netnsSetup     = `ip link set lo up && ip link add tn0 type veth peer name tn1 &&
+ip addr add 10.255.0.1/24 dev tn0 && ip link set tn0 up && ip link set tn1 up &&
+ip route add default via 10.255.0.2 dev tn0 && exec "$0" "$@"`
+)
+
+// TestBrowser_JoinsBesideANativeBot: headless Chromium opens the page tankserver -web
+// serves (?name=web&bot=1&report=8) and joins a -contact=false game over WebRTC beside a
+// native bot: its report says transport webrtc, inputs acknowledged, reconciliations with
+// residual 0 and two players seen; the native bot sees two players too; the page's
+// screenshot is not blank. Then a page whose server cannot be reached over UDP says so on
+// the page (blockedUDP), and the demo in a tab loses none of its near player's snapshots
+// (demoInTab).
+func TestBrowser_JoinsBesideANativeBot(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a browser")
+	}
+	chromium, err := exec.LookPath("chromium")
+	if err != nil {
+		t.Skip("chromium is not installed (make deps installs Debian's chromium): the browser test cannot run")
+	}
+	if os.Getenv(inNamespaceEnv) == "" {
+		runInNamespace(t)
+		return
+	}
+	browserJoins(t, chromium, os.Getenv(webDirEnv))
+}
+
+// runInNamespace builds the page and runs this test again in a new network namespace.
+func runInNamespace(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "web")
+	build := exec.Command("sh", "scripts/build-web.sh", dir)
+	build.Dir = "../.."
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("build the page: %v\n%s", err, out)
+	}
+	if err := exec.Command("unshare", "-n", "true").Run(); err != nil {
+		// No namespace here (not root, or a container without CAP_SYS_ADMIN): run on this
+		// machine's loopback instead, which browserJoins then proves is all that was used.
+		t.Logf("unshare -n failed (%v): running on loopback, checking every ICE pair is loopback", err)
+		chromium, _ := exec.LookPath("chromium")
+		browserJoins(t, chromium, dir)
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "unshare", "-n", "sh", "-c", netnsSetup, os.Args[0],
+		"-test.run", "^"+t.Name()+"$", "-test.count", "1", "-test.v")
+	cmd.Env = append(os.Environ(), inNamespaceEnv+"=1", webDirEnv+"="+dir)
+	out, err := cmd.CombinedOutput()
+	t.Logf("in a network namespace:\n%s", out)
+	if err != nil || !bytes.Contains(out, []byte("--- PASS: "+t.Name())) {
+		t.Fatalf("the browser test in its namespace failed: %v", err)
+	}
+}
+
+// webGame runs tankserver in process with -contact=false, -web on loopback serving webDir,
+// candidates paired with loopback only, and publicIP as -web-public-ip ("": none), until
+// ctx ends or t's cleanup. It returns the page's URL, the game's address and the log.
+func webGame(t *testing.T, ctx context.Context, webDir, publicIP string) (page, addr string, logs *serverLog) {
+	t.Helper()
+	logs = new(serverLog)
+	cfg := DefaultConfig()
+	cfg.Server.Addr = freeUDPAddr(t)
+	cfg.Server.Contact = false
+	cfg.Server.Logger = slog.New(slog.NewTextHandler(logs, nil))
+	cfg.Web.Addr, cfg.Web.Dir, cfg.Web.PublicIP = "127.0.0.1:0", webDir, publicIP
+	cfg.Web.Hub.AllowCandidate = carriage.IsLoopback
+	gameCtx, stopGame := context.WithCancel(ctx)
+	served := make(chan error, 1)
+	go func() { served <- run(gameCtx, cfg, nil) }()
+	t.Cleanup(func() {
+		stopGame()
+		<-served
+		if t.Failed() {
+			t.Logf("tankserver's log:\n%s", logs.String())
+		}
+	})
+	logs.waitFor(t, "serving the browser client")
+	return regexp.MustCompile(`url=(http://127\.0\.0\.1:[0-9]+/)`).FindStringSubmatch(logs.String())[1], cfg.Server.Addr, logs
+}
+
+// browserJoins is the test itself, in the namespace.
+func browserJoins(t *testing.T, chromium, webDir string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	page, addr, logs := webGame(t, ctx, webDir, "")
+
+	botCtx, stopBot := context.WithCancel(ctx)
+	native := make(chan client.Report, 1)
+	go func() {
+		r, err := client.RunBot(botCtx, client.BotConfig{Addr: addr, Name: "native", Seed: 7,
+			Options: client.DefaultOptions(), DialTimeout: 20 * time.Second})
+		if err != nil {
+			t.Errorf("native bot: %v", err)
+		}
+		native <- r
+	}()
+
+	var stderr bytes.Buffer
+	b, err := cdp.Start(chromium, &stderr, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+		"--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
+		"--allow-loopback-in-peer-connection", "--user-data-dir="+t.TempDir(), "--window-size=1280,800",
+		"--disable-features=WebRtcHideLocalIpsWithMdns") // no mDNS names, so nothing multicast on a LAN
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		b.Close()
+		if t.Failed() {
+			t.Logf("chromium's stderr:\n%s", tail(stderr.String(), 4000))
+		}
+	}()
+	session, err := b.OpenPage(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Call(ctx, session, "Page.navigate", map[string]any{"url": page + "?name=web&bot=1&report=8"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	line, console := awaitConsole(t, ctx, b, "tanknet-report ")
+	shot, err := b.Screenshot(ctx, session)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stopBot()
+	nr := <-native
+
+	var r struct {
+		client.Report
+		Transport string  `json:"transport"`
+		ConnectMs float64 `json:"connect_ms"`
+	}
+	if err := json.Unmarshal([]byte(strings.TrimPrefix(line, "tanknet-report ")), &r); err != nil {
+		t.Fatalf("the report does not parse: %v\n%s", err, line)
+	}
+	t.Logf("browser: %s", line)
+	if r.Transport != "webrtc" || r.Name != "web" || r.LastAck == 0 || r.Snapshots == 0 ||
+		r.Reconciliations == 0 || r.ResidualNonZero != 0 || r.PlayersSeen < 2 || r.ConnectMs <= 0 {
+		t.Errorf("the browser's report: transport %q, name %q, last_ack %d, snapshots %d, reconciliations %d, residual_nonzero %d, players_seen %d, connect_ms %v; want webrtc, web, inputs acknowledged, snapshots, reconciliations, residual 0, 2 players seen and a connect time",
+			r.Transport, r.Name, r.LastAck, r.Snapshots, r.Reconciliations, r.ResidualNonZero, r.PlayersSeen, r.ConnectMs)
+	}
+	if nr.PlayersSeen < 2 || nr.ResidualNonZero != 0 {
+		t.Errorf("the native bot saw %d players (residual_nonzero %d), want the browser's too and residual 0", nr.PlayersSeen, nr.ResidualNonZero)
+	}
+	// The server's ICE socket is bound to 127.0.0.1 and keeps only loopback candidates of
+	// the offer; the pair it used says the browser was reached there too.
+	if m := regexp.MustCompile(`browser joined over webrtc".* ice=(\S+)`).FindStringSubmatch(logs.String()); m == nil {
+		t.Error("the server did not log the browser joining over webrtc")
+	} else if ap, err := netip.ParseAddrPort(m[1]); err != nil || !ap.Addr().IsLoopback() {
+		t.Errorf("the browser was reached at %q, want a loopback address", m[1])
+	}
+	if path := os.Getenv("TANKNET_BROWSER_SHOT"); path != "" { // to look at it
+		if err := os.WriteFile(path, shot, 0o644); err != nil {
+			t.Error(err)
+		}
+	}
+	if colors := distinctColors(t, shot); colors < 16 {
+		t.Errorf("the screenshot has %d colours: blank, want the arena drawn", colors)
+	}
+	if t.Failed() {
+		t.Logf("the page's console:\n%s", console)
+	}
+	recordInTab(t, ctx, b, page)
+	blockedUDP(t, ctx, b, webDir)
+	demoInTab(t, ctx, b, page)
+}
+
+// recordInTab plays ?record=1 for a few seconds, quits with Esc, and reads back the file the
+// page offers as a download: a client recording the replay viewer can open.
+func recordInTab(t *testing.T, ctx context.Context, b *cdp.Browser, page string) {
+	session, err := b.OpenPage(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Call(ctx, session, "Page.navigate", map[string]any{"url": page + "?name=rec&bot=1&record=1&report=4"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	awaitConsole(t, ctx, b, "tanknet-report ")
+	for _, kind := range []string{"keyDown", "keyUp"} {
+		key := map[string]any{"type": kind, "key": "Escape", "code": "Escape", "windowsVirtualKeyCode": 27}
+		if err := b.Call(ctx, session, "Input.dispatchKeyEvent", key, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	awaitConsole(t, ctx, b, "tankclient: recording ")
+	var got struct {
+		Result struct {
+			Value string `json:"value"`
+		} `json:"result"`
+	}
+	fetch := `(async () => {
+		const a = document.querySelector('#status a');
+		const buf = new Uint8Array(await (await fetch(a.href)).arrayBuffer());
+		let s = ''; for (const c of buf) s += String.fromCharCode(c);
+		return a.download + ' ' + btoa(s);
+	})()`
+	if err := b.Call(ctx, session, "Runtime.evaluate", map[string]any{"expression": fetch, "awaitPromise": true, "returnByValue": true}, &got); err != nil {
+		t.Fatal(err)
+	}
+	name, b64, _ := strings.Cut(got.Result.Value, " ")
+	data, err := base64.StdEncoding.DecodeString(b64)
+	if err != nil || name != "tanknet-rec.tnrec" {
+		t.Fatalf("the download is %q (%v), want tanknet-rec.tnrec", name, err)
+	}
+	if _, err := client.NewPlayback(data); err != nil {
+		t.Errorf("the recording the page offered (%d bytes) does not open: %v", len(data), err)
+	}
+	t.Logf("record in a tab: %s, %d bytes", name, len(data))
+}
+
+// demoInTab opens ?demo=1&report=10: the three-pane demo with its own server, bots and
+// simulated links inside the tab, on one thread. Its near player, on network none, loses no
+// snapshot: the in-tab server lets its session writers send each tick's snapshots before
+// the next tick (server.yieldToWriters), and the bots update 20 times a second.
+func demoInTab(t *testing.T, ctx context.Context, b *cdp.Browser, page string) {
+	session, err := b.OpenPage(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Call(ctx, session, "Page.navigate", map[string]any{"url": page + "?demo=1&report=10"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	line, console := awaitConsole(t, ctx, b, "tanknet-report ")
+	var r struct {
+		Transport string          `json:"transport"`
+		Clients   []client.Report `json:"clients"`
+	}
+	if err := json.Unmarshal([]byte(strings.TrimPrefix(line, "tanknet-report ")), &r); err != nil {
+		t.Fatalf("the demo's report does not parse: %v\n%s", err, line)
+	}
+	if r.Transport != "in-tab" || len(r.Clients) != 2 || r.Clients[0].Name != "near" || r.Clients[1].Name != "far" {
+		t.Fatalf("the demo's report: transport %q, clients %+v; want in-tab, near and far; console:\n%s", r.Transport, r.Clients, console)
+	}
+	near := r.Clients[0]
+	if near.Snapshots == 0 || near.SnapshotsLost != 0 {
+		t.Errorf("the demo's near player (network none) got %d snapshots and lost %d, want none lost", near.Snapshots, near.SnapshotsLost)
+	}
+	t.Logf("demo in a tab: near %d snapshots, %d lost; far %d snapshots, %d lost", near.Snapshots, near.SnapshotsLost, r.Clients[1].Snapshots, r.Clients[1].SnapshotsLost)
+}
+
+// blockedUDP opens the page of a server whose answers name an ICE address nothing listens
+// at (127.0.0.9; the server's socket is on 127.0.0.1): as far as the browser can tell, UDP
+// to the server is blocked. The page says so, in plain words, instead of hanging.
+func blockedUDP(t *testing.T, ctx context.Context, b *cdp.Browser, webDir string) {
+	page, _, _ := webGame(t, ctx, webDir, "127.0.0.9")
+	session, err := b.OpenPage(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Call(ctx, session, "Page.navigate", map[string]any{"url": page + "?name=blocked"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	line, console := awaitConsole(t, ctx, b, "tankclient: ")
+	if !strings.Contains(line, "cannot reach the game server") || !strings.Contains(line, "UDP") {
+		t.Errorf("with UDP blocked the page said %q, want that it cannot reach the server over UDP; console:\n%s", line, console)
+	}
+	var status struct {
+		Result struct {
+			Value string `json:"value"`
+		} `json:"result"`
+	}
+	if err := b.Call(ctx, session, "Runtime.evaluate", map[string]any{"expression": "document.getElementById('status').textContent", "returnByValue": true}, &status); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(status.Result.Value, "cannot reach the game server") {
+		t.Errorf("the page shows %q, want the reason it cannot connect", status.Result.Value)
+	}
+	t.Logf("with UDP blocked: %s", line)
+}
+
+// awaitConsole returns the first console line of the page that starts with prefix, and
+// the console so far; it fails t when ctx ends first.
+func awaitConsole(t *testing.T, ctx context.Context, b *cdp.Browser, prefix string) (string, string) {
+	t.Helper()
+	var console strings.Builder
+	for {
+		select {
+		case e := <-b.Events():
+			text, ok := cdp.ConsoleText(e)
+			if !ok {
+				continue
+			}
+			console.WriteString(text + "\n")
+			if strings.HasPrefix(text, prefix) {
+				return text, console.String()
+			}
+		case <-ctx.Done():
+			t.Fatalf("no console line %q from the page; its console:\n%s", prefix, console.String())
+		}
+	}
+}
+
+// distinctColors counts the colours of a PNG, up to 1000.
+func distinctColors(t *testing.T, shot []byte) int {
+	img, err := png.Decode(bytes.NewReader(shot))
+	if err != nil {
+		t.Fatalf("the screenshot: %v", err)
+	}
+	seen := map[[4]uint32]bool{}
+	bounds := img.Bounds()
+	for y := bounds.Min.Y; y < bounds.Max.Y && len(seen) < 1000; y += 2 {
+		for x := bounds.Min.X; x < bounds.Max.X; x += 2 {
+			r, g, b, a := img.At(x, y).RGBA()
+			seen[[4]uint32{r, g, b, a}] = true
+		}
+	}
+	return len(seen)
+}
+
+// tail returns the last n bytes of s.
+func tail(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[len(s)-n:]
+}

@@ -1,0 +1,182 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"tanknet/carriage"
+	"tanknet/transport"
+)
+
+// WebConfig is how tankserver takes browsers: the page and the offers over HTTP, and every
+// browser's WebRTC peer connection on one UDP port (docs/PROTOCOL.md, "Carriage").
+type WebConfig struct {
+	// Addr is the TCP address serving the page and the offer endpoint; empty: no browsers.
+	Addr string
+	// ICE is the UDP address every browser's peer connection uses; empty: Addr's host and
+	// port, over UDP.
+	ICE string
+	// Dir is the folder of the page (make web builds it).
+	Dir string
+	// PublicIP is the address browsers reach the ICE port at when it differs from the
+	// host's own (a 1:1 NAT, as on a cloud VM); empty: the ICE socket's addresses.
+	PublicIP string
+	// Hub holds the carriage's limits.
+	Hub carriage.HubConfig
+}
+
+// DefaultWebConfig returns no browsers (Addr empty), the page from bin/web.
+func DefaultWebConfig() WebConfig {
+	return WebConfig{Dir: "bin/web", Hub: carriage.DefaultHubConfig()}
+}
+
+// register defines the -web flags on fs.
+func (c *WebConfig) register(fs *flag.FlagSet) {
+	fs.StringVar(&c.Addr, "web", c.Addr, "serve the browser client and take browsers over WebRTC: HTTP (the page, and offers at "+carriage.OfferPath+") on this TCP `address`, e.g. 127.0.0.1:8080; off when empty")
+	fs.StringVar(&c.ICE, "web-ice", c.ICE, "the UDP `address` every browser's WebRTC connection uses (one port for all); empty: -web's address, over UDP")
+	fs.StringVar(&c.Dir, "web-dir", c.Dir, "the `folder` of the browser client's page (make web builds bin/web)")
+	fs.StringVar(&c.PublicIP, "web-public-ip", c.PublicIP, "the `IP` browsers reach -web-ice at, when it is not the host's own (a 1:1 NAT); empty: the socket's")
+}
+
+// Validate reports the first setting that cannot work.
+func (c WebConfig) Validate() error {
+	if c.Addr == "" {
+		return nil
+	}
+	if _, err := c.iceAddr(); err != nil {
+		return err
+	}
+	if c.PublicIP != "" {
+		c.Hub.PublicIPs = []string{c.PublicIP}
+	}
+	return c.Hub.Validate()
+}
+
+// iceAddr returns the ICE socket's address: ICE, or Addr's.
+func (c WebConfig) iceAddr() (string, error) {
+	a := c.ICE
+	if a == "" {
+		a = c.Addr
+	}
+	if _, _, err := net.SplitHostPort(a); err != nil {
+		return "", fmt.Errorf("-web-ice %q: %w", a, err)
+	}
+	return a, nil
+}
+
+// web is the browsers' way in while it runs: an HTTP server and the Hub under the game.
+type web struct {
+	log    *slog.Logger
+	http   *http.Server
+	ln     net.Listener
+	hub    *carriage.Hub
+	served chan error
+}
+
+// startWeb listens for the page and offers on cfg.Addr and for peer connections on the ICE
+// port, and serves HTTP until stop. The Hub it returns belongs under the game (Merge).
+func startWeb(cfg WebConfig, log *slog.Logger) (*web, error) {
+	iceAddr, err := cfg.iceAddr()
+	if err != nil {
+		return nil, err
+	}
+	udp, err := net.ListenPacket("udp", iceAddr)
+	if err != nil {
+		return nil, fmt.Errorf("-web-ice: listen %s: %w", iceAddr, err)
+	}
+	transport.TuneSocket(udp) // every browser's traffic crosses this one socket
+	hcfg := cfg.Hub
+	hcfg.Logger = log
+	if cfg.PublicIP != "" {
+		hcfg.PublicIPs = []string{cfg.PublicIP}
+	}
+	hub, err := carriage.NewHub(hcfg, udp)
+	if err != nil {
+		return nil, err
+	}
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		hub.Close()
+		return nil, fmt.Errorf("-web: listen %s: %w", cfg.Addr, err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle(carriage.OfferPath, hub)
+	mux.Handle("/", pageHandler(cfg.Dir))
+	w := &web{log: log, ln: ln, hub: hub, served: make(chan error, 1), http: &http.Server{
+		Handler:           mux,
+		ReadHeaderTimeout: 5 * time.Second, // a slow client holds no connection for long
+		ReadTimeout:       10 * time.Second,
+		IdleTimeout:       60 * time.Second,
+		MaxHeaderBytes:    16 << 10,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelDebug),
+	}}
+	go func() { w.served <- w.http.Serve(ln) }()
+	url := "http://" + ln.Addr().String() + "/"
+	log.Info("serving the browser client", "url", url, "ice", hub.ICEAddr().String(), "page", cfg.Dir)
+	return w, nil
+}
+
+// stop closes the HTTP server (the Hub closes with the game's socket) and logs what the
+// browsers did.
+func (w *web) stop() error {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	w.http.Shutdown(ctx)
+	st := w.hub.Stats()
+	w.log.Info("browsers", "offers_answered", st.Offers, "joined", st.Joined, "refused", st.Refused, "dropped", st.Dropped,
+		"queue_drops", st.QueueDrops, "buffer_drops", st.BufferDrops)
+	if err := <-w.served; !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// pageHandler serves the folder dir, or says how to build it when it is missing. A .wasm
+// file goes out as its .wasm.gz beside it (make web writes one) to a browser that accepts
+// gzip: a quarter of the bytes.
+func pageHandler(dir string) http.Handler {
+	files := http.FileServer(http.Dir(dir))
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if _, err := os.Stat(dir); err != nil {
+			http.Error(w, "tanknet: the browser client is not built here ("+dir+" is missing): run make web, or give tankserver -web-dir", http.StatusNotFound)
+			return
+		}
+		w.Header().Set("Cache-Control", "no-cache") // a rebuilt client reaches the next reload
+		if strings.HasSuffix(r.URL.Path, ".wasm") {
+			w.Header().Set("Content-Type", "application/wasm")
+			w.Header().Add("Vary", "Accept-Encoding")
+			if gz := filepath.Join(dir, filepath.FromSlash(path.Clean("/"+r.URL.Path))) + ".gz"; acceptsGzip(r) && fileExists(gz) {
+				w.Header().Set("Content-Encoding", "gzip")
+				http.ServeFile(w, r, gz)
+				return
+			}
+		}
+		files.ServeHTTP(w, r)
+	})
+}
+
+// acceptsGzip reports whether r's Accept-Encoding names gzip.
+func acceptsGzip(r *http.Request) bool {
+	for _, enc := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {
+		if name, _, _ := strings.Cut(strings.TrimSpace(enc), ";"); name == "gzip" {
+			return true
+		}
+	}
+	return false
+}
+
+// fileExists reports whether p is a regular file.
+func fileExists(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.Mode().IsRegular()
+}

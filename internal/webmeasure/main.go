@@ -1,0 +1,298 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"tanknet/internal/cdp"
+)
+
+// page is what one page's tanknet-report line says, in the fields webmeasure reads.
+type page struct {
+	Name            string  `json:"name"`
+	ConnectMs       float64 `json:"connect_ms"`
+	RTTMs           float64 `json:"rtt_ms"`
+	Snapshots       int     `json:"snapshots"`
+	SnapshotsLost   int     `json:"snapshots_lost"`
+	ResidualNonZero int     `json:"residual_nonzero"`
+	PlayersSeen     int     `json:"players_seen"`
+	Transport       string  `json:"transport"`
+}
+
+func main() {
+	connects := flag.Int("connects", 10, "page loads timed one after another for connect_ms")
+	pages := flag.Int("pages", 8, "browser players in the load run")
+	bots := flag.Int("bots", 8, "native bots (bin/tanksim) beside them")
+	duration := flag.Duration("duration", 60*time.Second, "how long the load run plays")
+	chromium := flag.String("chromium", "chromium", "the Chromium `binary`")
+	flag.Parse()
+	if err := run(*chromium, *connects, *pages, *bots, *duration); err != nil {
+		fmt.Fprintln(os.Stderr, "webmeasure:", err)
+		os.Exit(1)
+	}
+}
+
+func run(chromium string, connects, pages, bots int, duration time.Duration) error {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Duration(connects)*30*time.Second+duration+2*time.Minute)
+	defer cancel()
+	srv, url, addr, err := startServer(ctx, pages+bots)
+	if err != nil {
+		return err
+	}
+	defer srv.stop()
+	dir, err := os.MkdirTemp("", "webmeasure")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	b, err := cdp.Start(chromium, nil, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+		"--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
+		"--allow-loopback-in-peer-connection", "--disable-features=WebRtcHideLocalIpsWithMdns",
+		// Every page plays at once: none may be throttled as a tab in the background.
+		"--disable-background-timer-throttling", "--disable-renderer-backgrounding", "--disable-backgrounding-occluded-windows",
+		"--user-data-dir="+dir, "--window-size=1280,800")
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+
+	var connectMs []float64
+	for i := range connects {
+		fmt.Fprintln(os.Stderr, "webmeasure: connect", i+1)
+		reps, err := openPages(ctx, b, url, []string{fmt.Sprintf("?name=c%d&report=2", i)})
+		if err != nil {
+			return fmt.Errorf("connect %d: %w", i+1, err)
+		}
+		connectMs = append(connectMs, reps[0].ConnectMs)
+	}
+
+	native := make(chan map[string]any, 1)
+	go func() { native <- runTanksim(ctx, addr, bots, duration) }()
+	queries := make([]string, pages)
+	for i := range queries {
+		queries[i] = fmt.Sprintf("?name=web%d&bot=1&report=%d", i, int(duration.Seconds()))
+	}
+	reps, err := openPages(ctx, b, url, queries)
+	if err != nil {
+		return fmt.Errorf("load run: %w", err)
+	}
+	sim := <-native
+	srv.stop() // for its closing lines
+	out := map[string]any{
+		"connect_ms":  summary(connectMs),
+		"pages":       pages,
+		"browser":     browserSummary(reps),
+		"native":      pick(sim, "bots", "rtt_ms", "residual_nonzero", "snapshots_lost", "reconciliations"),
+		"server_log":  srv.summary(),
+		"wasm_bytes":  fileSize("bin/web/tankclient.wasm"),
+		"wasm_gzip":   fileSize("bin/web/tankclient.wasm.gz"),
+		"duration_s":  duration.Seconds(),
+		"native_bots": bots,
+		// The timed page loads were closed without a goodbye: the server's drops count them.
+		"connect_pages_closed": connects,
+	}
+	enc := json.NewEncoder(os.Stdout)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
+// openPages opens one page per query at once and returns their reports, in order.
+func openPages(ctx context.Context, b *cdp.Browser, url string, queries []string) ([]page, error) {
+	sessions := make([]string, len(queries))
+	for i, q := range queries {
+		s, err := b.OpenPage(ctx)
+		if err != nil {
+			return nil, err
+		}
+		sessions[i] = s
+		if err := b.Call(ctx, s, "Page.navigate", map[string]any{"url": url + q}, nil); err != nil {
+			return nil, err
+		}
+	}
+	byName := map[string]page{}
+	for len(byName) < len(queries) {
+		select {
+		case e := <-b.Events():
+			text, ok := cdp.ConsoleText(e)
+			if !ok {
+				continue
+			}
+			if strings.HasPrefix(text, "tankclient: ") {
+				return nil, fmt.Errorf("a page says %s", text)
+			}
+			line, ok := strings.CutPrefix(text, "tanknet-report ")
+			if !ok {
+				continue
+			}
+			var p page
+			if err := json.Unmarshal([]byte(line), &p); err != nil {
+				return nil, fmt.Errorf("a report does not parse: %w", err)
+			}
+			byName[p.Name] = p
+		case <-ctx.Done():
+			return nil, fmt.Errorf("%d of %d pages reported: %w", len(byName), len(queries), ctx.Err())
+		}
+	}
+	for _, s := range sessions {
+		b.Call(ctx, s, "Page.close", nil, nil)
+	}
+	out := make([]page, len(queries))
+	for i, q := range queries {
+		name, _, _ := strings.Cut(strings.TrimPrefix(q, "?name="), "&")
+		out[i] = byName[name]
+	}
+	return out, nil
+}
+
+// browserSummary condenses the pages' reports.
+func browserSummary(reps []page) map[string]any {
+	var rtt []float64
+	lost, residual, seenMin, snaps := 0, 0, -1, 0
+	for _, r := range reps {
+		rtt = append(rtt, r.RTTMs)
+		lost += r.SnapshotsLost
+		residual += r.ResidualNonZero
+		snaps += r.Snapshots
+		if seenMin < 0 || r.PlayersSeen < seenMin {
+			seenMin = r.PlayersSeen
+		}
+	}
+	return map[string]any{"rtt_ms": summary(rtt), "snapshots": snaps, "snapshots_lost": lost,
+		"residual_nonzero": residual, "players_seen_min": seenMin}
+}
+
+// summary returns the median and maximum of xs.
+func summary(xs []float64) map[string]float64 {
+	if len(xs) == 0 {
+		return nil
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	return map[string]float64{"p50": s[len(s)/2], "max": s[len(s)-1], "n": float64(len(s))}
+}
+
+// pick returns the keys of m that are there.
+func pick(m map[string]any, keys ...string) map[string]any {
+	out := map[string]any{}
+	for _, k := range keys {
+		if v, ok := m[k]; ok {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+func fileSize(path string) int64 {
+	st, err := os.Stat(path)
+	if err != nil {
+		return 0
+	}
+	return st.Size()
+}
+
+// runTanksim plays bots native bots against addr for d and returns tanksim's JSON report
+// (nil when it failed).
+func runTanksim(ctx context.Context, addr string, bots int, d time.Duration) map[string]any {
+	out, err := exec.CommandContext(ctx, "bin/tanksim", "-server", addr, "-bots", fmt.Sprint(bots),
+		"-duration", d.String(), "-net", "none", "-json").Output()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "webmeasure: tanksim:", err)
+		return nil
+	}
+	var m map[string]any
+	json.Unmarshal(out, &m)
+	return m
+}
+
+// server is bin/tankserver running with -web on loopback.
+type server struct {
+	cmd     *exec.Cmd
+	stopped sync.Once
+	mu      sync.Mutex
+	log     strings.Builder
+	done    chan struct{}
+}
+
+// startServer runs bin/tankserver for players on free loopback ports and returns it, the
+// page's URL and the game's UDP address.
+func startServer(ctx context.Context, players int) (*server, string, string, error) {
+	addr := "127.0.0.1:7871"
+	cmd := exec.CommandContext(ctx, "bin/tankserver", "-addr", addr, "-web", "127.0.0.1:0", "-web-dir", "bin/web",
+		"-contact=false", "-max-players", fmt.Sprint(max(players, 16)))
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		return nil, "", "", err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, "", "", fmt.Errorf("bin/tankserver (make build web first): %w", err)
+	}
+	s := &server{cmd: cmd, done: make(chan struct{})}
+	urls := make(chan string, 1)
+	go s.read(stderr, urls)
+	select {
+	case url := <-urls:
+		return s, url, addr, nil
+	case <-s.done:
+		return nil, "", "", fmt.Errorf("tankserver stopped: %s", s.String())
+	case <-time.After(10 * time.Second):
+		s.stop()
+		return nil, "", "", fmt.Errorf("tankserver did not serve the page within 10 s: %s", s.String())
+	}
+}
+
+var pageURL = regexp.MustCompile(`serving the browser client" url=(\S+)`)
+
+// read keeps the server's log and sends the page's URL once it is served.
+func (s *server) read(r io.Reader, urls chan<- string) {
+	defer close(s.done)
+	sc := bufio.NewScanner(r)
+	for sc.Scan() {
+		s.mu.Lock()
+		s.log.WriteString(sc.Text() + "\n")
+		s.mu.Unlock()
+		if m := pageURL.FindStringSubmatch(sc.Text()); m != nil {
+			urls <- m[1]
+		}
+	}
+}
+
+func (s *server) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.log.String()
+}
+
+// summary returns the server's closing lines: players dropped and what the browsers did.
+func (s *server) summary() []string {
+	var out []string
+	for _, line := range strings.Split(s.String(), "\n") {
+		if strings.Contains(line, `msg="server stopped"`) || strings.Contains(line, "msg=browsers") {
+			out = append(out, line)
+		}
+	}
+	return out
+}
+
+// stop interrupts the server and waits for its closing lines.
+func (s *server) stop() {
+	s.stopped.Do(func() {
+		s.cmd.Process.Signal(os.Interrupt)
+		select {
+		case <-s.done:
+		case <-time.After(10 * time.Second):
+			s.cmd.Process.Kill()
+		}
+		s.cmd.Wait()
+	})
+}
