@@ -15,7 +15,7 @@ APT_PKGS := gcc libc6-dev pkg-config libgl1-mesa-dev libxcursor-dev libxi-dev li
             libxrandr-dev libxxf86vm-dev xvfb xauth libgl1-mesa-dri x11-utils
 # What the browser tests need: chromium (the page over WebRTC), node (recordings verified
 # under js/wasm) and qemu-user-static (and under linux/arm64).
-APT_PKGS += chromium nodejs qemu-user-static
+APT_PKGS += chromium nodejs qemu-user-static iproute2
 SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Every Go file, tracked or new; without git (say, an unpacked archive), every file on disk.
