@@ -64,6 +64,9 @@ type ShotStats struct {
 	Agreed int
 	// SawHitServerMiss counts judged shots the shooter saw hit but the server called a miss.
 	SawHitServerMiss int
+	// LagCompJudged and LagCompHits count the judged shots that asked for lag compensation
+	// and the hits among them; Judged and Hits less these are the shots judged without it.
+	LagCompJudged, LagCompHits int
 	// Refused counts refused Fires by reason (the ShotRefusal name, lower case, no prefix).
 	Refused map[string]int
 }
@@ -201,6 +204,12 @@ func (g *Game) receiveShotResult(r *tankv1.ShotResult) {
 	}
 	g.shots.Judged++
 	serverHit := r.GetVerdict() == tankv1.ShotVerdict_SHOT_VERDICT_HIT
+	if shot.LagComp {
+		g.shots.LagCompJudged++
+		if serverHit {
+			g.shots.LagCompHits++
+		}
+	}
 	if serverHit == shot.Trace.Hit && r.GetTargetId() == shot.Trace.TargetID {
 		g.shots.Agreed++
 	} else if shot.Trace.Hit && !serverHit {
