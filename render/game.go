@@ -32,6 +32,12 @@ type Game struct {
 	playback *replayControl
 	bots     Bots  // the demo's bots: nil when it has none to add
 	state    Truth // the server's newest tick, read each frame in the demo
+	// clock is the game time the panes run on; the demo's slow motion (slowmo.go) slows it
+	// with serverRate, its server's clock, and slow is the factor in force (1: real time).
+	clock      *client.Clock
+	serverRate func(rate float64)
+	slow       int
+	script     tourScript // what the guided tour does by itself (tour.go)
 
 	showHelp   bool
 	showHUD    bool
@@ -82,6 +88,8 @@ func newGame(ctx context.Context, arena netcode.Arena, opts Options) (*Game, err
 	return &Game{
 		ctx:        ctx,
 		opts:       opts,
+		clock:      client.NewClock(time.Now()),
+		slow:       1,
 		arena:      arena,
 		fonts:      f,
 		showHUD:    true,
@@ -114,7 +122,7 @@ func (g *Game) Update() error {
 		// One instant for every pane: the demo's two Games share a clock, and so do their
 		// recordings (package matchplay replays them side by side on it).
 		g.started = true
-		start := time.Now()
+		start := g.clock.At(time.Now())
 		for i, p := range g.panes {
 			p.game = client.NewGame(p.game.Link(), g.opts.Game, start)
 			p.noteNetwork()
@@ -124,6 +132,9 @@ func (g *Game) Update() error {
 				}
 			}
 		}
+	}
+	if g.frames == 0 && g.slow != g.opts.Slow {
+		g.setSlow(g.opts.Slow)
 	}
 	if g.opts.Tour && g.frames == 0 && !g.tour.Running() {
 		g.startTour()
@@ -139,9 +150,10 @@ func (g *Game) Update() error {
 		g.playback.update(now)
 		return nil
 	}
+	g.scriptTour()
 	if g.failure == nil {
 		for _, p := range g.panes {
-			if err := p.update(now, &g.arena); err != nil {
+			if err := p.update(g.clock.At(now), &g.arena); err != nil {
 				g.failure, g.failAt = err, now
 				break
 			}

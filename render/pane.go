@@ -41,7 +41,9 @@ type clientPane struct {
 	shadow  view.Unreconciled
 	history view.History
 	net     *Network
-	netErr  error // the last failed preset switch
+	netBase linksim.Conditions // what the network preset adds at real time (net.Conn has it slowed: slowmo.go)
+	slow    int                // the window's slow motion factor, 1 at real time
+	netErr  error              // the last failed preset switch
 
 	selected uint32 // remote tank the strip follows; 0 means the lowest id
 	events   timelineEvents
@@ -69,9 +71,13 @@ type timelineEvents struct {
 	started, snapped   int       // the local counters last seen
 }
 
-func newClientPane(role string, keys drive, sess *client.Session, opts Options, net *Network, now time.Time) *clientPane {
-	return &clientPane{role: role, keys: keys, game: client.NewGame(sess, opts.Game, now), tech: opts.Techniques, net: net,
-		lagComp: true, gunner: opts.Gunner}
+func newClientPane(role string, keys drive, link client.Link, opts Options, net *Network, now time.Time) *clientPane {
+	p := &clientPane{role: role, keys: keys, game: client.NewGame(link, opts.Game, now), tech: opts.Techniques, net: net,
+		lagComp: true, gunner: opts.Gunner, slow: 1}
+	if net != nil {
+		p.netBase = net.Conn.Conditions()
+	}
+	return p
 }
 
 // aim asks for a shot when the fire key is held, and as a gunner also steers toward the
@@ -215,7 +221,7 @@ func (p *clientPane) netLines() []string {
 		}
 		return []string{"network conditioning unavailable"}
 	}
-	c := p.net.Conn.Conditions()
+	c := p.netBase
 	switch {
 	case c == (linksim.Conditions{}):
 		return []string{"network " + p.net.Preset + ": nothing added"}
@@ -233,7 +239,7 @@ func (p *clientPane) netTitle() string {
 		}
 		return "network unknown"
 	}
-	c := p.net.Conn.Conditions()
+	c := p.netBase
 	switch {
 	case c == (linksim.Conditions{}):
 		return "network " + p.net.Preset + " (nothing added)"
@@ -258,12 +264,21 @@ func (p *clientPane) setPreset(name string) {
 	}
 	c, err := linksim.Preset(name)
 	if err == nil {
-		err = p.net.Conn.SetConditions(c)
+		err = p.net.Conn.SetConditions(view.SlowConditions(c, p.slow))
 	}
 	p.netErr = err
 	if err == nil {
-		p.net.Preset = name
+		p.net.Preset, p.netBase = name, c
 		p.noteNetwork()
+	}
+}
+
+// setSlow runs the pane's link factor times slower (view.SlowConditions), as the rest of
+// the demo.
+func (p *clientPane) setSlow(factor int) {
+	p.slow = factor
+	if p.net != nil {
+		p.netErr = p.net.Conn.SetConditions(view.SlowConditions(p.netBase, factor))
 	}
 }
 

@@ -76,6 +76,10 @@ type Config struct {
 	// frames and exits after its last scene.
 	Tour        bool
 	TourAdvance int
+	// TourScene, if more than 1, starts the tour at that scene.
+	TourScene int
+	// Slow starts the demo in slow motion, that many times slower (1, 4 or 8; M changes it).
+	Slow int
 }
 
 // DefaultConfig returns the settings for a local game against a tankserver on port 7777.
@@ -94,6 +98,7 @@ func DefaultConfig() Config {
 		Width:       1200,
 		Height:      640, // the default arena, the timeline strip and the HUD panel, with little to spare
 		Frames:      120, // two seconds at 60 TPS: joined, snapshots flowing, buffers full
+		Slow:        1,
 	}
 }
 
@@ -118,6 +123,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("-frames %d: a screenshot needs at least one frame", c.Frames)
 	case c.Bots < 0 || c.Bots > maxDemoBots:
 		return fmt.Errorf("-bots %d: want 0 to %d (the server seats 16 players with the near and far ones)", c.Bots, maxDemoBots)
+	case c.Slow != 1 && !c.Demo:
+		return fmt.Errorf("-slow %d: slow motion is the demo's (it slows its own server)", c.Slow)
 	case c.FrameReport < 0:
 		return fmt.Errorf("-frame-report %d: want a number of frames", c.FrameReport)
 	}
@@ -141,8 +148,10 @@ func (c Config) renderOptions(cc *linksim.ConditionedConn) render.Options {
 		ScreenshotWhen:   c.ScreenshotWhen,
 		GIFPath:          c.GIF,
 		FrameReport:      c.FrameReport,
-		Tour:             c.Tour || c.TourAdvance > 0,
+		Tour:             c.Tour || c.TourAdvance > 0 || c.TourScene > 0,
+		TourScene:        c.TourScene,
 		TourAdvance:      c.TourAdvance,
+		Slow:             c.Slow,
 		Gunner:           c.Gunner,
 		ShowScores:       c.Scores,
 	}

@@ -45,6 +45,8 @@ func parseFlags(fs *flag.FlagSet, args []string) (Config, error) {
 	fs.BoolVar(&cfg.Scores, "scores", false, "keep the scoreboard open (otherwise hold Tab)")
 	fs.BoolVar(&cfg.Tour, "tour", false, "start the guided tour: scene by scene through the netcode (O starts and ends it at any time)")
 	fs.IntVar(&cfg.TourAdvance, "tour-advance", 0, "with -tour, go on to the next scene every this many `frames` and exit after the last (tests, recordings)")
+	fs.IntVar(&cfg.TourScene, "tour-scene", 0, "start the guided tour at this `scene` (1 is the first; screenshots)")
+	fs.IntVar(&cfg.Slow, "slow", cfg.Slow, "with -demo, start in slow motion this many `times` slower: 1, 4 or 8 (M steps through them)")
 	fs.StringVar(&cfg.CPUProfile, "cpuprofile", "", "write a CPU profile of the whole run to `file` (go tool pprof reads it)")
 	fs.Usage = func() { usage(fs) }
 	if err := fs.Parse(args); err != nil {
