@@ -69,7 +69,16 @@ type timelineEvents struct {
 	holds              []float64 // server ticks (fractional) the selected remote was held at
 	corrections, snaps []uint32  // acknowledged move ticks of the reconciliations
 	started, snapped   int       // the local counters last seen
+	// destroyed is whether our tank was a wreck at the last frame; respawnedAt is the game
+	// time it last came back (0: never). The server places a respawned tank anew, which the
+	// netcode snaps to: that snap is marked as the respawn it is, not as a snap.
+	destroyed   bool
+	respawnedAt time.Duration
+	respawns    int
 }
+
+// respawnBanner is how long a respawn stays marked over its pane, in game time.
+const respawnBanner = 2 * time.Second
 
 func newClientPane(role string, keys drive, link client.Link, opts Options, net *Network, now time.Time) *clientPane {
 	p := &clientPane{role: role, keys: keys, game: client.NewGame(link, opts.Game, now), tech: opts.Techniques, net: net,
@@ -118,6 +127,12 @@ func (p *clientPane) observe(a *netcode.Arena) {
 		return
 	}
 	p.shadow.Observe(a, l, p.input)
+	respawned := p.events.destroyed && !p.game.Own().Destroyed
+	p.events.destroyed = p.game.Own().Destroyed
+	if respawned {
+		p.events.respawnedAt = p.game.Now()
+		p.events.respawns++
+	}
 	c := l.Counters()
 	if n := c.CorrectionsStarted + c.CorrectionsFolded; n > p.events.started {
 		p.events.started = n
@@ -125,7 +140,9 @@ func (p *clientPane) observe(a *netcode.Arena) {
 	}
 	if c.Snaps > p.events.snapped {
 		p.events.snapped = c.Snaps
-		p.events.snaps = remember(p.events.snaps, l.Baseline().Ack)
+		if !respawned { // the respawn's placement, marked by its banner instead
+			p.events.snaps = remember(p.events.snaps, l.Baseline().Ack)
+		}
 	}
 	if p.game.Stats().RTTSamples == 0 {
 		return // a graph starting at a made-up zero round trip would mislead
