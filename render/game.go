@@ -159,6 +159,11 @@ func (g *Game) Update() error {
 			}
 		}
 	}
+	if g.warmedUp && g.opts.FrameReport > 0 {
+		for _, p := range g.panes {
+			p.noteWait()
+		}
+	}
 	if g.failure != nil && now.Sub(g.failAt) >= failureLinger {
 		return g.failure
 	}

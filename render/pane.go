@@ -62,6 +62,36 @@ type clientPane struct {
 	strip                  view.TimelineState
 	ticks                  []client.TickArrival
 	marks                  []view.Mark
+	// waits are the server's reports of how long this client's inputs waited in its buffer,
+	// one per own state received, kept while a -frame-report run times its frames.
+	waits    []time.Duration
+	waitTick uint32 // the server tick of the newest wait kept
+}
+
+// noteWait keeps the newest input report's wait, once per server tick.
+func (p *clientPane) noteWait() {
+	r := p.game.InputReport()
+	tick := p.game.Stats().ServerTick
+	if tick == p.waitTick || p.game.InputOnArrival() || r == (netcode.InputReport{}) {
+		return
+	}
+	p.waitTick = tick
+	w := r.Wait
+	if r.Starved {
+		w = -netcode.StepInterval
+	}
+	p.waits = append(p.waits, w)
+}
+
+// reportName names the pane in a report: "near", "far" or "player".
+func (p *clientPane) reportName() string {
+	switch p.keys {
+	case driveWASD:
+		return "near"
+	case driveArrows:
+		return "far"
+	}
+	return "player"
 }
 
 // timelineEvents remembers where recent holds, corrections and snaps happened.

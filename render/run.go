@@ -10,6 +10,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"tanknet/client"
+	"tanknet/render/view"
 )
 
 // goodbyeWait bounds how long Run waits for a session's reader after saying goodbye.
@@ -137,7 +138,11 @@ func (g *Game) run() error {
 	}
 	switch {
 	case opts.FrameReport > 0 && g.reported:
-		fmt.Fprintln(opts.Report, g.frameStats.Summary().JSON())
+		var waits []view.WaitSummary
+		for _, p := range g.panes {
+			waits = append(waits, view.SummarizeWaits(p.reportName(), p.waits))
+		}
+		fmt.Fprintln(opts.Report, g.frameStats.Summary().JSON(waits...))
 	case opts.FrameReport > 0:
 		err = errors.Join(err, errors.New("render: the window closed before the frame report had its frames"))
 	case opts.Report != nil:

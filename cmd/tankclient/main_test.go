@@ -66,7 +66,8 @@ func freeAddr(t *testing.T) string {
 }
 
 // TestFrameReport_Demo: -demo -frame-report N draws N frames, prints one JSON object with
-// their count, rate and frame-time percentiles on stdout, and exits 0.
+// their count, rate and frame-time percentiles and each player's input wait on stdout, and
+// exits 0.
 func TestFrameReport_Demo(t *testing.T) {
 	if os.Getenv("DISPLAY") == "" {
 		t.Fatal("this test needs a display: run it under xvfb-run -a")
@@ -82,12 +83,21 @@ func TestFrameReport_Demo(t *testing.T) {
 		Frames  int                `json:"frames"`
 		FPS     float64            `json:"fps"`
 		FrameMS map[string]float64 `json:"frame_ms"`
+		Waits   []struct {
+			Player string  `json:"player"`
+			P50    float64 `json:"p50"`
+			P99    float64 `json:"p99"`
+			Ticks  int     `json:"ticks"`
+		} `json:"input_wait_ms"`
 	}
 	if err := json.Unmarshal(out, &r); err != nil {
 		t.Fatalf("stdout is not one JSON object: %v\n%s", err, out)
 	}
 	if r.Frames != 30 || r.FPS <= 0 || r.FrameMS["p50"] <= 0 || r.FrameMS["p99"] < r.FrameMS["p50"] {
 		t.Errorf("report %s: want 30 frames, a positive rate and p99 >= p50 > 0", out)
+	}
+	if len(r.Waits) != 2 || r.Waits[0].Player != "near" || r.Waits[1].Player != "far" || r.Waits[0].Ticks < 1 {
+		t.Errorf("report %s: want the near and the far player's input waits, the near one over at least a tick", out)
 	}
 }
 
