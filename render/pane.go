@@ -64,8 +64,9 @@ type clientPane struct {
 	marks                  []view.Mark
 	// waits are the server's reports of how long this client's inputs waited in its buffer,
 	// one per own state received, kept while a -frame-report run times its frames.
-	waits    []time.Duration
-	waitTick uint32 // the server tick of the newest wait kept
+	waits      []time.Duration
+	waitTick   uint32 // the server tick of the newest wait kept
+	resyncBase int    // the clock's resyncs when the first was kept
 }
 
 // noteWait keeps the newest input report's wait, once per server tick.
@@ -74,6 +75,9 @@ func (p *clientPane) noteWait() {
 	tick := p.game.Stats().ServerTick
 	if tick == p.waitTick || p.game.InputOnArrival() || r == (netcode.InputReport{}) {
 		return
+	}
+	if len(p.waits) == 0 {
+		_, p.resyncBase = p.game.Dilation()
 	}
 	p.waitTick = tick
 	w := r.Wait

@@ -140,7 +140,10 @@ func (g *Game) run() error {
 	case opts.FrameReport > 0 && g.reported:
 		var waits []view.WaitSummary
 		for _, p := range g.panes {
-			waits = append(waits, view.SummarizeWaits(p.reportName(), p.waits))
+			w := view.SummarizeWaits(p.reportName(), p.waits)
+			_, resyncs := p.game.Dilation()
+			w.Resyncs = resyncs - p.resyncBase
+			waits = append(waits, w)
 		}
 		fmt.Fprintln(opts.Report, g.frameStats.Summary().JSON(waits...))
 	case opts.FrameReport > 0:

@@ -65,7 +65,7 @@ func (s FrameSummary) String() string {
 // JSON formats s as one JSON object, the -frame-report line, with each client's input wait
 // when waits are given:
 // {"frames": 600, "fps": 61.2, "frame_ms": {"p50": 16.4, "p99": 21.0, "max": 30.2},
-// "input_wait_ms": [{"player": "near", "p50": 7.0, "p99": 12.0, "ticks": 180}]}.
+// "input_wait_ms": [{"player": "near", "p50": 7.0, "p99": 12.0, "ticks": 180, "clock_resyncs": 0}]}.
 func (s FrameSummary) JSON(waits ...WaitSummary) string {
 	msf := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 	out := fmt.Sprintf(`{"frames": %d, "fps": %.1f, "frame_ms": {"p50": %.1f, "p99": %.1f, "max": %.1f}`,
@@ -76,7 +76,7 @@ func (s FrameSummary) JSON(waits ...WaitSummary) string {
 			if i > 0 {
 				out += ", "
 			}
-			out += fmt.Sprintf(`{"player": %q, "p50": %.1f, "p99": %.1f, "ticks": %d}`, w.Player, msf(w.P50), msf(w.P99), w.Ticks)
+			out += fmt.Sprintf(`{"player": %q, "p50": %.1f, "p99": %.1f, "ticks": %d, "clock_resyncs": %d}`, w.Player, msf(w.P50), msf(w.P99), w.Ticks, w.Resyncs)
 		}
 		out += "]"
 	}
@@ -90,6 +90,9 @@ type WaitSummary struct {
 	Player   string
 	P50, P99 time.Duration
 	Ticks    int
+	// Resyncs is how many times the client's prediction clock jumped in that time instead of
+	// drifting (netcode.Dilation): after each, the wait takes seconds to settle again.
+	Resyncs int
 }
 
 // SummarizeWaits returns the percentiles of waits, one per tick.

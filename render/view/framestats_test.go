@@ -77,7 +77,8 @@ func TestFrameSummary_InputWaits(t *testing.T) {
 	if got := s.JSON(); strings.Contains(got, "input_wait") {
 		t.Errorf("JSON() without waits = %s, want no input_wait_ms", got)
 	}
-	want := `"input_wait_ms": [{"player": "near", "p50": 50.0, "p99": 99.0, "ticks": 100}, {"player": "far", "p50": 0.0, "p99": 0.0, "ticks": 0}]}`
+	w.Resyncs = 2
+	want := `"input_wait_ms": [{"player": "near", "p50": 50.0, "p99": 99.0, "ticks": 100, "clock_resyncs": 2}, {"player": "far", "p50": 0.0, "p99": 0.0, "ticks": 0, "clock_resyncs": 0}]}`
 	if got := s.JSON(w, SummarizeWaits("far", nil)); !strings.HasSuffix(got, want) {
 		t.Errorf("JSON(waits) = %s, want it to end %s", got, want)
 	}
