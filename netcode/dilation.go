@@ -22,15 +22,15 @@ import (
 // Dilation changes only when steps happen, never what a step is: every input still lasts
 // StepInterval, so the server's simulation and the client's replay stay exact.
 type Dilation struct {
-	cfg     DilationConfig
-	waits   []time.Duration // the newest reports, oldest first; a starved tick is negative
-	sorted  []time.Duration // scratch for the low quantile
-	late    int             // starved ticks in a row
-	rate    float64         // current rate offset: 0.05 runs the clock 5% fast
-	drift   float64         // the part of rate that offsets a clock running steadily fast or slow
-	debt    time.Duration   // time still to add (> 0) or hold back (< 0) in one jump
-	deaf    int             // reports still to ignore after a jump: they were made before it
-	early   []time.Duration // the newest waits, while each is more than Resync too early
+	cfg    DilationConfig
+	waits  []time.Duration // the newest reports, oldest first; a starved tick is negative
+	sorted []time.Duration // scratch for the low quantile
+	late   int             // starved ticks in a row
+	rate   float64         // current rate offset: 0.05 runs the clock 5% fast
+	drift  float64         // the part of rate that offsets a clock running steadily fast or slow
+	debt   time.Duration   // time still to add (> 0) or hold back (< 0) in one jump
+	deaf   int             // reports still to ignore after a jump: they were made before it
+	early  []time.Duration // the newest waits, while each is more than Resync too early
 	// starved counts down the reports after a starved tick (from Window): the server
 	// applied that tick's input a tick late, and so every input after it, which then waits
 	// a tick longer (see Observe).
