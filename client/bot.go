@@ -69,6 +69,9 @@ type BotConfig struct {
 	// HoldFire, if set, is asked every frame; while it says true a gunner neither fires nor
 	// steers toward a target, and only drives (the demo's guided tour).
 	HoldFire func() bool
+	// Network, if set, describes the bot's link in its recording (Game.NoteNetwork), so a
+	// replay names it.
+	Network string
 	// Record, if set, receives a client recording of the bot's whole session (record.go),
 	// flushed when it ends; a failed write stops the recording, not the bot, and is logged
 	// in the returned Report's RecordError.
@@ -99,6 +102,7 @@ func RunBot(ctx context.Context, cfg BotConfig) (Report, error) {
 	}
 	start := at(time.Now())
 	g := NewGame(link, cfg.Options, start)
+	g.NoteNetwork(cfg.Network)
 	if cfg.Record != nil {
 		if err := g.RecordTo(cfg.Record); err != nil {
 			sess.Close("error")
