@@ -316,7 +316,7 @@ func (g *Game) Layout(outsideWidth, outsideHeight int) (int, int) {
 // drawClientPane draws one client: its title (demo), arena contents, strip, HUD and banners.
 func (g *Game) drawClientPane(dst *ebiten.Image, p *clientPane, l view.Pane, full bool) {
 	if l.Title.W > 0 {
-		g.drawTitle(dst, &p.titleText, l.Title, g.fitTitle(l.Title.W, p.title(), p.shortTitle(), p.role), full)
+		g.drawTitle(dst, &p.titleText, l.Title, g.fitTitle(l.Title.W, p.title(), p.midTitle(), p.shortTitle(), p.role), full)
 	}
 	if l.Frame.Follows {
 		g.drawFollowed(dst, p, l.Frame)
@@ -337,6 +337,15 @@ func (g *Game) drawClientPane(dst *ebiten.Image, p *clientPane, l view.Pane, ful
 // title is a demo pane's title line: who it is, and over which network.
 func (p *clientPane) title() string {
 	return p.role + " — " + p.netTitle()
+}
+
+// midTitle is a pane title for a pane too narrow for title: the preset's name and, in
+// brief, what it adds (view.BriefConditions), so every preset shows its figures.
+func (p *clientPane) midTitle() string {
+	if p.net == nil {
+		return p.shortTitle()
+	}
+	return p.role + " — " + p.net.Preset + ": " + view.BriefConditions(p.netBase)
 }
 
 // shortTitle is a pane title for a narrow pane: who it is and the preset's name.

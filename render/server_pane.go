@@ -65,9 +65,14 @@ func (g *Game) readTruth() {
 // with no prediction, interpolation or ghosts, and below it what the panes show and the keys.
 func (g *Game) drawServerPane(dst *ebiten.Image, l view.Pane, full bool) {
 	g.readTruth()
-	g.drawTitle(dst, &g.serverText, l.Title, g.fitTitle(l.Title.W,
-		fmt.Sprintf("SERVER — the truth both clients chase (tick %d)", g.state.Tick),
-		fmt.Sprintf("SERVER — tick %d", g.state.Tick), "SERVER"), full)
+	if slow := view.SlowLabel(g.slow); slow != "" { // slow motion says so first
+		g.drawTitle(dst, &g.serverText, l.Title, g.fitTitle(l.Title.W,
+			fmt.Sprintf("SERVER — %s — tick %d", slow, g.state.Tick), "SERVER — "+slow, slow), full)
+	} else {
+		g.drawTitle(dst, &g.serverText, l.Title, g.fitTitle(l.Title.W,
+			fmt.Sprintf("SERVER — the truth both clients chase (tick %d)", g.state.Tick),
+			fmt.Sprintf("SERVER — tick %d", g.state.Tick), "SERVER"), full)
+	}
 	f := l.Frame
 	if f.Scale <= 0 {
 		return

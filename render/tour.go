@@ -307,7 +307,9 @@ func (g *Game) tourLines() []view.Line {
 	if !ok {
 		return nil
 	}
-	ls := []view.Line{{Text: fmt.Sprintf("Tour %d of %d: %s", n, of, s.Title), Style: view.Heading}}
+	ls := []view.Line{{Text: fmt.Sprintf("Tour %d of %d: %s", n, of, s.Title), Style: view.Heading},
+		// The keys come first: a short panel hides its last lines.
+		{Text: ". next   , back   O ends the tour", Style: view.Plain}}
 	caption := s.Caption
 	if !g.isDemo() {
 		caption = s.Solo
@@ -316,6 +318,5 @@ func (g *Game) tourLines() []view.Line {
 	// reading in the source, and breaking them as written leaves ragged lines in a pane
 	// narrower than they are.
 	ls = append(ls, view.Line{Text: strings.Join(caption, " "), Style: view.Plain})
-	ls = append(ls, g.sceneLines()...)
-	return append(ls, view.Line{Text: ". next   , back   O ends the tour", Style: view.Plain})
+	return append(ls, g.sceneLines()...)
 }
