@@ -209,10 +209,10 @@ func (g *Game) Draw(screen *ebiten.Image) {
 		if g.gif.path != "" && g.shot.err == nil {
 			g.shot.err = g.gif.write()
 		}
-		if g.isDemo() && g.opts.Report != nil {
+		if g.isDemo() && g.opts.Report != nil && g.opts.ScreenshotDetails {
 			g.reportTruth(g.opts.Report)
 		}
-		if g.opts.Report != nil && g.showHUD {
+		if g.opts.Report != nil && g.showHUD && g.opts.ScreenshotDetails {
 			for i, p := range g.panes {
 				fmt.Fprintf(g.opts.Report, "tankclient: hud pane %d: %d lines, %d hidden and counted\n", g.paneIndex(i), p.hudLinesAll, p.hudHidden)
 			}
@@ -263,7 +263,7 @@ func (g *Game) droppedSteps() int {
 func (g *Game) layoutFor(screen *ebiten.Image, dst []view.Pane) []view.Pane {
 	b := screen.Bounds()
 	if g.playback != nil {
-		b.Max.Y = max(b.Max.Y-replayBarHeight, b.Min.Y+1) // the playback bar is under the pane
+		b.Max.Y = max(b.Max.Y-ReplayBarHeight, b.Min.Y+1) // the playback bar is under the pane
 	}
 	if g.isDemo() {
 		ps := view.DemoLayout(b.Dx(), b.Dy(), g.arena.Width, g.arena.Height, g.showHUD, g.showStrip)

@@ -31,6 +31,10 @@ type Options struct {
 	// what it shows there and close.
 	ScreenshotPath   string
 	ScreenshotFrames int
+	// ScreenshotDetails makes a screenshot run also report, one line each, the server's
+	// tanks as the demo's server pane drew them and how each HUD fitted its panel: for tests
+	// that compare them with the picture.
+	ScreenshotDetails bool
 	// GIFPath, if set, records the screenshot run 15 frames a second, halved in size, and
 	// writes them to this file as an animated GIF when the screenshot is taken.
 	GIFPath string

@@ -49,11 +49,17 @@ type Config struct {
 	BotSkill client.Skill
 
 	// Width and Height are the initial window size; Position, if set, where it opens.
-	Width, Height int
+	// widthGiven and heightGiven say the flags set them: a demo, or the three-pane replay of
+	// a demo's recordings, otherwise opens at the demo's size.
+	Width, Height           int
+	widthGiven, heightGiven bool
 	Position      *image.Point
 	// Screenshot, if set, runs Frames frames, writes the window to this PNG file and exits.
 	Screenshot string
 	Frames     int
+	// ScreenshotDetails also prints, with Screenshot, the server's tanks as drawn and how
+	// each HUD fitted its panel (for tests).
+	ScreenshotDetails bool
 	// GIF, if set with Screenshot, records the run's frames into this animated GIF.
 	GIF string
 	// Record, if set, is the file a client recording of the session goes to (with -demo,
@@ -137,23 +143,24 @@ func (c Config) Validate() error {
 // renderOptions returns the window options for c over the conditioner cc (nil: none).
 func (c Config) renderOptions(cc *linksim.ConditionedConn) render.Options {
 	o := render.Options{
-		Title:            "tanknet — " + c.Name + " @ " + c.Server + roomTitle(c.Room),
-		Width:            c.Width,
-		Height:           c.Height,
-		Position:         c.Position,
-		Game:             c.Game,
-		Techniques:       c.Techniques,
-		ScreenshotPath:   c.Screenshot,
-		ScreenshotFrames: c.Frames,
-		ScreenshotWhen:   c.ScreenshotWhen,
-		GIFPath:          c.GIF,
-		FrameReport:      c.FrameReport,
-		Tour:             c.Tour || c.TourAdvance > 0 || c.TourScene > 0,
-		TourScene:        c.TourScene,
-		TourAdvance:      c.TourAdvance,
-		Slow:             c.Slow,
-		Gunner:           c.Gunner,
-		ShowScores:       c.Scores,
+		Title:             "tanknet — " + c.Name + " @ " + c.Server + roomTitle(c.Room),
+		Width:             c.Width,
+		Height:            c.Height,
+		Position:          c.Position,
+		Game:              c.Game,
+		Techniques:        c.Techniques,
+		ScreenshotPath:    c.Screenshot,
+		ScreenshotFrames:  c.Frames,
+		ScreenshotDetails: c.ScreenshotDetails,
+		ScreenshotWhen:    c.ScreenshotWhen,
+		GIFPath:           c.GIF,
+		FrameReport:       c.FrameReport,
+		Tour:              c.Tour || c.TourAdvance > 0 || c.TourScene > 0,
+		TourScene:         c.TourScene,
+		TourAdvance:       c.TourAdvance,
+		Slow:              c.Slow,
+		Gunner:            c.Gunner,
+		ShowScores:        c.Scores,
 	}
 	if c.Screenshot != "" || c.FrameReport > 0 || c.TourAdvance > 0 {
 		o.Report = os.Stdout

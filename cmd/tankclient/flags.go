@@ -35,6 +35,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (Config, error) {
 	pos := fs.String("pos", "", "where the window opens: `x,y` of its top-left corner in screen pixels")
 	fs.StringVar(&cfg.Screenshot, "screenshot", "", "write a PNG of the window to `file` after -frames frames, then exit")
 	fs.IntVar(&cfg.Frames, "frames", cfg.Frames, "frames to draw before -screenshot")
+	fs.BoolVar(&cfg.ScreenshotDetails, "screenshot-details", false, "with -screenshot, also print the server's tanks as the demo's server pane drew them and how each HUD fitted its panel, a line each (tests compare them with the picture)")
 	fs.StringVar(&cfg.Record, "record", "", "write a client recording of the session (what arrived, when, and the keys) to `file`; with -demo, file-near and file-far, and the demo's server recording file-server (docs/RECORDINGS.md)")
 	fs.StringVar(&cfg.Replay, "replay", "", "play a client recording `file` in the window instead of joining a server: Space plays and pauses, arrows step and change speed, the bar seeks")
 	fs.DurationVar(&cfg.ReplayAt, "replay-at", 0, "with -replay, open the recording paused at this `moment` (e.g. 30s)")
@@ -56,6 +57,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (Config, error) {
 	var err error
 	given := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	cfg.widthGiven, cfg.heightGiven = given["width"], given["height"]
 	if cfg.Demo {
 		if !given["width"] {
 			cfg.Width = demoWidth
