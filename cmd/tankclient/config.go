@@ -53,7 +53,7 @@ type Config struct {
 	// a demo's recordings, otherwise opens at the demo's size.
 	Width, Height           int
 	widthGiven, heightGiven bool
-	Position      *image.Point
+	Position                *image.Point
 	// Screenshot, if set, runs Frames frames, writes the window to this PNG file and exits.
 	Screenshot string
 	Frames     int
