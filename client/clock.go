@@ -52,6 +52,12 @@ type clockLink struct {
 	clock *Clock
 }
 
+// SmoothedRTT is the transport's estimate in game time: a link slowed with the game measures
+// a wall round trip as many times longer.
+func (l *clockLink) SmoothedRTT() time.Duration {
+	return time.Duration(float64(l.Link.SmoothedRTT()) * l.clock.Rate())
+}
+
 func (l *clockLink) Drain(dst []Received) ([]Received, error) {
 	n := len(dst)
 	dst, err := l.Link.Drain(dst)
