@@ -115,7 +115,7 @@ func (g *Game) drawCombatBanners(dst *ebiten.Image, p *clientPane, f view.Frame)
 		img := g.text.image(s, g.fonts.mono, view.ErrorText, true)
 		g.drawDamaging(dst, img, f.Arena.X+f.Arena.W/2-float64(img.Bounds().Dx())/2, f.Arena.Y+32)
 	case l != nil && p.events.respawns > 0 && p.game.Now()-p.events.respawnedAt < respawnBanner:
-		img := g.text.image("RESPAWNED: placed by the server, not a snap", g.fonts.mono, view.RewoundGhost, true)
+		img := g.text.image("RESPAWNED (placed: not a snap)", g.fonts.mono, view.RewoundGhost, true)
 		g.drawDamaging(dst, img, f.Arena.X+f.Arena.W/2-float64(img.Bounds().Dx())/2, f.Arena.Y+32)
 		at := p.tech.LocalPose(l, &p.shadow)
 		x, y := f.ToScreen(at.X, at.Y)
