@@ -19,8 +19,13 @@ var tourFeatures = []string{view.FeatureInputBuffer}
 const tourMaxFrames = 2 * 60 * 60
 
 // trailShown is how many moving ticks of the followed tank the trail counts before its
-// figure is worth reading: two seconds of driving.
-const trailShown = 40
+// figure is worth reading: three seconds of driving. trailSettle is how many ticks of a
+// scene pass before it counts: a second, for the input buffer to fill or empty after the
+// scene switched it.
+const (
+	trailShown  = 60
+	trailSettle = 20
+)
 
 // tourScript is what the tour found when it began, to put back when it ends, and what its
 // scene does by itself: the gunner's tally and the tick trail.
@@ -173,7 +178,7 @@ func (g *Game) applyScene() {
 	g.setSlow(max(s.Slow, 1))
 	if g.isDemo() {
 		far := g.panes[1]
-		g.script.trail.Follow(far.game.Welcome().PlayerID)
+		g.script.trail.Follow(far.game.Welcome().PlayerID, trailSettle)
 		g.script.shotBase, g.script.flipAt = far.game.ShotStats(), 0
 	}
 	if g.opts.Report != nil {

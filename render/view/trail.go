@@ -35,14 +35,16 @@ type TickTrail struct {
 	points []TrailPoint // oldest first, at most TrailLen
 	step   float64      // the newest tick's displacement
 	known  bool         // step is one tick's displacement (not the first tick, a gap or a jump)
+	settle int          // ticks still to add before motion counts (Follow)
 	// Moving and Uneven count the ticks since Follow: those in which the tank moved (that
 	// tick or the one before) and, of them, those whose motion was uneven.
 	Moving, Uneven int
 }
 
-// Follow starts the trail afresh on tank id.
-func (t *TickTrail) Follow(id uint32) {
-	*t = TickTrail{id: id, points: t.points[:0]}
+// Follow starts the trail afresh on tank id; its first settle ticks are drawn but not
+// counted (a switch just made, such as the input buffer's, takes a moment to settle).
+func (t *TickTrail) Follow(id uint32, settle int) {
+	*t = TickTrail{id: id, points: t.points[:0], settle: settle}
 }
 
 // ID returns the tank followed (0: none).
@@ -64,6 +66,8 @@ func (t *TickTrail) Add(tick uint32, p netcode.Pose) {
 		switch {
 		case step > trailBreak:
 			pt.Jump = true
+		case t.known && t.settle > 0:
+			t.settle--
 		case t.known:
 			moving, uneven := netcode.StepUneven(t.step, step)
 			if moving {

@@ -11,7 +11,7 @@ import (
 // TrailLen ticks and ignores old ones.
 func TestTickTrail(t *testing.T) {
 	var tr TickTrail
-	tr.Follow(7)
+	tr.Follow(7, 0)
 	x := 0.0
 	for tick := uint32(1); tick <= 11; tick++ {
 		tr.Add(tick, netcode.Pose{X: x})
@@ -45,8 +45,15 @@ func TestTickTrail(t *testing.T) {
 	if n := len(tr.Points()); n != TrailLen {
 		t.Errorf("the trail keeps %d ticks, want %d", n, TrailLen)
 	}
-	tr.Follow(8)
+	tr.Follow(8, 3)
 	if tr.ID() != 8 || len(tr.Points()) != 0 || tr.Moving != 0 {
 		t.Errorf("Follow did not start afresh: id %d, %d points, %d moving", tr.ID(), len(tr.Points()), tr.Moving)
+	}
+	// Three ticks of settling are drawn, not counted: a stand among them is no uneven tick.
+	for tick, x := range []float64{0, 0.25, 0.25, 0.5, 0.75, 1.0, 1.25} {
+		tr.Add(uint32(tick+1), netcode.Pose{X: x})
+	}
+	if len(tr.Points()) != 7 || tr.Moving != 2 || tr.Uneven != 0 {
+		t.Errorf("after settling: %d points, %d uneven of %d moving; want 7 points and the last 2 even moving ticks counted", len(tr.Points()), tr.Uneven, tr.Moving)
 	}
 }
