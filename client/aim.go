@@ -36,9 +36,32 @@ func (g *Game) Aim() Aim {
 	if best == nil {
 		return Aim{}
 	}
+	return g.aimAt(self, best, false)
+}
+
+// AimAt returns the steering that points our predicted tank at the remote tank id as drawn,
+// and whether a shot now would hit that tank (not another in the way); the zero Aim when it
+// is not drawn as a live target. The guided tour's scripted gunner aims with it.
+func (g *Game) AimAt(id uint32) Aim {
+	rm := g.remotes[id]
+	if g.local == nil || g.own.Destroyed || rm == nil || !rm.target() {
+		return Aim{}
+	}
+	g.targets = g.targets[:0]
+	for _, o := range g.remotes {
+		if o.target() {
+			g.targets = append(g.targets, netcode.Target{ID: o.ID, Pose: o.Pose})
+		}
+	}
+	return g.aimAt(g.local.Predicted(), rm, true)
+}
+
+// aimAt steers self toward best; Aligned says a shot on g.targets would hit a tank (only
+// best, when only is set).
+func (g *Game) aimAt(self netcode.Pose, best *Remote, only bool) Aim {
 	want := math.Atan2(best.Pose.Y-self.Y, best.Pose.X-self.X)
 	perStep := g.welcome.Arena.TurnRate * netcode.StepInterval.Seconds()
 	turn := max(-1, min(1, netcode.WrapAngle(want-self.Heading)/perStep))
 	tr := netcode.Hitscan(&g.welcome.Arena, self, g.welcome.Rules.ShotRange, g.targets)
-	return Aim{TargetID: best.ID, Turn: turn, Aligned: tr.Hit}
+	return Aim{TargetID: best.ID, Turn: turn, Aligned: tr.Hit && (!only || tr.TargetID == best.ID)}
 }

@@ -63,6 +63,15 @@ type BotConfig struct {
 	// DialTimeout bounds joining (both handshakes); 0 means 5 s. A link with a second of
 	// latency each way and heavy loss needs several round trips.
 	DialTimeout time.Duration
+	// Clock, if set, is the game time the bot plays in (the demo's slow motion); nil is
+	// the wall clock.
+	Clock *Clock
+	// HoldFire, if set, is asked every frame; while it says true a gunner neither fires nor
+	// steers toward a target, and only drives (the demo's guided tour).
+	HoldFire func() bool
+	// Network, if set, describes the bot's link in its recording (Game.NoteNetwork), so a
+	// replay names it.
+	Network string
 	// Record, if set, receives a client recording of the bot's whole session (record.go),
 	// flushed when it ends; a failed write stops the recording, not the bot, and is logged
 	// in the returned Report's RecordError.
@@ -86,8 +95,14 @@ func RunBot(ctx context.Context, cfg BotConfig) (Report, error) {
 	if frame <= 0 {
 		frame = time.Second / 60
 	}
-	start := time.Now()
-	g := NewGame(sess, cfg.Options, start)
+	var link Link = sess
+	at := func(t time.Time) time.Time { return t }
+	if cfg.Clock != nil {
+		link, at = cfg.Clock.Link(sess), cfg.Clock.At
+	}
+	start := at(time.Now())
+	g := NewGame(link, cfg.Options, start)
+	g.NoteNetwork(cfg.Network)
 	if cfg.Record != nil {
 		if err := g.RecordTo(cfg.Record); err != nil {
 			sess.Close("error")
@@ -125,7 +140,8 @@ func RunBot(ctx context.Context, cfg BotConfig) (Report, error) {
 			sess.Close("bot finished")
 			<-runErr
 			return finish(), nil
-		case now := <-ticker.C:
+		case wall := <-ticker.C:
+			now := at(wall)
 			if err := g.Update(now, in); err != nil {
 				sess.Close("error")
 				<-runErr
@@ -135,7 +151,7 @@ func RunBot(ctx context.Context, cfg BotConfig) (Report, error) {
 			for ; steps < g.Stats().InputsSent; steps++ {
 				in = driver.Next()
 			}
-			if cfg.Fire {
+			if cfg.Fire && (cfg.HoldFire == nil || !cfg.HoldFire()) {
 				turn, steer, fire := gun.decide(now, g.Aim())
 				if steer {
 					in.Turn = turn

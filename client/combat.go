@@ -1,6 +1,7 @@
 package client
 
 import (
+	"math"
 	"slices"
 	"time"
 
@@ -64,6 +65,15 @@ type ShotStats struct {
 	Agreed int
 	// SawHitServerMiss counts judged shots the shooter saw hit but the server called a miss.
 	SawHitServerMiss int
+	// SawHitMoved counts those of SawHitServerMiss whose shell the server fired from
+	// elsewhere than we predicted our tank (by more than originSlack): the server had it
+	// pushed (tank contact) or placed where our prediction had not yet seen it, so the shot
+	// we drew is not the shot it judged. On a perfect link this is the only way a shot we saw
+	// hit can miss with lag compensation.
+	SawHitMoved int
+	// LagCompJudged and LagCompHits count the judged shots that asked for lag compensation
+	// and the hits among them; Judged and Hits less these are the shots judged without it.
+	LagCompJudged, LagCompHits int
 	// Refused counts refused Fires by reason (the ShotRefusal name, lower case, no prefix).
 	Refused map[string]int
 }
@@ -98,6 +108,10 @@ func (s *Shot) ServerTarget() (netcode.Pose, bool) {
 	}
 	return netcode.Pose{X: r.GetTargetPosition().GetX(), Y: r.GetTargetPosition().GetY(), Heading: r.GetTargetRotation()}, true
 }
+
+// originSlack is how far the server's origin of a shot may lie from ours and still be the
+// same place: the wire carries positions as float64, so an unmoved tank matches exactly.
+const originSlack = 1e-6
 
 // Bounds on what a Game keeps for drawing and reports.
 const (
@@ -201,10 +215,19 @@ func (g *Game) receiveShotResult(r *tankv1.ShotResult) {
 	}
 	g.shots.Judged++
 	serverHit := r.GetVerdict() == tankv1.ShotVerdict_SHOT_VERDICT_HIT
+	if shot.LagComp {
+		g.shots.LagCompJudged++
+		if serverHit {
+			g.shots.LagCompHits++
+		}
+	}
 	if serverHit == shot.Trace.Hit && r.GetTargetId() == shot.Trace.TargetID {
 		g.shots.Agreed++
 	} else if shot.Trace.Hit && !serverHit {
 		g.shots.SawHitServerMiss++
+		if o := r.GetOrigin(); math.Hypot(o.GetX()-shot.Origin.X, o.GetY()-shot.Origin.Y) > originSlack {
+			g.shots.SawHitMoved++
+		}
 	}
 	if r.GetLagCompensated() && len(g.rewinds) < maxRewinds {
 		g.rewinds = append(g.rewinds, r.GetRewindMs())

@@ -96,9 +96,11 @@ func TestGame_ShotResultsCounted(t *testing.T) {
 		{false, &tankv1.ShotResult{Verdict: miss}},
 		{false, &tankv1.ShotResult{Verdict: hit, TargetId: 2}},
 		{true, &tankv1.ShotResult{Verdict: tankv1.ShotVerdict_SHOT_VERDICT_REFUSED, Refusal: tankv1.ShotRefusal_SHOT_REFUSAL_VIEW_TOO_OLD}},
+		// Seen to hit, missed from where the server had our tank: pushed, not where we were.
+		{true, &tankv1.ShotResult{Verdict: miss, Origin: &tankv1.Vec2{X: 0.5}}},
 	}
 	for i, r := range results {
-		shot := Shot{MoveTick: uint32(10 * (i + 1)), Trace: netcode.ShotTrace{Hit: r.sawHit}}
+		shot := Shot{MoveTick: uint32(10 * (i + 1)), Trace: netcode.ShotTrace{Hit: r.sawHit}, LagComp: i == 0}
 		if r.sawHit {
 			shot.Trace.TargetID = 2
 		}
@@ -106,20 +108,22 @@ func TestGame_ShotResultsCounted(t *testing.T) {
 		r.result.MoveTick = shot.MoveTick
 		g.receive(Received{Msg: &tankv1.ServerMessage{Kind: &tankv1.ServerMessage_ShotResult{ShotResult: r.result}}})
 	}
-	want := ShotStats{Fired: 5, ClientHits: 3, Judged: 4, Hits: 2, Agreed: 2, SawHitServerMiss: 1, Refused: map[string]int{"view_too_old": 1}}
+	want := ShotStats{Fired: 6, ClientHits: 4, Judged: 5, Hits: 2, Agreed: 2, SawHitServerMiss: 2, SawHitMoved: 1,
+		LagCompJudged: 1, LagCompHits: 1, Refused: map[string]int{"view_too_old": 1}}
 	got := g.ShotStats()
 	if got.Fired != want.Fired || got.ClientHits != want.ClientHits || got.Judged != want.Judged || got.Hits != want.Hits ||
-		got.Agreed != want.Agreed || got.SawHitServerMiss != want.SawHitServerMiss || got.Refused["view_too_old"] != 1 {
+		got.Agreed != want.Agreed || got.SawHitServerMiss != want.SawHitServerMiss || got.SawHitMoved != want.SawHitMoved ||
+		got.LagCompJudged != want.LagCompJudged || got.LagCompHits != want.LagCompHits || got.Refused["view_too_old"] != 1 {
 		t.Errorf("ShotStats() = %+v, want %+v", got, want)
 	}
-	if a := got.Agreement(); a != 0.5 {
-		t.Errorf("Agreement() = %v, want 0.5", a)
+	if a := got.Agreement(); a != 0.4 {
+		t.Errorf("Agreement() = %v, want 0.4", a)
 	}
 	if r := g.Report().RewindsMs; len(r) != 1 || r[0] != 150 {
 		t.Errorf("Report().RewindsMs = %v, want [150]", r)
 	}
-	if last, ok := g.LastShot(); !ok || last.Result == nil || last.Result.GetRefusal() != tankv1.ShotRefusal_SHOT_REFUSAL_VIEW_TOO_OLD {
-		t.Errorf("LastShot() = %+v, want the refused one with its answer", last)
+	if last, ok := g.LastShot(); !ok || last.Result == nil || last.Result.GetOrigin().GetX() != 0.5 {
+		t.Errorf("LastShot() = %+v, want the last one with its answer", last)
 	}
 }
 
@@ -177,5 +181,17 @@ func TestGame_WreckIsNotDrawnMoving(t *testing.T) {
 		if moved := l.Visible() != l.Predicted(); moved == destroyed {
 			t.Errorf("destroyed %v: drawn at %v, last step at %v; want it drawn ahead only when alive", destroyed, l.Visible(), l.Predicted())
 		}
+	}
+}
+
+// TestGame_AimAtOneTank: AimAt aims at the tank named, whether or not it is the nearest,
+// and says aligned only when a shot would hit that tank.
+func TestGame_AimAtOneTank(t *testing.T) {
+	g := armedGame(t, nil)
+	if a := g.AimAt(2); a.TargetID != 2 || !a.Aligned || math.Abs(a.Turn) > 1e-9 {
+		t.Errorf("AimAt(2) with 2 straight ahead = %+v, want it aligned with no turn", a)
+	}
+	if a := g.AimAt(99); a != (Aim{}) {
+		t.Errorf("AimAt a tank not drawn = %+v, want the zero Aim", a)
 	}
 }

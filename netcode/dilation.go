@@ -22,15 +22,19 @@ import (
 // Dilation changes only when steps happen, never what a step is: every input still lasts
 // StepInterval, so the server's simulation and the client's replay stay exact.
 type Dilation struct {
-	cfg     DilationConfig
-	waits   []time.Duration // the newest reports, oldest first; a starved tick is negative
-	sorted  []time.Duration // scratch for the low quantile
-	late    int             // starved ticks in a row
-	rate    float64         // current rate offset: 0.05 runs the clock 5% fast
-	drift   float64         // the part of rate that offsets a clock running steadily fast or slow
-	debt    time.Duration   // time still to add (> 0) or hold back (< 0) in one jump
-	deaf    int             // reports still to ignore after a jump: they were made before it
-	early   []time.Duration // the newest waits, while each is more than Resync too early
+	cfg    DilationConfig
+	waits  []time.Duration // the newest reports, oldest first; a starved tick is negative
+	sorted []time.Duration // scratch for the low quantile
+	late   int             // starved ticks in a row
+	rate   float64         // current rate offset: 0.05 runs the clock 5% fast
+	drift  float64         // the part of rate that offsets a clock running steadily fast or slow
+	debt   time.Duration   // time still to add (> 0) or hold back (< 0) in one jump
+	deaf   int             // reports still to ignore after a jump: they were made before it
+	early  []time.Duration // the newest waits, while each is more than Resync too early
+	// starved counts down the reports after a starved tick (from Window): the server
+	// applied that tick's input a tick late, and so every input after it, which then waits
+	// a tick longer (see Observe).
+	starved int
 	resyncs int
 }
 
@@ -68,6 +72,10 @@ func DefaultDilationConfig() DilationConfig {
 // enough that one late burst of a link is not taken for a paused server.
 const earlyRun = 5
 
+// shiftRun is how many waits in a row, each most of a tick too long after a starved tick,
+// make a jump back: half a second, so a jittery link's long waits are not taken for it.
+const shiftRun = 10
+
 // NewDilation returns a clock controller that starts at the normal rate.
 func NewDilation(cfg DilationConfig) *Dilation {
 	cfg.Window, cfg.Low = max(cfg.Window, 1), max(cfg.Low, 1)
@@ -88,8 +96,10 @@ func (d *Dilation) Observe(r InputReport) {
 	if r.Starved {
 		d.late++
 		w = -time.Duration(d.late) * StepInterval // its input came a tick late, or more
+		d.starved = d.cfg.Window
 	} else {
 		d.late = 0
+		d.starved = max(d.starved-1, 0)
 	}
 	if len(d.waits) == d.cfg.Window {
 		d.waits = d.waits[:copy(d.waits, d.waits[1:])]
@@ -98,16 +108,31 @@ func (d *Dilation) Observe(r InputReport) {
 	low := d.low()
 	e := low - d.cfg.Margin // > 0: inputs come too early, run slower; < 0: too late, faster
 	// Waits that suddenly grow (a server that was paused kept every input) take a whole
-	// window to raise the low one; earlyRun of them in a row are enough to jump.
-	if w-d.cfg.Margin > d.cfg.Resync {
+	// window to raise the low one; earlyRun of them in a row are enough to jump. After a
+	// starved tick the same holds for a smaller growth: the server applies the late input
+	// a tick after its own, and every input after it, so each waits a tick longer than the
+	// buffer needs. Drifting that tick off would take seconds (Settle), and a window that
+	// hitches now and then would starve again before it had: its waits would sit a tick
+	// or two above the margin for good. So once earlyRun waits in a row are most of a tick
+	// too long, the clock jumps back by the surplus.
+	surplus, run := d.cfg.Resync, earlyRun
+	if d.starved > 0 {
+		surplus, run = StepInterval*3/4, shiftRun
+	}
+	if w-d.cfg.Margin > surplus {
 		d.early = append(d.early, w)
 	} else {
 		d.early = d.early[:0]
 	}
-	if len(d.early) >= earlyRun {
+	jumpEarly := len(d.early) >= run
+	if jumpEarly {
 		e = slices.Min(d.early) - d.cfg.Margin
+		if d.starved > 0 {
+			e -= StepInterval / 4 // leave the rest to the drift: five waits say little of the jitter
+		}
 	}
-	if e > d.cfg.Resync || e < -d.cfg.Resync {
+	if jumpEarly || e > d.cfg.Resync || e < -d.cfg.Resync {
+		d.starved = 0
 		d.early = d.early[:0]
 		d.debt -= e
 		d.rate = d.drift

@@ -24,7 +24,8 @@ type bufferLink struct {
 	reports  []pendingReport // reports on their way to the client
 	lastTick time.Duration   // when the server last ticked
 	paused   func(now time.Duration) bool
-	skew     float64 // the client's frame clock runs this much fast (0.004: 0.4%)
+	stalled  func(now time.Duration) bool // the client draws no frame now (a window's hitch)
+	skew     float64                      // the client's frame clock runs this much fast (0.004: 0.4%)
 
 	starved, ticks int
 	waits          []time.Duration
@@ -38,7 +39,7 @@ type pendingReport struct {
 func newBufferLink(latency, jitter time.Duration, seed uint64, dilate bool) *bufferLink {
 	return &bufferLink{latency: latency, jitter: jitter, rng: rand.New(rand.NewPCG(seed, 1)), dilate: dilate,
 		d: NewDilation(DefaultDilationConfig()), clock: NewClock(StepInterval, 4),
-		paused: func(time.Duration) bool { return false }}
+		paused: func(time.Duration) bool { return false }, stalled: func(time.Duration) bool { return false }}
 }
 
 func (b *bufferLink) delay() time.Duration {
@@ -49,20 +50,28 @@ func (b *bufferLink) delay() time.Duration {
 // starting at phase; measure says from when the figures count.
 func (b *bufferLink) run(start, end, frame, phase, measure time.Duration) {
 	nextTick := start + phase
+	owed := time.Duration(0) // frame time not yet given to the clock: a stall's
 	for now := start; now < end; now += frame {
+		owed += frame
+		stalled := b.stalled(now)
 		for _, p := range b.reports {
-			if p.at <= now && b.dilate {
+			if p.at <= now && b.dilate && !stalled {
 				b.d.Observe(p.r)
 			}
 		}
-		b.reports = slices.DeleteFunc(b.reports, func(p pendingReport) bool { return p.at <= now })
-		f := frame + time.Duration(float64(frame)*b.skew)
-		if b.dilate {
-			f = b.d.Stretch(f)
+		if !stalled {
+			b.reports = slices.DeleteFunc(b.reports, func(p pendingReport) bool { return p.at <= now })
 		}
-		for n := b.clock.Advance(f); n > 0; n-- {
-			b.arrive = append(b.arrive, now+b.delay())
-			b.sent++
+		if !stalled {
+			f := owed + time.Duration(float64(owed)*b.skew)
+			owed = 0
+			if b.dilate {
+				f = b.d.Stretch(f)
+			}
+			for n := b.clock.Advance(f); n > 0; n-- {
+				b.arrive = append(b.arrive, now+b.delay())
+				b.sent++
+			}
 		}
 		for ; nextTick <= now; nextTick += StepInterval {
 			if b.paused(nextTick) {
@@ -163,6 +172,25 @@ func TestDilation_ResyncsAfterAServerPause(t *testing.T) {
 	}
 	if r := b.starvedRatio(); r > 0.01 {
 		t.Errorf("starved %.3f of ticks after the pause, want at most 0.01", r)
+	}
+}
+
+// TestDilation_AStarvedTickIsTakenBack: a client on a LAN whose window hitches for 80 ms
+// every 4 s sends an input too late, and the tick it was for starves; the server applies
+// it a tick later, and so every input after it, so each now waits a tick longer. The clock
+// takes that tick back at once rather than drifting it off over seconds (Settle), which a
+// hitch every few seconds would never let it finish: the median wait stays near a LAN's.
+func TestDilation_AStarvedTickIsTakenBack(t *testing.T) {
+	for seed := range uint64(4) {
+		b := newBufferLink(time.Millisecond, time.Millisecond, seed, true)
+		b.stalled = func(at time.Duration) bool { return at%(4*time.Second) < 80*time.Millisecond && at > time.Second }
+		b.run(0, 60*time.Second, 16667*time.Microsecond, time.Duration(seed)*13*time.Millisecond, 10*time.Second)
+		if m := b.medianWait(); m > 45*time.Millisecond {
+			t.Errorf("seed %d: median wait %v with a hitch every 4 s, want at most 45 ms (drifting the tick off, 54 to 81 ms)", seed, m)
+		}
+		if r := b.starvedRatio(); r > 0.025 {
+			t.Errorf("seed %d: starved %.3f of ticks, want at most 0.025 (a hitch every 80 ticks starves one or two)", seed, r)
+		}
 	}
 }
 

@@ -4,6 +4,10 @@
 // round trip and the correction, and switches that turn prediction, reconciliation and
 // interpolation off to show what each one hides.
 //
+// The demo's guided tour (tour.go) sets each scene and does what the scene needs by itself
+// (a scripted drive, a gunner, the tick trail), and slow motion (slowmo.go) runs the whole
+// demo slower on one clock.
+//
 // RunReplay opens the window on a client recording and RunMatchReplay on a demo's recording
 // set, the three panes on one clock (render/matchplay, headless, decides what each pane shows
 // when); both share the playback bar (replay.go).

@@ -104,12 +104,26 @@ func fade(clr color.RGBA, alpha float64) color.RGBA {
 	return color.RGBA{uint8(float64(clr.R) * k), uint8(float64(clr.G) * k), uint8(float64(clr.B) * k), uint8(float64(clr.A) * k)}
 }
 
-// drawCombatBanners draws the banner of a client pane whose tank is destroyed.
+// drawCombatBanners draws the banner of a client pane whose tank is destroyed, and for a
+// moment after it comes back marks the respawn: the server placed the tank anew, so the jump
+// to it is not a correction snapping (the strip leaves that snap out).
 func (g *Game) drawCombatBanners(dst *ebiten.Image, p *clientPane, f view.Frame) {
-	if p.game.Local() != nil && p.game.Own().Destroyed {
+	l := p.game.Local()
+	switch {
+	case l != nil && p.game.Own().Destroyed:
 		s := fmt.Sprintf("DESTROYED  respawn in %.1f s", view.RespawnIn(p.game).Seconds())
 		img := g.text.image(s, g.fonts.mono, view.ErrorText, true)
 		g.drawDamaging(dst, img, f.Arena.X+f.Arena.W/2-float64(img.Bounds().Dx())/2, f.Arena.Y+32)
+	case l != nil && p.events.respawns > 0 && p.game.Now()-p.events.respawnedAt < respawnBanner:
+		img := g.text.image("RESPAWNED (placed: not a snap)", g.fonts.mono, view.RewoundGhost, true)
+		g.drawDamaging(dst, img, f.Arena.X+f.Arena.W/2-float64(img.Bounds().Dx())/2, f.Arena.Y+32)
+		at := p.tech.LocalPose(l, &p.shadow)
+		x, y := f.ToScreen(at.X, at.Y)
+		r := 2 * g.arena.TankRadius * f.Scale
+		for _, s := range [][4]float64{{x - r, y - r, x + r, y - r}, {x + r, y - r, x + r, y + r}, {x + r, y + r, x - r, y + r}, {x - r, y + r, x - r, y - r}} {
+			g.segment(&g.combat, s[0], s[1], s[2], s[3], 2, view.RewoundGhost)
+		}
+		g.combat.flush(dst)
 	}
 }
 

@@ -32,6 +32,12 @@ type Game struct {
 	playback *replayControl
 	bots     Bots  // the demo's bots: nil when it has none to add
 	state    Truth // the server's newest tick, read each frame in the demo
+	// clock is the game time the panes run on; the demo's slow motion (slowmo.go) slows it
+	// with serverRate, its server's clock, and slow is the factor in force (1: real time).
+	clock      *client.Clock
+	serverRate func(rate float64)
+	slow       int
+	script     tourScript // what the guided tour does by itself (tour.go)
 
 	showHelp   bool
 	showHUD    bool
@@ -82,6 +88,8 @@ func newGame(ctx context.Context, arena netcode.Arena, opts Options) (*Game, err
 	return &Game{
 		ctx:        ctx,
 		opts:       opts,
+		clock:      client.NewClock(time.Now()),
+		slow:       1,
 		arena:      arena,
 		fonts:      f,
 		showHUD:    true,
@@ -114,7 +122,7 @@ func (g *Game) Update() error {
 		// One instant for every pane: the demo's two Games share a clock, and so do their
 		// recordings (package matchplay replays them side by side on it).
 		g.started = true
-		start := time.Now()
+		start := g.clock.At(time.Now())
 		for i, p := range g.panes {
 			p.game = client.NewGame(p.game.Link(), g.opts.Game, start)
 			p.noteNetwork()
@@ -124,6 +132,9 @@ func (g *Game) Update() error {
 				}
 			}
 		}
+	}
+	if g.frames == 0 && g.slow != g.opts.Slow {
+		g.setSlow(g.opts.Slow)
 	}
 	if g.opts.Tour && g.frames == 0 && !g.tour.Running() {
 		g.startTour()
@@ -139,9 +150,10 @@ func (g *Game) Update() error {
 		g.playback.update(now)
 		return nil
 	}
+	g.scriptTour()
 	if g.failure == nil {
 		for _, p := range g.panes {
-			if err := p.update(now, &g.arena); err != nil {
+			if err := p.update(g.clock.At(now), &g.arena); err != nil {
 				g.failure, g.failAt = err, now
 				break
 			}
@@ -153,6 +165,11 @@ func (g *Game) Update() error {
 			games[i] = p.game
 		}
 		g.opts.OnFrame(now, games)
+	}
+	if g.warmedUp && g.opts.FrameReport > 0 {
+		for _, p := range g.panes {
+			p.noteWait()
+		}
 	}
 	if g.failure != nil && now.Sub(g.failAt) >= failureLinger {
 		return g.failure
@@ -201,10 +218,10 @@ func (g *Game) Draw(screen *ebiten.Image) {
 		if g.gif.path != "" && g.shot.err == nil {
 			g.shot.err = g.gif.write()
 		}
-		if g.isDemo() && g.opts.Report != nil {
+		if g.isDemo() && g.opts.Report != nil && g.opts.ScreenshotDetails {
 			g.reportTruth(g.opts.Report)
 		}
-		if g.opts.Report != nil && g.showHUD {
+		if g.opts.Report != nil && g.showHUD && g.opts.ScreenshotDetails {
 			for i, p := range g.panes {
 				fmt.Fprintf(g.opts.Report, "tankclient: hud pane %d: %d lines, %d hidden and counted\n", g.paneIndex(i), p.hudLinesAll, p.hudHidden)
 			}
@@ -255,7 +272,7 @@ func (g *Game) droppedSteps() int {
 func (g *Game) layoutFor(screen *ebiten.Image, dst []view.Pane) []view.Pane {
 	b := screen.Bounds()
 	if g.playback != nil {
-		b.Max.Y = max(b.Max.Y-replayBarHeight, b.Min.Y+1) // the playback bar is under the pane
+		b.Max.Y = max(b.Max.Y-ReplayBarHeight, b.Min.Y+1) // the playback bar is under the pane
 	}
 	if g.isDemo() {
 		ps := view.DemoLayout(b.Dx(), b.Dy(), g.arena.Width, g.arena.Height, g.showHUD, g.showStrip)
@@ -308,7 +325,7 @@ func (g *Game) Layout(outsideWidth, outsideHeight int) (int, int) {
 // drawClientPane draws one client: its title (demo), arena contents, strip, HUD and banners.
 func (g *Game) drawClientPane(dst *ebiten.Image, p *clientPane, l view.Pane, full bool) {
 	if l.Title.W > 0 {
-		g.drawTitle(dst, &p.titleText, l.Title, g.fitTitle(l.Title.W, p.title(), p.shortTitle(), p.role), full)
+		g.drawTitle(dst, &p.titleText, l.Title, g.fitTitle(l.Title.W, p.title(), p.midTitle(), p.shortTitle(), p.role), full)
 	}
 	if l.Frame.Follows {
 		g.drawFollowed(dst, p, l.Frame)
@@ -329,6 +346,15 @@ func (g *Game) drawClientPane(dst *ebiten.Image, p *clientPane, l view.Pane, ful
 // title is a demo pane's title line: who it is, and over which network.
 func (p *clientPane) title() string {
 	return p.role + " — " + p.netTitle()
+}
+
+// midTitle is a pane title for a pane too narrow for title: the preset's name and, in
+// brief, what it adds (view.BriefConditions), so every preset shows its figures.
+func (p *clientPane) midTitle() string {
+	if p.net == nil {
+		return p.shortTitle()
+	}
+	return p.role + " — " + p.net.Preset + ": " + view.BriefConditions(p.netBase)
 }
 
 // shortTitle is a pane title for a narrow pane: who it is and the preset's name.

@@ -53,7 +53,7 @@ func (g *Game) handleKeys() (quit bool) {
 	g.showScores = scores
 
 	pressed := inpututil.IsKeyJustPressed
-	for _, k := range []ebiten.Key{ebiten.KeyF1, ebiten.KeyP, ebiten.KeyR, ebiten.KeyI, ebiten.KeyG, ebiten.KeyH, ebiten.KeyN, ebiten.KeyT, ebiten.KeyB, ebiten.KeyL, ebiten.KeyU, ebiten.KeyE, ebiten.KeyO, ebiten.KeyPeriod, ebiten.KeyComma} {
+	for _, k := range []ebiten.Key{ebiten.KeyF1, ebiten.KeyP, ebiten.KeyR, ebiten.KeyI, ebiten.KeyG, ebiten.KeyH, ebiten.KeyN, ebiten.KeyT, ebiten.KeyB, ebiten.KeyL, ebiten.KeyU, ebiten.KeyE, ebiten.KeyO, ebiten.KeyM, ebiten.KeyPeriod, ebiten.KeyComma} {
 		g.viewChanged = g.viewChanged || pressed(k)
 	}
 	if g.stepTour(pressed(ebiten.KeyPeriod), pressed(ebiten.KeyComma), pressed(ebiten.KeyO)) {
@@ -72,6 +72,12 @@ func (g *Game) handleKeys() (quit bool) {
 		g.expandHUD = !g.expandHUD
 	case pressed(ebiten.KeyT):
 		g.showStrip = !g.showStrip
+	case pressed(ebiten.KeyM):
+		step := 1
+		if held(ebiten.KeyShift) {
+			step = -1
+		}
+		g.setSlow(view.NextSlow(g.slow, step))
 	case g.bots != nil && (pressed(ebiten.KeyEqual) || pressed(ebiten.KeyNumpadAdd)):
 		g.bots.Add()
 	case g.bots != nil && (pressed(ebiten.KeyMinus) || pressed(ebiten.KeyNumpadSubtract)):

@@ -32,6 +32,10 @@ type Options struct {
 	// what it shows there and close.
 	ScreenshotPath   string
 	ScreenshotFrames int
+	// ScreenshotDetails makes a screenshot run also report, one line each, the server's
+	// tanks as the demo's server pane drew them and how each HUD fitted its panel: for tests
+	// that compare them with the picture.
+	ScreenshotDetails bool
 	// GIFPath, if set, records the screenshot run 15 frames a second, halved in size, and
 	// writes them to this file as an animated GIF when the screenshot is taken.
 	GIFPath string
@@ -52,6 +56,11 @@ type Options struct {
 	// waiting for the user, and closes the window after the last: for tests and recordings.
 	Tour        bool
 	TourAdvance int
+	// TourScene, if more than 1, starts the tour at that scene (for screenshots).
+	TourScene int
+	// Slow starts the demo in slow motion, that many times slower than real time (one of
+	// view.SlowFactors; 0 or 1: real time). M steps through the factors.
+	Slow int
 	// Record, if set, receives a client recording of each client pane's session from the
 	// first frame on (client.Game.RecordTo): one writer for a single window, the near and
 	// then the far player's for the demo. The window flushes them when it closes; closing
@@ -92,8 +101,10 @@ func (o Options) Validate() error {
 		return fmt.Errorf("render: a frame report of %d frames needs a positive count and a Report writer", o.FrameReport)
 	case o.GIFPath != "" && o.ScreenshotPath == "":
 		return errors.New("render: a GIF is recorded during a screenshot run: set the screenshot too")
-	case o.TourAdvance < 0:
-		return fmt.Errorf("render: tour advance %d frames is negative", o.TourAdvance)
+	case o.Slow != 0 && view.NextSlow(o.Slow, 0) != o.Slow:
+		return fmt.Errorf("render: slow motion %d: want one of %v", o.Slow, view.SlowFactors)
+	case o.TourAdvance < 0 || o.TourScene < 0:
+		return fmt.Errorf("render: tour advance %d frames or scene %d is negative", o.TourAdvance, o.TourScene)
 	case o.Net != nil && o.Net.Conn == nil:
 		return errors.New("render: network without a conditioner")
 	}

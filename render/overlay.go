@@ -15,20 +15,12 @@ import (
 )
 
 // drawBanners draws what sits over a client pane's arena every frame: the switches that are
-// off, and where to find the keys when the HUD is hidden.
+// off (every key's, so they show with the HUD hidden too), and where to find the keys when
+// the HUD is hidden.
 func (g *Game) drawBanners(dst *ebiten.Image, p *clientPane, f view.Frame) {
 	a := f.Arena
-	var off []string
-	for _, s := range []struct {
-		name string
-		on   bool
-	}{{"PREDICTION", p.tech.Prediction}, {"RECONCILIATION", p.tech.Reconciling()}, {"INTERPOLATION", p.tech.Interpolation}} {
-		if !s.on {
-			off = append(off, s.name)
-		}
-	}
-	if len(off) > 0 {
-		img := g.text.image(strings.Join(off, " + ")+" OFF", g.fonts.mono, view.WarnText, true)
+	if s := view.OffBanner(p.tech, p.lagComp, p.game.InputOnArrival() && g.playback == nil); s != "" {
+		img := g.text.image(s, g.fonts.mono, view.WarnText, true)
 		g.drawDamaging(dst, img, a.X+a.W/2-float64(img.Bounds().Dx())/2, a.Y+8)
 	}
 	if !g.showHUD {

@@ -45,7 +45,9 @@ type clientPane struct {
 	shadow  view.Unreconciled
 	history view.History
 	net     *Network
-	netErr  error // the last failed preset switch
+	netBase linksim.Conditions // what the network preset adds at real time (net.Conn has it slowed: slowmo.go)
+	slow    int                // the window's slow motion factor, 1 at real time
+	netErr  error              // the last failed preset switch
 
 	selected uint32 // remote tank the strip follows; 0 means the lowest id
 	events   timelineEvents
@@ -64,6 +66,40 @@ type clientPane struct {
 	strip                  view.TimelineState
 	ticks                  []client.TickArrival
 	marks                  []view.Mark
+	// waits are the server's reports of how long this client's inputs waited in its buffer,
+	// one per own state received, kept while a -frame-report run times its frames.
+	waits      []time.Duration
+	waitTick   uint32 // the server tick of the newest wait kept
+	resyncBase int    // the clock's resyncs when the first was kept
+}
+
+// noteWait keeps the newest input report's wait, once per server tick.
+func (p *clientPane) noteWait() {
+	r := p.game.InputReport()
+	tick := p.game.Stats().ServerTick
+	if tick == p.waitTick || p.game.InputOnArrival() || r == (netcode.InputReport{}) {
+		return
+	}
+	if len(p.waits) == 0 {
+		_, p.resyncBase = p.game.Dilation()
+	}
+	p.waitTick = tick
+	w := r.Wait
+	if r.Starved {
+		w = -netcode.StepInterval
+	}
+	p.waits = append(p.waits, w)
+}
+
+// reportName names the pane in a report: "near", "far" or "player".
+func (p *clientPane) reportName() string {
+	switch p.keys {
+	case driveWASD:
+		return "near"
+	case driveArrows:
+		return "far"
+	}
+	return "player"
 }
 
 // timelineEvents remembers where recent holds, corrections and snaps happened.
@@ -71,11 +107,23 @@ type timelineEvents struct {
 	holds              []float64 // server ticks (fractional) the selected remote was held at
 	corrections, snaps []uint32  // acknowledged move ticks of the reconciliations
 	started, snapped   int       // the local counters last seen
+	// destroyed is whether our tank was a wreck at the last frame; respawnedAt is the game
+	// time it last came back (0: never). The server places a respawned tank anew, which the
+	// netcode snaps to: that snap is marked as the respawn it is, not as a snap.
+	destroyed   bool
+	respawnedAt time.Duration
+	respawns    int
 }
 
-func newClientPane(role string, keys drive, sess *client.Session, opts Options, net *Network, now time.Time) *clientPane {
-	p := &clientPane{role: role, keys: keys, game: client.NewGame(sess, opts.Game, now), tech: opts.Techniques, net: net,
-		lagComp: true, gunner: opts.Gunner}
+// respawnBanner is how long a respawn stays marked over its pane, in game time.
+const respawnBanner = 2 * time.Second
+
+func newClientPane(role string, keys drive, link client.Link, opts Options, net *Network, now time.Time) *clientPane {
+	p := &clientPane{role: role, keys: keys, game: client.NewGame(link, opts.Game, now), tech: opts.Techniques, net: net,
+		lagComp: true, gunner: opts.Gunner, slow: 1}
+	if net != nil {
+		p.netBase = net.Conn.Conditions()
+	}
 	if opts.Bot != 0 && keys == driveAll {
 		p.driver = client.NewDriver(opts.Bot)
 		p.botIn = p.driver.Next()
@@ -134,6 +182,12 @@ func (p *clientPane) observe(a *netcode.Arena) {
 		return
 	}
 	p.shadow.Observe(a, l, p.input)
+	respawned := p.events.destroyed && !p.game.Own().Destroyed
+	p.events.destroyed = p.game.Own().Destroyed
+	if respawned {
+		p.events.respawnedAt = p.game.Now()
+		p.events.respawns++
+	}
 	c := l.Counters()
 	if n := c.CorrectionsStarted + c.CorrectionsFolded; n > p.events.started {
 		p.events.started = n
@@ -141,7 +195,9 @@ func (p *clientPane) observe(a *netcode.Arena) {
 	}
 	if c.Snaps > p.events.snapped {
 		p.events.snapped = c.Snaps
-		p.events.snaps = remember(p.events.snaps, l.Baseline().Ack)
+		if !respawned { // the respawn's placement, marked by its banner instead
+			p.events.snaps = remember(p.events.snaps, l.Baseline().Ack)
+		}
 	}
 	if p.game.Stats().RTTSamples == 0 {
 		return // a graph starting at a made-up zero round trip would mislead
@@ -237,7 +293,7 @@ func (p *clientPane) netLines() []string {
 		}
 		return []string{"network conditioning unavailable"}
 	}
-	c := p.net.Conn.Conditions()
+	c := p.netBase
 	switch {
 	case c == (linksim.Conditions{}):
 		return []string{"network " + p.net.Preset + ": nothing added"}
@@ -255,7 +311,7 @@ func (p *clientPane) netTitle() string {
 		}
 		return "network unknown"
 	}
-	c := p.net.Conn.Conditions()
+	c := p.netBase
 	switch {
 	case c == (linksim.Conditions{}):
 		return "network " + p.net.Preset + " (nothing added)"
@@ -280,12 +336,21 @@ func (p *clientPane) setPreset(name string) {
 	}
 	c, err := linksim.Preset(name)
 	if err == nil {
-		err = p.net.Conn.SetConditions(c)
+		err = p.net.Conn.SetConditions(view.SlowConditions(c, p.slow))
 	}
 	p.netErr = err
 	if err == nil {
-		p.net.Preset = name
+		p.net.Preset, p.netBase = name, c
 		p.noteNetwork()
+	}
+}
+
+// setSlow runs the pane's link factor times slower (view.SlowConditions), as the rest of
+// the demo.
+func (p *clientPane) setSlow(factor int) {
+	p.slow = factor
+	if p.net != nil {
+		p.netErr = p.net.Conn.SetConditions(view.SlowConditions(p.netBase, factor))
 	}
 }
 

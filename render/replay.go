@@ -76,8 +76,9 @@ type replayControl struct {
 	lastSeek time.Duration
 }
 
-// replayBarHeight is the playback bar's height in pixels, under the pane.
-const replayBarHeight = 30
+// ReplayBarHeight is the playback bar's height in pixels, under the pane: the seek bar across
+// the whole window, and under it the position and the keys.
+const ReplayBarHeight = 40
 
 // update moves the playback by the wall time since the last frame and handles its keys and
 // the mouse.
@@ -159,8 +160,8 @@ func (c *replayControl) mouse() error {
 func (g *Game) drawReplayBar(dst *ebiten.Image) {
 	c := g.playback
 	b := dst.Bounds()
-	y := float64(b.Dy() - replayBarHeight)
-	vector.FillRect(dst, 0, float32(y), float32(b.Dx()), replayBarHeight, view.PanelSolid, false)
+	y := float64(b.Dy() - ReplayBarHeight)
+	vector.FillRect(dst, 0, float32(y), float32(b.Dx()), ReplayBarHeight, view.PanelSolid, false)
 	pb := c.pb
 	n, of := pb.Frame()
 	state := "playing"
@@ -179,13 +180,15 @@ func (g *Game) drawReplayBar(dst *ebiten.Image) {
 	} else if n == of && pb.Ended() != "" {
 		label += "  — the session ended here: " + pb.Ended()
 	}
+	// The seek bar spans the window on a row of its own, so its length and place do not
+	// change with the text; a bar a few pixels taller than it looks is what a click hits.
+	c.bar = view.Rect{X: 8, Y: y + 3, W: max(float64(b.Dx())-16, 40), H: 14}
 	text := g.text.image(label, g.fonts.mono, view.TextColor, false)
-	drawImageAt(dst, text, 8, y+4)
-	left := float64(text.Bounds().Dx()) + 20
+	drawImageAt(dst, text, 8, y+20)
 	keys := g.text.image("Space play  ←→ frame  Shift ←→ 5 s  ↑↓ speed  Home start", g.fonts.mono, view.DimText, false)
-	right := float64(b.Dx()) - float64(keys.Bounds().Dx()) - 8
-	drawImageAt(dst, keys, right, y+4)
-	c.bar = view.Rect{X: left, Y: y + 8, W: max(right-left-12, 40), H: replayBarHeight - 16}
+	if right := float64(b.Dx()) - float64(keys.Bounds().Dx()) - 8; right > float64(text.Bounds().Dx())+24 {
+		drawImageAt(dst, keys, right, y+20) // when it fits beside the position
+	}
 	vector.FillRect(dst, float32(c.bar.X), float32(c.bar.Y), float32(c.bar.W), float32(c.bar.H), color.RGBA{0x33, 0x3a, 0x48, 0xff}, false)
 	done := c.bar.W
 	if d := pb.Duration(); d > 0 {

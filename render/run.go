@@ -5,12 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"tanknet/render/view"
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"tanknet/client"
+	"tanknet/render/view"
 )
 
 // goodbyeWait bounds how long Run waits for a session's reader after saying goodbye.
@@ -34,7 +34,7 @@ func Run(ctx context.Context, sess *client.Session, opts Options) error {
 	if err != nil {
 		return err
 	}
-	g.panes = []*clientPane{newClientPane("", driveAll, sess, opts, opts.Net, time.Now())}
+	g.panes = []*clientPane{newClientPane("", driveAll, g.clock.Link(sess), opts, opts.Net, time.Now())}
 	return g.run()
 }
 
@@ -53,6 +53,10 @@ type DemoOptions struct {
 	Truth func(*Truth)
 	// Bots, if set, adds and removes the demo's bots from the keyboard (+ and -).
 	Bots Bots
+	// Clock, if set, is the game time the players (and the bots) run on, and ServerRate sets
+	// the rate of the server's clock: with both, M slows the whole demo (slowmo.go).
+	Clock      *client.Clock
+	ServerRate func(rate float64)
 }
 
 // Bots are the demo's bots, which the window adds and removes one at a time. The window calls
@@ -61,6 +65,9 @@ type Bots interface {
 	Add()
 	Remove()
 	Count() int
+	// HoldFire stops (true) or lets (false) the bots fire at and steer toward other tanks;
+	// they drive on. The guided tour holds their fire while it runs.
+	HoldFire(hold bool)
 }
 
 // RunDemo opens the demo window on two established sessions and plays like Run until the
@@ -83,9 +90,12 @@ func RunDemo(ctx context.Context, opts DemoOptions) error {
 	now := time.Now()
 	g.truth = opts.Truth
 	g.bots = opts.Bots
+	if opts.Clock != nil && opts.ServerRate != nil {
+		g.clock, g.serverRate = opts.Clock, opts.ServerRate
+	}
 	g.panes = []*clientPane{
-		newClientPane("NEAR PLAYER (WASD)", driveWASD, opts.Near, opts.Options, opts.NearNet, now),
-		newClientPane("FAR PLAYER (arrows)", driveArrows, opts.Far, opts.Options, opts.FarNet, now),
+		newClientPane("NEAR PLAYER (WASD)", driveWASD, g.clock.Link(opts.Near), opts.Options, opts.NearNet, now),
+		newClientPane("FAR PLAYER (arrows)", driveArrows, g.clock.Link(opts.Far), opts.Options, opts.FarNet, now),
 	}
 	return g.run()
 }
@@ -128,7 +138,14 @@ func (g *Game) run() error {
 	}
 	switch {
 	case opts.FrameReport > 0 && g.reported:
-		fmt.Fprintln(opts.Report, g.frameStats.Summary().JSON())
+		var waits []view.WaitSummary
+		for _, p := range g.panes {
+			w := view.SummarizeWaits(p.reportName(), p.waits)
+			_, resyncs := p.game.Dilation()
+			w.Resyncs = resyncs - p.resyncBase
+			waits = append(waits, w)
+		}
+		fmt.Fprintln(opts.Report, g.frameStats.Summary().JSON(waits...))
 	case opts.FrameReport > 0:
 		err = errors.Join(err, errors.New("render: the window closed before the frame report had its frames"))
 	case opts.Report != nil:

@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"image/color"
 	"io"
 	"slices"
 
@@ -21,6 +22,17 @@ type Truth struct {
 	// Combat is each tank's health and respawn, indexed like IDs; empty when the source has
 	// none (the pane then draws no health bars or wrecks).
 	Combat []TankCombat
+	// Recent are the ticks since the last read, oldest first, the newest (this one)
+	// included; at most the last TrailLen. The demo's tick trail follows a tank through
+	// them, so a frame that came late misses no tick. Empty when the source keeps none.
+	Recent []TruthTick
+}
+
+// TruthTick is one server tick's poses.
+type TruthTick struct {
+	Tick  uint32
+	IDs   []uint32
+	Poses []netcode.Pose
 }
 
 // TankCombat is one tank's health and respawn in the server's tick.
@@ -45,6 +57,7 @@ func (t *Truth) wrecks() int {
 func (g *Game) readTruth() {
 	if g.truth != nil {
 		g.truth(&g.state)
+		g.followTrail()
 	}
 }
 
@@ -52,9 +65,14 @@ func (g *Game) readTruth() {
 // with no prediction, interpolation or ghosts, and below it what the panes show and the keys.
 func (g *Game) drawServerPane(dst *ebiten.Image, l view.Pane, full bool) {
 	g.readTruth()
-	g.drawTitle(dst, &g.serverText, l.Title, g.fitTitle(l.Title.W,
-		fmt.Sprintf("SERVER — the truth both clients chase (tick %d)", g.state.Tick),
-		fmt.Sprintf("SERVER — tick %d", g.state.Tick), "SERVER"), full)
+	if slow := view.SlowLabel(g.slow); slow != "" { // slow motion says so first
+		g.drawTitle(dst, &g.serverText, l.Title, g.fitTitle(l.Title.W,
+			fmt.Sprintf("SERVER — %s — tick %d", slow, g.state.Tick), "SERVER — "+slow, slow), full)
+	} else {
+		g.drawTitle(dst, &g.serverText, l.Title, g.fitTitle(l.Title.W,
+			fmt.Sprintf("SERVER — the truth both clients chase (tick %d)", g.state.Tick),
+			fmt.Sprintf("SERVER — tick %d", g.state.Tick), "SERVER"), full)
+	}
 	f := l.Frame
 	if f.Scale <= 0 {
 		return
@@ -77,11 +95,57 @@ func (g *Game) drawServerPane(dst *ebiten.Image, l view.Pane, full bool) {
 		g.drawSprite(dst, f, &g.arena, p, clr, solid)
 		labels = g.addLabel(labels, f, &g.arena, p, name, clr)
 	}
+	g.drawTrail(&g.combat, f, l.Chart)
 	g.combat.flush(dst)
 	g.placeLabels(dst, f, labels)
 	if g.showHUD && f.Panel.W > 0 {
 		g.drawServerHUD(dst, f.Panel, full)
 	}
+}
+
+// trailDot is the side of a tick trail's dot, in pixels.
+const trailDot = 4
+
+// drawTrail adds the tour's tick trail to b: a dot where the server had the followed tank at
+// each of its newest ticks, orange where that tick's motion was uneven, and in chart (when
+// the strip row is shown) a bar per tick as tall as the distance moved in it, against a line
+// at one full-speed step.
+func (g *Game) drawTrail(b *lineBatch, f view.Frame, chart view.Rect) {
+	s, _, _, ok := g.tour.Scene()
+	if !ok || !s.Trail {
+		return
+	}
+	pts := g.script.trail.Points()
+	for _, pt := range pts {
+		x, y := f.ToScreen(pt.Pose.X, pt.Pose.Y)
+		b.rect(x-trailDot/2, y-trailDot/2, trailDot, trailDot, trailColor(pt))
+		g.damage.add(x-trailDot/2, y-trailDot/2, trailDot, trailDot)
+	}
+	if chart.W <= 0 || chart.H <= 0 {
+		return
+	}
+	b.rect(chart.X, chart.Y, chart.W, chart.H, view.StripFill)
+	full := g.arena.Speed * netcode.StepInterval.Seconds() // one step at full speed
+	unit := chart.H / 2.5                                  // two and a half steps fill the row
+	slot := chart.W / view.TrailLen
+	base := chart.Y + chart.H
+	b.rect(chart.X, base-full*unit, chart.W, 1, view.StripDivide)
+	for i, pt := range pts {
+		if !pt.Stepped {
+			continue
+		}
+		h := min(pt.Step/full, 2.5) * unit
+		b.rect(chart.X+float64(i)*slot+1, base-h, max(slot-2, 1), h, trailColor(pt))
+	}
+	g.damage.add(chart.X, chart.Y, chart.W, chart.H)
+}
+
+// trailColor is a trail tick's colour: orange where its motion was uneven.
+func trailColor(pt view.TrailPoint) color.RGBA {
+	if pt.Uneven {
+		return view.TrailUneven
+	}
+	return view.TrailEven
 }
 
 // playerName returns a player's name as the clients know it.

@@ -2,8 +2,11 @@ package render
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
+	"tanknet/client"
+	"tanknet/netcode"
 	"tanknet/render/view"
 )
 
@@ -11,11 +14,112 @@ import (
 // switches a pane's inputs between the server's buffer and on arrival.
 var tourFeatures = []string{view.FeatureInputBuffer}
 
-// startTour begins the guided tour and sets its first scene.
+// tourMaxFrames bounds how long TourAdvance waits for a scene to show its lesson (hits and
+// misses counted, the trail's ticks seen) before it goes on anyway: two minutes at 60 fps.
+const tourMaxFrames = 2 * 60 * 60
+
+// trailShown is how many moving ticks of the followed tank the trail counts before its
+// figure is worth reading: three seconds of driving. trailSettle is how many ticks of a
+// scene pass before it counts: a second, for the input buffer to fill or empty after the
+// scene switched it.
+const (
+	trailShown  = 60
+	trailSettle = 20
+)
+
+// tourScript is what the tour found when it began, to put back when it ends, and what its
+// scene does by itself: the gunner's tally and the tick trail.
+type tourScript struct {
+	found     []paneSettings // per pane, as the tour found them
+	foundSlow int
+	trail     view.TickTrail
+	shotBase  client.ShotStats // the far player's shot counters when the scene began
+	flipAt    int              // judged shots of the scene at the gunner's last flip of L
+}
+
+// paneSettings are the switches and the network of a pane the tour changes.
+type paneSettings struct {
+	tech      view.Techniques
+	lagComp   bool
+	preset    string
+	onArrival bool
+}
+
+func (p *clientPane) settings() paneSettings {
+	s := paneSettings{tech: p.tech, lagComp: p.lagComp, onArrival: p.game.InputOnArrival()}
+	if p.net != nil {
+		s.preset = p.net.Preset
+	}
+	return s
+}
+
+func (p *clientPane) restore(s paneSettings) {
+	p.tech, p.lagComp = s.tech, s.lagComp
+	if s.preset != "" {
+		p.setPreset(s.preset)
+	}
+	p.game.SetInputOnArrival(s.onArrival)
+}
+
+// String describes the settings for the window's report.
+func (s paneSettings) String() string {
+	on := func(b bool) string {
+		if b {
+			return "on"
+		}
+		return "off"
+	}
+	inputs := "buffered"
+	if s.onArrival {
+		inputs = "on arrival"
+	}
+	return fmt.Sprintf("prediction %s, reconciliation %s, interpolation %s, lag compensation %s, network %s, inputs %s",
+		on(s.tech.Prediction), on(s.tech.Reconciliation), on(s.tech.Interpolation), on(s.lagComp), s.preset, inputs)
+}
+
+// startTour begins the guided tour and sets its first scene, after noting what it changes.
 func (g *Game) startTour() {
 	g.tour = view.NewTour(view.TourScenes, tourFeatures...)
-	g.tour.Start()
+	g.script.found = g.script.found[:0]
+	for _, p := range g.panes {
+		g.script.found = append(g.script.found, p.settings())
+	}
+	g.script.foundSlow = g.slow
+	if g.bots != nil {
+		g.bots.HoldFire(true) // the tour's lessons are not interrupted by a bot's shells
+	}
+	g.reportSettings("found")
+	g.tour.StartAt(max(g.opts.TourScene, 1))
+	g.opts.TourScene = 0 // O starts the tour again from its first scene
 	g.applyScene()
+}
+
+// endTour puts back every switch, network, speed and bot setting the tour found.
+func (g *Game) endTour() {
+	g.tour.Stop()
+	g.viewChanged = true
+	for i, p := range g.panes {
+		if i < len(g.script.found) {
+			p.restore(g.script.found[i])
+		}
+	}
+	g.setSlow(g.script.foundSlow)
+	if g.bots != nil {
+		g.bots.HoldFire(false)
+	}
+	g.reportSettings("restored")
+}
+
+// reportSettings writes each pane's settings and the speed to the report, as the tour found
+// or restored them.
+func (g *Game) reportSettings(what string) {
+	if g.opts.Report == nil {
+		return
+	}
+	for i, p := range g.panes {
+		fmt.Fprintf(g.opts.Report, "tankclient: tour %s pane %d: %s\n", what, i, p.settings())
+	}
+	fmt.Fprintf(g.opts.Report, "tankclient: tour %s speed 1/%d\n", what, g.slow)
 }
 
 // stepTour handles the tour's keys (next, back, start and stop: pressed reports a key
@@ -24,8 +128,8 @@ func (g *Game) startTour() {
 func (g *Game) stepTour(next, back, toggle bool) (ended bool) {
 	switch {
 	case toggle && g.tour.Running():
-		g.tour.Stop()
-		g.viewChanged = true
+		g.reportScene()
+		g.endTour()
 		return false
 	case toggle:
 		g.startTour()
@@ -33,24 +137,27 @@ func (g *Game) stepTour(next, back, toggle bool) (ended bool) {
 	case !g.tour.Running():
 		return false
 	}
-	auto := g.opts.TourAdvance > 0 && g.frames-g.sceneFrame >= g.opts.TourAdvance
+	shown := g.frames-g.sceneFrame >= tourMaxFrames || g.sceneShown()
+	auto := g.opts.TourAdvance > 0 && g.frames-g.sceneFrame >= g.opts.TourAdvance && shown
+	if !next && !back && !auto {
+		return false
+	}
+	g.reportScene()
 	switch {
 	case next || auto:
 		if !g.tour.Next() {
-			g.viewChanged = true
+			g.endTour()
 			return auto
 		}
 	case back:
 		g.tour.Back()
-	default:
-		return false
 	}
 	g.applyScene()
 	return false
 }
 
-// applyScene sets the current scene's switches and networks on the client panes: the near
-// pane gets the scene's near network, the far pane (or a single window) the far one.
+// applyScene sets the current scene's switches, networks and speed on the client panes: the
+// near pane gets the scene's near network, the far pane (or a single window) the far one.
 func (g *Game) applyScene() {
 	s, n, of, ok := g.tour.Scene()
 	if !ok {
@@ -68,12 +175,133 @@ func (g *Game) applyScene() {
 			p.game.SetInputOnArrival(s.InputOnArrival)
 		}
 	}
+	g.setSlow(max(s.Slow, 1))
+	if g.isDemo() {
+		far := g.panes[1]
+		g.script.trail.Follow(far.game.Welcome().PlayerID, trailSettle)
+		g.script.shotBase, g.script.flipAt = far.game.ShotStats(), 0
+	}
 	if g.opts.Report != nil {
 		mode := "buffered" // as the far pane's (or the single window's) Game now asks for them
 		if last := g.panes[len(g.panes)-1]; last.game.InputOnArrival() {
 			mode = "on arrival"
 		}
 		fmt.Fprintf(g.opts.Report, "tankclient: tour scene %d of %d: %s (inputs %s)\n", n, of, s.Title, mode)
+	}
+}
+
+// scriptTour does what the scene does by itself, before the panes' games update: it drives
+// the players a scene drives while their keys are not held, and runs the far player's gun.
+func (g *Game) scriptTour() {
+	s, _, _, ok := g.tour.Scene()
+	if !ok || !g.isDemo() || g.playback != nil {
+		return
+	}
+	near, far := g.panes[0], g.panes[1]
+	if s.NearDrive != (netcode.Input{}) && near.input == (netcode.Input{}) {
+		near.input = s.NearDrive
+	}
+	if s.FarDrive != (netcode.Input{}) && far.input == (netcode.Input{}) {
+		far.input = s.FarDrive
+	}
+	if s.Gunner {
+		g.runGunner(far, near.game.Welcome().PlayerID)
+	}
+}
+
+// gunnerRange is as near as the tour's gunner drives to its target before it stops: well
+// inside the cannon's range, far enough that the target crosses its sight.
+const gunnerRange = 12
+
+// runGunner aims the far player's gun at the tank target as its pane draws it and fires
+// whenever a shot would hit that drawing; it drives closer while out of gunnerRange, and
+// flips lag compensation every view.GunnerFlipEvery judged shots.
+func (g *Game) runGunner(p *clientPane, target uint32) {
+	t := g.shotTally(p)
+	if judged := t.OnJudged + t.OffJudged; judged-g.script.flipAt >= view.GunnerFlipEvery {
+		p.lagComp, g.script.flipAt = !p.lagComp, judged
+		g.viewChanged = true
+	}
+	a := p.game.AimAt(target)
+	if a.TargetID == 0 || p.input != (netcode.Input{}) {
+		return // nothing to aim at, or the player drives
+	}
+	p.input.Turn = a.Turn
+	self, them := p.game.Local().Predicted(), p.game.Remotes()[target].Pose
+	if math.Hypot(them.X-self.X, them.Y-self.Y) > gunnerRange && math.Abs(a.Turn) < 0.5 {
+		p.input.Throttle = 1
+	}
+	if a.Aligned {
+		p.game.Fire(p.lagComp)
+	}
+}
+
+// shotTally returns p's judged shots since the scene began, with and without lag
+// compensation.
+func (g *Game) shotTally(p *clientPane) view.ShotTally {
+	return view.TallyShots(g.script.shotBase, p.game.ShotStats())
+}
+
+// followTrail adds the server's ticks read since the last frame to the tick trail.
+func (g *Game) followTrail() {
+	s, _, _, ok := g.tour.Scene()
+	if !ok || !s.Trail {
+		return
+	}
+	id := g.script.trail.ID()
+	for _, t := range g.state.Recent {
+		for i, tid := range t.IDs {
+			if tid == id {
+				g.script.trail.Add(t.Tick, t.Poses[i])
+			}
+		}
+	}
+}
+
+// sceneShown reports whether the scene has shown its lesson: the gunner has hit with lag
+// compensation and missed without, the trail has counted its ticks. A scene with nothing
+// scripted, and any scene in a single window, has shown it at once.
+func (g *Game) sceneShown() bool {
+	s, _, _, ok := g.tour.Scene()
+	if !ok || !g.isDemo() {
+		return true
+	}
+	switch {
+	case s.Gunner:
+		t := g.shotTally(g.panes[1])
+		return t.OnHits > 0 && t.OffJudged > t.OffHits
+	case s.Trail:
+		return g.script.trail.Moving >= trailShown
+	}
+	return true
+}
+
+// sceneLines are what the scene counts, under its caption: the gunner's tally, the
+// trail's figure.
+func (g *Game) sceneLines() []view.Line {
+	s, _, _, ok := g.tour.Scene()
+	if !ok || !g.isDemo() {
+		return nil
+	}
+	switch {
+	case s.Gunner:
+		far := g.panes[1]
+		return view.TallyLines(g.shotTally(far), far.lagComp)
+	case s.Trail:
+		return view.TrailLines(&g.script.trail)
+	}
+	return nil
+}
+
+// reportScene writes what the scene showed when it is left, for a test to check against
+// its caption: the lines it counts on screen.
+func (g *Game) reportScene() {
+	_, n, _, ok := g.tour.Scene()
+	if !ok || g.opts.Report == nil {
+		return
+	}
+	for _, l := range g.sceneLines() {
+		fmt.Fprintf(g.opts.Report, "tankclient: tour scene %d showed: %s\n", n, strings.TrimSpace(l.Text))
 	}
 }
 
@@ -84,7 +312,9 @@ func (g *Game) tourLines() []view.Line {
 	if !ok {
 		return nil
 	}
-	ls := []view.Line{{Text: fmt.Sprintf("Tour %d of %d: %s", n, of, s.Title), Style: view.Heading}}
+	ls := []view.Line{{Text: fmt.Sprintf("Tour %d of %d: %s", n, of, s.Title), Style: view.Heading},
+		// The keys come first: a short panel hides its last lines.
+		{Text: ". next   , back   O ends the tour", Style: view.Plain}}
 	caption := s.Caption
 	if !g.isDemo() {
 		caption = s.Solo
@@ -93,5 +323,5 @@ func (g *Game) tourLines() []view.Line {
 	// reading in the source, and breaking them as written leaves ragged lines in a pane
 	// narrower than they are.
 	ls = append(ls, view.Line{Text: strings.Join(caption, " "), Style: view.Plain})
-	return append(ls, view.Line{Text: ". next   , back   O ends the tour", Style: view.Plain})
+	return append(ls, g.sceneLines()...)
 }

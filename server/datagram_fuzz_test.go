@@ -32,7 +32,7 @@ func FuzzDatagram(f *testing.F) {
 		w := newTestWorld(t, func(c *Config) { c.Lane = transport.LaneDatagram })
 		cfg := *w.cfg
 		st := new(counters)
-		sess := newSession(nil, &cfg, st, time.Now()) // the handler never touches the connection
+		sess := newSession(nil, &cfg, st, newServerClock(time.Now())) // the handler never touches the connection
 		sess.joined.Store(true)
 		p, reject := w.join(0, "fuzz", sess)
 		if reject != nil {

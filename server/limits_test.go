@@ -54,7 +54,7 @@ func TestConfig_DerivedInputLead(t *testing.T) {
 func TestSession_ControlOverflowKicksWithReason(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.MaxPlayers = 2
-	s := newSession(nil, &cfg, new(counters), time.Now()) // send and kick never touch the connection
+	s := newSession(nil, &cfg, new(counters), newServerClock(time.Now())) // send and kick never touch the connection
 	for range maxControlFrames {
 		s.send([]byte{1})
 	}
@@ -74,7 +74,7 @@ func TestSession_RosterFitsAtMaxPlayers(t *testing.T) {
 	w := newWorld(&cfg, discardLogger(), new(counters))
 	var last *session
 	for range cfg.MaxPlayers {
-		last = newSession(nil, &cfg, new(counters), time.Now())
+		last = newSession(nil, &cfg, new(counters), newServerClock(time.Now()))
 		if _, reject := w.join(0, "p", last); reject != nil {
 			t.Fatal(reject)
 		}

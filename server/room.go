@@ -22,9 +22,10 @@ func (s *Server) runRoom(ctx context.Context, r *room) {
 	w.setWorkers(snapshotWorkers()) // per-client snapshots off the tick (see fanout.go)
 	defer w.settle()
 	peers := map[uint32]*session{}
-	ticker := time.NewTicker(tickInterval)
+	every := s.clock.tickEvery() // 50 ms of game time (clockrate.go)
+	ticker := time.NewTicker(every)
 	defer ticker.Stop()
-	lastTick := time.Now()
+	lastTick := s.clock.now()
 	joins, seated := r.joins, 0     // joins is nil once this tick has seated MaxJoinsPerTick
 	drainStarted := s.drain.started // nil once the drain has begun, so it is read once
 	draining := false
@@ -69,7 +70,7 @@ func (s *Server) runRoom(ctx context.Context, r *room) {
 			if seated++; seated >= s.cfg.MaxJoinsPerTick {
 				joins = nil // the rest wait for the next tick
 			}
-			p, reject := w.join(time.Since(s.start), req.hello.GetName(), req.sess)
+			p, reject := w.join(s.clock.since(), req.hello.GetName(), req.sess)
 			if reject != nil {
 				s.stats.reject(rejectLabel(reject.GetCode()))
 				req.reply <- joinReply{reject: reject}
@@ -99,10 +100,14 @@ func (s *Server) runRoom(ctx context.Context, r *room) {
 			}
 		case <-ticker.C:
 			joins, seated = r.joins, 0
-			t0 := time.Now()
-			w.owe(t0.Sub(lastTick))
-			lastTick = t0
-			rec := w.step(t0.Sub(s.start))
+			if e := s.clock.tickEvery(); e != every { // the clock's rate changed
+				every = e
+				ticker.Reset(every)
+			}
+			t0, now := time.Now(), s.clock.now()
+			w.owe(now.Sub(lastTick))
+			lastTick = now
+			rec := w.step(s.clock.since())
 			took := time.Since(t0)
 			s.stats.tickDuration.observe(took)
 			r.ticks.observe(took)

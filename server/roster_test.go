@@ -115,7 +115,7 @@ func TestSession_FullServerFitsQueues(t *testing.T) {
 	w := newWorld(&cfg, discardLogger(), new(counters))
 	var sessions []*session
 	join := func(name string) *player {
-		s := newSession(nil, &cfg, new(counters), time.Now())
+		s := newSession(nil, &cfg, new(counters), newServerClock(time.Now()))
 		p, reject := w.join(0, strings.Repeat("x", maxNameBytes-3)+name, s)
 		if reject != nil {
 			t.Fatal(reject)

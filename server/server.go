@@ -34,7 +34,7 @@ type Server struct {
 	traffic     atomic.Pointer[transport.CountingConn] // the socket Serve counts, once it runs
 	listener    atomic.Pointer[transport.Listener]     // for its address-validation counters
 	drain       drain                                  // see drain.go
-	start       time.Time                              // server time 0, set by Serve before anything runs
+	clock       *serverClock                           // game time; server time 0 is set by Serve before anything runs (clockrate.go)
 	heart       heartbeat                              // notices when the process itself was paused (pause.go)
 }
 
@@ -67,6 +67,7 @@ func New(cfg Config) (*Server, error) {
 
 		handshaking: handshakes{max: cfg.MaxHandshakes},
 		drain:       newDrain(),
+		clock:       newServerClock(time.Now()),
 	}, nil
 }
 
@@ -102,7 +103,7 @@ func (s *Server) Serve(ctx context.Context, pc net.PacketConn) error {
 		return err
 	}
 	s.listener.Store(ln)
-	s.start = time.Now()
+	s.clock.begin(time.Now())
 	beatDone := make(chan struct{})
 	defer close(beatDone)
 	go s.heart.run(beatDone)
@@ -151,7 +152,7 @@ func (s *Server) accept(ctx context.Context, ln *transport.Listener, conns *sync
 			}
 			return fmt.Errorf("server: accept: %w", err)
 		}
-		sess := newSession(conn, &s.cfg, &s.stats, s.start)
+		sess := newSession(conn, &s.cfg, &s.stats, s.clock)
 		conn.OnDatagram(sess.onDatagram)
 		op := s.open(sess)
 		untrack := s.track(sess) // before the goroutine, so shutdown cannot miss it

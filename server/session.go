@@ -21,7 +21,7 @@ type session struct {
 	joined  atomic.Bool   // set once Welcome is queued: datagrams count from then on
 	ackTick atomic.Uint32 // InputBatch.snapshot_ack_tick, newest seen (for delta snapshots)
 	mode    atomic.Int32  // an inputMode: how the client asked for its inputs to be applied
-	epoch   time.Time     // server time 0: when Serve started
+	clock   *serverClock  // server time, for when inputs arrive
 
 	inMu    sync.Mutex
 	inbox   []netcode.PendingInput
@@ -40,12 +40,12 @@ type session struct {
 	doneOnce sync.Once
 }
 
-func newSession(conn *transport.Conn, cfg *Config, stats *counters, epoch time.Time) *session {
+func newSession(conn *transport.Conn, cfg *Config, stats *counters, clock *serverClock) *session {
 	return &session{
 		conn:  conn,
 		lane:  cfg.Lane,
 		stats: stats,
-		epoch: epoch,
+		clock: clock,
 		wake:  make(chan struct{}, 1),
 		done:  make(chan struct{}),
 	}
@@ -86,7 +86,7 @@ func (s *session) pushInput(in netcode.PendingInput) bool {
 		return false
 	}
 	s.inbox = append(s.inbox, in)
-	s.arrived.note(in.Tick, time.Since(s.epoch))
+	s.arrived.note(in.Tick, s.clock.since())
 	return true
 }
 
@@ -171,7 +171,7 @@ func (s *session) onDatagram(b []byte) {
 	}
 	n := len(s.copies)
 	s.copies = wire.AppendInputs(s.copies, batch)
-	s.arrived.noteAll(s.copies[n:], time.Since(s.epoch))
+	s.arrived.noteAll(s.copies[n:], s.clock.since())
 }
 
 func (s *session) send(frame []byte) {

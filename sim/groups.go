@@ -75,6 +75,25 @@ func (s runSpec) condFor(i int) linksim.Conditions {
 	return s.cond
 }
 
+// netFor describes bot i's network for its client recording, as the window's title does:
+// the profile's name and what it adds each way, or up and down when they differ.
+func (s runSpec) netFor(i int) string {
+	name := s.profile
+	for _, g := range s.groups {
+		if i >= g.first && i < g.first+g.n {
+			name = g.net
+		}
+	}
+	c := s.condFor(i)
+	switch {
+	case c == (linksim.Conditions{}):
+		return "network " + name + " (nothing added)"
+	case c.Outbound == c.Inbound:
+		return "network " + name + ": " + c.Outbound.String() + " each way"
+	}
+	return "network " + name + ": up " + c.Outbound.String() + ", down " + c.Inbound.String()
+}
+
 // groupReports builds one Report per group from the group's own bots, as if they had been
 // the whole run: the input figures are of the group's own players; the server's tick time
 // and CPU are the shared server's and so the same in every group.

@@ -54,12 +54,6 @@ type playerTick struct {
 // player (a group's bots, or every bot).
 type keep func(now time.Duration, player uint32) bool
 
-// unevenStep is how far one tick's displacement may differ from the tick before's, as a
-// share of the larger, before the motion counts as uneven: a tank that stands for a tick
-// (0) or moves two steps (2x) is far outside it; the bots' steering, which changes speed
-// by a few percent a tick, is inside.
-const unevenStep = 0.3
-
 // record adds one tick's applied inputs and starvation.
 func (l *inputLog) record(rec server.TickRecord) {
 	for _, a := range rec.Applied {
@@ -95,9 +89,8 @@ func (l *inputLog) record(rec server.TickRecord) {
 		}
 		m, pose := l.motion[id], rec.Poses[i]
 		step := math.Hypot(pose.X-m.pose.X, pose.Y-m.pose.Y)
-		if m.seen && (step > 0 || m.step > 0) {
-			p.moving = true
-			p.uneven = math.Abs(step-m.step) > unevenStep*max(step, m.step)
+		if m.seen {
+			p.moving, p.uneven = netcode.StepUneven(m.step, step) // the rule the demo's tick trail uses too
 		}
 		l.motion[id] = motion{pose: pose, step: step, seen: true}
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -12,7 +13,8 @@ import (
 )
 
 // TestRun_RecordsEveryBot: with RecordDir, each bot of a run leaves a client recording
-// named after the run, which replays through a Game to its end.
+// named after the run, which replays through a Game to its end and names the bot's network
+// (so its replay does not say network conditioning was unavailable).
 func TestRun_RecordsEveryBot(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.Bots, cfg.Duration, cfg.Contact = 2, 1500*time.Millisecond, false
@@ -35,6 +37,9 @@ func TestRun_RecordsEveryBot(t *testing.T) {
 		}
 		if err := p.StepToEnd(); err != nil {
 			t.Fatalf("%s: frame %d: %v", f, p.Frames(), err)
+		}
+		if n := p.Game().Network(); !strings.HasPrefix(n, "network broadband: ") {
+			t.Errorf("%s: the recording names its network %q, want broadband's", f, n)
 		}
 		if p.Frames() < 30 || p.Game().Local() == nil {
 			t.Errorf("%s: %d frames replayed; want the bot's 1.5 s at 60 frames a second, with its tank", f, p.Frames())

@@ -260,6 +260,7 @@ func runBots(ctx context.Context, spec runSpec, addr string, start time.Time, tr
 				OnFrame:    b.probe.onFrame,
 				Fire:       cfg.Fire,
 				LagComp:    cfg.LagComp,
+				Network:    spec.netFor(i),
 			}
 			if rec != nil {
 				bc.Record = rec

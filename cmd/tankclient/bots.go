@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"tanknet/client"
@@ -21,6 +22,8 @@ type botPool struct {
 	logger *slog.Logger
 	// frame is each bot's update period (client.BotConfig.Frame); 0: 60 a second.
 	frame time.Duration
+	clock *client.Clock // the demo's game time, which slow motion slows
+	hold  atomic.Bool   // the bots hold their fire (render.Bots.HoldFire)
 
 	mu      sync.Mutex
 	cancels []context.CancelFunc // one per running bot, oldest first
@@ -43,7 +46,7 @@ func (b *botPool) Add() {
 	b.cancels = append(b.cancels, cancel)
 	b.started++
 	cfg := client.BotConfig{Addr: b.addr, Name: fmt.Sprintf("bot%d", b.started), Seed: uint64(b.started),
-		Options: b.opts, Fire: true, LagComp: true, Skill: b.skill, Frame: b.frame}
+		Options: b.opts, Fire: true, LagComp: true, Skill: b.skill, Frame: b.frame, Clock: b.clock, HoldFire: b.hold.Load}
 	b.wg.Add(1)
 	go func() {
 		defer b.wg.Done()
@@ -69,6 +72,9 @@ func (b *botPool) Count() int {
 	defer b.mu.Unlock()
 	return len(b.cancels)
 }
+
+// HoldFire stops (true) or lets (false) every bot fire and steer at other tanks.
+func (b *botPool) HoldFire(hold bool) { b.hold.Store(hold) }
 
 // stop stops every bot and waits for their goodbyes.
 func (b *botPool) stop() {

@@ -49,11 +49,17 @@ type Config struct {
 	BotSkill client.Skill
 
 	// Width and Height are the initial window size; Position, if set, where it opens.
-	Width, Height int
-	Position      *image.Point
+	// widthGiven and heightGiven say the flags set them: a demo, or the three-pane replay of
+	// a demo's recordings, otherwise opens at the demo's size.
+	Width, Height           int
+	widthGiven, heightGiven bool
+	Position                *image.Point
 	// Screenshot, if set, runs Frames frames, writes the window to this PNG file and exits.
 	Screenshot string
 	Frames     int
+	// ScreenshotDetails also prints, with Screenshot, the server's tanks as drawn and how
+	// each HUD fitted its panel (for tests).
+	ScreenshotDetails bool
 	// GIF, if set with Screenshot, records the run's frames into this animated GIF.
 	GIF string
 	// Record, if set, is the file a client recording of the session goes to (with -demo,
@@ -80,6 +86,10 @@ type Config struct {
 	// with it; OnFrame is render.Options.OnFrame (the browser page's report reads it).
 	Bot     uint64
 	OnFrame func(now time.Time, games []*client.Game)
+	// TourScene, if more than 1, starts the tour at that scene.
+	TourScene int
+	// Slow starts the demo in slow motion, that many times slower (1, 4 or 8; M changes it).
+	Slow int
 }
 
 // DefaultConfig returns the settings for a local game against a tankserver on port 7777.
@@ -98,6 +108,7 @@ func DefaultConfig() Config {
 		Width:       1200,
 		Height:      640, // the default arena, the timeline strip and the HUD panel, with little to spare
 		Frames:      120, // two seconds at 60 TPS: joined, snapshots flowing, buffers full
+		Slow:        1,
 	}
 }
 
@@ -122,6 +133,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("-frames %d: a screenshot needs at least one frame", c.Frames)
 	case c.Bots < 0 || c.Bots > maxDemoBots:
 		return fmt.Errorf("-bots %d: want 0 to %d (the server seats 16 players with the near and far ones)", c.Bots, maxDemoBots)
+	case c.Slow != 1 && !c.Demo:
+		return fmt.Errorf("-slow %d: slow motion is the demo's (it slows its own server)", c.Slow)
 	case c.FrameReport < 0:
 		return fmt.Errorf("-frame-report %d: want a number of frames", c.FrameReport)
 	}
@@ -134,23 +147,26 @@ func (c Config) Validate() error {
 // renderOptions returns the window options for c over the conditioner cc (nil: none).
 func (c Config) renderOptions(cc *linksim.ConditionedConn) render.Options {
 	o := render.Options{
-		Title:            "tanknet — " + c.Name + " @ " + c.Server + roomTitle(c.Room),
-		Width:            c.Width,
-		Height:           c.Height,
-		Position:         c.Position,
-		Game:             c.Game,
-		Techniques:       c.Techniques,
-		ScreenshotPath:   c.Screenshot,
-		ScreenshotFrames: c.Frames,
-		ScreenshotWhen:   c.ScreenshotWhen,
-		GIFPath:          c.GIF,
-		FrameReport:      c.FrameReport,
-		Tour:             c.Tour || c.TourAdvance > 0,
-		TourAdvance:      c.TourAdvance,
-		Gunner:           c.Gunner,
-		ShowScores:       c.Scores,
-		Bot:              c.Bot,
-		OnFrame:          c.OnFrame,
+		Title:             "tanknet — " + c.Name + " @ " + c.Server + roomTitle(c.Room),
+		Width:             c.Width,
+		Height:            c.Height,
+		Position:          c.Position,
+		Game:              c.Game,
+		Techniques:        c.Techniques,
+		ScreenshotPath:    c.Screenshot,
+		ScreenshotFrames:  c.Frames,
+		ScreenshotDetails: c.ScreenshotDetails,
+		ScreenshotWhen:    c.ScreenshotWhen,
+		GIFPath:           c.GIF,
+		FrameReport:       c.FrameReport,
+		Tour:              c.Tour || c.TourAdvance > 0 || c.TourScene > 0,
+		TourScene:         c.TourScene,
+		TourAdvance:       c.TourAdvance,
+		Slow:              c.Slow,
+		Gunner:            c.Gunner,
+		ShowScores:        c.Scores,
+		Bot:               c.Bot,
+		OnFrame:           c.OnFrame,
 	}
 	if c.Screenshot != "" || c.FrameReport > 0 || c.TourAdvance > 0 {
 		o.Report = os.Stdout

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"runtime"
+	"slices"
 	"sync"
 	"syscall"
 	"time"
@@ -15,6 +16,7 @@ import (
 	"tanknet/client"
 	"tanknet/linksim"
 	"tanknet/render"
+	"tanknet/render/view"
 	"tanknet/server"
 	"tanknet/server/recording"
 	"tanknet/transport"
@@ -26,8 +28,9 @@ const serverStopWait = 5 * time.Second
 // truthBox holds the newest tick of the in-process server for the demo's server pane: the
 // server's tick goroutine writes it, the window's goroutine reads it.
 type truthBox struct {
-	mu    sync.Mutex
-	state render.Truth
+	mu     sync.Mutex
+	state  render.Truth
+	recent []render.TruthTick // the newest ticks, oldest first, at most view.TrailLen
 }
 
 // observe copies one tick's outcome (server.Server.Observe; valid only during the call).
@@ -41,6 +44,10 @@ func (b *truthBox) observe(r server.TickRecord) {
 	for _, c := range r.Combat {
 		b.state.Combat = append(b.state.Combat, render.TankCombat{Health: c.Health, Destroyed: c.Destroyed, RespawnTick: c.RespawnTick})
 	}
+	if len(b.recent) == view.TrailLen {
+		b.recent = b.recent[:copy(b.recent, b.recent[1:])]
+	}
+	b.recent = append(b.recent, render.TruthTick{Tick: r.Tick, IDs: slices.Clone(r.IDs), Poses: slices.Clone(r.Poses)})
 }
 
 // read copies the newest tick into dst, unless dst already holds it.
@@ -48,12 +55,20 @@ func (b *truthBox) read(dst *render.Truth) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if dst.Tick == b.state.Tick {
+		dst.Recent = dst.Recent[:0]
 		return // the window draws several frames a tick
 	}
+	last := dst.Tick
 	dst.Tick = b.state.Tick
 	dst.IDs = append(dst.IDs[:0], b.state.IDs...)
 	dst.Poses = append(dst.Poses[:0], b.state.Poses...)
 	dst.Combat = append(dst.Combat[:0], b.state.Combat...)
+	dst.Recent = dst.Recent[:0]
+	for _, t := range b.recent {
+		if t.Tick > last {
+			dst.Recent = append(dst.Recent, t) // the box never changes a tick it keeps
+		}
+	}
 }
 
 // runDemo runs the three-pane demo: a server in this process listening on cfg.Server, and
@@ -135,7 +150,8 @@ func runDemo(ctx context.Context, cfg Config) (err error) {
 		_ = near.Close("demo could not start")
 		return err
 	}
-	bots := &botPool{ctx: ctx, addr: addr, skill: cfg.BotSkill, opts: cfg.Game, logger: slog.Default()}
+	clock := client.NewClock(time.Now()) // the players' and bots' game time: M slows it with the server's
+	bots := &botPool{ctx: ctx, addr: addr, skill: cfg.BotSkill, opts: cfg.Game, logger: slog.Default(), clock: clock}
 	if runtime.GOOS == "js" {
 		// In a browser tab everything shares one thread with the drawing: bots that update
 		// 20 times a second (a prediction step each, as tanksim's -bot-fps 20) leave the
@@ -149,7 +165,8 @@ func runDemo(ctx context.Context, cfg Config) (err error) {
 	opts := cfg.renderOptions(nil)
 	opts.Title = "tanknet demo — near player | server | far player @ " + addr
 	opts.Record = recs
-	err = render.RunDemo(ctx, render.DemoOptions{Options: opts, Near: near, Far: far, NearNet: nearNet, FarNet: farNet, Truth: truth.read, Bots: bots})
+	err = render.RunDemo(ctx, render.DemoOptions{Options: opts, Near: near, Far: far, NearNet: nearNet, FarNet: farNet,
+		Truth: truth.read, Bots: bots, Clock: clock, ServerRate: srv.SetClockRate})
 	time.Sleep(transport.CloseLinger) // let the goodbyes cross the simulated links
 	return err
 }

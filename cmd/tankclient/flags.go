@@ -36,6 +36,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (Config, error) {
 	pos := fs.String("pos", "", "where the window opens: `x,y` of its top-left corner in screen pixels")
 	fs.StringVar(&cfg.Screenshot, "screenshot", "", "write a PNG of the window to `file` after -frames frames, then exit")
 	fs.IntVar(&cfg.Frames, "frames", cfg.Frames, "frames to draw before -screenshot")
+	fs.BoolVar(&cfg.ScreenshotDetails, "screenshot-details", false, "with -screenshot, also print the server's tanks as the demo's server pane drew them and how each HUD fitted its panel, a line each (tests compare them with the picture)")
 	fs.StringVar(&cfg.Record, "record", "", "write a client recording of the session (what arrived, when, and the keys) to `file`; with -demo, file-near and file-far, and the demo's server recording file-server (docs/RECORDINGS.md)")
 	fs.StringVar(&cfg.Replay, "replay", "", "play a client recording `file` in the window instead of joining a server: Space plays and pauses, arrows step and change speed, the bar seeks")
 	fs.DurationVar(&cfg.ReplayAt, "replay-at", 0, "with -replay, open the recording paused at this `moment` (e.g. 30s)")
@@ -46,6 +47,8 @@ func parseFlags(fs *flag.FlagSet, args []string) (Config, error) {
 	fs.BoolVar(&cfg.Scores, "scores", false, "keep the scoreboard open (otherwise hold Tab)")
 	fs.BoolVar(&cfg.Tour, "tour", false, "start the guided tour: scene by scene through the netcode (O starts and ends it at any time)")
 	fs.IntVar(&cfg.TourAdvance, "tour-advance", 0, "with -tour, go on to the next scene every this many `frames` and exit after the last (tests, recordings)")
+	fs.IntVar(&cfg.TourScene, "tour-scene", 0, "start the guided tour at this `scene` (1 is the first; screenshots)")
+	fs.IntVar(&cfg.Slow, "slow", cfg.Slow, "with -demo, start in slow motion this many `times` slower: 1, 4 or 8 (M steps through them)")
 	fs.StringVar(&cfg.CPUProfile, "cpuprofile", "", "write a CPU profile of the whole run to `file` (go tool pprof reads it)")
 	fs.Usage = func() { usage(fs) }
 	if err := cliflag.Parse(fs, args); err != nil {
@@ -55,6 +58,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (Config, error) {
 	var err error
 	given := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	cfg.widthGiven, cfg.heightGiven = given["width"], given["height"]
 	if cfg.Demo {
 		if !given["width"] {
 			cfg.Width = demoWidth

@@ -35,7 +35,8 @@ func TestParseFlags_EveryFlag(t *testing.T) {
 	cfg, err := parse("-server", "127.0.0.1:9", "-name", "ada", "-timeout", "2s", "-net", "mobile-3g", "-interp", "adaptive",
 		"-interp-delay", "150ms", "-prediction=false", "-interpolation=false", "-demo", "-bots", "3", "-bot-skill", "easy",
 		"-far-net", "wifi-bad", "-pos", "10,20", "-screenshot", "a.png", "-frames", "30", "-gif", "a.gif", "-frame-report", "60",
-		"-screenshot-when", "hit", "-gunner", "-scores", "-tour", "-tour-advance", "5", "-cpuprofile", "cpu.out", "-record", "m.tnrec")
+		"-screenshot-when", "hit", "-gunner", "-scores", "-tour", "-tour-advance", "5", "-cpuprofile", "cpu.out", "-record", "m.tnrec",
+		"-tour-scene", "6", "-slow", "4", "-screenshot-details")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,6 +59,8 @@ func TestParseFlags_EveryFlag(t *testing.T) {
 		{"-frame-report", cfg.FrameReport == 60}, {"-screenshot-when", cfg.ScreenshotWhen == "hit"},
 		{"-gunner -scores", cfg.Gunner && cfg.Scores}, {"-tour -tour-advance", cfg.Tour && cfg.TourAdvance == 5},
 		{"-cpuprofile", cfg.CPUProfile == "cpu.out"}, {"-record", cfg.Record == "m.tnrec"},
+		{"-tour-scene", cfg.TourScene == 6 && cfg.renderOptions(nil).Tour}, {"-slow", cfg.Slow == 4},
+		{"-screenshot-details", cfg.ScreenshotDetails},
 	}
 	for _, c := range checks {
 		if !c.ok {
@@ -81,6 +84,7 @@ func TestParseFlags_Refuses(t *testing.T) {
 		{"-pos", "10"}, {"-interp", "sometimes"}, {"-width", "100"}, {"-frame-report", "-1"}, {"-screenshot-when", "never", "-screenshot", "a.png"},
 		{"-replay-at", "5s"}, {"-replay", "m.tnrec", "-replay-at", "-1s"}, {"-replay", "m.tnrec", "-demo"}, {"-replay", "m.tnrec", "-record", "n.tnrec"},
 		{"-demo", "-room", "blue"}, {"-replay", "m.tnrec", "-room", "blue"},
+		{"-slow", "4"}, {"-demo", "-slow", "3"}, {"-demo", "-tour-scene", "-1"},
 	} {
 		if _, err := parse(args...); err == nil {
 			t.Errorf("parseFlags(%q) = nil error, want it refused", args)

@@ -13,8 +13,8 @@
 // Keys: W/S or Up/Down drive, A/D or Left/Right turn; P, R and I switch prediction,
 // reconciliation and interpolation off and on (reconciliation acts only with prediction on); G the ghosts, H the HUD, T the timeline strip, B the remote tank it follows; N and
 // Shift+N step through the network presets; F1 shows the keys; Esc quits. In the -demo
-// window WASD drives the near player and the arrows the far one, and P, R, I, N, L and B act
-// on the pane under the mouse (both over the server pane).
+// window WASD drives the near player and the arrows the far one, P, R, I, N, L, B and U act
+// on the pane under the mouse (both over the server pane), and M slows the whole demo.
 //
 // tankclient needs a display (X11); without one it says so and exits 2. It exits 0 when the
 // player quits, 1 when the server is lost mid-game and 2 when it cannot join (no answer,

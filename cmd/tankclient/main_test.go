@@ -9,6 +9,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -64,7 +66,8 @@ func freeAddr(t *testing.T) string {
 }
 
 // TestFrameReport_Demo: -demo -frame-report N draws N frames, prints one JSON object with
-// their count, rate and frame-time percentiles on stdout, and exits 0.
+// their count, rate and frame-time percentiles and each player's input wait on stdout, and
+// exits 0.
 func TestFrameReport_Demo(t *testing.T) {
 	if os.Getenv("DISPLAY") == "" {
 		t.Fatal("this test needs a display: run it under xvfb-run -a")
@@ -80,12 +83,21 @@ func TestFrameReport_Demo(t *testing.T) {
 		Frames  int                `json:"frames"`
 		FPS     float64            `json:"fps"`
 		FrameMS map[string]float64 `json:"frame_ms"`
+		Waits   []struct {
+			Player string  `json:"player"`
+			P50    float64 `json:"p50"`
+			P99    float64 `json:"p99"`
+			Ticks  int     `json:"ticks"`
+		} `json:"input_wait_ms"`
 	}
 	if err := json.Unmarshal(out, &r); err != nil {
 		t.Fatalf("stdout is not one JSON object: %v\n%s", err, out)
 	}
 	if r.Frames != 30 || r.FPS <= 0 || r.FrameMS["p50"] <= 0 || r.FrameMS["p99"] < r.FrameMS["p50"] {
 		t.Errorf("report %s: want 30 frames, a positive rate and p99 >= p50 > 0", out)
+	}
+	if len(r.Waits) != 2 || r.Waits[0].Player != "near" || r.Waits[1].Player != "far" || r.Waits[0].Ticks < 1 {
+		t.Errorf("report %s: want the near and the far player's input waits, the near one over at least a tick", out)
 	}
 }
 
@@ -138,14 +150,23 @@ func TestHelp_WithAndWithoutDisplay(t *testing.T) {
 	}
 }
 
+// unevenLine is the tick trail's figure as the tour shows it.
+var unevenLine = regexp.MustCompile(`^Uneven ticks \(motion_uneven_ratio\): (\d+)% of (\d+) moving$`)
+
 // TestTour_RunsEndToEnd: -demo -tour-advance N shows every scene of the guided tour in
 // order, setting each (the far player's inputs as the scene says, which the window reports
-// from its client), and exits 0 after the last.
+// from its client); each scripted scene shows what its caption promises (scene 6: a hit
+// with lag compensation and a miss without, counted on screen; scene 7 against scene 8: far
+// more uneven ticks with inputs applied as they arrive than with the buffer); and leaving
+// after the last scene puts back every switch, network, input mode and the speed it found,
+// here not the defaults (interpolation off, the far player on broadband, an eighth of real
+// time). It exits 0 after the last scene. The scenes wait for their counts, not for time.
 func TestTour_RunsEndToEnd(t *testing.T) {
 	if os.Getenv("DISPLAY") == "" {
 		t.Fatal("this test needs a display: run it under xvfb-run -a")
 	}
-	cmd := exec.Command(tankclientBinary(t), "-demo", "-server", freeAddr(t), "-bots", "0", "-width", "800", "-height", "450", "-tour-advance", "15")
+	cmd := exec.Command(tankclientBinary(t), "-demo", "-server", freeAddr(t), "-bots", "2", "-width", "800", "-height", "450",
+		"-tour-advance", "15", "-interpolation=false", "-far-net", "broadband", "-slow", "8")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -164,12 +185,81 @@ func TestTour_RunsEndToEnd(t *testing.T) {
 		want = append(want, fmt.Sprintf("tankclient: tour scene %d of %d: %s (inputs %s)", n, of, s.Title, mode))
 	}
 	var got []string
+	found, restored := map[string]string{}, map[string]string{}
+	showed := map[int][]string{}
 	for _, l := range strings.Split(string(out), "\n") {
-		if strings.HasPrefix(l, "tankclient: tour scene") {
+		var n int
+		switch {
+		case strings.HasPrefix(l, "tankclient: tour scene") && !strings.Contains(l, " showed: "):
 			got = append(got, l)
+		case strings.HasPrefix(l, "tankclient: tour found speed"), strings.HasPrefix(l, "tankclient: tour restored speed"):
+		case strings.HasPrefix(l, "tankclient: tour found "):
+			k, v, _ := strings.Cut(strings.TrimPrefix(l, "tankclient: tour found "), ": ")
+			found[k] = v
+		case strings.HasPrefix(l, "tankclient: tour restored "):
+			k, v, _ := strings.Cut(strings.TrimPrefix(l, "tankclient: tour restored "), ": ")
+			restored[k] = v
+		default:
+			var rest string
+			if k, _ := fmt.Sscanf(l, "tankclient: tour scene %d showed:", &n); k == 1 {
+				_, rest, _ = strings.Cut(l, "showed: ")
+				showed[n] = append(showed[n], rest)
+			}
 		}
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("the tour showed\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+
+	// Leaving restores what the tour found, which was what the flags set.
+	wantFound := map[string]string{
+		"pane 0": "prediction on, reconciliation on, interpolation off, lag compensation on, network none, inputs buffered",
+		"pane 1": "prediction on, reconciliation on, interpolation off, lag compensation on, network broadband, inputs buffered",
+	}
+	for k, v := range wantFound {
+		if found[k] != v {
+			t.Errorf("the tour found %s: %q, want %q (the flags)", k, found[k], v)
+		}
+	}
+	if len(found) != 2 || fmt.Sprint(found) != fmt.Sprint(restored) {
+		t.Errorf("the tour found\n%v\nand restored\n%v\nwant the same", found, restored)
+	}
+	if !strings.Contains(string(out), "tankclient: tour found speed 1/8") || !strings.Contains(string(out), "tankclient: tour restored speed 1/8") {
+		t.Errorf("the tour did not find and restore slow motion 1/8:\n%s", out)
+	}
+
+	// Scene 6: lag compensation on hits what was drawn, off misses it.
+	var onJudged, onHits, onMisses, offJudged, offHits, offMisses int
+	for _, l := range showed[6] {
+		switch {
+		case strings.HasPrefix(l, "L on "):
+			fmt.Sscanf(l[strings.Index(l, ":")+1:], " %d shots: %d hits, %d misses", &onJudged, &onHits, &onMisses)
+		case strings.HasPrefix(l, "L off "):
+			fmt.Sscanf(l[strings.Index(l, ":")+1:], " %d shots: %d hits, %d misses", &offJudged, &offHits, &offMisses)
+		}
+	}
+	if onHits < 1 || offMisses < 1 || onJudged != onHits+onMisses || offJudged != offHits+offMisses {
+		t.Errorf("scene 6 showed %q: want at least one hit with L on and one miss with L off, counted", showed[6])
+	}
+
+	// Scenes 7 and 8: the far player's uneven ticks on arrival and with the buffer.
+	uneven := func(scene int) float64 {
+		for _, l := range showed[scene] {
+			if m := unevenLine.FindStringSubmatch(l); m != nil {
+				pct, _ := strconv.Atoi(m[1])
+				moving, _ := strconv.Atoi(m[2])
+				if moving < 60 {
+					t.Errorf("scene %d counted %d moving ticks, want the 60 it waits for", scene, moving)
+				}
+				return float64(pct)
+			}
+		}
+		t.Errorf("scene %d showed no uneven share: %q", scene, showed[scene])
+		return -1
+	}
+	onArrival, buffered := uneven(7), uneven(8)
+	t.Logf("scene 6: L on %d of %d hit, L off %d of %d missed; uneven ticks %v%% on arrival, %v%% buffered", onHits, onJudged, offMisses, offJudged, onArrival, buffered)
+	if onArrival < 25 || buffered > 20 || buffered > onArrival/2 {
+		t.Errorf("uneven ticks: %v%% with inputs on arrival, %v%% with the buffer; want many on arrival and almost none with the buffer", onArrival, buffered)
 	}
 }

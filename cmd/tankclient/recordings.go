@@ -54,6 +54,12 @@ func replaySet(ctx context.Context, cfg Config, paths []string) error {
 		return &joinError{fmt.Errorf("-replay %s: %w", cfg.Replay, err)}
 	}
 	opts := cfg.renderOptions(nil)
+	if !cfg.widthGiven {
+		opts.Width = demoWidth // the demo's three panes, as they were recorded
+	}
+	if !cfg.heightGiven {
+		opts.Height = demoHeight + render.ReplayBarHeight
+	}
 	opts.Title = "tanknet replay — " + filepath.Base(cfg.Replay) + ": near player | server | far player"
 	if err := render.RunMatchReplay(ctx, set, cfg.ReplayAt, opts); err != nil {
 		return &joinError{fmt.Errorf("-replay %s: %w", cfg.Replay, err)}

@@ -156,3 +156,50 @@ func TestRecord_DemoWritesAReplayableRecordingPerPlayer(t *testing.T) {
 		t.Errorf("an unwritable -record path: %v, %s; want an error naming -record", err, out)
 	}
 }
+
+// TestRecord_SlowMotionDemoVerifies: a demo run in slow motion (-slow 4) writes a server
+// recording that verifies exact and player recordings that replay to their end with no
+// residual: slow motion changes how long a tick lasts on the wall clock, never what a tick is.
+func TestRecord_SlowMotionDemoVerifies(t *testing.T) {
+	if os.Getenv("DISPLAY") == "" {
+		t.Fatal("this test needs a display: run it under xvfb-run -a")
+	}
+	dir := t.TempDir()
+	cmd := exec.Command(tankclientBinary(t), "-demo", "-slow", "4", "-server", freeAddr(t), "-bots", "1", "-width", "800", "-height", "450",
+		"-frames", "300", "-screenshot", filepath.Join(dir, "shot.png"), "-record", filepath.Join(dir, "m.tnrec"))
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("tankclient -demo -slow 4 -record: %v\n%s", err, stderr.Bytes())
+	}
+	if !strings.Contains(string(out), "tankclient: speed 1/4") {
+		t.Errorf("the demo did not report running at 1/4:\n%s", out)
+	}
+	f, err := os.Open(filepath.Join(dir, "m-server.tnrec"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rep, err := recording.Verify(f)
+	if err != nil || !rep.Exact() || rep.Ticks < 10 || rep.Moves == 0 {
+		t.Errorf("the slow motion demo's server recording: %v, %v (%d ticks, %d moves); want it exact, with ticks and moves", rep, err, rep.Ticks, rep.Moves)
+	}
+	for _, player := range []string{"near", "far"} {
+		data, err := os.ReadFile(filepath.Join(dir, "m-"+player+".tnrec"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := client.OpenReplay(bytes.NewReader(data), time.Unix(0, 0))
+		if err != nil {
+			t.Fatalf("%s: %v", player, err)
+		}
+		if err := p.StepToEnd(); err != nil {
+			t.Fatalf("%s: frame %d: %v", player, p.Frames(), err)
+		}
+		l := p.Game().Local()
+		if l == nil || l.Counters().NonZeroResiduals != 0 || p.Game().Stats().Snapshots == 0 {
+			t.Errorf("%s: replayed %d frames; want its tank, snapshots and no residual", player, p.Frames())
+		}
+	}
+}

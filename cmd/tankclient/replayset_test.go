@@ -25,7 +25,7 @@ import (
 func checkSetReplay(t *testing.T, dir string) {
 	t.Helper()
 	replay := exec.Command(tankclientBinary(t), "-replay", filepath.Join(dir, "m.tnrec"), "-replay-at", "250ms",
-		"-width", "1200", "-height", "500", "-frames", "30", "-screenshot", filepath.Join(dir, "set.png"))
+		"-width", "1200", "-height", "500", "-frames", "30", "-screenshot", filepath.Join(dir, "set.png"), "-screenshot-details")
 	out, err := replay.Output()
 	if err != nil {
 		t.Fatalf("tankclient -replay SET: %v\n%s", err, out)

@@ -125,6 +125,11 @@ func CombatLines(g *client.Game, lagComp bool) []Line {
 		disagree = Warn
 	}
 	add(disagree, "saw a hit, server said miss: %d", st.SawHitServerMiss)
+	if st.SawHitMoved > 0 {
+		// On a perfect link with lag compensation this is the only cause: the shell left
+		// from where the server had our tank, not where we predicted it.
+		add(Warn, "  %d of them: the server had your tank elsewhere (pushed by a tank)", st.SawHitMoved)
+	}
 	refused := 0
 	for _, n := range st.Refused {
 		refused += n

@@ -61,3 +61,25 @@ func TestFrameSummary_NoFramesSaysWhy(t *testing.T) {
 		t.Errorf("an empty summary reads %q", s)
 	}
 }
+
+// TestFrameSummary_InputWaits: the frame report carries each player's wait percentiles,
+// and none when no waits are given.
+func TestFrameSummary_InputWaits(t *testing.T) {
+	var waits []time.Duration
+	for i := range 100 {
+		waits = append(waits, time.Duration(i)*time.Millisecond)
+	}
+	w := SummarizeWaits("near", waits)
+	if w.P50 != 50*time.Millisecond || w.P99 != 99*time.Millisecond || w.Ticks != 100 {
+		t.Errorf("SummarizeWaits = %+v, want p50 50 ms, p99 99 ms over 100 ticks", w)
+	}
+	s := FrameSummary{Frames: 2, FPS: 60}
+	if got := s.JSON(); strings.Contains(got, "input_wait") {
+		t.Errorf("JSON() without waits = %s, want no input_wait_ms", got)
+	}
+	w.Resyncs = 2
+	want := `"input_wait_ms": [{"player": "near", "p50": 50.0, "p99": 99.0, "ticks": 100, "clock_resyncs": 2}, {"player": "far", "p50": 0.0, "p99": 0.0, "ticks": 0, "clock_resyncs": 0}]}`
+	if got := s.JSON(w, SummarizeWaits("far", nil)); !strings.HasSuffix(got, want) {
+		t.Errorf("JSON(waits) = %s, want it to end %s", got, want)
+	}
+}

@@ -172,6 +172,8 @@ func Help(demo bool) []Line {
 			Line{"             over the server pane, on both", Dim},
 			Line{"Space        near player fires; Enter: far player", Plain},
 			Line{"+ / -        add / remove a bot", Plain},
+			Line{"M / Shift+M  slow motion: 1/4, 1/8, real time", Plain},
+			Line{"             (server, both players, links, bots)", Dim},
 		)
 	} else {
 		ls = append(ls,
@@ -210,6 +212,7 @@ func Help(demo bool) []Line {
 		Line{"             orange: held, nothing to slide to", Dim},
 		Line{"local        inputs: grey acknowledged, blue pending;", Dim},
 		Line{"             pink: corrected, red: snapped", Dim},
+		Line{"             (a respawn is marked RESPAWNED, not snapped)", Dim},
 	)
 }
 
@@ -236,6 +239,7 @@ func FitHelp(lines []Line, n int) []Line {
 func DemoLegend(players, bots, wrecks int) []Line {
 	ls := []Line{
 		{"Three views of one game", Heading},
+		{"O guided tour  F1 every key  Esc quit", Plain}, // first: a short panel hides the last lines
 		{"left    the near player: a good network", Plain},
 		{fmt.Sprintf("middle  the server's truth: %d tanks, %d wrecked, 20 ticks/s", players, wrecks), Plain},
 	}
@@ -252,7 +256,7 @@ func DemoLegend(players, bots, wrecks int) []Line {
 		{"P R I N L B U: the pane under the mouse", Plain},
 		{"(over this pane: both)", Dim},
 		{"T strip  G ghosts  H HUD  E whole HUD", Plain},
-		{"O guided tour  F1 help  Esc quit", Plain},
+		{"M slow motion (1/4, 1/8)", Plain},
 	}...)
 }
 

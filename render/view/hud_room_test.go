@@ -3,6 +3,7 @@ package view
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -25,5 +26,18 @@ func TestHUD_NamesTheRoom(t *testing.T) {
 			t.Errorf("room %q: the HUD's lines start %+v, want %q after the heading", c.room, lines[:min(2, len(lines))], want)
 		}
 		sess.Close("test over")
+	}
+}
+
+// TestDemoLegend_KeysSurviveAShortPanel: the legend's first lines say where the tour and the
+// help are, so the panel of an 800x450 demo, which hides the last lines, still shows them.
+func TestDemoLegend_KeysSurviveAShortPanel(t *testing.T) {
+	lines := FitPanel(DemoLegend(8, 6, 0), 40, 6)
+	found := false
+	for _, l := range lines {
+		found = found || strings.Contains(l.Text, "O guided tour") && strings.Contains(l.Text, "F1")
+	}
+	if !found {
+		t.Errorf("a six-row panel shows %q, want the tour and help keys among them", lines)
 	}
 }

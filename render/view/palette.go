@@ -66,3 +66,9 @@ func MarkColor(k MarkKind) color.RGBA {
 	}
 	return markColors[k]
 }
+
+// The tour's tick trail: a dot per server tick of the followed tank.
+var (
+	TrailEven   = color.RGBA{0xf0, 0xf0, 0xf0, 0xff} // white: moved as the tick before
+	TrailUneven = color.RGBA{0xff, 0x90, 0x30, 0xff} // orange: stood, or lurched
+)

@@ -23,6 +23,10 @@ type Pane struct {
 	Title  Rect  // zero in the single window, whose title bar names it
 	Frame  Frame // the arena and the HUD panel (zero panel when the HUD is hidden)
 	Strip  Rect  // under the arena; zero when the strip is hidden or the pane has none
+	// Chart is the demo's server pane's row under its arena, where the clients have their
+	// strips: the tour's tick trail charts each tick's motion there. Zero elsewhere, and
+	// when the strip is hidden.
+	Chart Rect
 }
 
 // SingleLayout places one client's pane in a screenW x screenH window: Layout, with the
@@ -86,8 +90,11 @@ func DemoLayout(screenW, screenH int, worldW, worldH float64, hud, strip bool) [
 		p.Frame = Frame{Arena: Rect{X: x + (colW-aw)/2, Y: arenaTop, W: aw, H: ah}, Scale: scale, worldH: worldH}
 		y := arenaTop + ah
 		if strip {
+			row := Rect{X: p.Frame.Arena.X, Y: y + paneGap, W: aw, H: StripHeight}
 			if i != ServerPane {
-				p.Strip = Rect{X: p.Frame.Arena.X, Y: y + paneGap, W: aw, H: StripHeight}
+				p.Strip = row
+			} else {
+				p.Chart = row
 			}
 			y += paneGap + StripHeight
 		}

@@ -1,6 +1,8 @@
 package view
 
 import (
+	"strings"
+
 	"tanknet/client"
 	"tanknet/netcode"
 )
@@ -86,4 +88,28 @@ func onOff(b bool) string {
 		return "on"
 	}
 	return "off"
+}
+
+// OffBanner is the banner over a pane naming every switch that is not as a game starts:
+// prediction, reconciliation (also while it waits for prediction), interpolation
+// and lag compensation off, and inputs applied on arrival instead of from the server's
+// buffer; "" when all are as they start.
+func OffBanner(t Techniques, lagComp, onArrival bool) string {
+	var off []string
+	for _, s := range []struct {
+		name string
+		on   bool
+	}{{"PREDICTION", t.Prediction}, {"RECONCILIATION", t.Reconciling()}, {"INTERPOLATION", t.Interpolation}, {"LAG COMP", lagComp}} {
+		if !s.on {
+			off = append(off, s.name)
+		}
+	}
+	var parts []string
+	if len(off) > 0 {
+		parts = append(parts, strings.Join(off, " + ")+" OFF")
+	}
+	if onArrival {
+		parts = append(parts, "NO INPUT BUFFER")
+	}
+	return strings.Join(parts, "  ·  ")
 }

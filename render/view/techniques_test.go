@@ -152,3 +152,24 @@ func TestTechniqueLines(t *testing.T) {
 		}
 	}
 }
+
+// TestOffBanner: the banner names every switch not as a game starts, L and U among them, so
+// they show with the HUD hidden; nothing when all are as they start.
+func TestOffBanner(t *testing.T) {
+	for _, tt := range []struct {
+		tech               Techniques
+		lagComp, onArrival bool
+		want               string
+	}{
+		{AllOn(), true, false, ""},
+		{Techniques{Interpolation: true}, true, false, "PREDICTION + RECONCILIATION OFF"},
+		{Techniques{Interpolation: true, Reconciliation: true}, true, false, "PREDICTION + RECONCILIATION OFF"}, // it waits for prediction
+		{AllOn(), false, false, "LAG COMP OFF"},
+		{AllOn(), true, true, "NO INPUT BUFFER"},
+		{Techniques{Prediction: true, Reconciliation: true}, false, true, "INTERPOLATION + LAG COMP OFF  ·  NO INPUT BUFFER"},
+	} {
+		if got := OffBanner(tt.tech, tt.lagComp, tt.onArrival); got != tt.want {
+			t.Errorf("OffBanner(%+v, %v, %v) = %q, want %q", tt.tech, tt.lagComp, tt.onArrival, got, tt.want)
+		}
+	}
+}

@@ -1,5 +1,7 @@
 package view
 
+import "tanknet/netcode"
+
 // A Scene is one step of the guided tour (tankclient -tour, or O in the demo): the switches
 // and networks it sets, and what to look at where. The tour waits on each scene until the
 // user goes on (. next, , back).
@@ -20,7 +22,36 @@ type Scene struct {
 	// Requires names a feature the scene needs ("" for none); a window without it skips
 	// the scene (see Tour).
 	Requires string
+
+	// What the demo does by itself in the scene, so its lesson shows without skill (a
+	// single window does none of it):
+	//
+	// NearDrive and FarDrive, when not zero, drive that player (a circle at constant speed)
+	// while none of its keys is held.
+	NearDrive, FarDrive netcode.Input
+	// Gunner has the far player's gun aim at the near player as the far pane draws it and
+	// fire whenever a shot would hit that drawing; lag compensation flips every
+	// GunnerFlipEvery judged shots (L flips it at once), and the server pane tallies hits
+	// and misses with it on and off.
+	Gunner bool
+	// Trail draws the far player's newest server positions in the server pane, a dot a
+	// tick, with the share of its moving ticks that moved unevenly (TickTrail).
+	Trail bool
+	// Slow, if more than 1, runs the demo that many times slower during the scene (one of
+	// SlowFactors), so each 50 ms tick can be seen.
+	Slow int
 }
+
+// GunnerFlipEvery is how many judged shots the tour's gunner fires before lag compensation
+// flips.
+const GunnerFlipEvery = 4
+
+// Scripted drives: full throttle on a steady turn, a circle of about 5.7 (Circle) and 4
+// (TightCircle) world units' radius in the default arena, at the tank's full speed.
+var (
+	Circle      = netcode.Input{Throttle: 1, Turn: 0.35}
+	TightCircle = netcode.Input{Throttle: 1, Turn: 0.5}
+)
 
 // FeatureInputBuffer is the server input buffer and its per-client switch: the tour's input
 // buffer scene needs a window that can show and switch it.
@@ -39,16 +70,17 @@ var TourScenes = []Scene{
 	},
 	{
 		Title: "Prediction", Techniques: Techniques{Prediction: true, Interpolation: true}, LagComp: true,
-		NearNet: "none", FarNet: "mobile-3g",
+		NearNet: "none", FarNet: "mobile-3g", FarDrive: Circle,
 		Caption: []string{
-			"The far player now moves at once: its client predicts with the same Step",
-			"the server runs. Without reconciliation it snaps back on every snapshot.",
+			"The far player circles by itself (the arrows take over). Its client now predicts",
+			"with the same Step the server runs, so it moves at once; without reconciliation",
+			"it snaps back on every snapshot.",
 		},
 		Solo: []string{"Your tank moves at once (prediction), then snaps back", "on every snapshot: nothing replays the inputs in flight."},
 	},
 	{
 		Title: "Reconciliation", Techniques: AllOn(), LagComp: true,
-		NearNet: "none", FarNet: "mobile-3g",
+		NearNet: "none", FarNet: "mobile-3g", FarDrive: Circle,
 		Caption: []string{
 			"Each snapshot now replays the inputs still in flight (blue, bottom row of",
 			"the strip): the far tank stays where you drove it. Compare with the middle.",
@@ -57,16 +89,17 @@ var TourScenes = []Scene{
 	},
 	{
 		Title: "Interpolation off, then on", Techniques: Techniques{Prediction: true, Reconciliation: true}, LagComp: true,
-		NearNet: "none", FarNet: "mobile-3g",
+		NearNet: "none", FarNet: "mobile-3g", NearDrive: Circle,
 		Caption: []string{
-			"Other tanks in the right pane jump 20 times a second. Press I there to",
-			"interpolate: drawn a steady 100 ms in the past, between two snapshots.",
+			"The near tank circles by itself. In the right pane it and the other tanks jump",
+			"20 times a second. Press I there to interpolate: drawn a steady 100 ms in the",
+			"past, between two snapshots.",
 		},
 		Solo: []string{"Other tanks jump 20 times a second. Press I to draw", "them between two snapshots, a steady 100 ms in the past."},
 	},
 	{
 		Title: "The lanes: lost snapshots are skipped", Techniques: AllOn(), LagComp: true,
-		NearNet: "none", FarNet: "wifi-bad",
+		NearNet: "none", FarNet: "wifi-bad", NearDrive: Circle,
 		Caption: []string{
 			"Right pane on wifi-bad (4% loss): red slots in the strip's top row are lost",
 			"snapshots. On the datagram lane nothing waits for them; tanks keep moving.",
@@ -75,20 +108,24 @@ var TourScenes = []Scene{
 	},
 	{
 		Title: "Lag compensation", Techniques: AllOn(), LagComp: true,
-		NearNet: "none", FarNet: "mobile-3g",
+		NearNet: "none", FarNet: "mobile-3g", NearDrive: Circle, Gunner: true,
 		Caption: []string{
-			"Fire from the far player (Enter) at a tank you see: the server rewinds it",
-			"to where you drew it (G: white ghost). Press L there and hits start missing.",
+			"The near tank circles by itself. The far player's gun fires at it as the right",
+			"pane draws it, a few hundred ms in the past. L on: the server rewinds the target",
+			"to that moment and the shot hits. L off: it tests where the tank is now and",
+			"misses. L flips every 4 shots (or press L over the right pane).",
 		},
 		Solo: []string{"Fire (Space) at a tank you see: the server rewinds it to", "where you drew it (G: white ghost). L off: hits start missing."},
 	},
 	{
 		Title: "Inputs applied as they arrive", Techniques: AllOn(), LagComp: true,
 		NearNet: "none", FarNet: "wifi-bad", InputOnArrival: true,
+		FarDrive: TightCircle, Trail: true, Slow: 4,
 		Caption: []string{
-			"Drive the far player and watch the middle pane: the server applies",
-			"what has arrived, so on this jittery link the tank stands one tick",
-			"and lurches the next.",
+			"Slow motion, 1/4. The far player drives a circle by itself over a jittery link,",
+			"and the server applies its inputs as they arrive. The dots in the middle pane",
+			"are where the server had it each tick: bunched where no input came in time,",
+			"gapped where two came at once.",
 		},
 		Solo:     []string{"The server applies your inputs as they arrive: on this", "jittery link your tank stops one tick and lurches the next."},
 		Requires: FeatureInputBuffer,
@@ -96,10 +133,11 @@ var TourScenes = []Scene{
 	{
 		Title: "The input buffer", Techniques: AllOn(), LagComp: true,
 		NearNet: "none", FarNet: "wifi-bad",
+		FarDrive: TightCircle, Trail: true, Slow: 4,
 		Caption: []string{
-			"Now the server holds the far player's inputs a few ticks and uses one",
-			"a tick: the middle pane moves evenly. The right pane's HUD shows the",
-			"buffer, the wait and how fast its clock runs.",
+			"Now the server holds the far player's inputs a few ticks and applies one a tick:",
+			"the dots are evenly spaced and uneven ticks fall to almost none, on the same",
+			"link. The right pane's HUD shows the buffer, the wait and its clock's rate.",
 		},
 		Solo:     []string{"The server holds your inputs a few ticks and applies one a", "tick: your tank moves evenly. The HUD shows the buffer and clock."},
 		Requires: FeatureInputBuffer,
@@ -135,6 +173,12 @@ func contains(xs []string, x string) bool {
 
 // Start begins the tour at its first scene.
 func (t *Tour) Start() { t.at, t.on = 0, len(t.scenes) > 0 }
+
+// StartAt begins the tour at scene n (1-based, held within the scenes there are).
+func (t *Tour) StartAt(n int) {
+	t.Start()
+	t.at = max(0, min(n-1, len(t.scenes)-1))
+}
 
 // Stop ends the tour; the switches stay as the last scene set them.
 func (t *Tour) Stop() { t.on = false }
