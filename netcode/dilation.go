@@ -128,7 +128,7 @@ func (d *Dilation) Observe(r InputReport) {
 	if jumpEarly {
 		e = slices.Min(d.early) - d.cfg.Margin
 		if d.starved > 0 {
-			e -= StepInterval / 4 // leave the rest to the drift: five waits say little of the jitter
+			e -= StepInterval / 4 // leave the rest to the rate: ten waits say little of the jitter
 		}
 	}
 	if jumpEarly || e > d.cfg.Resync || e < -d.cfg.Resync {
