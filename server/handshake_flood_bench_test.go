@@ -2,7 +2,6 @@ package server_test
 
 import (
 	"context"
-	"net"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -10,7 +9,6 @@ import (
 
 	"tanknet/client"
 	"tanknet/server"
-	"tanknet/transport"
 )
 
 // BenchmarkFlood_HonestJoin times an honest join (Dial to Welcome) while four goroutines
@@ -24,20 +22,7 @@ import (
 func BenchmarkFlood_HonestJoin(b *testing.B) {
 	const prefixes, senders = 64, 4
 	addr, _ := startServer(b, func(c *server.Config) { c.MaxPlayers = 256 })
-	dst, err := net.ResolveUDPAddr("udp", addr)
-	if err != nil {
-		b.Fatal(err)
-	}
-	request := append([]byte("TNK!\xe1\x02"), make([]byte, transport.ConnectRequestSize-6)...)
-	var socks []*net.UDPConn
-	for k := range prefixes {
-		pc, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, byte(k+1), 1)})
-		if err != nil {
-			b.Skipf("cannot bind 127.0.%d.1: %v", k+1, err)
-		}
-		defer pc.Close()
-		socks = append(socks, pc)
-	}
+	dst, request, socks := floodSockets(b, addr, prefixes)
 	var stop atomic.Bool
 	var sent atomic.Int64
 	var flood sync.WaitGroup

@@ -80,31 +80,11 @@ type requestFlood struct {
 // loopback takes only 127.0.0.1.
 func startFlood(t *testing.T, addr string, prefixes, rate int) *requestFlood {
 	t.Helper()
-	dst, err := net.ResolveUDPAddr("udp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	request := append([]byte("TNK!\xe1\x02"), make([]byte, transport.ConnectRequestSize-6)...)
-	var socks []*net.UDPConn
-	for k := range prefixes {
-		pc, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, byte(k+1), 1)})
-		if err != nil {
-			for _, s := range socks {
-				s.Close()
-			}
-			t.Skipf("cannot bind 127.0.%d.1 (this loopback takes only 127.0.0.1): %v", k+1, err)
-		}
-		socks = append(socks, pc)
-	}
+	dst, request, socks := floodSockets(t, addr, prefixes)
 	f := &requestFlood{halt: make(chan struct{})}
 	f.stopped.Add(1)
 	go func() {
 		defer f.stopped.Done()
-		defer func() {
-			for _, s := range socks {
-				s.Close()
-			}
-		}()
 		start := time.Now()
 		tick := time.NewTicker(5 * time.Millisecond)
 		defer tick.Stop()
@@ -126,6 +106,27 @@ func startFlood(t *testing.T, addr string, prefixes, rate int) *requestFlood {
 	}()
 	t.Cleanup(func() { f.stop() })
 	return f
+}
+
+// floodSockets resolves addr and binds one socket in each of prefixes /24s of 127/8
+// (127.0.k.1), closed when tb ends, with a ConnectRequest to send from them. It skips tb
+// where the loopback takes only 127.0.0.1.
+func floodSockets(tb testing.TB, addr string, prefixes int) (*net.UDPAddr, []byte, []*net.UDPConn) {
+	tb.Helper()
+	dst, err := net.ResolveUDPAddr("udp", addr)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var socks []*net.UDPConn
+	for k := range prefixes {
+		pc, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, byte(k+1), 1)})
+		if err != nil {
+			tb.Skipf("cannot bind 127.0.%d.1 (this loopback takes only 127.0.0.1): %v", k+1, err)
+		}
+		tb.Cleanup(func() { pc.Close() })
+		socks = append(socks, pc)
+	}
+	return dst, append([]byte("TNK!\xe1\x02"), make([]byte, transport.ConnectRequestSize-6)...), socks
 }
 
 // waitSent waits until the flood has sent at least n requests.
