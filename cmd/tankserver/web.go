@@ -46,6 +46,7 @@ func (c *WebConfig) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.ICE, "web-ice", c.ICE, "the UDP `address` every browser's WebRTC connection uses (one port for all); empty: -web's address, over UDP")
 	fs.StringVar(&c.Dir, "web-dir", c.Dir, "the `folder` of the browser client's page (make web builds bin/web)")
 	fs.StringVar(&c.PublicIP, "web-public-ip", c.PublicIP, "the `IP` browsers reach -web-ice at, when it is not the host's own (a 1:1 NAT); empty: the socket's")
+	fs.IntVar(&c.Hub.MaxPeersPerAddress, "web-per-address", c.Hub.MaxPeersPerAddress, "the most browsers one address (an IPv6 one by its /64) may have connected at once: raise it for a classroom behind one NAT; beyond it an offer gets 429")
 }
 
 // Validate reports the first setting that cannot work.

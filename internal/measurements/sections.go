@@ -153,8 +153,11 @@ var sections = []section{
 	},
 	{
 		title: "In a browser",
-		about: "The browser client (make web) in headless Chromium against bin/tankserver -web on loopback, contact off, measured by internal/webmeasure: the time from opening the page to the Welcome over ten page loads one after another (loading and compiling the wasm, the WebRTC connection, the join), then eight pages whose tanks drive themselves beside eight native bots (tanksim -server) for 60 s. Every page draws with Chromium's software renderer on the same cores as the server and the bots, so its round trip includes the frames the page waits for; the native bots' round trip is beside it. The wasm's size is the gzipped copy tankserver sends.",
-		rows:  []row{{"8 pages + 8 native bots", []string{"go", "run", "./internal/webmeasure", "-connects", "10", "-pages", "8", "-bots", "8", "-duration", "60s"}, ""}},
+		about: "The browser client (make web) in headless Chromium against bin/tankserver -web on loopback, contact off, measured by internal/webmeasure: the time from opening the page to the Welcome over ten page loads one after another (loading and compiling the wasm, the WebRTC connection, the join), then pages whose tanks drive themselves beside native bots (tanksim -server): one page beside one bot for 30 s, for the two round trips side by side, and eight beside eight for 60 s. Every page is a 480×320 window that draws with Chromium's software renderer on the same cores as the server and the bots, so its round trip includes the time the page's single thread takes to come back to the data channel's messages; the native bots' round trip is beside it. The eight pages' drops are the ten timed page loads, closed without a goodbye. The wasm's size is the gzipped copy tankserver sends.",
+		rows: []row{
+			{"1 page + 1 native bot", []string{"go", "run", "./internal/webmeasure", "-connects", "10", "-pages", "1", "-bots", "1", "-duration", "30s"}, ""},
+			{"8 pages + 8 native bots", []string{"go", "run", "./internal/webmeasure", "-connects", "10", "-pages", "8", "-bots", "8", "-duration", "60s"}, ""},
+		},
 		cols: []column{{"connect ms p50 / max", "connect_ms.p50 connect_ms.max"}, {"browser RTT p50 ms", "browser.rtt_ms.p50"},
 			{"native RTT p50 ms", "native.rtt_ms.p50"}, {"browser snapshots lost", "browser.snapshots_lost"},
 			{"residual ≠ 0 (browser / native)", "browser.residual_nonzero native.residual_nonzero"}, {"wasm gzipped bytes", "wasm_gzip"}},

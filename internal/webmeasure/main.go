@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"tanknet/carriage"
 	"tanknet/internal/cdp"
 )
 
@@ -61,16 +62,17 @@ func run(chromium string, connects, pages, bots int, duration time.Duration) err
 		"--allow-loopback-in-peer-connection", "--disable-features=WebRtcHideLocalIpsWithMdns",
 		// Every page plays at once: none may be throttled as a tab in the background.
 		"--disable-background-timer-throttling", "--disable-renderer-backgrounding", "--disable-backgrounding-occluded-windows",
-		"--user-data-dir="+dir, "--window-size=1280,800")
+		"--user-data-dir="+dir, "--window-size=480,320") // eight pages drawing in software on two cores: keep each small
 	if err != nil {
 		return err
 	}
 	defer b.Close()
 
+	pace := &offerPace{tokens: carriage.DefaultHubConfig().OfferBurst, cfg: carriage.DefaultHubConfig()}
 	var connectMs []float64
 	for i := range connects {
 		fmt.Fprintln(os.Stderr, "webmeasure: connect", i+1)
-		reps, err := openPages(ctx, b, url, []string{fmt.Sprintf("?name=c%d&report=2", i)})
+		reps, err := openPages(ctx, b, pace, url, []string{fmt.Sprintf("?name=c%d&report=2", i)})
 		if err != nil {
 			return fmt.Errorf("connect %d: %w", i+1, err)
 		}
@@ -83,7 +85,7 @@ func run(chromium string, connects, pages, bots int, duration time.Duration) err
 	for i := range queries {
 		queries[i] = fmt.Sprintf("?name=web%d&bot=1&report=%d", i, int(duration.Seconds()))
 	}
-	reps, err := openPages(ctx, b, url, queries)
+	reps, err := openPages(ctx, b, pace, url, queries)
 	if err != nil {
 		return fmt.Errorf("load run: %w", err)
 	}
@@ -107,10 +109,38 @@ func run(chromium string, connects, pages, bots int, duration time.Duration) err
 	return enc.Encode(out)
 }
 
-// openPages opens one page per query at once and returns their reports, in order.
-func openPages(ctx context.Context, b *cdp.Browser, url string, queries []string) ([]page, error) {
+// offerPace keeps the pages' offers within what the server takes from one address
+// (carriage.HubConfig: OfferBurst at once, then one every OfferEvery): every page here
+// comes from 127.0.0.1, and a page whose offer is refused says so and gives up.
+type offerPace struct {
+	cfg    carriage.HubConfig
+	tokens int
+	last   time.Time // when the newest token was counted
+}
+
+// wait returns when one more offer may go.
+func (p *offerPace) wait(ctx context.Context) {
+	for p.tokens == 0 {
+		next := p.last.Add(p.cfg.OfferEvery + 100*time.Millisecond) // a little slack for the server's clock
+		select {
+		case <-time.After(time.Until(next)):
+		case <-ctx.Done():
+			return
+		}
+		p.tokens, p.last = 1, time.Now()
+	}
+	p.tokens--
+	if p.last.IsZero() || p.tokens == 0 {
+		p.last = time.Now()
+	}
+}
+
+// openPages opens one page per query, as fast as pace allows, and returns their reports,
+// in order.
+func openPages(ctx context.Context, b *cdp.Browser, pace *offerPace, url string, queries []string) ([]page, error) {
 	sessions := make([]string, len(queries))
 	for i, q := range queries {
+		pace.wait(ctx)
 		s, err := b.OpenPage(ctx)
 		if err != nil {
 			return nil, err
@@ -228,7 +258,9 @@ type server struct {
 // page's URL and the game's UDP address.
 func startServer(ctx context.Context, players int) (*server, string, string, error) {
 	addr := "127.0.0.1:7871"
-	cmd := exec.CommandContext(ctx, "bin/tankserver", "-addr", addr, "-web", "127.0.0.1:0", "-web-dir", "bin/web",
+	// Every page comes from 127.0.0.1, and a closed page's peer lingers until the server
+	// drops it: the per-address limit is raised past the pages of a run.
+	cmd := exec.CommandContext(ctx, "bin/tankserver", "-addr", addr, "-web", "127.0.0.1:0", "-web-dir", "bin/web", "-web-per-address", "64",
 		"-contact=false", "-max-players", fmt.Sprint(max(players, 16)))
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
