@@ -12,6 +12,8 @@ import (
 	"syscall/js"
 	"time"
 
+	"github.com/hajimehoshi/ebiten/v2"
+
 	"tanknet/carriage"
 	"tanknet/client"
 	"tanknet/linksim"
@@ -119,7 +121,7 @@ func (r *webReporter) onFrame(_ time.Time, games []*client.Game) {
 		return
 	}
 	r.done = true
-	fmt.Println(webReportLine(r.transport, r.connectMs, games))
+	fmt.Println(webReportLine(r.transport, r.connectMs, ebiten.ActualFPS(), games))
 }
 
 // pageMillis returns the milliseconds since the page started loading.

@@ -132,13 +132,14 @@ type webReport struct {
 	client.Report
 	Transport string          `json:"transport"`  // "webrtc", or "in-tab" for the demo
 	ConnectMs float64         `json:"connect_ms"` // page start to the Welcome (demo: to its first frame)
+	FPS       float64         `json:"fps"`        // frames the page drew a second, lately (Ebitengine's ActualFPS)
 	Clients   []client.Report `json:"clients,omitempty"`
 }
 
 // webReportLine returns the console line "tanknet-report {json}" for games (the window's
 // panes, the page's player first).
-func webReportLine(transport string, connectMs float64, games []*client.Game) string {
-	r := webReport{Transport: transport, ConnectMs: math.Round(connectMs)}
+func webReportLine(transport string, connectMs, fps float64, games []*client.Game) string {
+	r := webReport{Transport: transport, ConnectMs: math.Round(connectMs), FPS: math.Round(fps*10) / 10}
 	for i, g := range games {
 		gr := g.Report()
 		if i == 0 {

@@ -162,6 +162,15 @@ var sections = []section{
 			{"native RTT p50 ms", "native.rtt_ms.p50"}, {"browser snapshots lost", "browser.snapshots_lost"},
 			{"residual ≠ 0 (browser / native)", "browser.residual_nonzero native.residual_nonzero"}, {"wasm gzipped bytes", "wasm_gzip"}},
 	},
+	{
+		title: "The demo in a tab",
+		about: "The three-pane demo with its six bots at its default size (1800 × 800), in a headless Chromium page (?demo=1: its server, links and bots in the tab, no server needed; internal/webmeasure serves bin/web and reads the page's report after 20 s) beside the native window under Xvfb. Both draw in software on the same two cores; in the tab everything, the server included, shares one thread. Stated, not a goal: a browser with a GPU draws far faster. The far player's lost snapshots are its mobile-3g link's 5% loss.",
+		rows: []row{
+			{"in headless Chromium", []string{"go", "run", "./internal/webmeasure", "-demo", "20"}, ""},
+			{"native window", frameReport("-demo", "-server", "127.0.0.1:7864", "-frame-report", "600"), ""},
+		},
+		cols: []column{{"fps", "fps"}, {"near snapshots lost", "near_snapshots_lost"}, {"far snapshots lost", "far_snapshots_lost"}},
+	},
 }
 
 // roomScale is scripts/roomscale.sh with rooms: a tankserver of its own and tanksim's JSON.

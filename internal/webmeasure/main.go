@@ -7,6 +7,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"regexp"
@@ -37,7 +39,15 @@ func main() {
 	bots := flag.Int("bots", 8, "native bots (bin/tanksim) beside them")
 	duration := flag.Duration("duration", 60*time.Second, "how long the load run plays")
 	chromium := flag.String("chromium", "chromium", "the Chromium `binary`")
+	demo := flag.Int("demo", 0, "instead, open the three-pane demo in one 1800x800 page (?demo=1, no server) for this many `seconds` and report its frame rate")
 	flag.Parse()
+	if *demo > 0 {
+		if err := runDemo(*chromium, *demo); err != nil {
+			fmt.Fprintln(os.Stderr, "webmeasure:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := run(*chromium, *connects, *pages, *bots, *duration); err != nil {
 		fmt.Fprintln(os.Stderr, "webmeasure:", err)
 		os.Exit(1)
@@ -327,4 +337,70 @@ func (s *server) stop() {
 		}
 		s.cmd.Wait()
 	})
+}
+
+// runDemo serves bin/web over plain HTTP on loopback, opens ?demo=1 in a headless Chromium
+// page of the native demo's default size for seconds, and prints the page's frame rate and
+// its players' lost snapshots as JSON.
+func runDemo(chromium string, seconds int) error {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Duration(seconds)*time.Second+time.Minute)
+	defer cancel()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	hs := &http.Server{Handler: http.FileServer(http.Dir("bin/web"))}
+	go hs.Serve(ln)
+	defer hs.Close()
+	dir, err := os.MkdirTemp("", "webmeasure")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	b, err := cdp.Start(chromium, nil, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+		"--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
+		"--user-data-dir="+dir, "--window-size=1800,800")
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	s, err := b.OpenPage(ctx)
+	if err != nil {
+		return err
+	}
+	if err := b.Call(ctx, s, "Page.navigate", map[string]any{"url": fmt.Sprintf("http://%s/?demo=1&report=%d", ln.Addr(), seconds)}, nil); err != nil {
+		return err
+	}
+	for {
+		select {
+		case e := <-b.Events():
+			text, ok := cdp.ConsoleText(e)
+			if !ok {
+				continue
+			}
+			if strings.HasPrefix(text, "tankclient: ") {
+				return fmt.Errorf("the page says %s", text)
+			}
+			line, ok := strings.CutPrefix(text, "tanknet-report ")
+			if !ok {
+				continue
+			}
+			var r struct {
+				FPS     float64 `json:"fps"`
+				Clients []page  `json:"clients"`
+			}
+			if err := json.Unmarshal([]byte(line), &r); err != nil {
+				return fmt.Errorf("the report does not parse: %w", err)
+			}
+			out := map[string]any{"fps": r.FPS, "seconds": seconds, "width": 1800, "height": 800}
+			for _, c := range r.Clients {
+				out[c.Name+"_snapshots_lost"] = c.SnapshotsLost
+			}
+			enc := json.NewEncoder(os.Stdout)
+			enc.SetIndent("", "  ")
+			return enc.Encode(out)
+		case <-ctx.Done():
+			return fmt.Errorf("no report from the demo page: %w", ctx.Err())
+		}
+	}
 }
