@@ -120,7 +120,7 @@ func TestGame_RosterAndRTT(t *testing.T) {
 
 func TestGame_ReturnsSessionError(t *testing.T) {
 	g, sess, start := offlineGame(t)
-	sess.err = &DisconnectedError{Reason: "protocol error: test"}
+	sess.err = &DisconnectedError{Code: wire.DisconnectProtocolError, Reason: "protocol error: test"}
 	err := g.Update(start, netcode.Input{})
 	if err == nil || !strings.Contains(err.Error(), "protocol error: test") {
 		t.Errorf("Update = %v, want the session's disconnect", err)

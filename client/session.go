@@ -31,8 +31,12 @@ func (e *RejectedError) Error() string {
 	return fmt.Sprintf("client: server rejected us: %s (%s)", e.Reason, e.Code)
 }
 
-// DisconnectedError says the server dropped us mid-game, and why.
-type DisconnectedError struct{ Reason string }
+// DisconnectedError says the server dropped us mid-game, and why: Code to switch on
+// (wire.DisconnectUnspecified from a server that sends none), Reason for people.
+type DisconnectedError struct {
+	Code   wire.DisconnectCode
+	Reason string
+}
 
 // Error says the server dropped us, with its reason.
 func (e *DisconnectedError) Error() string {
@@ -164,7 +168,8 @@ func (s *Session) Run() error {
 		err := s.conn.Recv(m, transport.IdleTimeout)
 		if err == nil {
 			if d := m.GetDisconnect(); d != nil {
-				err = &DisconnectedError{Reason: d.GetReason()}
+				dis := wire.DisconnectFromProto(d)
+				err = &DisconnectedError{Code: dis.Code, Reason: dis.Reason}
 			} else if s.push(Received{At: time.Now(), Msg: m}) {
 				continue
 			} else {

@@ -202,8 +202,9 @@ func TestBadInput_OthersUnaffected(t *testing.T) {
 			r.join()
 			tt.send(r)
 			d := r.next().GetDisconnect()
-			if !strings.Contains(d.GetReason(), "protocol error") || !strings.Contains(d.GetReason(), tt.reason) {
-				t.Errorf("disconnect = %v, want a protocol error mentioning %q", d, tt.reason)
+			if d.GetCode() != tankv1.DisconnectCode_DISCONNECT_CODE_PROTOCOL_ERROR ||
+				!strings.HasPrefix(d.GetReason(), "protocol error: ") || !strings.Contains(d.GetReason(), tt.reason) {
+				t.Errorf("disconnect = %v, want code PROTOCOL_ERROR and a protocol error mentioning %q", d, tt.reason)
 			}
 		})
 	}

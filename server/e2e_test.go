@@ -11,6 +11,7 @@ import (
 	"tanknet/client"
 	"tanknet/internal/servertest"
 	"tanknet/server"
+	"tanknet/wire"
 )
 
 // startServer runs a server without tank contact on a free loopback port for the rest of
@@ -106,8 +107,8 @@ func TestShutdown_TellsClientsWhy(t *testing.T) {
 		t.Errorf("Serve: %v", err)
 	}
 	var d *client.DisconnectedError
-	if err := <-runErr; !errors.As(err, &d) || d.Reason != "server shutting down" {
-		t.Errorf("client ended with %v, want a disconnect saying the server is shutting down", err)
+	if err := <-runErr; !errors.As(err, &d) || d.Reason != "server shutting down" || d.Code != wire.DisconnectShuttingDown {
+		t.Errorf("client ended with %#v, want a disconnect with code %v saying the server is shutting down", err, wire.DisconnectShuttingDown)
 	}
 	// Serve has closed its socket by the time it returns: the port is free again.
 	pc, err := net.ListenPacket("udp", srv.Addr)

@@ -29,22 +29,22 @@ func (s *Server) handle(ctx context.Context, sess *session, op opening) {
 		writeErr <- err
 	}()
 
-	reason, dropped := s.readLoop(sess, id, r)
-	if kicked := sess.kickReason(); kicked != "" {
-		reason, dropped = kicked, true // the server's own decision (e.g. a full queue) explains it best
-	} else if dropped {
-		s.log.Warn("dropping player", "player", id, "addr", addr, "reason", reason)
-		sess.kick(reason)
+	left, drop := s.readLoop(sess, id, r)
+	if kicked := sess.kickReason(); kicked.dropping() {
+		drop = kicked // the server's own decision (e.g. a full queue) explains it best
+	} else if drop.dropping() {
+		s.log.Warn("dropping player", "player", id, "addr", addr, "reason", drop.String(), "code", drop.kind.code.String())
+		sess.kick(drop)
 	} else {
 		sess.close()
 	}
 	if err := <-writeErr; err != nil {
-		reason, dropped = dropSlow.reason(err.Error()), true
-		s.log.Warn("dropping player", "player", id, "addr", addr, "reason", reason)
+		drop = dropSlow.reason(err.Error())
+		s.log.Warn("dropping player", "player", id, "addr", addr, "reason", drop.String(), "code", drop.kind.code.String())
 	}
 	sess.close()
 	select {
-	case r.leaves <- leaveNote{id: id, reason: reason, dropped: dropped}:
+	case r.leaves <- leaveNote{id: id, left: left, drop: drop}:
 	case <-r.done: // the room dropped the player itself, then closed
 	case <-ctx.Done():
 	}
@@ -71,8 +71,12 @@ func (s *Server) handshake(ctx context.Context, sess *session, addr string, op o
 		return 0, nil // evicted and closed: nobody to answer
 	}
 	if err != nil {
-		reason, protocol := readErrorReason(err, s.cfg.HelloTimeout)
-		if protocol {
+		drop, closed := readError(err, s.cfg.HelloTimeout)
+		reason := closedReason
+		if !closed {
+			reason = drop.String()
+		}
+		if drop.kind == dropProtocol {
 			s.stats.badFrames.Add(1)
 		}
 		return reject(tankv1.RejectCode_REJECT_CODE_BAD_HELLO, "handshake failed: "+reason)
@@ -124,9 +128,9 @@ func (s *Server) handshake(ctx context.Context, sess *session, addr string, op o
 	return reply.id, r
 }
 
-// readLoop decodes client messages until the connection ends, and returns why it ended and
-// whether that is the server dropping the client.
-func (s *Server) readLoop(sess *session, id uint32, r *room) (reason string, dropped bool) {
+// readLoop decodes client messages until the connection ends, and returns why it ended:
+// the client's own leaving in words, or the server's reason to drop it.
+func (s *Server) readLoop(sess *session, id uint32, r *room) (left string, drop dropReason) {
 	var m tankv1.ClientMessage
 	pings := pingAllowance{tokens: maxPingBurst, at: time.Now()}
 	// Wake at least once per ack timeout, so a client that talks only on the datagram lane
@@ -135,7 +139,7 @@ func (s *Server) readLoop(sess *session, id uint32, r *room) (reason string, dro
 	for {
 		err := sess.conn.Recv(&m, wait)
 		if d := sess.conn.AckStall(); d > s.cfg.AckTimeout {
-			return dropNoAck.reason(fmt.Sprintf("nothing acknowledged for %v", d.Truncate(time.Second))), true
+			return "", dropNoAck.reason(fmt.Sprintf("nothing acknowledged for %v", d.Truncate(time.Second)))
 		}
 		if err != nil {
 			if transport.IsTimeout(err) && sess.conn.SilentFor() < s.cfg.IdleTimeout {
@@ -144,17 +148,20 @@ func (s *Server) readLoop(sess *session, id uint32, r *room) (reason string, dro
 			if transport.IsTimeout(err) && s.heart.pausedRecently(time.Now(), s.cfg.IdleTimeout) {
 				continue // the server itself was stopped: its socket's backlog is the client's packets
 			}
-			reason, protocol := readErrorReason(err, s.cfg.IdleTimeout)
-			if protocol {
+			drop, closed := readError(err, s.cfg.IdleTimeout)
+			if closed {
+				return closedReason, dropReason{}
+			}
+			if drop.kind == dropProtocol {
 				s.stats.badFrames.Add(1)
 			}
-			return reason, reason != "connection closed"
+			return "", drop
 		}
 		switch k := m.GetKind().(type) {
 		case *tankv1.ClientMessage_MoveInput:
 			if !sess.pushInput(wire.MoveFromProto(k.MoveInput)) {
 				s.stats.inputsRefused.add(ruleInboxFull)
-				return dropProtocol.reason(fmt.Sprintf("more than %d inputs in one tick", maxStreamInputsPerTick)), true
+				return "", dropProtocol.reason(fmt.Sprintf("more than %d inputs in one tick", maxStreamInputsPerTick))
 			}
 		case *tankv1.ClientMessage_InputMode:
 			sess.setInputMode(k.InputMode.GetOnArrival())
@@ -170,15 +177,15 @@ func (s *Server) readLoop(sess *session, id uint32, r *room) (reason string, dro
 			sess.send(encode(s.log, &tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Pong{Pong: &tankv1.Pong{
 				ClientTimeUs: k.Ping.GetClientTimeUs(), ServerTick: r.tick.Load()}}}))
 		case *tankv1.ClientMessage_Goodbye:
-			return "goodbye: " + k.Goodbye.GetReason(), false
+			return "goodbye: " + k.Goodbye.GetReason(), dropReason{}
 		case *tankv1.ClientMessage_Hello:
-			return dropProtocol.reason("second Hello"), true
+			return "", dropProtocol.reason("second Hello")
 		case *tankv1.ClientMessage_InputBatch:
 			s.stats.badFrames.Add(1)
-			return dropProtocol.reason("InputBatch on the stream (it is a datagram)"), true
+			return "", dropProtocol.reason("InputBatch on the stream (it is a datagram)")
 		default:
 			s.stats.badFrames.Add(1)
-			return dropProtocol.reason("unknown message kind"), true
+			return "", dropProtocol.reason("unknown message kind")
 		}
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"tanknet/wire"
 )
 
 func TestConfigValidate(t *testing.T) {
@@ -58,12 +60,12 @@ func TestSession_ControlOverflowKicksWithReason(t *testing.T) {
 	for range maxControlFrames {
 		s.send([]byte{1})
 	}
-	if got := s.kickReason(); got != "" {
+	if got := s.kickReason(); got.dropping() {
 		t.Fatalf("kicked at the limit: %q", got)
 	}
 	s.send([]byte{1})
-	if got := s.kickReason(); !strings.Contains(got, "control queue full") {
-		t.Errorf("kick reason after overflow = %q, want a full control queue", got)
+	if got := s.kickReason(); !strings.Contains(got.String(), "control queue full") || got.kind.code != wire.DisconnectCannotKeepUp {
+		t.Errorf("kick reason after overflow = %q (%v), want a full control queue, cannot keep up", got, got.kind.code)
 	}
 	s.send(nil) // encode failures yield nil frames, which are skipped
 }
@@ -79,7 +81,7 @@ func TestSession_RosterFitsAtMaxPlayers(t *testing.T) {
 			t.Fatal(reject)
 		}
 	}
-	if got := last.kickReason(); got != "" {
+	if got := last.kickReason(); got.dropping() {
 		t.Errorf("player %d was kicked on joining: %q (welcome plus roster must fit its queue)", cfg.MaxPlayers, got)
 	}
 }

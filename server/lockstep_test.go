@@ -82,7 +82,7 @@ func (p *lockPeer) send(frame []byte)                                         { 
 func (p *lockPeer) sendSnapshot(frame []byte)                                 { p.deliver(frame) }
 func (p *lockPeer) snapshotAck() uint32                                       { return 0 }
 func (p *lockPeer) sendChunks([][]byte)                                       {}
-func (p *lockPeer) kick(reason string)                                        { p.kicked = reason }
+func (p *lockPeer) kick(reason dropReason)                                    { p.kicked = reason.String() }
 func (p *lockPeer) rtt() time.Duration                                        { return p.up.latency + p.down.latency }
 func (p *lockPeer) inputMode() inputMode                                      { return p.mode }
 func (p *lockPeer) inputArrival(tick uint32) (time.Duration, bool) {

@@ -103,7 +103,7 @@ func (p *sinkPeer) rtt() time.Duration                                        { 
 func (p *sinkPeer) send([]byte)                                               {}
 func (p *sinkPeer) sendSnapshot([]byte)                                       {}
 func (p *sinkPeer) snapshotAck() uint32                                       { return p.ack }
-func (p *sinkPeer) kick(string)                                               {}
+func (p *sinkPeer) kick(dropReason)                                           {}
 func (p *sinkPeer) sendChunks([][]byte)                                       {}
 func (p *sinkPeer) inputArrival(uint32) (time.Duration, bool)                 { return 0, false }
 func (p *sinkPeer) inputMode() inputMode                                      { return modeServerDefault }

@@ -25,7 +25,7 @@ func (w *world) part(id uint32, reason string) {
 	case p.parting != "":
 		return // it is leaving already
 	}
-	if w.admitInputs(p) != "" || len(p.queue) == 0 {
+	if w.admitInputs(p).dropping() || len(p.queue) == 0 {
 		w.leave(id, reason) // nothing (usable) waits: its last inputs broke a rule, it left anyway
 		return
 	}

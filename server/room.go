@@ -57,7 +57,7 @@ func (s *Server) runRoom(ctx context.Context, r *room) {
 			}
 		case <-ctx.Done():
 			for _, p := range w.players {
-				p.peer.kick("server shutting down")
+				p.peer.kick(dropShutdown.reason(""))
 			}
 			s.refuseJoins(r)
 			return
@@ -84,15 +84,12 @@ func (s *Server) runRoom(ctx context.Context, r *room) {
 				continue
 			}
 			delete(peers, note.id)
-			if note.dropped {
-				s.stats.drop(note.reason)
+			if note.drop.dropping() {
+				s.stats.drop(note.drop)
+				w.leave(note.id, note.drop.String())
 			} else {
 				s.stats.leaves.Add(1)
-			}
-			if note.dropped {
-				w.leave(note.id, note.reason)
-			} else {
-				w.part(note.id, note.reason) // its last inputs first
+				w.part(note.id, note.left) // its last inputs first
 			}
 			r.players.Store(int32(len(w.players)))
 			if draining && closing(time.Now()) {

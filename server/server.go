@@ -49,10 +49,12 @@ type joinReply struct {
 	reject *tankv1.Reject
 }
 
+// leaveNote tells the room a session ended: the client left (left says how), or the
+// server dropped it (drop says why).
 type leaveNote struct {
-	id      uint32
-	reason  string
-	dropped bool // the server's decision (error, timeout), not the client's
+	id   uint32
+	left string
+	drop dropReason
 }
 
 // New returns a server for cfg, or the reason cfg is invalid.
@@ -230,16 +232,19 @@ func (s *Server) track(sess *session) (untrack func()) {
 // tickInterval is the server's simulation and snapshot period.
 const tickInterval = 50 * time.Millisecond
 
-// readErrorReason turns a failed read into a drop reason and whether it was the client's
-// fault (a protocol error) rather than a vanished or closed connection.
-func readErrorReason(err error, idle time.Duration) (reason string, protocol bool) {
+// closedReason is how a client that closed its connection left.
+const closedReason = "connection closed"
+
+// readError turns a failed read into a drop reason (a timeout, or a protocol error that is
+// the client's fault), or reports that the connection was closed, which is no drop.
+func readError(err error, idle time.Duration) (drop dropReason, closed bool) {
 	switch {
 	case transport.IsTimeout(err):
 		return dropTimeout.reason(fmt.Sprintf("nothing received for %v", idle)), false
 	case errors.Is(err, io.EOF), errors.Is(err, io.ErrClosedPipe), errors.Is(err, net.ErrClosed):
-		return "connection closed", false
+		return dropReason{}, true
 	default:
-		return dropProtocol.reason(err.Error()), true
+		return dropProtocol.reason(err.Error()), false
 	}
 }
 

@@ -31,9 +31,9 @@ type session struct {
 
 	outMu    sync.Mutex
 	control  [][]byte
-	snapshot []byte   // newest unsent snapshot frame, shared read-only with other sessions
-	chunks   [][]byte // newest unsent snapshot chunks (datagram lane), shared the same way
-	goodbye  string   // set once by kick: the writer sends Disconnect and closes
+	snapshot []byte     // newest unsent snapshot frame, shared read-only with other sessions
+	chunks   [][]byte   // newest unsent snapshot chunks (datagram lane), shared the same way
+	goodbye  dropReason // set once by kick: the writer sends Disconnect and closes
 	closing  bool
 	wake     chan struct{} // capacity 1: "the outbox changed"
 	done     chan struct{} // closed when the connection is closed
@@ -224,7 +224,7 @@ func (s *session) snapshotUnsent() bool {
 }
 
 // kick asks the writer to send Disconnect{reason} and close. Only the first reason counts.
-func (s *session) kick(reason string) {
+func (s *session) kick(reason dropReason) {
 	s.outMu.Lock()
 	if !s.closing {
 		s.closing, s.goodbye = true, reason
@@ -233,8 +233,8 @@ func (s *session) kick(reason string) {
 	s.notify()
 }
 
-// kickReason returns the reason given to kick, or "" if the session was not kicked.
-func (s *session) kickReason() string {
+// kickReason returns the reason given to kick; no drop if the session was not kicked.
+func (s *session) kickReason() dropReason {
 	s.outMu.Lock()
 	defer s.outMu.Unlock()
 	return s.goodbye
@@ -291,7 +291,7 @@ func (s *session) writeLoop() error {
 		}
 		if closing {
 			// Best effort: the frame is on the wire before Close, but not retransmitted.
-			_ = s.conn.Send(&tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Disconnect{Disconnect: &tankv1.Disconnect{Reason: reason}}})
+			_ = s.conn.Send(wire.DisconnectMessage(reason.disconnect()))
 			s.close()
 			return nil
 		}

@@ -27,9 +27,10 @@ type Stats struct {
 	// RejectsByCode splits Rejects by reject code: "version_mismatch", "server_full",
 	// "bad_hello", "shutting_down", "busy" (the join queue was full), "no_room" (see rooms.go).
 	RejectsByCode map[string]uint64
-	// DropsByReason splits Drops by kind of reason: "timeout", "protocol_error",
-	// "cannot_keep_up", "not_acknowledging", "other" (see dropKinds). Every labelled count
-	// and its labels are declared once in Metrics, which exports each label at zero.
+	// DropsByReason splits Drops by the code of their reason (the Disconnect's): "timeout",
+	// "protocol_error", "cannot_keep_up", "not_acknowledging", "other" (see dropKinds).
+	// Every labelled count and its labels are declared once in Metrics, which exports each
+	// label at zero.
 	DropsByReason map[string]uint64
 	// InputsRefused counts the MoveInputs that got their client dropped, by the rule they
 	// broke: "not_finite", "duration", "too_far_ahead", "inbox_full".
@@ -132,9 +133,9 @@ func (c *counters) reject(label string) {
 }
 
 // drop counts one player the server removed, under the kind of its reason.
-func (c *counters) drop(reason string) {
+func (c *counters) drop(reason dropReason) {
 	c.drops.Add(1)
-	c.dropsByReason.add(dropLabel(reason))
+	c.dropsByReason.add(dropLabel(reason.kind.code))
 }
 
 // Players returns how many players are in the game now: a cheaper read than Stats, for

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	tankv1 "tanknet/proto/tank/v1"
+	"tanknet/wire"
 )
 
 // tally counts events by a short label such as a reject code or a drop reason. The events it
@@ -38,29 +39,59 @@ func rejectLabel(code tankv1.RejectCode) string {
 	return strings.ToLower(strings.TrimPrefix(code.String(), "REJECT_CODE_"))
 }
 
-// dropKind is a kind of reason for dropping a player, declared once: the words every such
-// reason (as sent in Disconnect and PlayerLeft) starts with, and its Stats.DropsByReason
-// label. Reasons are made with reason, so the two cannot drift apart.
-type dropKind struct{ prefix, label string }
+// dropKind is a kind of reason for dropping a player, declared once: its code (sent in
+// Disconnect), the words its text starts with (in Disconnect, PlayerLeft and the log) and its
+// Stats.DropsByReason label. Reasons are made with reason, so the three cannot drift apart.
+type dropKind struct {
+	code         wire.DisconnectCode
+	words, label string
+}
 
 var (
-	dropTimeout  = dropKind{"timed out", "timeout"}                   // the client went silent
-	dropProtocol = dropKind{"protocol error", "protocol_error"}       // the client broke a rule of the protocol
-	dropSlow     = dropKind{"cannot keep up", "cannot_keep_up"}       // the client did not take its bytes fast enough
-	dropNoAck    = dropKind{"not acknowledging", "not_acknowledging"} // the client left our data unacknowledged (AckTimeout)
-	// dropKinds lists them; a reason of none of them counts as dropOther.
+	dropTimeout  = dropKind{wire.DisconnectTimeout, "timed out", "timeout"}                            // the client went silent
+	dropProtocol = dropKind{wire.DisconnectProtocolError, "protocol error", "protocol_error"}          // the client broke a rule of the protocol
+	dropSlow     = dropKind{wire.DisconnectCannotKeepUp, "cannot keep up", "cannot_keep_up"}           // the client did not take its bytes fast enough
+	dropNoAck    = dropKind{wire.DisconnectNotAcknowledging, "not acknowledging", "not_acknowledging"} // the client left our data unacknowledged (AckTimeout)
+	// dropShutdown is every player's when the server stops. Its players are not counted
+	// (their rooms are gone), so it has no label of its own.
+	dropShutdown = dropKind{code: wire.DisconnectShuttingDown, words: "server shutting down"}
+	// dropKinds lists those with a label; a drop of any other kind counts as dropOther.
 	dropKinds = []dropKind{dropTimeout, dropProtocol, dropSlow, dropNoAck}
 )
 
 const dropOther = "other"
 
-// reason returns the drop reason of kind k with detail: "timed out: nothing received for 5s".
-func (k dropKind) reason(detail string) string { return k.prefix + ": " + detail }
+// dropReason is why the server drops a player: its kind and a detail for people. The zero
+// value is no drop.
+type dropReason struct {
+	kind   dropKind
+	detail string
+}
 
-// dropLabel returns the Stats.DropsByReason label of a drop reason.
-func dropLabel(reason string) string {
+// reason returns the drop of kind k with detail, which reads "timed out: nothing received
+// for 5s".
+func (k dropKind) reason(detail string) dropReason { return dropReason{kind: k, detail: detail} }
+
+// dropping reports whether r is a drop at all.
+func (r dropReason) dropping() bool { return r.kind.code != wire.DisconnectUnspecified }
+
+// String is the reason's text: the kind's words, then the detail if any.
+func (r dropReason) String() string {
+	if r.detail == "" {
+		return r.kind.words
+	}
+	return r.kind.words + ": " + r.detail
+}
+
+// disconnect returns the Disconnect that tells the player.
+func (r dropReason) disconnect() wire.Disconnect {
+	return wire.Disconnect{Code: r.kind.code, Reason: r.String()}
+}
+
+// dropLabel returns the Stats.DropsByReason label of a drop's code.
+func dropLabel(code wire.DisconnectCode) string {
 	for _, k := range dropKinds {
-		if strings.HasPrefix(reason, k.prefix+":") {
+		if k.code == code {
 			return k.label
 		}
 	}

@@ -7,21 +7,50 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"tanknet/wire"
 )
 
-func TestDropLabel(t *testing.T) {
-	for reason, want := range map[string]string{
-		dropTimeout.reason("nothing received for 5s"): "timeout",
-		"protocol error: second Hello":                "protocol_error",
-		dropSlow.reason("control queue full"):         "cannot_keep_up",
-		"cannot keep up: transport: write timeout":    "cannot_keep_up",
-		dropNoAck.reason("nothing acknowledged"):      "not_acknowledging",
-		"something new":                               dropOther,
-		"timed outside":                               dropOther,
+// A drop's Stats label, Disconnect code and text all come from its kind; the label is
+// chosen by the code alone, whatever the text says.
+func TestDropReason_CodeGivesLabelAndText(t *testing.T) {
+	for _, tt := range []struct {
+		reason dropReason
+		code   wire.DisconnectCode
+		label  string
+		text   string
+	}{
+		{dropTimeout.reason("nothing received for 5s"), wire.DisconnectTimeout, "timeout", "timed out: nothing received for 5s"},
+		{dropProtocol.reason("second Hello"), wire.DisconnectProtocolError, "protocol_error", "protocol error: second Hello"},
+		{dropSlow.reason("control queue full"), wire.DisconnectCannotKeepUp, "cannot_keep_up", "cannot keep up: control queue full"},
+		{dropNoAck.reason("nothing acknowledged for 30s"), wire.DisconnectNotAcknowledging, "not_acknowledging", "not acknowledging: nothing acknowledged for 30s"},
+		{dropShutdown.reason(""), wire.DisconnectShuttingDown, dropOther, "server shutting down"},
+		// Text that reads like another kind does not change the label: the code decides.
+		{dropProtocol.reason("timed out: a detail that looks like a timeout"), wire.DisconnectProtocolError, "protocol_error", "protocol error: timed out: a detail that looks like a timeout"},
 	} {
-		if got := dropLabel(reason); got != want {
-			t.Errorf("dropLabel(%q) = %q, want %q", reason, got, want)
+		if !tt.reason.dropping() {
+			t.Errorf("%q is not a drop", tt.reason)
 		}
+		d := tt.reason.disconnect()
+		if d.Code != tt.code || d.Reason != tt.text {
+			t.Errorf("disconnect of %q = %+v, want code %v text %q", tt.reason, d, tt.code, tt.text)
+		}
+		var c counters
+		c.drop(tt.reason)
+		if got := c.snapshot().DropsByReason; len(got) != 1 || got[tt.label] != 1 {
+			t.Errorf("drop %q counted as %v, want %s=1", tt.reason, got, tt.label)
+		}
+	}
+	if (dropReason{}).dropping() {
+		t.Error("the zero dropReason is a drop")
+	}
+	for _, k := range dropKinds {
+		if dropLabel(k.code) != k.label {
+			t.Errorf("dropLabel(%v) = %q, want %q", k.code, dropLabel(k.code), k.label)
+		}
+	}
+	if got := dropLabel(wire.DisconnectCode(99)); got != dropOther {
+		t.Errorf("dropLabel of an unknown code = %q, want %q", got, dropOther)
 	}
 }
 

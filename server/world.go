@@ -35,7 +35,7 @@ type peer interface {
 	// are replaced.
 	sendChunks(chunks [][]byte)
 	// kick tells the client why and closes its connection.
-	kick(reason string)
+	kick(reason dropReason)
 	// rtt returns the measured round trip to the client, 0 before there is one.
 	rtt() time.Duration
 	// inputArrival returns when move tick first arrived (server time), if it is known.
@@ -245,11 +245,11 @@ func (w *world) leave(id uint32, reason string) {
 }
 
 // drop kicks player p for reason and removes it.
-func (w *world) drop(p *player, reason string) {
+func (w *world) drop(p *player, reason dropReason) {
 	w.stats.drop(reason)
-	w.log.Warn("dropping player", "player", p.id, "reason", reason)
+	w.log.Warn("dropping player", "player", p.id, "reason", reason.String(), "code", reason.kind.code.String())
 	p.peer.kick(reason)
-	w.leave(p.id, reason)
+	w.leave(p.id, reason.String())
 }
 
 // step runs one server tick at server time now: admit inputs, simulate, resolve contact,
@@ -264,7 +264,7 @@ func (w *world) step(now time.Duration) TickRecord {
 	for i := 0; i < len(w.players); {
 		p := w.players[i]
 		w.takeFires(p)
-		if reason := w.simulate(p, now); reason != "" {
+		if reason := w.simulate(p, now); reason.dropping() {
 			w.drop(p, reason)
 			w.gone = append(w.gone, p.id)
 			continue // drop removed players[i]
@@ -300,9 +300,9 @@ func (w *world) step(now time.Duration) TickRecord {
 }
 
 // simulate admits p's new inputs and applies as many queued ones as its time budget allows.
-// It returns a non-empty reason when p must be dropped.
-func (w *world) simulate(p *player, now time.Duration) string {
-	if reason := w.admitInputs(p); reason != "" {
+// It returns a drop reason when p must be dropped.
+func (w *world) simulate(p *player, now time.Duration) dropReason {
+	if reason := w.admitInputs(p); reason.dropping() {
 		return reason
 	}
 	playing := p.ack > 0 && p.parting == "" // a player-tick of the input buffer's figures
@@ -317,13 +317,13 @@ func (w *world) simulate(p *player, now time.Duration) string {
 	if playing && w.buffer != nil {
 		w.buffer.note(starved, n, len(p.queue))
 	}
-	return ""
+	return dropReason{}
 }
 
 // admitInputs checks p's MoveInputs received since the last call, on the stream and as
-// datagram copies, and queues the good ones. It returns a non-empty reason when p must be
+// datagram copies, and queues the good ones. It returns a drop reason when p must be
 // dropped.
-func (w *world) admitInputs(p *player) string {
+func (w *world) admitInputs(p *player) dropReason {
 	w.inputs = p.peer.takeInputs(w.inputs[:0])
 	for _, in := range w.inputs {
 		raw := in.Input
@@ -348,7 +348,7 @@ func (w *world) admitInputs(p *player) string {
 		p.last, p.streamed = in.Tick, in.Tick
 	}
 	w.admitCopies(p)
-	return ""
+	return dropReason{}
 }
 
 // apply simulates as many of p's queued inputs as are due this tick and its time budget

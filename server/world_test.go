@@ -24,6 +24,7 @@ type fakePeer struct {
 	snapshot  []byte
 	chunks    [][]byte
 	kicked    string
+	kickCode  wire.DisconnectCode      // the code of the kick, with kicked its text
 	ack       uint32                   // the snapshot acknowledgement it reports
 	roundTrip time.Duration            // the round trip it reports
 	mode      inputMode                // how the client asked for its inputs to be applied
@@ -48,7 +49,7 @@ func (p *fakePeer) takeFires(dst []netcode.ShotRequest) []netcode.ShotRequest {
 }
 func (p *fakePeer) send(frame []byte)         { p.control = append(p.control, decodeFrame(frame)) }
 func (p *fakePeer) sendSnapshot(frame []byte) { p.snapshot = frame }
-func (p *fakePeer) kick(reason string)        { p.kicked = reason }
+func (p *fakePeer) kick(reason dropReason)    { p.kicked, p.kickCode = reason.String(), reason.kind.code }
 func (p *fakePeer) snapshotAck() uint32       { return p.ack }
 func (p *fakePeer) rtt() time.Duration        { return p.roundTrip }
 func (p *fakePeer) inputMode() inputMode      { return p.mode }
@@ -203,8 +204,8 @@ func TestWorld_DropsOnlyTheOffender(t *testing.T) {
 			badPeer.inputs = []netcode.PendingInput{tt.in}
 			rec := w.step(time.Second)
 
-			if badPeer.kicked == "" {
-				t.Fatalf("bad input %+v: not kicked", tt.in)
+			if badPeer.kicked == "" || badPeer.kickCode != wire.DisconnectProtocolError {
+				t.Fatalf("bad input %+v: kicked %q with code %v, want a protocol error", tt.in, badPeer.kicked, badPeer.kickCode)
 			}
 			if len(rec.Dropped) != 1 || rec.Dropped[0] != bad.id {
 				t.Errorf("tick record dropped = %v, want [%d]", rec.Dropped, bad.id)

@@ -10,7 +10,8 @@
 // per tank a tick); snapshot.go the Header and the stream form; chunks.go the DeltaBuilder
 // that cuts one client's snapshot into chunk datagrams against a baseline; receive.go the
 // checks a client makes of a chunk; baselines.go how it rebuilds the tanks sent against a
-// baseline; input.go MoveInput and InputBatch both ways; limits.go the limits both ends keep.
+// baseline; input.go MoveInput and InputBatch both ways; disconnect.go the Disconnect and its
+// code; limits.go the limits both ends keep.
 //
 // The name is netcode's: poses already travel on netcode's "wire grid", and this package
 // is the rest of the wire form. transport moves bytes (KCP sessions, framing, datagrams)

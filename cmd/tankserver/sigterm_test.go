@@ -15,6 +15,7 @@ import (
 
 	"tanknet/client"
 	tankv1 "tanknet/proto/tank/v1"
+	"tanknet/wire"
 )
 
 // TestSIGTERM_DrainsThenDisconnectsWithTheReason runs the real binary with -drain 2s and
@@ -49,8 +50,8 @@ func TestSIGTERM_DrainsThenDisconnectsWithTheReason(t *testing.T) {
 
 	for i, err := range ps.wait() {
 		var dis *client.DisconnectedError
-		if !errors.As(err, &dis) || !strings.Contains(dis.Reason, "shutting down") {
-			t.Errorf("player %d ended with %v, want a Disconnect saying the server is shutting down", i+1, err)
+		if !errors.As(err, &dis) || !strings.Contains(dis.Reason, "shutting down") || dis.Code != wire.DisconnectShuttingDown {
+			t.Errorf("player %d ended with %#v, want a Disconnect with code %v saying the server is shutting down", i+1, err, wire.DisconnectShuttingDown)
 		}
 		// Not a timing bound on the server: a player still hearing snapshots well into the
 		// drain shows it was not dropped at the signal.

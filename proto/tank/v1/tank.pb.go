@@ -295,6 +295,71 @@ func (ShotRefusal) EnumDescriptor() ([]byte, []int) {
 	return file_tank_v1_tank_proto_rawDescGZIP(), []int{3}
 }
 
+// DisconnectCode says why the server is dropping a client; reason says it in words.
+type DisconnectCode int32
+
+const (
+	// Not set: a server older than this field. Read reason only.
+	DisconnectCode_DISCONNECT_CODE_UNSPECIFIED DisconnectCode = 0
+	// Nothing arrived from the client for the idle timeout.
+	DisconnectCode_DISCONNECT_CODE_TIMEOUT DisconnectCode = 1
+	// The client broke a rule of the protocol (docs/PROTOCOL.md §6, §9).
+	DisconnectCode_DISCONNECT_CODE_PROTOCOL_ERROR DisconnectCode = 2
+	// The client did not take the server's bytes fast enough.
+	DisconnectCode_DISCONNECT_CODE_CANNOT_KEEP_UP DisconnectCode = 3
+	// The client left the server's data unacknowledged for the ack timeout.
+	DisconnectCode_DISCONNECT_CODE_NOT_ACKNOWLEDGING DisconnectCode = 4
+	// The server is stopping.
+	DisconnectCode_DISCONNECT_CODE_SHUTTING_DOWN DisconnectCode = 5
+)
+
+// Enum value maps for DisconnectCode.
+var (
+	DisconnectCode_name = map[int32]string{
+		0: "DISCONNECT_CODE_UNSPECIFIED",
+		1: "DISCONNECT_CODE_TIMEOUT",
+		2: "DISCONNECT_CODE_PROTOCOL_ERROR",
+		3: "DISCONNECT_CODE_CANNOT_KEEP_UP",
+		4: "DISCONNECT_CODE_NOT_ACKNOWLEDGING",
+		5: "DISCONNECT_CODE_SHUTTING_DOWN",
+	}
+	DisconnectCode_value = map[string]int32{
+		"DISCONNECT_CODE_UNSPECIFIED":       0,
+		"DISCONNECT_CODE_TIMEOUT":           1,
+		"DISCONNECT_CODE_PROTOCOL_ERROR":    2,
+		"DISCONNECT_CODE_CANNOT_KEEP_UP":    3,
+		"DISCONNECT_CODE_NOT_ACKNOWLEDGING": 4,
+		"DISCONNECT_CODE_SHUTTING_DOWN":     5,
+	}
+)
+
+func (x DisconnectCode) Enum() *DisconnectCode {
+	p := new(DisconnectCode)
+	*p = x
+	return p
+}
+
+func (x DisconnectCode) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (DisconnectCode) Descriptor() protoreflect.EnumDescriptor {
+	return file_tank_v1_tank_proto_enumTypes[4].Descriptor()
+}
+
+func (DisconnectCode) Type() protoreflect.EnumType {
+	return &file_tank_v1_tank_proto_enumTypes[4]
+}
+
+func (x DisconnectCode) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use DisconnectCode.Descriptor instead.
+func (DisconnectCode) EnumDescriptor() ([]byte, []int) {
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{4}
+}
+
 // ClientMessage is everything a client sends. Exactly one field of kind is set; an envelope
 // with none set, or with a kind this server does not know, is a protocol error.
 type ClientMessage struct {
@@ -2451,8 +2516,10 @@ func (x *Goodbye) GetReason() string {
 
 // Disconnect says why the server is dropping this client. Server -> client, once, last.
 type Disconnect struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Reason        string                 `protobuf:"bytes,1,opt,name=reason,proto3" json:"reason,omitempty"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Human-readable explanation, e.g. "timed out: nothing received for 5s".
+	Reason        string         `protobuf:"bytes,1,opt,name=reason,proto3" json:"reason,omitempty"`
+	Code          DisconnectCode `protobuf:"varint,2,opt,name=code,proto3,enum=tank.v1.DisconnectCode" json:"code,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2492,6 +2559,13 @@ func (x *Disconnect) GetReason() string {
 		return x.Reason
 	}
 	return ""
+}
+
+func (x *Disconnect) GetCode() DisconnectCode {
+	if x != nil {
+		return x.Code
+	}
+	return DisconnectCode_DISCONNECT_CODE_UNSPECIFIED
 }
 
 var File_tank_v1_tank_proto protoreflect.FileDescriptor
@@ -2668,10 +2742,11 @@ const file_tank_v1_tank_proto_rawDesc = "" +
 	"\tplayer_id\x18\x01 \x01(\rR\bplayerId\x12\x16\n" +
 	"\x06reason\x18\x02 \x01(\tR\x06reason\"!\n" +
 	"\aGoodbye\x12\x16\n" +
-	"\x06reason\x18\x01 \x01(\tR\x06reason\"$\n" +
+	"\x06reason\x18\x01 \x01(\tR\x06reason\"Q\n" +
 	"\n" +
 	"Disconnect\x12\x16\n" +
-	"\x06reason\x18\x01 \x01(\tR\x06reason*e\n" +
+	"\x06reason\x18\x01 \x01(\tR\x06reason\x12+\n" +
+	"\x04code\x18\x02 \x01(\x0e2\x17.tank.v1.DisconnectCodeR\x04code*e\n" +
 	"\fSnapshotLane\x12\x1d\n" +
 	"\x19SNAPSHOT_LANE_UNSPECIFIED\x10\x00\x12\x1a\n" +
 	"\x16SNAPSHOT_LANE_RELIABLE\x10\x01\x12\x1a\n" +
@@ -2698,7 +2773,14 @@ const file_tank_v1_tank_proto_rawDesc = "" +
 	"\x1aSHOT_REFUSAL_UNPLAYED_TICK\x10\x04\x12\x1b\n" +
 	"\x17SHOT_REFUSAL_STALE_TICK\x10\x05\x12\x19\n" +
 	"\x15SHOT_REFUSAL_COOLDOWN\x10\x06\x12\x1a\n" +
-	"\x16SHOT_REFUSAL_DESTROYED\x10\aB\x1eZ\x1ctanknet/proto/tank/v1;tankv1b\x06proto3"
+	"\x16SHOT_REFUSAL_DESTROYED\x10\a*\xe0\x01\n" +
+	"\x0eDisconnectCode\x12\x1f\n" +
+	"\x1bDISCONNECT_CODE_UNSPECIFIED\x10\x00\x12\x1b\n" +
+	"\x17DISCONNECT_CODE_TIMEOUT\x10\x01\x12\"\n" +
+	"\x1eDISCONNECT_CODE_PROTOCOL_ERROR\x10\x02\x12\"\n" +
+	"\x1eDISCONNECT_CODE_CANNOT_KEEP_UP\x10\x03\x12%\n" +
+	"!DISCONNECT_CODE_NOT_ACKNOWLEDGING\x10\x04\x12!\n" +
+	"\x1dDISCONNECT_CODE_SHUTTING_DOWN\x10\x05B\x1eZ\x1ctanknet/proto/tank/v1;tankv1b\x06proto3"
 
 var (
 	file_tank_v1_tank_proto_rawDescOnce sync.Once
@@ -2712,81 +2794,83 @@ func file_tank_v1_tank_proto_rawDescGZIP() []byte {
 	return file_tank_v1_tank_proto_rawDescData
 }
 
-var file_tank_v1_tank_proto_enumTypes = make([]protoimpl.EnumInfo, 4)
+var file_tank_v1_tank_proto_enumTypes = make([]protoimpl.EnumInfo, 5)
 var file_tank_v1_tank_proto_msgTypes = make([]protoimpl.MessageInfo, 26)
 var file_tank_v1_tank_proto_goTypes = []any{
 	(SnapshotLane)(0),     // 0: tank.v1.SnapshotLane
 	(RejectCode)(0),       // 1: tank.v1.RejectCode
 	(ShotVerdict)(0),      // 2: tank.v1.ShotVerdict
 	(ShotRefusal)(0),      // 3: tank.v1.ShotRefusal
-	(*ClientMessage)(nil), // 4: tank.v1.ClientMessage
-	(*InputMode)(nil),     // 5: tank.v1.InputMode
-	(*ServerMessage)(nil), // 6: tank.v1.ServerMessage
-	(*Hello)(nil),         // 7: tank.v1.Hello
-	(*Welcome)(nil),       // 8: tank.v1.Welcome
-	(*Rules)(nil),         // 9: tank.v1.Rules
-	(*Reject)(nil),        // 10: tank.v1.Reject
-	(*MoveInput)(nil),     // 11: tank.v1.MoveInput
-	(*Vec2)(nil),          // 12: tank.v1.Vec2
-	(*Rect)(nil),          // 13: tank.v1.Rect
-	(*Arena)(nil),         // 14: tank.v1.Arena
-	(*PlayerState)(nil),   // 15: tank.v1.PlayerState
-	(*Snapshot)(nil),      // 16: tank.v1.Snapshot
-	(*InputBatch)(nil),    // 17: tank.v1.InputBatch
-	(*Fire)(nil),          // 18: tank.v1.Fire
-	(*TankView)(nil),      // 19: tank.v1.TankView
-	(*ShotResult)(nil),    // 20: tank.v1.ShotResult
-	(*Shot)(nil),          // 21: tank.v1.Shot
-	(*Kill)(nil),          // 22: tank.v1.Kill
-	(*Ping)(nil),          // 23: tank.v1.Ping
-	(*Pong)(nil),          // 24: tank.v1.Pong
-	(*RosterUpdate)(nil),  // 25: tank.v1.RosterUpdate
-	(*PlayerJoined)(nil),  // 26: tank.v1.PlayerJoined
-	(*PlayerLeft)(nil),    // 27: tank.v1.PlayerLeft
-	(*Goodbye)(nil),       // 28: tank.v1.Goodbye
-	(*Disconnect)(nil),    // 29: tank.v1.Disconnect
+	(DisconnectCode)(0),   // 4: tank.v1.DisconnectCode
+	(*ClientMessage)(nil), // 5: tank.v1.ClientMessage
+	(*InputMode)(nil),     // 6: tank.v1.InputMode
+	(*ServerMessage)(nil), // 7: tank.v1.ServerMessage
+	(*Hello)(nil),         // 8: tank.v1.Hello
+	(*Welcome)(nil),       // 9: tank.v1.Welcome
+	(*Rules)(nil),         // 10: tank.v1.Rules
+	(*Reject)(nil),        // 11: tank.v1.Reject
+	(*MoveInput)(nil),     // 12: tank.v1.MoveInput
+	(*Vec2)(nil),          // 13: tank.v1.Vec2
+	(*Rect)(nil),          // 14: tank.v1.Rect
+	(*Arena)(nil),         // 15: tank.v1.Arena
+	(*PlayerState)(nil),   // 16: tank.v1.PlayerState
+	(*Snapshot)(nil),      // 17: tank.v1.Snapshot
+	(*InputBatch)(nil),    // 18: tank.v1.InputBatch
+	(*Fire)(nil),          // 19: tank.v1.Fire
+	(*TankView)(nil),      // 20: tank.v1.TankView
+	(*ShotResult)(nil),    // 21: tank.v1.ShotResult
+	(*Shot)(nil),          // 22: tank.v1.Shot
+	(*Kill)(nil),          // 23: tank.v1.Kill
+	(*Ping)(nil),          // 24: tank.v1.Ping
+	(*Pong)(nil),          // 25: tank.v1.Pong
+	(*RosterUpdate)(nil),  // 26: tank.v1.RosterUpdate
+	(*PlayerJoined)(nil),  // 27: tank.v1.PlayerJoined
+	(*PlayerLeft)(nil),    // 28: tank.v1.PlayerLeft
+	(*Goodbye)(nil),       // 29: tank.v1.Goodbye
+	(*Disconnect)(nil),    // 30: tank.v1.Disconnect
 }
 var file_tank_v1_tank_proto_depIdxs = []int32{
-	7,  // 0: tank.v1.ClientMessage.hello:type_name -> tank.v1.Hello
-	11, // 1: tank.v1.ClientMessage.move_input:type_name -> tank.v1.MoveInput
-	23, // 2: tank.v1.ClientMessage.ping:type_name -> tank.v1.Ping
-	28, // 3: tank.v1.ClientMessage.goodbye:type_name -> tank.v1.Goodbye
-	18, // 4: tank.v1.ClientMessage.fire:type_name -> tank.v1.Fire
-	17, // 5: tank.v1.ClientMessage.input_batch:type_name -> tank.v1.InputBatch
-	5,  // 6: tank.v1.ClientMessage.input_mode:type_name -> tank.v1.InputMode
-	8,  // 7: tank.v1.ServerMessage.welcome:type_name -> tank.v1.Welcome
-	10, // 8: tank.v1.ServerMessage.reject:type_name -> tank.v1.Reject
-	16, // 9: tank.v1.ServerMessage.snapshot:type_name -> tank.v1.Snapshot
-	24, // 10: tank.v1.ServerMessage.pong:type_name -> tank.v1.Pong
-	29, // 11: tank.v1.ServerMessage.disconnect:type_name -> tank.v1.Disconnect
-	25, // 12: tank.v1.ServerMessage.roster_update:type_name -> tank.v1.RosterUpdate
-	20, // 13: tank.v1.ServerMessage.shot_result:type_name -> tank.v1.ShotResult
-	21, // 14: tank.v1.ServerMessage.shot:type_name -> tank.v1.Shot
-	22, // 15: tank.v1.ServerMessage.kill:type_name -> tank.v1.Kill
-	14, // 16: tank.v1.Welcome.arena:type_name -> tank.v1.Arena
+	8,  // 0: tank.v1.ClientMessage.hello:type_name -> tank.v1.Hello
+	12, // 1: tank.v1.ClientMessage.move_input:type_name -> tank.v1.MoveInput
+	24, // 2: tank.v1.ClientMessage.ping:type_name -> tank.v1.Ping
+	29, // 3: tank.v1.ClientMessage.goodbye:type_name -> tank.v1.Goodbye
+	19, // 4: tank.v1.ClientMessage.fire:type_name -> tank.v1.Fire
+	18, // 5: tank.v1.ClientMessage.input_batch:type_name -> tank.v1.InputBatch
+	6,  // 6: tank.v1.ClientMessage.input_mode:type_name -> tank.v1.InputMode
+	9,  // 7: tank.v1.ServerMessage.welcome:type_name -> tank.v1.Welcome
+	11, // 8: tank.v1.ServerMessage.reject:type_name -> tank.v1.Reject
+	17, // 9: tank.v1.ServerMessage.snapshot:type_name -> tank.v1.Snapshot
+	25, // 10: tank.v1.ServerMessage.pong:type_name -> tank.v1.Pong
+	30, // 11: tank.v1.ServerMessage.disconnect:type_name -> tank.v1.Disconnect
+	26, // 12: tank.v1.ServerMessage.roster_update:type_name -> tank.v1.RosterUpdate
+	21, // 13: tank.v1.ServerMessage.shot_result:type_name -> tank.v1.ShotResult
+	22, // 14: tank.v1.ServerMessage.shot:type_name -> tank.v1.Shot
+	23, // 15: tank.v1.ServerMessage.kill:type_name -> tank.v1.Kill
+	15, // 16: tank.v1.Welcome.arena:type_name -> tank.v1.Arena
 	0,  // 17: tank.v1.Welcome.snapshot_lane:type_name -> tank.v1.SnapshotLane
-	9,  // 18: tank.v1.Welcome.rules:type_name -> tank.v1.Rules
+	10, // 18: tank.v1.Welcome.rules:type_name -> tank.v1.Rules
 	1,  // 19: tank.v1.Reject.code:type_name -> tank.v1.RejectCode
-	12, // 20: tank.v1.Rect.min:type_name -> tank.v1.Vec2
-	12, // 21: tank.v1.Rect.max:type_name -> tank.v1.Vec2
-	13, // 22: tank.v1.Arena.obstacles:type_name -> tank.v1.Rect
-	15, // 23: tank.v1.Snapshot.players:type_name -> tank.v1.PlayerState
-	11, // 24: tank.v1.InputBatch.inputs:type_name -> tank.v1.MoveInput
-	19, // 25: tank.v1.Fire.views:type_name -> tank.v1.TankView
+	13, // 20: tank.v1.Rect.min:type_name -> tank.v1.Vec2
+	13, // 21: tank.v1.Rect.max:type_name -> tank.v1.Vec2
+	14, // 22: tank.v1.Arena.obstacles:type_name -> tank.v1.Rect
+	16, // 23: tank.v1.Snapshot.players:type_name -> tank.v1.PlayerState
+	12, // 24: tank.v1.InputBatch.inputs:type_name -> tank.v1.MoveInput
+	20, // 25: tank.v1.Fire.views:type_name -> tank.v1.TankView
 	2,  // 26: tank.v1.ShotResult.verdict:type_name -> tank.v1.ShotVerdict
 	3,  // 27: tank.v1.ShotResult.refusal:type_name -> tank.v1.ShotRefusal
-	12, // 28: tank.v1.ShotResult.target_position:type_name -> tank.v1.Vec2
-	12, // 29: tank.v1.ShotResult.origin:type_name -> tank.v1.Vec2
-	12, // 30: tank.v1.ShotResult.end:type_name -> tank.v1.Vec2
-	12, // 31: tank.v1.Shot.origin:type_name -> tank.v1.Vec2
-	12, // 32: tank.v1.Shot.end:type_name -> tank.v1.Vec2
-	26, // 33: tank.v1.RosterUpdate.joined:type_name -> tank.v1.PlayerJoined
-	27, // 34: tank.v1.RosterUpdate.left:type_name -> tank.v1.PlayerLeft
-	35, // [35:35] is the sub-list for method output_type
-	35, // [35:35] is the sub-list for method input_type
-	35, // [35:35] is the sub-list for extension type_name
-	35, // [35:35] is the sub-list for extension extendee
-	0,  // [0:35] is the sub-list for field type_name
+	13, // 28: tank.v1.ShotResult.target_position:type_name -> tank.v1.Vec2
+	13, // 29: tank.v1.ShotResult.origin:type_name -> tank.v1.Vec2
+	13, // 30: tank.v1.ShotResult.end:type_name -> tank.v1.Vec2
+	13, // 31: tank.v1.Shot.origin:type_name -> tank.v1.Vec2
+	13, // 32: tank.v1.Shot.end:type_name -> tank.v1.Vec2
+	27, // 33: tank.v1.RosterUpdate.joined:type_name -> tank.v1.PlayerJoined
+	28, // 34: tank.v1.RosterUpdate.left:type_name -> tank.v1.PlayerLeft
+	4,  // 35: tank.v1.Disconnect.code:type_name -> tank.v1.DisconnectCode
+	36, // [36:36] is the sub-list for method output_type
+	36, // [36:36] is the sub-list for method input_type
+	36, // [36:36] is the sub-list for extension type_name
+	36, // [36:36] is the sub-list for extension extendee
+	0,  // [0:36] is the sub-list for field type_name
 }
 
 func init() { file_tank_v1_tank_proto_init() }
@@ -2819,7 +2903,7 @@ func file_tank_v1_tank_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_tank_v1_tank_proto_rawDesc), len(file_tank_v1_tank_proto_rawDesc)),
-			NumEnums:      4,
+			NumEnums:      5,
 			NumMessages:   26,
 			NumExtensions: 0,
 			NumServices:   0,

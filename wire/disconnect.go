@@ -1,0 +1,65 @@
+package wire
+
+import (
+	"fmt"
+
+	tankv1 "tanknet/proto/tank/v1"
+)
+
+// DisconnectCode says why the server dropped a client, for programs to switch on; the
+// Disconnect's reason says it for people. Its values are those of tankv1.DisconnectCode.
+type DisconnectCode int32
+
+const (
+	// DisconnectUnspecified is a Disconnect without a code: from a server older than the
+	// field, or a code this build does not know.
+	DisconnectUnspecified      DisconnectCode = DisconnectCode(tankv1.DisconnectCode_DISCONNECT_CODE_UNSPECIFIED)
+	DisconnectTimeout          DisconnectCode = DisconnectCode(tankv1.DisconnectCode_DISCONNECT_CODE_TIMEOUT)           // nothing arrived for the idle timeout
+	DisconnectProtocolError    DisconnectCode = DisconnectCode(tankv1.DisconnectCode_DISCONNECT_CODE_PROTOCOL_ERROR)    // the client broke a rule
+	DisconnectCannotKeepUp     DisconnectCode = DisconnectCode(tankv1.DisconnectCode_DISCONNECT_CODE_CANNOT_KEEP_UP)    // the client did not take its bytes fast enough
+	DisconnectNotAcknowledging DisconnectCode = DisconnectCode(tankv1.DisconnectCode_DISCONNECT_CODE_NOT_ACKNOWLEDGING) // the server's data stayed unacknowledged
+	DisconnectShuttingDown     DisconnectCode = DisconnectCode(tankv1.DisconnectCode_DISCONNECT_CODE_SHUTTING_DOWN)     // the server is stopping
+)
+
+// String names the code as the protocol does, without its prefix, in lower case:
+// "timeout", "protocol_error", and "code 9" for a value this build does not know.
+func (c DisconnectCode) String() string {
+	switch c {
+	case DisconnectUnspecified:
+		return "unspecified"
+	case DisconnectTimeout:
+		return "timeout"
+	case DisconnectProtocolError:
+		return "protocol_error"
+	case DisconnectCannotKeepUp:
+		return "cannot_keep_up"
+	case DisconnectNotAcknowledging:
+		return "not_acknowledging"
+	case DisconnectShuttingDown:
+		return "shutting_down"
+	}
+	return fmt.Sprintf("code %d", int32(c))
+}
+
+// Disconnect is the server's last message to a client it drops: a code and the reason in
+// words.
+type Disconnect struct {
+	Code   DisconnectCode
+	Reason string
+}
+
+// DisconnectMessage returns the envelope that carries d.
+func DisconnectMessage(d Disconnect) *tankv1.ServerMessage {
+	return &tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Disconnect{Disconnect: &tankv1.Disconnect{
+		Code: tankv1.DisconnectCode(d.Code), Reason: d.Reason}}}
+}
+
+// DisconnectFromProto returns what m says. A code this build does not know reads as
+// DisconnectUnspecified; the reason still explains it.
+func DisconnectFromProto(m *tankv1.Disconnect) Disconnect {
+	c := DisconnectCode(m.GetCode())
+	if _, known := tankv1.DisconnectCode_name[int32(c)]; !known {
+		c = DisconnectUnspecified
+	}
+	return Disconnect{Code: c, Reason: m.GetReason()}
+}
