@@ -164,7 +164,7 @@ var sections = []section{
 	},
 	{
 		title: "The demo in a tab",
-		about: "The three-pane demo with its six bots at its default size (1800 × 800), in a headless Chromium page (?demo=1: its server, links and bots in the tab, no server needed; internal/webmeasure serves bin/web and reads the page's report after 20 s) beside the native window under Xvfb. Both draw in software on the same two cores; in the tab everything, the server included, shares one thread. Stated, not a goal: a browser with a GPU draws far faster. The far player's lost snapshots are its mobile-3g link's 5% loss.",
+		about: "The three-pane demo with its six bots at its default size (1800 × 800), in a headless Chromium page (?demo=1: its server, links and bots in the tab, no server needed; internal/webmeasure serves bin/web and reads the page's report after 20 s) beside the native window under Xvfb. Both draw in software on the same two cores; in the tab everything, the server included, shares one thread. Stated, not a goal: a browser drawing with a GPU is not measured here. The far player's lost snapshots are its mobile-3g link's 5% loss.",
 		rows: []row{
 			{"in headless Chromium", []string{"go", "run", "./internal/webmeasure", "-demo", "20"}, ""},
 			{"native window", frameReport("-demo", "-server", "127.0.0.1:7864", "-frame-report", "600"), ""},
