@@ -66,3 +66,17 @@ func withConnectTimeout(ctx context.Context) (context.Context, context.CancelFun
 	}
 	return context.WithTimeout(ctx, ConnectTimeout)
 }
+
+// waitOpen waits for a dialed data channel: nil once opened is closed, ErrNoPath once failed
+// is (ICE found no path: UDP blocked) or ctx ends first. Both dialers, native and the
+// browser's, end with it.
+func waitOpen(ctx context.Context, opened, failed <-chan struct{}) error {
+	select {
+	case <-opened:
+		return nil
+	case <-failed:
+		return ErrNoPath
+	case <-ctx.Done():
+		return fmt.Errorf("%w; gave up after waiting: %w", ErrNoPath, ctx.Err())
+	}
+}

@@ -96,14 +96,7 @@ func (c *Conn) connect(ctx context.Context, offerURL string) error {
 	if err := c.pc.SetRemoteDescription(webrtc.SessionDescription{Type: webrtc.SDPTypeAnswer, SDP: answer.SDP}); err != nil {
 		return fmt.Errorf("carriage: the server's answer: %w", err)
 	}
-	select {
-	case <-opened:
-		return nil
-	case <-failed:
-		return ErrNoPath
-	case <-ctx.Done():
-		return fmt.Errorf("%w; gave up after waiting: %w", ErrNoPath, ctx.Err())
-	}
+	return waitOpen(ctx, opened, failed)
 }
 
 // WriteTo sends p to the server over the data channel (there is one peer: addr only names

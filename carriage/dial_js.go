@@ -125,14 +125,7 @@ func (c *Conn) connect(ctx context.Context, offerURL string) error {
 	if _, err := await(ctx, c.pc.Call("setRemoteDescription", desc)); err != nil {
 		return fmt.Errorf("carriage: the server's answer: %w", err)
 	}
-	select {
-	case <-opened:
-		return nil
-	case <-failed:
-		return ErrNoPath
-	case <-ctx.Done():
-		return fmt.Errorf("%w; gave up after waiting: %w", ErrNoPath, ctx.Err())
-	}
+	return waitOpen(ctx, opened, failed)
 }
 
 // await waits for a JavaScript promise and returns what it resolved to, or its rejection

@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -126,10 +127,9 @@ func browserJoins(t *testing.T, chromium, webDir string) {
 	}()
 
 	var stderr bytes.Buffer
-	b, err := cdp.Start(chromium, &stderr, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-		"--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
+	b, err := cdp.Start(chromium, &stderr, append(slices.Clone(cdp.Headless),
 		"--allow-loopback-in-peer-connection", "--user-data-dir="+t.TempDir(), "--window-size=1280,800",
-		"--disable-features=WebRtcHideLocalIpsWithMdns") // no mDNS names, so nothing multicast on a LAN
+		"--disable-features=WebRtcHideLocalIpsWithMdns")...) // no mDNS names, so nothing multicast on a LAN
 	if err != nil {
 		t.Fatal(err)
 	}

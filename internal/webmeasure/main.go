@@ -62,21 +62,14 @@ func run(chromium string, connects, pages, bots int, duration time.Duration) err
 		return err
 	}
 	defer srv.stop()
-	dir, err := os.MkdirTemp("", "webmeasure")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(dir)
-	b, err := cdp.Start(chromium, nil, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-		"--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
-		"--allow-loopback-in-peer-connection", "--disable-features=WebRtcHideLocalIpsWithMdns",
+	b, done, err := startChromium(chromium, "--allow-loopback-in-peer-connection", "--disable-features=WebRtcHideLocalIpsWithMdns",
 		// Every page plays at once: none may be throttled as a tab in the background.
 		"--disable-background-timer-throttling", "--disable-renderer-backgrounding", "--disable-backgrounding-occluded-windows",
-		"--user-data-dir="+dir, "--window-size=480,320") // eight pages drawing in software on two cores: keep each small
+		"--window-size=480,320") // eight pages drawing in software on two cores: keep each small
 	if err != nil {
 		return err
 	}
-	defer b.Close()
+	defer done()
 
 	pace := &offerPace{tokens: carriage.DefaultHubConfig().OfferBurst, cfg: carriage.DefaultHubConfig()}
 	var connectMs []float64
@@ -352,18 +345,11 @@ func runDemo(chromium string, seconds int) error {
 	hs := &http.Server{Handler: http.FileServer(http.Dir("bin/web"))}
 	go hs.Serve(ln)
 	defer hs.Close()
-	dir, err := os.MkdirTemp("", "webmeasure")
+	b, done, err := startChromium(chromium, "--window-size=1800,800")
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(dir)
-	b, err := cdp.Start(chromium, nil, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-		"--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
-		"--user-data-dir="+dir, "--window-size=1800,800")
-	if err != nil {
-		return err
-	}
-	defer b.Close()
+	defer done()
 	s, err := b.OpenPage(ctx)
 	if err != nil {
 		return err
@@ -403,4 +389,19 @@ func runDemo(chromium string, seconds int) error {
 			return fmt.Errorf("no report from the demo page: %w", ctx.Err())
 		}
 	}
+}
+
+// startChromium starts a headless Chromium with a fresh profile and extra flags; done ends
+// it and removes the profile.
+func startChromium(chromium string, extra ...string) (b *cdp.Browser, done func(), err error) {
+	dir, err := os.MkdirTemp("", "webmeasure")
+	if err != nil {
+		return nil, nil, err
+	}
+	b, err = cdp.Start(chromium, nil, append(append(slices.Clone(cdp.Headless), "--user-data-dir="+dir), extra...)...)
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, nil, err
+	}
+	return b, func() { b.Close(); os.RemoveAll(dir) }, nil
 }
