@@ -30,14 +30,14 @@ type ShotRefusal uint8
 
 // The refusals, numbered as on the wire (PROTOCOL.md §3).
 const (
-	RefusalNone          ShotRefusal = iota // not refused
-	RefusalBadView                          // a view names no tank, itself, a repeat, or a state never sent
-	RefusalFutureView                       // a view lies at or after the judging tick
-	RefusalViewTooOld                       // a view lies further back than the client could have drawn
-	RefusalUnplayedTick                     // the shot's move tick was never sent
-	RefusalStaleTick                        // the shot's move tick is too old to be remembered
-	RefusalCooldown                         // the gun has not cooled since the last shot
-	RefusalDestroyed                        // the shooter is a wreck
+	RefusalNone         ShotRefusal = iota // not refused
+	RefusalBadView                         // a view names no tank, itself, a repeat, or a state never sent
+	RefusalFutureView                      // a view lies at or after the judging tick
+	RefusalViewTooOld                      // a view lies further back than the client could have drawn
+	RefusalUnplayedTick                    // the shot's move tick was never sent
+	RefusalStaleTick                       // the shot's move tick is too old to be remembered
+	RefusalCooldown                        // the gun has not cooled since the last shot
+	RefusalDestroyed                       // the shooter is a wreck
 )
 
 var refusalLabels = [...]string{"unspecified", "bad_view", "future_view", "view_too_old",
