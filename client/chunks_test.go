@@ -15,7 +15,7 @@ import (
 // (1 is us).
 func datagramGame(t *testing.T) (*Game, *Session, time.Time) {
 	t.Helper()
-	sess := &Session{welcome: Welcome{PlayerID: 1, Arena: netcode.DefaultArena(), Lane: transport.LaneDatagram}}
+	sess := &Session{welcome: Welcome{PlayerID: 1, Arena: netcode.DefaultArena(), Lane: wire.LaneDatagram}}
 	start := time.Unix(1000, 0)
 	g := NewGame(sess, DefaultOptions(), start)
 	g.lastPing = start.Add(time.Hour)

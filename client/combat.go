@@ -7,7 +7,7 @@ import (
 
 	"tanknet/netcode"
 	tankv1 "tanknet/proto/tank/v1"
-	"tanknet/transport"
+	"tanknet/wire"
 )
 
 // Combat is one tank's health and score as the newest snapshot showed them.
@@ -208,7 +208,7 @@ func (g *Game) receiveShotResult(r *tankv1.ShotResult) {
 		if g.shots.Refused == nil {
 			g.shots.Refused = map[string]int{}
 		}
-		g.shots.Refused[transport.RefusalLabel(r.GetRefusal())]++
+		g.shots.Refused[wire.RefusalFromProto(r.GetRefusal()).Label()]++
 		return
 	case tankv1.ShotVerdict_SHOT_VERDICT_HIT:
 		g.shots.Hits++

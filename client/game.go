@@ -5,7 +5,6 @@ import (
 
 	"tanknet/netcode"
 	tankv1 "tanknet/proto/tank/v1"
-	"tanknet/transport"
 	"tanknet/wire"
 )
 
@@ -132,11 +131,11 @@ type Stats struct {
 	RTT         time.Duration
 	RTTSamples  int
 
-	Lane          transport.Lane // where the server sends snapshots (Welcome)
-	Chunks        int            // snapshot chunks used (datagram lane; a whole snapshot counts one)
-	SnapshotsLost int            // server ticks of which no chunk came (the last 0.5 s excepted)
-	UnknownStates int            // states of players the roster has not announced, skipped
-	HOLStalls     int            // head-of-line stalls detected (reliable lane only)
+	Lane          wire.Lane // where the server sends snapshots (Welcome)
+	Chunks        int       // snapshot chunks used (datagram lane; a whole snapshot counts one)
+	SnapshotsLost int       // server ticks of which no chunk came (the last 0.5 s excepted)
+	UnknownStates int       // states of players the roster has not announced, skipped
+	HOLStalls     int       // head-of-line stalls detected (reliable lane only)
 	// Interest management: remote tanks forgotten because the server said they left our
 	// view (or said nothing of them for forgetAfter), and tanks that came back after a gap
 	// of at least reenterGap ticks, drawn at once where they are.
@@ -181,7 +180,7 @@ func NewGame(link Link, opts Options, now time.Time) *Game {
 		g.link = netcode.NewServerClock(opts.Interp)
 	}
 	g.stats.Lane = g.welcome.Lane
-	g.arrivals.detectHOL = g.welcome.Lane == transport.LaneReliable
+	g.arrivals.detectHOL = g.welcome.Lane == wire.LaneReliable
 	return g
 }
 
@@ -224,7 +223,7 @@ func (g *Game) Update(now time.Time, in netcode.Input) error {
 			g.remember(p)
 			sent = true
 		}
-		if sent && g.welcome.Lane == transport.LaneDatagram {
+		if sent && g.welcome.Lane == wire.LaneDatagram {
 			if err := g.sendBatch(); err != nil {
 				return err
 			}
@@ -272,7 +271,7 @@ func (g *Game) receive(r Received) {
 		for _, id := range snap.GetLeftView() {
 			g.leftView(id, snap.GetServerTick())
 		}
-		deltas := g.welcome.Lane == transport.LaneDatagram // only the datagram lane sends deltas to build on
+		deltas := g.welcome.Lane == wire.LaneDatagram // only the datagram lane sends deltas to build on
 		use := func(ps *tankv1.PlayerState) {
 			if deltas {
 				g.bases.Record(snap.GetServerTick(), wire.TankFromProto(ps))

@@ -12,7 +12,7 @@ import (
 
 	"tanknet/netcode"
 	tankv1 "tanknet/proto/tank/v1"
-	"tanknet/transport"
+	"tanknet/wire"
 )
 
 // A client recording keeps what a Game was given, frame by frame: the local time of each
@@ -114,18 +114,18 @@ func (g *Game) Network() string { return g.network }
 func welcomeToProto(w Welcome) *tankv1.Welcome {
 	return &tankv1.Welcome{
 		PlayerId: w.PlayerID, TickIntervalMs: uint32(netcode.StepInterval / time.Millisecond), ServerTick: w.ServerTick,
-		Arena: transport.ArenaToProto(&w.Arena), MaxInputLead: w.MaxInputLead,
-		SnapshotLane: transport.LaneToProto(w.Lane), Rules: transport.RulesToProto(w.Rules), Room: w.Room,
+		Arena: wire.ArenaToProto(&w.Arena), MaxInputLead: w.MaxInputLead,
+		SnapshotLane: wire.LaneToProto(w.Lane), Rules: wire.RulesToProto(w.Rules), Room: w.Room,
 	}
 }
 
 // welcomeFromProto reads a recorded Welcome back, with the checks a live one gets.
 func welcomeFromProto(m *tankv1.Welcome) (Welcome, error) {
-	arena, err := transport.ArenaFromProto(m.GetArena())
+	arena, err := wire.ArenaFromProto(m.GetArena())
 	if err != nil {
 		return Welcome{}, err
 	}
-	rules, err := transport.RulesFromProto(m.GetRules())
+	rules, err := wire.RulesFromProto(m.GetRules())
 	if err != nil {
 		return Welcome{}, err
 	}
@@ -133,5 +133,5 @@ func welcomeFromProto(m *tankv1.Welcome) (Welcome, error) {
 		return Welcome{}, errors.New("player id 0")
 	}
 	return Welcome{PlayerID: m.GetPlayerId(), Arena: arena, Rules: rules, ServerTick: m.GetServerTick(),
-		MaxInputLead: m.GetMaxInputLead(), Lane: transport.LaneFromProto(m.GetSnapshotLane()), Room: m.GetRoom()}, nil
+		MaxInputLead: m.GetMaxInputLead(), Lane: wire.LaneFromProto(m.GetSnapshotLane()), Room: m.GetRoom()}, nil
 }

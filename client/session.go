@@ -50,8 +50,8 @@ type Welcome struct {
 	Rules        netcode.Rules // combat rules: the cannon, health, respawn, rewind window
 	ServerTick   uint32
 	MaxInputLead uint32
-	Lane         transport.Lane // where snapshots come: chunk datagrams or the stream
-	Room         string         // the room (match) the server seated us in; "" from a server without rooms
+	Lane         wire.Lane // where snapshots come: chunk datagrams or the stream
+	Room         string    // the room (match) the server seated us in; "" from a server without rooms
 }
 
 // Received is one server message and when it arrived (local wall clock).
@@ -125,22 +125,22 @@ func (s *Session) handshake(ctx context.Context, name, room string, timeout time
 	}
 	switch k := m.GetKind().(type) {
 	case *tankv1.ServerMessage_Welcome:
-		arena, err := transport.ArenaFromProto(k.Welcome.GetArena())
+		arena, err := wire.ArenaFromProto(k.Welcome.GetArena())
 		if err != nil {
 			return fmt.Errorf("client: welcome: %w", err)
 		}
-		rules, err := transport.RulesFromProto(k.Welcome.GetRules())
+		rules, err := wire.RulesFromProto(k.Welcome.GetRules())
 		if err != nil {
 			return fmt.Errorf("client: welcome: %w", err)
 		}
 		s.welcome = Welcome{PlayerID: k.Welcome.GetPlayerId(), Arena: arena, Rules: rules,
 			ServerTick: k.Welcome.GetServerTick(), MaxInputLead: k.Welcome.GetMaxInputLead(),
-			Lane: transport.LaneFromProto(k.Welcome.GetSnapshotLane()), Room: k.Welcome.GetRoom()}
+			Lane: wire.LaneFromProto(k.Welcome.GetSnapshotLane()), Room: k.Welcome.GetRoom()}
 		if s.welcome.PlayerID == 0 {
 			return errors.New("client: welcome: player id 0")
 		}
 		s.newestTick.Store(s.welcome.ServerTick)
-		if s.welcome.Lane == transport.LaneDatagram {
+		if s.welcome.Lane == wire.LaneDatagram {
 			s.conn.OnDatagram(s.onDatagram)
 		}
 		return nil
@@ -291,7 +291,7 @@ func (s *Session) SendInputMode(onArrival bool) error {
 
 // SendFire sends one shot as a Fire, on the reliable stream after the MoveInput it belongs to.
 func (s *Session) SendFire(req netcode.ShotRequest) error {
-	return s.conn.Send(&tankv1.ClientMessage{Kind: &tankv1.ClientMessage_Fire{Fire: transport.FireToProto(req)}})
+	return s.conn.Send(&tankv1.ClientMessage{Kind: &tankv1.ClientMessage_Fire{Fire: wire.FireToProto(req)}})
 }
 
 // Ping sends a latency probe stamped with t (microseconds, any epoch); the Pong echoes it.

@@ -43,7 +43,7 @@ func mergeChunks(chunks [][]byte) (*tankv1.Snapshot, error) {
 }
 
 func TestChunks_256PlayersSplitIntoFullDatagramsInIDOrder(t *testing.T) {
-	w := newTestWorld(t, func(c *Config) { c.MaxPlayers, c.Lane = 256, transport.LaneDatagram })
+	w := newTestWorld(t, func(c *Config) { c.MaxPlayers, c.Lane = 256, wire.LaneDatagram })
 	peers := make([]*fakePeer, 256)
 	for i := range peers {
 		_, peers[i] = mustJoin(t, w, 0, fmt.Sprintf("p%d", i))
@@ -79,7 +79,7 @@ func TestChunks_256PlayersSplitIntoFullDatagramsInIDOrder(t *testing.T) {
 }
 
 func TestChunks_FewPlayersFitOneChunk(t *testing.T) {
-	w := newTestWorld(t, func(c *Config) { c.Lane = transport.LaneDatagram })
+	w := newTestWorld(t, func(c *Config) { c.Lane = wire.LaneDatagram })
 	_, fp := mustJoin(t, w, 0, "solo")
 	mustJoin(t, w, 0, "duo")
 	w.step(netcode.StepInterval)
@@ -95,7 +95,7 @@ func TestChunks_FewPlayersFitOneChunk(t *testing.T) {
 // datagramWorld is a datagram-lane world with one player, for the input tests below.
 func datagramWorld(t *testing.T) (*world, *player, *fakePeer) {
 	t.Helper()
-	w := newTestWorld(t, func(c *Config) { c.Lane = transport.LaneDatagram })
+	w := newTestWorld(t, func(c *Config) { c.Lane = wire.LaneDatagram })
 	p, fp := mustJoin(t, w, 0, "driver")
 	return w, p, fp
 }

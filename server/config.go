@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"tanknet/netcode"
-	"tanknet/transport"
+	"tanknet/wire"
 )
 
 // Config is the server's configuration. Start from DefaultConfig; the zero value is not
@@ -23,7 +23,7 @@ type Config struct {
 	Contact bool
 	// Lane is how snapshots travel: chunk datagrams (the default) or the reliable stream as
 	// in protocol version 1. Sent to every client in Welcome.
-	Lane transport.Lane
+	Lane wire.Lane
 	// InputOnArrival applies each client's inputs at the first tick after they arrive, as
 	// many as arrived, instead of one per tick from its input buffer (the default, false;
 	// see inputbuffer.go). A client can ask for either for itself (InputMode); this is the
@@ -171,7 +171,7 @@ func (c Config) Validate() error {
 		return fmt.Errorf("server: max joins per tick %d must be at least 1 and max queued joins %d not negative", c.MaxJoinsPerTick, c.MaxQueuedJoins)
 	case math.IsNaN(c.ViewRadius) || math.IsInf(c.ViewRadius, 0):
 		return fmt.Errorf("server: view radius %v is not a number", c.ViewRadius)
-	case c.Lane != transport.LaneDatagram && c.Lane != transport.LaneReliable:
+	case c.Lane != wire.LaneDatagram && c.Lane != wire.LaneReliable:
 		return fmt.Errorf("server: unknown snapshot lane %v", c.Lane)
 	case c.MaxRooms < 1 || c.MaxRooms > maxRooms:
 		return fmt.Errorf("server: max rooms %d outside [1, %d]", c.MaxRooms, maxRooms)

@@ -29,7 +29,7 @@ func FuzzDatagram(f *testing.F) {
 	f.Add([]byte{})
 	f.Add([]byte{0x2a, 0xff, 0xff, 0xff, 0xff, 0x0f})
 	f.Fuzz(func(t *testing.T, b []byte) {
-		w := newTestWorld(t, func(c *Config) { c.Lane = transport.LaneDatagram })
+		w := newTestWorld(t, func(c *Config) { c.Lane = wire.LaneDatagram })
 		cfg := *w.cfg
 		st := new(counters)
 		sess := newSession(nil, &cfg, st, newServerClock(time.Now())) // the handler never touches the connection

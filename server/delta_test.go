@@ -10,7 +10,6 @@ import (
 
 	"tanknet/netcode"
 	tankv1 "tanknet/proto/tank/v1"
-	"tanknet/transport"
 	"tanknet/wire"
 )
 
@@ -52,7 +51,7 @@ func (r *deltaReader) read(chunks [][]byte) (map[uint32]*tankv1.PlayerState, uin
 // past its window, or none: whatever the baseline, the rebuilt world is exactly the
 // server's, and a tank standing still costs about a byte.
 func TestDelta_RebuildsExactlyWhateverTheBaseline(t *testing.T) {
-	w := newTestWorld(t, func(c *Config) { c.Lane, c.MaxPlayers = transport.LaneDatagram, 64 })
+	w := newTestWorld(t, func(c *Config) { c.Lane, c.MaxPlayers = wire.LaneDatagram, 64 })
 	watcher, fw := mustJoin(t, w, 0, "watcher")
 	var peers []*fakePeer
 	for i := range 40 {

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"tanknet/netcode"
-	"tanknet/transport"
+	"tanknet/wire"
 )
 
 // TestFanout_SameBytesAsInline runs two worlds side by side through the same ticks, joins
@@ -17,7 +17,7 @@ import (
 // world goroutine does). Every client must get byte-identical snapshots from both, on both
 // lanes. Under -race it also checks that the workers share nothing they should not.
 func TestFanout_SameBytesAsInline(t *testing.T) {
-	for _, lane := range []transport.Lane{transport.LaneDatagram, transport.LaneReliable} {
+	for _, lane := range []wire.Lane{wire.LaneDatagram, wire.LaneReliable} {
 		t.Run(lane.String(), func(t *testing.T) {
 			mutate := func(c *Config) {
 				c.Lane, c.MaxPlayers = lane, 64

@@ -3,7 +3,7 @@ package server
 import (
 	"tanknet/netcode"
 	tankv1 "tanknet/proto/tank/v1"
-	"tanknet/transport"
+	"tanknet/wire"
 )
 
 // Bounds on shots a client can make the server judge.
@@ -52,7 +52,7 @@ func (w *world) judge(p *player, req netcode.ShotRequest) {
 	origin := move.pose
 	if refusal != tankv1.ShotRefusal_SHOT_REFUSAL_UNSPECIFIED {
 		res.Verdict, res.Refusal = tankv1.ShotVerdict_SHOT_VERDICT_REFUSED, refusal
-		w.stats.shotsRefused.add(transport.RefusalLabel(refusal))
+		w.stats.shotsRefused.add(wire.RefusalFromProto(refusal).Label())
 		p.peer.send(w.encode(&tankv1.ServerMessage{Kind: &tankv1.ServerMessage_ShotResult{ShotResult: res}}))
 		return
 	}

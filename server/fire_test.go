@@ -7,7 +7,7 @@ import (
 
 	"tanknet/netcode"
 	tankv1 "tanknet/proto/tank/v1"
-	"tanknet/transport"
+	"tanknet/wire"
 )
 
 // duel is a world with two players and no spawn protection, driven one tick at a time: a
@@ -254,7 +254,7 @@ func TestFire_BadFiresRefusedAndCounted(t *testing.T) {
 			if r.GetVerdict() != tankv1.ShotVerdict_SHOT_VERDICT_REFUSED || r.GetRefusal() != tt.want {
 				t.Errorf("ShotResult = %v, want refused: %v", r, tt.want)
 			}
-			if got := d.w.stats.shotsRefused.snapshot()[transport.RefusalLabel(tt.want)]; got != 1 {
+			if got := d.w.stats.shotsRefused.snapshot()[wire.RefusalFromProto(tt.want).Label()]; got != 1 {
 				t.Errorf("refused %v: counted %d times, want 1", tt.want, got)
 			}
 			if d.w.stats.shots.Load() != before || d.mark.health != health {

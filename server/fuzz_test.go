@@ -138,7 +138,7 @@ func FuzzWorld(f *testing.F) {
 	f.Add(append(fuzzStream(f, fHello("a"), fMove(1, 0, 1, 50)), 0xff, 0xff, 0xff))
 
 	f.Fuzz(func(t *testing.T, data []byte) {
-		w := newTestWorld(t, func(c *Config) { c.Contact, c.Lane = true, transport.LaneDatagram })
+		w := newTestWorld(t, func(c *Config) { c.Contact, c.Lane = true, wire.LaneDatagram })
 		fz := &fuzzWorld{t: t, w: w, peers: map[uint32]*fakePeer{}, acks: map[uint32]uint32{}, applied: map[uint32]uint32{}}
 		fr := transport.NewFrameReader(bytes.NewReader(data))
 		for n := 1; ; n++ {
@@ -193,7 +193,7 @@ func (fz *fuzzWorld) handle(m *tankv1.ClientMessage) {
 	case *tankv1.ClientMessage_Fire:
 		if p := fz.current(); p != nil {
 			fp := fz.peers[p.id]
-			fp.fires = append(fp.fires, transport.FireFromProto(k.Fire, nil))
+			fp.fires = append(fp.fires, wire.FireFromProto(k.Fire, nil))
 		}
 	case *tankv1.ClientMessage_InputBatch:
 		// What onDatagram would queue; on the stream a batch is refused before the world.

@@ -166,7 +166,7 @@ func (s *Server) readLoop(sess *session, id uint32, r *room) (left string, drop 
 		case *tankv1.ClientMessage_InputMode:
 			sess.setInputMode(k.InputMode.GetOnArrival())
 		case *tankv1.ClientMessage_Fire:
-			if !sess.pushFire(transport.FireFromProto(k.Fire, nil)) {
+			if !sess.pushFire(wire.FireFromProto(k.Fire, nil)) {
 				s.stats.firesDropped.Add(1)
 			}
 		case *tankv1.ClientMessage_Ping:

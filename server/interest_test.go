@@ -99,7 +99,7 @@ func TestInterest_DefaultArenaSendsEveryone(t *testing.T) {
 // the left_view in chunk 0 only, and every chunk fits a datagram.
 func TestInterest_LargeArenaChunks(t *testing.T) {
 	w := newTestWorld(t, func(c *Config) {
-		c.Arena, c.MaxPlayers, c.Lane = netcode.LargeArena(), 256, transport.LaneDatagram
+		c.Arena, c.MaxPlayers, c.Lane = netcode.LargeArena(), 256, wire.LaneDatagram
 	})
 	var peers []*fakePeer
 	for i := range 256 {

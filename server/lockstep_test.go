@@ -8,7 +8,7 @@ import (
 	"tanknet/client"
 	"tanknet/netcode"
 	tankv1 "tanknet/proto/tank/v1"
-	"tanknet/transport"
+	"tanknet/wire"
 )
 
 // A lockstep test on the real parts: the server's own world and real client.Games, joined by
@@ -161,7 +161,7 @@ func TestLockstep_BufferHoldsThroughJitterLossAndAFreeze(t *testing.T) {
 		if reject != nil {
 			t.Fatalf("join rejected: %v", reject)
 		}
-		peer.welcome = client.Welcome{PlayerID: p.id, Arena: w.cfg.Arena, Rules: w.cfg.Rules, Lane: transport.LaneReliable, MaxInputLead: w.cfg.inputLead()}
+		peer.welcome = client.Welcome{PlayerID: p.id, Arena: w.cfg.Arena, Rules: w.cfg.Rules, Lane: wire.LaneReliable, MaxInputLead: w.cfg.inputLead()}
 		players = append(players, &player{peer: peer, game: client.NewGame(peer, client.DefaultOptions(), epoch),
 			driver: client.NewDriver(uint64(i) + 11), next: time.Duration(i) * 4 * time.Millisecond, id: p.id,
 			frame: time.Second/60 + time.Duration(i-2)*40*time.Microsecond}) // ±0.5%

@@ -5,7 +5,7 @@ import (
 	"sync/atomic"
 
 	tankv1 "tanknet/proto/tank/v1"
-	"tanknet/transport"
+	"tanknet/wire"
 )
 
 // Namespace prefixes the name of every metric the server exports.
@@ -143,7 +143,7 @@ func refusalLabels() []string {
 	var out []string
 	for n := range tankv1.ShotRefusal_name {
 		if r := tankv1.ShotRefusal(n); r != tankv1.ShotRefusal_SHOT_REFUSAL_UNSPECIFIED {
-			out = append(out, transport.RefusalLabel(r))
+			out = append(out, wire.RefusalFromProto(r).Label())
 		}
 	}
 	return sorted(out)

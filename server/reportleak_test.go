@@ -7,7 +7,6 @@ import (
 
 	"tanknet/netcode"
 	tankv1 "tanknet/proto/tank/v1"
-	"tanknet/transport"
 	"tanknet/wire"
 )
 
@@ -15,7 +14,7 @@ import (
 // business: only its own PlayerState carries the figures, on both lanes, with and without
 // interest management, whole or delta encoded.
 func TestInputReport_OnlyInTheOwnersState(t *testing.T) {
-	for _, lane := range []transport.Lane{transport.LaneReliable, transport.LaneDatagram} {
+	for _, lane := range []wire.Lane{wire.LaneReliable, wire.LaneDatagram} {
 		for _, large := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%v/large=%v", lane, large), func(t *testing.T) {
 				w := newTestWorld(t, func(c *Config) {
@@ -68,7 +67,7 @@ func TestInputReport_OnlyInTheOwnersState(t *testing.T) {
 // and the ids of the others.
 func received(t *testing.T, w *world, fp *fakePeer) []*tankv1.PlayerState {
 	t.Helper()
-	if w.cfg.Lane == transport.LaneReliable {
+	if w.cfg.Lane == wire.LaneReliable {
 		return decodeFrame(fp.snapshot).GetSnapshot().GetPlayers()
 	}
 	var out []*tankv1.PlayerState

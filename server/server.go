@@ -14,6 +14,7 @@ import (
 	"tanknet/netcode"
 	tankv1 "tanknet/proto/tank/v1"
 	"tanknet/transport"
+	"tanknet/wire"
 )
 
 // Server runs the game's rooms (see rooms.go) on one socket. Create it with New, then call
@@ -99,7 +100,7 @@ func (s *Server) Stats() Stats {
 func (s *Server) Serve(ctx context.Context, pc net.PacketConn) error {
 	cc := transport.NewCountingConn(pc)
 	s.traffic.Store(cc)
-	ln, err := transport.Listen(cc, transport.ListenConfig{ChallengesPerSecond: s.cfg.ChallengesPerSecond})
+	ln, err := transport.Listen(cc, transport.ListenConfig{ChallengesPerSecond: s.cfg.ChallengesPerSecond, AnswerOldClient: wire.OldClientReject})
 	if err != nil {
 		pc.Close()
 		return err

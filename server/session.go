@@ -15,7 +15,7 @@ import (
 // its writer drains. It implements peer for the world.
 type session struct {
 	conn  *transport.Conn
-	lane  transport.Lane
+	lane  wire.Lane
 	stats *counters
 
 	joined  atomic.Bool   // set once Welcome is queued: datagrams count from then on
@@ -156,7 +156,7 @@ func (s *session) onDatagram(b []byte) {
 	case err != nil:
 		s.stats.badDatagrams.Add(1)
 		return
-	case !s.joined.Load() || s.lane != transport.LaneDatagram:
+	case !s.joined.Load() || s.lane != wire.LaneDatagram:
 		s.stats.droppedDatagrams.Add(1)
 		return
 	}

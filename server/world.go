@@ -204,9 +204,9 @@ func (w *world) join(now time.Duration, name string, p peer) (*player, *tankv1.R
 	w.spawn(pl)
 	p.send(w.encode(&tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Welcome{Welcome: &tankv1.Welcome{
 		PlayerId: pl.id, TickIntervalMs: uint32(netcode.StepInterval / time.Millisecond),
-		ServerTick: w.tick, Arena: transport.ArenaToProto(&w.cfg.Arena), MaxInputLead: w.cfg.inputLead(),
-		Rules:        transport.RulesToProto(w.cfg.Rules),
-		SnapshotLane: transport.LaneToProto(w.cfg.Lane),
+		ServerTick: w.tick, Arena: wire.ArenaToProto(&w.cfg.Arena), MaxInputLead: w.cfg.inputLead(),
+		Rules:        wire.RulesToProto(w.cfg.Rules),
+		SnapshotLane: wire.LaneToProto(w.cfg.Lane),
 		Room:         w.room,
 	}}}))
 	w.sendFullRoster(pl)
@@ -426,7 +426,7 @@ func (w *world) broadcast() {
 		p.prevPose = p.pose
 	}
 	sc := &w.fan.scratch[0] // the tick's own scratch: the fan-out's workers have finished
-	datagrams := w.cfg.Lane == transport.LaneDatagram
+	datagrams := w.cfg.Lane == wire.LaneDatagram
 	switch {
 	case w.interest == nil && !datagrams:
 		w.sendSnapshot(sc, w.players, w.players, nil, w.tick)
@@ -470,7 +470,7 @@ func (w *world) sendView(i int, sc *snapScratch, tick uint32) {
 		sc.members = append(sc.members, w.fan.clients[m])
 	}
 	sc.left = p.view.leftIDs(sc.left[:0])
-	if w.cfg.Lane != transport.LaneDatagram {
+	if w.cfg.Lane != wire.LaneDatagram {
 		sc.one[0] = p
 		w.sendSnapshot(sc, sc.members, sc.one[:], sc.left, tick)
 		return

@@ -70,7 +70,7 @@ func newTestWorld(t *testing.T, mutate func(*Config)) *world {
 	t.Helper()
 	cfg := DefaultConfig()
 	cfg.Contact = false
-	cfg.Lane = transport.LaneReliable // whole snapshot frames, which most tests read; chunks_test covers the other lane
+	cfg.Lane = wire.LaneReliable // whole snapshot frames, which most tests read; chunks_test covers the other lane
 	if mutate != nil {
 		mutate(&cfg)
 	}
@@ -236,7 +236,7 @@ func TestWorld_JoinSendsWelcomeAndRoster(t *testing.T) {
 	if welcome.GetPlayerId() != second.id || welcome.GetTickIntervalMs() != 50 || welcome.GetMaxInputLead() != 120 {
 		t.Errorf("welcome = %v", welcome)
 	}
-	arena, err := transport.ArenaFromProto(welcome.GetArena())
+	arena, err := wire.ArenaFromProto(welcome.GetArena())
 	if err != nil || arena.Speed != w.cfg.Arena.Speed || len(arena.Obstacles) != len(w.cfg.Arena.Obstacles) {
 		t.Errorf("welcome arena = %+v, %v; want the server's", arena, err)
 	}

@@ -8,7 +8,7 @@ import (
 
 	"tanknet/linksim"
 	"tanknet/netcode"
-	"tanknet/transport"
+	"tanknet/wire"
 )
 
 // Interpolation timelines by their flag names.
@@ -63,7 +63,7 @@ type Config struct {
 	// Matrix, which runs both.
 	Interp string
 	// Lane is where the in-process server sends snapshots: "datagram" (the default) or
-	// "reliable" (transport.ParseLane). Ignored with Matrix, which runs both; an external
+	// "reliable" (wire.ParseLane). Ignored with Matrix, which runs both; an external
 	// server decides for itself.
 	Lane string
 	// PlotDir, if set, is where Run writes PNG charts; it is created if missing.
@@ -103,7 +103,7 @@ func DefaultConfig() Config {
 		Arena:    "default",
 		BotFPS:   60,   // what the window client runs
 		LagComp:  true, // what the window client asks for unless L is pressed
-		Lane:     transport.LaneDatagram.String(),
+		Lane:     wire.LaneDatagram.String(),
 
 		InputBuffer: "on",
 	}
@@ -193,8 +193,8 @@ func timeline(name string) (netcode.Timeline, error) {
 }
 
 // lane maps a -lane flag value to the transport lane.
-func lane(name string) (transport.Lane, error) {
-	l, err := transport.ParseLane(name)
+func lane(name string) (wire.Lane, error) {
+	l, err := wire.ParseLane(name)
 	if err != nil {
 		return 0, fmt.Errorf("tanksim: -lane: %w", err)
 	}
@@ -202,7 +202,7 @@ func lane(name string) (transport.Lane, error) {
 }
 
 // matrixLanes are the lanes a -matrix run covers, the default first.
-var matrixLanes = []transport.Lane{transport.LaneDatagram, transport.LaneReliable}
+var matrixLanes = []wire.Lane{wire.LaneDatagram, wire.LaneReliable}
 
 // matrixPresets returns the presets a -matrix run covers: every named profile but the
 // perfect link, which measures nothing the lan profile does not.

@@ -18,6 +18,7 @@ import (
 	"tanknet/netcode"
 	"tanknet/server"
 	"tanknet/transport"
+	"tanknet/wire"
 )
 
 // warmup is how long after the last bot's first frame measurement starts: the receive
@@ -35,7 +36,7 @@ type runSpec struct {
 	profile string // preset name, or "custom"
 	cond    linksim.Conditions
 	interp  string // "receive" or "adaptive"
-	lane    transport.Lane
+	lane    wire.Lane
 	groups  []groupSpec // bots on networks of their own (Config.Groups); cond is then unused
 }
 

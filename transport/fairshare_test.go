@@ -13,7 +13,7 @@ import (
 // at once from prefixes of their own; the flood gets no more than the budget.
 func TestFairShare_SpoofedFloodCannotStarveHonestPrefixes(t *testing.T) {
 	sc := new(scriptConn)
-	g := newGate(sc, DefaultChallengesPerSecond)
+	g := newGate(sc, DefaultChallengesPerSecond, nil)
 	now := time.Second
 	g.clock = func() time.Duration { return now }
 	honest := &net.UDPAddr{IP: net.IPv4(192, 0, 2, 7), Port: 5000}

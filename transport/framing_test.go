@@ -59,7 +59,7 @@ func sampleMessages() map[string]proto.Message {
 		"goodbye":               cGoodbye("window closed"),
 		"empty server envelope": &tankv1.ServerMessage{},
 		"welcome": &tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Welcome{Welcome: &tankv1.Welcome{
-			PlayerId: 3, TickIntervalMs: 50, ServerTick: 1234, Arena: ArenaToProto(&arena), MaxInputLead: 40}}},
+			PlayerId: 3, TickIntervalMs: 50, ServerTick: 1234, Arena: &tankv1.Arena{Width: arena.Width, Height: arena.Height, TankRadius: arena.TankRadius, Speed: arena.Speed, TurnRate: arena.TurnRate}, MaxInputLead: 40}}},
 		"reject": &tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Reject{Reject: &tankv1.Reject{
 			Code: tankv1.RejectCode_REJECT_CODE_VERSION_MISMATCH, Reason: "protocol version 7 not supported (want 2)"}}},
 		"snapshot empty": sSnapshot(1),

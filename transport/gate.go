@@ -68,8 +68,9 @@ type admission struct {
 type gate struct {
 	net.PacketConn // the socket or conditioner below: its Close, LocalAddr and deadlines are ours
 	minter         cookieMinter
-	epoch          time.Time            // gate time zero
-	clock          func() time.Duration // for tests: gate time instead of the time since epoch
+	epoch          time.Time                   // gate time zero
+	clock          func() time.Duration        // for tests: gate time instead of the time since epoch
+	answerOld      func(payload []byte) []byte // ListenConfig.AnswerOldClient
 
 	mu       sync.RWMutex
 	admitted map[netip.AddrPort]*admission
@@ -86,9 +87,10 @@ type gate struct {
 }
 
 // newGate validates the addresses that send to pc, sending at most challengesPerSecond
-// Challenges a second beyond each prefix's burst.
-func newGate(pc net.PacketConn, challengesPerSecond int) *gate {
-	g := &gate{PacketConn: pc, epoch: time.Now(), admitted: map[netip.AddrPort]*admission{},
+// Challenges a second beyond each prefix's burst, and answering protocol 1 clients with
+// what answerOld returns (nil: never).
+func newGate(pc net.PacketConn, challengesPerSecond int, answerOld func([]byte) []byte) *gate {
+	g := &gate{PacketConn: pc, epoch: time.Now(), admitted: map[netip.AddrPort]*admission{}, answerOld: answerOld,
 		challenges: newChallengeShare(float64(challengesPerSecond)),
 		legacy:     tokenBucket{rate: legacyRejectsPerSecond, burst: legacyRejectBurst, tokens: legacyRejectBurst},
 	}

@@ -30,7 +30,7 @@ func admitClient(t *testing.T, sc *scriptConn, g *gate, conv uint32) cookie {
 
 func TestGate_AdmitsOnlyWithACookieForThatAddress(t *testing.T) {
 	sc := new(scriptConn)
-	g := newGate(sc, DefaultChallengesPerSecond)
+	g := newGate(sc, DefaultChallengesPerSecond, nil)
 	c := admitClient(t, sc, g, 7)
 
 	// The cookie is bound to the address: another address cannot use it.
@@ -53,7 +53,7 @@ func TestGate_AdmitsOnlyWithACookieForThatAddress(t *testing.T) {
 
 func TestGate_AdmittedAddressKeepsItsConversation(t *testing.T) {
 	sc := new(scriptConn)
-	g := newGate(sc, DefaultChallengesPerSecond)
+	g := newGate(sc, DefaultChallengesPerSecond, nil)
 	admitClient(t, sc, g, 7)
 	own := testPush(7, 1, []byte("input"))
 	sc.queue(own, clientAddr)
@@ -75,7 +75,7 @@ func TestGate_AdmittedAddressKeepsItsConversation(t *testing.T) {
 
 func TestGate_ExpiredCookieGetsAFreshChallenge(t *testing.T) {
 	sc := new(scriptConn)
-	g := newGate(sc, DefaultChallengesPerSecond)
+	g := newGate(sc, DefaultChallengesPerSecond, nil)
 	old := g.minter.mint(addrPort(clientAddr), uint64(time.Now().Add(-CookieLifetime-time.Second).UnixMilli()))
 	sc.queue(appendConnectResponse(nil, old, testPush(7, 0, nil)), clientAddr)
 	if up := readAll(g); len(up) != 0 {
@@ -92,7 +92,7 @@ func TestGate_ExpiredCookieGetsAFreshChallenge(t *testing.T) {
 
 func TestGate_ReleasedAddressMustProveItselfAgain(t *testing.T) {
 	sc := new(scriptConn)
-	g := newGate(sc, DefaultChallengesPerSecond)
+	g := newGate(sc, DefaultChallengesPerSecond, nil)
 	admitClient(t, sc, g, 7)
 	g.peerOf(clientAddr, 7).release()
 	sc.queue(testPush(7, 3, nil), clientAddr)
@@ -106,7 +106,7 @@ func TestGate_AnOldSessionCannotReleaseItsSuccessor(t *testing.T) {
 	// the session of its conversation 7: closing the old session must leave the new
 	// admission in place.
 	sc := new(scriptConn)
-	g := newGate(sc, DefaultChallengesPerSecond)
+	g := newGate(sc, DefaultChallengesPerSecond, nil)
 	admitClient(t, sc, g, 7)
 	admitClient(t, sc, g, 8)
 	if old := g.peerOf(clientAddr, 7); old != nil {
@@ -196,7 +196,7 @@ func TestCookieMinter_AllocatesNothing(t *testing.T) {
 func TestGate_LiveSessionOutlastsASilenceAcrossAPause(t *testing.T) {
 	for _, live := range []bool{true, false} {
 		sc := new(scriptConn)
-		g := newGate(sc, DefaultChallengesPerSecond)
+		g := newGate(sc, DefaultChallengesPerSecond, nil)
 		now := time.Duration(0)
 		g.clock = func() time.Duration { return now }
 		admitClient(t, sc, g, 7)

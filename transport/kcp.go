@@ -232,6 +232,12 @@ type ListenConfig struct {
 	// ChallengesPerSecond is the Challenge budget, shared fairly among source prefixes (see
 	// fairshare.go); 0 means DefaultChallengesPerSecond. A smaller server may want less.
 	ChallengesPerSecond int
+	// AnswerOldClient, when set, reads the data of the first KCP segment from an address not
+	// admitted (a protocol 1 client opens with its Hello there, skipping the connect
+	// handshake) and returns the frame to send back in one KCP segment, or nil to stay
+	// silent. Replies are rate limited and kept within AmplificationLimit. The server sets
+	// wire.OldClientReject; nil answers nobody.
+	AnswerOldClient func(payload []byte) []byte
 }
 
 // challengeRate is ChallengesPerSecond, or the default when it is not positive.
@@ -249,7 +255,7 @@ func Listen(pc net.PacketConn, cfg ListenConfig) (*Listener, error) {
 }
 
 func listen(pc net.PacketConn, fec fecShards, cfg ListenConfig) (*Listener, error) {
-	g := newGate(pc, cfg.challengeRate())
+	g := newGate(pc, cfg.challengeRate(), cfg.AnswerOldClient)
 	l, err := kcp.ServeConn(nil, fec.data, fec.parity, g)
 	if err != nil {
 		return nil, fmt.Errorf("transport: serve %s: %w", pc.LocalAddr(), err)

@@ -11,7 +11,9 @@
 // that cuts one client's snapshot into chunk datagrams against a baseline; receive.go the
 // checks a client makes of a chunk; baselines.go how it rebuilds the tanks sent against a
 // baseline; input.go MoveInput and InputBatch both ways; disconnect.go the Disconnect and its
-// code; limits.go the limits both ends keep.
+// code; arena.go, fire.go (the rules, a Fire, its refusals) and lane.go what the Welcome and a
+// shot carry; legacy.go the Reject a protocol 1 client gets; limits.go the limits both ends
+// keep.
 //
 // The name is netcode's: poses already travel on netcode's "wire grid", and this package
 // is the rest of the wire form. transport moves bytes (KCP sessions, framing, datagrams)

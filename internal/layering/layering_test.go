@@ -30,6 +30,7 @@ func TestLayering(t *testing.T) {
 		{"tanknet/netcode", []string{"*"}, "netcode is pure game logic shared by server and client: standard library only"},
 		{"tanknet/transport", []string{"tanknet/server", "tanknet/client", "tanknet/render"}, "transport carries bytes and knows no game roles"},
 		{"tanknet/wire", []string{"tanknet/server", "tanknet/client", "tanknet/render", "tanknet/sim"}, "wire is the one definition of the snapshot and input bytes that both ends (and recordings) share: they depend on it, never the reverse"},
+		{"tanknet/transport", []string{"tanknet/proto"}, "transport frames and moves bytes; what they say (every protocol message and its conversion) is package wire's"},
 		{"tanknet/transport", []string{"tanknet/linksim"}, "the link simulator is a tool put under a socket by commands and tests; production transport never carries it"},
 		{"tanknet/wire", []string{"tanknet/linksim"}, "the link simulator is a tool, not part of the wire format"},
 		{"tanknet/server", []string{"tanknet/linksim"}, "the server package runs real networks; only cmd/tankserver's -net wraps its socket in the simulator"},

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"tanknet/client"
-	"tanknet/transport"
+	"tanknet/wire"
 )
 
 // Style says how a HUD line is drawn.
@@ -51,7 +51,7 @@ func HUD(g *client.Game, t Techniques, net []string) []Line {
 	add(Plain, "RTT %s ping, %s KCP", rtt, ms(g.Link().SmoothedRTT()))
 	add(Dim, "ping: game message; KCP: transport")
 	add(Plain, "server tick %d  snapshots %d", st.ServerTick, st.Snapshots)
-	if st.Lane == transport.LaneReliable {
+	if st.Lane == wire.LaneReliable {
 		add(Plain, "lane reliable  HOL stalls %d", st.HOLStalls)
 	} else {
 		add(Plain, "lane datagram  snapshots lost %d", st.SnapshotsLost)

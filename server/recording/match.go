@@ -8,7 +8,7 @@ import (
 
 	"tanknet/netcode"
 	tankv1 "tanknet/proto/tank/v1"
-	"tanknet/transport"
+	"tanknet/wire"
 )
 
 // Match is a server recording held in memory for a viewer: At rebuilds the world at any
@@ -54,10 +54,10 @@ func Load(r io.Reader) (*Match, error) {
 		return nil, err
 	}
 	m := &Match{Header: rd.Header, first: rd.Header.GetFirstTick()}
-	if m.arena, err = transport.ArenaFromProto(rd.Header.GetArena()); err != nil {
+	if m.arena, err = wire.ArenaFromProto(rd.Header.GetArena()); err != nil {
 		return nil, fmt.Errorf("recording: header arena: %w", err)
 	}
-	if m.rules, err = transport.RulesFromProto(rd.Header.GetRules()); err != nil {
+	if m.rules, err = wire.RulesFromProto(rd.Header.GetRules()); err != nil {
 		return nil, fmt.Errorf("recording: header rules: %w", err)
 	}
 	last := m.first - 1

@@ -10,7 +10,7 @@ import (
 
 	"tanknet/netcode"
 	tankv1 "tanknet/proto/tank/v1"
-	"tanknet/transport"
+	"tanknet/wire"
 )
 
 // Divergence is the first difference found: at the end of Tick, Player's Field was Want
@@ -78,7 +78,7 @@ func verify(r io.Reader, simulate simulator) (Report, error) {
 	if err != nil {
 		return Report{}, err
 	}
-	arena, err := transport.ArenaFromProto(rd.Header.GetArena())
+	arena, err := wire.ArenaFromProto(rd.Header.GetArena())
 	if err != nil {
 		return Report{}, fmt.Errorf("recording: header arena: %w", err)
 	}

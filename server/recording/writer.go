@@ -14,7 +14,7 @@ import (
 	"tanknet/netcode"
 	tankv1 "tanknet/proto/tank/v1"
 	"tanknet/server"
-	"tanknet/transport"
+	"tanknet/wire"
 )
 
 // Magic opens every recording's header; FormatVersion is the newest format this package
@@ -159,7 +159,7 @@ func Header(cfg server.Config, first, every uint32) *tankv1.RecordingHeader {
 	return &tankv1.RecordingHeader{
 		Magic: Magic, FormatVersion: FormatVersion, ModuleVersion: moduleVersion(),
 		TickIntervalMs: uint32(netcode.StepInterval / time.Millisecond),
-		Arena:          transport.ArenaToProto(&cfg.Arena), Rules: transport.RulesToProto(cfg.Rules),
+		Arena:          wire.ArenaToProto(&cfg.Arena), Rules: wire.RulesToProto(cfg.Rules),
 		Contact: cfg.Contact, KeyframeEvery: every, FirstTick: first,
 	}
 }

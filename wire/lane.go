@@ -1,4 +1,4 @@
-package transport
+package wire
 
 import (
 	"fmt"
@@ -39,13 +39,13 @@ func ParseLane(s string) (Lane, error) {
 	case "reliable":
 		return LaneReliable, nil
 	}
-	return 0, fmt.Errorf("transport: unknown snapshot lane %q (want datagram or reliable)", s)
+	return 0, fmt.Errorf("wire: unknown snapshot lane %q (want datagram or reliable)", s)
 }
 
 // MarshalText returns the lane's name, so a Lane works with flag.TextVar and JSON.
 func (l Lane) MarshalText() ([]byte, error) {
 	if l != LaneDatagram && l != LaneReliable {
-		return nil, fmt.Errorf("transport: unknown snapshot lane %d", int(l))
+		return nil, fmt.Errorf("wire: unknown snapshot lane %d", int(l))
 	}
 	return []byte(l.String()), nil
 }

@@ -1,4 +1,4 @@
-package transport
+package wire
 
 import (
 	"math"
@@ -83,16 +83,23 @@ func FuzzRulesFromProto(f *testing.F) {
 	})
 }
 
-func TestRefusalLabel(t *testing.T) {
-	if got := RefusalLabel(tankv1.ShotRefusal_SHOT_REFUSAL_VIEW_TOO_OLD); got != "view_too_old" {
-		t.Errorf("RefusalLabel(VIEW_TOO_OLD) = %q, want view_too_old", got)
-	}
-	seen := map[string]bool{}
-	for v := range tankv1.ShotRefusal_name {
-		l := RefusalLabel(tankv1.ShotRefusal(v))
-		if l == "" || strings.ContainsAny(l, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") || strings.HasPrefix(l, "shot_refusal") || seen[l] {
-			t.Errorf("RefusalLabel(%v) = %q: want a distinct lower-case label without the prefix", tankv1.ShotRefusal(v), l)
+// TestRefusal_LabelsAndRoundTrip: every refusal on the wire converts to netcode and back
+// unchanged, and its netcode Label is the wire name lower-cased without its prefix, so
+// reports and metrics read the same words as PROTOCOL.md.
+func TestRefusal_LabelsAndRoundTrip(t *testing.T) {
+	for v, name := range tankv1.ShotRefusal_name {
+		w := tankv1.ShotRefusal(v)
+		r := RefusalFromProto(w)
+		if back := RefusalToProto(r); back != w {
+			t.Errorf("RefusalToProto(RefusalFromProto(%v)) = %v", w, back)
 		}
-		seen[l] = true
+		if want := strings.ToLower(strings.TrimPrefix(name, "SHOT_REFUSAL_")); r.Label() != want {
+			t.Errorf("RefusalFromProto(%v).Label() = %q, want %q", w, r.Label(), want)
+		}
+	}
+	for _, v := range []tankv1.ShotRefusal{-1, 99, 1 << 20} {
+		if got := RefusalFromProto(v).Label(); got != "unknown" {
+			t.Errorf("RefusalFromProto(%d).Label() = %q, want unknown", v, got)
+		}
 	}
 }

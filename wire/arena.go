@@ -1,4 +1,4 @@
-package transport
+package wire
 
 import (
 	"fmt"
@@ -28,7 +28,7 @@ func ArenaToProto(a *netcode.Arena) *tankv1.Arena {
 // ArenaFromProto converts and validates a wire arena.
 func ArenaFromProto(m *tankv1.Arena) (netcode.Arena, error) {
 	if m == nil {
-		return netcode.Arena{}, fmt.Errorf("transport: arena missing")
+		return netcode.Arena{}, fmt.Errorf("wire: arena missing")
 	}
 	a := netcode.Arena{
 		Width: m.GetWidth(), Height: m.GetHeight(),
@@ -41,7 +41,7 @@ func ArenaFromProto(m *tankv1.Arena) (netcode.Arena, error) {
 		})
 	}
 	if err := a.Validate(); err != nil {
-		return netcode.Arena{}, fmt.Errorf("transport: bad arena: %w", err)
+		return netcode.Arena{}, fmt.Errorf("wire: bad arena: %w", err)
 	}
 	return a, nil
 }

@@ -1,8 +1,8 @@
-package transport
+package wire
 
 import (
 	"fmt"
-	"strings"
+	"math"
 	"time"
 
 	"tanknet/netcode"
@@ -21,7 +21,7 @@ func RulesToProto(r netcode.Rules) *tankv1.Rules {
 // RulesFromProto converts and validates wire rules.
 func RulesFromProto(m *tankv1.Rules) (netcode.Rules, error) {
 	if m == nil {
-		return netcode.Rules{}, fmt.Errorf("transport: rules missing")
+		return netcode.Rules{}, fmt.Errorf("wire: rules missing")
 	}
 	ms := func(v uint32) time.Duration { return time.Duration(v) * time.Millisecond }
 	r := netcode.Rules{
@@ -29,7 +29,7 @@ func RulesFromProto(m *tankv1.Rules) (netcode.Rules, error) {
 		RespawnDelay: ms(m.GetRespawnMs()), SpawnProtection: ms(m.GetSpawnProtectionMs()), RewindWindow: ms(m.GetRewindWindowMs()),
 	}
 	if err := r.Validate(); err != nil {
-		return netcode.Rules{}, fmt.Errorf("transport: bad rules: %w", err)
+		return netcode.Rules{}, fmt.Errorf("wire: bad rules: %w", err)
 	}
 	return r, nil
 }
@@ -52,8 +52,14 @@ func FireFromProto(m *tankv1.Fire, dst []netcode.TankView) netcode.ShotRequest {
 	return netcode.ShotRequest{MoveTick: m.GetMoveTick(), LagCompensation: m.GetLagCompensation(), Views: dst}
 }
 
-// RefusalLabel names r as reports and metrics spell it: lower case, without the enum's
-// prefix, e.g. "view_too_old".
-func RefusalLabel(r tankv1.ShotRefusal) string {
-	return strings.ToLower(strings.TrimPrefix(r.String(), "SHOT_REFUSAL_"))
+// RefusalToProto returns the wire form of r; the two enums are numbered alike.
+func RefusalToProto(r netcode.ShotRefusal) tankv1.ShotRefusal { return tankv1.ShotRefusal(r) }
+
+// RefusalFromProto returns the netcode refusal a wire value names. A value this version does
+// not know stays unknown (its Label is "unknown"), whatever its size.
+func RefusalFromProto(r tankv1.ShotRefusal) netcode.ShotRefusal {
+	if r < 0 || r > math.MaxUint8 {
+		return math.MaxUint8
+	}
+	return netcode.ShotRefusal(r)
 }

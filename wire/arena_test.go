@@ -1,33 +1,13 @@
-package transport
+package wire
 
 import (
 	"math"
 	"strings"
 	"testing"
 
-	"google.golang.org/protobuf/proto"
-
 	"tanknet/netcode"
 	tankv1 "tanknet/proto/tank/v1"
 )
-
-// throughWire marshals m and unmarshals it into a fresh message, as the network would.
-func throughWire[M proto.Message](t *testing.T, m M) M {
-	t.Helper()
-	b, err := proto.Marshal(m)
-	if err != nil {
-		t.Fatalf("marshal: %v", err)
-	}
-	out := m.ProtoReflect().New().Interface().(M)
-	if err := proto.Unmarshal(b, out); err != nil {
-		t.Fatalf("unmarshal: %v", err)
-	}
-	return out
-}
-
-// sameBits reports whether a and b are the same float64 bit pattern (so -0 != +0 and a NaN
-// equals only the identical NaN).
-func sameBits(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) }
 
 func arenaBitsEqual(t *testing.T, got, want netcode.Arena) {
 	t.Helper()
