@@ -7,7 +7,6 @@ import (
 
 	"tanknet/netcode"
 	tankv1 "tanknet/proto/tank/v1"
-	"tanknet/wire"
 )
 
 // Combat is one tank's health and score as the newest snapshot showed them.
@@ -74,7 +73,7 @@ type ShotStats struct {
 	// LagCompJudged and LagCompHits count the judged shots that asked for lag compensation
 	// and the hits among them; Judged and Hits less these are the shots judged without it.
 	LagCompJudged, LagCompHits int
-	// Refused counts refused Fires by reason (the ShotRefusal name, lower case, no prefix).
+	// Refused counts refused Fires by reason (netcode.ShotRefusal.Label).
 	Refused map[string]int
 }
 
@@ -96,17 +95,16 @@ type Shot struct {
 	// Aimed is the pose we drew the tank we hit at (valid when Trace.Hit).
 	Aimed netcode.Pose
 	// Result is the server's answer, nil until it arrives.
-	Result *tankv1.ShotResult
+	Result *netcode.ShotResult
 }
 
 // ServerTarget returns the pose the server tested its hit against, and false when the
 // server has not answered or did not report a hit.
 func (s *Shot) ServerTarget() (netcode.Pose, bool) {
-	r := s.Result
-	if r.GetVerdict() != tankv1.ShotVerdict_SHOT_VERDICT_HIT {
+	if s.Result == nil || s.Result.Verdict != netcode.VerdictHit {
 		return netcode.Pose{}, false
 	}
-	return netcode.Pose{X: r.GetTargetPosition().GetX(), Y: r.GetTargetPosition().GetY(), Heading: r.GetTargetRotation()}, true
+	return s.Result.TargetPose, true
 }
 
 // originSlack is how far the server's origin of a shot may lie from ours and still be the
@@ -192,45 +190,45 @@ func (g *Game) record(shot Shot) {
 }
 
 // receiveShotResult matches the server's judgement to the shot it belongs to.
-func (g *Game) receiveShotResult(r *tankv1.ShotResult) {
-	i := slices.IndexFunc(g.pending, func(s Shot) bool { return s.MoveTick == r.GetMoveTick() })
+func (g *Game) receiveShotResult(r netcode.ShotResult) {
+	i := slices.IndexFunc(g.pending, func(s Shot) bool { return s.MoveTick == r.MoveTick })
 	if i < 0 {
 		return // forgotten (beyond maxPending) or not ours to judge
 	}
 	shot := g.pending[i]
 	g.pending = slices.Delete(g.pending, i, i+1)
-	shot.Result = r
+	shot.Result = &r
 	if g.last1.MoveTick == shot.MoveTick {
 		g.last1 = shot
 	}
-	switch r.GetVerdict() {
-	case tankv1.ShotVerdict_SHOT_VERDICT_REFUSED:
+	switch r.Verdict {
+	case netcode.VerdictRefused:
 		if g.shots.Refused == nil {
 			g.shots.Refused = map[string]int{}
 		}
-		g.shots.Refused[wire.RefusalFromProto(r.GetRefusal()).Label()]++
+		g.shots.Refused[r.Refusal.Label()]++
 		return
-	case tankv1.ShotVerdict_SHOT_VERDICT_HIT:
+	case netcode.VerdictHit:
 		g.shots.Hits++
 	}
 	g.shots.Judged++
-	serverHit := r.GetVerdict() == tankv1.ShotVerdict_SHOT_VERDICT_HIT
+	serverHit := r.Verdict == netcode.VerdictHit
 	if shot.LagComp {
 		g.shots.LagCompJudged++
 		if serverHit {
 			g.shots.LagCompHits++
 		}
 	}
-	if serverHit == shot.Trace.Hit && r.GetTargetId() == shot.Trace.TargetID {
+	if serverHit == shot.Trace.Hit && r.TargetID == shot.Trace.TargetID {
 		g.shots.Agreed++
 	} else if shot.Trace.Hit && !serverHit {
 		g.shots.SawHitServerMiss++
-		if o := r.GetOrigin(); math.Hypot(o.GetX()-shot.Origin.X, o.GetY()-shot.Origin.Y) > originSlack {
+		if math.Hypot(r.OriginX-shot.Origin.X, r.OriginY-shot.Origin.Y) > originSlack {
 			g.shots.SawHitMoved++
 		}
 	}
-	if r.GetLagCompensated() && len(g.rewinds) < maxRewinds {
-		g.rewinds = append(g.rewinds, r.GetRewindMs())
+	if r.LagCompensated && len(g.rewinds) < maxRewinds {
+		g.rewinds = append(g.rewinds, r.RewindMs)
 	}
 }
 

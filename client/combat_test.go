@@ -122,7 +122,7 @@ func TestGame_ShotResultsCounted(t *testing.T) {
 	if r := g.Report().RewindsMs; len(r) != 1 || r[0] != 150 {
 		t.Errorf("Report().RewindsMs = %v, want [150]", r)
 	}
-	if last, ok := g.LastShot(); !ok || last.Result == nil || last.Result.GetOrigin().GetX() != 0.5 {
+	if last, ok := g.LastShot(); !ok || last.Result == nil || last.Result.OriginX != 0.5 {
 		t.Errorf("LastShot() = %+v, want the last one with its answer", last)
 	}
 }

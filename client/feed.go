@@ -4,7 +4,7 @@ import (
 	"slices"
 	"time"
 
-	tankv1 "tanknet/proto/tank/v1"
+	"tanknet/netcode"
 )
 
 // What a Game keeps for drawing shots and kills: tracers that fade, and a short kill feed.
@@ -28,12 +28,12 @@ type KillNote struct {
 }
 
 // receiveShot adds another player's tracer; our own was drawn when we fired.
-func (g *Game) receiveShot(at time.Duration, s *tankv1.Shot) {
-	if s.GetShooterId() == g.welcome.PlayerID {
+func (g *Game) receiveShot(at time.Duration, s netcode.Shot) {
+	if s.ShooterID == g.welcome.PlayerID {
 		return
 	}
-	g.addTracer(Tracer{ShooterID: s.GetShooterId(), At: at, FromX: s.GetOrigin().GetX(), FromY: s.GetOrigin().GetY(),
-		ToX: s.GetEnd().GetX(), ToY: s.GetEnd().GetY(), Hit: s.GetTargetId() != 0})
+	g.addTracer(Tracer{ShooterID: s.ShooterID, At: at, FromX: s.OriginX, FromY: s.OriginY,
+		ToX: s.EndX, ToY: s.EndY, Hit: s.TargetID != 0})
 }
 
 func (g *Game) addTracer(t Tracer) {
@@ -45,11 +45,11 @@ func (g *Game) addTracer(t Tracer) {
 	g.tracers = append(g.tracers, t)
 }
 
-func (g *Game) receiveKill(at time.Duration, k *tankv1.Kill) {
+func (g *Game) receiveKill(at time.Duration, k netcode.Kill) {
 	if len(g.kills) == maxKillNotes {
 		g.kills = g.kills[1:]
 	}
-	g.kills = append(g.kills, KillNote{At: at, KillerID: k.GetKillerId(), VictimID: k.GetVictimId(), ServerTick: k.GetServerTick()})
+	g.kills = append(g.kills, KillNote{At: at, KillerID: k.KillerID, VictimID: k.VictimID, ServerTick: k.ServerTick})
 }
 
 // Tracers returns the tracers younger than tracerLife at local time now; the slice belongs

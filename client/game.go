@@ -301,11 +301,11 @@ func (g *Game) receive(r Received) {
 			delete(g.names, l.GetPlayerId())
 		}
 	case *tankv1.ServerMessage_ShotResult:
-		g.receiveShotResult(k.ShotResult)
+		g.receiveShotResult(wire.ShotResultFromProto(k.ShotResult))
 	case *tankv1.ServerMessage_Shot:
-		g.receiveShot(at, k.Shot)
+		g.receiveShot(at, wire.ShotFromProto(k.Shot))
 	case *tankv1.ServerMessage_Kill:
-		g.receiveKill(at, k.Kill)
+		g.receiveKill(at, wire.KillFromProto(k.Kill))
 	case *tankv1.ServerMessage_Pong:
 		sent := time.Duration(k.Pong.GetClientTimeUs()) * time.Microsecond
 		if rtt := at - sent; rtt >= 0 {

@@ -9,7 +9,6 @@ import (
 
 	"tanknet/client"
 	"tanknet/netcode"
-	tankv1 "tanknet/proto/tank/v1"
 )
 
 // Colours of combat marks, opaque so screenshots can find them.
@@ -83,12 +82,12 @@ func LastShotMarks(g *client.Game, now time.Duration) ShotMarks {
 	if s.Result == nil {
 		return m
 	}
-	if s.Result.GetVerdict() == tankv1.ShotVerdict_SHOT_VERDICT_REFUSED {
+	if s.Result.Verdict == netcode.VerdictRefused {
 		return ShotMarks{}
 	}
 	m.Answered = true
-	m.EndX, m.EndY = s.Result.GetEnd().GetX(), s.Result.GetEnd().GetY()
-	m.Confirmed = s.Result.GetVerdict() == tankv1.ShotVerdict_SHOT_VERDICT_HIT
+	m.EndX, m.EndY = s.Result.EndX, s.Result.EndY
+	m.Confirmed = s.Result.Verdict == netcode.VerdictHit
 	if p, ok := s.ServerTarget(); ok {
 		m.Rewound, m.HasGhost = p, true
 	}
