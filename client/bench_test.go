@@ -15,7 +15,7 @@ import (
 func BenchmarkFrame(b *testing.B) {
 	const remotes = 16
 	arena := netcode.DefaultArena()
-	sess := &Session{welcome: Welcome{PlayerID: 1, Arena: arena}}
+	sess := &Session{welcome: wire.Welcome{PlayerID: 1, Arena: arena}}
 	start := time.Unix(0, 0)
 	g := NewGame(sess, DefaultOptions(), start)
 	g.lastPing = start.Add(100 * 365 * 24 * time.Hour) // no pings: the session has no connection
@@ -47,7 +47,7 @@ func BenchmarkFrame(b *testing.B) {
 			ps.Tick = snap.ServerTick
 		}
 		at := start.Add(time.Duration(i) * 50 * time.Millisecond)
-		sess.queue = append(sess.queue, Received{At: at, Msg: msg})
+		sess.queue = append(sess.queue, Received{At: at, Msg: decoded(msg)})
 		g.last = at // a zero-length frame: no prediction step to send, the session has no connection
 		if err := g.Update(at, netcode.Input{}); err != nil {
 			b.Fatal(err)

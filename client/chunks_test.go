@@ -15,7 +15,7 @@ import (
 // (1 is us).
 func datagramGame(t *testing.T) (*Game, *Session, time.Time) {
 	t.Helper()
-	sess := &Session{welcome: Welcome{PlayerID: 1, Arena: netcode.DefaultArena(), Lane: wire.LaneDatagram}}
+	sess := &Session{welcome: wire.Welcome{PlayerID: 1, Arena: netcode.DefaultArena(), Lane: wire.LaneDatagram}}
 	start := time.Unix(1000, 0)
 	g := NewGame(sess, DefaultOptions(), start)
 	g.lastPing = start.Add(time.Hour)
@@ -38,7 +38,7 @@ func chunkMsg(tick, index, count uint32, ids ...uint32) *tankv1.ServerMessage {
 func feed(t *testing.T, g *Game, sess *Session, at time.Time, msgs ...*tankv1.ServerMessage) {
 	t.Helper()
 	for _, m := range msgs {
-		sess.queue = append(sess.queue, Received{At: at, Msg: m, Datagram: true})
+		sess.queue = append(sess.queue, Received{At: at, Msg: decoded(m), Datagram: true})
 	}
 	g.last = at
 	if err := g.Update(at, netcode.Input{}); err != nil {
@@ -285,7 +285,7 @@ func TestSession_ChunksCannotCrowdOutTheStream(t *testing.T) {
 		t.Errorf("%d chunks dropped of %d, want all beyond half the queue", dropped, maxQueued)
 	}
 	for i := range maxQueued - maxQueued/2 {
-		if !sess.push(Received{Msg: chunkMsg(1, 0, 1, 2)}) {
+		if !sess.push(Received{Msg: decoded(chunkMsg(1, 0, 1, 2))}) {
 			t.Fatalf("stream message %d refused behind a queue full of chunks", i)
 		}
 	}
@@ -297,12 +297,12 @@ func TestSession_ChunksCannotCrowdOutTheStream(t *testing.T) {
 func TestSession_FullQueueDropsOldSnapshotsNotTheSession(t *testing.T) {
 	sess := &Session{}
 	pong := &tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Pong{Pong: &tankv1.Pong{ClientTimeUs: 7}}}
-	if !sess.push(Received{Msg: pong}) {
+	if !sess.push(Received{Msg: decoded(pong)}) {
 		t.Fatal("pong refused by an empty queue")
 	}
 	const sent = 3 * maxQueued
 	for tick := uint32(1); tick <= sent; tick++ {
-		if !sess.push(Received{Msg: chunkMsg(tick, 0, 1, 2)}) {
+		if !sess.push(Received{Msg: decoded(chunkMsg(tick, 0, 1, 2))}) {
 			t.Fatalf("snapshot %d refused: a full queue should drop an old snapshot instead", tick)
 		}
 	}
@@ -313,11 +313,13 @@ func TestSession_FullQueueDropsOldSnapshotsNotTheSession(t *testing.T) {
 	if len(got) != maxQueued {
 		t.Fatalf("%d messages queued, want %d", len(got), maxQueued)
 	}
-	if got[0].Msg.GetPong() == nil {
-		t.Errorf("first queued message is %T, want the pong kept", got[0].Msg.GetKind())
+	if _, ok := got[0].Msg.(wire.Pong); !ok {
+		t.Errorf("first queued message is %T, want the pong kept", got[0].Msg)
 	}
-	if first, last := got[1].Msg.GetSnapshot().GetServerTick(), got[len(got)-1].Msg.GetSnapshot().GetServerTick(); first != sent-maxQueued+2 || last != sent {
-		t.Errorf("queued snapshots run from tick %d to %d, want the newest: %d to %d", first, last, sent-maxQueued+2, sent)
+	first, _ := got[1].Msg.(*wire.Snapshot)
+	last, _ := got[len(got)-1].Msg.(*wire.Snapshot)
+	if first == nil || last == nil || first.Tick != sent-maxQueued+2 || last.Tick != sent {
+		t.Errorf("queued snapshots run from %+v to %+v, want the newest: ticks %d to %d", first, last, sent-maxQueued+2, sent)
 	}
 	if d := sess.StaleDropped(); d != sent-(maxQueued-1) {
 		t.Errorf("StaleDropped() = %d, want %d", d, sent-(maxQueued-1))

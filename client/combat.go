@@ -6,22 +6,8 @@ import (
 	"time"
 
 	"tanknet/netcode"
-	tankv1 "tanknet/proto/tank/v1"
+	"tanknet/wire"
 )
-
-// Combat is one tank's health and score as the newest snapshot showed them.
-type Combat struct {
-	Health         uint32
-	Destroyed      bool
-	Kills, Deaths  uint32
-	SpawnProtected bool
-}
-
-// combatFromProto reads the combat fields of a wire player state.
-func combatFromProto(ps *tankv1.PlayerState) Combat {
-	return Combat{Health: ps.GetHealth(), Destroyed: ps.GetDestroyed(), Kills: ps.GetKills(),
-		Deaths: ps.GetDeaths(), SpawnProtected: ps.GetSpawnProtected()}
-}
 
 // aliveHistory is how many server ticks of a remote tank's destroyed flag a Game remembers:
 // more than an Interpolator buffers (32), so every tick a View can name is known.
@@ -243,4 +229,4 @@ func (g *Game) ShotStats() ShotStats { return g.shots }
 func (g *Game) LastShot() (Shot, bool) { return g.last1, g.last1.MoveTick != 0 }
 
 // Own returns our tank's health and score as the newest snapshot showed them.
-func (g *Game) Own() Combat { return g.own }
+func (g *Game) Own() wire.Combat { return g.own }

@@ -27,7 +27,7 @@ func armedGame(t *testing.T, extra map[uint32]func(*tankv1.PlayerState)) *Game {
 				f(ps)
 			}
 		}
-		sess.queue = append(sess.queue, Received{At: at, Msg: msg})
+		sess.queue = append(sess.queue, Received{At: at, Msg: decoded(msg)})
 	}
 	at = at.Add(120 * time.Millisecond)
 	g.last = at
@@ -106,7 +106,7 @@ func TestGame_ShotResultsCounted(t *testing.T) {
 		}
 		g.record(shot)
 		r.result.MoveTick = shot.MoveTick
-		g.receive(Received{Msg: &tankv1.ServerMessage{Kind: &tankv1.ServerMessage_ShotResult{ShotResult: r.result}}})
+		g.receive(Received{Msg: decoded(&tankv1.ServerMessage{Kind: &tankv1.ServerMessage_ShotResult{ShotResult: r.result}})})
 	}
 	want := ShotStats{Fired: 6, ClientHits: 4, Judged: 5, Hits: 2, Agreed: 2, SawHitServerMiss: 2, SawHitMoved: 1,
 		LagCompJudged: 1, LagCompHits: 1, Refused: map[string]int{"view_too_old": 1}}
@@ -155,9 +155,9 @@ func TestGame_AimTurnsTowardTheNearestTarget(t *testing.T) {
 func TestGame_ShotsAndKillsFromOthers(t *testing.T) {
 	g := armedGame(t, nil)
 	at := time.Unix(1000, 0).Add(time.Second)
-	g.receive(Received{At: at, Msg: &tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Shot{Shot: &tankv1.Shot{
-		ShooterId: 2, Origin: &tankv1.Vec2{X: 9, Y: 10}, End: &tankv1.Vec2{X: 5.6, Y: 10}, TargetId: 1}}}})
-	g.receive(Received{At: at, Msg: &tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Kill{Kill: &tankv1.Kill{KillerId: 2, VictimId: 1}}}})
+	g.receive(Received{At: at, Msg: decoded(&tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Shot{Shot: &tankv1.Shot{
+		ShooterId: 2, Origin: &tankv1.Vec2{X: 9, Y: 10}, End: &tankv1.Vec2{X: 5.6, Y: 10}, TargetId: 1}}})})
+	g.receive(Received{At: at, Msg: decoded(&tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Kill{Kill: &tankv1.Kill{KillerId: 2, VictimId: 1}}})})
 	now := at.Sub(g.epoch)
 	if tr := g.Tracers(now); len(tr) != 1 || tr[0].Own || tr[0].ShooterID != 2 || tr[0].ToX != 5.6 {
 		t.Errorf("Tracers() = %+v, want player 2's shot", tr)

@@ -13,9 +13,9 @@ import (
 
 // chunkOf is a one-chunk delta snapshot of tick against baseline.
 func chunkOf(tick, baseline uint32, whole []*tankv1.PlayerState, unchanged []uint32, moved []int32) Received {
-	return Received{Datagram: true, Msg: &tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Snapshot{Snapshot: &tankv1.Snapshot{
+	return Received{Datagram: true, Msg: decoded(&tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Snapshot{Snapshot: &tankv1.Snapshot{
 		ServerTick: tick, ChunkIndex: 0, ChunkCount: 1, Players: whole,
-		BaselineTick: baseline, Unchanged: unchanged, Moved: moved}}}}
+		BaselineTick: baseline, Unchanged: unchanged, Moved: moved}}})}
 }
 
 // TestDelta_OldLostAndGoodBaselines: tanks against a baseline the client has are rebuilt

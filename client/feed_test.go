@@ -12,13 +12,13 @@ import (
 // scriptLink is a Link with no network behind it: a test queues what "arrives" and reads
 // what the Game sent.
 type scriptLink struct {
-	welcome Welcome
+	welcome wire.Welcome
 	queue   []Received
 	sent    []netcode.PendingInput
 	modes   []bool
 }
 
-func (l *scriptLink) Welcome() Welcome { return l.welcome }
+func (l *scriptLink) Welcome() wire.Welcome { return l.welcome }
 func (l *scriptLink) Drain(dst []Received) ([]Received, error) {
 	dst = append(dst, l.queue...)
 	l.queue = l.queue[:0]
@@ -63,7 +63,7 @@ func (s *scriptedServer) serve(now time.Time, remote func(tick uint32) netcode.P
 			wire.StateToProto(1, netcode.State{Tick: s.tick, Pose: s.me, Ack: s.ack}),
 			wire.StateToProto(2, netcode.State{Tick: s.tick, Pose: remote(s.tick)}),
 		}}
-		s.pending = append(s.pending, Received{At: now.Add(s.latency), Msg: &tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Snapshot{Snapshot: snap}}})
+		s.pending = append(s.pending, Received{At: now.Add(s.latency), Msg: decoded(&tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Snapshot{Snapshot: snap}})})
 	}
 	for len(s.pending) > 0 && !s.pending[0].At.After(now) {
 		s.link.queue = append(s.link.queue, s.pending[0])
@@ -82,7 +82,7 @@ func (s *scriptedServer) tickTime(tick uint32) time.Time {
 // other tank between the states it was sent.
 func TestGame_DrivenByAScriptedFeed(t *testing.T) {
 	arena := netcode.DefaultArena()
-	link := &scriptLink{welcome: Welcome{PlayerID: 1, Arena: arena}}
+	link := &scriptLink{welcome: wire.Welcome{PlayerID: 1, Arena: arena}}
 	start := time.Unix(1000, 0)
 	srv := &scriptedServer{arena: arena, link: link, latency: 40 * time.Millisecond, me: netcode.Pose{X: 10, Y: 10}}
 	remote := func(tick uint32) netcode.Pose { return netcode.Pose{X: 5 + 0.1*float64(tick), Y: 30} }

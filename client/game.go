@@ -4,7 +4,6 @@ import (
 	"time"
 
 	"tanknet/netcode"
-	tankv1 "tanknet/proto/tank/v1"
 	"tanknet/wire"
 )
 
@@ -40,7 +39,7 @@ type Remote struct {
 	Pose      netcode.Pose
 	Bracketed bool
 	// Combat is the tank's health and score in the newest snapshot.
-	Combat Combat
+	Combat wire.Combat
 	alive  aliveAt
 	lastAt time.Duration // local time its newest state arrived
 }
@@ -49,7 +48,7 @@ type Remote struct {
 // goroutine calls Update once per frame and reads the rest between Updates.
 type Game struct {
 	server  Link // where messages come from and inputs go (link.go)
-	welcome Welcome
+	welcome wire.Welcome
 	opts    Options
 	epoch   time.Time // local time zero for netcode's durations
 	last    time.Time // previous Update
@@ -101,10 +100,10 @@ type lanes struct {
 
 // combat is our tank's fight (combat.go): its health, our shots and their answers.
 type combat struct {
-	own         Combat // our tank's health and score, from our newest state
-	ownTick     uint32 // server tick of own
-	lastShot    uint32 // move tick of our newest shot
-	wantFire    bool   // Fire was called since the last Update
+	own         wire.Combat // our tank's health and score, from our newest state
+	ownTick     uint32      // server tick of own
+	lastShot    uint32      // move tick of our newest shot
+	wantFire    bool        // Fire was called since the last Update
 	wantLagComp bool
 	targets     []netcode.Target
 	shots       ShotStats
@@ -257,57 +256,28 @@ func (g *Game) Update(now time.Time, in netcode.Input) error {
 // receive applies one server message.
 func (g *Game) receive(r Received) {
 	at := r.At.Sub(g.epoch)
-	switch k := r.Msg.GetKind().(type) {
-	case *tankv1.ServerMessage_Snapshot:
-		snap := k.Snapshot
-		if !g.arrivals.chunk(at, snap.GetServerTick(), snap.GetChunkIndex(), snap.GetChunkCount()) {
-			return // a duplicate chunk, or one too old to draw
-		}
-		g.stats.Chunks++
-		if snap.GetChunkIndex() == 0 {
-			g.stats.Snapshots++
-		}
-		g.stats.ServerTick = max(g.stats.ServerTick, snap.GetServerTick())
-		for _, id := range snap.GetLeftView() {
-			g.leftView(id, snap.GetServerTick())
-		}
-		deltas := g.welcome.Lane == wire.LaneDatagram // only the datagram lane sends deltas to build on
-		use := func(ps *tankv1.PlayerState) {
-			if deltas {
-				g.bases.Record(snap.GetServerTick(), wire.TankFromProto(ps))
-			}
-			if r.Datagram && g.names[ps.GetPlayerId()] == "" && ps.GetPlayerId() != g.welcome.PlayerID {
-				// The roster comes on the stream and may trail a datagram: a tank the
-				// roster has not announced (or has already removed) waits for it.
-				g.stats.UnknownStates++
-				return
-			}
-			g.receiveState(at, ps)
-		}
-		if !g.bases.Tanks(snap, use) {
-			// Never acknowledge this tick: the server would build on states we lack.
-			g.arrivals.spoil(snap.GetServerTick())
-			g.stats.DeltaUnusable++
-		}
-	case *tankv1.ServerMessage_RosterUpdate:
-		for _, j := range k.RosterUpdate.GetJoined() { // joins first: one may also be in left
-			g.names[j.GetPlayerId()] = j.GetName()
-			if rm := g.remotes[j.GetPlayerId()]; rm != nil {
-				rm.Name = j.GetName()
+	switch m := r.Msg.(type) {
+	case *wire.Snapshot:
+		g.receiveSnapshot(at, m, r.Datagram)
+	case wire.Roster:
+		for _, j := range m.Joined { // joins first: one may also be in left
+			g.names[j.ID] = j.Name
+			if rm := g.remotes[j.ID]; rm != nil {
+				rm.Name = j.Name
 			}
 		}
-		for _, l := range k.RosterUpdate.GetLeft() {
-			g.forget(l.GetPlayerId())
-			delete(g.names, l.GetPlayerId())
+		for _, l := range m.Left {
+			g.forget(l.ID)
+			delete(g.names, l.ID)
 		}
-	case *tankv1.ServerMessage_ShotResult:
-		g.receiveShotResult(wire.ShotResultFromProto(k.ShotResult))
-	case *tankv1.ServerMessage_Shot:
-		g.receiveShot(at, wire.ShotFromProto(k.Shot))
-	case *tankv1.ServerMessage_Kill:
-		g.receiveKill(at, wire.KillFromProto(k.Kill))
-	case *tankv1.ServerMessage_Pong:
-		sent := time.Duration(k.Pong.GetClientTimeUs()) * time.Microsecond
+	case netcode.ShotResult:
+		g.receiveShotResult(m)
+	case netcode.Shot:
+		g.receiveShot(at, m)
+	case netcode.Kill:
+		g.receiveKill(at, m)
+	case wire.Pong:
+		sent := time.Duration(m.ClientTimeUs) * time.Microsecond
 		if rtt := at - sent; rtt >= 0 {
 			g.stats.RTT = rtt
 			g.stats.RTTSamples++
@@ -315,13 +285,48 @@ func (g *Game) receive(r Received) {
 	}
 }
 
-func (g *Game) receiveState(at time.Duration, ps *tankv1.PlayerState) {
-	id := ps.GetPlayerId()
+// receiveSnapshot applies a whole snapshot or one chunk of one, which arrived at local time
+// at (on the datagram lane when datagram).
+func (g *Game) receiveSnapshot(at time.Duration, snap *wire.Snapshot, datagram bool) {
+	if !g.arrivals.chunk(at, snap.Tick, snap.Index, snap.Count) {
+		return // a duplicate chunk, or one too old to draw
+	}
+	g.stats.Chunks++
+	if snap.Index == 0 {
+		g.stats.Snapshots++
+	}
+	g.stats.ServerTick = max(g.stats.ServerTick, snap.Tick)
+	for _, id := range snap.Left {
+		g.leftView(id, snap.Tick)
+	}
+	deltas := g.welcome.Lane == wire.LaneDatagram // only the datagram lane sends deltas to build on
+	use := func(t wire.Tank) {
+		if deltas {
+			g.bases.Record(snap.Tick, t)
+		}
+		if datagram && g.names[t.ID] == "" && t.ID != g.welcome.PlayerID {
+			// The roster comes on the stream and may trail a datagram: a tank the
+			// roster has not announced (or has already removed) waits for it.
+			g.stats.UnknownStates++
+			return
+		}
+		g.receiveState(at, snap.Tick, t)
+	}
+	if !g.bases.Tanks(snap, use) {
+		// Never acknowledge this tick: the server would build on states we lack.
+		g.arrivals.spoil(snap.Tick)
+		g.stats.DeltaUnusable++
+	}
+}
+
+// receiveState applies what the snapshot of tick says of tank t.
+func (g *Game) receiveState(at time.Duration, tick uint32, t wire.Tank) {
+	id := t.ID
 	if !g.seen[id] {
 		g.seen[id] = true
 		g.stats.PlayersSeen = len(g.seen)
 	}
-	st := wire.StateFromProto(ps)
+	st := t.State(tick)
 	if id == g.welcome.PlayerID {
 		if g.local == nil {
 			lc := g.opts.Local // a server with a longer input lead than the default needs more kept
@@ -332,8 +337,8 @@ func (g *Game) receiveState(at time.Duration, ps *tankv1.PlayerState) {
 		}
 		g.stats.LastAck = max(g.stats.LastAck, st.Ack)
 		if st.Tick > g.ownTick {
-			g.own, g.ownTick = combatFromProto(ps), st.Tick
-			g.report = wire.InputReportFromProto(ps)
+			g.own, g.ownTick = t.Combat, st.Tick
+			g.report = t.Input
 			if !g.onArrival {
 				g.dilation.Observe(g.report)
 			}
@@ -352,9 +357,9 @@ func (g *Game) receiveState(at time.Duration, ps *tankv1.PlayerState) {
 		rm = &Remote{ID: id, Name: g.names[id], Interp: g.newInterpolator()}
 		g.remotes[id] = rm
 	}
-	rm.alive.record(st.Tick, !ps.GetDestroyed())
+	rm.alive.record(st.Tick, !t.Combat.Destroyed)
 	if rm.Interp.Push(at, st) {
-		rm.Combat = combatFromProto(ps)
+		rm.Combat = t.Combat
 		rm.lastAt = at
 	}
 }
@@ -394,7 +399,7 @@ func (g *Game) forget(id uint32) {
 func (g *Game) Now() time.Duration { return g.last.Sub(g.epoch) }
 
 // Welcome returns what the server said when we joined.
-func (g *Game) Welcome() Welcome { return g.welcome }
+func (g *Game) Welcome() wire.Welcome { return g.welcome }
 
 // Local returns our own tank's netcode, or nil before the first snapshot.
 func (g *Game) Local() *netcode.Local { return g.local }

@@ -33,7 +33,7 @@ func TestDriver_SameSeedSamePath(t *testing.T) {
 // offlineGame returns a Game on a session with no connection, fed by hand.
 func offlineGame(t *testing.T) (*Game, *Session, time.Time) {
 	t.Helper()
-	sess := &Session{welcome: Welcome{PlayerID: 1, Arena: netcode.DefaultArena()}}
+	sess := &Session{welcome: wire.Welcome{PlayerID: 1, Arena: netcode.DefaultArena()}}
 	start := time.Unix(1000, 0)
 	g := NewGame(sess, DefaultOptions(), start)
 	g.lastPing = start.Add(time.Hour) // no pings: there is no connection to send them on
@@ -60,8 +60,8 @@ func TestGame_SnapshotsFeedLocalAndRemotes(t *testing.T) {
 	for i := range 3 {
 		at := start.Add(time.Duration(i) * 50 * time.Millisecond)
 		other.X += 0.25
-		sess.queue = append(sess.queue, Received{At: at, Msg: snapshotMsg(uint32(i+1), map[uint32]netcode.State{
-			1: {Pose: me}, 2: {Pose: other}})})
+		sess.queue = append(sess.queue, Received{At: at, Msg: decoded(snapshotMsg(uint32(i+1), map[uint32]netcode.State{
+			1: {Pose: me}, 2: {Pose: other}}))})
 		g.last = at // zero-length frames: no prediction steps to send
 		if err := g.Update(at, netcode.Input{}); err != nil {
 			t.Fatal(err)
@@ -90,9 +90,9 @@ func TestGame_RosterAndRTT(t *testing.T) {
 	g, sess, start := offlineGame(t)
 	at := start.Add(time.Second)
 	sess.queue = append(sess.queue,
-		Received{At: at, Msg: &tankv1.ServerMessage{Kind: &tankv1.ServerMessage_RosterUpdate{RosterUpdate: &tankv1.RosterUpdate{Joined: []*tankv1.PlayerJoined{{PlayerId: 2, Name: "bob"}}}}}},
-		Received{At: at, Msg: snapshotMsg(1, map[uint32]netcode.State{2: {}})},
-		Received{At: at, Msg: &tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Pong{Pong: &tankv1.Pong{ClientTimeUs: uint64((time.Second - 80*time.Millisecond) / time.Microsecond)}}}},
+		Received{At: at, Msg: decoded(&tankv1.ServerMessage{Kind: &tankv1.ServerMessage_RosterUpdate{RosterUpdate: &tankv1.RosterUpdate{Joined: []*tankv1.PlayerJoined{{PlayerId: 2, Name: "bob"}}}}})},
+		Received{At: at, Msg: decoded(snapshotMsg(1, map[uint32]netcode.State{2: {}}))},
+		Received{At: at, Msg: decoded(&tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Pong{Pong: &tankv1.Pong{ClientTimeUs: uint64((time.Second - 80*time.Millisecond) / time.Microsecond)}}})},
 	)
 	g.last = at
 	if err := g.Update(at, netcode.Input{}); err != nil {
@@ -105,8 +105,8 @@ func TestGame_RosterAndRTT(t *testing.T) {
 		t.Errorf("RTT = %v, want 80ms", g.Stats().RTT)
 	}
 	frames := g.Report().InterpFrames
-	sess.queue = append(sess.queue, Received{At: at, Msg: &tankv1.ServerMessage{Kind: &tankv1.ServerMessage_RosterUpdate{RosterUpdate: &tankv1.RosterUpdate{
-		Joined: []*tankv1.PlayerJoined{{PlayerId: 3, Name: "cy"}}, Left: []*tankv1.PlayerLeft{{PlayerId: 2, Reason: "goodbye"}, {PlayerId: 3, Reason: "quick"}}}}}})
+	sess.queue = append(sess.queue, Received{At: at, Msg: decoded(&tankv1.ServerMessage{Kind: &tankv1.ServerMessage_RosterUpdate{RosterUpdate: &tankv1.RosterUpdate{
+		Joined: []*tankv1.PlayerJoined{{PlayerId: 3, Name: "cy"}}, Left: []*tankv1.PlayerLeft{{PlayerId: 2, Reason: "goodbye"}, {PlayerId: 3, Reason: "quick"}}}}})})
 	if err := g.Update(at, netcode.Input{}); err != nil {
 		t.Fatal(err)
 	}

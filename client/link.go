@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"tanknet/netcode"
+	"tanknet/wire"
 )
 
 // Link is what a Game talks to: where the server's messages come from, each with its local
@@ -15,7 +16,7 @@ import (
 // goroutines, if any, are its business.
 type Link interface {
 	// Welcome is what the server said when the client joined.
-	Welcome() Welcome
+	Welcome() wire.Welcome
 	// Drain appends the messages received since the last call to dst, oldest first, and
 	// returns it with the error that ended the link, if it has ended.
 	Drain(dst []Received) ([]Received, error)

@@ -6,13 +6,14 @@ import (
 	"time"
 
 	"tanknet/netcode"
+	"tanknet/wire"
 )
 
 // TestGame_TankComingIntoViewJoinsTheLinkClock: on the adaptive timeline, a tank that comes
 // into view after the others is drawn at the delay the link has already shown, not at one
 // it warms up to alone.
 func TestGame_TankComingIntoViewJoinsTheLinkClock(t *testing.T) {
-	sess := &Session{welcome: Welcome{PlayerID: 1, Arena: netcode.DefaultArena()}}
+	sess := &Session{welcome: wire.Welcome{PlayerID: 1, Arena: netcode.DefaultArena()}}
 	start := time.Unix(1000, 0)
 	opts := DefaultOptions()
 	opts.Interp.Timeline = netcode.ServerTimeline
@@ -30,7 +31,7 @@ func TestGame_TankComingIntoViewJoinsTheLinkClock(t *testing.T) {
 		if tick > 100 {
 			states[3] = netcode.State{Pose: netcode.Pose{X: 20, Y: 10}}
 		}
-		arrivals = append(arrivals, Received{At: start.Add(last), Msg: snapshotMsg(tick, states)})
+		arrivals = append(arrivals, Received{At: start.Add(last), Msg: decoded(snapshotMsg(tick, states))})
 	}
 	for f := 1; f <= 60*8; f++ {
 		now := start.Add(time.Duration(f) * time.Second / 60)

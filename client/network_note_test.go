@@ -6,12 +6,13 @@ import (
 	"time"
 
 	"tanknet/netcode"
+	"tanknet/wire"
 )
 
 // What the window noted about its link (NoteNetwork) is kept in the recording when it
 // changes, and a replay's Game says it from the frame it was noted on.
 func TestRecording_KeepsTheNetworkNote(t *testing.T) {
-	link := &scriptLink{welcome: Welcome{PlayerID: 1, Arena: netcode.DefaultArena(), Rules: netcode.DefaultRules()}}
+	link := &scriptLink{welcome: wire.Welcome{PlayerID: 1, Arena: netcode.DefaultArena(), Rules: netcode.DefaultRules()}}
 	start := time.Unix(1000, 0)
 	g := NewGame(link, DefaultOptions(), start)
 	var rec bytes.Buffer
@@ -42,8 +43,8 @@ func TestRecording_KeepsTheNetworkNote(t *testing.T) {
 		if got := rep.Game().Network(); got != w {
 			t.Errorf("frame %d: the replayed Game says %q, the window had noted %q", i+1, got, w)
 		}
-		if i == 1 && rep.frame.GetNetwork() != "" {
-			t.Errorf("frame 2 repeats the note %q; a note is kept only when it changes", rep.frame.GetNetwork())
+		if i == 1 && rep.frame.Network != "" {
+			t.Errorf("frame 2 repeats the note %q; a note is kept only when it changes", rep.frame.Network)
 		}
 	}
 }

@@ -44,12 +44,12 @@ func NewPlayback(data []byte) (*Playback, error) {
 		if errors.Is(err, io.EOF) {
 			break
 		}
-		if err != nil && rep.frame.GetLinkError() == "" {
+		if err != nil && rep.frame.LinkError == "" {
 			return nil, err // the file is damaged, not the session
 		}
 		p.times = append(p.times, at.Sub(playbackEpoch))
 		if err != nil {
-			p.ended = rep.frame.GetLinkError()
+			p.ended = rep.frame.LinkError
 			break
 		}
 	}

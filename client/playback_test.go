@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"tanknet/netcode"
+	"tanknet/wire"
 )
 
 // straightPoses replays data from start to end and returns each frame's predicted pose and
@@ -111,7 +112,7 @@ func TestPlayback_RefusesWhatCannotPlay(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		header = data[:p.in.off]
+		header = data[:p.in.Offset()]
 	}
 	if _, err := NewPlayback(header); err == nil {
 		t.Error("a recording with no frame opened for playback")
@@ -161,7 +162,7 @@ func BenchmarkUpdate_Recording(b *testing.B) {
 			remote := func(tick uint32) netcode.Pose { return netcode.Pose{X: 5 + 0.01*float64(tick%1000), Y: 30} }
 			b.ReportAllocs()
 			for range b.N {
-				link := &scriptLink{welcome: Welcome{PlayerID: 1, Arena: arena, Rules: netcode.DefaultRules()}}
+				link := &scriptLink{welcome: wire.Welcome{PlayerID: 1, Arena: arena, Rules: netcode.DefaultRules()}}
 				start := time.Unix(1000, 0)
 				srv := &scriptedServer{arena: arena, link: link, latency: 40 * time.Millisecond, me: netcode.Pose{X: 10, Y: 10}}
 				g := NewGame(link, DefaultOptions(), start)

@@ -8,10 +8,7 @@ import (
 	"io"
 	"time"
 
-	"google.golang.org/protobuf/encoding/protodelim"
-
 	"tanknet/netcode"
-	tankv1 "tanknet/proto/tank/v1"
 	"tanknet/wire"
 )
 
@@ -19,20 +16,15 @@ import (
 // Update, the controls, the trigger, the input mode, and every server message with its
 // arrival time. Replay (replay.go) gives the same to a new Game, which then runs exactly as
 // the first did. The format is proto/tank/v1/client_recording.proto, described in
-// docs/RECORDINGS.md.
-
-// recordingMagic opens every client recording.
-const recordingMagic = "tanknet client recording"
-
-// recordingVersion is the format version this code writes and the newest it reads.
-const recordingVersion = 1
+// docs/RECORDINGS.md, and written and read by package wire (wire/clientrecording.go).
 
 // recorder writes a Game's frames. A write that fails stops the recording, never the game:
 // the error waits for StopRecording.
 type recorder struct {
 	w       *bufio.Writer
 	epoch   time.Time
-	frame   tankv1.ClientRecordingFrame
+	out     wire.FrameWriter
+	frame   wire.RecordingFrame
 	err     error
 	network string // the link's description last written (NoteNetwork)
 }
@@ -49,11 +41,7 @@ func (g *Game) RecordTo(w io.Writer) error {
 		return fmt.Errorf("client: record: options: %w", err)
 	}
 	r := &recorder{w: bufio.NewWriterSize(w, 64<<10), epoch: g.epoch}
-	h := &tankv1.ClientRecordingHeader{
-		Magic: recordingMagic, FormatVersion: recordingVersion,
-		Welcome: welcomeToProto(g.welcome), OptionsJson: opts,
-	}
-	if _, err := protodelim.MarshalTo(r.w, h); err != nil {
+	if err := wire.WriteRecordingHeader(r.w, wire.RecordingHeader{Welcome: g.welcome, OptionsJSON: opts}); err != nil {
 		return fmt.Errorf("client: record: %w", err)
 	}
 	g.rec = r
@@ -84,12 +72,12 @@ func (r *recorder) record(now time.Time, in netcode.Input, fire, lagComp, onArri
 		return
 	}
 	f := &r.frame
-	*f = tankv1.ClientRecordingFrame{
-		AtNs: int64(now.Sub(r.epoch)), Turn: in.Turn, Throttle: in.Throttle,
-		Fire: fire, LagComp: lagComp, InputOnArrival: onArrival, Arrivals: f.Arrivals[:0],
+	*f = wire.RecordingFrame{
+		At: now.Sub(r.epoch), Input: in, Fire: fire, LagComp: lagComp, InputOnArrival: onArrival,
+		Arrivals: f.Arrivals[:0],
 	}
 	for _, m := range msgs {
-		f.Arrivals = append(f.Arrivals, &tankv1.ClientRecordingArrival{AtNs: int64(m.At.Sub(r.epoch)), Datagram: m.Datagram, Message: m.Msg})
+		f.Arrivals = append(f.Arrivals, wire.Arrival{At: m.At.Sub(r.epoch), Datagram: m.Datagram, Msg: m.Msg})
 	}
 	if linkErr != nil {
 		f.LinkError = linkErr.Error()
@@ -97,7 +85,7 @@ func (r *recorder) record(now time.Time, in netcode.Input, fire, lagComp, onArri
 	if network != r.network {
 		f.Network, r.network = network, network
 	}
-	_, r.err = protodelim.MarshalTo(r.w, f)
+	r.err = r.out.Write(r.w, f)
 	clear(f.Arrivals) // the messages belong to the Game
 }
 
@@ -109,29 +97,3 @@ func (g *Game) NoteNetwork(description string) { g.network = description }
 // Network is the link's description last noted (NoteNetwork), or replayed from a recording;
 // "" when none was.
 func (g *Game) Network() string { return g.network }
-
-// welcomeToProto is w as the server sent it.
-func welcomeToProto(w Welcome) *tankv1.Welcome {
-	return &tankv1.Welcome{
-		PlayerId: w.PlayerID, TickIntervalMs: uint32(netcode.StepInterval / time.Millisecond), ServerTick: w.ServerTick,
-		Arena: wire.ArenaToProto(&w.Arena), MaxInputLead: w.MaxInputLead,
-		SnapshotLane: wire.LaneToProto(w.Lane), Rules: wire.RulesToProto(w.Rules), Room: w.Room,
-	}
-}
-
-// welcomeFromProto reads a recorded Welcome back, with the checks a live one gets.
-func welcomeFromProto(m *tankv1.Welcome) (Welcome, error) {
-	arena, err := wire.ArenaFromProto(m.GetArena())
-	if err != nil {
-		return Welcome{}, err
-	}
-	rules, err := wire.RulesFromProto(m.GetRules())
-	if err != nil {
-		return Welcome{}, err
-	}
-	if m.GetPlayerId() == 0 {
-		return Welcome{}, errors.New("player id 0")
-	}
-	return Welcome{PlayerID: m.GetPlayerId(), Arena: arena, Rules: rules, ServerTick: m.GetServerTick(),
-		MaxInputLead: m.GetMaxInputLead(), Lane: wire.LaneFromProto(m.GetSnapshotLane()), Room: m.GetRoom()}, nil
-}

@@ -11,6 +11,7 @@ import (
 
 	"tanknet/netcode"
 	tankv1 "tanknet/proto/tank/v1"
+	"tanknet/wire"
 )
 
 // recordScripted records 1 s of a Game driven by the scripted server of feed_test.go, and
@@ -29,7 +30,7 @@ func recordScriptedFor(t testing.TB, length time.Duration) []byte {
 func recordScriptedLong(t testing.TB, length time.Duration) ([]byte, int) {
 	t.Helper()
 	arena := netcode.DefaultArena()
-	link := &scriptLink{welcome: Welcome{PlayerID: 1, Arena: arena, Rules: netcode.DefaultRules()}}
+	link := &scriptLink{welcome: wire.Welcome{PlayerID: 1, Arena: arena, Rules: netcode.DefaultRules()}}
 	start := time.Unix(1000, 0)
 	srv := &scriptedServer{arena: arena, link: link, latency: 40 * time.Millisecond, me: netcode.Pose{X: 10, Y: 10}}
 	g := NewGame(link, DefaultOptions(), start)
@@ -79,7 +80,7 @@ func TestReplay_BadFilesSayWhatAndWhere(t *testing.T) {
 	if err != nil || n != frames {
 		t.Fatalf("the good recording: %d frames, %v; want %d and no error", n, err, frames)
 	}
-	welcome := welcomeToProto(Welcome{PlayerID: 1, Arena: netcode.DefaultArena(), Rules: netcode.DefaultRules()})
+	welcome := wire.WelcomeToProto(wire.Welcome{PlayerID: 1, Arena: netcode.DefaultArena(), Rules: netcode.DefaultRules()})
 	damaged := bytes.Clone(good)
 	damaged[len(damaged)/2] ^= 0xff
 	for _, c := range []struct {
@@ -90,8 +91,8 @@ func TestReplay_BadFilesSayWhatAndWhere(t *testing.T) {
 		{"empty", nil, "empty file"},
 		{"text", []byte("hello, this is not a recording at all"), "client recording: header: byte 0"},
 		{"another magic", header(t, &tankv1.ClientRecordingHeader{Magic: "tanknet server recording", FormatVersion: 1, Welcome: welcome}), "not a tanknet client recording"},
-		{"newer", header(t, &tankv1.ClientRecordingHeader{Magic: recordingMagic, FormatVersion: recordingVersion + 1, Welcome: welcome, OptionsJson: []byte("{}")}), "format version 2"},
-		{"no welcome", header(t, &tankv1.ClientRecordingHeader{Magic: recordingMagic, FormatVersion: 1}), "header's welcome"},
+		{"newer", header(t, &tankv1.ClientRecordingHeader{Magic: wire.ClientRecordingMagic, FormatVersion: wire.ClientRecordingVersion + 1, Welcome: welcome, OptionsJson: []byte("{}")}), "format version 2"},
+		{"no welcome", header(t, &tankv1.ClientRecordingHeader{Magic: wire.ClientRecordingMagic, FormatVersion: 1}), "header's welcome"},
 		{"truncated", good[:len(good)-3], "ends inside a record"},
 	} {
 		_, err := replayAll(c.data)
@@ -112,7 +113,7 @@ func FuzzClientRecording(f *testing.F) {
 	f.Add([]byte{})
 	f.Add([]byte("tanknet client recording"))
 	arena := netcode.DefaultArena()
-	link := &scriptLink{welcome: Welcome{PlayerID: 1, Arena: arena, Rules: netcode.DefaultRules()}}
+	link := &scriptLink{welcome: wire.Welcome{PlayerID: 1, Arena: arena, Rules: netcode.DefaultRules()}}
 	g := NewGame(link, DefaultOptions(), time.Unix(1000, 0))
 	var rec bytes.Buffer
 	if err := g.RecordTo(&rec); err == nil {

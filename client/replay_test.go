@@ -14,6 +14,7 @@ import (
 	"tanknet/client"
 	"tanknet/internal/servertest"
 	"tanknet/netcode"
+	"tanknet/wire"
 )
 
 // seen is what a frame of a Game shows: its own tank's predicted and drawn poses, the other
@@ -21,7 +22,7 @@ import (
 type seen struct {
 	predicted, visible netcode.Pose
 	remotes            []remoteSeen
-	own                client.Combat
+	own                wire.Combat
 	shots              client.ShotStats
 	sent, snapshots    int
 }

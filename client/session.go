@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"tanknet/netcode"
-	tankv1 "tanknet/proto/tank/v1"
 	"tanknet/transport"
 	"tanknet/wire"
 )
@@ -22,7 +21,7 @@ const maxQueued = 80
 
 // RejectedError is a server's refusal of the handshake.
 type RejectedError struct {
-	Code   tankv1.RejectCode
+	Code   wire.RejectCode
 	Reason string
 }
 
@@ -43,21 +42,11 @@ func (e *DisconnectedError) Error() string {
 	return "client: server disconnected us: " + e.Reason
 }
 
-// Welcome is what the server told us on joining.
-type Welcome struct {
-	PlayerID     uint32
-	Arena        netcode.Arena
-	Rules        netcode.Rules // combat rules: the cannon, health, respawn, rewind window
-	ServerTick   uint32
-	MaxInputLead uint32
-	Lane         wire.Lane // where snapshots come: chunk datagrams or the stream
-	Room         string    // the room (match) the server seated us in; "" from a server without rooms
-}
-
-// Received is one server message and when it arrived (local wall clock).
+// Received is one server message, decoded by package wire, and when it arrived (local wall
+// clock).
 type Received struct {
 	At  time.Time
-	Msg *tankv1.ServerMessage
+	Msg wire.Message
 	// Datagram is true for a snapshot chunk from the datagram lane, false for a stream
 	// message.
 	Datagram bool
@@ -67,7 +56,7 @@ type Received struct {
 // take received messages with Drain; send with SendInput and Ping. Close ends it.
 type Session struct {
 	conn    *transport.Conn
-	welcome Welcome
+	welcome wire.Welcome
 
 	mu     sync.Mutex
 	queue  []Received
@@ -109,45 +98,35 @@ func DialRoom(ctx context.Context, addr, name, room string, pc net.PacketConn, t
 }
 
 func (s *Session) handshake(ctx context.Context, name, room string, timeout time.Duration) error {
-	hello := &tankv1.ClientMessage{Kind: &tankv1.ClientMessage_Hello{Hello: &tankv1.Hello{ProtocolVersion: transport.ProtocolVersion, Name: name, Room: room}}}
-	if err := s.conn.Send(hello); err != nil {
+	if err := s.conn.Send(wire.HelloMessage(name, room)); err != nil {
 		return fmt.Errorf("client: send hello: %w", err)
 	}
 	if d, ok := ctx.Deadline(); ok && time.Until(d) < timeout {
 		timeout = time.Until(d)
 	}
-	var m tankv1.ServerMessage
-	if err := s.conn.Recv(&m, timeout); err != nil {
+	var in wire.Incoming
+	if err := s.conn.Recv(in.Target(), timeout); err != nil {
 		if transport.IsTimeout(err) {
 			return fmt.Errorf("client: no answer from %s within %v (is a tankserver running there?)", s.conn.RemoteAddr(), timeout)
 		}
 		return fmt.Errorf("client: handshake with %s: %w", s.conn.RemoteAddr(), err)
 	}
-	switch k := m.GetKind().(type) {
-	case *tankv1.ServerMessage_Welcome:
-		arena, err := wire.ArenaFromProto(k.Welcome.GetArena())
-		if err != nil {
-			return fmt.Errorf("client: welcome: %w", err)
-		}
-		rules, err := wire.RulesFromProto(k.Welcome.GetRules())
-		if err != nil {
-			return fmt.Errorf("client: welcome: %w", err)
-		}
-		s.welcome = Welcome{PlayerID: k.Welcome.GetPlayerId(), Arena: arena, Rules: rules,
-			ServerTick: k.Welcome.GetServerTick(), MaxInputLead: k.Welcome.GetMaxInputLead(),
-			Lane: wire.LaneFromProto(k.Welcome.GetSnapshotLane()), Room: k.Welcome.GetRoom()}
-		if s.welcome.PlayerID == 0 {
-			return errors.New("client: welcome: player id 0")
-		}
+	m, err := in.Decode()
+	if err != nil {
+		return fmt.Errorf("client: welcome: %w", err)
+	}
+	switch m := m.(type) {
+	case wire.Welcome:
+		s.welcome = m
 		s.newestTick.Store(s.welcome.ServerTick)
 		if s.welcome.Lane == wire.LaneDatagram {
 			s.conn.OnDatagram(s.onDatagram)
 		}
 		return nil
-	case *tankv1.ServerMessage_Reject:
-		return &RejectedError{Code: k.Reject.GetCode(), Reason: k.Reject.GetReason()}
+	case wire.Reject:
+		return &RejectedError{Code: m.Code, Reason: m.Reason}
 	default:
-		return fmt.Errorf("client: expected Welcome, got %T", m.GetKind())
+		return fmt.Errorf("client: expected Welcome, got %T", m)
 	}
 }
 
@@ -158,21 +137,28 @@ func (s *Session) handshake(ctx context.Context, name, room string, timeout time
 const serverGone = 3 * transport.IdleTimeout
 
 // Welcome returns what the server said when we joined.
-func (s *Session) Welcome() Welcome { return s.welcome }
+func (s *Session) Welcome() wire.Welcome { return s.welcome }
 
 // Run reads server messages into the queue until the connection ends, and returns why: a
-// *DisconnectedError when the server dropped us, nil after Close. Call it once.
+// *DisconnectedError when the server dropped us, nil after Close. A message that fails
+// package wire's checks ends the session too. Call it once.
 func (s *Session) Run() error {
+	var in wire.Incoming
 	for {
-		m := new(tankv1.ServerMessage)
-		err := s.conn.Recv(m, transport.IdleTimeout)
+		err := s.conn.Recv(in.Target(), transport.IdleTimeout)
 		if err == nil {
-			if d := m.GetDisconnect(); d != nil {
-				dis := wire.DisconnectFromProto(d)
-				err = &DisconnectedError{Code: dis.Code, Reason: dis.Reason}
-			} else if s.push(Received{At: time.Now(), Msg: m}) {
+			var m wire.Message
+			m, err = in.Decode()
+			switch d, isDisconnect := m.(wire.Disconnect); {
+			case err != nil:
+				err = fmt.Errorf("client: bad message from the server: %w", err)
+			case isDisconnect:
+				err = &DisconnectedError{Code: d.Code, Reason: d.Reason}
+			case m == nil:
+				continue // a kind this version does not know
+			case s.push(Received{At: time.Now(), Msg: m}):
 				continue
-			} else {
+			default:
 				err = errors.New("client: the window took no messages while 80 that are not snapshots queued up; giving up")
 			}
 		} else if transport.IsTimeout(err) {
@@ -193,18 +179,18 @@ func (s *Session) Run() error {
 }
 
 // onDatagram takes one datagram from the server. It runs on the connection's receive
-// goroutine: it decodes and checks the chunk (wire.DecodeChunk) and queues it, dropping and
+// goroutine: it decodes and checks the chunk (wire.ReceiveChunk) and queues it, dropping and
 // counting anything else; it never blocks or panics whatever the bytes are.
 func (s *Session) onDatagram(b []byte) {
-	m := new(tankv1.ServerMessage)
-	if err := wire.DecodeChunk(b, m, s.newestTick.Load()); err != nil {
+	snap, err := wire.ReceiveChunk(b, s.newestTick.Load())
+	if err != nil {
 		s.badDatagrams.Add(1)
 		return
 	}
-	if t := m.GetSnapshot().GetServerTick(); t > s.newestTick.Load() {
-		s.newestTick.Store(t) // only this goroutine stores after the handshake
+	if snap.Tick > s.newestTick.Load() {
+		s.newestTick.Store(snap.Tick) // only this goroutine stores after the handshake
 	}
-	if !s.push(Received{At: time.Now(), Msg: m, Datagram: true}) {
+	if !s.push(Received{At: time.Now(), Msg: snap, Datagram: true}) {
 		s.droppedDatagrams.Add(1)
 	}
 }
@@ -241,7 +227,7 @@ func (s *Session) push(r Received) bool {
 // whether there was one. The caller holds s.mu.
 func (s *Session) dropOldestSnapshot() bool {
 	for i, q := range s.queue {
-		if q.Msg.GetSnapshot() != nil {
+		if _, ok := q.Msg.(*wire.Snapshot); ok {
 			copy(s.queue[i:], s.queue[i+1:])
 			s.queue[len(s.queue)-1] = Received{}
 			s.queue = s.queue[:len(s.queue)-1]
@@ -265,7 +251,7 @@ func (s *Session) Drain(dst []Received) ([]Received, error) {
 
 // SendInput sends one prediction step as a MoveInput.
 func (s *Session) SendInput(p netcode.PendingInput) error {
-	return s.conn.Send(&tankv1.ClientMessage{Kind: &tankv1.ClientMessage_MoveInput{MoveInput: wire.MoveToProto(p)}})
+	return s.conn.Send(wire.MoveMessage(p))
 }
 
 // SendInputBatch repeats inputs (oldest first, at most wire.MaxBatchInputs) in one
@@ -286,17 +272,17 @@ func (s *Session) SendInputBatch(inputs []netcode.PendingInput, ackTick, ackMask
 // SendInputMode asks the server to apply our inputs as they arrive (onArrival) or one per
 // tick from its input buffer.
 func (s *Session) SendInputMode(onArrival bool) error {
-	return s.conn.Send(&tankv1.ClientMessage{Kind: &tankv1.ClientMessage_InputMode{InputMode: &tankv1.InputMode{OnArrival: onArrival}}})
+	return s.conn.Send(wire.InputModeMessage(onArrival))
 }
 
 // SendFire sends one shot as a Fire, on the reliable stream after the MoveInput it belongs to.
 func (s *Session) SendFire(req netcode.ShotRequest) error {
-	return s.conn.Send(&tankv1.ClientMessage{Kind: &tankv1.ClientMessage_Fire{Fire: wire.FireToProto(req)}})
+	return s.conn.Send(wire.FireMessage(req))
 }
 
 // Ping sends a latency probe stamped with t (microseconds, any epoch); the Pong echoes it.
 func (s *Session) Ping(t uint64) error {
-	return s.conn.Send(&tankv1.ClientMessage{Kind: &tankv1.ClientMessage_Ping{Ping: &tankv1.Ping{ClientTimeUs: t}}})
+	return s.conn.Send(wire.PingMessage(t))
 }
 
 // SmoothedRTT is KCP's own round-trip estimate.
@@ -309,7 +295,7 @@ func (s *Session) Close(reason string) error {
 	s.closed = true
 	s.mu.Unlock()
 	if !already {
-		_ = s.conn.Send(&tankv1.ClientMessage{Kind: &tankv1.ClientMessage_Goodbye{Goodbye: &tankv1.Goodbye{Reason: reason}}})
+		_ = s.conn.Send(wire.GoodbyeMessage(reason))
 	}
 	return s.conn.Close()
 }

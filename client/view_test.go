@@ -14,7 +14,7 @@ func feedTick(t *testing.T, g *Game, sess *Session, start time.Time, tick uint32
 	at := start.Add(time.Duration(tick) * netcode.StepInterval)
 	msg := snapshotMsg(tick, states)
 	msg.GetSnapshot().LeftView = left
-	sess.queue = append(sess.queue, Received{At: at, Msg: msg})
+	sess.queue = append(sess.queue, Received{At: at, Msg: decoded(msg)})
 	g.last = at // zero-length frames: no prediction steps to send
 	if err := g.Update(at, netcode.Input{}); err != nil {
 		t.Fatal(err)
@@ -85,7 +85,7 @@ func TestGame_ReentryWithoutNoticeIsATeleport(t *testing.T) {
 	// A stale left_view (older than the newest state) forgets nothing.
 	msg := snapshotMsg(6+reenterGap, map[uint32]netcode.State{1: {Pose: me}})
 	msg.GetSnapshot().LeftView = []uint32{2}
-	g.receive(Received{At: start, Msg: &tankv1.ServerMessage{Kind: msg.GetKind()}})
+	g.receive(Received{At: start, Msg: decoded(&tankv1.ServerMessage{Kind: msg.GetKind()})})
 	if g.Remotes()[2] == nil {
 		t.Error("a left_view older than the remote's newest state forgot it")
 	}

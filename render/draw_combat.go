@@ -10,6 +10,7 @@ import (
 	"tanknet/client"
 	"tanknet/netcode"
 	"tanknet/render/view"
+	"tanknet/wire"
 )
 
 // Sizes of combat marks, in world units (scaled with the arena) or pixels.
@@ -75,7 +76,7 @@ func (g *Game) drawCombat(dst *ebiten.Image, p *clientPane, f view.Frame) {
 }
 
 // healthBar adds a bar above a live tank at p showing its health.
-func (g *Game) healthBar(b *lineBatch, f view.Frame, a *netcode.Arena, p netcode.Pose, c client.Combat, rules netcode.Rules) {
+func (g *Game) healthBar(b *lineBatch, f view.Frame, a *netcode.Arena, p netcode.Pose, c wire.Combat, rules netcode.Rules) {
 	share, clr, ok := view.HealthBar(c, rules)
 	if !ok {
 		return

@@ -8,9 +8,9 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
-	"tanknet/client"
 	"tanknet/netcode"
 	"tanknet/render/view"
+	"tanknet/wire"
 )
 
 // Truth is the server's authoritative state at one tick: what the server pane of the demo
@@ -90,7 +90,7 @@ func (g *Game) drawServerPane(dst *ebiten.Image, l view.Pane, full bool) {
 				clr = view.WreckColor
 				name = view.RespawnTag(name, c.RespawnTick, g.state.Tick)
 			}
-			g.healthBar(&g.combat, f, &g.arena, p, client.Combat{Health: c.Health, Destroyed: c.Destroyed}, rules)
+			g.healthBar(&g.combat, f, &g.arena, p, wire.Combat{Health: c.Health, Destroyed: c.Destroyed}, rules)
 		}
 		g.drawSprite(dst, f, &g.arena, p, clr, solid)
 		labels = g.addLabel(labels, f, &g.arena, p, name, clr)

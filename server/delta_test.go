@@ -6,8 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"google.golang.org/protobuf/proto"
-
 	"tanknet/netcode"
 	tankv1 "tanknet/proto/tank/v1"
 	"tanknet/wire"
@@ -27,15 +25,16 @@ func (r *deltaReader) read(chunks [][]byte) (map[uint32]*tankv1.PlayerState, uin
 	states := map[uint32]*tankv1.PlayerState{}
 	var tick, baseline uint32
 	for _, c := range chunks {
-		m := new(tankv1.ServerMessage)
-		if err := wire.DecodeChunk(c, m, r.newest); err != nil {
+		s, err := wire.ReceiveChunk(c, r.newest)
+		if err != nil {
 			return nil, 0, err
 		}
-		s := m.GetSnapshot()
-		tick, baseline = s.GetServerTick(), s.GetBaselineTick()
-		ok := r.bases.Tanks(s, func(ps *tankv1.PlayerState) {
-			states[ps.GetPlayerId()] = proto.Clone(ps).(*tankv1.PlayerState)
-			r.bases.Record(tick, wire.TankFromProto(ps))
+		tick, baseline = s.Tick, s.Baseline
+		ok := r.bases.Tanks(s, func(tk wire.Tank) {
+			ps := new(tankv1.PlayerState)
+			tk.Fill(ps, tick)
+			states[tk.ID] = ps
+			r.bases.Record(tick, tk)
 		})
 		if !ok {
 			return nil, 0, fmt.Errorf("tick %d: the tanks against baseline %d cannot be rebuilt", tick, baseline)

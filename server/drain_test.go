@@ -8,7 +8,7 @@ import (
 
 	"tanknet/client"
 	"tanknet/internal/servertest"
-	tankv1 "tanknet/proto/tank/v1"
+	"tanknet/wire"
 )
 
 // TestDrain_RefusesNewcomersWhilePlayersFinish: three bots are playing when the server
@@ -41,7 +41,7 @@ func TestDrain_RefusesNewcomersWhilePlayersFinish(t *testing.T) {
 
 	sess, err := client.Dial(ctx, srv.Addr, "late", nil, 5*time.Second)
 	var rej *client.RejectedError
-	if !errors.As(err, &rej) || rej.Code != tankv1.RejectCode_REJECT_CODE_SHUTTING_DOWN {
+	if !errors.As(err, &rej) || rej.Code != wire.RejectShuttingDown {
 		if sess != nil {
 			sess.Close("test over")
 		}

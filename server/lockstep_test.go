@@ -48,7 +48,7 @@ type lockPeer struct {
 	now      *time.Duration // the loop's clock
 	epoch    time.Time      // the Games' wall time of server time 0
 	up, down streamLink
-	welcome  client.Welcome
+	welcome  wire.Welcome
 
 	toServer []inFlight[netcode.PendingInput]
 	toClient []inFlight[*tankv1.ServerMessage]
@@ -96,14 +96,18 @@ func (p *lockPeer) deliver(frame []byte) {
 
 // The client's side (client.Link).
 
-func (p *lockPeer) Welcome() client.Welcome { return p.welcome }
+func (p *lockPeer) Welcome() wire.Welcome { return p.welcome }
 func (p *lockPeer) Drain(dst []client.Received) ([]client.Received, error) {
 	n := 0
 	for _, m := range p.toClient {
 		if m.at > *p.now {
 			break
 		}
-		dst = append(dst, client.Received{At: p.epoch.Add(m.at), Msg: m.v})
+		msg, err := wire.MessageFromProto(m.v)
+		if err != nil {
+			return dst, err
+		}
+		dst = append(dst, client.Received{At: p.epoch.Add(m.at), Msg: msg})
 		n++
 	}
 	p.toClient = p.toClient[n:]
@@ -161,7 +165,7 @@ func TestLockstep_BufferHoldsThroughJitterLossAndAFreeze(t *testing.T) {
 		if reject != nil {
 			t.Fatalf("join rejected: %v", reject)
 		}
-		peer.welcome = client.Welcome{PlayerID: p.id, Arena: w.cfg.Arena, Rules: w.cfg.Rules, Lane: wire.LaneReliable, MaxInputLead: w.cfg.inputLead()}
+		peer.welcome = wire.Welcome{PlayerID: p.id, Arena: w.cfg.Arena, Rules: w.cfg.Rules, Lane: wire.LaneReliable, MaxInputLead: w.cfg.inputLead()}
 		players = append(players, &player{peer: peer, game: client.NewGame(peer, client.DefaultOptions(), epoch),
 			driver: client.NewDriver(uint64(i) + 11), next: time.Duration(i) * 4 * time.Millisecond, id: p.id,
 			frame: time.Second/60 + time.Duration(i-2)*40*time.Microsecond}) // ±0.5%

@@ -12,6 +12,7 @@ import (
 	"tanknet/internal/servertest"
 	tankv1 "tanknet/proto/tank/v1"
 	"tanknet/server"
+	"tanknet/wire"
 )
 
 // TestRooms_PlayApartOnOnePort: two bots in room "red", one in "blue" and one naming no room
@@ -108,7 +109,7 @@ func TestRooms_RefusesWhatItCannotSeat(t *testing.T) {
 	} {
 		sess, err := client.DialRoom(ctx, srv.Addr, "late", c.room, nil, 5*time.Second)
 		var rej *client.RejectedError
-		if !errors.As(err, &rej) || rej.Code != c.code || !strings.Contains(rej.Reason, c.reason) {
+		if !errors.As(err, &rej) || rej.Code != wire.RejectCode(c.code) || !strings.Contains(rej.Reason, c.reason) {
 			if sess != nil {
 				sess.Close("test over")
 			}
@@ -162,7 +163,7 @@ func TestRooms_OpeningIsLimitedPerAddress(t *testing.T) {
 	defer a.Close("test over")
 	var rej *client.RejectedError
 	if sess, err := client.DialRoom(ctx, srv.Addr, "opener", "b", nil, 5*time.Second); !errors.As(err, &rej) ||
-		rej.Code != tankv1.RejectCode_REJECT_CODE_NO_ROOM || !strings.Contains(rej.Reason, "too recently") {
+		rej.Code != wire.RejectNoRoom || !strings.Contains(rej.Reason, "too recently") {
 		if sess != nil {
 			sess.Close("test over")
 		}
@@ -242,7 +243,7 @@ func TestRooms_OneAddressHoldsAFewRoomsAtMost(t *testing.T) {
 	}
 	var rej *client.RejectedError
 	if sess, err := client.DialRoom(ctx, srv.Addr, "opener", "b", nil, 5*time.Second); !errors.As(err, &rej) ||
-		rej.Code != tankv1.RejectCode_REJECT_CODE_NO_ROOM || !strings.Contains(rej.Reason, "already opened 1 rooms") {
+		rej.Code != wire.RejectNoRoom || !strings.Contains(rej.Reason, "already opened 1 rooms") {
 		if sess != nil {
 			sess.Close("test over")
 		}

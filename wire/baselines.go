@@ -5,7 +5,6 @@ import (
 	"slices"
 
 	"tanknet/netcode"
-	tankv1 "tanknet/proto/tank/v1"
 )
 
 // The receiving half of delta snapshots. A chunk may describe tanks against a baseline: a
@@ -61,31 +60,29 @@ func (b *Baselines) Find(tick, id uint32) (Tank, bool) {
 	return s.tanks[i], true
 }
 
-// Tanks calls use with every tank snap carries, each as a whole PlayerState valid only
-// during the call: first its whole states, then the tanks it describes against its
-// baseline, rebuilt from b. It reports false when the delta part cannot be rebuilt whole:
-// its baseline is gone, a tank is missing from it, or the moved list is malformed. Tanks
-// rebuilt before the problem are used all the same. A rebuilt tank keeps the baseline's
-// acknowledged move tick: a delta does not carry it (the server sends a client's own tank
-// whole). use may Record into b.
-func (b *Baselines) Tanks(snap *tankv1.Snapshot, use func(ps *tankv1.PlayerState)) bool {
-	for _, ps := range snap.GetPlayers() {
-		use(ps)
+// Tanks calls use with every tank snap carries: first its whole ones, then the ones it
+// describes against its baseline, rebuilt from b. It reports false when the delta part cannot
+// be rebuilt whole: its baseline is gone, a tank is missing from it, or the moved list is
+// malformed. Tanks rebuilt before the problem are used all the same. A rebuilt tank keeps
+// the baseline's acknowledged move tick and input report: a delta carries neither (the
+// server sends a client's own tank whole). use may Record into b.
+func (b *Baselines) Tanks(snap *Snapshot, use func(t Tank)) bool {
+	for _, t := range snap.Tanks {
+		use(t)
 	}
 	return b.rebuild(snap, use)
 }
 
 // rebuild calls use with each tank snap describes against its baseline.
-func (b *Baselines) rebuild(snap *tankv1.Snapshot, use func(ps *tankv1.PlayerState)) bool {
-	tick, base := snap.GetServerTick(), snap.GetBaselineTick()
-	unchanged, moved := snap.GetUnchanged(), snap.GetMoved()
+func (b *Baselines) rebuild(snap *Snapshot, use func(t Tank)) bool {
+	tick, base := snap.Tick, snap.Baseline
+	unchanged, moved := snap.Unchanged, snap.Moved
 	if base == 0 {
 		return len(unchanged) == 0 && len(moved) == 0
 	}
 	if base >= tick || len(moved)%4 != 0 {
 		return false
 	}
-	var ps tankv1.PlayerState
 	ok := true
 	id := uint32(0)
 	for _, gap := range unchanged {
@@ -95,8 +92,7 @@ func (b *Baselines) rebuild(snap *tankv1.Snapshot, use func(ps *tankv1.PlayerSta
 			ok = false
 			continue
 		}
-		t.Fill(&ps, tick)
-		use(&ps)
+		use(t)
 	}
 	id = 0
 	for i := 0; i < len(moved); i += 4 {
@@ -109,8 +105,7 @@ func (b *Baselines) rebuild(snap *tankv1.Snapshot, use func(ps *tankv1.PlayerSta
 			continue
 		}
 		t.Grid = netcode.GridPose{X: uint32(x), Y: uint32(y), Heading: int32(h)}
-		t.Fill(&ps, tick)
-		use(&ps)
+		use(t)
 	}
 	return ok
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"tanknet/netcode"
-	tankv1 "tanknet/proto/tank/v1"
 	"tanknet/wire"
 )
 
@@ -40,13 +39,13 @@ func Example() {
 	for _, t := range then {
 		bases.Record(10, t)
 	}
-	var m tankv1.ServerMessage
-	if err := wire.DecodeChunk(chunks[0], &m, 10); err != nil {
+	snap, err := wire.ReceiveChunk(chunks[0], 10)
+	if err != nil {
 		panic(err)
 	}
-	whole := bases.Tanks(m.GetSnapshot(), func(ps *tankv1.PlayerState) {
-		s := wire.StateFromProto(ps)
-		fmt.Printf("tank %d at x=%v in tick %d\n", ps.GetPlayerId(), s.Pose.X, s.Tick)
+	whole := bases.Tanks(snap, func(t wire.Tank) {
+		s := t.State(snap.Tick)
+		fmt.Printf("tank %d at x=%v in tick %d\n", t.ID, s.Pose.X, s.Tick)
 	})
 	fmt.Println("rebuilt whole:", whole)
 	// Output:

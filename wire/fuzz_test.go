@@ -48,36 +48,35 @@ func FuzzChunk(f *testing.F) {
 		base[id] = TankOf(id, netcode.State{Tick: 10, Pose: netcode.Pose{X: float64(id), Y: 2}, Ack: 3}, Combat{Health: 100})
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		var m tankv1.ServerMessage
-		if err := DecodeChunk(b, &m, 10); err != nil {
+		snap, err := ReceiveChunk(b, 10)
+		if err != nil {
 			return
 		}
-		snap := m.GetSnapshot()
-		tick, n := snap.GetServerTick(), snap.GetChunkCount()
-		if tick == 0 || tick > 10+MaxTickLead || n == 0 || n > MaxSnapshotChunks || snap.GetChunkIndex() >= n {
-			t.Fatalf("accepted chunk %d of %d of tick %d", snap.GetChunkIndex(), n, tick)
+		tick, n := snap.Tick, snap.Count
+		if tick == 0 || tick > 10+MaxTickLead || n == 0 || n > MaxSnapshotChunks || snap.Index >= n {
+			t.Fatalf("accepted chunk %d of %d of tick %d", snap.Index, n, tick)
 		}
 		var bases Baselines
 		for _, tk := range base {
 			bases.Record(10, tk)
 		}
 		wholeIDs := map[uint32]bool{}
-		for _, ps := range snap.GetPlayers() {
-			wholeIDs[ps.GetPlayerId()] = true
+		for _, tk := range snap.Tanks {
+			wholeIDs[tk.ID] = true
 		}
-		ok := bases.Tanks(snap, func(ps *tankv1.PlayerState) {
-			id := ps.GetPlayerId()
-			if ps.GetTick() != tick || id == 0 {
-				t.Fatalf("tank %d of tick %d used from a chunk of tick %d", id, ps.GetTick(), tick)
+		ok := bases.Tanks(snap, func(tk Tank) {
+			id := tk.ID
+			if id == 0 {
+				t.Fatalf("tank 0 used from a chunk of tick %d", tick)
 			}
 			if _, known := base[id]; !known && !wholeIDs[id] {
 				t.Fatalf("tank %d rebuilt without a baseline", id)
 			}
-			if p := StateFromProto(ps).Pose; math.IsNaN(p.X+p.Y+p.Heading) || math.IsInf(p.X+p.Y+p.Heading, 0) {
+			if p := tk.State(tick).Pose; math.IsNaN(p.X+p.Y+p.Heading) || math.IsInf(p.X+p.Y+p.Heading, 0) {
 				t.Fatalf("tank %d at %v", id, p)
 			}
 		})
-		if !ok && snap.GetBaselineTick() == 0 && len(snap.GetUnchanged()) == 0 && len(snap.GetMoved()) == 0 {
+		if !ok && snap.Baseline == 0 && len(snap.Unchanged) == 0 && len(snap.Moved) == 0 {
 			t.Fatal("a chunk of whole states only was not usable")
 		}
 	})

@@ -106,26 +106,21 @@ func receive(t *testing.T, bases *Baselines, chunks [][]byte, newest uint32) (ma
 		if len(c) > transport.MaxDatagramSize {
 			t.Fatalf("chunk of %d bytes, over a datagram's %d", len(c), transport.MaxDatagramSize)
 		}
-		var m tankv1.ServerMessage
-		if err := DecodeChunk(c, &m, newest); err != nil {
-			t.Fatalf("DecodeChunk: %v", err)
+		snap, err := ReceiveChunk(c, newest)
+		if err != nil {
+			t.Fatalf("ReceiveChunk: %v", err)
 		}
-		snap := m.GetSnapshot()
-		if indexes[snap.GetChunkIndex()] || snap.GetChunkCount() != uint32(len(chunks)) {
-			t.Fatalf("chunk %d of %d among %d chunks (seen %v)", snap.GetChunkIndex(), snap.GetChunkCount(), len(chunks), indexes)
+		if indexes[snap.Index] || snap.Count != uint32(len(chunks)) {
+			t.Fatalf("chunk %d of %d among %d chunks (seen %v)", snap.Index, snap.Count, len(chunks), indexes)
 		}
-		indexes[snap.GetChunkIndex()] = true
-		left = append(left, snap.GetLeftView()...)
-		whole = bases.Tanks(snap, func(ps *tankv1.PlayerState) {
-			if ps.GetTick() != snap.GetServerTick() {
-				t.Fatalf("tank %d of tick %d in a snapshot of tick %d", ps.GetPlayerId(), ps.GetTick(), snap.GetServerTick())
-			}
-			tk := TankFromProto(ps)
+		indexes[snap.Index] = true
+		left = append(left, snap.Left...)
+		whole = bases.Tanks(snap, func(tk Tank) {
 			if _, dup := got[tk.ID]; dup {
 				t.Fatalf("tank %d came twice", tk.ID)
 			}
 			got[tk.ID] = tk
-			bases.Record(snap.GetServerTick(), tk)
+			bases.Record(snap.Tick, tk)
 		}) && whole
 	}
 	return got, left, whole

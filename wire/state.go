@@ -21,8 +21,8 @@ type Tank struct {
 	Input  netcode.InputReport // how this player's inputs arrive; whole states only
 }
 
-// Combat is the part of a tank's state a delta does not carry: a tank whose combat state
-// changed since the baseline travels whole.
+// Combat is a tank's health and score: the part of its state a delta does not carry (a tank
+// whose combat state changed since the baseline travels whole), and what a client shows.
 type Combat struct {
 	Health, Kills, Deaths     uint32
 	Destroyed, SpawnProtected bool
@@ -98,11 +98,17 @@ func FillState(m *tankv1.PlayerState, id uint32, s netcode.State) {
 	m.GridX, m.GridY, m.GridHeading = g.X, g.Y, g.Heading
 }
 
-// StateFromProto returns the netcode view of a wire player state. Missing fields read as 0.
-// A heading outside [-32768, 32768] steps is wrapped into [-pi, pi].
+// StateFromProto returns the netcode view of a wire player state (Tank.State at its tick).
+// Missing fields read as 0.
 func StateFromProto(m *tankv1.PlayerState) netcode.State {
-	g := netcode.GridPose{X: m.GetGridX(), Y: m.GetGridY(), Heading: m.GetGridHeading()}
-	p := g.Pose()
+	return Tank{ID: m.GetPlayerId(), Ack: m.GetAcknowledgedMoveTick(),
+		Grid: netcode.GridPose{X: m.GetGridX(), Y: m.GetGridY(), Heading: m.GetGridHeading()}}.State(m.GetTick())
+}
+
+// State returns t as netcode's state of tick: its pose off the wire grid, a heading outside
+// [-32768, 32768] steps wrapped into [-pi, pi], and its acknowledged move tick.
+func (t Tank) State(tick uint32) netcode.State {
+	p := t.Grid.Pose()
 	p.Heading = netcode.WrapAngle(p.Heading)
-	return netcode.State{Tick: m.GetTick(), Pose: p, Ack: m.GetAcknowledgedMoveTick()}
+	return netcode.State{Tick: tick, Pose: p, Ack: t.Ack}
 }

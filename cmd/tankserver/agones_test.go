@@ -15,7 +15,7 @@ import (
 	"tanknet/agones"
 	"tanknet/agones/agonestest"
 	"tanknet/client"
-	tankv1 "tanknet/proto/tank/v1"
+	"tanknet/wire"
 )
 
 // agonesGameAt starts run in process on addr with the fake sidecar sc, short Agones
@@ -114,7 +114,7 @@ func TestAgones_ReadyHealthCountersAllocatedShutdown(t *testing.T) {
 	logs.waitFor(t, "draining: new players are refused")
 	_, err := client.Dial(ctx, addr, "late", nil, 5*time.Second)
 	var rej *client.RejectedError
-	if !errors.As(err, &rej) || rej.Code != tankv1.RejectCode_REJECT_CODE_SHUTTING_DOWN {
+	if !errors.As(err, &rej) || rej.Code != wire.RejectShuttingDown {
 		t.Errorf("a join after Agones said Shutdown: %v, want the shutting-down Reject", err)
 	}
 	if n := sc.Count("POST /shutdown"); n != 0 {

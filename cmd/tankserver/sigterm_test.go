@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"tanknet/client"
-	tankv1 "tanknet/proto/tank/v1"
 	"tanknet/wire"
 )
 
@@ -44,7 +43,7 @@ func TestSIGTERM_DrainsThenDisconnectsWithTheReason(t *testing.T) {
 
 	_, err := client.Dial(ctx, addr, "late", nil, 5*time.Second)
 	var rej *client.RejectedError
-	if !errors.As(err, &rej) || rej.Code != tankv1.RejectCode_REJECT_CODE_SHUTTING_DOWN {
+	if !errors.As(err, &rej) || rej.Code != wire.RejectShuttingDown {
 		t.Errorf("a join after SIGTERM: %v, want the shutting-down Reject", err)
 	}
 

@@ -9,6 +9,7 @@ import (
 
 	"tanknet/client"
 	"tanknet/netcode"
+	"tanknet/wire"
 )
 
 // Colours of combat marks, opaque so screenshots can find them.
@@ -41,7 +42,7 @@ func TracerAlpha(age, life time.Duration) float64 {
 
 // HealthBar returns the filled share of a health bar and its colour; ok is false when no
 // bar should be drawn (destroyed, or no rules yet).
-func HealthBar(c client.Combat, rules netcode.Rules) (share float64, clr color.RGBA, ok bool) {
+func HealthBar(c wire.Combat, rules netcode.Rules) (share float64, clr color.RGBA, ok bool) {
 	if c.Destroyed || rules.MaxHealth == 0 {
 		return 0, HealthBack, false
 	}

@@ -7,11 +7,11 @@ import (
 	"testing"
 	"time"
 
-	"tanknet/client"
 	"tanknet/internal/servertest"
 	"tanknet/linksim"
 	"tanknet/netcode"
 	"tanknet/server"
+	"tanknet/wire"
 )
 
 func TestTracerAlpha(t *testing.T) {
@@ -28,13 +28,13 @@ func TestTracerAlpha(t *testing.T) {
 
 func TestHealthBar(t *testing.T) {
 	rules := netcode.DefaultRules()
-	if s, c, ok := HealthBar(client.Combat{Health: 100}, rules); !ok || s != 1 || c != HealthGood {
+	if s, c, ok := HealthBar(wire.Combat{Health: 100}, rules); !ok || s != 1 || c != HealthGood {
 		t.Errorf("full health: %v %v %v", s, c, ok)
 	}
-	if s, c, ok := HealthBar(client.Combat{Health: 25}, rules); !ok || s != 0.25 || c != HealthLow {
+	if s, c, ok := HealthBar(wire.Combat{Health: 25}, rules); !ok || s != 0.25 || c != HealthLow {
 		t.Errorf("a quarter: %v %v %v", s, c, ok)
 	}
-	if _, _, ok := HealthBar(client.Combat{Destroyed: true}, rules); ok {
+	if _, _, ok := HealthBar(wire.Combat{Destroyed: true}, rules); ok {
 		t.Error("a wreck gets a health bar")
 	}
 }

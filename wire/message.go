@@ -1,0 +1,206 @@
+package wire
+
+import (
+	"google.golang.org/protobuf/proto"
+
+	"tanknet/netcode"
+	tankv1 "tanknet/proto/tank/v1"
+)
+
+// Message is one message from the server as plain Go values: one of
+//
+//	Welcome, Reject     the answer to a Hello
+//	*Snapshot           a whole snapshot (reliable lane) or one chunk of one (datagram lane)
+//	Roster              players joining and leaving
+//	netcode.ShotResult  the judgement of one of our shots
+//	netcode.Shot        a tracer someone fired
+//	netcode.Kill        a tank destroyed
+//	Pong                the answer to a Ping
+//	Disconnect          the server dropping us
+//
+// MessageFromProto makes one of the wire form, with the receiver's checks, and
+// MessageToProto the reverse: a client switches on these types and never reads a protobuf
+// message.
+type Message any
+
+// Snapshot is one snapshot message as a client receives it: a whole snapshot from the
+// stream, or one chunk of one from the datagram lane, perhaps described against a baseline
+// (PROTOCOL.md §1.3, §1.7). Baselines.Tanks gives its tanks whole.
+type Snapshot struct {
+	Header              // the tick, and the tanks that left our view (chunk 0 or whole only)
+	Index, Count uint32 // the chunk's place among its tick's chunks; 0, 0 for a whole snapshot
+	Tanks        []Tank // the tanks sent whole, in player id order
+	// Baseline is the tick the tanks below are described against; 0 for none.
+	Baseline  uint32
+	Unchanged []uint32 // id gaps of the tanks unchanged since the baseline
+	Moved     []int32  // per moved tank: its id gap, then dx, dy, dheading in grid steps
+}
+
+// Roster is a RosterUpdate: players that entered (apply first) and players that left.
+type Roster struct {
+	Joined []Player
+	Left   []Departure
+}
+
+// Player is one player entering: its id and name.
+type Player struct {
+	ID   uint32
+	Name string
+}
+
+// Departure is one player leaving, and why in words.
+type Departure struct {
+	ID     uint32
+	Reason string
+}
+
+// Pong answers a Ping: the ping's stamp echoed, and the server tick it was read in.
+type Pong struct {
+	ClientTimeUs uint64
+	ServerTick   uint32
+}
+
+// MessageFromProto returns what m says, checked as a client checks it: a Welcome's arena and
+// rules must be usable (see WelcomeFromProto), and every tank a snapshot carries whole must be
+// of the snapshot's own tick and of a player other than 0. It returns nil and no error for an
+// empty envelope or a kind this version does not know: the client skips those.
+func MessageFromProto(m *tankv1.ServerMessage) (Message, error) {
+	switch k := m.GetKind().(type) {
+	case *tankv1.ServerMessage_Welcome:
+		return WelcomeFromProto(k.Welcome)
+	case *tankv1.ServerMessage_Reject:
+		return RejectFromProto(k.Reject), nil
+	case *tankv1.ServerMessage_Snapshot:
+		return SnapshotFromProto(k.Snapshot)
+	case *tankv1.ServerMessage_RosterUpdate:
+		return RosterFromProto(k.RosterUpdate), nil
+	case *tankv1.ServerMessage_ShotResult:
+		return ShotResultFromProto(k.ShotResult), nil
+	case *tankv1.ServerMessage_Shot:
+		return ShotFromProto(k.Shot), nil
+	case *tankv1.ServerMessage_Kill:
+		return KillFromProto(k.Kill), nil
+	case *tankv1.ServerMessage_Pong:
+		return Pong{ClientTimeUs: k.Pong.GetClientTimeUs(), ServerTick: k.Pong.GetServerTick()}, nil
+	case *tankv1.ServerMessage_Disconnect:
+		return DisconnectFromProto(k.Disconnect), nil
+	}
+	return nil, nil
+}
+
+// MessageToProto returns the envelope carrying m, one of Message's types; nil for anything
+// else. MessageFromProto(MessageToProto(m)) is m again.
+func MessageToProto(m Message) *tankv1.ServerMessage {
+	switch v := m.(type) {
+	case Welcome:
+		return &tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Welcome{Welcome: WelcomeToProto(v)}}
+	case Reject:
+		return RejectMessage(v)
+	case *Snapshot:
+		return &tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Snapshot{Snapshot: SnapshotToProto(v)}}
+	case Roster:
+		return &tankv1.ServerMessage{Kind: &tankv1.ServerMessage_RosterUpdate{RosterUpdate: RosterToProto(v)}}
+	case netcode.ShotResult:
+		return &tankv1.ServerMessage{Kind: &tankv1.ServerMessage_ShotResult{ShotResult: ShotResultToProto(v)}}
+	case netcode.Shot:
+		return &tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Shot{Shot: ShotToProto(v)}}
+	case netcode.Kill:
+		return &tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Kill{Kill: KillToProto(v)}}
+	case Pong:
+		return PongMessage(v)
+	case Disconnect:
+		return DisconnectMessage(v)
+	}
+	return nil
+}
+
+// PongMessage returns the envelope carrying p.
+func PongMessage(p Pong) *tankv1.ServerMessage {
+	return &tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Pong{Pong: &tankv1.Pong{
+		ClientTimeUs: p.ClientTimeUs, ServerTick: p.ServerTick}}}
+}
+
+// SnapshotFromProto returns what snapshot m says, after checking that every tank it carries
+// whole is of its tick and of a player other than 0 (CheckChunk checks a chunk's place too).
+func SnapshotFromProto(m *tankv1.Snapshot) (*Snapshot, error) {
+	s := &Snapshot{
+		Header: Header{Tick: m.GetServerTick(), Left: m.GetLeftView()},
+		Index:  m.GetChunkIndex(), Count: m.GetChunkCount(),
+		Baseline: m.GetBaselineTick(), Unchanged: m.GetUnchanged(), Moved: m.GetMoved(),
+	}
+	if ps := m.GetPlayers(); len(ps) > 0 {
+		s.Tanks = make([]Tank, len(ps))
+		for i, p := range ps {
+			switch {
+			case p.GetTick() != s.Tick:
+				return nil, errStateTick
+			case p.GetPlayerId() == 0:
+				return nil, errStatePlayerID
+			}
+			s.Tanks[i] = TankFromProto(p)
+		}
+	}
+	return s, nil
+}
+
+// SnapshotToProto returns the wire form of s.
+func SnapshotToProto(s *Snapshot) *tankv1.Snapshot {
+	m := &tankv1.Snapshot{ServerTick: s.Tick, ChunkIndex: s.Index, ChunkCount: s.Count, LeftView: s.Left,
+		BaselineTick: s.Baseline, Unchanged: s.Unchanged, Moved: s.Moved}
+	if len(s.Tanks) > 0 {
+		m.Players = make([]*tankv1.PlayerState, len(s.Tanks))
+		for i, t := range s.Tanks {
+			m.Players[i] = new(tankv1.PlayerState)
+			t.Fill(m.Players[i], s.Tick)
+		}
+	}
+	return m
+}
+
+// RosterFromProto returns what a RosterUpdate says.
+func RosterFromProto(m *tankv1.RosterUpdate) Roster {
+	var r Roster
+	for _, j := range m.GetJoined() {
+		r.Joined = append(r.Joined, Player{ID: j.GetPlayerId(), Name: j.GetName()})
+	}
+	for _, l := range m.GetLeft() {
+		r.Left = append(r.Left, Departure{ID: l.GetPlayerId(), Reason: l.GetReason()})
+	}
+	return r
+}
+
+// RosterToProto returns the wire form of r.
+func RosterToProto(r Roster) *tankv1.RosterUpdate {
+	m := new(tankv1.RosterUpdate)
+	for _, j := range r.Joined {
+		m.Joined = append(m.Joined, &tankv1.PlayerJoined{PlayerId: j.ID, Name: j.Name})
+	}
+	for _, l := range r.Left {
+		m.Left = append(m.Left, &tankv1.PlayerLeft{PlayerId: l.ID, Reason: l.Reason})
+	}
+	return m
+}
+
+// Incoming is one message from the server's stream on its way to a Message: hand Target to
+// the transport's receive (transport.Conn.Recv), then Decode what arrived. Its zero value is
+// ready, and it may be reused: a decoded Message shares nothing with the next receive.
+type Incoming struct {
+	m tankv1.ServerMessage
+}
+
+// Target is the protobuf message for the transport to decode the frame into.
+func (in *Incoming) Target() proto.Message { return &in.m }
+
+// Decode returns what the received frame says (MessageFromProto).
+func (in *Incoming) Decode() (Message, error) { return MessageFromProto(&in.m) }
+
+// ReceiveChunk decodes snapshot chunk datagram b, checks it as DecodeChunk does against
+// newest (the newest tick the receiver has seen) and returns what it says. It never panics,
+// whatever b holds.
+func ReceiveChunk(b []byte, newest uint32) (*Snapshot, error) {
+	var m tankv1.ServerMessage
+	if err := DecodeChunk(b, &m, newest); err != nil {
+		return nil, err
+	}
+	return SnapshotFromProto(m.GetSnapshot())
+}

@@ -1,0 +1,144 @@
+package wire
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"reflect"
+	"testing"
+	"time"
+
+	"tanknet/netcode"
+	tankv1 "tanknet/proto/tank/v1"
+)
+
+// sampleServerMessages is one of every Message type, with the fields that travel set.
+func sampleServerMessages() map[string]Message {
+	tank := TankOf(3, netcode.State{Tick: 70, Pose: netcode.Pose{X: 4.5, Y: 2, Heading: 1}, Ack: 66}, Combat{Health: 75, Kills: 2})
+	tank.Input = netcode.InputReport{Wait: 12 * time.Millisecond, Waiting: 1, Starved: true}
+	return map[string]Message{
+		"welcome": Welcome{PlayerID: 3, Arena: netcode.DefaultArena(), Rules: netcode.DefaultRules(), ServerTick: 900,
+			MaxInputLead: 40, Lane: LaneDatagram, Room: "blue"},
+		"reject":   Reject{Code: RejectNoRoom, Reason: "no room"},
+		"snapshot": &Snapshot{Header: Header{Tick: 70}, Tanks: []Tank{tank}},
+		"delta chunk": &Snapshot{Header: Header{Tick: 71, Left: []uint32{4, 9}}, Index: 1, Count: 3, Tanks: []Tank{tank},
+			Baseline: 68, Unchanged: []uint32{1, 5}, Moved: []int32{2, -1, 3, 0}},
+		"roster": Roster{Joined: []Player{{ID: 2, Name: "bob"}}, Left: []Departure{{ID: 1, Reason: "timed out"}}},
+		"shot result": netcode.ShotResult{MoveTick: 40, ServerTick: 44, Verdict: netcode.VerdictHit, TargetID: 2,
+			TargetPose: netcode.Pose{X: 1, Y: 2, Heading: 3}, OriginX: 4, OriginY: 5, EndX: 6, EndY: 7, Damage: 25},
+		"shot":       netcode.Shot{ShooterID: 2, ServerTick: 44, OriginX: 1, OriginY: 2, EndX: 3, EndY: 4, TargetID: 1},
+		"kill":       netcode.Kill{KillerID: 2, VictimID: 1, ServerTick: 44},
+		"pong":       Pong{ClientTimeUs: 1 << 40, ServerTick: 12},
+		"disconnect": Disconnect{Code: DisconnectCannotKeepUp, Reason: "cannot keep up"},
+	}
+}
+
+// sameMessage reports whether two decoded messages say the same, field for field.
+func sameMessage(a, b Message) bool { return reflect.DeepEqual(a, b) }
+
+// TestMessage_RoundTrip: every Message type goes to its envelope, through the wire and back
+// unchanged, so a client recording (which stores the envelopes) replays what a Game was given.
+func TestMessage_RoundTrip(t *testing.T) {
+	for name, m := range sampleServerMessages() {
+		t.Run(name, func(t *testing.T) {
+			env := MessageToProto(m)
+			if env == nil {
+				t.Fatalf("MessageToProto(%T) = nil", m)
+			}
+			got, err := MessageFromProto(throughWire(t, env))
+			if err != nil || !sameMessage(got, m) {
+				t.Errorf("MessageFromProto(MessageToProto(%+v)) = %+v, %v", m, got, err)
+			}
+		})
+	}
+	if got := MessageToProto("not a message"); got != nil {
+		t.Errorf("MessageToProto(a string) = %v, want nil", got)
+	}
+}
+
+// TestMessageFromProto_Checks: a snapshot carrying a tank of another tick or of player 0
+// is refused, a bad Welcome is refused, and an empty envelope decodes to nothing.
+func TestMessageFromProto_Checks(t *testing.T) {
+	snap := func(ps ...*tankv1.PlayerState) *tankv1.ServerMessage {
+		return &tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Snapshot{Snapshot: &tankv1.Snapshot{ServerTick: 9, Players: ps}}}
+	}
+	for name, tc := range map[string]struct {
+		m    *tankv1.ServerMessage
+		want error
+	}{
+		"state of another tick": {snap(&tankv1.PlayerState{PlayerId: 1, Tick: 8}), errStateTick},
+		"state of player 0":     {snap(&tankv1.PlayerState{PlayerId: 0, Tick: 9}), errStatePlayerID},
+	} {
+		if _, err := MessageFromProto(tc.m); !errors.Is(err, tc.want) {
+			t.Errorf("%s: MessageFromProto = %v, want %v", name, err, tc.want)
+		}
+	}
+	noArena := &tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Welcome{Welcome: &tankv1.Welcome{PlayerId: 1}}}
+	if _, err := MessageFromProto(noArena); err == nil {
+		t.Error("MessageFromProto accepted a Welcome without an arena")
+	}
+	w := WelcomeToProto(Welcome{PlayerID: 1, Arena: netcode.DefaultArena(), Rules: netcode.DefaultRules()})
+	w.PlayerId = 0
+	if _, err := WelcomeFromProto(w); err == nil {
+		t.Error("WelcomeFromProto accepted player id 0")
+	}
+	for _, m := range []*tankv1.ServerMessage{nil, {}} {
+		if got, err := MessageFromProto(m); got != nil || err != nil {
+			t.Errorf("MessageFromProto(%v) = %v, %v, want nothing", m, got, err)
+		}
+	}
+}
+
+// TestRejectCode_Names: every wire reject code has a lower-case name without its prefix, and
+// a code this build does not know says its number.
+func TestRejectCode_Names(t *testing.T) {
+	if got := RejectServerFull.String(); got != "server_full" {
+		t.Errorf("RejectServerFull.String() = %q", got)
+	}
+	if got := RejectCode(99).String(); got != "code 99" {
+		t.Errorf("RejectCode(99).String() = %q", got)
+	}
+	for v := range tankv1.RejectCode_name {
+		r := RejectFromProto(RejectToProto(Reject{Code: RejectCode(v), Reason: "x"}))
+		if r.Code != RejectCode(v) || r.Reason != "x" {
+			t.Errorf("Reject %d came back as %+v", v, r)
+		}
+	}
+}
+
+// TestClientRecording_RoundTrip: a header and frames written are read back as they were,
+// every arrival's message included, and the reader ends cleanly with io.EOF.
+func TestClientRecording_RoundTrip(t *testing.T) {
+	var buf bytes.Buffer
+	h := RecordingHeader{Welcome: Welcome{PlayerID: 1, Arena: netcode.DefaultArena(), Rules: netcode.DefaultRules(), Lane: LaneDatagram},
+		OptionsJSON: []byte(`{"a":1}`)}
+	if err := WriteRecordingHeader(&buf, h); err != nil {
+		t.Fatal(err)
+	}
+	var frames []RecordingFrame
+	for _, m := range sampleServerMessages() {
+		frames = append(frames, RecordingFrame{At: time.Duration(len(frames)+1) * time.Millisecond,
+			Input: netcode.Input{Turn: -1, Throttle: 0.5}, Fire: true, Arrivals: []Arrival{{At: time.Millisecond, Datagram: true, Msg: m}}})
+	}
+	frames[0].LinkError, frames[1].Network, frames[2].InputOnArrival, frames[2].LagComp = "gone", "wifi", true, true
+	var fw FrameWriter
+	for i := range frames {
+		if err := fw.Write(&buf, &frames[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rr := NewRecordingReader(&buf)
+	gotH, err := rr.ReadHeader()
+	if err != nil || !reflect.DeepEqual(gotH, h) {
+		t.Fatalf("ReadHeader = %+v, %v; want %+v", gotH, err, h)
+	}
+	var f RecordingFrame
+	for i := range frames {
+		if err := rr.ReadFrame(&f, i+1); err != nil || !reflect.DeepEqual(f, frames[i]) {
+			t.Fatalf("frame %d: %+v, %v; want %+v", i+1, f, err, frames[i])
+		}
+	}
+	if err := rr.ReadFrame(&f, len(frames)+1); !errors.Is(err, io.EOF) {
+		t.Errorf("after the last frame: %v, want io.EOF", err)
+	}
+}

@@ -1,0 +1,96 @@
+package wire
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"tanknet/netcode"
+	tankv1 "tanknet/proto/tank/v1"
+)
+
+// The server's answer to a Hello: a Welcome or a Reject.
+
+// Welcome is what the server tells a client it seats.
+type Welcome struct {
+	PlayerID     uint32
+	Arena        netcode.Arena
+	Rules        netcode.Rules // combat rules: the cannon, health, respawn, rewind window
+	ServerTick   uint32
+	MaxInputLead uint32
+	Lane         Lane   // where snapshots come: chunk datagrams or the stream
+	Room         string // the room (match) the server seated the client in; "" from a server without rooms
+}
+
+// WelcomeToProto returns the wire form of w, with the tick interval every server ticks at.
+func WelcomeToProto(w Welcome) *tankv1.Welcome {
+	return &tankv1.Welcome{
+		PlayerId: w.PlayerID, TickIntervalMs: uint32(netcode.StepInterval / time.Millisecond), ServerTick: w.ServerTick,
+		Arena: ArenaToProto(&w.Arena), MaxInputLead: w.MaxInputLead,
+		SnapshotLane: LaneToProto(w.Lane), Rules: RulesToProto(w.Rules), Room: w.Room,
+	}
+}
+
+// WelcomeFromProto returns what m says, with a client's checks: its arena and rules must be
+// usable (ArenaFromProto, RulesFromProto) and its player id not 0.
+func WelcomeFromProto(m *tankv1.Welcome) (Welcome, error) {
+	arena, err := ArenaFromProto(m.GetArena())
+	if err != nil {
+		return Welcome{}, err
+	}
+	rules, err := RulesFromProto(m.GetRules())
+	if err != nil {
+		return Welcome{}, err
+	}
+	if m.GetPlayerId() == 0 {
+		return Welcome{}, errors.New("wire: welcome: player id 0")
+	}
+	return Welcome{PlayerID: m.GetPlayerId(), Arena: arena, Rules: rules, ServerTick: m.GetServerTick(),
+		MaxInputLead: m.GetMaxInputLead(), Lane: LaneFromProto(m.GetSnapshotLane()), Room: m.GetRoom()}, nil
+}
+
+// RejectCode says why the server refused a Hello, for programs to switch on; the Reject's
+// reason says it for people. Its values are those of tankv1.RejectCode.
+type RejectCode int32
+
+const (
+	RejectUnspecified     = RejectCode(tankv1.RejectCode_REJECT_CODE_UNSPECIFIED)      // no code, or one this build does not know
+	RejectVersionMismatch = RejectCode(tankv1.RejectCode_REJECT_CODE_VERSION_MISMATCH) // the Hello's protocol version is not the server's
+	RejectServerFull      = RejectCode(tankv1.RejectCode_REJECT_CODE_SERVER_FULL)      // every seat is taken
+	RejectBadHello        = RejectCode(tankv1.RejectCode_REJECT_CODE_BAD_HELLO)        // the first message was not a valid Hello
+	RejectShuttingDown    = RejectCode(tankv1.RejectCode_REJECT_CODE_SHUTTING_DOWN)    // the server is stopping
+	RejectBusy            = RejectCode(tankv1.RejectCode_REJECT_CODE_BUSY)             // too many joins are waiting for a seat
+	RejectNoRoom          = RejectCode(tankv1.RejectCode_REJECT_CODE_NO_ROOM)          // the room asked for cannot be opened now
+)
+
+// String names the code as the protocol does, without its prefix, in lower case:
+// "server_full", "no_room", and "code 9" for a value this build does not know.
+func (c RejectCode) String() string {
+	name, ok := tankv1.RejectCode_name[int32(c)]
+	if !ok {
+		return fmt.Sprintf("code %d", int32(c))
+	}
+	return lowerWithout(name, "REJECT_CODE_")
+}
+
+// Reject is the server's refusal of a Hello: a code and the reason in words.
+type Reject struct {
+	Code   RejectCode
+	Reason string
+}
+
+// RejectMessage returns the envelope that carries r.
+func RejectMessage(r Reject) *tankv1.ServerMessage {
+	return &tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Reject{Reject: RejectToProto(r)}}
+}
+
+// RejectToProto returns the wire form of r.
+func RejectToProto(r Reject) *tankv1.Reject {
+	return &tankv1.Reject{Code: tankv1.RejectCode(r.Code), Reason: r.Reason}
+}
+
+// RejectFromProto returns what m says. A code this build does not know keeps its number
+// (its String says "code N"); the reason still explains it.
+func RejectFromProto(m *tankv1.Reject) Reject {
+	return Reject{Code: RejectCode(m.GetCode()), Reason: m.GetReason()}
+}
