@@ -56,10 +56,10 @@ func (s *Server) handle(ctx context.Context, sess *session, op opening) {
 // on the session is no longer a silent one that a newer connection may evict (heard
 // returning false means it was evicted meanwhile).
 func (s *Server) handshake(ctx context.Context, sess *session, addr string, op opening) (uint32, *room) {
-	reject := func(code tankv1.RejectCode, reason string) (uint32, *room) {
-		s.stats.reject(rejectLabel(code))
+	reject := func(code wire.RejectCode, reason string) (uint32, *room) {
+		s.stats.reject(code.String())
 		s.log.Warn("rejecting client", "addr", addr, "reason", reason)
-		_ = sess.conn.Send(&tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Reject{Reject: &tankv1.Reject{Code: code, Reason: reason}}})
+		_ = sess.conn.Send(wire.RejectMessage(wire.Reject{Code: code, Reason: reason}))
 		return 0, nil
 	}
 	m, err := op.first, op.err
@@ -79,44 +79,44 @@ func (s *Server) handshake(ctx context.Context, sess *session, addr string, op o
 		if drop.kind == dropProtocol {
 			s.stats.badFrames.Add(1)
 		}
-		return reject(tankv1.RejectCode_REJECT_CODE_BAD_HELLO, "handshake failed: "+reason)
+		return reject(wire.RejectBadHello, "handshake failed: "+reason)
 	}
 	hello := m.GetHello()
 	switch {
 	case hello == nil:
-		return reject(tankv1.RejectCode_REJECT_CODE_BAD_HELLO, fmt.Sprintf("first message must be Hello, got %s", kindName(m)))
+		return reject(wire.RejectBadHello, fmt.Sprintf("first message must be Hello, got %s", kindName(m)))
 	case hello.GetProtocolVersion() != transport.ProtocolVersion:
-		return reject(tankv1.RejectCode_REJECT_CODE_VERSION_MISMATCH,
+		return reject(wire.RejectVersionMismatch,
 			fmt.Sprintf("protocol version %d not supported (want %d)", hello.GetProtocolVersion(), transport.ProtocolVersion))
 	}
 	name, err := roomName(hello.GetRoom())
 	if err != nil {
-		return reject(tankv1.RejectCode_REJECT_CODE_BAD_HELLO, err.Error())
+		return reject(wire.RejectBadHello, err.Error())
 	}
 	if s.Draining() {
-		return reject(tankv1.RejectCode_REJECT_CODE_SHUTTING_DOWN, drainedReason)
+		return reject(wire.RejectShuttingDown, drainedReason)
 	}
 	if n := s.queued.Add(1); int(n) > s.cfg.queuedJoins() {
 		s.queued.Add(-1)
-		return reject(tankv1.RejectCode_REJECT_CODE_BUSY,
+		return reject(wire.RejectBusy,
 			fmt.Sprintf("server busy: %d joins already waiting for a seat; try again in a second", n-1))
 	}
 	defer s.queued.Add(-1)
 	r, refused := s.enter(name, sess.conn.RemoteAddr(), time.Now(), func(r *room) { go s.runRoom(ctx, r) })
 	if refused != nil {
-		return reject(refused.GetCode(), refused.GetReason())
+		return reject(refused.Code, refused.Reason)
 	}
 	defer s.settle(r)
 	req := joinRequest{sess: sess, hello: hello, reply: make(chan joinReply, 1)}
 	select {
 	case r.joins <- req:
 	case <-ctx.Done():
-		return reject(tankv1.RejectCode_REJECT_CODE_SHUTTING_DOWN, "server shutting down")
+		return reject(wire.RejectShuttingDown, "server shutting down")
 	}
 	reply := <-req.reply
 	if reply.reject != nil {
-		s.log.Warn("rejecting client", "addr", addr, "reason", reply.reject.GetReason())
-		_ = sess.conn.Send(&tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Reject{Reject: reply.reject}})
+		s.log.Warn("rejecting client", "addr", addr, "reason", reply.reject.Reason)
+		_ = sess.conn.Send(wire.RejectMessage(*reply.reject))
 		return 0, nil
 	}
 	sess.joined.Store(true)
@@ -174,8 +174,7 @@ func (s *Server) readLoop(sess *session, id uint32, r *room) (left string, drop 
 				s.stats.pingsIgnored.Add(1)
 				continue
 			}
-			sess.send(encode(s.log, &tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Pong{Pong: &tankv1.Pong{
-				ClientTimeUs: k.Ping.GetClientTimeUs(), ServerTick: r.tick.Load()}}}))
+			sess.send(encode(s.log, wire.PongMessage(wire.Pong{ClientTimeUs: k.Ping.GetClientTimeUs(), ServerTick: r.tick.Load()})))
 		case *tankv1.ClientMessage_Goodbye:
 			return "goodbye: " + k.Goodbye.GetReason(), dropReason{}
 		case *tankv1.ClientMessage_Hello:

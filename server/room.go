@@ -5,7 +5,7 @@ import (
 	"runtime"
 	"time"
 
-	tankv1 "tanknet/proto/tank/v1"
+	"tanknet/wire"
 )
 
 // runRoom owns room r's world: it admits joins and leaves between ticks and steps every
@@ -63,17 +63,18 @@ func (s *Server) runRoom(ctx context.Context, r *room) {
 			return
 		case req := <-joins:
 			if draining { // it passed the handshake's check just before the drain began
-				s.stats.reject(rejectLabel(tankv1.RejectCode_REJECT_CODE_SHUTTING_DOWN))
-				req.reply <- joinReply{reject: &tankv1.Reject{Code: tankv1.RejectCode_REJECT_CODE_SHUTTING_DOWN, Reason: drainedReason}}
+				s.stats.reject(wire.RejectShuttingDown.String())
+				req.reply <- joinReply{reject: &wire.Reject{Code: wire.RejectShuttingDown, Reason: drainedReason}}
 				continue
 			}
 			if seated++; seated >= s.cfg.MaxJoinsPerTick {
 				joins = nil // the rest wait for the next tick
 			}
-			p, reject := w.join(s.clock.since(), req.hello.GetName(), req.sess)
-			if reject != nil {
-				s.stats.reject(rejectLabel(reject.GetCode()))
-				req.reply <- joinReply{reject: reject}
+			p, refused := w.join(s.clock.since(), req.hello.GetName(), req.sess)
+			if refused != nil {
+				reject := wire.RejectFromProto(refused)
+				s.stats.reject(reject.Code.String())
+				req.reply <- joinReply{reject: &reject}
 				continue
 			}
 			peers[p.id] = req.sess
@@ -130,8 +131,8 @@ func (s *Server) refuseJoins(r *room) {
 	for {
 		select {
 		case req := <-r.joins:
-			s.stats.reject(rejectLabel(tankv1.RejectCode_REJECT_CODE_SHUTTING_DOWN))
-			req.reply <- joinReply{reject: &tankv1.Reject{Code: tankv1.RejectCode_REJECT_CODE_SHUTTING_DOWN, Reason: "server shutting down"}}
+			s.stats.reject(wire.RejectShuttingDown.String())
+			req.reply <- joinReply{reject: &wire.Reject{Code: wire.RejectShuttingDown, Reason: "server shutting down"}}
 		default:
 			return
 		}

@@ -10,7 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	tankv1 "tanknet/proto/tank/v1"
+	"tanknet/wire"
 )
 
 // Rooms. One server plays several matches at once on one UDP port, each in its own room. A
@@ -118,19 +118,19 @@ func (s *Server) Rooms() int {
 // enter finds the room a handshake from addr asks for, opening it if it may, and counts the
 // handshake as on its way there until settle. It returns the Reject when there is no such
 // room to join. start starts a new room's goroutine.
-func (s *Server) enter(name string, addr net.Addr, now time.Time, start func(*room)) (*room, *tankv1.Reject) {
+func (s *Server) enter(name string, addr net.Addr, now time.Time, start func(*room)) (*room, *wire.Reject) {
 	rs := &s.rooms
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
 	if rs.stopped || s.Draining() {
-		return nil, &tankv1.Reject{Code: tankv1.RejectCode_REJECT_CODE_SHUTTING_DOWN, Reason: drainedReason}
+		return nil, &wire.Reject{Code: wire.RejectShuttingDown, Reason: drainedReason}
 	}
 	if r := rs.open[name]; r != nil {
 		r.pending++
 		return r, nil
 	}
 	if len(rs.open) >= s.cfg.MaxRooms {
-		return nil, &tankv1.Reject{Code: tankv1.RejectCode_REJECT_CODE_NO_ROOM,
+		return nil, &wire.Reject{Code: wire.RejectNoRoom,
 			Reason: fmt.Sprintf("room %q is not open, and this server already runs its %d rooms", name, s.cfg.MaxRooms)}
 	}
 	host := hostOf(addr)
@@ -141,15 +141,15 @@ func (s *Server) enter(name string, addr net.Addr, now time.Time, start func(*ro
 		}
 	}
 	if held >= s.cfg.MaxRoomsPerAddress { // else one address could hold every room, reopening each as its grace ends
-		return nil, &tankv1.Reject{Code: tankv1.RejectCode_REJECT_CODE_NO_ROOM,
+		return nil, &wire.Reject{Code: wire.RejectNoRoom,
 			Reason: fmt.Sprintf("room %q is not open, and this address already opened %d rooms that are still open", name, held)}
 	}
 	if held > 0 && rs.extras() >= s.cfg.extraRooms() { // else a handful of addresses could hold every room
-		return nil, &tankv1.Reject{Code: tankv1.RejectCode_REJECT_CODE_NO_ROOM,
+		return nil, &wire.Reject{Code: wire.RejectNoRoom,
 			Reason: fmt.Sprintf("room %q is not open: this address already holds a room, and every extra room is taken (at most %d)", name, s.cfg.extraRooms())}
 	}
 	if !rs.opens.allow(host, now, s.cfg.RoomOpenBurst, s.cfg.RoomOpenEvery) {
-		return nil, &tankv1.Reject{Code: tankv1.RejectCode_REJECT_CODE_NO_ROOM,
+		return nil, &wire.Reject{Code: wire.RejectNoRoom,
 			Reason: fmt.Sprintf("room %q is not open, and this address opened %d rooms too recently; try again in %v", name, s.cfg.RoomOpenBurst, s.cfg.RoomOpenEvery)}
 	}
 	r := s.openRoom(name)

@@ -1,8 +1,6 @@
 package server
 
-import (
-	tankv1 "tanknet/proto/tank/v1"
-)
+import "tanknet/wire"
 
 // rosterFrameBudget is the size, in bytes, at which a RosterUpdate is split in two: well
 // inside transport.MaxFrameSize even with every name or reason at its longest, and small
@@ -15,26 +13,26 @@ const rosterEntryOverhead = 16
 
 // rosterChange is one player entering (joined set) or leaving (left set) the game.
 type rosterChange struct {
-	joined *tankv1.PlayerJoined
-	left   *tankv1.PlayerLeft
+	joined *wire.Player
+	left   *wire.Departure
 }
 
 // noteJoin and noteLeave record a change for the roster update at the end of this tick.
 func (w *world) noteJoin(p *player) {
-	w.changes = append(w.changes, rosterChange{joined: &tankv1.PlayerJoined{PlayerId: p.id, Name: p.name}})
+	w.changes = append(w.changes, rosterChange{joined: &wire.Player{ID: p.id, Name: p.name}})
 }
 
 func (w *world) noteLeave(id uint32, reason string) {
-	w.changes = append(w.changes, rosterChange{left: &tankv1.PlayerLeft{PlayerId: id, Reason: reason}})
+	w.changes = append(w.changes, rosterChange{left: &wire.Departure{ID: id, Reason: reason}})
 }
 
 // sendFullRoster queues, for a newcomer p, every player in the game (p itself last).
 func (w *world) sendFullRoster(p *player) {
 	all := make([]rosterChange, 0, len(w.players)+1)
 	for _, o := range w.players {
-		all = append(all, rosterChange{joined: &tankv1.PlayerJoined{PlayerId: o.id, Name: o.name}})
+		all = append(all, rosterChange{joined: &wire.Player{ID: o.id, Name: o.name}})
 	}
-	all = append(all, rosterChange{joined: &tankv1.PlayerJoined{PlayerId: p.id, Name: p.name}})
+	all = append(all, rosterChange{joined: &wire.Player{ID: p.id, Name: p.name}})
 	for _, f := range w.encodeRoster(all) {
 		p.peer.send(f)
 	}
@@ -67,27 +65,32 @@ func (w *world) flushRoster() {
 // leaves in one tick appears in both lists of the same update, or the leave in a later one.
 func (w *world) encodeRoster(changes []rosterChange) [][]byte {
 	var frames [][]byte
-	var upd tankv1.RosterUpdate
+	var upd wire.Roster
 	size := 0
 	flush := func() {
 		if len(upd.Joined)+len(upd.Left) == 0 {
 			return
 		}
-		if f := w.encode(&tankv1.ServerMessage{Kind: &tankv1.ServerMessage_RosterUpdate{RosterUpdate: &upd}}); f != nil {
+		if f := w.encode(wire.MessageToProto(upd)); f != nil {
 			frames = append(frames, f)
 		}
-		upd, size = tankv1.RosterUpdate{}, 0
+		upd, size = wire.Roster{}, 0
 	}
 	for _, c := range changes {
-		n := rosterEntryOverhead + len(c.joined.GetName()) + len(c.left.GetReason())
+		n := rosterEntryOverhead
+		if c.joined != nil {
+			n += len(c.joined.Name)
+		} else {
+			n += len(c.left.Reason)
+		}
 		if size+n > rosterFrameBudget {
 			flush()
 		}
 		size += n
 		if c.joined != nil {
-			upd.Joined = append(upd.Joined, c.joined)
+			upd.Joined = append(upd.Joined, *c.joined)
 		} else {
-			upd.Left = append(upd.Left, c.left)
+			upd.Left = append(upd.Left, *c.left)
 		}
 	}
 	flush()

@@ -47,7 +47,7 @@ type joinRequest struct {
 
 type joinReply struct {
 	id     uint32
-	reject *tankv1.Reject
+	reject *wire.Reject
 }
 
 // leaveNote tells the room a session ended: the client left (left says how), or the
