@@ -53,9 +53,21 @@ type clockLink struct {
 }
 
 // SmoothedRTT is the transport's estimate in game time: a link slowed with the game measures
-// a wall round trip as many times longer.
+// a wall round trip as many times longer. 0 when the link under it has no transport.
 func (l *clockLink) SmoothedRTT() time.Duration {
-	return time.Duration(float64(l.Link.SmoothedRTT()) * l.clock.Rate())
+	t, ok := l.Link.(transportStats)
+	if !ok {
+		return 0
+	}
+	return time.Duration(float64(t.SmoothedRTT()) * l.clock.Rate())
+}
+
+// DatagramStats are the link's under it, 0 when it has no transport.
+func (l *clockLink) DatagramStats() (bad, dropped uint64) {
+	if t, ok := l.Link.(transportStats); ok {
+		return t.DatagramStats()
+	}
+	return 0, 0
 }
 
 func (l *clockLink) Drain(dst []Received) ([]Received, error) {

@@ -24,13 +24,15 @@ func (l *scriptLink) Drain(dst []Received) ([]Received, error) {
 	l.queue = l.queue[:0]
 	return dst, nil
 }
-func (l *scriptLink) SendInput(p netcode.PendingInput) error                      { l.sent = append(l.sent, p); return nil }
-func (l *scriptLink) SendInputBatch([]netcode.PendingInput, uint32, uint32) error { return nil }
-func (l *scriptLink) SendFire(netcode.ShotRequest) error                          { return nil }
-func (l *scriptLink) SendInputMode(on bool) error                                 { l.modes = append(l.modes, on); return nil }
-func (l *scriptLink) Ping(uint64) error                                           { return nil }
-func (l *scriptLink) SmoothedRTT() time.Duration                                  { return 0 }
-func (l *scriptLink) DatagramStats() (bad, dropped uint64)                        { return 0, 0 }
+func (l *scriptLink) Send(m wire.Outgoing) error {
+	switch m := m.(type) {
+	case netcode.PendingInput:
+		l.sent = append(l.sent, m)
+	case wire.InputMode:
+		l.modes = append(l.modes, m.OnArrival)
+	}
+	return nil
+}
 
 // scriptedServer plays the server's part in one loop of virtual time: every 50 ms it applies
 // the inputs the Game sent that have crossed the link (latency one way), one a tick, with

@@ -47,7 +47,7 @@ type Remote struct {
 // Game is a playing client: the session plus the netcode state for every tank. One
 // goroutine calls Update once per frame and reads the rest between Updates.
 type Game struct {
-	server  Link // where messages come from and inputs go (link.go)
+	link    Link // where the server's messages come from and ours go (link.go)
 	welcome wire.Welcome
 	opts    Options
 	epoch   time.Time // local time zero for netcode's durations
@@ -83,11 +83,11 @@ type prediction struct {
 // others are the other tanks, interpolated between the states the server sent of them.
 type others struct {
 	remotes map[uint32]*Remote
-	// link is the server timeline's clock of our link, shared by every remote's
+	// serverClock is the server timeline's clock of our link, shared by every remote's
 	// interpolator; nil on the receive timeline.
-	link  *netcode.ServerClock
-	names map[uint32]string
-	seen  map[uint32]bool
+	serverClock *netcode.ServerClock
+	names       map[uint32]string
+	seen        map[uint32]bool
 }
 
 // lanes is what arrives and how: snapshot chunks and their gaps (redundancy.go), and the
@@ -163,7 +163,7 @@ const (
 // local time to count from.
 func NewGame(link Link, opts Options, now time.Time) *Game {
 	g := &Game{
-		server:  link,
+		link:    link,
 		welcome: link.Welcome(),
 		opts:    opts,
 		epoch:   now,
@@ -176,7 +176,7 @@ func NewGame(link Link, opts Options, now time.Time) *Game {
 		},
 	}
 	if opts.Interp.Timeline == netcode.ServerTimeline {
-		g.link = netcode.NewServerClock(opts.Interp)
+		g.serverClock = netcode.NewServerClock(opts.Interp)
 	}
 	g.stats.Lane = g.welcome.Lane
 	g.arrivals.detectHOL = g.welcome.Lane == wire.LaneReliable
@@ -190,7 +190,7 @@ func (g *Game) Update(now time.Time, in netcode.Input) error {
 	frame := now.Sub(g.last)
 	g.last = now
 	var err error
-	g.recv, err = g.server.Drain(g.recv[:0])
+	g.recv, err = g.link.Drain(g.recv[:0])
 	if g.rec != nil {
 		g.rec.record(now, in, g.wantFire, g.wantLagComp, g.onArrival, g.recv, err, g.network)
 	}
@@ -205,7 +205,7 @@ func (g *Game) Update(now time.Time, in netcode.Input) error {
 		in = netcode.Input{} // the server applies a wreck's inputs as zero: predict and draw that
 	}
 	if !g.modeSent {
-		if err := g.server.SendInputMode(g.onArrival); err != nil {
+		if err := g.link.Send(wire.InputMode{OnArrival: g.onArrival}); err != nil {
 			return err
 		}
 		g.modeSent = true
@@ -214,7 +214,7 @@ func (g *Game) Update(now time.Time, in netcode.Input) error {
 		sent := false
 		for n := g.local.Advance(g.dilation.Stretch(frame)); n > 0; n-- {
 			p := g.local.Predict(in)
-			if err := g.server.SendInput(p); err != nil {
+			if err := g.link.Send(p); err != nil {
 				return err
 			}
 			g.lastMove = p.Tick
@@ -246,7 +246,7 @@ func (g *Game) Update(now time.Time, in netcode.Input) error {
 	}
 	if now.Sub(g.lastPing) >= pingEvery {
 		g.lastPing = now
-		if err := g.server.Ping(uint64(now.Sub(g.epoch) / time.Microsecond)); err != nil {
+		if err := g.link.Send(wire.Ping{ClientTimeUs: uint64(now.Sub(g.epoch) / time.Microsecond)}); err != nil {
 			return err
 		}
 	}
@@ -367,8 +367,8 @@ func (g *Game) receiveState(at time.Duration, tick uint32, t wire.Tank) {
 // newInterpolator returns the interpolator for a tank coming into view: on the server
 // timeline one on the link's clock, so it starts at the delay the link has shown.
 func (g *Game) newInterpolator() *netcode.Interpolator {
-	if g.link != nil {
-		return g.link.NewInterpolator()
+	if g.serverClock != nil {
+		return g.serverClock.NewInterpolator()
 	}
 	return netcode.NewInterpolator(g.opts.Interp)
 }
@@ -419,7 +419,25 @@ func (g *Game) Stats() Stats {
 }
 
 // Link returns what the Game talks to.
-func (g *Game) Link() Link { return g.server }
+func (g *Game) Link() Link { return g.link }
+
+// SmoothedRTT returns the transport's own round-trip estimate, 0 when the link has no
+// transport under it (a recording, a script).
+func (g *Game) SmoothedRTT() time.Duration {
+	if t, ok := g.link.(transportStats); ok {
+		return t.SmoothedRTT()
+	}
+	return 0
+}
+
+// DatagramStats returns how many datagrams the link dropped as bad and for want of room; 0
+// when it has no transport under it.
+func (g *Game) DatagramStats() (bad, dropped uint64) {
+	if t, ok := g.link.(transportStats); ok {
+		return t.DatagramStats()
+	}
+	return 0, 0
+}
 
 // SetInputOnArrival asks the server to apply our inputs as they arrive (true) or one per
 // tick from its input buffer (false), from the next Update on. On arrival the prediction

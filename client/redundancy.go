@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"tanknet/netcode"
+	"tanknet/wire"
 )
 
 // The datagram lane, client side: every prediction step's input goes on the stream as the
@@ -28,7 +29,7 @@ func (g *Game) remember(p netcode.PendingInput) {
 // snapshot acknowledgement, as one InputBatch datagram.
 func (g *Game) sendBatch() error {
 	tick, mask := g.arrivals.ack()
-	return g.server.SendInputBatch(g.unacked(), tick, mask)
+	return g.link.Send(wire.InputBatch{Inputs: g.unacked(), AckTick: tick, AckMask: mask})
 }
 
 // oldestRepeated is how many of the oldest unacknowledged inputs every InputBatch also

@@ -7,7 +7,6 @@ import (
 	"io"
 	"time"
 
-	"tanknet/netcode"
 	"tanknet/wire"
 )
 
@@ -99,13 +98,7 @@ func (l *replayLink) Drain(dst []Received) ([]Received, error) {
 	l.queue = l.queue[:0]
 	return dst, l.err
 }
-func (l *replayLink) SendInput(netcode.PendingInput) error                        { return nil }
-func (l *replayLink) SendInputBatch([]netcode.PendingInput, uint32, uint32) error { return nil }
-func (l *replayLink) SendFire(netcode.ShotRequest) error                          { return nil }
-func (l *replayLink) SendInputMode(bool) error                                    { return nil }
-func (l *replayLink) Ping(uint64) error                                           { return nil }
-func (l *replayLink) SmoothedRTT() time.Duration                                  { return 0 }
-func (l *replayLink) DatagramStats() (bad, dropped uint64)                        { return 0, 0 }
+func (l *replayLink) Send(wire.Outgoing) error { return nil }
 
 // TickArrived says that a snapshot (whole, or a chunk) of server tick Tick arrived At, since
 // the Game began.

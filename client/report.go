@@ -79,7 +79,7 @@ func (g *Game) Report() Report {
 	r.Lane, r.Chunks, r.SnapshotsLost = st.Lane.String(), st.Chunks, st.SnapshotsLost
 	r.UnknownStates, r.HOLStalls = st.UnknownStates, st.HOLStalls
 	r.LeftView, r.Reentered, r.DeltaUnusable = st.LeftView, st.Reentered, st.DeltaUnusable
-	r.BadDatagrams, _ = g.server.DatagramStats()
+	r.BadDatagrams, _ = g.DatagramStats()
 	for _, d := range g.HOLStallDurations() {
 		r.HOLStallMillis = append(r.HOLStallMillis, float64(d)/float64(time.Millisecond))
 	}

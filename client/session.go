@@ -53,7 +53,7 @@ type Received struct {
 }
 
 // Session is one connection to a server. Create it with Dial; call Run in its own goroutine;
-// take received messages with Drain; send with SendInput and Ping. Close ends it.
+// take received messages with Drain; send with Send. Close ends it.
 type Session struct {
 	conn    *transport.Conn
 	welcome wire.Welcome
@@ -67,7 +67,7 @@ type Session struct {
 	droppedDatagrams atomic.Uint64     // good chunks the full queue had no room for
 	droppedStale     atomic.Uint64     // old snapshots dropped to make room in a full queue
 	newestTick       atomic.Uint32     // newest snapshot tick taken, to refuse far-future ones
-	batch            wire.BatchEncoder // SendInputBatch's reused message and buffer
+	batch            wire.BatchEncoder // the InputBatch datagram's reused message and buffer (Send)
 }
 
 // Dial connects to addr over pc (nil: a new UDP socket), says hello as name and waits up to
@@ -249,40 +249,31 @@ func (s *Session) Drain(dst []Received) ([]Received, error) {
 	return dst, s.err
 }
 
-// SendInput sends one prediction step as a MoveInput.
-func (s *Session) SendInput(p netcode.PendingInput) error {
-	return s.conn.Send(wire.MoveMessage(p))
-}
-
-// SendInputBatch repeats inputs (oldest first, at most wire.MaxBatchInputs) in one
-// InputBatch datagram with the snapshot acknowledgement ackTick/ackMask. Only for the
-// datagram lane; a datagram that cannot leave is lost like any other, so only a closed
-// session is an error.
-func (s *Session) SendInputBatch(inputs []netcode.PendingInput, ackTick, ackMask uint32) error {
-	b, err := s.batch.Encode(inputs, ackTick, ackMask)
-	if err != nil {
-		return err
+// Send sends m, a wire.Outgoing: a prediction step as a MoveInput, a shot as a Fire (on the
+// reliable stream after the MoveInput it belongs to), the input mode and pings on the
+// stream, and an InputBatch as one datagram (datagram lane only). A datagram that cannot
+// leave is lost like any other, so for it only a closed session is an error.
+func (s *Session) Send(m wire.Outgoing) error {
+	switch m := m.(type) {
+	case netcode.PendingInput:
+		return s.conn.Send(wire.MoveMessage(m))
+	case wire.InputBatch:
+		b, err := s.batch.Encode(m.Inputs, m.AckTick, m.AckMask)
+		if err != nil {
+			return err
+		}
+		if err := s.conn.SendDatagram(b); err != nil && !errors.Is(err, transport.ErrDatagramTooLarge) {
+			return err
+		}
+		return nil
+	case netcode.ShotRequest:
+		return s.conn.Send(wire.FireMessage(m))
+	case wire.InputMode:
+		return s.conn.Send(wire.InputModeMessage(m.OnArrival))
+	case wire.Ping:
+		return s.conn.Send(wire.PingMessage(m.ClientTimeUs))
 	}
-	if err := s.conn.SendDatagram(b); err != nil && !errors.Is(err, transport.ErrDatagramTooLarge) {
-		return err
-	}
-	return nil
-}
-
-// SendInputMode asks the server to apply our inputs as they arrive (onArrival) or one per
-// tick from its input buffer.
-func (s *Session) SendInputMode(onArrival bool) error {
-	return s.conn.Send(wire.InputModeMessage(onArrival))
-}
-
-// SendFire sends one shot as a Fire, on the reliable stream after the MoveInput it belongs to.
-func (s *Session) SendFire(req netcode.ShotRequest) error {
-	return s.conn.Send(wire.FireMessage(req))
-}
-
-// Ping sends a latency probe stamped with t (microseconds, any epoch); the Pong echoes it.
-func (s *Session) Ping(t uint64) error {
-	return s.conn.Send(wire.PingMessage(t))
+	return fmt.Errorf("client: cannot send a %T", m)
 }
 
 // SmoothedRTT is KCP's own round-trip estimate.

@@ -49,3 +49,29 @@ func GoodbyeMessage(reason string) *tankv1.ClientMessage {
 func lowerWithout(name, prefix string) string {
 	return strings.ToLower(strings.TrimPrefix(name, prefix))
 }
+
+// Outgoing is one message a client sends, as plain Go values: one of
+//
+//	netcode.PendingInput  a prediction step (MoveInput, on the stream)
+//	InputBatch            the unacknowledged inputs again, with the snapshot acknowledgement
+//	                      (an InputBatch datagram; datagram lane only)
+//	netcode.ShotRequest   a shot (Fire)
+//	InputMode             inputs applied on arrival, or from the server's buffer
+//	Ping                  a latency probe
+//
+// A client's session turns each into its message with the builders above (or BatchEncoder).
+type Outgoing any
+
+// InputBatch repeats inputs (oldest first, at most MaxBatchInputs) with the acknowledgement
+// of the snapshots received: AckTick the newest, AckMask the 32 before it (PROTOCOL.md §1.4).
+type InputBatch struct {
+	Inputs           []netcode.PendingInput
+	AckTick, AckMask uint32
+}
+
+// InputMode asks for inputs applied as they arrive (OnArrival) or one a tick from the
+// server's input buffer.
+type InputMode struct{ OnArrival bool }
+
+// Ping asks for a Pong echoing ClientTimeUs (microseconds, any epoch).
+type Ping struct{ ClientTimeUs uint64 }

@@ -48,7 +48,7 @@ func HUD(g *client.Game, t Techniques, net []string) []Line {
 	if st.RTTSamples > 0 {
 		rtt = ms(st.RTT)
 	}
-	add(Plain, "RTT %s ping, %s KCP", rtt, ms(g.Link().SmoothedRTT()))
+	add(Plain, "RTT %s ping, %s KCP", rtt, ms(g.SmoothedRTT()))
 	add(Dim, "ping: game message; KCP: transport")
 	add(Plain, "server tick %d  snapshots %d", st.ServerTick, st.Snapshots)
 	if st.Lane == wire.LaneReliable {
