@@ -61,6 +61,41 @@ func TestLayering(t *testing.T) {
 	}
 }
 
+// TestProtocolMessages checks who imports the protocol's generated messages (tankv1)
+// directly, outside tests: package wire turns every message into plain Go values and back,
+// so the rest reads values, a field is decoded in one place, and a second carriage or a
+// recording only has to call wire. server/recording and the commands keep their own files'
+// formats; server still builds its world's messages itself while the world moves into a
+// package of its own.
+func TestProtocolMessages(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go list")
+	}
+	const messages = "tanknet/proto/"
+	allowed := func(pkg string) bool {
+		return strings.HasPrefix(pkg, messages) || pkg == "tanknet/wire" ||
+			pkg == "tanknet/server" || pkg == "tanknet/server/recording" ||
+			strings.HasPrefix(pkg, "tanknet/cmd/") || pkg == "tanknet/internal/docscheck"
+	}
+	out, err := exec.Command("go", "list", "-f", "{{.ImportPath}} {{join .Imports \" \"}}", "tanknet/...").Output()
+	if err != nil {
+		t.Fatalf("go list tanknet/...: %v", err)
+	}
+	checked := 0
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		f := strings.Fields(line)
+		checked++
+		for _, imp := range f[1:] {
+			if strings.HasPrefix(imp, messages) && !allowed(f[0]) {
+				t.Errorf("%s imports %s: protocol messages are package wire's; take wire's Go values", f[0], imp)
+			}
+		}
+	}
+	if checked < 20 {
+		t.Fatalf("go list named %d packages; the module has more", checked)
+	}
+}
+
 // TestBrowserBuild checks what the browser client (cmd/tankclient for js/wasm) leaves out:
 // it rides the browser's own RTCPeerConnection and fetch (carriage/dial_js.go), so a WebRTC
 // stack or Go's HTTP client and TLS in the wasm would only make every page load heavier.
