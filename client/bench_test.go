@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"tanknet/netcode"
-	tankv1 "tanknet/proto/tank/v1"
 	"tanknet/wire"
 )
 
@@ -25,29 +24,25 @@ func BenchmarkFrame(b *testing.B) {
 	for range 6 {
 		g.local.Predict(netcode.Input{Turn: 0.5, Throttle: 1})
 	}
-	snaps := make([]*tankv1.ServerMessage, 64)
+	snaps := make([]*wire.Snapshot, 64)
 	for i := range snaps {
 		tick := uint32(i + 1)
-		snap := &tankv1.Snapshot{ServerTick: tick}
+		snap := &wire.Snapshot{Header: wire.Header{Tick: tick}}
 		for id := uint32(1); id <= remotes+1; id++ {
-			snap.Players = append(snap.Players, wire.StateToProto(id, netcode.State{
-				Tick: tick, Pose: netcode.Pose{X: float64(id), Y: 5 + float64(tick)*0.01}, Ack: 0}))
+			snap.Tanks = append(snap.Tanks, wire.TankOf(id, netcode.State{
+				Tick: tick, Pose: netcode.Pose{X: float64(id), Y: 5 + float64(tick)*0.01}, Ack: 0}, wire.Combat{}))
 		}
-		snaps[i] = &tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Snapshot{Snapshot: snap}}
+		snaps[i] = snap
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := range b.N {
 		// Ticks keep rising so every snapshot is accepted, as in a real game.
-		msg := snaps[i%len(snaps)]
+		snap := snaps[i%len(snaps)]
 		round := uint32(i/len(snaps)) * uint32(len(snaps))
-		snap := msg.GetSnapshot()
-		snap.ServerTick = round + uint32(i%len(snaps)) + 1
-		for _, ps := range snap.Players {
-			ps.Tick = snap.ServerTick
-		}
+		snap.Tick = round + uint32(i%len(snaps)) + 1
 		at := start.Add(time.Duration(i) * 50 * time.Millisecond)
-		sess.queue = append(sess.queue, Received{At: at, Msg: decoded(msg)})
+		sess.queue = append(sess.queue, Received{At: at, Msg: snap})
 		g.last = at // a zero-length frame: no prediction step to send, the session has no connection
 		if err := g.Update(at, netcode.Input{}); err != nil {
 			b.Fatal(err)

@@ -23,8 +23,10 @@
 // is the rest of the wire form. transport moves bytes (KCP sessions, framing, datagrams)
 // without knowing what they say; wire says what they say without moving any.
 //
-// Package wire performs no I/O, starts no goroutines and keeps no state between calls
-// except in the values it returns (a DeltaBuilder's scratch, a receiver's Baselines). It
+// Package wire performs no I/O of its own (a client recording goes to and comes from the
+// io.Writer or io.Reader its caller gives it), starts no goroutines and keeps no state
+// between calls except in the values it returns (a DeltaBuilder's scratch, a receiver's
+// Baselines, a recording reader's position). It
 // never imports the server or the client. It is not where the game decides anything: which
 // tanks a client sees, which baseline to use and what to do with a bad datagram stay with
 // the caller.
