@@ -51,9 +51,9 @@ func newBufferStats() *bufferStats {
 	return &bufferStats{wait: newLiveHistogram(waitBuckets), depth: newLiveHistogram(depthBuckets)}
 }
 
-// note counts one player-tick that applied applied inputs and left waiting in the buffer;
+// PlayerTick counts one player-tick that applied applied inputs and left waiting in the buffer;
 // starved says none was waiting.
-func (b *bufferStats) note(starved bool, applied, waiting int) {
+func (b *bufferStats) PlayerTick(starved bool, applied, waiting int) {
 	b.playerTicks.Add(1)
 	if starved {
 		b.starved.Add(1)
@@ -64,8 +64,8 @@ func (b *bufferStats) note(starved bool, applied, waiting int) {
 	b.depth.observe(float64(waiting))
 }
 
-// noteWait counts the wait of one applied input.
-func (b *bufferStats) noteWait(d time.Duration) { b.wait.observe(d.Seconds()) }
+// InputWait counts the wait of one applied input.
+func (b *bufferStats) InputWait(d time.Duration) { b.wait.observe(d.Seconds()) }
 
 func (b *bufferStats) snapshot() InputBufferStats {
 	return InputBufferStats{PlayerTicks: b.playerTicks.Load(), Starved: b.starved.Load(), Doubled: b.doubled.Load(),

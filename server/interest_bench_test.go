@@ -39,7 +39,7 @@ func BenchmarkSnapshotWork(b *testing.B) {
 				cfg.Logger = discardLogger()
 				side := math.Sqrt(float64(n) / 256) // of the large arena's sides
 				cfg.Arena = netcode.Arena{Width: 160 * side, Height: 100 * side, TankRadius: 0.6, Speed: 5, TurnRate: 2.5}
-				w := newWorld(&cfg, cfg.Logger, new(counters))
+				w := newGame(&cfg, cfg.Logger, new(counters))
 				w.setWorkers(mode.workers)
 				peers := make([]*sinkPeer, n)
 				for i := range peers {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"tanknet/netcode"
+	"tanknet/world"
 )
 
 // TickAllocs returns the heap allocations one server tick makes with players connected,
@@ -64,7 +65,7 @@ func TickAllocs(cfg Config, players, ticks int) (float64, error) {
 // input per tick, and returns a function that runs the world's next tick. cfg.Logger must be
 // set. TickAllocs and the tick benchmark measure this world.
 func syntheticTicker(cfg *Config, players int) (step func(), err error) {
-	w := newWorld(cfg, cfg.Logger, new(counters))
+	w := newGame(cfg, cfg.Logger, new(counters))
 	peers := make([]*sinkPeer, players)
 	for i := range peers {
 		peers[i] = &sinkPeer{in: []netcode.PendingInput{{
@@ -106,4 +107,4 @@ func (p *sinkPeer) snapshotAck() uint32                                       { 
 func (p *sinkPeer) kick(dropReason)                                           {}
 func (p *sinkPeer) sendChunks([][]byte)                                       {}
 func (p *sinkPeer) inputArrival(uint32) (time.Duration, bool)                 { return 0, false }
-func (p *sinkPeer) inputMode() inputMode                                      { return modeServerDefault }
+func (p *sinkPeer) inputMode() world.InputMode                                { return world.ModeServerDefault }
