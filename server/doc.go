@@ -9,7 +9,8 @@
 // was sent (seen.go), no further back than its round trip explains; its cooldown is counted
 // in granted game time and server time, never in client-chosen units (cooldown.go); and
 // with interest management no message tells a client of a tank beyond its view (reveal.go).
-// Every exported count is declared once, in the Metrics table (metrictable.go).
+// Every exported count is declared once, in the tag of the Stats field that holds it
+// (stats.go), from which both Stats and the Metrics table are derived.
 //
 // Each tick's TickRecord says what the tick did: the inputs applied (as simulated), who was
 // placed (a join or a respawn, with the pose) or left since the last tick (journal.go), and
