@@ -9,7 +9,8 @@
 // message tells a client of a tank beyond its view), the roster, and every client's
 // snapshot. The world asks a client only what the server knows of it: how it wants its
 // inputs applied, its round trip, and which tanks it was sent (shown.go).
-// Every exported count is declared once, in the Metrics table (metrictable.go).
+// Every exported count is declared once, in the tag of the Stats field that holds it
+// (stats.go), from which both Stats and the Metrics table are derived.
 //
 // Each tick's TickRecord says what the tick did: the world's Outcome (the inputs applied
 // as simulated, who was placed or left since the last tick, every tank's pose, ack and

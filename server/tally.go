@@ -136,6 +136,15 @@ type TickHistogram struct {
 	Sum         time.Duration
 }
 
+// Seconds returns h as a Histogram with its bounds and sum in seconds.
+func (h TickHistogram) Seconds() Histogram {
+	out := Histogram{UpperBounds: make([]float64, len(h.UpperBounds)), Counts: h.Counts, Count: h.Count, Sum: h.Sum.Seconds()}
+	for i, ub := range h.UpperBounds {
+		out.UpperBounds[i] = ub.Seconds()
+	}
+	return out
+}
+
 // tickHistogram is the live form of TickHistogram, written by the world goroutine only.
 type tickHistogram struct {
 	counts [len(tickBuckets) + 1]atomic.Uint64 // one per bucket, then one for slower ticks
