@@ -7,20 +7,20 @@ import (
 	"tanknet/netcode"
 )
 
-// verdict is what the server does with one received MoveInput.
+// verdict is what the world does with one received MoveInput.
 type verdict int
 
 const (
 	admitted verdict = iota // queue it for simulation
 	stale                   // at or below a tick already queued or applied: drop it, count it
-	refused                 // a protocol violation: drop the client
+	refused                 // a protocol violation: the client is dropped
 )
 
 // admit checks one MoveInput from a client whose newest queued-or-applied tick is last and
 // whose last applied tick is ack, allowing it to run lead ticks ahead of ack (the
-// configured lead, plus the ticks a paused server owes: see lead.go). It returns the input to queue (turn and throttle clamped),
-// a verdict, and for refused inputs the rule broken (as the server's counters name it) and the
-// reason. It never panics on any input.
+// configured lead, plus the ticks a paused server owes: see lead.go). It returns the input
+// to queue (turn and throttle clamped), a verdict, and for refused inputs the rule broken
+// (as the server's counters name it) and the reason. It never panics on any input.
 func admit(in netcode.PendingInput, last, ack, lead uint32, cfg *Config) (_ netcode.PendingInput, _ verdict, rule, reason string) {
 	if err := in.Input.Validate(); err != nil {
 		return in, refused, RuleNotFinite, fmt.Sprintf("move tick %d: turn %v / throttle %v is not a finite number", in.Tick, in.Input.Turn, in.Input.Throttle)
