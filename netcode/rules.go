@@ -12,7 +12,7 @@ import (
 // the server counts them in ticks.
 type Rules struct {
 	ShotRange       float64       // how far a shell flies, world units
-	Cooldown        time.Duration // least time between two accepted shots of one tank, in its game time and in server time (see server/cooldown.go)
+	Cooldown        time.Duration // least time between two accepted shots of one tank, in its game time and in server time (see world/cooldown.go)
 	MaxHealth       uint32        // health of a fresh tank, health points
 	Damage          uint32        // health one hit takes, health points
 	RespawnDelay    time.Duration // how long a destroyed tank stays down

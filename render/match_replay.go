@@ -88,6 +88,6 @@ func truthOf(set *matchplay.Set, dst *Truth) {
 	for _, t := range set.Truth() {
 		dst.IDs = append(dst.IDs, t.ID)
 		dst.Poses = append(dst.Poses, t.Pose)
-		dst.Combat = append(dst.Combat, TankCombat{Health: t.Health, Destroyed: t.Destroyed, RespawnTick: t.RespawnTick})
+		dst.Combat = append(dst.Combat, t.TankCombat)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"image/color"
 	"io"
 	"slices"
+	"tanknet/world"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
@@ -21,7 +22,7 @@ type Truth struct {
 	Poses []netcode.Pose // indexed like IDs
 	// Combat is each tank's health and respawn, indexed like IDs; empty when the source has
 	// none (the pane then draws no health bars or wrecks).
-	Combat []TankCombat
+	Combat []world.TankCombat
 	// Recent are the ticks since the last read, oldest first, the newest (this one)
 	// included; at most the last TrailLen. The demo's tick trail follows a tank through
 	// them, so a frame that came late misses no tick. Empty when the source keeps none.
@@ -33,13 +34,6 @@ type TruthTick struct {
 	Tick  uint32
 	IDs   []uint32
 	Poses []netcode.Pose
-}
-
-// TankCombat is one tank's health and respawn in the server's tick.
-type TankCombat struct {
-	Health      uint32
-	Destroyed   bool
-	RespawnTick uint32 // when a wreck comes back; 0 when not destroyed
 }
 
 // wrecks returns how many tanks of the tick are destroyed.

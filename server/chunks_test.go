@@ -93,7 +93,7 @@ func TestChunks_FewPlayersFitOneChunk(t *testing.T) {
 }
 
 // datagramWorld is a datagram-lane world with one player, for the input tests below.
-func datagramWorld(t *testing.T) (*world, *player, *fakePeer) {
+func datagramWorld(t *testing.T) (*game, *player, *fakePeer) {
 	t.Helper()
 	w := newTestWorld(t, func(c *Config) { c.Lane = wire.LaneDatagram })
 	p, fp := mustJoin(t, w, 0, "driver")
@@ -113,7 +113,7 @@ func moves(from, to uint32) []netcode.PendingInput {
 }
 
 // runTicks steps w n times from tick *now and returns every applied move tick, in order.
-func runTicks(w *world, now *time.Duration, n int) []uint32 {
+func runTicks(w *game, now *time.Duration, n int) []uint32 {
 	var got []uint32
 	for range n {
 		*now += netcode.StepInterval
@@ -140,8 +140,8 @@ func TestDatagramInputs_ApplyBeforeTheirStreamCopyAndOnlyOnce(t *testing.T) {
 		t.Errorf("stats early %d redundant %d stale %d, want 4, 5 (3 stream copies, 2 repeats), 0",
 			st.InputsEarly, st.InputsRedundant, st.InputsStale)
 	}
-	if p.ack != 4 {
-		t.Errorf("ack = %d, want 4", p.ack)
+	if p.Ack() != 4 {
+		t.Errorf("ack = %d, want 4", p.Ack())
 	}
 }
 
@@ -154,8 +154,8 @@ func TestDatagramInputs_PastAGapWaitForTheStream(t *testing.T) {
 	// and the newest batch starts at 15. Taking it would skip 3..14.
 	fp.copies = append(fp.copies, moves(15, 24)...)
 	got = append(got, runTicks(w, &now, 1)...)
-	if p.last != 2 {
-		t.Fatalf("after a batch past a gap, last queued tick %d, want still 2", p.last)
+	if p.LastQueued() != 2 {
+		t.Fatalf("after a batch past a gap, last queued tick %d, want still 2", p.LastQueued())
 	}
 	fp.inputs = append(fp.inputs, moves(3, 24)...) // the stream brings every input
 	got = append(got, runTicks(w, &now, 30)...)    // wall time bounds the catch-up: give it time
@@ -186,7 +186,7 @@ func TestDatagramInputs_BadCopiesAreDroppedNotFatal(t *testing.T) {
 		t.Errorf("DatagramsBad %d, InputsPastGap %d; want 1 and 1", st.DatagramsBad, st.InputsPastGap)
 	}
 	fp.inputs = append(fp.inputs, move(1))
-	if got := runTicks(w, &now, 1); len(got) != 1 || p.ack != 1 {
+	if got := runTicks(w, &now, 1); len(got) != 1 || p.Ack() != 1 {
 		t.Errorf("the stream copy of tick 1 was not applied after its bad datagram copy: %v", got)
 	}
 }

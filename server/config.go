@@ -103,14 +103,6 @@ type Config struct {
 	Logger *slog.Logger
 }
 
-// maxInputsPerTick is the most MoveInputs one tick applies for one player: as many 50 ms
-// inputs as MaxSimPerTick holds (4). Shorter inputs gain nothing from being many: each one
-// costs the server a simulation and its recording a move, so a client sending 1 ms moves
-// gets 4 ms of game a tick and bounds what it costs (docs/RECORDINGS.md).
-func (c *Config) maxInputsPerTick() int {
-	return max(int(c.MaxSimPerTick/netcode.StepInterval), 1)
-}
-
 // AutoExtraRooms asks for the default share of extra rooms (Config.ExtraRooms): a quarter
 // of the rooms clients can open.
 const AutoExtraRooms = -1

@@ -43,23 +43,23 @@ func snapshotWorkers() int { return runtime.GOMAXPROCS(0) }
 
 // setWorkers makes later ticks hand their per-client snapshot work to n goroutines (0 or 1:
 // inline, in the tick, the default).
-func (w *world) setWorkers(n int) {
-	w.settle()
-	w.fan.workers = max(n, 0)
-	if len(w.fan.scratch) < max(n, 1) {
-		w.fan.scratch = append(w.fan.scratch, make([]snapScratch, max(n, 1)-len(w.fan.scratch))...)
+func (g *game) setWorkers(n int) {
+	g.settle()
+	g.fan.workers = max(n, 0)
+	if len(g.fan.scratch) < max(n, 1) {
+		g.fan.scratch = append(g.fan.scratch, make([]snapScratch, max(n, 1)-len(g.fan.scratch))...)
 	}
 }
 
 // fanOut sends every client in fan.clients (placed in the interest grid) its snapshot of
 // the current tick: inline without workers, otherwise on the workers, returning at once.
-func (w *world) fanOut() {
-	f, tick := &w.fan, w.tick
+func (g *game) fanOut() {
+	f, tick := &g.fan, g.tick
 	n := len(f.clients)
 	k := min(f.workers, n)
 	if k <= 1 {
 		for i := range n {
-			w.sendView(i, &f.scratch[0], tick)
+			g.sendView(i, &f.scratch[0], tick)
 		}
 		return
 	}
@@ -68,11 +68,11 @@ func (w *world) fanOut() {
 		go func(lo, hi int, sc *snapScratch) {
 			defer f.running.Done()
 			for i := lo; i < hi; i++ {
-				w.sendView(i, sc, tick)
+				g.sendView(i, sc, tick)
 			}
 		}(j*n/k, (j+1)*n/k, &f.scratch[j])
 	}
 }
 
 // settle waits until the latest tick's snapshot workers, if any, are done.
-func (w *world) settle() { w.fan.running.Wait() }
+func (g *game) settle() { g.fan.running.Wait() }

@@ -159,7 +159,7 @@ func FuzzWorld(f *testing.F) {
 // seen for each player.
 type fuzzWorld struct {
 	t     *testing.T
-	w     *world
+	w     *game
 	now   time.Duration
 	peers map[uint32]*fakePeer
 	acks  map[uint32]uint32
@@ -228,17 +228,17 @@ func (fz *fuzzWorld) step() {
 		if i > 0 && w.players[i-1].id >= p.id {
 			t.Fatalf("tick %d: players %d and %d out of id order", w.tick, w.players[i-1].id, p.id)
 		}
-		if !a.Inside(p.pose) {
+		if !a.Inside(p.Pose()) {
 			t.Fatalf("tick %d: player %d pose %v not finite or outside [%v, %v] x [%v, %v]",
-				w.tick, p.id, p.pose, r, a.Width-r, r, a.Height-r)
+				w.tick, p.id, p.Pose(), r, a.Width-r, r, a.Height-r)
 		}
-		if p.ack < fz.acks[p.id] {
-			t.Fatalf("tick %d: player %d ack went from %d back to %d", w.tick, p.id, fz.acks[p.id], p.ack)
+		if p.Ack() < fz.acks[p.id] {
+			t.Fatalf("tick %d: player %d ack went from %d back to %d", w.tick, p.id, fz.acks[p.id], p.Ack())
 		}
-		fz.acks[p.id] = p.ack
-		if p.health > w.cfg.Rules.MaxHealth || (p.health == 0) != p.destroyed {
+		fz.acks[p.id] = p.Ack()
+		if p.Health() > w.cfg.Rules.MaxHealth || (p.Health() == 0) != p.Destroyed() {
 			t.Fatalf("tick %d: player %d health %d destroyed %v, want health in (0, %d] or destroyed at 0",
-				w.tick, p.id, p.health, p.destroyed, w.cfg.Rules.MaxHealth)
+				w.tick, p.id, p.Health(), p.Destroyed(), w.cfg.Rules.MaxHealth)
 		}
 	}
 	// Each player gets its own chunks (delta snapshots are per client); with no snapshot
@@ -291,9 +291,9 @@ func (fz *fuzzWorld) checkSnapshot(snap *tankv1.Snapshot) {
 	for i, ps := range got {
 		p := w.players[i]
 		s := wire.StateFromProto(ps)
-		if ps.GetPlayerId() != p.id || s.Pose != p.pose || s.Ack != p.ack {
+		if ps.GetPlayerId() != p.id || s.Pose != p.Pose() || s.Ack != p.Ack() {
 			t.Fatalf("tick %d: snapshot entry %d = {id %d pose %v ack %d}, want {id %d pose %v ack %d}",
-				w.tick, i, ps.GetPlayerId(), s.Pose, s.Ack, p.id, p.pose, p.ack)
+				w.tick, i, ps.GetPlayerId(), s.Pose, s.Ack, p.id, p.Pose(), p.Ack())
 		}
 	}
 }

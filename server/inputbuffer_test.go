@@ -1,6 +1,7 @@
 package server
 
 import (
+	"tanknet/world"
 	"testing"
 	"time"
 
@@ -12,7 +13,7 @@ import (
 // arrival times and counts what each tick applied.
 type driver struct {
 	t     *testing.T
-	w     *world
+	w     *game
 	p     *player
 	fp    *fakePeer
 	spawn netcode.Pose
@@ -21,11 +22,11 @@ type driver struct {
 	all   []netcode.PendingInput
 }
 
-func newDriver(t *testing.T, w *world, name string) *driver {
+func newDriver(t *testing.T, w *game, name string) *driver {
 	t.Helper()
 	p, fp := mustJoin(t, w, 0, name)
 	fp.arrived = map[uint32]time.Duration{}
-	return &driver{t: t, w: w, p: p, fp: fp, spawn: p.pose}
+	return &driver{t: t, w: w, p: p, fp: fp, spawn: p.Pose()}
 }
 
 // send delivers n 50 ms steps that arrive early before the next tick.
@@ -56,14 +57,14 @@ func (d *driver) step() int {
 // server's pose is exactly what a client replaying them from the spawn computes.
 func (d *driver) checkExact() {
 	d.t.Helper()
-	for i := 0; i < 400 && d.p.ack != d.next; i++ {
+	for i := 0; i < 400 && d.p.Ack() != d.next; i++ {
 		d.step()
 	}
-	if d.p.ack != d.next {
-		d.t.Fatalf("ack %d after draining, want every input (%d) applied", d.p.ack, d.next)
+	if d.p.Ack() != d.next {
+		d.t.Fatalf("ack %d after draining, want every input (%d) applied", d.p.Ack(), d.next)
 	}
-	if want := netcode.Replay(&d.w.cfg.Arena, d.spawn, d.all); d.p.pose != want {
-		d.t.Errorf("pose %v, want exactly the client's replay %v", d.p.pose, want)
+	if want := netcode.Replay(&d.w.cfg.Arena, d.spawn, d.all); d.p.Pose() != want {
+		d.t.Errorf("pose %v, want exactly the client's replay %v", d.p.Pose(), want)
 	}
 }
 
@@ -118,9 +119,9 @@ func TestInputBuffer_LateInputHoldsTheTank(t *testing.T) {
 	if r := d.ownReport(); r.Starved || r.Wait != 20*time.Millisecond || r.Waiting != 0 {
 		t.Errorf("report on time = %+v, want a 20 ms wait, none waiting, not starved", r)
 	}
-	before := d.p.pose
-	if n := d.step(); n != 0 || d.p.pose != before {
-		t.Fatalf("a tick without input applied %d and moved the tank %v -> %v, want it held", n, before, d.p.pose)
+	before := d.p.Pose()
+	if n := d.step(); n != 0 || d.p.Pose() != before {
+		t.Fatalf("a tick without input applied %d and moved the tank %v -> %v, want it held", n, before, d.p.Pose())
 	}
 	if r := d.ownReport(); !r.Starved {
 		t.Errorf("report of the empty tick = %+v, want starved", r)
@@ -168,11 +169,11 @@ func TestInputBuffer_FloodGainsNoSpeed(t *testing.T) {
 			t.Errorf("ticks %d..%d applied %d steps, more than MaxSimPerSecond %v", i+1, i+20, sum, w.cfg.MaxSimPerSecond)
 		}
 	}
-	if limit := d.now + w.cfg.TimeSlack; d.p.granted > limit {
-		t.Errorf("granted %v of simulated time by %v, more than wall time plus slack (%v)", d.p.granted, d.now, limit)
+	if limit := d.now + w.cfg.TimeSlack; d.p.Granted() > limit {
+		t.Errorf("granted %v of simulated time by %v, more than wall time plus slack (%v)", d.p.Granted(), d.now, limit)
 	}
-	if r := d.ownReport(); r.Waiting != len(d.p.queue) || r.Waiting < 50 {
-		t.Errorf("report after the flood says %d waiting, want the queue's %d (the 5 s sent ahead of time wait)", r.Waiting, len(d.p.queue))
+	if r := d.ownReport(); r.Waiting != d.p.Waiting() || r.Waiting < 50 {
+		t.Errorf("report after the flood says %d waiting, want the queue's %d (the 5 s sent ahead of time wait)", r.Waiting, d.p.Waiting())
 	}
 	d.checkExact()
 }
@@ -182,7 +183,7 @@ func TestInputBuffer_FloodGainsNoSpeed(t *testing.T) {
 func TestInputBuffer_EachClientChooses(t *testing.T) {
 	w := newTestWorld(t, nil)
 	buffered, eager := newDriver(t, w, "buffered"), newDriver(t, w, "eager")
-	eager.fp.mode = modeOnArrival
+	eager.fp.mode = world.ModeOnArrival
 	buffered.send(3, 10*time.Millisecond)
 	eager.send(3, 10*time.Millisecond)
 	buffered.now, eager.now = buffered.now+netcode.StepInterval, eager.now+netcode.StepInterval
@@ -201,23 +202,24 @@ func TestInputBuffer_EachClientChooses(t *testing.T) {
 // applied input's wait and the depth after each player-tick are observed.
 func TestInputBuffer_RoomFigures(t *testing.T) {
 	w := newTestWorld(t, nil)
-	w.buffer = newBufferStats()
+	figures := newBufferStats()
+	w.countBuffer(figures)
 	d := newDriver(t, w, "counted")
 	d.send(1, 10*time.Millisecond)
 	d.step() // the first applied input: not yet a player-tick
 	d.step() // nothing sent: starved
-	d.send(maxBuffered+3, 10*time.Millisecond)
+	d.send(world.MaxBuffered+3, 10*time.Millisecond)
 	doubled := 0
 	for range 5 {
 		if d.step() > 1 {
 			doubled++
 		}
 	}
-	got := w.buffer.snapshot()
+	got := figures.snapshot()
 	if got.PlayerTicks != 6 || got.Starved != 1 || got.Doubled != uint64(doubled) || doubled == 0 {
 		t.Errorf("player-ticks %d, starved %d, doubled %d; want 6, 1 and %d (> 0)", got.PlayerTicks, got.Starved, got.Doubled, doubled)
 	}
-	if applied := uint64(d.p.ack); got.Wait.Count != applied {
+	if applied := uint64(d.p.Ack()); got.Wait.Count != applied {
 		t.Errorf("%d waits observed, want one per applied input (%d)", got.Wait.Count, applied)
 	}
 	if got.Depth.Count != got.PlayerTicks {

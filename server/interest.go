@@ -72,7 +72,7 @@ func (in *interest) place(players []*player) {
 		in.cells[i] = in.cells[i][:0]
 	}
 	for i, p := range players {
-		c, r := in.cell(p.pose)
+		c, r := in.cell(p.Pose())
 		in.cells[r*in.cols+c] = append(in.cells[r*in.cols+c], int32(i))
 	}
 }
@@ -85,7 +85,7 @@ func (in *interest) update(self int32, tick uint32) {
 	v := &p.view
 	v.members = append(v.members[:0], self)
 	enter2, leave2 := in.enter*in.enter, in.leave*in.leave
-	c0, r0 := in.cell(p.pose)
+	c0, r0 := in.cell(p.Pose())
 	for r := max(r0-1, 0); r <= min(r0+1, in.rows-1); r++ {
 		for c := max(c0-1, 0); c <= min(c0+1, in.cols-1); c++ {
 			for _, i := range in.cells[r*in.cols+c] {
@@ -93,7 +93,7 @@ func (in *interest) update(self int32, tick uint32) {
 					continue
 				}
 				q := in.players[i]
-				dx, dy := q.pose.X-p.pose.X, q.pose.Y-p.pose.Y
+				dx, dy := q.Pose().X-p.Pose().X, q.Pose().Y-p.Pose().Y
 				d2 := dx*dx + dy*dy
 				if d2 <= enter2 || (d2 <= leave2 && has(v.visible, q.id)) {
 					v.members = append(v.members, i)

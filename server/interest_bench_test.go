@@ -39,13 +39,13 @@ func BenchmarkSnapshotWork(b *testing.B) {
 				cfg.Logger = discardLogger()
 				side := math.Sqrt(float64(n) / 256) // of the large arena's sides
 				cfg.Arena = netcode.Arena{Width: 160 * side, Height: 100 * side, TankRadius: 0.6, Speed: 5, TurnRate: 2.5}
-				w := newWorld(&cfg, cfg.Logger, new(counters))
+				w := newGame(&cfg, cfg.Logger, new(counters))
 				w.setWorkers(mode.workers)
 				peers := make([]*sinkPeer, n)
 				for i := range peers {
 					peers[i] = &sinkPeer{in: []netcode.PendingInput{{Input: netcode.Input{Turn: 0.3, Throttle: 1}, Duration: netcode.StepInterval}}}
 					if _, reject := w.join(0, fmt.Sprint("bench-", i), peers[i]); reject != nil {
-						b.Fatal(reject.GetReason())
+						b.Fatal(reject.Reason)
 					}
 				}
 				var tick uint32

@@ -29,11 +29,11 @@ func TestInterest_CrossingTheViewEdge(t *testing.T) {
 	w := newTestWorld(t, func(c *Config) { c.Arena, c.ViewRadius = netcode.LargeArena(), 10 })
 	watcher, fw := mustJoin(t, w, 0, "watcher")
 	walker, fk := mustJoin(t, w, 0, "walker")
-	watcher.pose = netcode.Pose{X: 40, Y: 50} // open ground between the obstacles of a tile
+	placeAt(w, watcher, netcode.Pose{X: 40, Y: 50}) // open ground between the obstacles of a tile
 	at := func(dx float64) {
-		walker.pose = netcode.Pose{X: 40 + dx, Y: 50}
+		placeAt(w, walker, netcode.Pose{X: 40 + dx, Y: 50})
 		rec := w.step(time.Duration(w.tick+1) * tickInterval)
-		if !slices.Equal(rec.IDs, []uint32{watcher.id, walker.id}) || len(rec.Poses) != 2 || rec.Poses[1] != walker.pose {
+		if !slices.Equal(rec.IDs, []uint32{watcher.id, walker.id}) || len(rec.Poses) != 2 || rec.Poses[1] != walker.Pose() {
 			t.Fatalf("tick record ids %v poses %v, want the whole world (%d, %d) for observers", rec.IDs, rec.Poses, watcher.id, walker.id)
 		}
 	}

@@ -73,7 +73,7 @@ func TestSession_ControlOverflowKicksWithReason(t *testing.T) {
 func TestSession_RosterFitsAtMaxPlayers(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.MaxPlayers = 256
-	w := newWorld(&cfg, discardLogger(), new(counters))
+	w := newGame(&cfg, discardLogger(), new(counters))
 	var last *session
 	for range cfg.MaxPlayers {
 		last = newSession(nil, &cfg, new(counters), newServerClock(time.Now()))

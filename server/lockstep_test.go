@@ -2,6 +2,7 @@ package server
 
 import (
 	"math/rand/v2"
+	"tanknet/world"
 	"testing"
 	"time"
 
@@ -53,7 +54,7 @@ type lockPeer struct {
 	toServer []inFlight[netcode.PendingInput]
 	toClient []inFlight[*tankv1.ServerMessage]
 	arrived  map[uint32]time.Duration
-	mode     inputMode
+	mode     world.InputMode
 	kicked   string
 }
 
@@ -84,7 +85,7 @@ func (p *lockPeer) snapshotAck() uint32                                       { 
 func (p *lockPeer) sendChunks([][]byte)                                       {}
 func (p *lockPeer) kick(reason dropReason)                                    { p.kicked = reason.String() }
 func (p *lockPeer) rtt() time.Duration                                        { return p.up.latency + p.down.latency }
-func (p *lockPeer) inputMode() inputMode                                      { return p.mode }
+func (p *lockPeer) inputMode() world.InputMode                                { return p.mode }
 func (p *lockPeer) inputArrival(tick uint32) (time.Duration, bool) {
 	at, ok := p.arrived[tick]
 	return at, ok
@@ -178,7 +179,7 @@ func TestLockstep_BufferHoldsThroughJitterLossAndAFreeze(t *testing.T) {
 		if now >= nextTick {
 			nextTick += netcode.StepInterval
 			if now < freezeFrom || now >= freezeTo {
-				w.owe(now - lastTick)
+				w.world.Owe(now-lastTick, w.cfg.IdleTimeout)
 				lastTick = now
 				rec := w.step(now)
 				if !upset(now) {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"tanknet/netcode"
+	"tanknet/world"
 )
 
 // TickAllocs returns the heap allocations one server tick makes with players connected,
@@ -64,7 +65,7 @@ func TickAllocs(cfg Config, players, ticks int) (float64, error) {
 // input per tick, and returns a function that runs the world's next tick. cfg.Logger must be
 // set. TickAllocs and the tick benchmark measure this world.
 func syntheticTicker(cfg *Config, players int) (step func(), err error) {
-	w := newWorld(cfg, cfg.Logger, new(counters))
+	w := newGame(cfg, cfg.Logger, new(counters))
 	peers := make([]*sinkPeer, players)
 	for i := range peers {
 		peers[i] = &sinkPeer{in: []netcode.PendingInput{{
@@ -72,7 +73,7 @@ func syntheticTicker(cfg *Config, players int) (step func(), err error) {
 			Duration: netcode.StepInterval,
 		}}}
 		if _, reject := w.join(0, fmt.Sprintf("measure-%d", i+1), peers[i]); reject != nil {
-			return nil, fmt.Errorf("server: synthetic world: join: %s", reject.GetReason())
+			return nil, fmt.Errorf("server: synthetic world: join: %s", reject.Reason)
 		}
 	}
 	var tick uint32
@@ -106,4 +107,4 @@ func (p *sinkPeer) snapshotAck() uint32                                       { 
 func (p *sinkPeer) kick(dropReason)                                           {}
 func (p *sinkPeer) sendChunks([][]byte)                                       {}
 func (p *sinkPeer) inputArrival(uint32) (time.Duration, bool)                 { return 0, false }
-func (p *sinkPeer) inputMode() inputMode                                      { return modeServerDefault }
+func (p *sinkPeer) inputMode() world.InputMode                                { return world.ModeServerDefault }

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"tanknet/world"
 	"testing"
 	"time"
 
@@ -13,7 +14,7 @@ import (
 func TestWorld_SaveThenBurstStaysWithinTwiceSpeed(t *testing.T) {
 	w := newTestWorld(t, nil)
 	p, fp := mustJoin(t, w, 0, "saver")
-	p.pose = netcode.Pose{X: 2, Y: 12.5} // a clear run along the arena's middle
+	placeAt(w, p, netcode.Pose{X: 2, Y: 12.5}) // a clear run along the arena's middle
 	w.cfg.Arena.Obstacles = nil
 	w.cfg.Arena.Width = 1000
 	type sample struct {
@@ -30,13 +31,13 @@ func TestWorld_SaveThenBurstStaysWithinTwiceSpeed(t *testing.T) {
 	for range 200 {
 		now += netcode.StepInterval
 		w.step(now)
-		samples = append(samples, sample{now, p.pose})
+		samples = append(samples, sample{now, p.Pose()})
 	}
-	limit := 2 * w.cfg.Arena.Speed * paceWindow.Seconds()
+	limit := 2 * w.cfg.Arena.Speed * time.Second.Seconds()
 	fastest := 0.0
 	for i, a := range samples {
 		for _, b := range samples[i+1:] {
-			if b.now-a.now > paceWindow {
+			if b.now-a.now > time.Second {
 				break
 			}
 			d := a.pose.Distance(b.pose)
@@ -49,8 +50,8 @@ func TestWorld_SaveThenBurstStaysWithinTwiceSpeed(t *testing.T) {
 	if fastest < 0.9*limit {
 		t.Errorf("fastest second covered %.3f units, want close to the %.3f limit (the burst should run at the cap)", fastest, limit)
 	}
-	if p.ack != 120 || fp.kicked != "" {
-		t.Errorf("ack %d after 10 s (kicked %q), want all 120 inputs applied in the end", p.ack, fp.kicked)
+	if p.Ack() != 120 || fp.kicked != "" {
+		t.Errorf("ack %d after 10 s (kicked %q), want all 120 inputs applied in the end", p.Ack(), fp.kicked)
 	}
 }
 
@@ -60,7 +61,7 @@ func TestWorld_SaveThenBurstStaysWithinTwiceSpeed(t *testing.T) {
 func TestWorld_StallRecoveryEndsExactlyWhereInputsSay(t *testing.T) {
 	w := newTestWorld(t, nil)
 	p, fp := mustJoin(t, w, 0, "staller")
-	spawn := p.pose
+	spawn := p.Pose()
 	var all []netcode.PendingInput
 	tick := uint32(0)
 	input := func() netcode.PendingInput {
@@ -85,35 +86,19 @@ func TestWorld_StallRecoveryEndsExactlyWhereInputsSay(t *testing.T) {
 		}
 		w.step(now)
 	}
-	// The input buffer keeps up to maxBuffered of the stall's backlog waiting its turn (a
+	// The input buffer keeps up to world.MaxBuffered of the stall's backlog waiting its turn (a
 	// real client's dilation would drain it by running slower); a few quiet ticks let it.
-	for range maxBuffered {
+	for range world.MaxBuffered {
 		now += netcode.StepInterval
 		w.step(now)
 	}
 	if fp.kicked != "" {
 		t.Fatalf("honest client kicked: %q", fp.kicked)
 	}
-	if p.ack != tick {
-		t.Fatalf("ack %d, want every input (%d) applied", p.ack, tick)
+	if p.Ack() != tick {
+		t.Fatalf("ack %d, want every input (%d) applied", p.Ack(), tick)
 	}
-	if want := netcode.Replay(&w.cfg.Arena, spawn, all); p.pose != want {
-		t.Errorf("pose %v after the stall, want exactly %v (residual must be zero)", p.pose, want)
-	}
-}
-
-func TestPace_LeftForgetsGrantsOlderThanTheWindow(t *testing.T) {
-	var p pace
-	ms := func(n int) time.Duration { return time.Duration(n) * time.Millisecond }
-	p.grant(ms(0), ms(200))
-	p.grant(ms(500), ms(900))
-	if got := p.left(ms(1000), 2*time.Second); got != ms(900) {
-		t.Errorf("left at 1 s = %v, want 900ms (both grants within the window)", got)
-	}
-	if got := p.left(ms(1001), 2*time.Second); got != ms(1100) {
-		t.Errorf("left at 1.001 s = %v, want 1.1s (the first grant has aged out)", got)
-	}
-	if got := p.left(ms(1001), ms(500)); got != 0 {
-		t.Errorf("left with a limit below what was used = %v, want 0", got)
+	if want := netcode.Replay(&w.cfg.Arena, spawn, all); p.Pose() != want {
+		t.Errorf("pose %v after the stall, want exactly %v (residual must be zero)", p.Pose(), want)
 	}
 }

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"tanknet/world"
 	"testing"
 	"time"
 
@@ -20,21 +21,21 @@ func TestGoodbye_AppliesEveryInputSentBeforeIt(t *testing.T) {
 		d.send(1, 10*time.Millisecond)
 	}
 	d.send(0, 0)
-	if len(d.p.queue)+len(d.fp.inputs) == 0 {
+	if d.p.Waiting()+len(d.fp.inputs) == 0 {
 		t.Fatal("nothing waiting at the Goodbye: the test proves nothing")
 	}
 	w.part(d.p.id, "goodbye: done")
-	for i := 0; i < maxPartingTicks+2 && w.find(d.p.id) != nil; i++ {
+	for i := 0; i < world.MaxPartingTicks+2 && w.find(d.p.id) != nil; i++ {
 		applied += d.step()
 	}
 	if w.find(d.p.id) != nil {
-		t.Fatalf("player still in the world %d ticks after its Goodbye", maxPartingTicks+2)
+		t.Fatalf("player still in the world %d ticks after its Goodbye", world.MaxPartingTicks+2)
 	}
-	if applied != 100 || d.p.ack != 100 {
-		t.Errorf("applied %d inputs (ack %d), want all 100 sent before the Goodbye", applied, d.p.ack)
+	if applied != 100 || d.p.Ack() != 100 {
+		t.Errorf("applied %d inputs (ack %d), want all 100 sent before the Goodbye", applied, d.p.Ack())
 	}
-	if want := netcode.Replay(&w.cfg.Arena, d.spawn, d.all); d.p.pose != want {
-		t.Errorf("last pose %v, want the client's replay of every input %v", d.p.pose, want)
+	if want := netcode.Replay(&w.cfg.Arena, d.spawn, d.all); d.p.Pose() != want {
+		t.Errorf("last pose %v, want the client's replay of every input %v", d.p.Pose(), want)
 	}
 	var told bool
 	for _, m := range other.control {
@@ -60,7 +61,7 @@ func TestGoodbye_NothingWaitingLeavesAtOnce(t *testing.T) {
 }
 
 // Inputs sent faster than real time do not keep a departed tank in the world: after
-// maxPartingTicks it goes with whatever the time budget still held back.
+// world.MaxPartingTicks it goes with whatever the time budget still held back.
 func TestGoodbye_BoundedForInputsAheadOfTime(t *testing.T) {
 	w := newTestWorld(t, nil)
 	d := newDriver(t, w, "hasty")
@@ -68,13 +69,13 @@ func TestGoodbye_BoundedForInputsAheadOfTime(t *testing.T) {
 	d.step()
 	w.part(d.p.id, "goodbye")
 	ticks := 0
-	for ; ticks < 3*maxPartingTicks && w.find(d.p.id) != nil; ticks++ {
+	for ; ticks < 3*world.MaxPartingTicks && w.find(d.p.id) != nil; ticks++ {
 		d.step()
 	}
-	if w.find(d.p.id) != nil || ticks > maxPartingTicks {
-		t.Errorf("player left after %d ticks (still there: %v), want at most %d", ticks, w.find(d.p.id) != nil, maxPartingTicks)
+	if w.find(d.p.id) != nil || ticks > world.MaxPartingTicks {
+		t.Errorf("player left after %d ticks (still there: %v), want at most %d", ticks, w.find(d.p.id) != nil, world.MaxPartingTicks)
 	}
-	if d.p.ack >= 100 {
-		t.Errorf("ack %d: inputs beyond the time budget were applied", d.p.ack)
+	if d.p.Ack() >= 100 {
+		t.Errorf("ack %d: inputs beyond the time budget were applied", d.p.Ack())
 	}
 }

@@ -14,7 +14,7 @@ import (
 //     IdleTimeout of grace from the moment the server runs again, time for its socket's
 //     backlog to be read (pausedRecently).
 //   - Input lead: a client's inputs may run ahead of its last applied one by the configured
-//     lead plus every tick the server failed to run (world.leadGrace). That grace holds for
+//     lead plus every tick the server failed to run (world.World.Owe). That grace holds for
 //     IdleTimeout after the server runs again (a player silent across the pause may speak
 //     that late, its whole backlog at once) and then shrinks by a tick each tick, as the
 //     backlogs are applied.
@@ -63,27 +63,3 @@ func (h *heartbeat) pausedRecently(now time.Time, grace time.Duration) bool {
 	r := h.resumed.Load()
 	return r != 0 && now.Sub(time.Unix(0, r)) < grace
 }
-
-// owe adds to the world's lead grace the ticks missed when a tick comes gap after the one
-// before, and holds it for the idle timeout's worth of ticks; otherwise it lets the grace
-// shrink by one.
-func (w *world) owe(gap time.Duration) {
-	if missed := gap/tickInterval - 1; missed > 0 {
-		w.leadGrace += uint32(min(missed, maxLeadGrace))
-		w.leadGrace = min(w.leadGrace, maxLeadGrace)
-		w.graceHeld = uint32(w.cfg.IdleTimeout / tickInterval)
-		return
-	}
-	switch {
-	case w.graceHeld > 0:
-		w.graceHeld--
-	case w.leadGrace > 0:
-		w.leadGrace--
-	}
-}
-
-// maxLeadGrace bounds the lead a paused server grants: ten minutes of ticks.
-const maxLeadGrace = 20 * 60 * 10
-
-// lead is how far ahead of its last applied input a client's MoveInput may be now.
-func (w *world) lead() uint32 { return w.cfg.inputLead() + w.leadGrace }

@@ -52,12 +52,12 @@ func TestWorld_PausedServerOwesTheLead(t *testing.T) {
 	for range 20 {
 		send(1)
 		now += netcode.StepInterval
-		w.owe(netcode.StepInterval)
+		w.world.Owe(netcode.StepInterval, w.cfg.IdleTimeout)
 		w.step(now)
 	}
 	send(140) // the pause's inputs, all at once
 	now += 7 * time.Second
-	w.owe(7 * time.Second)
+	w.world.Owe(7*time.Second, w.cfg.IdleTimeout)
 	w.step(now)
 	if fp.kicked != "" {
 		t.Fatalf("kicked after the server's own pause: %q", fp.kicked)
@@ -66,22 +66,22 @@ func TestWorld_PausedServerOwesTheLead(t *testing.T) {
 	// speak again (with its whole backlog, pause and all).
 	for range int(w.cfg.IdleTimeout/netcode.StepInterval) - 1 {
 		now += netcode.StepInterval
-		w.owe(netcode.StepInterval)
+		w.world.Owe(netcode.StepInterval, w.cfg.IdleTimeout)
 		send(1)
 		w.step(now)
 	}
-	if w.leadGrace < 139 {
-		t.Errorf("lead grace %d just before the idle timeout's grace ends, want the pause's 139 ticks still owed", w.leadGrace)
+	if w.world.LeadGrace() < 139 {
+		t.Errorf("lead grace %d just before the idle timeout's grace ends, want the pause's 139 ticks still owed", w.world.LeadGrace())
 	}
 	for range 400 {
 		now += netcode.StepInterval
-		w.owe(netcode.StepInterval)
+		w.world.Owe(netcode.StepInterval, w.cfg.IdleTimeout)
 		w.step(now)
 	}
-	if p.ack != tick {
-		t.Errorf("ack %d, want every input (%d) applied after the pause", p.ack, tick)
+	if p.Ack() != tick {
+		t.Errorf("ack %d, want every input (%d) applied after the pause", p.Ack(), tick)
 	}
-	if w.leadGrace != 0 {
-		t.Errorf("lead grace %d after 20 s on time, want 0", w.leadGrace)
+	if w.world.LeadGrace() != 0 {
+		t.Errorf("lead grace %d after 20 s on time, want 0", w.world.LeadGrace())
 	}
 }

@@ -28,7 +28,7 @@ func TestInputReport_OnlyInTheOwnersState(t *testing.T) {
 				for i := range 3 {
 					p, fp := mustJoin(t, w, 0, fmt.Sprint("p", i))
 					fp.arrived = map[uint32]time.Duration{}
-					p.pose = netcode.Pose{X: 20 + float64(i), Y: 20} // in each other's view on any arena
+					placeAt(w, p, netcode.Pose{X: 20 + float64(i), Y: 20}) // in each other's view on any arena
 					peers, players = append(peers, fp), append(players, p)
 				}
 				now := time.Duration(0)
@@ -65,7 +65,7 @@ func TestInputReport_OnlyInTheOwnersState(t *testing.T) {
 // received returns the whole PlayerStates fp was sent in w's last tick (on the datagram
 // lane, its chunks' whole states; tanks sent against a baseline carry no report anyway),
 // and the ids of the others.
-func received(t *testing.T, w *world, fp *fakePeer) []*tankv1.PlayerState {
+func received(t *testing.T, w *game, fp *fakePeer) []*tankv1.PlayerState {
 	t.Helper()
 	if w.cfg.Lane == wire.LaneReliable {
 		return decodeFrame(fp.snapshot).GetSnapshot().GetPlayers()

@@ -1,35 +1,70 @@
 package server
 
 import (
-	tankv1 "tanknet/proto/tank/v1"
+	"tanknet/netcode"
+	"tanknet/wire"
+	"tanknet/world"
 )
 
 // With interest management a client learns where other tanks are only within its view:
 // snapshots carry the tanks within the view radius (and keep them until the radius plus
 // hysteresis), and the messages about shots follow the same rule. A Shot goes to the
 // shooter and to every client whose tank is within the radius plus hysteresis of both the
-// shell's origin and where it ended; the rest are told nothing of it. A hit without lag
-// compensation can only strike a tank the shooter was sent. Kills name players and carry
-// no position, so every client hears of them.
+// shell's origin and where it ended; the rest are told nothing of it. Kills name players and
+// carry no position, so every client hears of them.
 
-// withinView reports whether both points lie within the distance at which o is still sent
-// a tank: always true without interest management.
-func (w *world) withinView(o *player, points ...*tankv1.Vec2) bool {
-	if w.interest == nil {
+// tellShots tells the clients about this tick's judged shots, in order: a Kill to everyone,
+// the ShotResult to its shooter, and the tracer to the shooter and the clients near it.
+func (g *game) tellShots(shots []world.JudgedShot) {
+	for i := range shots {
+		js := &shots[i]
+		shooter := g.find(js.Shooter)
+		r := &js.Result
+		if r.Verdict == netcode.VerdictRefused {
+			g.stats.shotsRefused.add(r.Refusal.Label())
+		} else {
+			g.stats.shots.Add(1)
+		}
+		if r.Verdict == netcode.VerdictHit {
+			g.stats.hits.Add(1)
+		}
+		if js.Kill != nil {
+			g.stats.kills.Add(1)
+			kill := g.encode(wire.MessageToProto(*js.Kill))
+			for _, o := range g.players {
+				o.peer.send(kill)
+			}
+		}
+		if shooter == nil {
+			continue
+		}
+		shooter.peer.send(g.encode(wire.MessageToProto(*r)))
+		tracer, ok := js.Tracer()
+		if !ok {
+			continue
+		}
+		shot := g.encode(wire.MessageToProto(tracer))
+		for _, o := range g.players {
+			if o == shooter || g.withinView(o, tracer.OriginX, tracer.OriginY, tracer.EndX, tracer.EndY) {
+				o.peer.send(shot)
+			}
+		}
+	}
+}
+
+// withinView reports whether both points (x0, y0) and (x1, y1) lie within the distance at
+// which o is still sent a tank: always true without interest management.
+func (g *game) withinView(o *player, x0, y0, x1, y1 float64) bool {
+	if g.interest == nil {
 		return true
 	}
-	r2 := w.interest.leave * w.interest.leave
-	for _, q := range points {
-		dx, dy := q.GetX()-o.pose.X, q.GetY()-o.pose.Y
+	r2 := g.interest.leave * g.interest.leave
+	pose := o.Pose()
+	for _, q := range [2][2]float64{{x0, y0}, {x1, y1}} {
+		dx, dy := q[0]-pose.X, q[1]-pose.Y
 		if dx*dx+dy*dy > r2 {
 			return false
 		}
 	}
 	return true
-}
-
-// inView reports whether p was sent o's tank in the newest snapshot p could have drawn
-// (the previous tick's): always true without interest management.
-func (w *world) inView(p, o *player) bool {
-	return w.interest == nil || w.wasSent(p, o.id, w.tick-1)
 }

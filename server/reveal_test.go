@@ -33,7 +33,7 @@ func TestReveal_NoPositionBeyondTheRadius(t *testing.T) {
 	heard := 0 // Shots of others received
 	check := func(c *client, what string, pos *tankv1.Vec2) {
 		t.Helper()
-		if d := math.Hypot(pos.GetX()-c.p.pose.X, pos.GetY()-c.p.pose.Y); d > radius {
+		if d := math.Hypot(pos.GetX()-c.p.Pose().X, pos.GetY()-c.p.Pose().Y); d > radius {
 			t.Fatalf("tick %d: player %d was sent %s at %v, %.1f units away, beyond %.1f", w.tick, c.p.id, what, pos, d, radius)
 		}
 	}

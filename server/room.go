@@ -8,14 +8,15 @@ import (
 	"tanknet/wire"
 )
 
-// runRoom owns room r's world: it admits joins and leaves between ticks and steps every
+// runRoom owns room r's game: it admits joins and leaves between ticks and steps every
 // 50 ms, until the server stops or the room closes (empty for Config.RoomGrace, or at once
 // in a drain; the default room closes only in a drain).
 func (s *Server) runRoom(ctx context.Context, r *room) {
 	defer s.rooms.running.Done()
 	defer close(r.done)
-	w := newWorld(&s.cfg, s.log, &s.stats)
-	w.room, w.idSource, w.buffer = r.name, &s.ids, r.input
+	w := newGame(&s.cfg, s.log, &s.stats)
+	w.room, w.idSource = r.name, &s.ids
+	w.countBuffer(r.input)
 	if r.name != DefaultRoom {
 		w.log = s.log.With("room", r.name)
 	}
@@ -70,11 +71,10 @@ func (s *Server) runRoom(ctx context.Context, r *room) {
 			if seated++; seated >= s.cfg.MaxJoinsPerTick {
 				joins = nil // the rest wait for the next tick
 			}
-			p, refused := w.join(s.clock.since(), req.hello.GetName(), req.sess)
-			if refused != nil {
-				reject := wire.RejectFromProto(refused)
+			p, reject := w.join(s.clock.since(), req.hello.GetName(), req.sess)
+			if reject != nil {
 				s.stats.reject(reject.Code.String())
-				req.reply <- joinReply{reject: &reject}
+				req.reply <- joinReply{reject: reject}
 				continue
 			}
 			peers[p.id] = req.sess
@@ -103,15 +103,15 @@ func (s *Server) runRoom(ctx context.Context, r *room) {
 				ticker.Reset(every)
 			}
 			t0, now := time.Now(), s.clock.now()
-			w.owe(now.Sub(lastTick))
+			w.world.Owe(now.Sub(lastTick), s.cfg.IdleTimeout)
 			lastTick = now
 			rec := w.step(s.clock.since())
 			took := time.Since(t0)
 			s.stats.tickDuration.observe(took)
 			r.ticks.observe(took)
 			r.tick.Store(rec.Tick)
-			for _, id := range rec.Dropped {
-				delete(peers, id)
+			for _, d := range rec.Dropped {
+				delete(peers, d.Player)
 			}
 			r.players.Store(int32(len(w.players)))
 			if s.observer != nil {

@@ -18,22 +18,22 @@ type rosterChange struct {
 }
 
 // noteJoin and noteLeave record a change for the roster update at the end of this tick.
-func (w *world) noteJoin(p *player) {
-	w.changes = append(w.changes, rosterChange{joined: &wire.Player{ID: p.id, Name: p.name}})
+func (g *game) noteJoin(p *player) {
+	g.changes = append(g.changes, rosterChange{joined: &wire.Player{ID: p.id, Name: p.name}})
 }
 
-func (w *world) noteLeave(id uint32, reason string) {
-	w.changes = append(w.changes, rosterChange{left: &wire.Departure{ID: id, Reason: reason}})
+func (g *game) noteLeave(id uint32, reason string) {
+	g.changes = append(g.changes, rosterChange{left: &wire.Departure{ID: id, Reason: reason}})
 }
 
 // sendFullRoster queues, for a newcomer p, every player in the game (p itself last).
-func (w *world) sendFullRoster(p *player) {
-	all := make([]rosterChange, 0, len(w.players)+1)
-	for _, o := range w.players {
+func (g *game) sendFullRoster(p *player) {
+	all := make([]rosterChange, 0, len(g.players)+1)
+	for _, o := range g.players {
 		all = append(all, rosterChange{joined: &wire.Player{ID: o.id, Name: o.name}})
 	}
 	all = append(all, rosterChange{joined: &wire.Player{ID: p.id, Name: p.name}})
-	for _, f := range w.encodeRoster(all) {
+	for _, f := range g.encodeRoster(all) {
 		p.peer.send(f)
 	}
 }
@@ -41,29 +41,29 @@ func (w *world) sendFullRoster(p *player) {
 // flushRoster tells every player this tick's roster changes, coalesced into one update (or a
 // few when large), however many joins and leaves there were. A player that joined during
 // this tick already has the roster as it was then, and gets only the changes after it.
-func (w *world) flushRoster() {
-	if len(w.changes) == 0 {
+func (g *game) flushRoster() {
+	if len(g.changes) == 0 {
 		return
 	}
-	everyone := w.encodeRoster(w.changes)
-	for _, p := range w.players {
+	everyone := g.encodeRoster(g.changes)
+	for _, p := range g.players {
 		frames := everyone
 		if p.rosterSeen > 0 {
-			frames = w.encodeRoster(w.changes[p.rosterSeen:])
+			frames = g.encodeRoster(g.changes[p.rosterSeen:])
 			p.rosterSeen = 0
 		}
 		for _, f := range frames {
 			p.peer.send(f)
 		}
 	}
-	clear(w.changes)
-	w.changes = w.changes[:0]
+	clear(g.changes)
+	g.changes = g.changes[:0]
 }
 
 // encodeRoster frames changes as RosterUpdates of at most about rosterFrameBudget bytes each,
 // in order. Joins keep their order inside an update and so do leaves; a player who joins and
 // leaves in one tick appears in both lists of the same update, or the leave in a later one.
-func (w *world) encodeRoster(changes []rosterChange) [][]byte {
+func (g *game) encodeRoster(changes []rosterChange) [][]byte {
 	var frames [][]byte
 	var upd wire.Roster
 	size := 0
@@ -71,7 +71,7 @@ func (w *world) encodeRoster(changes []rosterChange) [][]byte {
 		if len(upd.Joined)+len(upd.Left) == 0 {
 			return
 		}
-		if f := w.encode(wire.MessageToProto(upd)); f != nil {
+		if f := g.encode(wire.MessageToProto(upd)); f != nil {
 			frames = append(frames, f)
 		}
 		upd, size = wire.Roster{}, 0

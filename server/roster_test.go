@@ -112,7 +112,7 @@ func TestWorld_LargeRosterChangesSplit(t *testing.T) {
 func TestSession_FullServerFitsQueues(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.MaxPlayers = 256
-	w := newWorld(&cfg, discardLogger(), new(counters))
+	w := newGame(&cfg, discardLogger(), new(counters))
 	var sessions []*session
 	join := func(name string) *player {
 		s := newSession(nil, &cfg, new(counters), newServerClock(time.Now()))

@@ -9,6 +9,7 @@ import (
 	tankv1 "tanknet/proto/tank/v1"
 	"tanknet/transport"
 	"tanknet/wire"
+	"tanknet/world"
 )
 
 // session is the server side of one connection: the inbox its reader fills, and the outbox
@@ -98,13 +99,13 @@ func (s *session) inputArrival(tick uint32) (time.Duration, bool) {
 }
 
 // inputMode returns how the client asked for its inputs to be applied.
-func (s *session) inputMode() inputMode { return inputMode(s.mode.Load()) }
+func (s *session) inputMode() world.InputMode { return world.InputMode(s.mode.Load()) }
 
 // setInputMode records an InputMode message.
 func (s *session) setInputMode(onArrival bool) {
-	m := modeBuffered
+	m := world.ModeBuffered
 	if onArrival {
-		m = modeOnArrival
+		m = world.ModeOnArrival
 	}
 	s.mode.Store(int32(m))
 }
@@ -118,11 +119,11 @@ func (s *session) takeInputs(dst []netcode.PendingInput) []netcode.PendingInput 
 }
 
 // pushFire is called by the reader goroutine. It reports false, keeping nothing, when
-// maxFiresPerTick Fires already wait for the next tick.
+// world.MaxFiresPerTick Fires already wait for the next tick.
 func (s *session) pushFire(f netcode.ShotRequest) bool {
 	s.inMu.Lock()
 	defer s.inMu.Unlock()
-	if len(s.fires) >= maxFiresPerTick {
+	if len(s.fires) >= world.MaxFiresPerTick {
 		return false
 	}
 	s.fires = append(s.fires, f)

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"tanknet/world"
 	"time"
 
 	tankv1 "tanknet/proto/tank/v1"
@@ -107,16 +108,12 @@ func dropLabels() []string {
 	return sorted(out)
 }
 
-// Labels for Stats.InputsRefused: the rule a refused MoveInput broke.
-const (
-	ruleNotFinite = "not_finite"    // turn or throttle NaN or infinite
-	ruleDuration  = "duration"      // duration outside [1 ms, MaxInputDuration]
-	ruleLead      = "too_far_ahead" // tick beyond MaxInputLead past the last applied one
-	ruleInboxFull = "inbox_full"    // more inputs between two ticks than the lead allows
-)
+// ruleInboxFull labels a client dropped for sending more inputs between two ticks than the
+// lead allows (its session's inbox); the world names the other rules (world.RuleLead, ...).
+const ruleInboxFull = "inbox_full"
 
 // inputRules lists every Stats.InputsRefused label.
-var inputRules = []string{ruleDuration, ruleInboxFull, ruleNotFinite, ruleLead}
+var inputRules = []string{world.RuleDuration, ruleInboxFull, world.RuleNotFinite, world.RuleLead}
 
 // tickBuckets are the upper bounds of the tick-duration histogram: fine steps up to the
 // 2 ms budget issue 10 sets for 256 players, then coarser ones up to a whole 50 ms tick.
@@ -134,6 +131,15 @@ type TickHistogram struct {
 	Counts      []uint64
 	Count       uint64
 	Sum         time.Duration
+}
+
+// Seconds returns h as a Histogram with its bounds and sum in seconds.
+func (h TickHistogram) Seconds() Histogram {
+	out := Histogram{UpperBounds: make([]float64, len(h.UpperBounds)), Counts: h.Counts, Count: h.Count, Sum: h.Sum.Seconds()}
+	for i, ub := range h.UpperBounds {
+		out.UpperBounds[i] = ub.Seconds()
+	}
+	return out
 }
 
 // tickHistogram is the live form of TickHistogram, written by the world goroutine only.

@@ -2,8 +2,10 @@ package server
 
 import (
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -69,10 +71,10 @@ func TestMetrics_LabelledCountsStartAtZero(t *testing.T) {
 			t.Errorf("metric %s declared twice", m.Name)
 		}
 		names[m.Name] = true
-		series := m.Series(&Stats{})
 		if m.Label == "" {
 			continue
 		}
+		series := m.Series(&Stats{})
 		if w, ok := want[m.Name]; ok && !slices.Equal(m.Values, w) {
 			t.Errorf("%s values %v, want %v", m.Name, m.Values, w)
 		}
@@ -88,7 +90,7 @@ func TestMetrics_LabelledCountsStartAtZero(t *testing.T) {
 		}
 	}
 	st := Stats{DropsByReason: map[string]uint64{"timeout": 2}}
-	if got := Metrics[slices.IndexFunc(Metrics, func(m *Metric) bool { return m.Name == "drops_total" })].Series(&st); got["timeout"] != 2 || got["other"] != 0 {
+	if got := Metrics[slices.IndexFunc(Metrics, func(m *Metric[Stats]) bool { return m.Name == "drops_total" })].Series(&st); got["timeout"] != 2 || got["other"] != 0 {
 		t.Errorf("drops_total series %v, want timeout=2 and the rest 0", got)
 	}
 	if got := MetricStates.SeriesName("moving"); got != `tanknet_snapshot_states_total{motion="moving"}` {
@@ -113,39 +115,182 @@ func TestTickHistogram_BucketsByUpperBound(t *testing.T) {
 	}
 }
 
-// Every count the server keeps reaches Stats and the metrics: each live counter of the
-// Metrics table shows its own value in the snapshot's series, each tally its labels, and no
-// atomic counter of counters is left out of the table but the few snapshot reads itself.
+// Every count the server keeps reaches Stats and the metrics: each live count of counters
+// and of bufferStats, set to a value of its own, shows in some metric's series (a tally as a
+// label counted once, a histogram as its count), so a count added without a Stats field and
+// a metric cannot go unnoticed.
 func TestMetrics_EveryLiveCountReachesStats(t *testing.T) {
 	c := new(counters)
-	covered := map[*atomic.Uint64]bool{&c.rejects: true, &c.drops: true, // totals of labelled counts
-		&c.statesMoving: true, &c.statesIdle: true, &c.stateBytesMoving: true, &c.stateBytesIdle: true} // per motion
-	for i, m := range Metrics {
-		switch {
-		case m.live != nil:
-			m.live(c).Store(uint64(1000 + i))
-			covered[m.live(c)] = true
-		case m.tally != nil:
-			m.tally(c).add(fmt.Sprint("label", i))
-		}
-	}
+	want := bump(t, c)
 	st := c.snapshot()
-	for i, m := range Metrics {
-		switch got := m.Series(&st); {
-		case m.live != nil && got[""] != uint64(1000+i):
-			t.Errorf("%s: Stats shows %d, want the live count %d", m.Name, got[""], 1000+i)
-		case m.tally != nil && got[fmt.Sprint("label", i)] != 1:
-			t.Errorf("%s: Stats shows %v, want label%d counted once", m.Name, got, i)
+	for name, n := range want {
+		if !shows(Metrics, &st, n) {
+			t.Errorf("counters.%s = %v is in no series of Metrics (Stats %+v)", name, n, st)
 		}
 	}
-	v := reflect.ValueOf(c).Elem()
+	if st.Rejects != 1 || st.Drops != 1 {
+		t.Errorf("Rejects %d, Drops %d, want 1 each, the sums of their splits", st.Rejects, st.Drops)
+	}
+
+	b := newBufferStats()
+	want = bump(t, b)
+	in := b.snapshot()
+	for name, n := range want {
+		if !shows(InputBufferMetrics, &in, n) {
+			t.Errorf("bufferStats.%s = %v is in no series of InputBufferMetrics (%+v)", name, n, in)
+		}
+	}
+}
+
+// bump sets every live count of *live to a value of its own, as the count's own methods
+// would, and returns that value by field name: a number, or a label counted once.
+func bump(t *testing.T, live any) map[string]any {
+	v := reflect.ValueOf(live).Elem()
+	want := map[string]any{}
 	for i := range v.NumField() {
 		f := v.Field(i)
-		if f.Type() != reflect.TypeOf(atomic.Uint64{}) {
+		name := v.Type().Field(i).Name
+		n := uint64(1000 + i)
+		switch p := reflect.NewAt(f.Type(), f.Addr().UnsafePointer()).Interface().(type) {
+		case *atomic.Uint64:
+			p.Store(n)
+			want[name] = n
+		case *atomic.Int64:
+			p.Store(int64(n))
+			want[name] = n
+		case *tally:
+			p.add(fmt.Sprint("label", i))
+			want[name] = fmt.Sprint("label", i)
+		case *tickHistogram:
+			for range n {
+				p.observe(time.Millisecond)
+			}
+			want[name] = n
+		case *liveHistogram:
+			for range n {
+				p.observe(0.5)
+			}
+			want[name] = n
+		default:
+			t.Fatalf("%T.%s: the test does not know how to count a %T", live, name, p)
+		}
+	}
+	return want
+}
+
+// shows reports whether one of ms shows want in s: a label counted once, or a value of a
+// series or a histogram's count.
+func shows[S any](ms []*Metric[S], s *S, want any) bool {
+	for _, m := range ms {
+		if m.Kind == HistogramMetric {
+			if m.Histogram(s).Count == want {
+				return true
+			}
 			continue
 		}
-		if !covered[(*atomic.Uint64)(f.Addr().UnsafePointer())] {
-			t.Errorf("counters.%s is in no Metric of the table", v.Type().Field(i).Name)
+		for label, n := range m.Series(s) {
+			if label == want && n == 1 || n == want {
+				return true
+			}
 		}
+	}
+	return false
+}
+
+// A mistake in the tags stops the program at its start, with the field named: a live count
+// no field shows, a tag naming no count or one of another type, a count shown twice, a
+// count with no metric, a metric without help or its label's values.
+func TestCountTags_MistakesPanic(t *testing.T) {
+	type live struct{ a, b atomic.Uint64 }
+	for _, tt := range []struct {
+		name, want string
+		read       func()
+	}{
+		{"a count no field shows", "live.b", func() {
+			readerOf[live, struct {
+				A uint64 `counter:"a"`
+			}]()
+		}},
+		{"a count that does not exist", "c", func() {
+			readerOf[live, struct {
+				A uint64 `counter:"a"`
+				B uint64 `counter:"b"`
+				C uint64 `counter:"c"`
+			}]()
+		}},
+		{"a count shown twice", "both show", func() {
+			readerOf[live, struct {
+				A  uint64 `counter:"a"`
+				B  uint64 `counter:"b"`
+				A2 uint64 `counter:"a"`
+			}]()
+		}},
+		{"a count of another type", "cannot hold", func() {
+			readerOf[live, struct {
+				A map[string]uint64 `counter:"a"`
+				B uint64            `counter:"b"`
+			}]()
+		}},
+		{"a sum of no map", "sums", func() {
+			readerOf[live, struct {
+				A     uint64 `counter:"a"`
+				B     uint64 `counter:"b"`
+				Total uint64 `sum:"A"`
+			}]()
+		}},
+		{"a count without metric", "no metric", func() {
+			metricsOf[struct {
+				A uint64 `counter:"a"`
+			}]()
+		}},
+		{"a metric without help", "no help", func() {
+			metricsOf[struct {
+				A uint64 `metric:"a_total"`
+			}]()
+		}},
+		{"a label without its values", "values", func() {
+			metricsOf[struct {
+				A map[string]uint64 `metric:"a_total" label:"kind" help:"As."`
+			}]()
+		}},
+		{"a metric repeated, not split", "repeats", func() {
+			metricsOf[struct {
+				A uint64 `metric:"a_total" help:"As."`
+				B uint64 `metric:"a_total"`
+			}]()
+		}},
+		{"a gauge that is a map", "cannot be", func() {
+			metricsOf[struct {
+				A map[string]uint64 `metric:"a,gauge" help:"As."`
+			}]()
+		}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			defer func() {
+				if got := fmt.Sprint(recover()); !strings.Contains(got, tt.want) {
+					t.Errorf("panic %q, want one naming %q", got, tt.want)
+				}
+			}()
+			tt.read()
+		})
+	}
+}
+
+// A metric split over fields, one per value of its label, shows each field under its value.
+func TestMetric_SplitOverFields(t *testing.T) {
+	st := Stats{StatesMoving: 5, StatesIdle: 7, StateBytesMoving: 50, StateBytesIdle: 21}
+	if got := MetricStates.Series(&st); !maps.Equal(got, map[string]uint64{"moving": 5, "idle": 7}) {
+		t.Errorf("%s series %v, want moving=5 idle=7", MetricStates.Name, got)
+	}
+	if got := MetricStateBytes.Series(&st); !maps.Equal(got, map[string]uint64{"moving": 50, "idle": 21}) {
+		t.Errorf("%s series %v, want moving=50 idle=21", MetricStateBytes.Name, got)
+	}
+}
+
+func TestTickHistogram_Seconds(t *testing.T) {
+	h := TickHistogram{UpperBounds: []time.Duration{time.Millisecond, 50 * time.Millisecond}, Counts: []uint64{3, 1}, Count: 5, Sum: 1500 * time.Millisecond}
+	got := h.Seconds()
+	if want := (Histogram{UpperBounds: []float64{0.001, 0.05}, Counts: []uint64{3, 1}, Count: 5, Sum: 1.5}); !reflect.DeepEqual(got, want) {
+		t.Errorf("Seconds() = %+v, want %+v", got, want)
 	}
 }

@@ -91,9 +91,9 @@ func cleanName(name string, id uint32) string {
 
 // uniqueName returns name, or name with the smallest suffix " (2)", " (3)", ... that no
 // player in the game uses, ignoring case. The result stays within maxNameBytes.
-func (w *world) uniqueName(name string) string {
+func (g *game) uniqueName(name string) string {
 	taken := func(s string) bool {
-		return slices.ContainsFunc(w.players, func(p *player) bool { return strings.EqualFold(p.name, s) })
+		return slices.ContainsFunc(g.players, func(p *player) bool { return strings.EqualFold(p.name, s) })
 	}
 	if !taken(name) {
 		return name

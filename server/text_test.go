@@ -81,3 +81,18 @@ func TestWorld_NamesAreUnique(t *testing.T) {
 		t.Errorf("after ada left, a new ada is named %q, want the name free again", p.name)
 	}
 }
+
+func TestCleanName(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"  ada  ", "ada"},
+		{"", "tank-7"},
+		{"   ", "tank-7"},
+		{"bad\xffutf8", "badutf8"},
+		{strings.Repeat("é", 20), strings.Repeat("é", 16)}, // 2 bytes each: cut at 32 bytes, on a rune boundary
+	}
+	for _, tt := range tests {
+		if got := cleanName(tt.in, 7); got != tt.want {
+			t.Errorf("cleanName(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}

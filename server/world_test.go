@@ -5,6 +5,7 @@ import (
 	"io"
 	"log/slog"
 	"math"
+	"tanknet/world"
 	"testing"
 	"time"
 
@@ -27,7 +28,7 @@ type fakePeer struct {
 	kickCode  wire.DisconnectCode      // the code of the kick, with kicked its text
 	ack       uint32                   // the snapshot acknowledgement it reports
 	roundTrip time.Duration            // the round trip it reports
-	mode      inputMode                // how the client asked for its inputs to be applied
+	mode      world.InputMode          // how the client asked for its inputs to be applied
 	arrived   map[uint32]time.Duration // when each move tick arrived, for the input buffer's report
 }
 
@@ -47,12 +48,12 @@ func (p *fakePeer) takeFires(dst []netcode.ShotRequest) []netcode.ShotRequest {
 	p.fires = p.fires[:0]
 	return dst
 }
-func (p *fakePeer) send(frame []byte)         { p.control = append(p.control, decodeFrame(frame)) }
-func (p *fakePeer) sendSnapshot(frame []byte) { p.snapshot = frame }
-func (p *fakePeer) kick(reason dropReason)    { p.kicked, p.kickCode = reason.String(), reason.kind.code }
-func (p *fakePeer) snapshotAck() uint32       { return p.ack }
-func (p *fakePeer) rtt() time.Duration        { return p.roundTrip }
-func (p *fakePeer) inputMode() inputMode      { return p.mode }
+func (p *fakePeer) send(frame []byte)          { p.control = append(p.control, decodeFrame(frame)) }
+func (p *fakePeer) sendSnapshot(frame []byte)  { p.snapshot = frame }
+func (p *fakePeer) kick(reason dropReason)     { p.kicked, p.kickCode = reason.String(), reason.kind.code }
+func (p *fakePeer) snapshotAck() uint32        { return p.ack }
+func (p *fakePeer) rtt() time.Duration         { return p.roundTrip }
+func (p *fakePeer) inputMode() world.InputMode { return p.mode }
 func (p *fakePeer) inputArrival(tick uint32) (time.Duration, bool) {
 	at, ok := p.arrived[tick]
 	return at, ok
@@ -66,7 +67,7 @@ func decodeFrame(frame []byte) *tankv1.ServerMessage {
 	return m
 }
 
-func newTestWorld(t *testing.T, mutate func(*Config)) *world {
+func newTestWorld(t *testing.T, mutate func(*Config)) *game {
 	t.Helper()
 	cfg := DefaultConfig()
 	cfg.Contact = false
@@ -77,12 +78,12 @@ func newTestWorld(t *testing.T, mutate func(*Config)) *world {
 	if err := cfg.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	return newWorld(&cfg, discardLogger(), new(counters))
+	return newGame(&cfg, discardLogger(), new(counters))
 }
 
 func discardLogger() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
 
-func mustJoin(t *testing.T, w *world, now time.Duration, name string) (*player, *fakePeer) {
+func mustJoin(t *testing.T, w *game, now time.Duration, name string) (*player, *fakePeer) {
 	t.Helper()
 	fp := new(fakePeer)
 	p, reject := w.join(now, name, fp)
@@ -103,23 +104,23 @@ func steps(first uint32, n int, in netcode.Input, d time.Duration) []netcode.Pen
 func TestWorld_AppliesInputsInOrderLikeReplay(t *testing.T) {
 	w := newTestWorld(t, func(c *Config) { c.InputOnArrival = true }) // several inputs a tick
 	p, fp := mustJoin(t, w, 0, "ada")
-	spawn := p.pose
+	spawn := p.Pose()
 	inputs := append(steps(1, 3, netcode.Input{Turn: 0.5, Throttle: 1}, 50*time.Millisecond),
 		netcode.PendingInput{Tick: 4, Input: netcode.Input{Throttle: -1}, Duration: 120 * time.Millisecond})
 	fp.inputs = append(fp.inputs, inputs...)
 	w.step(time.Second)
 	w.step(time.Second + 50*time.Millisecond) // 270 ms of input is more than one tick may simulate
 
-	if want := netcode.Replay(&w.cfg.Arena, spawn, inputs); p.pose != want {
-		t.Errorf("pose after inputs = %v, want %v (bit-identical to a client replay)", p.pose, want)
+	if want := netcode.Replay(&w.cfg.Arena, spawn, inputs); p.Pose() != want {
+		t.Errorf("pose after inputs = %v, want %v (bit-identical to a client replay)", p.Pose(), want)
 	}
 	snap := decodeFrame(fp.snapshot).GetSnapshot()
 	if snap == nil || len(snap.GetPlayers()) != 1 {
 		t.Fatalf("snapshot = %v, want one player", snap)
 	}
 	got := wire.StateFromProto(snap.GetPlayers()[0])
-	if got.Ack != 4 || got.Pose != p.pose || got.Tick != 2 {
-		t.Errorf("snapshot state = %+v, want ack 4, tick 2, pose %v", got, p.pose)
+	if got.Ack != 4 || got.Pose != p.Pose() || got.Tick != 2 {
+		t.Errorf("snapshot state = %+v, want ack 4, tick 2, pose %v", got, p.Pose())
 	}
 }
 
@@ -129,11 +130,11 @@ func TestWorld_StaleAndDuplicateInputsIgnored(t *testing.T) {
 	fwd := netcode.Input{Throttle: 1}
 	fp.inputs = steps(1, 2, fwd, 50*time.Millisecond)
 	w.step(time.Second)
-	before := p.pose
+	before := p.Pose()
 	fp.inputs = append(steps(1, 2, fwd, 50*time.Millisecond), steps(2, 1, fwd, 50*time.Millisecond)...)
 	w.step(2 * time.Second)
-	if p.pose != before || p.ack != 2 {
-		t.Errorf("after replayed ticks pose = %v ack %d, want unchanged %v ack 2", p.pose, p.ack, before)
+	if p.Pose() != before || p.Ack() != 2 {
+		t.Errorf("after replayed ticks pose = %v ack %d, want unchanged %v ack 2", p.Pose(), p.Ack(), before)
 	}
 	if got := w.stats.staleInputs.Load(); got != 3 {
 		t.Errorf("stale inputs = %d, want 3", got)
@@ -149,20 +150,20 @@ func TestWorld_TimeBudgetDefersSpeedHack(t *testing.T) {
 	fp.inputs = steps(1, 20, netcode.Input{Throttle: 1}, 200*time.Millisecond) // 4 s of driving at once
 	w.step(100 * time.Millisecond)
 	// Budget: 100 ms elapsed + 250 ms slack = 350 ms, so one 200 ms input fits, two do not.
-	if p.ack != 1 || p.granted != 200*time.Millisecond {
-		t.Fatalf("after 100ms: ack %d granted %v, want ack 1 granted 200ms", p.ack, p.granted)
+	if p.Ack() != 1 || p.Granted() != 200*time.Millisecond {
+		t.Fatalf("after 100ms: ack %d granted %v, want ack 1 granted 200ms", p.Ack(), p.Granted())
 	}
-	if len(p.queue) != 19 {
-		t.Errorf("queued inputs = %d, want 19 waiting", len(p.queue))
+	if p.Waiting() != 19 {
+		t.Errorf("queued inputs = %d, want 19 waiting", p.Waiting())
 	}
 	for now := 150 * time.Millisecond; now <= 4*time.Second; now += 50 * time.Millisecond {
 		w.step(now)
-		if limit := now + w.cfg.TimeSlack; p.granted > limit {
-			t.Fatalf("at %v granted %v, more than wall time plus slack %v", now, p.granted, limit)
+		if limit := now + w.cfg.TimeSlack; p.Granted() > limit {
+			t.Fatalf("at %v granted %v, more than wall time plus slack %v", now, p.Granted(), limit)
 		}
 	}
-	if p.ack != 20 {
-		t.Errorf("after 4s: ack %d, want 20 (all applied once time allows)", p.ack)
+	if p.Ack() != 20 {
+		t.Errorf("after 4s: ack %d, want 20 (all applied once time allows)", p.Ack())
 	}
 	if fp.kicked != "" {
 		t.Errorf("deferred inputs kicked the player: %q", fp.kicked)
@@ -175,14 +176,14 @@ func TestWorld_SavedTimeSpentAtBoundedRate(t *testing.T) {
 	w.step(time.Minute) // a minute of sending nothing
 	fp.inputs = steps(1, 100, netcode.Input{Throttle: 1}, 50*time.Millisecond)
 	for i := range 10 {
-		before := p.granted
+		before := p.Granted()
 		w.step(time.Minute + time.Duration(i+1)*50*time.Millisecond)
-		if spent := p.granted - before; spent != w.cfg.MaxSimPerTick {
+		if spent := p.Granted() - before; spent != w.cfg.MaxSimPerTick {
 			t.Fatalf("tick %d simulated %v, want exactly the %v cap", i, spent, w.cfg.MaxSimPerTick)
 		}
 	}
-	if p.ack != 40 {
-		t.Errorf("after 10 ticks ack = %d, want 40 (4 inputs a tick)", p.ack)
+	if p.Ack() != 40 {
+		t.Errorf("after 10 ticks ack = %d, want 40 (4 inputs a tick)", p.Ack())
 	}
 }
 
@@ -207,11 +208,11 @@ func TestWorld_DropsOnlyTheOffender(t *testing.T) {
 			if badPeer.kicked == "" || badPeer.kickCode != wire.DisconnectProtocolError {
 				t.Fatalf("bad input %+v: kicked %q with code %v, want a protocol error", tt.in, badPeer.kicked, badPeer.kickCode)
 			}
-			if len(rec.Dropped) != 1 || rec.Dropped[0] != bad.id {
+			if len(rec.Dropped) != 1 || rec.Dropped[0].Player != bad.id {
 				t.Errorf("tick record dropped = %v, want [%d]", rec.Dropped, bad.id)
 			}
-			if goodPeer.kicked != "" || good.ack != 1 {
-				t.Errorf("good player: kicked %q ack %d, want playing with ack 1", goodPeer.kicked, good.ack)
+			if goodPeer.kicked != "" || good.Ack() != 1 {
+				t.Errorf("good player: kicked %q ack %d, want playing with ack 1", goodPeer.kicked, good.Ack())
 			}
 			left := goodPeer.control[len(goodPeer.control)-1].GetRosterUpdate().GetLeft()
 			if len(left) != 1 {
@@ -261,15 +262,15 @@ func TestWorld_JoinSendsWelcomeAndRoster(t *testing.T) {
 	if n := len(fp2.control); n != 2 {
 		t.Errorf("newcomer got %d control messages after the tick, want no repeat of its own roster", n)
 	}
-	if first.pose.Distance(second.pose) < 4*w.cfg.Arena.TankRadius {
-		t.Errorf("spawns %v and %v overlap", first.pose, second.pose)
+	if first.Pose().Distance(second.Pose()) < 4*w.cfg.Arena.TankRadius {
+		t.Errorf("spawns %v and %v overlap", first.Pose(), second.Pose())
 	}
 }
 
 func TestWorld_ServerFullRejects(t *testing.T) {
 	w := newTestWorld(t, func(c *Config) { c.MaxPlayers = 1 })
 	mustJoin(t, w, 0, "ada")
-	if _, reject := w.join(0, "bob", new(fakePeer)); reject.GetCode() != tankv1.RejectCode_REJECT_CODE_SERVER_FULL {
+	if _, reject := w.join(0, "bob", new(fakePeer)); reject == nil || reject.Code != wire.RejectServerFull {
 		t.Errorf("join beyond max players: reject %v, want SERVER_FULL", reject)
 	}
 }
@@ -293,10 +294,10 @@ func TestWorld_Contact(t *testing.T) {
 		w := newTestWorld(t, func(c *Config) { c.Contact = contact })
 		a, _ := mustJoin(t, w, 0, "a")
 		b, _ := mustJoin(t, w, 0, "b")
-		a.pose = netcode.Pose{X: 20, Y: 3}
-		b.pose = netcode.Pose{X: 20.5, Y: 3}
+		placeAt(w, a, netcode.Pose{X: 20, Y: 3})
+		placeAt(w, b, netcode.Pose{X: 20.5, Y: 3})
 		w.step(50 * time.Millisecond)
-		d := a.pose.Distance(b.pose)
+		d := a.Pose().Distance(b.Pose())
 		if contact && d < 2*w.cfg.Arena.TankRadius-2*netcode.GridUnit { // both snapped to the wire grid
 			t.Errorf("contact on: tanks %v apart, want at least %v", d, 2*w.cfg.Arena.TankRadius)
 		}
@@ -328,14 +329,14 @@ func TestWorld_LeaveTellsOthers(t *testing.T) {
 func TestWorld_TinyMovesAppliedAtMostFourATick(t *testing.T) {
 	w := newTestWorld(t, nil)
 	p, fp := mustJoin(t, w, 0, "tiny")
-	limit := w.cfg.maxInputsPerTick()
+	limit := w.world.Config().MaxInputsPerTick()
 	if limit != 4 {
 		t.Fatalf("maxInputsPerTick = %d, want 4 (200 ms of 50 ms inputs)", limit)
 	}
 	next := uint32(0)
 	applied := 0
 	for tick := range 200 {
-		for next < p.ack+w.cfg.inputLead() { // as many 1 ms moves as rule 4 lets through
+		for next < p.Ack()+w.cfg.inputLead() { // as many 1 ms moves as rule 4 lets through
 			next++
 			fp.inputs = append(fp.inputs, netcode.PendingInput{Tick: next, Input: netcode.Input{Turn: 1, Throttle: 1}, Duration: time.Millisecond})
 		}
@@ -350,5 +351,12 @@ func TestWorld_TinyMovesAppliedAtMostFourATick(t *testing.T) {
 	}
 	if applied != 200*limit {
 		t.Errorf("%d inputs applied in 200 ticks, want %d: the flood is served at the cap, not starved", applied, 200*limit)
+	}
+}
+
+// placeAt puts p's tank at pose, as a placement.
+func placeAt(w *game, p *player, pose netcode.Pose) {
+	if _, err := w.world.Place(p.id, pose); err != nil {
+		panic(err)
 	}
 }

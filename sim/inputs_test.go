@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"tanknet/world"
 	"testing"
 	"time"
 
@@ -10,15 +11,15 @@ import (
 
 func TestInputLog_LateTicksAgainstEachPlayersEarliestLead(t *testing.T) {
 	var l inputLog
-	rec := func(tick uint32, applied []server.AppliedInput, ids, starved []uint32) {
-		l.record(server.TickRecord{Tick: tick, Now: time.Duration(tick) * 50 * time.Millisecond, IDs: ids, Applied: applied, Starved: starved})
+	rec := func(tick uint32, applied []world.AppliedInput, ids, starved []uint32) {
+		l.record(server.TickRecord{Now: time.Duration(tick) * 50 * time.Millisecond, Outcome: world.Outcome{Tick: tick, IDs: ids, Applied: applied, Starved: starved}})
 	}
 	// Inputs normally take one tick from send to apply. Player 1's move tick 3 comes 2
 	// ticks late (behind a loss), along with 4; player 2's move tick 9 one tick late.
-	rec(11, []server.AppliedInput{{Player: 1, MoveTick: 1}, {Player: 2, MoveTick: 8}}, []uint32{1, 2}, nil)
-	rec(12, []server.AppliedInput{{Player: 1, MoveTick: 2}}, []uint32{1, 2}, []uint32{2})
-	rec(13, []server.AppliedInput{{Player: 2, MoveTick: 9}, {Player: 2, MoveTick: 10}}, []uint32{1, 2}, []uint32{1})
-	rec(15, []server.AppliedInput{{Player: 1, MoveTick: 3}, {Player: 1, MoveTick: 4}}, []uint32{1, 2}, nil)
+	rec(11, []world.AppliedInput{{Player: 1, MoveTick: 1}, {Player: 2, MoveTick: 8}}, []uint32{1, 2}, nil)
+	rec(12, []world.AppliedInput{{Player: 1, MoveTick: 2}}, []uint32{1, 2}, []uint32{2})
+	rec(13, []world.AppliedInput{{Player: 2, MoveTick: 9}, {Player: 2, MoveTick: 10}}, []uint32{1, 2}, []uint32{1})
+	rec(15, []world.AppliedInput{{Player: 1, MoveTick: 3}, {Player: 1, MoveTick: 4}}, []uint32{1, 2}, nil)
 	// Player 1 sends move tick m at server time (m+9) x 50 ms, player 2 at (m+2) x 50 ms.
 	sent := func(player, m uint32) (time.Duration, bool) {
 		base := map[uint32]uint32{1: 9, 2: 2}[player]
@@ -68,11 +69,11 @@ func TestInputLog_DoublesWaitsAndUnevenMotion(t *testing.T) {
 		now := time.Duration(i+1) * step
 		steady += 1
 		stutter += float64(n)
-		rec := server.TickRecord{Tick: uint32(i + 1), Now: now, IDs: []uint32{1, 2},
+		rec := server.TickRecord{Now: now, Outcome: world.Outcome{Tick: uint32(i + 1), IDs: []uint32{1, 2},
 			Poses:   []netcode.Pose{{X: steady}, {X: stutter}},
-			Applied: []server.AppliedInput{{Player: 1, MoveTick: uint32(i + 1), Wait: 7 * time.Millisecond}}}
+			Applied: []world.AppliedInput{{Player: 1, MoveTick: uint32(i + 1), Wait: 7 * time.Millisecond}}}}
 		for k := range n {
-			rec.Applied = append(rec.Applied, server.AppliedInput{Player: 2, MoveTick: uint32(10*i + k), Wait: -1})
+			rec.Applied = append(rec.Applied, world.AppliedInput{Player: 2, MoveTick: uint32(10*i + k), Wait: -1})
 		}
 		l.record(rec)
 	}

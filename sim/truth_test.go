@@ -2,6 +2,7 @@ package sim
 
 import (
 	"math"
+	"tanknet/world"
 	"testing"
 	"time"
 
@@ -16,7 +17,7 @@ func recordTicks(h *history, n int, skew func(uint32) time.Duration) time.Time {
 	base := time.Now()
 	for tick := uint32(1); tick <= uint32(n); tick++ {
 		now := time.Duration(tick)*50*time.Millisecond + skew(tick)
-		rec := server.TickRecord{Tick: tick, Now: now, IDs: []uint32{1}, Poses: []netcode.Pose{{X: float64(tick), Heading: 0.1 * float64(tick)}}}
+		rec := server.TickRecord{Now: now, Outcome: world.Outcome{Tick: tick, IDs: []uint32{1}, Poses: []netcode.Pose{{X: float64(tick), Heading: 0.1 * float64(tick)}}}}
 		if tick >= 3 {
 			rec.IDs = append(rec.IDs, 2)
 			rec.Poses = append(rec.Poses, netcode.Pose{X: 7, Y: 7})
@@ -124,11 +125,11 @@ func TestHistoryKeepsRoomsApart(t *testing.T) {
 	base := time.Now()
 	for tick := uint32(1); tick <= 10; tick++ {
 		now := time.Duration(tick) * 50 * time.Millisecond
-		h.record(server.TickRecord{Room: "default", Tick: tick, Now: now, Duration: time.Millisecond,
-			IDs: []uint32{1}, Poses: []netcode.Pose{{X: float64(tick)}}}, base.Add(now))
+		h.record(server.TickRecord{Room: "default", Now: now, Duration: time.Millisecond,
+			Outcome: world.Outcome{Tick: tick, IDs: []uint32{1}, Poses: []netcode.Pose{{X: float64(tick)}}}}, base.Add(now))
 		// Room b opened 20 ms later: its tick k runs at k*50ms+20ms, its tank stands at y 5.
-		h.record(server.TickRecord{Room: "b", Tick: tick, Now: now + 20*time.Millisecond, Duration: 2 * time.Millisecond,
-			IDs: []uint32{2}, Poses: []netcode.Pose{{Y: 5}}}, base.Add(now+20*time.Millisecond))
+		h.record(server.TickRecord{Room: "b", Now: now + 20*time.Millisecond, Duration: 2 * time.Millisecond,
+			Outcome: world.Outcome{Tick: tick, IDs: []uint32{2}, Poses: []netcode.Pose{{Y: 5}}}}, base.Add(now+20*time.Millisecond))
 	}
 	if p, at, ok := h.at(1, 4); !ok || p.X != 4 || at != 200*time.Millisecond {
 		t.Errorf("player 1 at tick 4: %v %v %v, want x 4 at 200ms (its room's tick)", p, at, ok)

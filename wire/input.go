@@ -13,7 +13,7 @@ import (
 // A client's inputs: each prediction step goes on the stream as one MoveInput, the
 // guarantee, and on the datagram lane the newest unacknowledged ones are repeated in one
 // InputBatch datagram with the client's snapshot acknowledgement. Inputs arrive unvalidated:
-// the server checks finiteness, ranges, duration and tick itself (server/admit.go), since
+// the server checks finiteness, ranges, duration and tick itself (world/admit.go), since
 // what to do with a bad one depends on which lane brought it.
 
 // MoveToProto returns the wire form of a pending input.

@@ -8,22 +8,25 @@ import (
 )
 
 // What the server says about shots: the ShotResult a shooter gets, the Shot tracer nearby
-// clients get and the Kill everyone gets, as netcode's plain values both ways. A point the
-// message does not need (a target pose without a hit, a shell's path for a refusal) is left
-// off the wire, as proto3 leaves off zeros, and reads back as zero.
+// clients get and the Kill everyone gets, as netcode's plain values both ways. What a
+// result's verdict does not need (a target without a hit, a shell's path for a refusal) is
+// left off the wire and reads back as zero.
 
-// ShotResultToProto returns the wire form of r.
+// ShotResultToProto returns the wire form of r: for a refusal the ticks, the verdict and the
+// refusal only; for a judged shot also whether it was lag compensated, how far back and the
+// shell's path; for a hit also the target, where the server saw it and the damage.
 func ShotResultToProto(r netcode.ShotResult) *tankv1.ShotResult {
 	m := &tankv1.ShotResult{
 		MoveTick: r.MoveTick, ServerTick: r.ServerTick,
 		Verdict: VerdictToProto(r.Verdict), Refusal: RefusalToProto(r.Refusal),
-		TargetId: r.TargetID, LagCompensated: r.LagCompensated, RewindMs: r.RewindMs, Damage: r.Damage,
 	}
 	if r.Verdict == netcode.VerdictRefused {
 		return m
 	}
+	m.LagCompensated, m.RewindMs = r.LagCompensated, r.RewindMs
 	m.Origin, m.End = vec(r.OriginX, r.OriginY), vec(r.EndX, r.EndY)
 	if r.Verdict == netcode.VerdictHit {
+		m.TargetId, m.Damage = r.TargetID, r.Damage
 		m.TargetPosition, m.TargetRotation = vec(r.TargetPose.X, r.TargetPose.Y), r.TargetPose.Heading
 	}
 	return m

@@ -105,3 +105,23 @@ func TestVerdict_Names(t *testing.T) {
 		}
 	}
 }
+
+// TestShotResultToProto_OnlyWhatTheVerdictNeeds: a refusal carries no path, rewind or target
+// even when the value has them, and a miss no target or damage.
+func TestShotResultToProto_OnlyWhatTheVerdictNeeds(t *testing.T) {
+	extra := netcode.ShotResult{MoveTick: 5, ServerTick: 9, TargetID: 2, TargetPose: netcode.Pose{X: 1}, OriginX: 1, EndX: 2,
+		LagCompensated: true, RewindMs: 50, Damage: 25}
+	refused, miss := extra, extra
+	refused.Verdict, refused.Refusal = netcode.VerdictRefused, netcode.RefusalStaleTick
+	miss.Verdict = netcode.VerdictMiss
+	want := map[string]*tankv1.ShotResult{
+		"refused": {MoveTick: 5, ServerTick: 9, Verdict: tankv1.ShotVerdict_SHOT_VERDICT_REFUSED, Refusal: tankv1.ShotRefusal_SHOT_REFUSAL_STALE_TICK},
+		"miss": {MoveTick: 5, ServerTick: 9, Verdict: tankv1.ShotVerdict_SHOT_VERDICT_MISS, LagCompensated: true, RewindMs: 50,
+			Origin: &tankv1.Vec2{X: 1}, End: &tankv1.Vec2{X: 2}},
+	}
+	for name, r := range map[string]netcode.ShotResult{"refused": refused, "miss": miss} {
+		if got := ShotResultToProto(r); !proto.Equal(got, want[name]) {
+			t.Errorf("%s: ShotResultToProto = %v, want %v", name, got, want[name])
+		}
+	}
+}

@@ -40,10 +40,7 @@ func (b *truthBox) observe(r server.TickRecord) {
 	b.state.Tick = r.Tick
 	b.state.IDs = append(b.state.IDs[:0], r.IDs...)
 	b.state.Poses = append(b.state.Poses[:0], r.Poses...)
-	b.state.Combat = b.state.Combat[:0]
-	for _, c := range r.Combat {
-		b.state.Combat = append(b.state.Combat, render.TankCombat{Health: c.Health, Destroyed: c.Destroyed, RespawnTick: c.RespawnTick})
-	}
+	b.state.Combat = append(b.state.Combat[:0], r.Combat...)
 	if len(b.recent) == view.TrailLen {
 		b.recent = b.recent[:copy(b.recent, b.recent[1:])]
 	}

@@ -12,6 +12,7 @@ import (
 
 	"tanknet/client"
 	"tanknet/server/recording"
+	"tanknet/world"
 )
 
 // Set is a recording set on one playback clock. Near is the clock: move it (Seek, Advance,
@@ -26,7 +27,7 @@ type Set struct {
 	newest              []client.TickArrived // by arrival: the newest tick either player had by then
 	before              uint32               // the tick shown before any snapshot arrived
 	tick                uint32               // the server tick of Truth
-	truth               []recording.TankState
+	truth               []world.TankState
 }
 
 // Part is one file of a set: its name (for errors) and its bytes.
@@ -97,22 +98,22 @@ func (s *Set) check(p Part) (start time.Duration, ticks []client.TickArrived, er
 	if b.Tick < m.First() || b.Tick > m.Last() {
 		return 0, nil, fmt.Errorf("%s and the server recording are not of one match: the player's last snapshot is of tick %d, the server recording holds ticks %d to %d", p.Name, b.Tick, m.First(), m.Last())
 	}
-	world, _, err := m.At(b.Tick, nil)
+	tanks, _, err := m.At(b.Tick, nil)
 	if err != nil {
 		return 0, nil, err
 	}
-	i := slices.IndexFunc(world, func(t recording.TankState) bool { return t.ID == w.PlayerID })
-	if i < 0 || world[i].Pose != b.Pose {
-		return 0, nil, fmt.Errorf("%s and the server recording are not of one match: at tick %d the player (id %d) received its tank at %+v, the server recording has %s", p.Name, b.Tick, w.PlayerID, b.Pose, placeOf(world, i))
+	i := slices.IndexFunc(tanks, func(t world.TankState) bool { return t.ID == w.PlayerID })
+	if i < 0 || tanks[i].Pose != b.Pose {
+		return 0, nil, fmt.Errorf("%s and the server recording are not of one match: at tick %d the player (id %d) received its tank at %+v, the server recording has %s", p.Name, b.Tick, w.PlayerID, b.Pose, placeOf(tanks, i))
 	}
 	return start, ticks, nil
 }
 
-func placeOf(world []recording.TankState, i int) string {
+func placeOf(tanks []world.TankState, i int) string {
 	if i < 0 {
 		return "no such player"
 	}
-	return fmt.Sprintf("it at %+v", world[i].Pose)
+	return fmt.Sprintf("it at %+v", tanks[i].Pose)
 }
 
 // newestBy sorts arrivals by time and makes each one's Tick the newest tick that had arrived
@@ -158,8 +159,8 @@ func (s *Set) TickAt(now time.Duration) uint32 {
 }
 
 // Tick and Truth are the server's tick at the current moment and its world then, in id order.
-func (s *Set) Tick() uint32                 { return s.tick }
-func (s *Set) Truth() []recording.TankState { return s.truth }
+func (s *Set) Tick() uint32             { return s.tick }
+func (s *Set) Truth() []world.TankState { return s.truth }
 
 // Seek moves the near player to to (from its first frame), then the rest to the same moment.
 func (s *Set) Seek(to time.Duration) error {

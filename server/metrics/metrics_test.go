@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -212,14 +213,19 @@ func TestProtocolDoc_ListsEveryMetric(t *testing.T) {
 	if !ok {
 		t.Fatal("docs/PROTOCOL.md has no section 11 listing the metrics")
 	}
-	for _, name := range []string{"tick_duration_seconds", "rooms", "room_players", "room_tick_duration_seconds",
-		"room_player_ticks_total", "room_player_ticks_starved_total", "room_player_ticks_doubled_total",
-		"room_input_wait_seconds", "room_input_buffer_depth"} {
+	for _, name := range []string{"rooms", "room_players", "room_tick_duration_seconds"} { // declared in rooms.go
 		if !strings.Contains(section, "| `"+server.Namespace+"_"+name+"` |") {
 			t.Errorf("docs/PROTOCOL.md §11 lacks %s", name)
 		}
 	}
-	for _, m := range server.Metrics {
+	checkRows(t, section, server.Metrics)
+	checkRows(t, section, server.InputBufferMetrics)
+}
+
+// checkRows checks that section has a row for each of ms, naming every value of its label.
+func checkRows[S any](t *testing.T, section string, ms []*server.Metric[S]) {
+	t.Helper()
+	for _, m := range ms {
 		row := "| `" + server.Namespace + "_" + m.Name + "` |"
 		i := strings.Index(section, row)
 		if i < 0 {
@@ -231,6 +237,69 @@ func TestProtocolDoc_ListsEveryMetric(t *testing.T) {
 			if !strings.Contains(line, "`"+v+"`") {
 				t.Errorf("docs/PROTOCOL.md §11: %s lacks its label value %q", m.Name, v)
 			}
+		}
+	}
+}
+
+// TestCollector_ExportsEveryDeclaredMetric: every metric declared in the tags of Stats and
+// of InputBufferStats reaches /metrics under its name, with its help and type, labelled
+// as declared (per-room ones by room too); and every tanknet_ family exported is one of
+// them, the rooms' three or the gate's.
+func TestCollector_ExportsEveryDeclaredMetric(t *testing.T) {
+	h := metrics.Handler(func() server.Stats { return server.Stats{Rooms: []server.RoomStats{{Name: "default"}}} }, nil)
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/metrics", nil))
+	body := rec.Body.String()
+	kinds := map[server.MetricKind]string{server.CounterMetric: "counter", server.GaugeMetric: "gauge", server.HistogramMetric: "histogram"}
+	declared := map[string]bool{}
+	check := func(name, help, label string, values []string, kind server.MetricKind, room bool) {
+		full := server.Namespace + "_" + name
+		declared[full] = true
+		for _, want := range []string{"# HELP " + full + " " + help + "\n", "# TYPE " + full + " " + kinds[kind] + "\n"} {
+			if !strings.Contains(body, want) {
+				t.Errorf("/metrics lacks %q", want)
+			}
+		}
+		series := full
+		if kind == server.HistogramMetric {
+			series += "_count"
+		}
+		var labels []string
+		if room {
+			labels = append(labels, `room="default"`)
+		}
+		if label == "" {
+			values = []string{""}
+		}
+		for _, v := range values {
+			ls := labels
+			if label != "" {
+				ls = append(ls[:len(ls):len(ls)], label+`="`+v+`"`)
+			}
+			want := series + " 0\n"
+			if len(ls) > 0 {
+				want = series + "{" + strings.Join(ls, ",") + "} 0\n"
+			}
+			if !strings.Contains(body, want) {
+				t.Errorf("/metrics lacks %q", want)
+			}
+		}
+	}
+	for _, m := range server.Metrics {
+		check(m.Name, m.Help, m.Label, m.Values, m.Kind, false)
+	}
+	for _, m := range server.InputBufferMetrics {
+		check(m.Name, m.Help, m.Label, m.Values, m.Kind, true)
+	}
+	for line := range strings.Lines(body) {
+		name, ok := strings.CutPrefix(line, "# TYPE "+server.Namespace+"_")
+		if !ok {
+			continue
+		}
+		name, _, _ = strings.Cut(name, " ")
+		full := server.Namespace + "_" + name
+		if !declared[full] && !strings.HasPrefix(name, "gate_") && !slices.Contains([]string{"rooms", "room_players", "room_tick_duration_seconds"}, name) {
+			t.Errorf("/metrics exports %s, declared in no tag", full)
 		}
 	}
 }

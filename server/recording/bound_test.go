@@ -2,6 +2,7 @@ package recording
 
 import (
 	"math"
+	"tanknet/world"
 	"testing"
 	"time"
 
@@ -22,11 +23,11 @@ const maxMoveBytes = 50
 // player-second at 20 ticks a second, where an honest client's one move a tick costs a
 // quarter of that.
 func TestRecording_MovesPerPlayerSecondBounded(t *testing.T) {
-	worst := server.AppliedInput{Player: math.MaxUint32, MoveTick: math.MaxUint32,
+	worst := world.AppliedInput{Player: math.MaxUint32, MoveTick: math.MaxUint32,
 		Input: netcode.Input{Turn: -0.123456789, Throttle: 0.987654321}, Duration: 199 * time.Millisecond}
-	empty := proto.Size(TickOf(server.TickRecord{Tick: math.MaxUint32}))
+	empty := proto.Size(TickOf(server.TickRecord{Outcome: world.Outcome{Tick: math.MaxUint32}}))
 	for moves := 1; moves <= 4; moves++ {
-		rec := server.TickRecord{Tick: math.MaxUint32}
+		rec := server.TickRecord{Outcome: world.Outcome{Tick: math.MaxUint32}}
 		for range moves {
 			rec.Applied = append(rec.Applied, worst)
 		}

@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"tanknet/netcode"
+	"tanknet/world"
 )
 
 // stateHash is RecordedTick.state_hash of the tanks ids (in id order) at poses with acks.
@@ -28,10 +29,10 @@ func stateHash(ids []uint32, poses []netcode.Pose, acks []uint32) uint64 {
 }
 
 // hashOf is stateHash of the re-simulated tanks.
-func hashOf(tanks []tank) uint64 {
+func hashOf(tanks []world.TankState) uint64 {
 	ids, poses, acks := make([]uint32, len(tanks)), make([]netcode.Pose, len(tanks)), make([]uint32, len(tanks))
 	for i, t := range tanks {
-		ids[i], poses[i], acks[i] = t.id, t.pose, t.ack
+		ids[i], poses[i], acks[i] = t.ID, t.Pose, t.Ack
 	}
 	return stateHash(ids, poses, acks)
 }

@@ -9,11 +9,12 @@ import (
 	"tanknet/netcode"
 	tankv1 "tanknet/proto/tank/v1"
 	"tanknet/wire"
+	"tanknet/world"
 )
 
 // Match is a server recording held in memory for a viewer: At rebuilds the world at any
 // recorded tick from the nearest keyframe at or before it (or the empty world, for a
-// recording that starts at tick 1), re-simulating the ticks between as Verify does. A
+// recording that starts at tick 1), replaying the ticks between through package world as Verify does. A
 // viewer that moves forward a tick at a time continues from where it was.
 type Match struct {
 	Header *tankv1.RecordingHeader
@@ -23,26 +24,9 @@ type Match struct {
 	ticks  []*tankv1.RecordedTick // ticks[i] is tick first+i
 	keys   []*tankv1.Keyframe     // in tick order
 
-	// The world at the end of tick at, for a viewer stepping forward.
-	at     uint32
-	tanks  []tank
-	combat map[uint32]TankCombat
-}
-
-// TankCombat is a tank's health and wreck as a keyframe recorded them, or as a placement
-// since left them (a placed tank is whole: it joined or respawned).
-type TankCombat struct {
-	Health      uint32
-	Destroyed   bool
-	RespawnTick uint32
-}
-
-// TankState is one tank at the end of a tick.
-type TankState struct {
-	ID   uint32
-	Pose netcode.Pose
-	Ack  uint32
-	TankCombat
+	// The world at the end of tick at, for a viewer stepping forward; nil: start afresh.
+	at    uint32
+	world *world.World
 }
 
 // Load reads a whole recording from r, checking its order as Verify does. A recording with
@@ -109,26 +93,24 @@ func (m *Match) Arena() netcode.Arena { return m.arena }
 func (m *Match) Rules() netcode.Rules { return m.rules }
 
 // At appends to dst the world at the end of tick (clamped to what can be rebuilt), in id
-// order, and returns it with the tick it shows.
-func (m *Match) At(tick uint32, dst []TankState) ([]TankState, uint32, error) {
+// order, and returns it with the tick it shows. A tank's combat state is what the recording
+// says the tick's shots left (and, at a keyframe, what the keyframe says: a file written
+// before ticks recorded their combat has only the keyframes).
+func (m *Match) At(tick uint32, dst []world.TankState) ([]world.TankState, uint32, error) {
 	tick = min(max(tick, m.start()), m.Last())
-	if m.combat == nil || tick < m.at || m.keyBefore(tick) > m.at {
+	if m.world == nil || tick < m.at || m.keyBefore(tick) > m.at {
 		m.reset(tick)
 	}
 	for m.at < tick {
-		t := m.ticks[m.at+1-m.first]
-		var err error
-		if m.tanks, err = step(&m.arena, m.Header.GetContact(), m.tanks, t, netcode.Simulate); err != nil {
-			m.combat = nil // start afresh next time
+		r := replayed(m.ticks[m.at+1-m.first])
+		r.Combat = m.keyCombat(r.Tick, r.Combat)
+		if err := m.world.Replay(r); err != nil {
+			m.world = nil // start afresh next time
 			return dst, m.at, fmt.Errorf("recording: %w", err)
 		}
 		m.at++
-		m.placed(t)
 	}
-	for _, t := range m.tanks {
-		dst = append(dst, TankState{ID: t.id, Pose: t.pose, Ack: t.ack, TankCombat: m.combat[t.id]})
-	}
-	return dst, tick, nil
+	return m.world.State(dst), tick, nil
 }
 
 // start is the first tick At can show: the first keyframe's, or the first tick.
@@ -153,40 +135,31 @@ func (m *Match) keyBefore(tick uint32) uint32 {
 
 // reset starts the world afresh at the last keyframe at or before tick, or before tick 1.
 func (m *Match) reset(tick uint32) {
-	m.tanks, m.combat, m.at = m.tanks[:0], map[uint32]TankCombat{}, 0
+	m.world = world.New(world.Config{Arena: m.arena, Rules: m.rules, Contact: m.Header.GetContact(), MaxPlayers: maxTanks})
+	m.at = 0
 	k := m.keyBefore(tick)
 	if k == 0 {
 		return // a recording from tick 1: the empty world before it
 	}
 	kf := m.keys[slices.IndexFunc(m.keys, func(kf *tankv1.Keyframe) bool { return kf.GetTick() == k })]
-	m.tanks, m.at = tanksOf(kf), k
-	for _, t := range kf.GetTanks() {
-		m.combat[t.GetPlayerId()] = TankCombat{Health: t.GetHealth(), Destroyed: t.GetDestroyed(), RespawnTick: t.GetRespawnTick()}
-	}
+	m.world.Restore(k, tanksOf(kf)) // Load refused a keyframe of more tanks than maxTanks
+	m.at = k
 }
 
-// placed notes tick t's departures, placements and combat changes in the combat state: a
-// placed tank is whole (it joined or respawned), and the tick's combat list says what shots
-// did. A file written before that list existed has only the keyframes: a tank's health
-// between them is the last keyframe's.
-func (m *Match) placed(t *tankv1.RecordedTick) {
-	for _, e := range t.GetEvents() {
-		switch e.GetKind() {
-		case tankv1.WorldEvent_KIND_LEFT:
-			delete(m.combat, e.GetPlayerId())
-		case tankv1.WorldEvent_KIND_PLACED:
-			m.combat[e.GetPlayerId()] = TankCombat{Health: m.rules.MaxHealth}
-		}
+// keyCombat appends to dst every tank's combat state in the keyframe of tick, if there is
+// one, and returns it.
+func (m *Match) keyCombat(tick uint32, dst []world.CombatChange) []world.CombatChange {
+	every := m.Header.GetKeyframeEvery()
+	if every == 0 || tick%every != 0 {
+		return dst
 	}
-	for _, c := range t.GetCombat() {
-		m.combat[c.GetPlayerId()] = TankCombat{Health: c.GetHealth(), Destroyed: c.GetDestroyed(), RespawnTick: c.GetRespawnTick()}
+	i, ok := slices.BinarySearchFunc(m.keys, tick, func(k *tankv1.Keyframe, t uint32) int { return int(int64(k.GetTick()) - int64(t)) })
+	if !ok {
+		return dst
 	}
-	if every := m.Header.GetKeyframeEvery(); every > 0 && m.at%every == 0 {
-		// the tick's keyframe, if recorded, is the truth about health
-		if i, ok := slices.BinarySearchFunc(m.keys, m.at, func(k *tankv1.Keyframe, t uint32) int { return int(int64(k.GetTick()) - int64(t)) }); ok {
-			for _, kt := range m.keys[i].GetTanks() {
-				m.combat[kt.GetPlayerId()] = TankCombat{Health: kt.GetHealth(), Destroyed: kt.GetDestroyed(), RespawnTick: kt.GetRespawnTick()}
-			}
-		}
+	for _, kt := range m.keys[i].GetTanks() {
+		dst = append(dst, world.CombatChange{Player: kt.GetPlayerId(),
+			TankCombat: world.TankCombat{Health: kt.GetHealth(), Destroyed: kt.GetDestroyed(), RespawnTick: kt.GetRespawnTick()}})
 	}
+	return dst
 }

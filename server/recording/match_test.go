@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"strings"
+	"tanknet/world"
 	"testing"
 
 	"tanknet/netcode"
@@ -14,7 +15,7 @@ import (
 )
 
 // hashOfStates is the state hash of tanks as At returns them.
-func hashOfStates(ts []TankState) uint64 {
+func hashOfStates(ts []world.TankState) uint64 {
 	ids, poses, acks := make([]uint32, len(ts)), make([]netcode.Pose, len(ts)), make([]uint32, len(ts))
 	for i, t := range ts {
 		ids[i], poses[i], acks[i] = t.ID, t.Pose, t.Ack
@@ -39,7 +40,7 @@ func TestMatch_AtAnyTickInAnyOrder(t *testing.T) {
 		t.Fatalf("golden: ticks %d..%d, %d keyframes; want a few seconds from tick 1 with keyframes", m.First(), m.Last(), len(m.keys))
 	}
 	order := rand.New(rand.NewPCG(1, 2)).Perm(int(m.Last()))
-	var ts []TankState
+	var ts []world.TankState
 	for _, i := range order {
 		tick := uint32(i) + 1
 		var got uint32
@@ -106,15 +107,15 @@ func headerLen(t *testing.T, data []byte) int {
 // recording (RecordedTick.combat), so At shows each tank's health and wreck as the server had
 // them at every tick, reached forward or back.
 func TestMatch_CombatBetweenKeyframes(t *testing.T) {
-	whole := server.TankCombat{Health: 100}
-	combat := func(tick uint32) server.TankCombat { // player 2's story; player 1 stays whole
+	whole := world.TankCombat{Health: 100}
+	combat := func(tick uint32) world.TankCombat { // player 2's story; player 1 stays whole
 		switch {
 		case tick >= 20:
 			return whole // respawned
 		case tick >= 8:
-			return server.TankCombat{Destroyed: true, RespawnTick: 20}
+			return world.TankCombat{Destroyed: true, RespawnTick: 20}
 		case tick >= 5:
-			return server.TankCombat{Health: 75}
+			return world.TankCombat{Health: 75}
 		}
 		return whole
 	}
@@ -123,13 +124,13 @@ func TestMatch_CombatBetweenKeyframes(t *testing.T) {
 	rec := NewRecorder(&buf, cfg, 100, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	at := netcode.Pose{X: 5, Y: 5}
 	for tick := uint32(1); tick <= 30; tick++ {
-		r := server.TickRecord{Tick: tick, IDs: []uint32{1, 2}, Poses: []netcode.Pose{at, at}, Acks: []uint32{0, 0},
-			Combat: []server.TankCombat{whole, combat(tick)}}
+		r := server.TickRecord{Outcome: world.Outcome{Tick: tick, IDs: []uint32{1, 2}, Poses: []netcode.Pose{at, at}, Acks: []uint32{0, 0},
+			Combat: []world.TankCombat{whole, combat(tick)}}}
 		switch tick {
 		case 1:
-			r.Events = []server.WorldEvent{{Player: 1, Pose: at}, {Player: 2, Pose: at}}
+			r.Events = []world.Event{{Player: 1, Pose: at}, {Player: 2, Pose: at}}
 		case 20:
-			r.Events = []server.WorldEvent{{Player: 2, Pose: at}}
+			r.Events = []world.Event{{Player: 2, Pose: at}}
 		}
 		rec.Tick(r)
 	}
@@ -146,7 +147,7 @@ func TestMatch_CombatBetweenKeyframes(t *testing.T) {
 			t.Fatalf("At(%d): %v, %v", tick, ts, err)
 		}
 		want := combat(tick)
-		if got := ts[1].TankCombat; got != (TankCombat{Health: want.Health, Destroyed: want.Destroyed, RespawnTick: want.RespawnTick}) || ts[0].Health != 100 {
+		if got := ts[1].TankCombat; got != (world.TankCombat{Health: want.Health, Destroyed: want.Destroyed, RespawnTick: want.RespawnTick}) || ts[0].Health != 100 {
 			t.Errorf("At(%d): player 2 %+v (player 1 health %d), the server had %+v", tick, got, ts[0].Health, want)
 		}
 	}

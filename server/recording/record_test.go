@@ -15,8 +15,11 @@ import (
 	"testing"
 	"time"
 
+	"google.golang.org/protobuf/encoding/protodelim"
+	"google.golang.org/protobuf/proto"
+
 	"tanknet/client"
-	"tanknet/netcode"
+	tankv1 "tanknet/proto/tank/v1"
 	"tanknet/server"
 )
 
@@ -123,22 +126,27 @@ func TestGolden(t *testing.T) {
 	}
 }
 
-// TestGolden_AChangedStepIsFoundWhereItFirstShows: the golden recording re-simulated with a
-// movement step that goes 0.1% further (as a changed speed constant would) is found to
-// differ at the first tick where a tank moved under power, and a keyframe names a player
-// and a pose field: what TestGolden reports when the simulation changes.
+// TestGolden_AChangedStepIsFoundWhereItFirstShows: the golden recording re-simulated with
+// tanks 5% faster (its header's arena speed changed, as a changed speed constant would) is
+// found to differ at the first tick where a tank moved under power, and a keyframe names a
+// player and a pose field: what TestGolden reports when the simulation changes.
 func TestGolden_AChangedStepIsFoundWhereItFirstShows(t *testing.T) {
 	data, err := os.ReadFile(goldenPath)
 	if err != nil {
 		t.Fatal(err)
 	}
-	further := func(a *netcode.Arena, p netcode.Pose, in netcode.Input, dt time.Duration) netcode.Pose {
-		q := netcode.Simulate(a, p, in, dt)
-		q.X += 0.001 * (q.X - p.X)
-		q.Y += 0.001 * (q.Y - p.Y)
-		return q
+	hr, err := NewReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
 	}
-	rep, err := verify(bytes.NewReader(data), further)
+	faster := proto.Clone(hr.Header).(*tankv1.RecordingHeader)
+	faster.Arena.Speed *= 1.05
+	var buf bytes.Buffer
+	if _, err := protodelim.MarshalTo(&buf, &tankv1.Record{Kind: &tankv1.Record_Header{Header: faster}}); err != nil {
+		t.Fatal(err)
+	}
+	buf.Write(data[hr.Offset():])
+	rep, err := Verify(bytes.NewReader(buf.Bytes()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,6 +168,6 @@ func TestGolden_AChangedStepIsFoundWhereItFirstShows(t *testing.T) {
 		}
 	}
 	if rep.Exact() || rep.FirstTick != want || rep.First == nil || !strings.HasPrefix(rep.First.Field, "pose.") {
-		t.Errorf("a step 0.1%% longer: %s; want it found at tick %d, with a keyframe naming a pose field", rep, want)
+		t.Errorf("tanks 5%% faster: %s; want it found at tick %d, with a keyframe naming a pose field", rep, want)
 	}
 }

@@ -4,13 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"strconv"
 	"time"
 
 	"tanknet/netcode"
 	tankv1 "tanknet/proto/tank/v1"
 	"tanknet/wire"
+	"tanknet/world"
 )
 
 // Divergence is the first difference found: at the end of Tick, Player's Field was Want
@@ -55,35 +55,23 @@ func (r Report) String() string {
 // Exact reports whether nothing differed.
 func (r Report) Exact() bool { return r.FirstTick == 0 && r.First == nil }
 
-// tank is one tank of the re-simulated world.
-type tank struct {
-	id   uint32
-	pose netcode.Pose
-	ack  uint32
-}
-
-// Verify re-simulates the recording in r with the current netcode: from an empty world
-// when it starts at tick 1, otherwise from its first keyframe, it applies each tick's
-// placements, departures and inputs (and contact, when the recording had it) and compares
-// every later keyframe, tank by tank. Combat (health, wrecks) is not re-simulated; the
-// inputs a wreck was given are recorded as zero, and respawns as placements.
-func Verify(r io.Reader) (Report, error) { return verify(r, netcode.Simulate) }
-
-// simulator is netcode.Simulate's shape: the movement step Verify re-simulates with (a test
-// gives it a changed one, to see Verify find where the change shows first).
-type simulator func(a *netcode.Arena, p netcode.Pose, in netcode.Input, dt time.Duration) netcode.Pose
-
-func verify(r io.Reader, simulate simulator) (Report, error) {
+// Verify re-simulates the recording in r with the current code: from an empty world when
+// it starts at tick 1, otherwise from its first keyframe, it replays each tick's placements,
+// departures, inputs and combat through package world (World.Replay), with contact when the
+// recording had it, and compares every later keyframe, tank by tank. The shots are not
+// judged again: a recording keeps their outcome, the combat each tick left, and a wreck's
+// inputs are recorded as zero and its respawn as a placement.
+func Verify(r io.Reader) (Report, error) {
 	rd, err := NewReader(r)
 	if err != nil {
 		return Report{}, err
 	}
-	arena, err := wire.ArenaFromProto(rd.Header.GetArena())
+	w, err := replayWorld(rd.Header, false)
 	if err != nil {
-		return Report{}, fmt.Errorf("recording: header arena: %w", err)
+		return Report{}, err
 	}
 	var rep Report
-	var tanks []tank
+	var tanks []world.TankState
 	known := rd.Header.GetFirstTick() == 1
 	last := rd.Header.GetFirstTick() - 1
 	for {
@@ -107,9 +95,10 @@ func verify(r io.Reader, simulate simulator) (Report, error) {
 			rep.Ticks++
 			rep.Moves += len(t.GetMoves())
 			if known {
-				if tanks, err = step(&arena, rd.Header.GetContact(), tanks, t, simulate); err != nil {
+				if err := w.Replay(replayed(t)); err != nil {
 					return rep, fmt.Errorf("recording: at byte %d: %w", at, err)
 				}
+				tanks = w.State(tanks[:0])
 				if rep.FirstTick == 0 && t.GetStateHash() != hashOf(tanks) {
 					rep.FirstTick = t.GetTick() // the keyframe at or after it names the field
 				}
@@ -120,7 +109,10 @@ func verify(r io.Reader, simulate simulator) (Report, error) {
 				return rep, fmt.Errorf("recording: at byte %d: keyframe of tick %d after tick %d", at, kf.GetTick(), last)
 			}
 			if !known {
-				tanks, known = tanksOf(kf), true
+				if err := w.Restore(kf.GetTick(), tanksOf(kf)); err != nil {
+					return rep, fmt.Errorf("recording: at byte %d: %w", at, err)
+				}
+				known = true
 				continue
 			}
 			rep.Keyframes++
@@ -139,92 +131,69 @@ func verify(r io.Reader, simulate simulator) (Report, error) {
 // more is refused rather than re-simulated (contact costs the square of the count).
 const maxTanks = 256
 
-// step applies one recorded tick to tanks (in id order) and returns them.
-func step(a *netcode.Arena, contact bool, tanks []tank, t *tankv1.RecordedTick, simulate simulator) ([]tank, error) {
-	find := func(id uint32) int {
-		i, ok := slices.BinarySearchFunc(tanks, id, func(t tank, id uint32) int { return int(int64(t.id) - int64(id)) })
-		if !ok {
-			return -1
-		}
-		return i
+// replayWorld returns the world a recording with header h replays in. Verify needs no
+// rules (it compares no combat) and takes a header without them; a Match needs them.
+func replayWorld(h *tankv1.RecordingHeader, needRules bool) (*world.World, error) {
+	arena, err := wire.ArenaFromProto(h.GetArena())
+	if err != nil {
+		return nil, fmt.Errorf("recording: header arena: %w", err)
 	}
-	for _, e := range t.GetEvents() {
-		id, i := e.GetPlayerId(), find(e.GetPlayerId())
-		switch e.GetKind() {
-		case tankv1.WorldEvent_KIND_LEFT:
-			if i >= 0 {
-				tanks = slices.Delete(tanks, i, i+1)
-			}
-		case tankv1.WorldEvent_KIND_PLACED:
-			p := poseFrom(e.GetPose())
-			if i >= 0 {
-				tanks[i].pose = p
-				continue
-			}
-			if len(tanks) >= maxTanks {
-				return tanks, fmt.Errorf("tick %d: more than %d tanks", t.GetTick(), maxTanks)
-			}
-			j, _ := slices.BinarySearchFunc(tanks, id, func(t tank, id uint32) int { return int(int64(t.id) - int64(id)) })
-			tanks = slices.Insert(tanks, j, tank{id: id, pose: p})
-		default:
-			return tanks, fmt.Errorf("tick %d: event of unknown kind %d", t.GetTick(), e.GetKind())
-		}
+	rules, err := wire.RulesFromProto(h.GetRules())
+	if err != nil && needRules {
+		return nil, fmt.Errorf("recording: header rules: %w", err)
 	}
-	for _, mv := range t.GetMoves() {
-		i := find(mv.GetPlayerId())
-		if i < 0 {
-			return tanks, fmt.Errorf("tick %d: input for player %d, who is not in the world", t.GetTick(), mv.GetPlayerId())
-		}
-		in := netcode.Input{Turn: mv.GetTurn(), Throttle: mv.GetThrottle()}
-		if in.Validate() != nil || mv.GetDurationNs() < 0 || mv.GetDurationNs() > int64(time.Second) {
-			return tanks, fmt.Errorf("tick %d: player %d: input out of range", t.GetTick(), mv.GetPlayerId())
-		}
-		tanks[i].pose = simulate(a, tanks[i].pose, in, time.Duration(mv.GetDurationNs()))
-		tanks[i].ack = mv.GetMoveTick()
-	}
-	if contact && len(tanks) > 1 {
-		poses := make([]netcode.Pose, len(tanks))
-		for i := range tanks {
-			poses[i] = tanks[i].pose
-		}
-		netcode.ResolveContacts(a, poses)
-		for i := range tanks {
-			tanks[i].pose = poses[i]
-		}
-	}
-	return tanks, nil
+	return world.New(world.Config{Arena: arena, Rules: rules, Contact: h.GetContact(), MaxPlayers: maxTanks}), nil
 }
 
-func tanksOf(kf *tankv1.Keyframe) []tank {
-	out := make([]tank, 0, len(kf.GetTanks()))
+// replayed is recorded tick t as the world replays it.
+func replayed(t *tankv1.RecordedTick) *world.Recorded {
+	r := &world.Recorded{Tick: t.GetTick()}
+	for _, e := range t.GetEvents() {
+		r.Events = append(r.Events, world.Event{Player: e.GetPlayerId(), Left: e.GetKind() == tankv1.WorldEvent_KIND_LEFT, Pose: poseFrom(e.GetPose())})
+	}
+	for _, mv := range t.GetMoves() {
+		r.Moves = append(r.Moves, world.AppliedInput{Player: mv.GetPlayerId(), MoveTick: mv.GetMoveTick(),
+			Input: netcode.Input{Turn: mv.GetTurn(), Throttle: mv.GetThrottle()}, Duration: time.Duration(mv.GetDurationNs())})
+	}
+	for _, c := range t.GetCombat() {
+		r.Combat = append(r.Combat, world.CombatChange{Player: c.GetPlayerId(),
+			TankCombat: world.TankCombat{Health: c.GetHealth(), Destroyed: c.GetDestroyed(), RespawnTick: c.GetRespawnTick()}})
+	}
+	return r
+}
+
+// tanksOf is every tank of keyframe kf.
+func tanksOf(kf *tankv1.Keyframe) []world.TankState {
+	out := make([]world.TankState, 0, len(kf.GetTanks()))
 	for _, t := range kf.GetTanks() {
-		out = append(out, tank{id: t.GetPlayerId(), pose: poseFrom(t.GetPose()), ack: t.GetAck()})
+		out = append(out, world.TankState{ID: t.GetPlayerId(), Pose: poseFrom(t.GetPose()), Ack: t.GetAck(),
+			TankCombat: world.TankCombat{Health: t.GetHealth(), Destroyed: t.GetDestroyed(), RespawnTick: t.GetRespawnTick()}})
 	}
 	return out
 }
 
 // compare returns the first difference between want and got at the end of tick, nil if none.
-func compare(tick uint32, want, got []tank) *Divergence {
+func compare(tick uint32, want, got []world.TankState) *Divergence {
 	for i := 0; i < max(len(want), len(got)); i++ {
 		switch {
 		case i >= len(want):
-			return &Divergence{Tick: tick, Player: got[i].id, Field: "present", Want: "absent", Got: "present"}
+			return &Divergence{Tick: tick, Player: got[i].ID, Field: "present", Want: "absent", Got: "present"}
 		case i >= len(got):
-			return &Divergence{Tick: tick, Player: want[i].id, Field: "present", Want: "present", Got: "absent"}
-		case want[i].id != got[i].id:
-			return &Divergence{Tick: tick, Field: "player id", Want: fmt.Sprint(want[i].id), Got: fmt.Sprint(got[i].id)}
+			return &Divergence{Tick: tick, Player: want[i].ID, Field: "present", Want: "present", Got: "absent"}
+		case want[i].ID != got[i].ID:
+			return &Divergence{Tick: tick, Field: "player id", Want: fmt.Sprint(want[i].ID), Got: fmt.Sprint(got[i].ID)}
 		}
 		w, g := want[i], got[i]
 		for _, f := range []struct {
 			name string
 			a, b float64
-		}{{"pose.x", w.pose.X, g.pose.X}, {"pose.y", w.pose.Y, g.pose.Y}, {"pose.heading", w.pose.Heading, g.pose.Heading}} {
+		}{{"pose.x", w.Pose.X, g.Pose.X}, {"pose.y", w.Pose.Y, g.Pose.Y}, {"pose.heading", w.Pose.Heading, g.Pose.Heading}} {
 			if f.a != f.b {
-				return &Divergence{Tick: tick, Player: w.id, Field: f.name, Want: fmtFloat(f.a), Got: fmtFloat(f.b)}
+				return &Divergence{Tick: tick, Player: w.ID, Field: f.name, Want: fmtFloat(f.a), Got: fmtFloat(f.b)}
 			}
 		}
-		if w.ack != g.ack {
-			return &Divergence{Tick: tick, Player: w.id, Field: "ack", Want: fmt.Sprint(w.ack), Got: fmt.Sprint(g.ack)}
+		if w.Ack != g.Ack {
+			return &Divergence{Tick: tick, Player: w.ID, Field: "ack", Want: fmt.Sprint(w.Ack), Got: fmt.Sprint(g.Ack)}
 		}
 	}
 	return nil

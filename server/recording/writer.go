@@ -15,6 +15,7 @@ import (
 	tankv1 "tanknet/proto/tank/v1"
 	"tanknet/server"
 	"tanknet/wire"
+	"tanknet/world"
 )
 
 // Magic opens every recording's header; FormatVersion is the newest format this package
@@ -86,7 +87,7 @@ func (r *Recorder) Tick(rec server.TickRecord) {
 // copyTick makes dst a copy of src that shares no memory with it (the world reuses its
 // slices the next tick), reusing dst's slices.
 func copyTick(dst, src *server.TickRecord) {
-	*dst = server.TickRecord{Tick: src.Tick, Now: src.Now,
+	*dst = server.TickRecord{Now: src.Now, Outcome: world.Outcome{Tick: src.Tick,
 		IDs:     append(dst.IDs[:0], src.IDs...),
 		Poses:   append(dst.Poses[:0], src.Poses...),
 		Acks:    append(dst.Acks[:0], src.Acks...),
@@ -94,7 +95,7 @@ func copyTick(dst, src *server.TickRecord) {
 		Applied: append(dst.Applied[:0], src.Applied...),
 		Starved: append(dst.Starved[:0], src.Starved...),
 		Events:  append(dst.Events[:0], src.Events...),
-	}
+	}}
 }
 
 // write turns queued ticks into records and writes them until the queue closes or a write
@@ -220,13 +221,13 @@ func poseOf(p netcode.Pose) *tankv1.RecordedPose {
 
 // combatLog is each tank's combat state at the end of the last tick written, for
 // RecordedTick.combat: what changed since.
-type combatLog struct{ last, next map[uint32]server.TankCombat }
+type combatLog struct{ last, next map[uint32]world.TankCombat }
 
 // changes returns the tanks of rec whose combat state differs from the last tick's (or that
 // were not in it), in rec's order (id order), and remembers rec's.
 func (l *combatLog) changes(rec *server.TickRecord) []*tankv1.CombatChange {
 	if l.next == nil {
-		l.last, l.next = map[uint32]server.TankCombat{}, map[uint32]server.TankCombat{}
+		l.last, l.next = map[uint32]world.TankCombat{}, map[uint32]world.TankCombat{}
 	}
 	clear(l.next)
 	var out []*tankv1.CombatChange

@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"tanknet/world"
 	"testing"
 	"time"
 
@@ -22,14 +23,14 @@ import (
 
 // syntheticTick is a tick of n players, each with one applied input.
 func syntheticTick(tick uint32, n int) server.TickRecord {
-	rec := server.TickRecord{Tick: tick}
+	rec := server.TickRecord{Outcome: world.Outcome{Tick: tick}}
 	for i := range n {
 		id := uint32(i + 1)
 		rec.IDs = append(rec.IDs, id)
 		rec.Poses = append(rec.Poses, netcode.Pose{X: float64(i), Y: float64(tick) / 8, Heading: 0.5})
 		rec.Acks = append(rec.Acks, tick)
-		rec.Combat = append(rec.Combat, server.TankCombat{Health: 100})
-		rec.Applied = append(rec.Applied, server.AppliedInput{Player: id, MoveTick: tick,
+		rec.Combat = append(rec.Combat, world.TankCombat{Health: 100})
+		rec.Applied = append(rec.Applied, world.AppliedInput{Player: id, MoveTick: tick,
 			Input: netcode.Input{Turn: 0.3, Throttle: 1}, Duration: netcode.StepInterval})
 	}
 	return rec

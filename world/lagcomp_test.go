@@ -1,4 +1,4 @@
-package server
+package world
 
 import (
 	"math"
@@ -6,26 +6,24 @@ import (
 	"time"
 
 	"tanknet/netcode"
-	tankv1 "tanknet/proto/tank/v1"
-	"tanknet/wire"
 )
 
-// arrival is a snapshot state of the mark on its way to the shooter's client.
-type arrival struct {
+// inFlightState is a snapshot state of the mark on its way to the shooter's client.
+type inFlightState struct {
 	at    time.Duration
 	state netcode.State
 }
 
 // TestLagComp_RewoundPoseIsTheDrawnPoseBitForBit drives a world tick by tick and a client's
 // Interpolator frame by frame (60 Hz) in one loop, with the mark's snapshots delayed by a
-// jittery link, a burst of them lost (holds) and one teleport. At every frame the server's
+// jittery link, a burst of them lost (holds) and one teleport. At every frame the world's
 // rewound pose for the client's View must equal what the client drew, bit for bit. Then the
 // shooter fires at the drawn mark once from a bracketed, a held and a teleported frame: the
-// server's verdict and target pose must be the client's own.
+// world's verdict and target pose must be the client's own.
 func TestLagComp_RewoundPoseIsTheDrawnPoseBitForBit(t *testing.T) {
 	d := newDuel(t, nil)
 	ip := netcode.NewInterpolator(netcode.DefaultInterpConfig())
-	var inFlight []arrival
+	var inFlight []inFlightState
 	frame := time.Second / 60
 	fired := map[string]bool{}
 	seen := map[string]int{}
@@ -43,9 +41,14 @@ func TestLagComp_RewoundPoseIsTheDrawnPoseBitForBit(t *testing.T) {
 			if k >= 30 && k < 36 { // a burst of loss: the client holds
 				continue
 			}
-			ps := decodeFrame(d.shooterPeer.snapshot).GetSnapshot().GetPlayers()[1]
+			// The mark's state as the tick's snapshot carries it (the server sends the
+			// outcome's pose and ack: TestWorld_AppliesInputsInOrderLikeReplay in server).
+			if d.out.IDs[1] != d.mark.id {
+				t.Fatalf("tick %d: outcome ids %v, want the mark second", k, d.out.IDs)
+			}
+			state := netcode.State{Tick: k, Pose: d.out.Poses[1], Ack: d.out.Acks[1]}
 			latency := 40*time.Millisecond + time.Duration(k%5)*7*time.Millisecond
-			inFlight = append(inFlight, arrival{at: time.Duration(k)*netcode.StepInterval + latency, state: wire.StateFromProto(ps)})
+			inFlight = append(inFlight, inFlightState{at: time.Duration(k)*netcode.StepInterval + latency, state: state})
 		}
 		n := 0
 		for _, a := range inFlight {
@@ -72,7 +75,7 @@ func TestLagComp_RewoundPoseIsTheDrawnPoseBitForBit(t *testing.T) {
 		seen[kind]++
 		rewound, ok := d.w.hist.rewound(d.mark.id, v)
 		if !ok || rewound != drawn {
-			t.Fatalf("frame %d (%s, view %v): server rewound %v (%v), client drew %v", f, kind, v, rewound, ok, drawn)
+			t.Fatalf("frame %d (%s, view %v): world rewound %v (%v), client drew %v", f, kind, v, rewound, ok, drawn)
 		}
 		if fired[kind] || d.move+1 < readyAt {
 			continue
@@ -89,9 +92,8 @@ func TestLagComp_RewoundPoseIsTheDrawnPoseBitForBit(t *testing.T) {
 		}
 		d.shooter.pose = shooter
 		r := d.fire(true, netcode.TankView{ID: d.mark.id, View: v})
-		got := netcode.Pose{X: r.GetTargetPosition().GetX(), Y: r.GetTargetPosition().GetY(), Heading: r.GetTargetRotation()}
-		if r.GetVerdict() != tankv1.ShotVerdict_SHOT_VERDICT_HIT || got != drawn || r.GetEnd().GetX() != verdict.EndX || r.GetEnd().GetY() != verdict.EndY {
-			t.Errorf("%s shot at view %v: server said %v, the client drew the mark at %v and saw the shell stop at (%v, %v)",
+		if r.Verdict != netcode.VerdictHit || r.TargetPose != drawn || r.EndX != verdict.EndX || r.EndY != verdict.EndY {
+			t.Errorf("%s shot at view %v: world said %+v, the client drew the mark at %v and saw the shell stop at (%v, %v)",
 				kind, v, r, drawn, verdict.EndX, verdict.EndY)
 		}
 		fired[kind] = true

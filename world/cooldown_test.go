@@ -1,66 +1,65 @@
-package server
+package world
 
 import (
 	"testing"
 	"time"
 
 	"tanknet/netcode"
-	tankv1 "tanknet/proto/tank/v1"
 )
 
 // rapidFire is a world with an attacker that fires behind every move it sends, an honest
 // player that fires whenever its cooldown in 50 ms moves allows, and a bystander to aim at.
 type rapidFire struct {
 	t                      *testing.T
-	w                      *world
-	attacker, honest       *fakePeer
+	w                      *World
+	attacker, honest       *Tank
 	attackMove, honestMove uint32
 	accepted               []uint32 // server ticks of the attacker's accepted shots
 	honestFired            int
 }
 
 func newRapidFire(t *testing.T) *rapidFire {
-	w := newTestWorld(t, func(c *Config) { c.Rules.SpawnProtection = 0 })
-	r := &rapidFire{t: t, w: w}
-	_, r.attacker = mustJoin(t, w, 0, "attacker")
-	r.attacker.mode = modeOnArrival // what an attacker asks for: every move it sends, at once
-	_, r.honest = mustJoin(t, w, 0, "honest")
-	mustJoin(t, w, 0, "bystander")
+	cfg := testConfig()
+	cfg.Rules.SpawnProtection = 0
+	r := &rapidFire{t: t, w: New(cfg)}
+	// What an attacker asks for: every move it sends, at once.
+	r.attacker = mustJoin(t, r.w, 1, &testClient{mode: ModeOnArrival})
+	r.honest = mustJoin(t, r.w, 2, &testClient{})
+	mustJoin(t, r.w, 3, &testClient{}) // the bystander
 	return r
 }
 
 // tick runs one server tick in which the attacker sends moves of d ms adding up to spend
-// (nothing when spend is 0) with a Fire behind each of the last maxFiresPerTick (what a
+// (nothing when spend is 0) with a Fire behind each of the last MaxFiresPerTick (what a
 // session passes on; the pose of older moves would be forgotten by the time they are
-// judged), and the honest player one 50 ms move,
-// firing every cooldown's worth of moves. It checks every honest shot is accepted.
+// judged), and the honest player one 50 ms move, firing every cooldown's worth of moves. It
+// checks every honest shot is judged in its tick and accepted.
 func (r *rapidFire) tick(d, spend time.Duration) {
 	r.t.Helper()
 	n := int(spend / d)
 	for i := range n {
 		r.attackMove++
-		r.attacker.inputs = append(r.attacker.inputs, netcode.PendingInput{Tick: r.attackMove, Duration: d})
-		if i >= n-maxFiresPerTick {
-			r.attacker.fires = append(r.attacker.fires, netcode.ShotRequest{MoveTick: r.attackMove})
+		r.w.Queue(r.attacker, netcode.PendingInput{Tick: r.attackMove, Duration: d}, -1)
+		if i >= n-MaxFiresPerTick {
+			r.w.Fire(r.attacker, netcode.ShotRequest{MoveTick: r.attackMove}) // dropped unjudged if too many wait
 		}
 	}
 	r.honestMove++
-	r.honest.inputs = append(r.honest.inputs, netcode.PendingInput{Tick: r.honestMove, Duration: netcode.StepInterval})
+	r.w.Queue(r.honest, netcode.PendingInput{Tick: r.honestMove, Duration: netcode.StepInterval}, -1)
 	honestFires := r.honestMove%netcode.Ticks(r.w.cfg.Rules.Cooldown) == 1
 	if honestFires {
-		r.honest.fires = append(r.honest.fires, netcode.ShotRequest{MoveTick: r.honestMove})
+		r.w.Fire(r.honest, netcode.ShotRequest{MoveTick: r.honestMove})
 	}
-	r.attacker.control, r.honest.control = nil, nil
-	r.w.step(time.Duration(r.w.tick+1) * netcode.StepInterval)
-	for _, m := range r.attacker.control {
-		if res := m.GetShotResult(); res != nil && res.GetVerdict() != tankv1.ShotVerdict_SHOT_VERDICT_REFUSED {
-			r.accepted = append(r.accepted, r.w.tick)
+	out := runTick(r.w)
+	for _, js := range out.Shots {
+		if js.Shooter == r.attacker.id && js.Result.Verdict != netcode.VerdictRefused {
+			r.accepted = append(r.accepted, out.Tick)
 		}
 	}
 	if honestFires {
 		r.honestFired++
-		if res := lastShotResult(r.honest); res.GetVerdict() == tankv1.ShotVerdict_SHOT_VERDICT_REFUSED {
-			r.t.Errorf("tick %d: the honest player's shot was refused: %v", r.w.tick, res)
+		if js, ok := shotOf(out, r.honest.id); !ok || js.Result.Verdict == netcode.VerdictRefused {
+			r.t.Errorf("tick %d: the honest player's shot was refused or not judged: %+v (judged %v)", out.Tick, js.Result, ok)
 		}
 	}
 }
@@ -105,7 +104,7 @@ func TestCooldown_TinyMovesDoNotFireFaster(t *testing.T) {
 		t.Run(tc.d.String(), func(t *testing.T) {
 			r := newRapidFire(t)
 			for range 200 { // 10 s
-				r.tick(tc.d, time.Duration(r.w.cfg.maxInputsPerTick())*tc.d)
+				r.tick(tc.d, time.Duration(r.w.cfg.MaxInputsPerTick())*tc.d)
 			}
 			r.checkRate("moves of "+tc.d.String(), tc.least)
 			if r.honestFired < 7 {

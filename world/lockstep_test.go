@@ -1,4 +1,4 @@
-package netcode_test
+package world_test
 
 import (
 	"math"
@@ -35,7 +35,7 @@ func TestLockstep_NoContactResidualIsExactlyZero(t *testing.T) {
 	starts := []netcode.Pose{{X: 4, Y: 4}, {X: 35, Y: 20, Heading: math.Pi}, {X: 20, Y: 4, Heading: 1}}
 	for _, pr := range profiles {
 		t.Run(pr.name, func(t *testing.T) {
-			w := newWorld(t, 1, pr, false, starts, steadyWander())
+			w := newLockstep(t, 1, pr, false, starts, steadyWander())
 			w.run(20 * time.Second)
 			if w.residualFails != 0 {
 				t.Errorf("%d reconciliations had a non-zero residual, want 0", w.residualFails)
@@ -49,7 +49,7 @@ func TestLockstep_NoContactResidualIsExactlyZero(t *testing.T) {
 			}
 			w.stop(2 * time.Second)
 			for _, c := range w.clients {
-				if got, want := c.local.Predicted(), w.srv.poses[c.id]; got != want || c.local.Visible() != want {
+				if got, want := c.local.Predicted(), w.srv.tanks[c.id].Pose(); got != want || c.local.Visible() != want {
 					t.Errorf("player %d at rest: Predicted() = %v, Visible() = %v, server has %v", c.id, got, c.local.Visible(), want)
 				}
 			}
@@ -73,7 +73,7 @@ func TestLockstep_ContactCorrectsWithinBounds(t *testing.T) {
 	budget := netcode.DefaultCorrectionConfig().Budget
 	for _, pr := range profiles {
 		t.Run(pr.name, func(t *testing.T) {
-			w := newWorld(t, 2, pr, true, starts, ram)
+			w := newLockstep(t, 2, pr, true, starts, ram)
 			w.run(3 * time.Second) // run checks every frame that offsets stay below the snap threshold
 			for _, c := range w.clients {
 				c.drive = func(time.Duration) netcode.Input { return netcode.Input{Throttle: -1} }
@@ -95,7 +95,7 @@ func TestLockstep_ContactCorrectsWithinBounds(t *testing.T) {
 				if c.local.Correcting() || lc.CorrectionsStarted != lc.CorrectionsConverged+lc.CorrectionsEscalated {
 					t.Errorf("player %d: at rest correcting=%v, Counters() = %+v: every correction must end", c.id, c.local.Correcting(), lc)
 				}
-				if got, want := c.local.Visible(), w.srv.poses[c.id]; got != want {
+				if got, want := c.local.Visible(), w.srv.tanks[c.id].Pose(); got != want {
 					t.Errorf("player %d at rest: Visible() = %v, server has %v", c.id, got, want)
 				}
 			}
@@ -111,7 +111,7 @@ func TestLockstep_ServerTimelineHoldsLessUnderBursts(t *testing.T) {
 	starts := []netcode.Pose{{X: 4, Y: 4}, {X: 35, Y: 20, Heading: math.Pi}}
 	for _, pr := range profiles[1:] { // the profiles with jitter and retransmission bursts
 		for seed := uint64(10); seed < 13; seed++ {
-			w := newWorld(t, seed, pr, false, starts, steadyWander())
+			w := newLockstep(t, seed, pr, false, starts, steadyWander())
 			w.run(30 * time.Second)
 			recv, adapt := w.holds()
 			t.Logf("%s seed %d: holds receive %d, server %d", pr.name, seed, recv, adapt)

@@ -1,4 +1,4 @@
-package server
+package world
 
 import (
 	"cmp"
@@ -34,12 +34,12 @@ func newHistory(ticks int) *history {
 }
 
 // record stores the tanks of tick, overwriting the slot of the tick len(ring) earlier.
-func (h *history) record(tick uint32, players []*player) {
+func (h *history) record(tick uint32, tanks []*Tank) {
 	slot := &h.ring[int(tick)%len(h.ring)]
 	slot.tick = tick
 	slot.tanks = slot.tanks[:0]
-	for _, p := range players {
-		slot.tanks = append(slot.tanks, tankAt{id: p.id, pose: p.pose, destroyed: p.destroyed})
+	for _, t := range tanks {
+		slot.tanks = append(slot.tanks, tankAt{id: t.id, pose: t.pose, destroyed: t.destroyed})
 	}
 }
 
@@ -85,14 +85,14 @@ type movePose struct {
 // 20 Hz, far more than the one or two ticks between a MoveInput and the Fire behind it.
 const moveHistory = 32
 
-// recordMove remembers p's pose after applying move tick.
-func (p *player) recordMove(tick uint32) {
-	p.moves[int(tick)%moveHistory] = movePose{tick: tick, pose: p.pose, granted: p.granted}
+// recordMove remembers t's pose after applying move tick.
+func (t *Tank) recordMove(tick uint32) {
+	t.moves[int(tick)%moveHistory] = movePose{tick: tick, pose: t.pose, granted: t.granted}
 }
 
-// moveAt returns p's pose and game time after move tick, and false when it is no longer
+// moveAt returns t's pose and game time after move tick, and false when it is no longer
 // remembered.
-func (p *player) moveAt(tick uint32) (movePose, bool) {
-	m := p.moves[int(tick)%moveHistory]
+func (t *Tank) moveAt(tick uint32) (movePose, bool) {
+	m := t.moves[int(tick)%moveHistory]
 	return m, m.tick == tick && tick != 0
 }

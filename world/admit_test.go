@@ -1,4 +1,4 @@
-package server
+package world
 
 import (
 	"math"
@@ -10,7 +10,7 @@ import (
 )
 
 func TestAdmit(t *testing.T) {
-	cfg := DefaultConfig()
+	cfg := Config{InputLead: 120, MaxInputDuration: 200 * time.Millisecond}
 	in := func(tick uint32, turn, throttle float64, ms int) netcode.PendingInput {
 		return netcode.PendingInput{Tick: tick, Input: netcode.Input{Turn: turn, Throttle: throttle}, Duration: time.Duration(ms) * time.Millisecond}
 	}
@@ -38,7 +38,7 @@ func TestAdmit(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, v, _, reason := admit(tt.in, tt.last, tt.ack, cfg.inputLead(), &cfg)
+			got, v, _, reason := admit(tt.in, tt.last, tt.ack, cfg.InputLead, &cfg)
 			if v != tt.want {
 				t.Fatalf("admit(%+v, last %d, ack %d) verdict = %v, want %v (reason %q)", tt.in, tt.last, tt.ack, v, tt.want, reason)
 			}
@@ -49,20 +49,5 @@ func TestAdmit(t *testing.T) {
 				t.Errorf("admit(%+v) reason = %q, want it to mention %q", tt.in, reason, tt.reason)
 			}
 		})
-	}
-}
-
-func TestCleanName(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{"  ada  ", "ada"},
-		{"", "tank-7"},
-		{"   ", "tank-7"},
-		{"bad\xffutf8", "badutf8"},
-		{strings.Repeat("é", 20), strings.Repeat("é", 16)}, // 2 bytes each: cut at 32 bytes, on a rune boundary
-	}
-	for _, tt := range tests {
-		if got := cleanName(tt.in, 7); got != tt.want {
-			t.Errorf("cleanName(%q) = %q, want %q", tt.in, got, tt.want)
-		}
 	}
 }

@@ -1,4 +1,4 @@
-package netcode_test
+package world_test
 
 import (
 	"math"
@@ -7,10 +7,12 @@ import (
 	"time"
 
 	"tanknet/netcode"
+	"tanknet/world"
 )
 
-// The lockstep world: a tiny authoritative server, client netcode and a seeded model of a
-// KCP link, all advanced by one loop at 60 frames per second. No sockets, no sleeps, no wall
+// The lockstep world: the authoritative world (package world, the one the server runs),
+// client netcode and a seeded model of a KCP link, all advanced by one loop at 60 frames per
+// second. No sockets, no sleeps, no wall
 // clock: a failing seed replays exactly. The tests that drive it are in lockstep_test.go.
 
 const fps60 = time.Second / 60
@@ -65,37 +67,58 @@ type profile struct {
 
 func (p profile) rto() time.Duration { return p.rtt + 4*p.jitter + 50*time.Millisecond }
 
-// server applies each MoveInput with netcode.Simulate in tick order as it arrives, steps the
-// world every 50 ms, and remembers every tick's poses as ground truth.
+// server is package world applying each MoveInput as it arrives (the server's "on arrival"
+// mode, within its time budget), ticking every 50 ms, and remembering every tick's poses as
+// ground truth.
 type server struct {
-	arena   *netcode.Arena
-	contact bool
-	tick    uint32
-	poses   []netcode.Pose
-	acks    []uint32
+	world   *world.World
+	tanks   []*world.Tank    // by player index; player i has id i+1
 	history [][]netcode.Pose // history[k] = poses in the snapshot of tick k
 	touches int
 }
 
-func (s *server) apply(player int, in netcode.PendingInput) {
-	if in.Tick <= s.acks[player] {
-		return // stale
-	}
-	s.poses[player] = netcode.Simulate(s.arena, s.poses[player], in.Input, in.Duration)
-	s.acks[player] = in.Tick
+// lockstepConfig is the world of the lockstep tests: the default arena and the server's
+// default input limits, inputs applied on arrival.
+func lockstepConfig(a netcode.Arena, contact bool, players int) world.Config {
+	return world.Config{Arena: a, Rules: netcode.DefaultRules(), Contact: contact, MaxPlayers: players,
+		InputOnArrival: true, InputLead: 120, MaxInputDuration: 200 * time.Millisecond,
+		TimeSlack: 250 * time.Millisecond, MaxSimPerTick: 200 * time.Millisecond, MaxSimPerSecond: 2 * time.Second}
 }
 
-func (s *server) step() []netcode.State {
-	s.tick++
-	if s.contact {
-		s.touches += netcode.ResolveContacts(s.arena, s.poses)
+// newServer places one tank per start pose in a new world.
+func newServer(t *testing.T, a netcode.Arena, contact bool, starts []netcode.Pose) *server {
+	s := &server{world: world.New(lockstepConfig(a, contact, len(starts))), history: [][]netcode.Pose{starts}}
+	for i, p := range starts {
+		if _, err := s.world.Join(uint32(i+1), nil, 0); err != nil {
+			t.Fatal(err)
+		}
+		tank, err := s.world.Place(uint32(i+1), p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.tanks = append(s.tanks, tank)
 	}
-	s.history = append(s.history, append([]netcode.Pose(nil), s.poses...))
-	out := make([]netcode.State, len(s.poses))
-	for i, p := range s.poses {
+	return s
+}
+
+// apply hands the world one MoveInput of player's, arrived at now.
+func (s *server) apply(player int, in netcode.PendingInput, now time.Duration) {
+	s.world.Queue(s.tanks[player], in, now)
+}
+
+// step runs one tick at now and returns every tank's state as its snapshot carries it.
+func (s *server) step(t *testing.T, now time.Duration) []netcode.State {
+	o := s.world.Tick(now)
+	if len(o.Dropped) > 0 {
+		t.Fatalf("tick %d: the world dropped %+v", o.Tick, o.Dropped)
+	}
+	s.touches += int(o.Counts.Contacts)
+	s.history = append(s.history, append([]netcode.Pose(nil), o.Poses...))
+	out := make([]netcode.State, len(o.Poses))
+	for i, p := range o.Poses {
 		// What travels is the wire grid's integers, decoded by the client: the residual
 		// stays 0 only because the server stores exactly these values.
-		out[i] = netcode.State{Tick: s.tick, Pose: netcode.ToGrid(p).Pose(), Ack: s.acks[i]}
+		out[i] = netcode.State{Tick: o.Tick, Pose: netcode.ToGrid(p).Pose(), Ack: o.Acks[i]}
 	}
 	return out
 }
@@ -122,7 +145,7 @@ type client struct {
 	runFor time.Duration
 }
 
-type world struct {
+type lockstep struct {
 	t       *testing.T
 	arena   netcode.Arena
 	srv     *server
@@ -134,16 +157,15 @@ type world struct {
 	worstRemote   float64
 }
 
-// newWorld makes a server and one client per start pose. drive returns player p's input.
-func newWorld(t *testing.T, seed uint64, pr profile, contact bool, starts []netcode.Pose,
-	drive func(p int, rng *rand.Rand, now time.Duration) netcode.Input) *world {
-	w := &world{t: t, arena: netcode.DefaultArena()}
+// newLockstep makes a world and one client per start pose. drive returns player p's input.
+func newLockstep(t *testing.T, seed uint64, pr profile, contact bool, starts []netcode.Pose,
+	drive func(p int, rng *rand.Rand, now time.Duration) netcode.Input) *lockstep {
+	w := &lockstep{t: t, arena: netcode.DefaultArena()}
 	starts = append([]netcode.Pose(nil), starts...)
 	for i := range starts {
 		starts[i] = w.arena.Snap(starts[i]) // a server spawns tanks on the wire grid
 	}
-	w.srv = &server{arena: &w.arena, contact: contact, poses: append([]netcode.Pose(nil), starts...),
-		acks: make([]uint32, len(starts)), history: [][]netcode.Pose{append([]netcode.Pose(nil), starts...)}}
+	w.srv = newServer(t, w.arena, contact, starts)
 	adaptive := netcode.DefaultInterpConfig()
 	adaptive.Timeline = netcode.ServerTimeline
 	for i, p := range starts {
@@ -171,9 +193,9 @@ func newWorld(t *testing.T, seed uint64, pr profile, contact bool, starts []netc
 }
 
 // run advances the world by d in 60 FPS frames, checking every frame.
-func (w *world) run(d time.Duration) {
+func (w *lockstep) run(d time.Duration) {
 	corr := netcode.DefaultCorrectionConfig()
-	nextTick := time.Duration(w.srv.tick+1) * netcode.StepInterval
+	nextTick := time.Duration(w.srv.world.LastTick()+1) * netcode.StepInterval
 	for end := w.now + d; w.now < end; {
 		frameStart := w.now
 		w.now = time.Duration(int64(w.now/fps60)+1) * fps60 // frame boundaries at i/60 s
@@ -183,10 +205,10 @@ func (w *world) run(d time.Duration) {
 		for ; nextTick <= w.now; nextTick += netcode.StepInterval {
 			for _, c := range w.clients {
 				for _, in := range c.up.recv(nextTick) {
-					w.srv.apply(c.id, in)
+					w.srv.apply(c.id, in, nextTick)
 				}
 			}
-			states := w.srv.step()
+			states := w.srv.step(w.t, nextTick)
 			for _, c := range w.clients {
 				c.down.send(nextTick, states)
 			}
@@ -229,7 +251,7 @@ func (w *world) run(d time.Duration) {
 }
 
 // stop lets every driver release the controls and runs the world for d more.
-func (w *world) stop(d time.Duration) {
+func (w *lockstep) stop(d time.Duration) {
 	for _, c := range w.clients {
 		c.drive = func(time.Duration) netcode.Input { return netcode.Input{} }
 	}
@@ -238,7 +260,7 @@ func (w *world) stop(d time.Duration) {
 
 // checkRemotes samples c's remote tanks on both timelines and compares every bracketed pose
 // with the server's pose at the tick it claims to show.
-func (w *world) checkRemotes(c *client) {
+func (w *lockstep) checkRemotes(c *client) {
 	for p := range w.clients {
 		if p == c.id {
 			continue
@@ -261,7 +283,7 @@ func (w *world) checkRemotes(c *client) {
 }
 
 // holds returns the hold counts of all remote interpolators, per timeline.
-func (w *world) holds() (recv, adapt int) {
+func (w *lockstep) holds() (recv, adapt int) {
 	for _, c := range w.clients {
 		for p := range w.clients {
 			if p != c.id {

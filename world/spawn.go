@@ -1,4 +1,4 @@
-package server
+package world
 
 import (
 	"math"
@@ -24,11 +24,11 @@ const spawnHash = 2654435761
 // are taken, a free point of a lattice over the whole field (clear of tanks and obstacles,
 // facing the centre), searched from a place that moves on with every id; and when even
 // that is full, a spawn point derived from the next id.
-func (w *world) spawnPose() netcode.Pose {
+func (w *World) spawnPose() netcode.Pose {
 	a := &w.cfg.Arena
 	clear := 4 * a.TankRadius
 	free := func(p netcode.Pose) bool {
-		return !slices.ContainsFunc(w.players, func(o *player) bool { return o.pose.Distance(p) < clear })
+		return !slices.ContainsFunc(w.tanks, func(o *Tank) bool { return o.pose.Distance(p) < clear })
 	}
 	scale := func(p netcode.Pose) netcode.Pose { // fit the points to any arena size, on the wire grid
 		x, y := a.Contain(p.X/40*a.Width, p.Y/25*a.Height)

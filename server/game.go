@@ -1,0 +1,487 @@
+package server
+
+import (
+	"fmt"
+	"log/slog"
+	"slices"
+	"sync/atomic"
+	"time"
+
+	"tanknet/netcode"
+	tankv1 "tanknet/proto/tank/v1"
+	"tanknet/transport"
+	"tanknet/wire"
+	"tanknet/world"
+)
+
+// peer is the game's view of one connected client. The real one is a KCP session; tests use
+// a fake. None of its methods may block.
+type peer interface {
+	// takeInputs appends the MoveInputs received on the stream since the last call to dst
+	// and returns it.
+	takeInputs(dst []netcode.PendingInput) []netcode.PendingInput
+	// takeDatagramInputs appends the MoveInputs received in InputBatch datagrams since the
+	// last call to dst and returns it; copies and gaps are the world's to sort out.
+	takeDatagramInputs(dst []netcode.PendingInput) []netcode.PendingInput
+	// send queues one framed control message, in order.
+	send(frame []byte)
+	// takeFires appends the Fires received since the last call to dst and returns it.
+	takeFires(dst []netcode.ShotRequest) []netcode.ShotRequest
+	// sendSnapshot offers a framed snapshot for the stream; an unsent older one is replaced.
+	sendSnapshot(frame []byte)
+	// snapshotAck returns the newest server tick of which the client says it received every
+	// snapshot chunk (InputBatch.snapshot_ack_tick), 0 before any.
+	snapshotAck() uint32
+	// sendChunks offers one tick's snapshot chunks for the datagram lane; unsent older ones
+	// are replaced.
+	sendChunks(chunks [][]byte)
+	// kick tells the client why and closes its connection.
+	kick(reason dropReason)
+	// rtt returns the measured round trip to the client, 0 before there is one.
+	rtt() time.Duration
+	// inputArrival returns when move tick first arrived (server time), if it is known.
+	inputArrival(tick uint32) (time.Duration, bool)
+	// inputMode returns how the client asked for its inputs to be applied (InputMode).
+	inputMode() world.InputMode
+}
+
+// player is one client's tank in the room: the world's tank and what the server keeps
+// for its client (its peer, name, roster and snapshots).
+type player struct {
+	*world.Tank
+	id       uint32
+	name     string
+	peer     peer
+	prevPose netcode.Pose // pose at the end of the previous tick, to tell moving from idle
+	moving   bool         // the pose changed in this tick (for the bytes counted as moving)
+	// rosterSeen is how many of this tick's roster changes the player's own full roster
+	// already covered when it joined (0 once told; see flushRoster).
+	rosterSeen int
+	// parting is why a player that left on its own (a Goodbye or a closed connection)
+	// left, while the world applies the inputs it sent before (world.Part).
+	parting string
+
+	view    view                   // what this client is sent (interest management)
+	entry   []byte                 // this tick's PlayerState as others see it, encoded once for every snapshot
+	own     []byte                 // this tick's PlayerState as its own player sees it: entry plus the input report
+	ownBuf  []byte                 // own's storage, when it differs from entry
+	reports bool                   // own differs from entry: this tick has an input report
+	now     wire.Tank              // this tick's state, as delta encoding compares it
+	sent    sentLog                // what this client was sent, for delta baselines
+	inputs  []netcode.PendingInput // scratch for taking the peer's inputs
+}
+
+// The world asks a player's client (world.Client) these.
+
+// InputMode is how the client asked for its inputs to be applied.
+func (p *player) InputMode() world.InputMode { return p.peer.inputMode() }
+
+// RTT is the measured round trip to the client.
+func (p *player) RTT() time.Duration { return p.peer.rtt() }
+
+// Sent reports whether the client was sent tank id's state of tick (interest management).
+func (p *player) Sent(id, tick uint32) bool { return p.view.shown.has(tick, id) }
+
+// TickRecord is the authoritative outcome of one tick, for observers that measure clients
+// against ground truth (tanksim) and for recordings: what the world did (world.Outcome;
+// its slices are only valid during the call), in which room and when.
+type TickRecord struct {
+	Room     string        // the room whose tick this was (see rooms.go)
+	Now      time.Duration // server time of the tick, since the server started
+	Duration time.Duration // wall time the tick took, filled in by the loop
+	world.Outcome
+}
+
+// game is one room's match: the world (package world) and the clients playing in it.
+// Exactly one goroutine calls its methods.
+type game struct {
+	world    *world.World
+	cfg      *Config
+	log      *slog.Logger
+	stats    *counters
+	room     string         // the room this game is, for its Welcomes and tick records
+	tick     uint32         // the world's last tick
+	idSource *atomic.Uint32 // the server's last player id, shared by its rooms; nil: nextID alone
+	nextID   uint32
+	players  []*player // in increasing id order, as the world's tanks
+
+	shared  sentLog               // what every client was sent, when all are sent every tank
+	entries wire.EntryEncoder     // encodes each tank once a tick
+	changes []rosterChange        // joins and leaves since the last roster update, in order
+	fires   []netcode.ShotRequest // scratch for taking a peer's shots
+	// interest picks each client's tanks; nil sends every client every tank.
+	interest *interest
+	// fan is the per-client half of each tick's snapshots, and the scratch it builds them in.
+	fan fanout
+}
+
+// worldConfig is what the world of a room needs of cfg.
+func (c *Config) worldConfig() world.Config {
+	return world.Config{Arena: c.Arena, Rules: c.Rules, Contact: c.Contact, MaxPlayers: c.MaxPlayers,
+		Interest: c.viewRadius() > 0, InputOnArrival: c.InputOnArrival, InputLead: c.inputLead(),
+		MaxInputDuration: c.MaxInputDuration, TimeSlack: c.TimeSlack, MaxSimPerTick: c.MaxSimPerTick,
+		MaxSimPerSecond: c.MaxSimPerSecond}
+}
+
+func newGame(cfg *Config, log *slog.Logger, stats *counters) *game {
+	g := &game{world: world.New(cfg.worldConfig()), cfg: cfg, log: log, stats: stats, nextID: 1,
+		interest: newInterest(&cfg.Arena, cfg.viewRadius(), netcode.ViewHysteresis, historyTicks(cfg))}
+	g.fan.scratch = make([]snapScratch, 1)
+	return g
+}
+
+// historyTicks is how many ticks of what each client was sent are remembered for judging
+// shots: the rewind window, the tick being judged and one spare, as the world's history.
+func historyTicks(cfg *Config) int { return int(netcode.Ticks(cfg.Rules.RewindWindow)) + 2 }
+
+// countBuffer has the room's input buffer figures counted in b.
+func (g *game) countBuffer(b *bufferStats) {
+	if b != nil {
+		g.world.Config().Buffer = b
+	}
+}
+
+// join adds a player for p and queues its Welcome and the whole roster, or returns a Reject.
+// The others hear of it in the roster update at the end of the tick.
+func (g *game) join(now time.Duration, name string, p peer) (*player, *wire.Reject) {
+	if len(g.players) >= g.cfg.MaxPlayers {
+		reason := fmt.Sprintf("server full (%d players)", g.cfg.MaxPlayers)
+		if g.room != "" && g.room != DefaultRoom {
+			reason = fmt.Sprintf("room %q full (%d players)", g.room, g.cfg.MaxPlayers)
+		}
+		return nil, &wire.Reject{Code: wire.RejectServerFull, Reason: reason}
+	}
+	pl := &player{id: g.newID(), peer: p}
+	t, err := g.world.Join(pl.id, pl, now)
+	if err != nil { // the world holds no more than the room: this is a bug
+		return nil, &wire.Reject{Code: wire.RejectServerFull, Reason: err.Error()}
+	}
+	pl.Tank = t
+	pl.name = g.uniqueName(cleanName(name, pl.id))
+	p.send(g.encode(wire.MessageToProto(wire.Welcome{PlayerID: pl.id, Arena: g.cfg.Arena, Rules: g.cfg.Rules,
+		ServerTick: g.tick, MaxInputLead: g.cfg.inputLead(), Lane: g.cfg.Lane, Room: g.room})))
+	g.sendFullRoster(pl)
+	g.noteJoin(pl)
+	pl.rosterSeen = len(g.changes) // its roster already has every change so far
+	g.players = append(g.players, pl)
+	g.stats.joins.Add(1)
+	g.stats.players.Add(1)
+	g.log.Info("player joined", "player", pl.id, "name", pl.name, "players", len(g.players))
+	return pl, nil
+}
+
+// newID returns the id of a new player: the next of the server's ids when the game is one
+// of its rooms, the next of its own otherwise.
+func (g *game) newID() uint32 {
+	id := g.nextID
+	if g.idSource != nil {
+		id = g.idSource.Add(1)
+	}
+	g.nextID = id + 1
+	return id
+}
+
+// leave removes player id, if present; the others hear of it at the end of the tick.
+func (g *game) leave(id uint32, reason string) {
+	if g.world.Leave(id) {
+		g.gone(id, reason)
+	}
+}
+
+// gone forgets player id, which the world no longer holds, and tells the others why.
+func (g *game) gone(id uint32, reason string) {
+	reason = cleanText(reason, maxReasonBytes)
+	i := slices.IndexFunc(g.players, func(p *player) bool { return p.id == id })
+	if i < 0 {
+		return
+	}
+	g.players = slices.Delete(g.players, i, i+1)
+	g.stats.players.Add(-1)
+	g.noteLeave(id, reason)
+	g.log.Info("player left", "player", id, "reason", reason, "players", len(g.players))
+}
+
+// drop kicks player p for reason and removes it.
+func (g *game) drop(p *player, reason dropReason) {
+	g.stats.drop(reason)
+	g.log.Warn("dropping player", "player", p.id, "reason", reason.String(), "code", reason.kind.code.String())
+	p.peer.kick(reason)
+	g.leave(p.id, reason.String())
+}
+
+// part removes player id, which left on its own for reason, once the world has applied
+// the inputs it sent before leaving (world.Part).
+func (g *game) part(id uint32, reason string) {
+	p := g.find(id)
+	if p == nil || p.parting != "" {
+		return
+	}
+	g.feed(p)
+	if g.world.Part(id) {
+		g.gone(id, reason)
+		return
+	}
+	p.parting = reason
+}
+
+// find returns the player with id, nil if there is none.
+func (g *game) find(id uint32) *player {
+	for _, p := range g.players {
+		if p.id == id {
+			return p
+		}
+	}
+	return nil
+}
+
+// feed hands the world what p's client sent since the last tick: its shots, its inputs on
+// the stream and their copies in datagrams, each input with when it first arrived.
+func (g *game) feed(p *player) {
+	g.fires = p.peer.takeFires(g.fires[:0])
+	for _, req := range g.fires {
+		if !g.world.Fire(p.Tank, req) {
+			g.stats.firesDropped.Add(1)
+		}
+	}
+	p.inputs = p.peer.takeInputs(p.inputs[:0])
+	for _, in := range p.inputs {
+		g.world.Queue(p.Tank, in, g.arrival(p, in.Tick))
+	}
+	p.inputs = p.peer.takeDatagramInputs(p.inputs[:0])
+	for _, in := range p.inputs {
+		g.world.QueueCopy(p.Tank, in, g.arrival(p, in.Tick))
+	}
+}
+
+// arrival is when p's input of move tick first reached the server, -1 when not known.
+func (g *game) arrival(p *player, tick uint32) time.Duration {
+	if at, ok := p.peer.inputArrival(tick); ok {
+		return at
+	}
+	return -1
+}
+
+// step runs one server tick at server time now: the world ticks on what every client sent,
+// and the game tells the clients what happened and sends the snapshot. It returns the
+// tick's record for observers.
+func (g *game) step(now time.Duration) TickRecord {
+	g.settle() // the last tick's per-client snapshots are done with the players
+	g.stats.ticks.Add(1)
+	for _, p := range g.players {
+		g.feed(p)
+	}
+	out := g.world.Tick(now)
+	g.tick = out.Tick
+	for _, id := range out.Parted {
+		if p := g.find(id); p != nil {
+			g.gone(id, p.parting)
+		}
+	}
+	for _, d := range out.Dropped {
+		g.stats.inputsRefused.add(d.Rule)
+		if p := g.find(d.Player); p != nil {
+			reason := dropProtocol.reason(d.Reason)
+			g.stats.drop(reason)
+			g.log.Warn("dropping player", "player", p.id, "reason", reason.String(), "code", reason.kind.code.String())
+			p.peer.kick(reason)
+			g.gone(p.id, reason.String())
+		}
+	}
+	g.count(&out.Counts)
+	g.tellShots(out.Shots)
+	g.flushRoster() // before the snapshot, so a new tank's name arrives no later than the tank
+	g.broadcast()
+	return TickRecord{Room: g.room, Now: now, Outcome: *out}
+}
+
+// count adds what the world tallied to the server's counters.
+func (g *game) count(c *world.Counts) {
+	s := g.stats
+	s.applied.Add(c.Applied)
+	s.deferred.Add(c.Deferred)
+	s.clamped.Add(c.Clamped)
+	s.staleInputs.Add(c.Stale)
+	s.redundantInputs.Add(c.Redundant)
+	s.gapInputs.Add(c.Gaps)
+	s.earlyInputs.Add(c.Early)
+	s.badDatagrams.Add(c.BadCopies)
+	s.contacts.Add(c.Contacts)
+	s.respawns.Add(c.Respawns)
+}
+
+// broadcast sends this tick's snapshot. On the datagram lane each player gets its own,
+// delta encoded against the newest one it acknowledged (see delta.go); on the stream the
+// same bytes go to every player. With interest management (see interest) a player is sent
+// its own tank and the ones in its view; without, every tank.
+func (g *game) broadcast() {
+	for _, p := range g.players {
+		p.now = wire.TankOf(p.id, netcode.State{Tick: g.tick, Pose: p.Pose(), Ack: p.Ack()}, wire.Combat{Health: p.Health(),
+			Kills: p.Kills(), Deaths: p.Deaths(), Destroyed: p.Destroyed(), SpawnProtected: g.world.Protected(p.Tank)})
+		var err error
+		if p.entry, err = g.entries.Append(p.entry, p.now, g.tick); err != nil {
+			g.log.Error("cannot encode a player state; skipping this tick's snapshots", "player", p.id, "err", err)
+			return
+		}
+		// The input report is the player's own business (how its inputs arrive says when it
+		// sends them): only its own state carries it.
+		p.own, p.reports = p.entry, p.InputReport() != (netcode.InputReport{})
+		if p.reports {
+			mine := p.now
+			mine.Input = p.InputReport()
+			if p.ownBuf, err = g.entries.Append(p.ownBuf, mine, g.tick); err != nil {
+				g.log.Error("cannot encode a player state; skipping this tick's snapshots", "player", p.id, "err", err)
+				return
+			}
+			p.own = p.ownBuf
+		}
+	}
+	for _, p := range g.players {
+		p.moving = p.Pose() != p.prevPose
+		p.prevPose = p.Pose()
+	}
+	sc := &g.fan.scratch[0] // the tick's own scratch: the fan-out's workers have finished
+	datagrams := g.cfg.Lane == wire.LaneDatagram
+	switch {
+	case g.interest == nil && !datagrams:
+		g.sendSnapshot(sc, g.players, g.players, nil, g.tick)
+	case g.interest == nil:
+		// Every client is sent every tank: one record of the tick serves them all, and the
+		// clients with no usable baseline share one encoding of whole states.
+		rec := g.shared.begin(g.tick)
+		for _, m := range g.players {
+			rec.tanks = append(rec.tanks, m.now)
+		}
+		var whole [][]byte
+		var wholeCost snapCost
+		for _, p := range g.players {
+			if base, tick := g.baseline(&g.shared, p, g.tick); base != nil || p.reports {
+				g.sendDelta(sc, p, g.players, nil, base, tick, g.tick)
+				continue
+			}
+			if whole == nil {
+				if whole, wholeCost = g.encodeDelta(sc, nil, g.players, nil, nil, 0, g.tick); whole == nil {
+					return
+				}
+			}
+			p.peer.sendChunks(whole)
+			g.stats.sentCost(wholeCost)
+		}
+	default:
+		g.fan.clients = append(g.fan.clients[:0], g.players...) // joins and leaves until the next tick change g.players, not this
+		g.interest.place(g.fan.clients)
+		g.fanOut()
+	}
+}
+
+// sendView works out the view of the client at index i of the tick's clients and sends it
+// its snapshot, building it in sc. It may run on a fan-out worker: it reads the tick's
+// clients and their tank states, and writes only client i's view and sent log.
+func (g *game) sendView(i int, sc *snapScratch, tick uint32) {
+	p := g.fan.clients[i]
+	g.interest.update(int32(i), tick)
+	sc.members = sc.members[:0]
+	for _, m := range p.view.members {
+		sc.members = append(sc.members, g.fan.clients[m])
+	}
+	sc.left = p.view.leftIDs(sc.left[:0])
+	if g.cfg.Lane != wire.LaneDatagram {
+		sc.one[0] = p
+		g.sendSnapshot(sc, sc.members, sc.one[:], sc.left, tick)
+		return
+	}
+	base, baseline := g.baseline(&p.sent, p, tick)
+	rec := p.sent.begin(tick)
+	for _, m := range sc.members {
+		rec.tanks = append(rec.tanks, m.now)
+	}
+	g.sendDelta(sc, p, sc.members, sc.left, base, baseline, tick)
+}
+
+// baseline returns the snapshot p acknowledged, from log, and its tick, when it is still
+// there at server tick tick; nil and 0 otherwise.
+func (g *game) baseline(log *sentLog, p *player, tick uint32) (*sentSnapshot, uint32) {
+	ack := p.peer.snapshotAck()
+	if ack >= tick || tick-ack >= deltaWindow { // older ones share a slot with newer ticks
+		return nil, 0
+	}
+	if base := log.at(ack); base != nil {
+		return base, ack
+	}
+	return nil, 0
+}
+
+// sendDelta offers p the snapshot of tick of members (in id order), built in sc, as chunk datagrams, encoded
+// against base, the snapshot of tick baseline (nil, 0: every tank whole), with left as its
+// left_view. p's own tank always travels whole. It counts the bytes each tank cost.
+func (g *game) sendDelta(sc *snapScratch, p *player, members []*player, left []uint32, base *sentSnapshot, baseline, tick uint32) {
+	if chunks, cost := g.encodeDelta(sc, p, members, left, base, baseline, tick); chunks != nil {
+		p.peer.sendChunks(chunks)
+		g.stats.sentCost(cost)
+	}
+}
+
+// encodeDelta encodes what sendDelta sends (for p nil: every tank whole, for any client
+// without a baseline) and returns the chunks, nil after an error it logged, and their cost.
+func (g *game) encodeDelta(sc *snapScratch, p *player, members []*player, left []uint32, base *sentSnapshot, baseline, tick uint32) ([][]byte, snapCost) {
+	b := &sc.delta
+	b.Reset(wire.Header{Tick: tick, Left: left}, baseline)
+	var cost snapCost
+	for _, m := range members {
+		old, ok := wire.Tank{}, false
+		if base != nil && m != p {
+			old, ok = base.find(m.id)
+		}
+		entry := m.entry
+		if m == p {
+			entry = m.own
+		}
+		cost.add(m.moving, b.Add(entry, m.now, old, ok))
+	}
+	chunks, err := b.Datagrams()
+	if err != nil {
+		g.log.Error("cannot cut a snapshot into chunks; skipping it", "err", err)
+		return nil, snapCost{}
+	}
+	return chunks, cost
+}
+
+// sendSnapshot offers the snapshot of tick of members (in id order), with left as its
+// left_view, to every player in to as one stream frame, built in sc. It counts the tank entries sent.
+func (g *game) sendSnapshot(sc *snapScratch, members, to []*player, left []uint32, tick uint32) {
+	sc.entries = sc.entries[:0]
+	var cost snapCost
+	for _, p := range members {
+		sc.entries = append(sc.entries, p.entry)
+		cost.add(p.moving, wire.EntrySize(p.entry))
+	}
+	g.stats.sentCost(cost.times(len(to)))
+	h := wire.Header{Tick: tick, Left: left}
+	var shared []byte
+	for _, p := range to {
+		if i := slices.Index(members, p); i >= 0 && p.reports {
+			sc.entries[i] = p.own // a frame of its own, with its input report
+			p.peer.sendSnapshot(wire.StreamFrame(h, sc.entries))
+			sc.entries[i] = p.entry
+			continue
+		}
+		if shared == nil {
+			shared = wire.StreamFrame(h, sc.entries)
+		}
+		p.peer.sendSnapshot(shared)
+	}
+}
+
+// encode frames a server message for g's players; see encode.
+func (g *game) encode(m *tankv1.ServerMessage) []byte { return encode(g.log, m) }
+
+// encode frames a server message. Everything the server sends is bounded (names and reasons
+// by cleanText, snapshots by MaxPlayers), so an error here is a bug in this package: it is
+// logged and the message becomes nil, which peers skip, rather than taking the server down.
+func encode(log *slog.Logger, m *tankv1.ServerMessage) []byte {
+	b, err := transport.AppendFrame(nil, m)
+	if err != nil {
+		log.Error("cannot encode server message; dropping it", "kind", fmt.Sprintf("%T", m.GetKind()), "err", err)
+		return nil
+	}
+	return b
+}

@@ -1,0 +1,128 @@
+package world
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"time"
+
+	"tanknet/netcode"
+)
+
+// A recording keeps what each tick decided: who was placed where and who left, the inputs
+// applied and the combat that resulted. Replay runs those decisions through the code Tick
+// runs them with (placement, movement, contact, the lag-compensation history), so the
+// re-simulated world differs from the recorded one exactly when that code changed.
+
+// Recorded is one tick as a recording keeps it.
+type Recorded struct {
+	Tick   uint32
+	Events []Event        // placements and departures, before the inputs
+	Moves  []AppliedInput // the inputs applied, in order (Wait is not used)
+	Combat []CombatChange // the tanks whose combat state the tick's shots changed
+}
+
+// CombatChange is one tank's combat state at the end of a recorded tick.
+type CombatChange struct {
+	Player uint32
+	TankCombat
+}
+
+// TankState is one tank at the end of a tick.
+type TankState struct {
+	ID   uint32
+	Pose netcode.Pose
+	Ack  uint32
+	TankCombat
+}
+
+// Replay runs recorded tick r: its placements and departures, its inputs (a wreck's as
+// zero, as Tick applies them), contact when the world has it, and the combat state it
+// recorded. It returns an error, having applied what came before it, for a placement beyond
+// MaxPlayers, an input of a player not in the world, or an input out of range.
+func (w *World) Replay(r *Recorded) error {
+	w.tick = r.Tick
+	for _, e := range r.Events {
+		if e.Left {
+			w.Leave(e.Player)
+			continue
+		}
+		if _, err := w.Place(e.Player, e.Pose); err != nil {
+			return fmt.Errorf("tick %d: %w", r.Tick, err)
+		}
+	}
+	for _, mv := range r.Moves {
+		t := w.Find(mv.Player)
+		if t == nil {
+			return fmt.Errorf("tick %d: input for player %d, who is not in the world", r.Tick, mv.Player)
+		}
+		if mv.Input.Validate() != nil || mv.Duration < 0 || mv.Duration > time.Second {
+			return fmt.Errorf("tick %d: player %d: input out of range", r.Tick, mv.Player)
+		}
+		w.move(t, netcode.PendingInput{Tick: mv.MoveTick, Input: mv.Input, Duration: mv.Duration})
+	}
+	w.contact()
+	for _, c := range r.Combat {
+		if t := w.Find(c.Player); t != nil {
+			t.setCombat(c.TankCombat)
+		}
+	}
+	w.hist.record(w.tick, w.tanks)
+	w.events = w.events[:0] // the recording has them already
+	w.counts = Counts{}
+	return nil
+}
+
+// Place puts player id's tank at pose, whole and spawn protected, as a join or respawn
+// places it (the placement is in the next outcome's Events): a recording's placements, and
+// setups that choose where tanks stand. A player not in the world is added without a
+// client, unless the world is full.
+func (w *World) Place(id uint32, pose netcode.Pose) (*Tank, error) {
+	t := w.Find(id)
+	if t == nil {
+		if len(w.tanks) >= w.cfg.MaxPlayers {
+			return nil, fmt.Errorf("more than %d tanks", w.cfg.MaxPlayers)
+		}
+		t = w.insert(id)
+	}
+	w.place(t, pose)
+	return t, nil
+}
+
+// Restore makes the world the one a keyframe of tick shows: exactly tanks, nothing queued.
+func (w *World) Restore(tick uint32, tanks []TankState) error {
+	if len(tanks) > w.cfg.MaxPlayers {
+		return fmt.Errorf("tick %d: %d tanks, at most %d", tick, len(tanks), w.cfg.MaxPlayers)
+	}
+	w.tick, w.tanks, w.events = tick, w.tanks[:0], w.events[:0]
+	for _, s := range tanks {
+		t := w.insert(s.ID)
+		t.pose, t.ack = s.Pose, s.Ack
+		t.setCombat(s.TankCombat)
+	}
+	return nil
+}
+
+// State appends every tank's state to dst, in id order, and returns it.
+func (w *World) State(dst []TankState) []TankState {
+	for _, t := range w.tanks {
+		dst = append(dst, TankState{ID: t.id, Pose: t.pose, Ack: t.ack, TankCombat: t.Combat()})
+	}
+	return dst
+}
+
+// insert adds a tank for player id with no client, in id order, and returns it.
+func (w *World) insert(id uint32) *Tank {
+	t := &Tank{id: id}
+	i, found := slices.BinarySearchFunc(w.tanks, id, func(t *Tank, id uint32) int { return cmp.Compare(t.id, id) })
+	if found {
+		return w.tanks[i]
+	}
+	w.tanks = slices.Insert(w.tanks, i, t)
+	return t
+}
+
+// setCombat sets t's health and wreck state.
+func (t *Tank) setCombat(c TankCombat) {
+	t.health, t.destroyed, t.respawnAt = c.Health, c.Destroyed, c.RespawnTick
+}

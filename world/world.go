@@ -1,0 +1,254 @@
+package world
+
+import (
+	"errors"
+	"slices"
+	"time"
+
+	"tanknet/netcode"
+)
+
+// ErrFull is Join's answer when the world holds Config.MaxPlayers tanks.
+var ErrFull = errors.New("world: full")
+
+// World is the authoritative match. Exactly one goroutine calls its methods.
+type World struct {
+	cfg    Config
+	tick   uint32
+	nextID uint32  // the id after the newest tank's, where spawn searches start
+	tanks  []*Tank // in increasing id order
+	lead   leadGrace
+	hist   *history // what every snapshot showed, for lag compensation
+
+	out     Outcome
+	counts  Counts
+	events  []Event // since the last outcome (journal.go)
+	targets []netcode.Target
+}
+
+// New returns an empty world at tick 0.
+func New(cfg Config) *World {
+	// The rewind window, the tick being judged and one spare: a view may name any tick from
+	// RewindWindow before the judging tick up to the previous tick.
+	return &World{cfg: cfg, nextID: 1, hist: newHistory(int(netcode.Ticks(cfg.Rules.RewindWindow)) + 2)}
+}
+
+// Config is the world's configuration.
+func (w *World) Config() *Config { return &w.cfg }
+
+// LastTick is the number of the last tick run, 0 before the first.
+func (w *World) LastTick() uint32 { return w.tick }
+
+// Tanks are the tanks in the world, in increasing id order; the slice is the world's, valid
+// until the next call that changes who is in it.
+func (w *World) Tanks() []*Tank { return w.tanks }
+
+// Find returns the tank of player id, nil if there is none.
+func (w *World) Find(id uint32) *Tank {
+	if i, ok := w.index(id); ok {
+		return w.tanks[i]
+	}
+	return nil
+}
+
+func (w *World) index(id uint32) (int, bool) {
+	return slices.BinarySearchFunc(w.tanks, id, func(t *Tank, id uint32) int { return cmpID(t.id, id) })
+}
+
+func cmpID(a, b uint32) int { return int(int64(a) - int64(b)) }
+
+// Join places a new tank for player id, which must be higher than every id before it, at a
+// free spawn point at server time now; c answers for its client. It returns ErrFull when
+// the world holds MaxPlayers tanks. The placement is in the next outcome's Events.
+func (w *World) Join(id uint32, c Client, now time.Duration) (*Tank, error) {
+	if len(w.tanks) >= w.cfg.MaxPlayers {
+		return nil, ErrFull
+	}
+	t := &Tank{id: id, client: c, joinedAt: now, firstTick: w.tick + 1}
+	w.nextID = id + 1
+	w.spawn(t)
+	w.tanks = append(w.tanks, t)
+	return t, nil
+}
+
+// Leave removes player id at once, with whatever it had queued, and reports whether it was
+// there. Its departure is in the next outcome's Events.
+func (w *World) Leave(id uint32) bool {
+	i, ok := w.index(id)
+	if ok {
+		w.remove(i)
+	}
+	return ok
+}
+
+// remove takes tanks[i] out of the world and notes its departure.
+func (w *World) remove(i int) {
+	w.events = append(w.events, Event{Player: w.tanks[i].id, Left: true})
+	w.tanks = slices.Delete(w.tanks, i, i+1)
+}
+
+// Queue hands the world a MoveInput t's client sent on its reliable stream, which reached
+// the server at server time arrived (-1: not known). The next Tick checks it.
+func (w *World) Queue(t *Tank, in netcode.PendingInput, arrived time.Duration) {
+	t.inbox = append(t.inbox, queued{in, arrived})
+}
+
+// QueueCopy hands the world a copy of a MoveInput that came in a datagram (InputBatch),
+// which reached the server at server time arrived (-1: not known). Copies may repeat,
+// come out of order or skip ticks: the next Tick sorts them out.
+func (w *World) QueueCopy(t *Tank, in netcode.PendingInput, arrived time.Duration) {
+	t.copies = append(t.copies, queued{in, arrived})
+}
+
+// Tick runs one tick at server time now: players that left go once their inputs are applied,
+// wrecks respawn, each player's inputs are checked and as many simulated as are due and its
+// time budget allows, contact is resolved and shots are judged. The outcome is valid until
+// the next call to Tick.
+func (w *World) Tick(now time.Duration) *Outcome {
+	w.tick++
+	o := &w.out
+	o.Tick = w.tick
+	o.Applied, o.Starved, o.Doubled = o.Applied[:0], o.Starved[:0], o.Doubled[:0]
+	o.Dropped, o.Parted, o.Shots = o.Dropped[:0], o.Parted[:0], o.Shots[:0]
+	w.finishParting()
+	w.respawn()
+	for i := 0; i < len(w.tanks); {
+		t := w.tanks[i]
+		if drop := w.simulate(t, now); drop.Rule != "" {
+			o.Dropped = append(o.Dropped, drop)
+			w.remove(i)
+			continue // remove took tanks[i] away
+		}
+		i++
+	}
+	w.contact()
+	w.judgeFires()
+	o.Combat, o.Acks = o.Combat[:0], o.Acks[:0]
+	for _, t := range w.tanks {
+		o.Combat, o.Acks = append(o.Combat, t.Combat()), append(o.Acks, t.ack)
+	}
+	w.hist.record(w.tick, w.tanks)
+	o.Events = w.takeEvents()
+	o.Counts, w.counts = w.counts, Counts{}
+	return o
+}
+
+// contact gathers the tanks' poses into the outcome and, with Config.Contact, pushes apart
+// the tanks that overlap.
+func (w *World) contact() {
+	o := &w.out
+	o.Poses, o.IDs = o.Poses[:0], o.IDs[:0]
+	for _, t := range w.tanks {
+		o.Poses, o.IDs = append(o.Poses, t.pose), append(o.IDs, t.id)
+	}
+	if !w.cfg.Contact {
+		return
+	}
+	if n := netcode.ResolveContacts(&w.cfg.Arena, o.Poses); n > 0 {
+		w.counts.Contacts += uint64(n)
+		for i, t := range w.tanks {
+			t.pose = o.Poses[i]
+		}
+	}
+}
+
+// simulate admits t's new inputs and applies as many queued ones as its time budget allows.
+// It returns why t must be dropped, a zero InputDrop if it stays.
+func (w *World) simulate(t *Tank, now time.Duration) InputDrop {
+	if drop := w.admitInputs(t); drop.Rule != "" {
+		return drop
+	}
+	playing := t.ack > 0 && !t.parting // a player-tick of the input buffer's figures
+	starved := playing && len(t.queue) == 0
+	if starved {
+		w.out.Starved = append(w.out.Starved, t.id)
+	}
+	n := w.apply(t, now)
+	if n > 1 {
+		w.out.Doubled = append(w.out.Doubled, t.id)
+	}
+	if playing && w.cfg.Buffer != nil {
+		w.cfg.Buffer.PlayerTick(starved, n, len(t.queue))
+	}
+	return InputDrop{}
+}
+
+// admitInputs checks t's MoveInputs received since the last call, on the stream and as
+// datagram copies, and queues the good ones. It returns why t must be dropped, if it must.
+func (w *World) admitInputs(t *Tank) InputDrop {
+	defer func() { t.inbox = t.inbox[:0] }()
+	for _, q := range t.inbox {
+		raw := q.Input
+		in, v, rule, reason := admit(q.PendingInput, t.last, t.ack, w.inputLead(), &w.cfg)
+		switch v {
+		case refused:
+			return InputDrop{Player: t.id, Rule: rule, Reason: reason}
+		case stale:
+			if in.Tick > t.streamed { // the stream's copy of a tick a datagram brought first
+				w.counts.Redundant++
+				t.streamed = in.Tick
+			} else {
+				w.counts.Stale++
+			}
+			continue
+		}
+		if in.Input != raw {
+			w.counts.Clamped++
+		}
+		t.queue = append(t.queue, queued{in, q.arrived})
+		t.last, t.streamed = in.Tick, in.Tick
+	}
+	w.admitCopies(t)
+	return InputDrop{}
+}
+
+// apply simulates as many of t's queued inputs as are due this tick and its time budget
+// allows, notes the tick's input report, and returns how many it applied.
+func (w *World) apply(t *Tank, now time.Duration) int {
+	// (A tick whose one input is held back by the time budget below stands the tank still
+	// too, but that is the movement rules at work, not a late input.)
+	budget := min(now-t.joinedAt+w.cfg.TimeSlack, t.granted+w.cfg.MaxSimPerTick,
+		t.granted+t.pace.left(now, w.cfg.MaxSimPerSecond))
+	due, queued := w.dueInputs(t), len(t.queue)
+	before, n := t.granted, 0
+	t.input = netcode.InputReport{}
+	for _, q := range t.queue[:due] {
+		if t.granted+q.Duration > budget || n >= w.cfg.MaxInputsPerTick() {
+			w.counts.Deferred++
+			break
+		}
+		wait := time.Duration(-1)
+		if q.arrived >= 0 {
+			wait = max(now-q.arrived, 0)
+			t.input.Wait = wait
+			if w.cfg.Buffer != nil && !t.parting {
+				w.cfg.Buffer.InputWait(wait)
+			}
+		}
+		in := w.move(t, q.PendingInput)
+		w.out.Applied = append(w.out.Applied, AppliedInput{Player: t.id, MoveTick: in.Tick, Input: in.Input, Duration: in.Duration, Wait: wait})
+		n++
+	}
+	t.pace.grant(now, t.granted-before)
+	w.counts.Applied += uint64(n)
+	t.queue = t.queue[:copy(t.queue, t.queue[n:])]
+	t.input.Waiting = len(t.queue)
+	t.input.Starved = queued == 0 && t.ack > 0 // none had come (a tick the budget held is not late)
+	if w.onArrival(t) {
+		t.input = netcode.InputReport{} // no buffer, nothing to report: a client's clock keeps its rate
+	}
+	return n
+}
+
+// move simulates one MoveInput of t's and returns it as simulated: a wreck does not move,
+// but its clock runs on. A recording's replay moves tanks with it too.
+func (w *World) move(t *Tank, in netcode.PendingInput) netcode.PendingInput {
+	if t.destroyed {
+		in.Input = netcode.Input{}
+	}
+	t.pose = netcode.Simulate(&w.cfg.Arena, t.pose, in.Input, in.Duration)
+	t.granted += in.Duration
+	t.ack = in.Tick
+	t.recordMove(in.Tick)
+	return in
+}
