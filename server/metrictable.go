@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	tankv1 "tanknet/proto/tank/v1"
 	"tanknet/wire"
 )
 
@@ -202,10 +201,8 @@ func metricNamed[S any](ms []*Metric[S], name string) *Metric[S] {
 // rejectLabels returns the label of every reject code a server sends.
 func rejectLabels() []string {
 	var out []string
-	for n := range tankv1.RejectCode_name {
-		if c := tankv1.RejectCode(n); c != tankv1.RejectCode_REJECT_CODE_UNSPECIFIED {
-			out = append(out, rejectLabel(c))
-		}
+	for _, c := range wire.RejectCodes() {
+		out = append(out, c.String())
 	}
 	return sorted(out)
 }
@@ -213,10 +210,8 @@ func rejectLabels() []string {
 // refusalLabels returns the label of every reason a Fire is refused for.
 func refusalLabels() []string {
 	var out []string
-	for n := range tankv1.ShotRefusal_name {
-		if r := tankv1.ShotRefusal(n); r != tankv1.ShotRefusal_SHOT_REFUSAL_UNSPECIFIED {
-			out = append(out, wire.RefusalFromProto(r).Label())
-		}
+	for _, r := range wire.Refusals() {
+		out = append(out, r.Label())
 	}
 	return sorted(out)
 }

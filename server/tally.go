@@ -2,13 +2,11 @@ package server
 
 import (
 	"maps"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"tanknet/world"
 	"time"
 
-	tankv1 "tanknet/proto/tank/v1"
 	"tanknet/wire"
 )
 
@@ -33,11 +31,6 @@ func (t *tally) snapshot() map[string]uint64 {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return maps.Clone(t.m)
-}
-
-// Labels for Stats.Rejects: the reject code without its prefix, in lower case.
-func rejectLabel(code tankv1.RejectCode) string {
-	return strings.ToLower(strings.TrimPrefix(code.String(), "REJECT_CODE_"))
 }
 
 // dropKind is a kind of reason for dropping a player, declared once: its code (sent in

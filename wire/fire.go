@@ -3,6 +3,7 @@ package wire
 import (
 	"fmt"
 	"math"
+	"slices"
 	"time"
 
 	"tanknet/netcode"
@@ -62,4 +63,17 @@ func RefusalFromProto(r tankv1.ShotRefusal) netcode.ShotRefusal {
 		return math.MaxUint8
 	}
 	return netcode.ShotRefusal(r)
+}
+
+// Refusals returns every refusal the protocol defines, RefusalNone excepted, in increasing
+// order: what a server may send, for its metrics to list.
+func Refusals() []netcode.ShotRefusal {
+	var out []netcode.ShotRefusal
+	for v := range tankv1.ShotRefusal_name {
+		if r := RefusalFromProto(tankv1.ShotRefusal(v)); r != netcode.RefusalNone {
+			out = append(out, r)
+		}
+	}
+	slices.Sort(out)
+	return out
 }

@@ -142,3 +142,26 @@ func TestClientRecording_RoundTrip(t *testing.T) {
 		t.Errorf("after the last frame: %v, want io.EOF", err)
 	}
 }
+
+// TestCodeLists: RejectCodes and Refusals name every value the protocol defines but the
+// unspecified one, each once, in order, with distinct labels.
+func TestCodeLists(t *testing.T) {
+	codes := RejectCodes()
+	if len(codes) != len(tankv1.RejectCode_name)-1 || codes[0] != RejectVersionMismatch || codes[len(codes)-1] != RejectNoRoom {
+		t.Errorf("RejectCodes() = %v", codes)
+	}
+	refusals := Refusals()
+	if len(refusals) != len(tankv1.ShotRefusal_name)-1 || refusals[0] != netcode.RefusalBadView || refusals[len(refusals)-1] != netcode.RefusalDestroyed {
+		t.Errorf("Refusals() = %v", refusals)
+	}
+	codeLabels, refusalLabels := map[string]bool{}, map[string]bool{}
+	for _, c := range codes {
+		codeLabels[c.String()] = true
+	}
+	for _, r := range refusals {
+		refusalLabels[r.Label()] = true
+	}
+	if len(codeLabels) != len(codes) || len(refusalLabels) != len(refusals) {
+		t.Errorf("%d distinct labels for %d codes, %d for %d refusals", len(codeLabels), len(codes), len(refusalLabels), len(refusals))
+	}
+}

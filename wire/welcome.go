@@ -3,6 +3,7 @@ package wire
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"tanknet/netcode"
@@ -93,4 +94,17 @@ func RejectToProto(r Reject) *tankv1.Reject {
 // (its String says "code N"); the reason still explains it.
 func RejectFromProto(m *tankv1.Reject) Reject {
 	return Reject{Code: RejectCode(m.GetCode()), Reason: m.GetReason()}
+}
+
+// RejectCodes returns every code the protocol defines, RejectUnspecified excepted, in
+// increasing order: what a server may send, for its metrics to list.
+func RejectCodes() []RejectCode {
+	var out []RejectCode
+	for v := range tankv1.RejectCode_name {
+		if c := RejectCode(v); c != RejectUnspecified {
+			out = append(out, c)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
