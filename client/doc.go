@@ -9,8 +9,9 @@
 // agreed. Game.Aim is the bots' gunner.
 //
 // A Game talks to a Link (link.go): a live Session, or anything that plays its part. What it
-// receives and sends are plain Go values (wire.Message, wire.Outgoing): package wire turns
-// them into protocol messages and back, and this package reads no protobuf message. A Game
+// receives and sends are plain Go values (wire.ServerMessage, wire.ClientMessage): package
+// wire turns them into protocol messages and back, and this package reads no protobuf
+// message. A Game
 // can keep a recording of what it was given (record.go), and Replay (replay.go) runs one
 // through a new Game, which then does exactly what the first did (docs/RECORDINGS.md).
 //

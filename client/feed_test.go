@@ -24,7 +24,7 @@ func (l *scriptLink) Drain(dst []Received) ([]Received, error) {
 	l.queue = l.queue[:0]
 	return dst, nil
 }
-func (l *scriptLink) Send(m wire.Outgoing) error {
+func (l *scriptLink) Send(m wire.ClientMessage) error {
 	switch m := m.(type) {
 	case netcode.PendingInput:
 		l.sent = append(l.sent, m)

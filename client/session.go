@@ -46,7 +46,7 @@ func (e *DisconnectedError) Error() string {
 // clock).
 type Received struct {
 	At  time.Time
-	Msg wire.Message
+	Msg wire.ServerMessage
 	// Datagram is true for a snapshot chunk from the datagram lane, false for a stream
 	// message.
 	Datagram bool
@@ -104,7 +104,7 @@ func (s *Session) handshake(ctx context.Context, name, room string, timeout time
 	if d, ok := ctx.Deadline(); ok && time.Until(d) < timeout {
 		timeout = time.Until(d)
 	}
-	var in wire.Incoming
+	var in wire.FromServer
 	if err := s.conn.Recv(in.Target(), timeout); err != nil {
 		if transport.IsTimeout(err) {
 			return fmt.Errorf("client: no answer from %s within %v (is a tankserver running there?)", s.conn.RemoteAddr(), timeout)
@@ -143,11 +143,11 @@ func (s *Session) Welcome() wire.Welcome { return s.welcome }
 // *DisconnectedError when the server dropped us, nil after Close. A message that fails
 // package wire's checks ends the session too. Call it once.
 func (s *Session) Run() error {
-	var in wire.Incoming
+	var in wire.FromServer
 	for {
 		err := s.conn.Recv(in.Target(), transport.IdleTimeout)
 		if err == nil {
-			var m wire.Message
+			var m wire.ServerMessage
 			m, err = in.Decode()
 			switch d, isDisconnect := m.(wire.Disconnect); {
 			case err != nil:
@@ -249,11 +249,11 @@ func (s *Session) Drain(dst []Received) ([]Received, error) {
 	return dst, s.err
 }
 
-// Send sends m, a wire.Outgoing: a prediction step as a MoveInput, a shot as a Fire (on the
+// Send sends m, a wire.ClientMessage: a prediction step as a MoveInput, a shot as a Fire (on the
 // reliable stream after the MoveInput it belongs to), the input mode and pings on the
 // stream, and an InputBatch as one datagram (datagram lane only). A datagram that cannot
 // leave is lost like any other, so for it only a closed session is an error.
-func (s *Session) Send(m wire.Outgoing) error {
+func (s *Session) Send(m wire.ClientMessage) error {
 	switch m := m.(type) {
 	case netcode.PendingInput:
 		return s.conn.Send(wire.MoveMessage(m))

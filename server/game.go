@@ -158,7 +158,7 @@ func (g *game) join(now time.Duration, name string, p peer) (*player, *wire.Reje
 	}
 	pl.Tank = t
 	pl.name = g.uniqueName(cleanName(name, pl.id))
-	p.send(g.encode(wire.MessageToProto(wire.Welcome{PlayerID: pl.id, Arena: g.cfg.Arena, Rules: g.cfg.Rules,
+	p.send(g.encode(wire.ServerMessageToProto(wire.Welcome{PlayerID: pl.id, Arena: g.cfg.Arena, Rules: g.cfg.Rules,
 		ServerTick: g.tick, MaxInputLead: g.cfg.inputLead(), Lane: g.cfg.Lane, Room: g.room})))
 	g.sendFullRoster(pl)
 	g.noteJoin(pl)

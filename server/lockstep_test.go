@@ -104,7 +104,7 @@ func (p *lockPeer) Drain(dst []client.Received) ([]client.Received, error) {
 		if m.at > *p.now {
 			break
 		}
-		msg, err := wire.MessageFromProto(m.v)
+		msg, err := wire.ServerMessageFromProto(m.v)
 		if err != nil {
 			return dst, err
 		}
@@ -117,7 +117,7 @@ func (p *lockPeer) Drain(dst []client.Received) ([]client.Received, error) {
 
 // Send carries a prediction step to the server, arriving a link's latency later; nothing
 // else a Game sends (batches, shots, the input mode, pings) plays a part here.
-func (p *lockPeer) Send(m wire.Outgoing) error {
+func (p *lockPeer) Send(m wire.ClientMessage) error {
 	if in, ok := m.(netcode.PendingInput); ok {
 		p.toServer = append(p.toServer, inFlight[netcode.PendingInput]{p.up.arrival(*p.now), in})
 	}

@@ -30,7 +30,7 @@ func (g *game) tellShots(shots []world.JudgedShot) {
 		}
 		if js.Kill != nil {
 			g.stats.kills.Add(1)
-			kill := g.encode(wire.MessageToProto(*js.Kill))
+			kill := g.encode(wire.ServerMessageToProto(*js.Kill))
 			for _, o := range g.players {
 				o.peer.send(kill)
 			}
@@ -38,12 +38,12 @@ func (g *game) tellShots(shots []world.JudgedShot) {
 		if shooter == nil {
 			continue
 		}
-		shooter.peer.send(g.encode(wire.MessageToProto(*r)))
+		shooter.peer.send(g.encode(wire.ServerMessageToProto(*r)))
 		tracer, ok := js.Tracer()
 		if !ok {
 			continue
 		}
-		shot := g.encode(wire.MessageToProto(tracer))
+		shot := g.encode(wire.ServerMessageToProto(tracer))
 		for _, o := range g.players {
 			if o == shooter || g.withinView(o, tracer.OriginX, tracer.OriginY, tracer.EndX, tracer.EndY) {
 				o.peer.send(shot)

@@ -50,7 +50,7 @@ func lowerWithout(name, prefix string) string {
 	return strings.ToLower(strings.TrimPrefix(name, prefix))
 }
 
-// Outgoing is one message a client sends, as plain Go values: one of
+// ClientMessage is one message a client sends, as plain Go values: one of
 //
 //	netcode.PendingInput  a prediction step (MoveInput, on the stream)
 //	InputBatch            the unacknowledged inputs again, with the snapshot acknowledgement
@@ -60,7 +60,7 @@ func lowerWithout(name, prefix string) string {
 //	Ping                  a latency probe
 //
 // A client's session turns each into its message with the builders above (or BatchEncoder).
-type Outgoing any
+type ClientMessage any
 
 // InputBatch repeats inputs (oldest first, at most MaxBatchInputs) with the acknowledgement
 // of the snapshots received: AckTick the newest, AckMask the 32 before it (PROTOCOL.md §1.4).

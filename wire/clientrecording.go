@@ -58,7 +58,7 @@ type RecordingFrame struct {
 type Arrival struct {
 	At       time.Duration
 	Datagram bool // a snapshot chunk from the datagram lane
-	Msg      Message
+	Msg      ServerMessage
 }
 
 // WriteRecordingHeader writes a client recording's header to w.
@@ -84,7 +84,7 @@ func (fw *FrameWriter) Write(w io.Writer, f *RecordingFrame) error {
 		LinkError: f.LinkError, Network: f.Network,
 	}
 	for _, a := range f.Arrivals {
-		m.Arrivals = append(m.Arrivals, &tankv1.ClientRecordingArrival{AtNs: int64(a.At), Datagram: a.Datagram, Message: MessageToProto(a.Msg)})
+		m.Arrivals = append(m.Arrivals, &tankv1.ClientRecordingArrival{AtNs: int64(a.At), Datagram: a.Datagram, Message: ServerMessageToProto(a.Msg)})
 	}
 	_, err := protodelim.MarshalTo(w, m)
 	clear(m.Arrivals)
@@ -136,7 +136,7 @@ func (rr *RecordingReader) ReadHeader() (RecordingHeader, error) {
 // ReadFrame reads the next frame into f, which it overwrites (its Arrivals' storage is
 // reused); n is the frame's number from 1, for errors. At the recording's clean end it
 // returns io.EOF. Controls that are not finite, an arrival without a message and a message
-// that does not pass a client's checks (MessageFromProto) are errors; an arrival of a kind
+// that does not pass a client's checks (ServerMessageFromProto) are errors; an arrival of a kind
 // this version does not know is left out.
 func (rr *RecordingReader) ReadFrame(f *RecordingFrame, n int) error {
 	m := &rr.frame
@@ -161,7 +161,7 @@ func (rr *RecordingReader) ReadFrame(f *RecordingFrame, n int) error {
 		if a.GetMessage() == nil {
 			return fmt.Errorf("client recording: frame %d at byte %d: an arrival with no message", n, at)
 		}
-		msg, err := MessageFromProto(a.GetMessage())
+		msg, err := ServerMessageFromProto(a.GetMessage())
 		if err != nil {
 			return fmt.Errorf("client recording: frame %d at byte %d: %w", n, at, err)
 		}

@@ -3,10 +3,10 @@
 // snapshot (whole on the stream, or cut into chunk datagrams and delta encoded against a
 // baseline the client acknowledged) and back, and how a client's inputs become a MoveInput
 // or an InputBatch datagram and back, with the checks a receiver makes on what arrives.
-// A client receives every server message as a Message (message.go): Go values it switches
-// on, never a protobuf message. The server and the client both call it, so a field added to
-// a snapshot or an input is written and read in one place, and one round-trip test and one
-// fuzz target guard both halves.
+// A client receives every server message as a ServerMessage (message.go) and sends a
+// ClientMessage (client.go): Go values, never a protobuf message. The server and the client
+// both call it, so a field added to a snapshot or an input is written and read in one
+// place, and one round-trip test and one fuzz target guard both halves.
 //
 // Where things are: state.go is one tank (Tank, and the EntryEncoder the server runs once
 // per tank a tick); snapshot.go the Header and the stream form; chunks.go the DeltaBuilder

@@ -7,7 +7,7 @@ import (
 	tankv1 "tanknet/proto/tank/v1"
 )
 
-// Message is one message from the server as plain Go values: one of
+// ServerMessage is one message from the server as plain Go values: one of
 //
 //	Welcome, Reject     the answer to a Hello
 //	*Snapshot           a whole snapshot (reliable lane) or one chunk of one (datagram lane)
@@ -18,10 +18,10 @@ import (
 //	Pong                the answer to a Ping
 //	Disconnect          the server dropping us
 //
-// MessageFromProto makes one of the wire form, with the receiver's checks, and
-// MessageToProto the reverse: a client switches on these types and never reads a protobuf
-// message.
-type Message any
+// ServerMessageFromProto makes one of the wire form, with the receiver's checks, and
+// ServerMessageToProto the reverse: a client switches on these types and never reads a
+// protobuf message.
+type ServerMessage any
 
 // Snapshot is one snapshot message as a client receives it: a whole snapshot from the
 // stream, or one chunk of one from the datagram lane, perhaps described against a baseline
@@ -60,11 +60,11 @@ type Pong struct {
 	ServerTick   uint32
 }
 
-// MessageFromProto returns what m says, checked as a client checks it: a Welcome's arena and
+// ServerMessageFromProto returns what m says, checked as a client checks it: a Welcome's arena and
 // rules must be usable (see WelcomeFromProto), and every tank a snapshot carries whole must be
 // of the snapshot's own tick and of a player other than 0. It returns nil and no error for an
 // empty envelope or a kind this version does not know: the client skips those.
-func MessageFromProto(m *tankv1.ServerMessage) (Message, error) {
+func ServerMessageFromProto(m *tankv1.ServerMessage) (ServerMessage, error) {
 	switch k := m.GetKind().(type) {
 	case *tankv1.ServerMessage_Welcome:
 		return WelcomeFromProto(k.Welcome)
@@ -88,9 +88,9 @@ func MessageFromProto(m *tankv1.ServerMessage) (Message, error) {
 	return nil, nil
 }
 
-// MessageToProto returns the envelope carrying m, one of Message's types; nil for anything
-// else. MessageFromProto(MessageToProto(m)) is m again.
-func MessageToProto(m Message) *tankv1.ServerMessage {
+// ServerMessageToProto returns the envelope carrying m, one of ServerMessage's types; nil for
+// anything else. ServerMessageFromProto(ServerMessageToProto(m)) is m again.
+func ServerMessageToProto(m ServerMessage) *tankv1.ServerMessage {
 	switch v := m.(type) {
 	case Welcome:
 		return &tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Welcome{Welcome: WelcomeToProto(v)}}
@@ -181,18 +181,18 @@ func RosterToProto(r Roster) *tankv1.RosterUpdate {
 	return m
 }
 
-// Incoming is one message from the server's stream on its way to a Message: hand Target to
+// FromServer is one message from the server's stream on its way to a ServerMessage: hand Target to
 // the transport's receive (transport.Conn.Recv), then Decode what arrived. Its zero value is
-// ready, and it may be reused: a decoded Message shares nothing with the next receive.
-type Incoming struct {
+// ready, and it may be reused: a decoded ServerMessage shares nothing with the next receive.
+type FromServer struct {
 	m tankv1.ServerMessage
 }
 
 // Target is the protobuf message for the transport to decode the frame into.
-func (in *Incoming) Target() proto.Message { return &in.m }
+func (in *FromServer) Target() proto.Message { return &in.m }
 
-// Decode returns what the received frame says (MessageFromProto).
-func (in *Incoming) Decode() (Message, error) { return MessageFromProto(&in.m) }
+// Decode returns what the received frame says (ServerMessageFromProto).
+func (in *FromServer) Decode() (ServerMessage, error) { return ServerMessageFromProto(&in.m) }
 
 // ReceiveChunk decodes snapshot chunk datagram b, checks it as DecodeChunk does against
 // newest (the newest tick the receiver has seen) and returns what it says. It never panics,

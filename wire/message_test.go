@@ -12,11 +12,11 @@ import (
 	tankv1 "tanknet/proto/tank/v1"
 )
 
-// sampleServerMessages is one of every Message type, with the fields that travel set.
-func sampleServerMessages() map[string]Message {
+// sampleServerMessages is one of every ServerMessage type, with the fields that travel set.
+func sampleServerMessages() map[string]ServerMessage {
 	tank := TankOf(3, netcode.State{Tick: 70, Pose: netcode.Pose{X: 4.5, Y: 2, Heading: 1}, Ack: 66}, Combat{Health: 75, Kills: 2})
 	tank.Input = netcode.InputReport{Wait: 12 * time.Millisecond, Waiting: 1, Starved: true}
-	return map[string]Message{
+	return map[string]ServerMessage{
 		"welcome": Welcome{PlayerID: 3, Arena: netcode.DefaultArena(), Rules: netcode.DefaultRules(), ServerTick: 900,
 			MaxInputLead: 40, Lane: LaneDatagram, Room: "blue"},
 		"reject":   Reject{Code: RejectNoRoom, Reason: "no room"},
@@ -34,25 +34,25 @@ func sampleServerMessages() map[string]Message {
 }
 
 // sameMessage reports whether two decoded messages say the same, field for field.
-func sameMessage(a, b Message) bool { return reflect.DeepEqual(a, b) }
+func sameMessage(a, b ServerMessage) bool { return reflect.DeepEqual(a, b) }
 
-// TestMessage_RoundTrip: every Message type goes to its envelope, through the wire and back
+// TestMessage_RoundTrip: every ServerMessage type goes to its envelope, through the wire and back
 // unchanged, so a client recording (which stores the envelopes) replays what a Game was given.
 func TestMessage_RoundTrip(t *testing.T) {
 	for name, m := range sampleServerMessages() {
 		t.Run(name, func(t *testing.T) {
-			env := MessageToProto(m)
+			env := ServerMessageToProto(m)
 			if env == nil {
-				t.Fatalf("MessageToProto(%T) = nil", m)
+				t.Fatalf("ServerMessageToProto(%T) = nil", m)
 			}
-			got, err := MessageFromProto(throughWire(t, env))
+			got, err := ServerMessageFromProto(throughWire(t, env))
 			if err != nil || !sameMessage(got, m) {
-				t.Errorf("MessageFromProto(MessageToProto(%+v)) = %+v, %v", m, got, err)
+				t.Errorf("ServerMessageFromProto(ServerMessageToProto(%+v)) = %+v, %v", m, got, err)
 			}
 		})
 	}
-	if got := MessageToProto("not a message"); got != nil {
-		t.Errorf("MessageToProto(a string) = %v, want nil", got)
+	if got := ServerMessageToProto("not a message"); got != nil {
+		t.Errorf("ServerMessageToProto(a string) = %v, want nil", got)
 	}
 }
 
@@ -69,13 +69,13 @@ func TestMessageFromProto_Checks(t *testing.T) {
 		"state of another tick": {snap(&tankv1.PlayerState{PlayerId: 1, Tick: 8}), errStateTick},
 		"state of player 0":     {snap(&tankv1.PlayerState{PlayerId: 0, Tick: 9}), errStatePlayerID},
 	} {
-		if _, err := MessageFromProto(tc.m); !errors.Is(err, tc.want) {
-			t.Errorf("%s: MessageFromProto = %v, want %v", name, err, tc.want)
+		if _, err := ServerMessageFromProto(tc.m); !errors.Is(err, tc.want) {
+			t.Errorf("%s: ServerMessageFromProto = %v, want %v", name, err, tc.want)
 		}
 	}
 	noArena := &tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Welcome{Welcome: &tankv1.Welcome{PlayerId: 1}}}
-	if _, err := MessageFromProto(noArena); err == nil {
-		t.Error("MessageFromProto accepted a Welcome without an arena")
+	if _, err := ServerMessageFromProto(noArena); err == nil {
+		t.Error("ServerMessageFromProto accepted a Welcome without an arena")
 	}
 	w := WelcomeToProto(Welcome{PlayerID: 1, Arena: netcode.DefaultArena(), Rules: netcode.DefaultRules()})
 	w.PlayerId = 0
@@ -83,8 +83,8 @@ func TestMessageFromProto_Checks(t *testing.T) {
 		t.Error("WelcomeFromProto accepted player id 0")
 	}
 	for _, m := range []*tankv1.ServerMessage{nil, {}} {
-		if got, err := MessageFromProto(m); got != nil || err != nil {
-			t.Errorf("MessageFromProto(%v) = %v, %v, want nothing", m, got, err)
+		if got, err := ServerMessageFromProto(m); got != nil || err != nil {
+			t.Errorf("ServerMessageFromProto(%v) = %v, %v, want nothing", m, got, err)
 		}
 	}
 }
