@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	tankv1 "tanknet/proto/tank/v1"
+	"tanknet/netcode"
 	"tanknet/transport"
 	"tanknet/wire"
 )
@@ -64,8 +64,8 @@ func (s *Server) handshake(ctx context.Context, sess *session, addr string, op o
 	}
 	m, err := op.first, op.err
 	if m == nil && err == nil {
-		m = new(tankv1.ClientMessage)
-		err = sess.conn.Recv(m, s.cfg.HelloTimeout)
+		m = new(wire.FromClient)
+		err = sess.conn.Recv(m.Target(), s.cfg.HelloTimeout)
 	}
 	if !op.heard() {
 		return 0, nil // evicted and closed: nobody to answer
@@ -81,15 +81,15 @@ func (s *Server) handshake(ctx context.Context, sess *session, addr string, op o
 		}
 		return reject(wire.RejectBadHello, "handshake failed: "+reason)
 	}
-	hello := m.GetHello()
+	hello, isHello := m.Decode().(wire.Hello)
 	switch {
-	case hello == nil:
-		return reject(wire.RejectBadHello, fmt.Sprintf("first message must be Hello, got %s", kindName(m)))
-	case hello.GetProtocolVersion() != transport.ProtocolVersion:
+	case !isHello:
+		return reject(wire.RejectBadHello, fmt.Sprintf("first message must be Hello, got %s", m.Kind()))
+	case hello.ProtocolVersion != transport.ProtocolVersion:
 		return reject(wire.RejectVersionMismatch,
-			fmt.Sprintf("protocol version %d not supported (want %d)", hello.GetProtocolVersion(), transport.ProtocolVersion))
+			fmt.Sprintf("protocol version %d not supported (want %d)", hello.ProtocolVersion, transport.ProtocolVersion))
 	}
-	name, err := roomName(hello.GetRoom())
+	name, err := roomName(hello.Room)
 	if err != nil {
 		return reject(wire.RejectBadHello, err.Error())
 	}
@@ -131,13 +131,13 @@ func (s *Server) handshake(ctx context.Context, sess *session, addr string, op o
 // readLoop decodes client messages until the connection ends, and returns why it ended:
 // the client's own leaving in words, or the server's reason to drop it.
 func (s *Server) readLoop(sess *session, id uint32, r *room) (left string, drop dropReason) {
-	var m tankv1.ClientMessage
+	var in wire.FromClient
 	pings := pingAllowance{tokens: maxPingBurst, at: time.Now()}
 	// Wake at least once per ack timeout, so a client that talks only on the datagram lane
 	// (never on the stream) is still checked for acknowledging.
 	wait := min(s.cfg.IdleTimeout, s.cfg.AckTimeout)
 	for {
-		err := sess.conn.Recv(&m, wait)
+		err := sess.conn.Recv(in.Target(), wait)
 		if d := sess.conn.AckStall(); d > s.cfg.AckTimeout {
 			return "", dropNoAck.reason(fmt.Sprintf("nothing acknowledged for %v", d.Truncate(time.Second)))
 		}
@@ -157,29 +157,29 @@ func (s *Server) readLoop(sess *session, id uint32, r *room) (left string, drop 
 			}
 			return "", drop
 		}
-		switch k := m.GetKind().(type) {
-		case *tankv1.ClientMessage_MoveInput:
-			if !sess.pushInput(wire.MoveFromProto(k.MoveInput)) {
+		switch m := in.Decode().(type) {
+		case netcode.PendingInput:
+			if !sess.pushInput(m) {
 				s.stats.inputsRefused.add(ruleInboxFull)
 				return "", dropProtocol.reason(fmt.Sprintf("more than %d inputs in one tick", maxStreamInputsPerTick))
 			}
-		case *tankv1.ClientMessage_InputMode:
-			sess.setInputMode(k.InputMode.GetOnArrival())
-		case *tankv1.ClientMessage_Fire:
-			if !sess.pushFire(wire.FireFromProto(k.Fire, nil)) {
+		case wire.InputMode:
+			sess.setInputMode(m.OnArrival)
+		case netcode.ShotRequest:
+			if !sess.pushFire(m) {
 				s.stats.firesDropped.Add(1)
 			}
-		case *tankv1.ClientMessage_Ping:
+		case wire.Ping:
 			if !pings.take(time.Now()) {
 				s.stats.pingsIgnored.Add(1)
 				continue
 			}
-			sess.send(encode(s.log, wire.PongMessage(wire.Pong{ClientTimeUs: k.Ping.GetClientTimeUs(), ServerTick: r.tick.Load()})))
-		case *tankv1.ClientMessage_Goodbye:
-			return "goodbye: " + k.Goodbye.GetReason(), dropReason{}
-		case *tankv1.ClientMessage_Hello:
+			sess.send(encode(s.log, wire.PongMessage(wire.Pong{ClientTimeUs: m.ClientTimeUs, ServerTick: r.tick.Load()})))
+		case wire.Goodbye:
+			return "goodbye: " + m.Reason, dropReason{}
+		case wire.Hello:
 			return "", dropProtocol.reason("second Hello")
-		case *tankv1.ClientMessage_InputBatch:
+		case wire.InputBatch:
 			s.stats.badFrames.Add(1)
 			return "", dropProtocol.reason("InputBatch on the stream (it is a datagram)")
 		default:
@@ -187,14 +187,6 @@ func (s *Server) readLoop(sess *session, id uint32, r *room) (left string, drop 
 			return "", dropProtocol.reason("unknown message kind")
 		}
 	}
-}
-
-// kindName names the message kind in m for error messages.
-func kindName(m *tankv1.ClientMessage) string {
-	if m.GetKind() == nil {
-		return "an empty or unknown message"
-	}
-	return fmt.Sprintf("%T", m.GetKind())
 }
 
 // The Ping rate the server answers: a client may probe its latency often, but each Pong

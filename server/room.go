@@ -71,7 +71,7 @@ func (s *Server) runRoom(ctx context.Context, r *room) {
 			if seated++; seated >= s.cfg.MaxJoinsPerTick {
 				joins = nil // the rest wait for the next tick
 			}
-			p, reject := w.join(s.clock.since(), req.hello.GetName(), req.sess)
+			p, reject := w.join(s.clock.since(), req.hello.Name, req.sess)
 			if reject != nil {
 				s.stats.reject(reject.Code.String())
 				req.reply <- joinReply{reject: reject}

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"tanknet/netcode"
-	tankv1 "tanknet/proto/tank/v1"
 	"tanknet/transport"
 	"tanknet/wire"
 )
@@ -41,7 +40,7 @@ type Server struct {
 
 type joinRequest struct {
 	sess  *session
-	hello *tankv1.Hello
+	hello wire.Hello
 	reply chan joinReply
 }
 
@@ -172,7 +171,7 @@ func (s *Server) accept(ctx context.Context, ln *transport.Listener, conns *sync
 // arrived with the session (an honest client's Hello rides in its very first datagram), or
 // nil when the handshake must wait for it. heard ends the wait in the handshake cap.
 type opening struct {
-	first *tankv1.ClientMessage
+	first *wire.FromClient
 	err   error
 	heard func() bool
 }
@@ -182,8 +181,8 @@ type opening struct {
 // Reading here, in the accept loop, means an honest client is never counted as silent, and
 // never evicted, however busy the server is.
 func (s *Server) open(sess *session) opening {
-	m := new(tankv1.ClientMessage)
-	if ok, err := sess.conn.TryRecv(m); ok || err != nil {
+	m := new(wire.FromClient)
+	if ok, err := sess.conn.TryRecv(m.Target()); ok || err != nil {
 		return opening{first: m, err: err, heard: func() bool { return true }}
 	}
 	if old := s.handshaking.admit(sess, time.Now()); old != nil {

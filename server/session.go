@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"tanknet/netcode"
-	tankv1 "tanknet/proto/tank/v1"
 	"tanknet/transport"
 	"tanknet/wire"
 	"tanknet/world"
@@ -151,9 +150,8 @@ func (s *session) takeDatagramInputs(dst []netcode.PendingInput) []netcode.Pendi
 // goroutine, shared by every session, so it only decodes, checks and queues: whatever the
 // bytes are, it drops and counts what it cannot use and never blocks or panics.
 func (s *session) onDatagram(b []byte) {
-	var m tankv1.ClientMessage
-	batch, err := wire.DecodeInputBatch(b, &m)
-	switch {
+	var batch wire.BatchReader
+	switch err := batch.Read(b); {
 	case err != nil:
 		s.stats.badDatagrams.Add(1)
 		return
@@ -161,17 +159,17 @@ func (s *session) onDatagram(b []byte) {
 		s.stats.droppedDatagrams.Add(1)
 		return
 	}
-	if t := batch.GetSnapshotAckTick(); t > s.ackTick.Load() {
+	if t := batch.AckTick(); t > s.ackTick.Load() {
 		s.ackTick.Store(t)
 	}
 	s.inMu.Lock()
 	defer s.inMu.Unlock()
-	if len(s.copies)+len(batch.GetInputs()) > maxDatagramCopies {
+	if len(s.copies)+batch.Len() > maxDatagramCopies {
 		s.stats.droppedDatagrams.Add(1)
 		return
 	}
 	n := len(s.copies)
-	s.copies = wire.AppendInputs(s.copies, batch)
+	s.copies = batch.AppendInputs(s.copies)
 	s.arrived.noteAll(s.copies[n:], s.clock.since())
 }
 

@@ -50,7 +50,7 @@ func lowerWithout(name, prefix string) string {
 	return strings.ToLower(strings.TrimPrefix(name, prefix))
 }
 
-// ClientMessage is one message a client sends, as plain Go values: one of
+// ClientMessage is one message a client sends, as plain Go values: what a Game sends,
 //
 //	netcode.PendingInput  a prediction step (MoveInput, on the stream)
 //	InputBatch            the unacknowledged inputs again, with the snapshot acknowledgement
@@ -59,7 +59,9 @@ func lowerWithout(name, prefix string) string {
 //	InputMode             inputs applied on arrival, or from the server's buffer
 //	Ping                  a latency probe
 //
-// A client's session turns each into its message with the builders above (or BatchEncoder).
+// and what its session sends itself: Hello, Goodbye. A client's session turns each into its
+// message with the builders above (or BatchEncoder); a server reads them with FromClient
+// and BatchReader.
 type ClientMessage any
 
 // InputBatch repeats inputs (oldest first, at most MaxBatchInputs) with the acknowledgement

@@ -15,9 +15,9 @@
 // baseline; input.go MoveInput and InputBatch both ways; disconnect.go the Disconnect and its
 // code; arena.go, fire.go (the rules, a Fire, its refusals), lane.go and welcome.go (the
 // Welcome and Reject) what the handshake and a shot carry; shot.go ShotResult, Shot and Kill;
-// message.go every server message as a Go value; client.go the messages a client sends;
-// clientrecording.go a client recording's bytes; legacy.go the Reject a protocol 1 client
-// gets; limits.go the limits both ends keep.
+// message.go every server message as a Go value; client.go the messages a client sends,
+// fromclient.go how a server reads them; clientrecording.go a client recording's bytes;
+// legacy.go the Reject a protocol 1 client gets; limits.go the limits both ends keep.
 //
 // The name is netcode's: poses already travel on netcode's "wire grid", and this package
 // is the rest of the wire form. transport moves bytes (KCP sessions, framing, datagrams)

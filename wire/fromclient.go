@@ -1,0 +1,97 @@
+package wire
+
+import (
+	"fmt"
+
+	"google.golang.org/protobuf/proto"
+
+	"tanknet/netcode"
+	tankv1 "tanknet/proto/tank/v1"
+)
+
+// What a server receives from a client, as plain Go values: the ClientMessage kinds a Game
+// sends, and the Hello and Goodbye its session sends itself. Nothing here is validated
+// beyond decoding: what to do with an input out of range, a Fire's views or a second Hello
+// is the server's rule.
+
+// Hello opens a session: the protocol version the client speaks, the player's name and the
+// room it asks for ("" for the server's default).
+type Hello struct {
+	ProtocolVersion uint32
+	Name, Room      string
+}
+
+// Goodbye says the client is leaving, and why in words.
+type Goodbye struct{ Reason string }
+
+// FromClient is one message from a client's stream on its way to a ClientMessage, for the
+// server: hand Target to the transport's receive (transport.Conn.Recv or TryRecv), then
+// Decode what arrived. Its zero value is ready, and it may be reused: a decoded message
+// shares nothing with the next receive.
+type FromClient struct {
+	m tankv1.ClientMessage
+}
+
+// Target is the protobuf message for the transport to decode the frame into.
+func (in *FromClient) Target() proto.Message { return &in.m }
+
+// Decode returns what arrived: a Hello, a netcode.PendingInput (a MoveInput), an InputMode,
+// a netcode.ShotRequest (a Fire, its views in storage of their own), a Ping, a Goodbye, or
+// an InputBatch (which belongs on the datagram lane); nil for an empty envelope or a kind
+// this version does not know.
+func (in *FromClient) Decode() ClientMessage {
+	switch k := in.m.GetKind().(type) {
+	case *tankv1.ClientMessage_Hello:
+		return Hello{ProtocolVersion: k.Hello.GetProtocolVersion(), Name: k.Hello.GetName(), Room: k.Hello.GetRoom()}
+	case *tankv1.ClientMessage_MoveInput:
+		return MoveFromProto(k.MoveInput)
+	case *tankv1.ClientMessage_InputMode:
+		return InputMode{OnArrival: k.InputMode.GetOnArrival()}
+	case *tankv1.ClientMessage_Fire:
+		return FireFromProto(k.Fire, nil)
+	case *tankv1.ClientMessage_Ping:
+		return Ping{ClientTimeUs: k.Ping.GetClientTimeUs()}
+	case *tankv1.ClientMessage_Goodbye:
+		return Goodbye{Reason: k.Goodbye.GetReason()}
+	case *tankv1.ClientMessage_InputBatch:
+		return InputBatch{Inputs: AppendInputs(nil, k.InputBatch),
+			AckTick: k.InputBatch.GetSnapshotAckTick(), AckMask: k.InputBatch.GetSnapshotAckMask()}
+	}
+	return nil
+}
+
+// Kind names what arrived, for error messages: the generated type of its kind, e.g.
+// "*tankv1.ClientMessage_MoveInput", or "an empty or unknown message".
+func (in *FromClient) Kind() string {
+	if in.m.GetKind() == nil {
+		return "an empty or unknown message"
+	}
+	return fmt.Sprintf("%T", in.m.GetKind())
+}
+
+// BatchReader reads InputBatch datagrams, as a server does with every datagram a client
+// sends. Its zero value is ready; it is not safe for concurrent use.
+type BatchReader struct {
+	m     tankv1.ClientMessage
+	batch *tankv1.InputBatch
+}
+
+// Read decodes datagram b (DecodeInputBatch): an error for bytes that are not an InputBatch
+// of at most MaxBatchInputs inputs. It never panics, whatever b holds.
+func (r *BatchReader) Read(b []byte) error {
+	batch, err := DecodeInputBatch(b, &r.m)
+	r.batch = batch
+	return err
+}
+
+// AckTick is the newest snapshot tick the batch acknowledges.
+func (r *BatchReader) AckTick() uint32 { return r.batch.GetSnapshotAckTick() }
+
+// Len is how many inputs the batch repeats.
+func (r *BatchReader) Len() int { return len(r.batch.GetInputs()) }
+
+// AppendInputs appends the batch's inputs, oldest first and unvalidated, to dst and returns
+// it.
+func (r *BatchReader) AppendInputs(dst []netcode.PendingInput) []netcode.PendingInput {
+	return AppendInputs(dst, r.batch)
+}
