@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"tanknet/netcode"
-	tankv1 "tanknet/proto/tank/v1"
 	"tanknet/transport"
 	"tanknet/wire"
 	"tanknet/world"
@@ -158,8 +157,8 @@ func (g *game) join(now time.Duration, name string, p peer) (*player, *wire.Reje
 	}
 	pl.Tank = t
 	pl.name = g.uniqueName(cleanName(name, pl.id))
-	p.send(g.encode(wire.ServerMessageToProto(wire.Welcome{PlayerID: pl.id, Arena: g.cfg.Arena, Rules: g.cfg.Rules,
-		ServerTick: g.tick, MaxInputLead: g.cfg.inputLead(), Lane: g.cfg.Lane, Room: g.room})))
+	p.send(g.encode(wire.Welcome{PlayerID: pl.id, Arena: g.cfg.Arena, Rules: g.cfg.Rules,
+		ServerTick: g.tick, MaxInputLead: g.cfg.inputLead(), Lane: g.cfg.Lane, Room: g.room}))
 	g.sendFullRoster(pl)
 	g.noteJoin(pl)
 	pl.rosterSeen = len(g.changes) // its roster already has every change so far
@@ -472,15 +471,20 @@ func (g *game) sendSnapshot(sc *snapScratch, members, to []*player, left []uint3
 }
 
 // encode frames a server message for g's players; see encode.
-func (g *game) encode(m *tankv1.ServerMessage) []byte { return encode(g.log, m) }
+func (g *game) encode(m wire.ServerMessage) []byte { return encode(g.log, m) }
 
 // encode frames a server message. Everything the server sends is bounded (names and reasons
 // by cleanText, snapshots by MaxPlayers), so an error here is a bug in this package: it is
 // logged and the message becomes nil, which peers skip, rather than taking the server down.
-func encode(log *slog.Logger, m *tankv1.ServerMessage) []byte {
-	b, err := transport.AppendFrame(nil, m)
+func encode(log *slog.Logger, m wire.ServerMessage) []byte {
+	pm := wire.ServerMessageToProto(m)
+	if pm == nil {
+		log.Error("cannot encode server message; dropping it", "kind", fmt.Sprintf("%T", m), "err", "not a server message")
+		return nil
+	}
+	b, err := transport.AppendFrame(nil, pm)
 	if err != nil {
-		log.Error("cannot encode server message; dropping it", "kind", fmt.Sprintf("%T", m.GetKind()), "err", err)
+		log.Error("cannot encode server message; dropping it", "kind", fmt.Sprintf("%T", m), "err", err)
 		return nil
 	}
 	return b

@@ -174,7 +174,7 @@ func (s *Server) readLoop(sess *session, id uint32, r *room) (left string, drop 
 				s.stats.pingsIgnored.Add(1)
 				continue
 			}
-			sess.send(encode(s.log, wire.PongMessage(wire.Pong{ClientTimeUs: m.ClientTimeUs, ServerTick: r.tick.Load()})))
+			sess.send(encode(s.log, wire.Pong{ClientTimeUs: m.ClientTimeUs, ServerTick: r.tick.Load()}))
 		case wire.Goodbye:
 			return "goodbye: " + m.Reason, dropReason{}
 		case wire.Hello:

@@ -2,7 +2,6 @@ package server
 
 import (
 	"tanknet/netcode"
-	"tanknet/wire"
 	"tanknet/world"
 )
 
@@ -30,7 +29,7 @@ func (g *game) tellShots(shots []world.JudgedShot) {
 		}
 		if js.Kill != nil {
 			g.stats.kills.Add(1)
-			kill := g.encode(wire.ServerMessageToProto(*js.Kill))
+			kill := g.encode(*js.Kill)
 			for _, o := range g.players {
 				o.peer.send(kill)
 			}
@@ -38,12 +37,12 @@ func (g *game) tellShots(shots []world.JudgedShot) {
 		if shooter == nil {
 			continue
 		}
-		shooter.peer.send(g.encode(wire.ServerMessageToProto(*r)))
+		shooter.peer.send(g.encode(*r))
 		tracer, ok := js.Tracer()
 		if !ok {
 			continue
 		}
-		shot := g.encode(wire.ServerMessageToProto(tracer))
+		shot := g.encode(tracer)
 		for _, o := range g.players {
 			if o == shooter || g.withinView(o, tracer.OriginX, tracer.OriginY, tracer.EndX, tracer.EndY) {
 				o.peer.send(shot)

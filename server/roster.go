@@ -71,7 +71,7 @@ func (g *game) encodeRoster(changes []rosterChange) [][]byte {
 		if len(upd.Joined)+len(upd.Left) == 0 {
 			return
 		}
-		if f := g.encode(wire.ServerMessageToProto(upd)); f != nil {
+		if f := g.encode(upd); f != nil {
 			frames = append(frames, f)
 		}
 		upd, size = wire.Roster{}, 0
