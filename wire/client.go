@@ -18,9 +18,11 @@ func HelloMessage(name, room string) *tankv1.ClientMessage {
 		ProtocolVersion: transport.ProtocolVersion, Name: name, Room: room}}}
 }
 
-// MoveMessage carries one prediction step (MoveToProto).
+// MoveMessage carries one prediction step: its move tick, input and duration (FillMove).
 func MoveMessage(p netcode.PendingInput) *tankv1.ClientMessage {
-	return &tankv1.ClientMessage{Kind: &tankv1.ClientMessage_MoveInput{MoveInput: MoveToProto(p)}}
+	m := new(tankv1.MoveInput)
+	FillMove(m, p)
+	return &tankv1.ClientMessage{Kind: &tankv1.ClientMessage_MoveInput{MoveInput: m}}
 }
 
 // InputModeMessage asks for inputs applied on arrival (true) or one a tick from the server's

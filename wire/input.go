@@ -16,13 +16,6 @@ import (
 // the server checks finiteness, ranges, duration and tick itself (world/admit.go), since
 // what to do with a bad one depends on which lane brought it.
 
-// MoveToProto returns the wire form of a pending input.
-func MoveToProto(p netcode.PendingInput) *tankv1.MoveInput {
-	m := new(tankv1.MoveInput)
-	FillMove(m, p)
-	return m
-}
-
 // FillMove sets m to the wire form of p, reusing m. A duration travels in whole
 // milliseconds (truncated; a negative one as 0).
 func FillMove(m *tankv1.MoveInput, p netcode.PendingInput) {
