@@ -60,14 +60,13 @@ type player struct {
 	// left, while the world applies the inputs it sent before (world.Part).
 	parting string
 
-	view    view                   // what this client is sent (interest management)
-	entry   []byte                 // this tick's PlayerState as others see it, encoded once for every snapshot
-	own     []byte                 // this tick's PlayerState as its own player sees it: entry plus the input report
-	ownBuf  []byte                 // own's storage, when it differs from entry
-	reports bool                   // own differs from entry: this tick has an input report
-	now     wire.Tank              // this tick's state, as delta encoding compares it
-	sent    sentLog                // what this client was sent, for delta baselines
-	inputs  []netcode.PendingInput // scratch for taking the peer's inputs
+	view    view      // what this client is sent (interest management)
+	entry   []byte    // this tick's PlayerState as others see it, encoded once for every snapshot
+	own     []byte    // this tick's PlayerState as its own player sees it: entry plus the input report
+	ownBuf  []byte    // own's storage, when it differs from entry
+	reports bool      // own differs from entry: this tick has an input report
+	now     wire.Tank // this tick's state, as delta encoding compares it
+	sent    sentLog   // what this client was sent, for delta baselines
 }
 
 // The world asks a player's client (world.Client) these.
@@ -80,6 +79,9 @@ func (p *player) RTT() time.Duration { return p.peer.rtt() }
 
 // Sent reports whether the client was sent tank id's state of tick (interest management).
 func (p *player) Sent(id, tick uint32) bool { return p.view.shown.has(tick, id) }
+
+// Arrival is when the client's input of move tick first reached the server.
+func (p *player) Arrival(tick uint32) (time.Duration, bool) { return p.peer.inputArrival(tick) }
 
 // TickRecord is the authoritative outcome of one tick, for observers that measure clients
 // against ground truth (tanksim) and for recordings: what the world did (world.Outcome;
@@ -104,10 +106,11 @@ type game struct {
 	nextID   uint32
 	players  []*player // in increasing id order, as the world's tanks
 
-	shared  sentLog               // what every client was sent, when all are sent every tank
-	entries wire.EntryEncoder     // encodes each tank once a tick
-	changes []rosterChange        // joins and leaves since the last roster update, in order
-	fires   []netcode.ShotRequest // scratch for taking a peer's shots
+	shared  sentLog                // what every client was sent, when all are sent every tank
+	entries wire.EntryEncoder      // encodes each tank once a tick
+	changes []rosterChange         // joins and leaves since the last roster update, in order
+	fires   []netcode.ShotRequest  // scratch for taking a peer's shots
+	inputs  []netcode.PendingInput // scratch for taking a peer's inputs
 	// interest picks each client's tanks; nil sends every client every tank.
 	interest *interest
 	// fan is the per-client half of each tick's snapshots, and the scratch it builds them in.
@@ -234,7 +237,7 @@ func (g *game) find(id uint32) *player {
 }
 
 // feed hands the world what p's client sent since the last tick: its shots, its inputs on
-// the stream and their copies in datagrams, each input with when it first arrived.
+// the stream and their copies in datagrams.
 func (g *game) feed(p *player) {
 	g.fires = p.peer.takeFires(g.fires[:0])
 	for _, req := range g.fires {
@@ -242,22 +245,10 @@ func (g *game) feed(p *player) {
 			g.stats.firesDropped.Add(1)
 		}
 	}
-	p.inputs = p.peer.takeInputs(p.inputs[:0])
-	for _, in := range p.inputs {
-		g.world.Queue(p.Tank, in, g.arrival(p, in.Tick))
-	}
-	p.inputs = p.peer.takeDatagramInputs(p.inputs[:0])
-	for _, in := range p.inputs {
-		g.world.QueueCopy(p.Tank, in, g.arrival(p, in.Tick))
-	}
-}
-
-// arrival is when p's input of move tick first reached the server, -1 when not known.
-func (g *game) arrival(p *player, tick uint32) time.Duration {
-	if at, ok := p.peer.inputArrival(tick); ok {
-		return at
-	}
-	return -1
+	g.inputs = p.peer.takeInputs(g.inputs[:0])
+	g.world.Queue(p.Tank, g.inputs...)
+	g.inputs = p.peer.takeDatagramInputs(g.inputs[:0])
+	g.world.QueueCopies(p.Tank, g.inputs...)
 }
 
 // step runs one server tick at server time now: the world ticks on what every client sent,

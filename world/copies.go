@@ -3,6 +3,8 @@ package world
 import (
 	"cmp"
 	"slices"
+
+	"tanknet/netcode"
 )
 
 // admitCopies queues, from t's datagram inputs, the ones that continue t's queue without a
@@ -13,10 +15,10 @@ func (w *World) admitCopies(t *Tank) {
 	if len(t.copies) == 0 {
 		return
 	}
-	defer func() { t.copies = t.copies[:0] }()
-	slices.SortStableFunc(t.copies, func(a, b queued) int { return cmp.Compare(a.Tick, b.Tick) })
-	for _, q := range t.copies {
-		in := q.PendingInput
+	copies := t.copies
+	t.copies = t.copies[:0]
+	slices.SortStableFunc(copies, func(a, b netcode.PendingInput) int { return cmp.Compare(a.Tick, b.Tick) })
+	for _, in := range copies {
 		switch {
 		case in.Tick <= t.last:
 			w.counts.Redundant++
@@ -30,7 +32,7 @@ func (w *World) admitCopies(t *Tank) {
 			w.counts.BadCopies++
 			continue
 		}
-		t.queue = append(t.queue, queued{in, q.arrived})
+		t.queue = append(t.queue, in)
 		t.last = in.Tick
 		w.counts.Early++
 	}

@@ -42,8 +42,9 @@ type testClient struct {
 	asks int // calls of Sent: the world asks only with Config.Interest
 }
 
-func (c *testClient) InputMode() InputMode { return c.mode }
-func (c *testClient) RTT() time.Duration   { return c.rtt }
+func (c *testClient) InputMode() InputMode                 { return c.mode }
+func (c *testClient) RTT() time.Duration                   { return c.rtt }
+func (c *testClient) Arrival(uint32) (time.Duration, bool) { return 0, false }
 func (c *testClient) Sent(id, tick uint32) bool {
 	c.asks++
 	return c.sent[sentState{id, tick}]
@@ -131,8 +132,8 @@ func newDuel(t *testing.T, mutate func(*Config)) *duel {
 func (d *duel) tick(markIn netcode.Input) {
 	d.move++
 	d.markMove++
-	d.w.Queue(d.shooter, netcode.PendingInput{Tick: d.move, Duration: netcode.StepInterval}, -1)
-	d.w.Queue(d.mark, netcode.PendingInput{Tick: d.markMove, Input: markIn, Duration: netcode.StepInterval}, -1)
+	d.w.Queue(d.shooter, netcode.PendingInput{Tick: d.move, Duration: netcode.StepInterval})
+	d.w.Queue(d.mark, netcode.PendingInput{Tick: d.markMove, Input: markIn, Duration: netcode.StepInterval})
 	d.out = runTick(d.w)
 	d.judged = append(d.judged, d.out.Shots...)
 	d.respawns += d.out.Counts.Respawns

@@ -101,9 +101,9 @@ func newServer(t *testing.T, a netcode.Arena, contact bool, starts []netcode.Pos
 	return s
 }
 
-// apply hands the world one MoveInput of player's, arrived at now.
-func (s *server) apply(player int, in netcode.PendingInput, now time.Duration) {
-	s.world.Queue(s.tanks[player], in, now)
+// apply hands the world one MoveInput of player's.
+func (s *server) apply(player int, in netcode.PendingInput) {
+	s.world.Queue(s.tanks[player], in)
 }
 
 // step runs one tick at now and returns every tank's state as its snapshot carries it.
@@ -205,7 +205,7 @@ func (w *lockstep) run(d time.Duration) {
 		for ; nextTick <= w.now; nextTick += netcode.StepInterval {
 			for _, c := range w.clients {
 				for _, in := range c.up.recv(nextTick) {
-					w.srv.apply(c.id, in, nextTick)
+					w.srv.apply(c.id, in)
 				}
 			}
 			states := w.srv.step(w.t, nextTick)

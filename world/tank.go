@@ -16,6 +16,9 @@ type Client interface {
 	// Sent reports whether the client was sent tank id's state of tick. The world asks only
 	// with Config.Interest; without, it knows the answer itself (see sight.go).
 	Sent(id, tick uint32) bool
+	// Arrival is when the client's input of move tick first reached the server (server
+	// time), false when it is not known. The world asks when it applies the input.
+	Arrival(tick uint32) (time.Duration, bool)
 }
 
 // InputMode is how a client asked for its inputs to be applied (the InputMode message).
@@ -28,23 +31,17 @@ const (
 	ModeOnArrival                      // as they arrive
 )
 
-// queued is an admitted MoveInput and when it reached the server (-1: not known).
-type queued struct {
-	netcode.PendingInput
-	arrived time.Duration
-}
-
 // Tank is one player's tank. The world changes it; its driver reads it between calls.
 type Tank struct {
 	id       uint32
 	client   Client
 	pose     netcode.Pose
-	ack      uint32   // last applied move tick
-	last     uint32   // last queued or applied move tick
-	streamed uint32   // last move tick that came on the stream
-	queue    []queued // admitted, not yet simulated, in tick order
-	inbox    []queued // received on the stream since the last tick, not yet checked
-	copies   []queued // received as datagram copies since the last tick, not yet checked
+	ack      uint32                 // last applied move tick
+	last     uint32                 // last queued or applied move tick
+	streamed uint32                 // last move tick that came on the stream
+	queue    []netcode.PendingInput // admitted, not yet simulated, in tick order
+	inbox    []netcode.PendingInput // received on the stream since the last tick, not yet checked
+	copies   []netcode.PendingInput // received as datagram copies since the last tick, not yet checked
 	granted  time.Duration
 	input    netcode.InputReport // this tick's input buffer report
 	pace     pace                // simulated time given in the last second
@@ -65,6 +62,14 @@ type Tank struct {
 	shots          shotClock             // when the last accepted shot was, for the cooldown
 	moves          [moveHistory]movePose // pose after each recent applied move tick
 	fires          []netcode.ShotRequest // received, not yet judged
+}
+
+// arrival is when t's input of move tick reached the server, if its client knows.
+func (t *Tank) arrival(tick uint32) (time.Duration, bool) {
+	if t.client == nil {
+		return 0, false
+	}
+	return t.client.Arrival(tick)
 }
 
 // ID is the tank's player id.

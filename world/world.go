@@ -87,17 +87,16 @@ func (w *World) remove(i int) {
 	w.tanks = slices.Delete(w.tanks, i, i+1)
 }
 
-// Queue hands the world a MoveInput t's client sent on its reliable stream, which reached
-// the server at server time arrived (-1: not known). The next Tick checks it.
-func (w *World) Queue(t *Tank, in netcode.PendingInput, arrived time.Duration) {
-	t.inbox = append(t.inbox, queued{in, arrived})
+// Queue hands the world the MoveInputs t's client sent on its reliable stream, in the
+// order they came. The next Tick checks them.
+func (w *World) Queue(t *Tank, ins ...netcode.PendingInput) {
+	t.inbox = append(t.inbox, ins...)
 }
 
-// QueueCopy hands the world a copy of a MoveInput that came in a datagram (InputBatch),
-// which reached the server at server time arrived (-1: not known). Copies may repeat,
-// come out of order or skip ticks: the next Tick sorts them out.
-func (w *World) QueueCopy(t *Tank, in netcode.PendingInput, arrived time.Duration) {
-	t.copies = append(t.copies, queued{in, arrived})
+// QueueCopies hands the world copies of MoveInputs that came in datagrams (InputBatch).
+// Copies may repeat, come out of order or skip ticks: the next Tick sorts them out.
+func (w *World) QueueCopies(t *Tank, ins ...netcode.PendingInput) {
+	t.copies = append(t.copies, ins...)
 }
 
 // Tick runs one tick at server time now: players that left go once their inputs are applied,
@@ -176,10 +175,11 @@ func (w *World) simulate(t *Tank, now time.Duration) InputDrop {
 // admitInputs checks t's MoveInputs received since the last call, on the stream and as
 // datagram copies, and queues the good ones. It returns why t must be dropped, if it must.
 func (w *World) admitInputs(t *Tank) InputDrop {
-	defer func() { t.inbox = t.inbox[:0] }()
-	for _, q := range t.inbox {
-		raw := q.Input
-		in, v, rule, reason := admit(q.PendingInput, t.last, t.ack, w.inputLead(), &w.cfg)
+	inbox := t.inbox
+	t.inbox = t.inbox[:0]
+	for _, in := range inbox {
+		raw := in.Input
+		in, v, rule, reason := admit(in, t.last, t.ack, w.inputLead(), &w.cfg)
 		switch v {
 		case refused:
 			return InputDrop{Player: t.id, Rule: rule, Reason: reason}
@@ -195,7 +195,7 @@ func (w *World) admitInputs(t *Tank) InputDrop {
 		if in.Input != raw {
 			w.counts.Clamped++
 		}
-		t.queue = append(t.queue, queued{in, q.arrived})
+		t.queue = append(t.queue, in)
 		t.last, t.streamed = in.Tick, in.Tick
 	}
 	w.admitCopies(t)
@@ -212,20 +212,20 @@ func (w *World) apply(t *Tank, now time.Duration) int {
 	due, queued := w.dueInputs(t), len(t.queue)
 	before, n := t.granted, 0
 	t.input = netcode.InputReport{}
-	for _, q := range t.queue[:due] {
-		if t.granted+q.Duration > budget || n >= w.cfg.MaxInputsPerTick() {
+	for _, in := range t.queue[:due] {
+		if t.granted+in.Duration > budget || n >= w.cfg.MaxInputsPerTick() {
 			w.counts.Deferred++
 			break
 		}
 		wait := time.Duration(-1)
-		if q.arrived >= 0 {
-			wait = max(now-q.arrived, 0)
+		if at, ok := t.arrival(in.Tick); ok {
+			wait = max(now-at, 0)
 			t.input.Wait = wait
 			if w.cfg.Buffer != nil && !t.parting {
 				w.cfg.Buffer.InputWait(wait)
 			}
 		}
-		in := w.move(t, q.PendingInput)
+		in = w.move(t, in)
 		w.out.Applied = append(w.out.Applied, AppliedInput{Player: t.id, MoveTick: in.Tick, Input: in.Input, Duration: in.Duration, Wait: wait})
 		n++
 	}
