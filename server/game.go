@@ -47,7 +47,7 @@ type peer interface {
 // player is one client's tank in the room: the world's tank and what the server keeps
 // for its client (its peer, name, roster and snapshots).
 type player struct {
-	*world.Tank
+	world.Tank
 	id       uint32
 	name     string
 	peer     peer
@@ -154,11 +154,9 @@ func (g *game) join(now time.Duration, name string, p peer) (*player, *wire.Reje
 		return nil, &wire.Reject{Code: wire.RejectServerFull, Reason: reason}
 	}
 	pl := &player{id: g.newID(), peer: p}
-	t, err := g.world.Join(pl.id, pl, now)
-	if err != nil { // the world holds no more than the room: this is a bug
+	if err := g.world.JoinInto(&pl.Tank, pl.id, pl, now); err != nil { // the world holds no more than the room: a bug
 		return nil, &wire.Reject{Code: wire.RejectServerFull, Reason: err.Error()}
 	}
-	pl.Tank = t
 	pl.name = g.uniqueName(cleanName(name, pl.id))
 	p.send(g.encode(wire.Welcome{PlayerID: pl.id, Arena: g.cfg.Arena, Rules: g.cfg.Rules,
 		ServerTick: g.tick, MaxInputLead: g.cfg.inputLead(), Lane: g.cfg.Lane, Room: g.room}))
@@ -241,14 +239,14 @@ func (g *game) find(id uint32) *player {
 func (g *game) feed(p *player) {
 	g.fires = p.peer.takeFires(g.fires[:0])
 	for _, req := range g.fires {
-		if !g.world.Fire(p.Tank, req) {
+		if !g.world.Fire(&p.Tank, req) {
 			g.stats.firesDropped.Add(1)
 		}
 	}
 	g.inputs = p.peer.takeInputs(g.inputs[:0])
-	g.world.Queue(p.Tank, g.inputs...)
+	g.world.Queue(&p.Tank, g.inputs...)
 	g.inputs = p.peer.takeDatagramInputs(g.inputs[:0])
-	g.world.QueueCopies(p.Tank, g.inputs...)
+	g.world.QueueCopies(&p.Tank, g.inputs...)
 }
 
 // step runs one server tick at server time now: the world ticks on what every client sent,
@@ -284,19 +282,19 @@ func (g *game) step(now time.Duration) TickRecord {
 	return TickRecord{Room: g.room, Now: now, Outcome: *out}
 }
 
-// count adds what the world tallied to the server's counters.
+// count adds what the world tallied to the server's counters (most are 0 most ticks).
 func (g *game) count(c *world.Counts) {
 	s := g.stats
-	s.applied.Add(c.Applied)
-	s.deferred.Add(c.Deferred)
-	s.clamped.Add(c.Clamped)
-	s.staleInputs.Add(c.Stale)
-	s.redundantInputs.Add(c.Redundant)
-	s.gapInputs.Add(c.Gaps)
-	s.earlyInputs.Add(c.Early)
-	s.badDatagrams.Add(c.BadCopies)
-	s.contacts.Add(c.Contacts)
-	s.respawns.Add(c.Respawns)
+	for _, f := range [...]struct {
+		to *atomic.Uint64
+		n  uint64
+	}{{&s.applied, c.Applied}, {&s.deferred, c.Deferred}, {&s.clamped, c.Clamped}, {&s.staleInputs, c.Stale},
+		{&s.redundantInputs, c.Redundant}, {&s.gapInputs, c.Gaps}, {&s.earlyInputs, c.Early},
+		{&s.badDatagrams, c.BadCopies}, {&s.contacts, c.Contacts}, {&s.respawns, c.Respawns}} {
+		if f.n != 0 {
+			f.to.Add(f.n)
+		}
+	}
 }
 
 // broadcast sends this tick's snapshot. On the datagram lane each player gets its own,
@@ -306,7 +304,7 @@ func (g *game) count(c *world.Counts) {
 func (g *game) broadcast() {
 	for _, p := range g.players {
 		p.now = wire.TankOf(p.id, netcode.State{Tick: g.tick, Pose: p.Pose(), Ack: p.Ack()}, wire.Combat{Health: p.Health(),
-			Kills: p.Kills(), Deaths: p.Deaths(), Destroyed: p.Destroyed(), SpawnProtected: g.world.Protected(p.Tank)})
+			Kills: p.Kills(), Deaths: p.Deaths(), Destroyed: p.Destroyed(), SpawnProtected: g.world.Protected(&p.Tank)})
 		var err error
 		if p.entry, err = g.entries.Append(p.entry, p.now, g.tick); err != nil {
 			g.log.Error("cannot encode a player state; skipping this tick's snapshots", "player", p.id, "err", err)

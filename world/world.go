@@ -61,14 +61,22 @@ func cmpID(a, b uint32) int { return int(int64(a) - int64(b)) }
 // free spawn point at server time now; c answers for its client. It returns ErrFull when
 // the world holds MaxPlayers tanks. The placement is in the next outcome's Events.
 func (w *World) Join(id uint32, c Client, now time.Duration) (*Tank, error) {
+	t := new(Tank)
+	return t, w.JoinInto(t, id, c, now)
+}
+
+// JoinInto is Join with the tank's storage given: a zero Tank the caller keeps beside its
+// own record of the player (the server's player embeds one, so a tick reads both from one
+// place), and never copies while the tank is in the world.
+func (w *World) JoinInto(t *Tank, id uint32, c Client, now time.Duration) error {
 	if len(w.tanks) >= w.cfg.MaxPlayers {
-		return nil, ErrFull
+		return ErrFull
 	}
-	t := &Tank{id: id, client: c, joinedAt: now, firstTick: w.tick + 1}
+	*t = Tank{id: id, client: c, joinedAt: now, firstTick: w.tick + 1}
 	w.nextID = id + 1
 	w.spawn(t)
 	w.tanks = append(w.tanks, t)
-	return t, nil
+	return nil
 }
 
 // Leave removes player id at once, with whatever it had queued, and reports whether it was
