@@ -90,6 +90,9 @@ type TickRecord struct {
 	Room     string        // the room whose tick this was (see rooms.go)
 	Now      time.Duration // server time of the tick, since the server started
 	Duration time.Duration // wall time the tick took, filled in by the loop
+	// Dropped lists the players the server dropped in this tick for inputs that broke a
+	// rule (their departures are in Events).
+	Dropped []uint32
 	world.Outcome
 }
 
@@ -111,6 +114,7 @@ type game struct {
 	changes []rosterChange         // joins and leaves since the last roster update, in order
 	fires   []netcode.ShotRequest  // scratch for taking a peer's shots
 	inputs  []netcode.PendingInput // scratch for taking a peer's inputs
+	dropped []uint32               // the players this tick dropped
 	// interest picks each client's tanks; nil sends every client every tank.
 	interest *interest
 	// fan is the per-client half of each tick's snapshots, and the scratch it builds them in.
@@ -216,7 +220,10 @@ func (g *game) part(id uint32, reason string) {
 	if p == nil || p.parting != "" {
 		return
 	}
-	g.feed(p)
+	if drop := g.feed(p); drop.Rule != "" {
+		g.leave(id, reason) // its last inputs broke a rule: it left anyway
+		return
+	}
 	if g.world.Part(id) {
 		g.gone(id, reason)
 		return
@@ -235,8 +242,9 @@ func (g *game) find(id uint32) *player {
 }
 
 // feed hands the world what p's client sent since the last tick: its shots, its inputs on
-// the stream and their copies in datagrams.
-func (g *game) feed(p *player) {
+// the stream and their copies in datagrams. It returns why p's client must be dropped when
+// one of its inputs broke a rule.
+func (g *game) feed(p *player) world.InputDrop {
 	g.fires = p.peer.takeFires(g.fires[:0])
 	for _, req := range g.fires {
 		if !g.world.Fire(&p.Tank, req) {
@@ -244,9 +252,12 @@ func (g *game) feed(p *player) {
 		}
 	}
 	g.inputs = p.peer.takeInputs(g.inputs[:0])
-	g.world.Queue(&p.Tank, g.inputs...)
+	if drop := g.world.Queue(&p.Tank, g.inputs...); drop.Rule != "" {
+		return drop
+	}
 	g.inputs = p.peer.takeDatagramInputs(g.inputs[:0])
 	g.world.QueueCopies(&p.Tank, g.inputs...)
+	return world.InputDrop{}
 }
 
 // step runs one server tick at server time now: the world ticks on what every client sent,
@@ -255,8 +266,16 @@ func (g *game) feed(p *player) {
 func (g *game) step(now time.Duration) TickRecord {
 	g.settle() // the last tick's per-client snapshots are done with the players
 	g.stats.ticks.Add(1)
-	for _, p := range g.players {
-		g.feed(p)
+	g.dropped = g.dropped[:0]
+	for i := 0; i < len(g.players); {
+		p := g.players[i]
+		if drop := g.feed(p); drop.Rule != "" {
+			g.stats.inputsRefused.add(drop.Rule)
+			g.drop(p, dropProtocol.reason(drop.Reason))
+			g.dropped = append(g.dropped, p.id)
+			continue // drop removed players[i]
+		}
+		i++
 	}
 	out := g.world.Tick(now)
 	g.tick = out.Tick
@@ -265,21 +284,11 @@ func (g *game) step(now time.Duration) TickRecord {
 			g.gone(id, p.parting)
 		}
 	}
-	for _, d := range out.Dropped {
-		g.stats.inputsRefused.add(d.Rule)
-		if p := g.find(d.Player); p != nil {
-			reason := dropProtocol.reason(d.Reason)
-			g.stats.drop(reason)
-			g.log.Warn("dropping player", "player", p.id, "reason", reason.String(), "code", reason.kind.code.String())
-			p.peer.kick(reason)
-			g.gone(p.id, reason.String())
-		}
-	}
 	g.count(&out.Counts)
 	g.tellShots(out.Shots)
 	g.flushRoster() // before the snapshot, so a new tank's name arrives no later than the tank
 	g.broadcast()
-	return TickRecord{Room: g.room, Now: now, Outcome: *out}
+	return TickRecord{Room: g.room, Now: now, Dropped: g.dropped, Outcome: *out}
 }
 
 // count adds what the world tallied to the server's counters (most are 0 most ticks).

@@ -110,8 +110,8 @@ func (s *Server) runRoom(ctx context.Context, r *room) {
 			s.stats.tickDuration.observe(took)
 			r.ticks.observe(took)
 			r.tick.Store(rec.Tick)
-			for _, d := range rec.Dropped {
-				delete(peers, d.Player)
+			for _, id := range rec.Dropped {
+				delete(peers, id)
 			}
 			r.players.Store(int32(len(w.players)))
 			if s.observer != nil {

@@ -208,7 +208,7 @@ func TestWorld_DropsOnlyTheOffender(t *testing.T) {
 			if badPeer.kicked == "" || badPeer.kickCode != wire.DisconnectProtocolError {
 				t.Fatalf("bad input %+v: kicked %q with code %v, want a protocol error", tt.in, badPeer.kicked, badPeer.kickCode)
 			}
-			if len(rec.Dropped) != 1 || rec.Dropped[0].Player != bad.id {
+			if len(rec.Dropped) != 1 || rec.Dropped[0] != bad.id {
 				t.Errorf("tick record dropped = %v, want [%d]", rec.Dropped, bad.id)
 			}
 			if goodPeer.kicked != "" || good.Ack() != 1 {

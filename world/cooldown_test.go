@@ -39,13 +39,13 @@ func (r *rapidFire) tick(d, spend time.Duration) {
 	n := int(spend / d)
 	for i := range n {
 		r.attackMove++
-		r.w.Queue(r.attacker, netcode.PendingInput{Tick: r.attackMove, Duration: d})
+		mustQueue(r.t, r.w, r.attacker, netcode.PendingInput{Tick: r.attackMove, Duration: d})
 		if i >= n-MaxFiresPerTick {
 			r.w.Fire(r.attacker, netcode.ShotRequest{MoveTick: r.attackMove}) // dropped unjudged if too many wait
 		}
 	}
 	r.honestMove++
-	r.w.Queue(r.honest, netcode.PendingInput{Tick: r.honestMove, Duration: netcode.StepInterval})
+	mustQueue(r.t, r.w, r.honest, netcode.PendingInput{Tick: r.honestMove, Duration: netcode.StepInterval})
 	honestFires := r.honestMove%netcode.Ticks(r.w.cfg.Rules.Cooldown) == 1
 	if honestFires {
 		r.w.Fire(r.honest, netcode.ShotRequest{MoveTick: r.honestMove})

@@ -7,18 +7,15 @@ import (
 	"tanknet/netcode"
 )
 
-// admitCopies queues, from t's datagram inputs, the ones that continue t's queue without a
-// gap: each tick at most once (the first copy wins), in tick order, none skipped. A copy
-// past a gap waits for the stream, which carries every input; a copy that breaks the rules
-// is dropped and counted, never a reason to drop the player (the stream's copy decides).
-func (w *World) admitCopies(t *Tank) {
-	if len(t.copies) == 0 {
-		return
-	}
-	copies := t.copies
-	t.copies = t.copies[:0]
-	slices.SortStableFunc(copies, func(a, b netcode.PendingInput) int { return cmp.Compare(a.Tick, b.Tick) })
-	for _, in := range copies {
+// QueueCopies puts in t's input buffer, from copies of MoveInputs that came in datagrams
+// (InputBatch), the ones that continue the buffer without a gap: each tick at most once (the
+// first copy wins), in tick order (it sorts ins), none skipped. A copy past a gap waits for
+// the stream, which carries every input; a copy that breaks the rules is counted and
+// skipped, never a reason to drop the player (the stream's copy decides). Give it a tick's
+// stream inputs first (Queue), then its copies.
+func (w *World) QueueCopies(t *Tank, ins ...netcode.PendingInput) {
+	slices.SortStableFunc(ins, func(a, b netcode.PendingInput) int { return cmp.Compare(a.Tick, b.Tick) })
+	for _, in := range ins {
 		switch {
 		case in.Tick <= t.last:
 			w.counts.Redundant++

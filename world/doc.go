@@ -1,6 +1,6 @@
 // Package world is the authoritative match: every tank, its input buffer, movement,
 // contact, combat, respawns and the lag-compensation history. It has no sockets, files,
-// logging or clock: a driver calls it (Join, Leave, Part, Queue, QueueCopy, Fire, Tick),
+// logging or clock: a driver calls it (Join, Leave, Part, Queue, QueueCopies, Fire, Tick),
 // gives it the time as an argument, and reads what happened from the Outcome each Tick
 // returns.
 //
@@ -11,10 +11,11 @@
 // and contact code, so a rule changed here shows in every re-simulation. The lockstep tests
 // drive it beside real client netcode in virtual time.
 //
-// A tick, in order (Tick): players that left have their last inputs applied and then go
-// (parting.go); wrecks whose delay is over respawn (combat.go); each player's new inputs are
-// checked (admit.go, copies.go) and queued, and as many as are due (inputbuffer.go) and its
-// time budget allows (pace.go) are simulated with netcode.Simulate; contact is resolved;
-// shots are judged against targets rewound to what the shooter drew (fire.go, history.go,
-// sight.go), within a cooldown counted in game and server time (cooldown.go).
+// Inputs are checked as they are queued (Queue, QueueCopies: admit.go, copies.go) and wait in
+// their player's input buffer. A tick, in order (Tick): players that left have their last
+// inputs applied and then go (parting.go); wrecks whose delay is over respawn (combat.go);
+// each player's buffered inputs are simulated with netcode.Simulate as far as are due
+// (inputbuffer.go) and its time budget allows (pace.go); contact is resolved; shots are judged
+// against targets rewound to what the shooter drew (fire.go, history.go, sight.go), within a
+// cooldown counted in game and server time (cooldown.go).
 package world

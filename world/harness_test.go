@@ -132,8 +132,8 @@ func newDuel(t *testing.T, mutate func(*Config)) *duel {
 func (d *duel) tick(markIn netcode.Input) {
 	d.move++
 	d.markMove++
-	d.w.Queue(d.shooter, netcode.PendingInput{Tick: d.move, Duration: netcode.StepInterval})
-	d.w.Queue(d.mark, netcode.PendingInput{Tick: d.markMove, Input: markIn, Duration: netcode.StepInterval})
+	mustQueue(d.t, d.w, d.shooter, netcode.PendingInput{Tick: d.move, Duration: netcode.StepInterval})
+	mustQueue(d.t, d.w, d.mark, netcode.PendingInput{Tick: d.markMove, Input: markIn, Duration: netcode.StepInterval})
 	d.out = runTick(d.w)
 	d.judged = append(d.judged, d.out.Shots...)
 	d.respawns += d.out.Counts.Respawns
@@ -193,5 +193,13 @@ func (d *duel) heldView() netcode.TankView {
 func (d *duel) wait() {
 	for range netcode.Ticks(d.w.cfg.Rules.Cooldown) {
 		d.tick(netcode.Input{})
+	}
+}
+
+// mustQueue queues in for tank and fails the test when the world refuses it.
+func mustQueue(tb testing.TB, w *World, tank *Tank, in netcode.PendingInput) {
+	tb.Helper()
+	if drop := w.Queue(tank, in); drop.Rule != "" {
+		tb.Fatalf("the world refused player %d's input %+v: %+v", tank.id, in, drop)
 	}
 }

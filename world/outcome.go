@@ -25,9 +25,6 @@ type Outcome struct {
 	// Events lists who was placed (joined or respawned) and who left since the previous
 	// tick's outcome, in order; they all happened before this tick's inputs were applied.
 	Events []Event
-	// Dropped lists the players removed in this tick for breaking an input rule; the driver
-	// tells their clients why.
-	Dropped []InputDrop
 	// Parted lists the players that left on their own earlier (Part) and whose last inputs
 	// are now applied: they are gone from the world.
 	Parted []uint32
@@ -63,8 +60,8 @@ type TankCombat struct {
 	RespawnTick uint32 // the server tick a wreck comes back; 0 when not destroyed
 }
 
-// InputDrop is a player removed for a MoveInput that broke a rule: Rule names it as the
-// server's counters do (e.g. "too_far_ahead"), Reason says it to the client.
+// InputDrop is why a player's client must be dropped: a MoveInput that broke a rule. Rule
+// names it as the server's counters do (e.g. "too_far_ahead"), Reason says it to the client.
 type InputDrop struct {
 	Player       uint32
 	Rule, Reason string

@@ -1,8 +1,8 @@
 package world
 
 // A player that leaves on its own (a Goodbye, or a connection it closed) may leave inputs
-// behind: the ones still waiting in its input buffer and the ones that reached its session
-// just before the Goodbye. Every one of them is a step the client already showed its player,
+// behind in its input buffer (the driver queues the ones that reached it just before the
+// Goodbye first). Every one of them is a step the client already showed its player,
 // so the world applies them before it removes the tank, as on arrival (no tick to keep pace
 // with any more) and within the movement limits of the time budget, which still bound the
 // simulated time per tick and per second. A player dropped by the server goes at once.
@@ -25,8 +25,8 @@ func (w *World) Part(id uint32) (gone bool) {
 	case t.parting:
 		return false // it is leaving already
 	}
-	if drop := w.admitInputs(t); drop.Rule != "" || len(t.queue) == 0 {
-		w.Leave(id) // nothing (usable) waits: its last inputs broke a rule, it left anyway
+	if len(t.queue) == 0 {
+		w.Leave(id) // nothing waits
 		return true
 	}
 	t.parting = true

@@ -31,7 +31,7 @@ func TestFire_Rule8ViewOfATankNeverSent(t *testing.T) {
 				late := mustJoin(t, d.w, 3, &testClient{})
 				late.pose = netcode.Pose{X: 9, Y: 12}
 				for range 3 {
-					d.w.Queue(late, netcode.PendingInput{Tick: d.w.tick - joined + 1, Duration: netcode.StepInterval})
+					mustQueue(t, d.w, late, netcode.PendingInput{Tick: d.w.tick - joined + 1, Duration: netcode.StepInterval})
 					d.tick(netcode.Input{})
 				}
 				return d, late, joined
@@ -79,7 +79,7 @@ func TestFire_Rule8ViewOfATankNeverSent(t *testing.T) {
 				{"the newcomer's view of its first snapshot", 1, netcode.RefusalNone}} {
 				d, late, joined := setup()
 				move := late.last + 1
-				d.w.Queue(late, netcode.PendingInput{Tick: move, Duration: netcode.StepInterval})
+				mustQueue(t, d.w, late, netcode.PendingInput{Tick: move, Duration: netcode.StepInterval})
 				d.w.Fire(late, netcode.ShotRequest{MoveTick: move, LagCompensation: true,
 					Views: []netcode.TankView{view(d.mark.id, joined+tc.from, joined+tc.from)}})
 				d.tick(netcode.Input{})

@@ -39,9 +39,7 @@ type Tank struct {
 	ack      uint32                 // last applied move tick
 	last     uint32                 // last queued or applied move tick
 	streamed uint32                 // last move tick that came on the stream
-	queue    []netcode.PendingInput // admitted, not yet simulated, in tick order
-	inbox    []netcode.PendingInput // received on the stream since the last tick, not yet checked
-	copies   []netcode.PendingInput // received as datagram copies since the last tick, not yet checked
+	queue    []netcode.PendingInput // the input buffer: checked, not yet simulated, in tick order
 	granted  time.Duration
 	input    netcode.InputReport // this tick's input buffer report
 	pace     pace                // simulated time given in the last second

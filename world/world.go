@@ -95,38 +95,49 @@ func (w *World) remove(i int) {
 	w.tanks = slices.Delete(w.tanks, i, i+1)
 }
 
-// Queue hands the world the MoveInputs t's client sent on its reliable stream, in the
-// order they came. The next Tick checks them.
-func (w *World) Queue(t *Tank, ins ...netcode.PendingInput) {
-	t.inbox = append(t.inbox, ins...)
-}
-
-// QueueCopies hands the world copies of MoveInputs that came in datagrams (InputBatch).
-// Copies may repeat, come out of order or skip ticks: the next Tick sorts them out.
-func (w *World) QueueCopies(t *Tank, ins ...netcode.PendingInput) {
-	t.copies = append(t.copies, ins...)
+// Queue checks the MoveInputs t's client sent on its reliable stream, in the order they
+// came, and puts the good ones in t's input buffer (turn and throttle clamped; a tick already
+// there is counted and skipped). When one breaks a rule it returns why, and the driver must
+// drop t's client (Leave); the inputs after it are not looked at.
+func (w *World) Queue(t *Tank, ins ...netcode.PendingInput) InputDrop {
+	for _, in := range ins {
+		raw := in.Input
+		in, v, rule, reason := admit(in, t.last, t.ack, w.inputLead(), &w.cfg)
+		switch v {
+		case refused:
+			return InputDrop{Player: t.id, Rule: rule, Reason: reason}
+		case stale:
+			if in.Tick > t.streamed { // the stream's copy of a tick a datagram brought first
+				w.counts.Redundant++
+				t.streamed = in.Tick
+			} else {
+				w.counts.Stale++
+			}
+			continue
+		}
+		if in.Input != raw {
+			w.counts.Clamped++
+		}
+		t.queue = append(t.queue, in)
+		t.last, t.streamed = in.Tick, in.Tick
+	}
+	return InputDrop{}
 }
 
 // Tick runs one tick at server time now: players that left go once their inputs are applied,
-// wrecks respawn, each player's inputs are checked and as many simulated as are due and its
-// time budget allows, contact is resolved and shots are judged. The outcome is valid until
-// the next call to Tick.
+// wrecks respawn, each player's queued inputs are simulated as far as are due and its time
+// budget allows, contact is resolved and shots are judged. The outcome is valid until the
+// next call to Tick.
 func (w *World) Tick(now time.Duration) *Outcome {
 	w.tick++
 	o := &w.out
 	o.Tick = w.tick
 	o.Applied, o.Starved, o.Doubled = o.Applied[:0], o.Starved[:0], o.Doubled[:0]
-	o.Dropped, o.Parted, o.Shots = o.Dropped[:0], o.Parted[:0], o.Shots[:0]
+	o.Parted, o.Shots = o.Parted[:0], o.Shots[:0]
 	w.finishParting()
 	w.respawn()
-	for i := 0; i < len(w.tanks); {
-		t := w.tanks[i]
-		if drop := w.simulate(t, now); drop.Rule != "" {
-			o.Dropped = append(o.Dropped, drop)
-			w.remove(i)
-			continue // remove took tanks[i] away
-		}
-		i++
+	for _, t := range w.tanks {
+		w.simulate(t, now)
 	}
 	w.contact()
 	w.judgeFires()
@@ -159,12 +170,9 @@ func (w *World) contact() {
 	}
 }
 
-// simulate admits t's new inputs and applies as many queued ones as its time budget allows.
-// It returns why t must be dropped, a zero InputDrop if it stays.
-func (w *World) simulate(t *Tank, now time.Duration) InputDrop {
-	if drop := w.admitInputs(t); drop.Rule != "" {
-		return drop
-	}
+// simulate applies as many of t's queued inputs as are due and its time budget allows,
+// and notes the tick's input buffer figures.
+func (w *World) simulate(t *Tank, now time.Duration) {
 	playing := t.ack > 0 && !t.parting // a player-tick of the input buffer's figures
 	starved := playing && len(t.queue) == 0
 	if starved {
@@ -177,37 +185,6 @@ func (w *World) simulate(t *Tank, now time.Duration) InputDrop {
 	if playing && w.cfg.Buffer != nil {
 		w.cfg.Buffer.PlayerTick(starved, n, len(t.queue))
 	}
-	return InputDrop{}
-}
-
-// admitInputs checks t's MoveInputs received since the last call, on the stream and as
-// datagram copies, and queues the good ones. It returns why t must be dropped, if it must.
-func (w *World) admitInputs(t *Tank) InputDrop {
-	inbox := t.inbox
-	t.inbox = t.inbox[:0]
-	for _, in := range inbox {
-		raw := in.Input
-		in, v, rule, reason := admit(in, t.last, t.ack, w.inputLead(), &w.cfg)
-		switch v {
-		case refused:
-			return InputDrop{Player: t.id, Rule: rule, Reason: reason}
-		case stale:
-			if in.Tick > t.streamed { // the stream's copy of a tick a datagram brought first
-				w.counts.Redundant++
-				t.streamed = in.Tick
-			} else {
-				w.counts.Stale++
-			}
-			continue
-		}
-		if in.Input != raw {
-			w.counts.Clamped++
-		}
-		t.queue = append(t.queue, in)
-		t.last, t.streamed = in.Tick, in.Tick
-	}
-	w.admitCopies(t)
-	return InputDrop{}
 }
 
 // apply simulates as many of t's queued inputs as are due this tick and its time budget
