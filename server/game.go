@@ -287,7 +287,7 @@ func (g *game) step(now time.Duration) TickRecord {
 	g.count(&out.Counts)
 	g.tellShots(out.Shots)
 	g.flushRoster() // before the snapshot, so a new tank's name arrives no later than the tank
-	g.broadcast()
+	g.broadcast(out)
 	return TickRecord{Room: g.room, Now: now, Dropped: g.dropped, Outcome: *out}
 }
 
@@ -310,10 +310,14 @@ func (g *game) count(c *world.Counts) {
 // delta encoded against the newest one it acknowledged (see delta.go); on the stream the
 // same bytes go to every player. With interest management (see interest) a player is sent
 // its own tank and the ones in its view; without, every tank.
-func (g *game) broadcast() {
-	for _, p := range g.players {
-		p.now = wire.TankOf(p.id, netcode.State{Tick: g.tick, Pose: p.Pose(), Ack: p.Ack()}, wire.Combat{Health: p.Health(),
-			Kills: p.Kills(), Deaths: p.Deaths(), Destroyed: p.Destroyed(), SpawnProtected: g.world.Protected(&p.Tank)})
+func (g *game) broadcast(out *world.Outcome) {
+	if len(out.IDs) != len(g.players) { // a bug: the game and its world disagree on who plays
+		g.log.Error("the world's tanks are not the room's players; skipping this tick's snapshots", "tanks", len(out.IDs), "players", len(g.players))
+		return
+	}
+	for i, p := range g.players { // the outcome's tanks are the players, in the same order
+		p.now = wire.TankOf(p.id, netcode.State{Tick: g.tick, Pose: out.Poses[i], Ack: out.Acks[i]}, wire.Combat{Health: out.Combat[i].Health,
+			Kills: p.Kills(), Deaths: p.Deaths(), Destroyed: out.Combat[i].Destroyed, SpawnProtected: g.world.Protected(&p.Tank)})
 		var err error
 		if p.entry, err = g.entries.Append(p.entry, p.now, g.tick); err != nil {
 			g.log.Error("cannot encode a player state; skipping this tick's snapshots", "player", p.id, "err", err)
@@ -332,9 +336,9 @@ func (g *game) broadcast() {
 			p.own = p.ownBuf
 		}
 	}
-	for _, p := range g.players {
-		p.moving = p.Pose() != p.prevPose
-		p.prevPose = p.Pose()
+	for i, p := range g.players {
+		p.moving = out.Poses[i] != p.prevPose
+		p.prevPose = out.Poses[i]
 	}
 	sc := &g.fan.scratch[0] // the tick's own scratch: the fan-out's workers have finished
 	datagrams := g.cfg.Lane == wire.LaneDatagram
