@@ -29,13 +29,12 @@ type Server struct {
 	liveMu sync.Mutex
 	live   map[*session]struct{} // every open connection, for shutdown
 
-	handshaking handshakes                             // connections still waiting for their Hello
-	queued      atomic.Int32                           // Hellos waiting for the world to seat them
-	traffic     atomic.Pointer[transport.CountingConn] // the socket Serve counts, once it runs
-	listener    atomic.Pointer[transport.Listener]     // for its address-validation counters
-	drain       drain                                  // see drain.go
-	clock       *serverClock                           // game time; server time 0 is set by Serve before anything runs (clockrate.go)
-	heart       heartbeat                              // notices when the process itself was paused (pause.go)
+	handshaking handshakes                         // connections still waiting for their Hello
+	queued      atomic.Int32                       // Hellos waiting for the world to seat them
+	listener    atomic.Pointer[transport.Listener] // for its address-validation counters
+	drain       drain                              // see drain.go
+	clock       *serverClock                       // game time; server time 0 is set by Serve before anything runs (clockrate.go)
+	heart       heartbeat                          // notices when the process itself was paused (pause.go)
 }
 
 type joinRequest struct {
@@ -83,11 +82,9 @@ func (s *Server) Stats() Stats {
 	st := s.stats.snapshot()
 	st.Handshaking = s.handshaking.len()
 	st.Rooms = s.roomStats()
-	if cc := s.traffic.Load(); cc != nil {
-		t := cc.Traffic()
-		st.BytesIn, st.BytesOut, st.DatagramsIn, st.DatagramsOut = t.BytesIn, t.BytesOut, t.DatagramsIn, t.DatagramsOut
-	}
 	if ln := s.listener.Load(); ln != nil {
+		t := ln.Traffic()
+		st.BytesIn, st.BytesOut, st.DatagramsIn, st.DatagramsOut = t.BytesIn, t.BytesOut, t.DatagramsIn, t.DatagramsOut
 		st.Gate = ln.GateStats()
 	}
 	return st
@@ -97,9 +94,7 @@ func (s *Server) Stats() Stats {
 // shutting down, closes pc and waits for its goroutines. It returns nil after a clean
 // shutdown. pc may be a link conditioner wrapping a UDP socket.
 func (s *Server) Serve(ctx context.Context, pc net.PacketConn) error {
-	cc := transport.NewCountingConn(pc)
-	s.traffic.Store(cc)
-	ln, err := transport.Listen(cc, transport.ListenConfig{ChallengesPerSecond: s.cfg.ChallengesPerSecond, AnswerOldClient: wire.OldClientReject})
+	ln, err := transport.Listen(pc, transport.ListenConfig{ChallengesPerSecond: s.cfg.ChallengesPerSecond, AnswerOldClient: wire.OldClientReject})
 	if err != nil {
 		pc.Close()
 		return err

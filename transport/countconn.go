@@ -6,49 +6,67 @@ import (
 	"time"
 )
 
-// Traffic is what went through a CountingConn: UDP payload bytes and datagrams each way.
+// Traffic is what went through a socket: UDP payload bytes and datagrams each way.
 type Traffic struct {
 	BytesIn, BytesOut         uint64
 	DatagramsIn, DatagramsOut uint64
 }
 
-// CountingConn is a net.PacketConn that counts the bytes and datagrams read from and
-// written to the conn it wraps. It is safe for concurrent use, as the wrapped conn is; Close
-// closes the wrapped conn.
-type CountingConn struct {
-	conn                      net.PacketConn
+// trafficCount counts a socket's traffic; safe for concurrent use.
+type trafficCount struct {
 	bytesIn, bytesOut         atomic.Uint64
 	datagramsIn, datagramsOut atomic.Uint64
+}
+
+// in counts a datagram of n bytes read (none when n is 0).
+func (t *trafficCount) in(n int) {
+	if n > 0 {
+		t.bytesIn.Add(uint64(n))
+		t.datagramsIn.Add(1)
+	}
+}
+
+// out counts a datagram of n bytes written (none when n is 0).
+func (t *trafficCount) out(n int) {
+	if n > 0 {
+		t.bytesOut.Add(uint64(n))
+		t.datagramsOut.Add(1)
+	}
+}
+
+// totals returns the counts so far.
+func (t *trafficCount) totals() Traffic {
+	return Traffic{
+		BytesIn: t.bytesIn.Load(), BytesOut: t.bytesOut.Load(),
+		DatagramsIn: t.datagramsIn.Load(), DatagramsOut: t.datagramsOut.Load(),
+	}
+}
+
+// CountingConn is a net.PacketConn that counts the bytes and datagrams read from and
+// written to the conn it wraps (a server's Listener counts its own: Listener.Traffic). It is
+// safe for concurrent use, as the wrapped conn is; Close closes the wrapped conn.
+type CountingConn struct {
+	conn  net.PacketConn
+	count trafficCount
 }
 
 // NewCountingConn returns a CountingConn over conn.
 func NewCountingConn(conn net.PacketConn) *CountingConn { return &CountingConn{conn: conn} }
 
 // Traffic returns the totals so far.
-func (c *CountingConn) Traffic() Traffic {
-	return Traffic{
-		BytesIn: c.bytesIn.Load(), BytesOut: c.bytesOut.Load(),
-		DatagramsIn: c.datagramsIn.Load(), DatagramsOut: c.datagramsOut.Load(),
-	}
-}
+func (c *CountingConn) Traffic() Traffic { return c.count.totals() }
 
 // ReadFrom reads one datagram from the wrapped conn and counts it.
 func (c *CountingConn) ReadFrom(b []byte) (int, net.Addr, error) {
 	n, addr, err := c.conn.ReadFrom(b)
-	if n > 0 {
-		c.bytesIn.Add(uint64(n))
-		c.datagramsIn.Add(1)
-	}
+	c.count.in(n)
 	return n, addr, err
 }
 
 // WriteTo writes one datagram to the wrapped conn and counts it.
 func (c *CountingConn) WriteTo(b []byte, addr net.Addr) (int, error) {
 	n, err := c.conn.WriteTo(b, addr)
-	if n > 0 {
-		c.bytesOut.Add(uint64(n))
-		c.datagramsOut.Add(1)
-	}
+	c.count.out(n)
 	return n, err
 }
 

@@ -83,7 +83,8 @@ type gate struct {
 
 	challengesSent, admits, replaced, unvalidated, wrongConv atomic.Uint64
 	badCookies, malformed, throttled, full, legacyRejects    atomic.Uint64
-	bytesIn, bytesOut                                        atomic.Uint64
+	bytesIn, bytesOut                                        atomic.Uint64 // unvalidated traffic
+	traffic                                                  trafficCount  // everything through the socket
 }
 
 // newGate validates the addresses that send to pc, sending at most challengesPerSecond
@@ -122,6 +123,7 @@ func addrPort(a net.Addr) netip.AddrPort {
 func (g *gate) ReadFrom(b []byte) (int, net.Addr, error) {
 	for {
 		n, addr, err := g.PacketConn.ReadFrom(b)
+		g.traffic.in(n)
 		if err != nil {
 			return n, addr, err
 		}
@@ -211,7 +213,9 @@ func (g *gate) sendUnvalidated(b []byte, addr net.Addr, received int) bool {
 	if len(b) > AmplificationLimit*received {
 		return false
 	}
-	if _, err := g.PacketConn.WriteTo(b, addr); err == nil {
+	n, err := g.PacketConn.WriteTo(b, addr)
+	g.traffic.out(n)
+	if err == nil {
 		g.bytesOut.Add(uint64(len(b)))
 	}
 	return true
@@ -279,7 +283,9 @@ func (g *gate) WriteTo(b []byte, addr net.Addr) (int, error) {
 	if a := g.lookup(addrPort(addr)); a != nil {
 		a.ack.sent(b, g.now())
 	}
-	return g.PacketConn.WriteTo(b, addr)
+	n, err := g.PacketConn.WriteTo(b, addr)
+	g.traffic.out(n)
+	return n, err
 }
 
 // stats returns the counters.

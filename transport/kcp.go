@@ -278,6 +278,10 @@ func (l *Listener) Accept() (*Conn, error) {
 // GateStats returns what address validation has done so far.
 func (l *Listener) GateStats() GateStats { return l.gate.stats() }
 
+// Traffic returns every datagram and byte the listener's socket read and wrote so far:
+// sessions, handshakes and what the gate dropped.
+func (l *Listener) Traffic() Traffic { return l.gate.traffic.totals() }
+
 // StopAccepting makes Accept fail from now on. The socket stays open, so sessions closed
 // just before can still flush their last messages (a Disconnect, say). Safe to call more
 // than once.
