@@ -14,6 +14,9 @@ import (
 // skipped, never a reason to drop the player (the stream's copy decides). Give it a tick's
 // stream inputs first (Queue), then its copies.
 func (w *World) QueueCopies(t *Tank, ins ...netcode.PendingInput) {
+	if len(ins) == 0 {
+		return
+	}
 	slices.SortStableFunc(ins, func(a, b netcode.PendingInput) int { return cmp.Compare(a.Tick, b.Tick) })
 	for _, in := range ins {
 		switch {
