@@ -2,6 +2,7 @@ package world
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"time"
 
@@ -57,6 +58,14 @@ func (w *World) index(id uint32) (int, bool) {
 
 func cmpID(a, b uint32) int { return int(int64(a) - int64(b)) }
 
+// newestID is the highest id in the world, 0 when it is empty.
+func (w *World) newestID() uint32 {
+	if n := len(w.tanks); n > 0 {
+		return w.tanks[n-1].id
+	}
+	return 0
+}
+
 // Join places a new tank for player id, which must be higher than every id before it, at a
 // free spawn point at server time now; c answers for its client. It returns ErrFull when
 // the world holds MaxPlayers tanks. The placement is in the next outcome's Events.
@@ -71,6 +80,9 @@ func (w *World) Join(id uint32, c Client, now time.Duration) (*Tank, error) {
 func (w *World) JoinInto(t *Tank, id uint32, c Client, now time.Duration) error {
 	if len(w.tanks) >= w.cfg.MaxPlayers {
 		return ErrFull
+	}
+	if n := len(w.tanks); id == 0 || n > 0 && id <= w.tanks[n-1].id {
+		return fmt.Errorf("world: player id %d does not follow the newest, %d", id, w.newestID())
 	}
 	*t = Tank{id: id, client: c, joinedAt: now, firstTick: w.tick + 1}
 	w.nextID = id + 1
