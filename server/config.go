@@ -70,7 +70,7 @@ type Config struct {
 	// or its receive window shut, for this long: one that cannot hear us (a spoofed source)
 	// or does not read. Sending alone does not keep a slot.
 	AckTimeout time.Duration
-	// MaxJoinsPerTick is how many Hellos the world seats per tick; more wait their turn in
+	// MaxJoinsPerTick is how many Hellos a room seats per tick; more wait their turn in
 	// the join queue, so a burst of joins costs the running game a bounded amount per tick.
 	MaxJoinsPerTick int
 	// MaxQueuedJoins is how many Hellos may wait for a seat at once; one more is refused with

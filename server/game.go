@@ -56,16 +56,16 @@ type player struct {
 	// rosterSeen is how many of this tick's roster changes the player's own full roster
 	// already covered when it joined (0 once told; see flushRoster).
 	rosterSeen int
-	// parting is why a player that left on its own (a Goodbye or a closed connection)
+	// partReason is why a player that left on its own (a Goodbye or a closed connection)
 	// left, while the world applies the inputs it sent before (world.Part).
-	parting string
+	partReason string
 
 	view    view      // what this client is sent (interest management)
 	entry   []byte    // this tick's PlayerState as others see it, encoded once for every snapshot
 	own     []byte    // this tick's PlayerState as its own player sees it: entry plus the input report
 	ownBuf  []byte    // own's storage, when it differs from entry
 	reports bool      // own differs from entry: this tick has an input report
-	now     wire.Tank // this tick's state, as delta encoding compares it
+	state   wire.Tank // this tick's state, as delta encoding compares it
 	sent    sentLog   // what this client was sent, for delta baselines
 }
 
@@ -130,20 +130,18 @@ func (c *Config) worldConfig() world.Config {
 }
 
 func newGame(cfg *Config, log *slog.Logger, stats *counters) *game {
-	g := &game{world: world.New(cfg.worldConfig()), cfg: cfg, log: log, stats: stats, nextID: 1,
-		interest: newInterest(&cfg.Arena, cfg.viewRadius(), netcode.ViewHysteresis, historyTicks(cfg))}
+	wc := cfg.worldConfig()
+	// What each client was sent is remembered as long as the world remembers the ticks.
+	g := &game{world: world.New(wc), cfg: cfg, log: log, stats: stats, nextID: 1,
+		interest: newInterest(&cfg.Arena, cfg.viewRadius(), netcode.ViewHysteresis, wc.HistoryTicks())}
 	g.fan.scratch = make([]snapScratch, 1)
 	return g
 }
 
-// historyTicks is how many ticks of what each client was sent are remembered for judging
-// shots: the rewind window, the tick being judged and one spare, as the world's history.
-func historyTicks(cfg *Config) int { return int(netcode.Ticks(cfg.Rules.RewindWindow)) + 2 }
-
 // countBuffer has the room's input buffer figures counted in b.
 func (g *game) countBuffer(b *bufferStats) {
 	if b != nil {
-		g.world.Config().Buffer = b
+		g.world.ObserveBuffer(b)
 	}
 }
 
@@ -158,8 +156,9 @@ func (g *game) join(now time.Duration, name string, p peer) (*player, *wire.Reje
 		return nil, &wire.Reject{Code: wire.RejectServerFull, Reason: reason}
 	}
 	pl := &player{id: g.newID(), peer: p}
-	if err := g.world.JoinInto(&pl.Tank, pl.id, pl, now); err != nil { // the world holds no more than the room: a bug
-		return nil, &wire.Reject{Code: wire.RejectServerFull, Reason: err.Error()}
+	if err := g.world.JoinInto(&pl.Tank, pl.id, pl, now); err != nil { // the room checked MaxPlayers: a bug
+		g.log.Error("the world refused a join", "player", pl.id, "err", err)
+		return nil, &wire.Reject{Code: wire.RejectBusy, Reason: "server error: " + err.Error()}
 	}
 	pl.name = g.uniqueName(cleanName(name, pl.id))
 	p.send(g.encode(wire.Welcome{PlayerID: pl.id, Arena: g.cfg.Arena, Rules: g.cfg.Rules,
@@ -217,7 +216,7 @@ func (g *game) drop(p *player, reason dropReason) {
 // the inputs it sent before leaving (world.Part).
 func (g *game) part(id uint32, reason string) {
 	p := g.find(id)
-	if p == nil || p.parting != "" {
+	if p == nil || p.partReason != "" {
 		return
 	}
 	if drop := g.feed(p); drop.Rule != "" {
@@ -228,7 +227,7 @@ func (g *game) part(id uint32, reason string) {
 		g.gone(id, reason)
 		return
 	}
-	p.parting = reason
+	p.partReason = reason
 }
 
 // find returns the player with id, nil if there is none.
@@ -273,7 +272,10 @@ func (g *game) step(now time.Duration) TickRecord {
 			g.stats.inputsRefused.add(drop.Rule)
 			g.drop(p, dropProtocol.reason(drop.Reason))
 			g.dropped = append(g.dropped, p.id)
-			continue // drop removed players[i]
+			if i < len(g.players) && g.players[i] == p {
+				i++ // not removed (a bug): go on rather than spin
+			}
+			continue
 		}
 		i++
 	}
@@ -281,7 +283,7 @@ func (g *game) step(now time.Duration) TickRecord {
 	g.tick = out.Tick
 	for _, id := range out.Parted {
 		if p := g.find(id); p != nil {
-			g.gone(id, p.parting)
+			g.gone(id, p.partReason)
 		}
 	}
 	g.count(&out.Counts)
@@ -316,10 +318,10 @@ func (g *game) broadcast(out *world.Outcome) {
 		return
 	}
 	for i, p := range g.players { // the outcome's tanks are the players, in the same order
-		p.now = wire.TankOf(p.id, netcode.State{Tick: g.tick, Pose: out.Poses[i], Ack: out.Acks[i]}, wire.Combat{Health: out.Combat[i].Health,
+		p.state = wire.TankOf(p.id, netcode.State{Tick: g.tick, Pose: out.Poses[i], Ack: out.Acks[i]}, wire.Combat{Health: out.Combat[i].Health,
 			Kills: p.Kills(), Deaths: p.Deaths(), Destroyed: out.Combat[i].Destroyed, SpawnProtected: g.world.Protected(&p.Tank)})
 		var err error
-		if p.entry, err = g.entries.Append(p.entry, p.now, g.tick); err != nil {
+		if p.entry, err = g.entries.Append(p.entry, p.state, g.tick); err != nil {
 			g.log.Error("cannot encode a player state; skipping this tick's snapshots", "player", p.id, "err", err)
 			return
 		}
@@ -327,7 +329,7 @@ func (g *game) broadcast(out *world.Outcome) {
 		// sends them): only its own state carries it.
 		p.own, p.reports = p.entry, p.InputReport() != (netcode.InputReport{})
 		if p.reports {
-			mine := p.now
+			mine := p.state
 			mine.Input = p.InputReport()
 			if p.ownBuf, err = g.entries.Append(p.ownBuf, mine, g.tick); err != nil {
 				g.log.Error("cannot encode a player state; skipping this tick's snapshots", "player", p.id, "err", err)
@@ -350,7 +352,7 @@ func (g *game) broadcast(out *world.Outcome) {
 		// clients with no usable baseline share one encoding of whole states.
 		rec := g.shared.begin(g.tick)
 		for _, m := range g.players {
-			rec.tanks = append(rec.tanks, m.now)
+			rec.tanks = append(rec.tanks, m.state)
 		}
 		var whole [][]byte
 		var wholeCost snapCost
@@ -393,7 +395,7 @@ func (g *game) sendView(i int, sc *snapScratch, tick uint32) {
 	base, baseline := g.baseline(&p.sent, p, tick)
 	rec := p.sent.begin(tick)
 	for _, m := range sc.members {
-		rec.tanks = append(rec.tanks, m.now)
+		rec.tanks = append(rec.tanks, m.state)
 	}
 	g.sendDelta(sc, p, sc.members, sc.left, base, baseline, tick)
 }
@@ -436,7 +438,7 @@ func (g *game) encodeDelta(sc *snapScratch, p *player, members []*player, left [
 		if m == p {
 			entry = m.own
 		}
-		cost.add(m.moving, b.Add(entry, m.now, old, ok))
+		cost.add(m.moving, b.Add(entry, m.state, old, ok))
 	}
 	chunks, err := b.Datagrams()
 	if err != nil {

@@ -51,7 +51,7 @@ func (s *Server) handle(ctx context.Context, sess *session, op opening) {
 }
 
 // handshake reads the Hello, finds or opens its room, waits in the join queue for the
-// room's world to seat it and answers Welcome (queued by the world) or Reject. It reports the
+// room's game to seat it and answers Welcome (queued by the game) or Reject. It reports the
 // player id and its room, nil when the player is not in. When op has no first message yet, it waits for one, then calls op.heard: from then
 // on the session is no longer a silent one that a newer connection may evict (heard
 // returning false means it was evicted meanwhile).

@@ -14,7 +14,7 @@ import (
 
 // TickAllocs returns the heap allocations one server tick makes with players connected,
 // each sending one full-throttle input per tick: admit, simulate, contact (as cfg.Contact
-// says) and one encoded snapshot. It steps a private world with sink peers that discard
+// says) and one encoded snapshot. It steps a private game with sink peers that discard
 // everything they are sent, so no network code runs; cfg.MaxPlayers is raised to players.
 //
 // The allocation counter is process-wide, so TickAllocs measures batches of batchTicks ticks
@@ -61,19 +61,19 @@ func TickAllocs(cfg Config, players, ticks int) (float64, error) {
 	return best, nil
 }
 
-// syntheticTicker builds a world of players sink peers, each driving in circles with one
-// input per tick, and returns a function that runs the world's next tick. cfg.Logger must be
+// syntheticTicker builds a game of players sink peers, each driving in circles with one
+// input per tick, and returns a function that runs the game's next tick. cfg.Logger must be
 // set. TickAllocs and the tick benchmark measure this world.
 func syntheticTicker(cfg *Config, players int) (step func(), err error) {
-	w := newGame(cfg, cfg.Logger, new(counters))
+	g := newGame(cfg, cfg.Logger, new(counters))
 	peers := make([]*sinkPeer, players)
 	for i := range peers {
 		peers[i] = &sinkPeer{in: []netcode.PendingInput{{
 			Input:    netcode.Input{Turn: 0.3, Throttle: 1}, // circles: tanks keep moving and sometimes touch
 			Duration: netcode.StepInterval,
 		}}}
-		if _, reject := w.join(0, fmt.Sprintf("measure-%d", i+1), peers[i]); reject != nil {
-			return nil, fmt.Errorf("server: synthetic world: join: %s", reject.Reason)
+		if _, reject := g.join(0, fmt.Sprintf("measure-%d", i+1), peers[i]); reject != nil {
+			return nil, fmt.Errorf("server: synthetic game: join: %s", reject.Reason)
 		}
 	}
 	var tick uint32
@@ -82,7 +82,7 @@ func syntheticTicker(cfg *Config, players int) (step func(), err error) {
 		for _, p := range peers {
 			p.in[0].Tick = tick
 		}
-		w.step(time.Duration(tick) * tickInterval)
+		g.step(time.Duration(tick) * tickInterval)
 	}, nil
 }
 

@@ -14,14 +14,14 @@ import (
 func (s *Server) runRoom(ctx context.Context, r *room) {
 	defer s.rooms.running.Done()
 	defer close(r.done)
-	w := newGame(&s.cfg, s.log, &s.stats)
-	w.room, w.idSource = r.name, &s.ids
-	w.countBuffer(r.input)
+	g := newGame(&s.cfg, s.log, &s.stats)
+	g.room, g.idSource = r.name, &s.ids
+	g.countBuffer(r.input)
 	if r.name != DefaultRoom {
-		w.log = s.log.With("room", r.name)
+		g.log = s.log.With("room", r.name)
 	}
-	w.setWorkers(snapshotWorkers()) // per-client snapshots off the tick (see fanout.go)
-	defer w.settle()
+	g.setWorkers(snapshotWorkers()) // per-client snapshots off the tick (see fanout.go)
+	defer g.settle()
 	peers := map[uint32]*session{}
 	every := s.clock.tickEvery() // 50 ms of game time (clockrate.go)
 	ticker := time.NewTicker(every)
@@ -33,7 +33,7 @@ func (s *Server) runRoom(ctx context.Context, r *room) {
 	var emptySince time.Time // when the room was last seen empty; zero while it has players
 	// closing reports whether the room may close now, and takes it out of the open rooms if so.
 	closing := func(now time.Time) bool {
-		if len(w.players) > 0 {
+		if len(g.players) > 0 {
 			emptySince = time.Time{}
 			return false
 		}
@@ -45,7 +45,7 @@ func (s *Server) runRoom(ctx context.Context, r *room) {
 			return false
 		}
 		if r.name != DefaultRoom || draining {
-			w.log.Info("room closed: no player left", "room", r.name)
+			g.log.Info("room closed: no player left", "room", r.name)
 		}
 		return true
 	}
@@ -57,7 +57,7 @@ func (s *Server) runRoom(ctx context.Context, r *room) {
 				return
 			}
 		case <-ctx.Done():
-			for _, p := range w.players {
+			for _, p := range g.players {
 				p.peer.kick(dropShutdown.reason(""))
 			}
 			s.refuseJoins(r)
@@ -71,14 +71,14 @@ func (s *Server) runRoom(ctx context.Context, r *room) {
 			if seated++; seated >= s.cfg.MaxJoinsPerTick {
 				joins = nil // the rest wait for the next tick
 			}
-			p, reject := w.join(s.clock.since(), req.hello.Name, req.sess)
+			p, reject := g.join(s.clock.since(), req.hello.Name, req.sess)
 			if reject != nil {
 				s.stats.reject(reject.Code.String())
 				req.reply <- joinReply{reject: reject}
 				continue
 			}
 			peers[p.id] = req.sess
-			r.players.Store(int32(len(w.players)))
+			r.players.Store(int32(len(g.players)))
 			req.reply <- joinReply{id: p.id}
 		case note := <-r.leaves:
 			if _, ok := peers[note.id]; !ok {
@@ -87,12 +87,12 @@ func (s *Server) runRoom(ctx context.Context, r *room) {
 			delete(peers, note.id)
 			if note.drop.dropping() {
 				s.stats.drop(note.drop)
-				w.leave(note.id, note.drop.String())
+				g.leave(note.id, note.drop.String())
 			} else {
 				s.stats.leaves.Add(1)
-				w.part(note.id, note.left) // its last inputs first
+				g.part(note.id, note.left) // its last inputs first
 			}
-			r.players.Store(int32(len(w.players)))
+			r.players.Store(int32(len(g.players)))
 			if draining && closing(time.Now()) {
 				return
 			}
@@ -103,9 +103,9 @@ func (s *Server) runRoom(ctx context.Context, r *room) {
 				ticker.Reset(every)
 			}
 			t0, now := time.Now(), s.clock.now()
-			w.world.Owe(now.Sub(lastTick), s.cfg.IdleTimeout)
+			g.world.Owe(now.Sub(lastTick), s.cfg.IdleTimeout)
 			lastTick = now
-			rec := w.step(s.clock.since())
+			rec := g.step(s.clock.since())
 			took := time.Since(t0)
 			s.stats.tickDuration.observe(took)
 			r.ticks.observe(took)
@@ -113,7 +113,7 @@ func (s *Server) runRoom(ctx context.Context, r *room) {
 			for _, id := range rec.Dropped {
 				delete(peers, id)
 			}
-			r.players.Store(int32(len(w.players)))
+			r.players.Store(int32(len(g.players)))
 			if s.observer != nil {
 				rec.Duration = time.Since(t0)
 				s.observer(rec)

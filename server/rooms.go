@@ -20,7 +20,7 @@ import (
 // and the client's address has not opened rooms too quickly, and closes once it has been
 // empty for Config.RoomGrace.
 //
-// A room is a world with its own goroutine and ticker (runRoom): its players, ticks, lag
+// A room is a game with its own goroutine and ticker (runRoom): its players, ticks, lag
 // compensation history and tick durations are its own, so a full room does not lengthen the
 // tick of a quiet one beyond what sharing the machine's cores costs. Player ids are unique
 // across the server, not per room.

@@ -117,12 +117,17 @@ func (s *session) takeInputs(dst []netcode.PendingInput) []netcode.PendingInput 
 	return dst
 }
 
+// maxFiresPerTick is how many Fires a session queues between two ticks. An honest client
+// fires at most once per cooldown (10 ticks by default); beyond this, Fires are dropped
+// unanswered and counted, so hammering costs the server almost nothing.
+const maxFiresPerTick = 4
+
 // pushFire is called by the reader goroutine. It reports false, keeping nothing, when
-// world.MaxFiresPerTick Fires already wait for the next tick.
+// maxFiresPerTick Fires already wait for the next tick.
 func (s *session) pushFire(f netcode.ShotRequest) bool {
 	s.inMu.Lock()
 	defer s.inMu.Unlock()
-	if len(s.fires) >= world.MaxFiresPerTick {
+	if len(s.fires) >= maxFiresPerTick {
 		return false
 	}
 	s.fires = append(s.fires, f)

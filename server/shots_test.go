@@ -7,7 +7,6 @@ import (
 
 	"tanknet/netcode"
 	tankv1 "tanknet/proto/tank/v1"
-	"tanknet/world"
 )
 
 // The world judges shots (package world's tests cover every verdict and refusal); these
@@ -193,19 +192,19 @@ func TestShots_RefusalsAndMissesCounted(t *testing.T) {
 }
 
 // Hammering costs the server little and gains nothing: a session keeps at most
-// world.MaxFiresPerTick Fires for a tick, the world keeps a bounded number waiting, every
+// maxFiresPerTick Fires for a tick, the world keeps a bounded number waiting, every
 // Fire beyond is counted as dropped and every other one answered, and only one shot hurts.
 func TestShots_HammeringIsCountedAndBounded(t *testing.T) {
 	cfg := DefaultConfig()
 	s := newSession(nil, &cfg, new(counters), nil)
 	kept := 0
-	for range 3 * world.MaxFiresPerTick {
+	for range 3 * maxFiresPerTick {
 		if s.pushFire(netcode.ShotRequest{MoveTick: 1}) {
 			kept++
 		}
 	}
-	if got := len(s.takeFires(nil)); kept != world.MaxFiresPerTick || got != kept {
-		t.Errorf("a session kept %d Fires and handed on %d, want %d", kept, got, world.MaxFiresPerTick)
+	if got := len(s.takeFires(nil)); kept != maxFiresPerTick || got != kept {
+		t.Errorf("a session kept %d Fires and handed on %d, want %d", kept, got, maxFiresPerTick)
 	}
 	if !s.pushFire(netcode.ShotRequest{MoveTick: 2}) {
 		t.Error("a session refused a Fire after its Fires were taken")

@@ -18,7 +18,7 @@ func (l *shownLog) record(tick uint32, ids []uint32, keep int) {
 	if len(*l) == 0 {
 		*l = make(shownLog, keep)
 	}
-	s := &(*l)[int(tick)%len(*l)]
+	s := &(*l)[tick%uint32(len(*l))]
 	s.tick, s.ids = tick, append(s.ids[:0], ids...)
 }
 
@@ -27,6 +27,6 @@ func (l shownLog) has(tick, id uint32) bool {
 	if len(l) == 0 || tick == 0 {
 		return false
 	}
-	s := &l[int(tick)%len(l)]
+	s := &l[tick%uint32(len(l))]
 	return s.tick == tick && has(s.ids, id)
 }

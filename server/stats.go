@@ -95,7 +95,7 @@ type Stats struct {
 	StateBytesIdle   uint64 `metric:"snapshot_state_bytes_total" label:"motion=idle" counter:"stateBytesIdle"`
 }
 
-// counters are the live counts behind Stats, added to atomically by the rooms' worlds and
+// counters are the live counts behind Stats, added to atomically by the rooms' games and
 // the sessions. A field here only gives a count its type: what it counts, where Stats
 // shows it and its metric are the tag of the Stats field that names it (counter:"applied").
 // A count no Stats field names stops the program at its start (see readerOf).

@@ -329,7 +329,8 @@ func TestWorld_LeaveTellsOthers(t *testing.T) {
 func TestWorld_TinyMovesAppliedAtMostFourATick(t *testing.T) {
 	w := newTestWorld(t, nil)
 	p, fp := mustJoin(t, w, 0, "tiny")
-	limit := w.world.Config().MaxInputsPerTick()
+	wc := w.world.Config()
+	limit := wc.MaxInputsPerTick()
 	if limit != 4 {
 		t.Fatalf("maxInputsPerTick = %d, want 4 (200 ms of 50 ms inputs)", limit)
 	}

@@ -41,6 +41,11 @@ type BufferObserver interface {
 	InputWait(wait time.Duration)
 }
 
+// HistoryTicks is how many ticks of what clients were sent the world remembers for judging
+// shots: the rewind window, the tick being judged and one spare (a view may name any tick
+// from RewindWindow before the judging tick up to the previous tick).
+func (c *Config) HistoryTicks() int { return int(netcode.Ticks(c.Rules.RewindWindow)) + 2 }
+
 // MaxInputsPerTick is the most MoveInputs one tick applies for one player: as many 50 ms
 // inputs as MaxSimPerTick holds (4). Shorter inputs gain nothing from being many: each one
 // costs the server a simulation and its recording a move, so a client sending 1 ms moves

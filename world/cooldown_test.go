@@ -9,6 +9,9 @@ import (
 
 // rapidFire is a world with an attacker that fires behind every move it sends, an honest
 // player that fires whenever its cooldown in 50 ms moves allows, and a bystander to aim at.
+// sessionFires is how many Fires the server's session hands on a tick (its maxFiresPerTick).
+const sessionFires = 4
+
 type rapidFire struct {
 	t                      *testing.T
 	w                      *World
@@ -30,7 +33,7 @@ func newRapidFire(t *testing.T) *rapidFire {
 }
 
 // tick runs one server tick in which the attacker sends moves of d ms adding up to spend
-// (nothing when spend is 0) with a Fire behind each of the last MaxFiresPerTick (what a
+// (nothing when spend is 0) with a Fire behind each of the last sessionFires (what a
 // session passes on; the pose of older moves would be forgotten by the time they are
 // judged), and the honest player one 50 ms move, firing every cooldown's worth of moves. It
 // checks every honest shot is judged in its tick and accepted.
@@ -40,7 +43,7 @@ func (r *rapidFire) tick(d, spend time.Duration) {
 	for i := range n {
 		r.attackMove++
 		mustQueue(r.t, r.w, r.attacker, netcode.PendingInput{Tick: r.attackMove, Duration: d})
-		if i >= n-MaxFiresPerTick {
+		if i >= n-sessionFires {
 			r.w.Fire(r.attacker, netcode.ShotRequest{MoveTick: r.attackMove}) // dropped unjudged if too many wait
 		}
 	}

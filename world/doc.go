@@ -5,11 +5,14 @@
 // returns.
 //
 // Three drivers run this one package. The server (package server) feeds it what its
-// sessions received and turns each Outcome into messages and snapshots. A recording
-// (package server/recording) replays the decisions a tick made (Replay: who was placed and
-// left, the inputs applied, the combat that resulted) through the same placement, movement
-// and contact code, so a rule changed here shows in every re-simulation. The lockstep tests
-// drive it beside real client netcode in virtual time.
+// sessions received and turns each Outcome into messages and snapshots. The lockstep tests
+// drive it beside real client netcode in virtual time. A recording (package
+// server/recording) keeps the decisions each tick made (who was placed where and who left,
+// the inputs applied, the combat that resulted) and Replay runs them through the same
+// placement, movement and contact code: a change to how tanks move, collide or are placed
+// shows in every re-simulation. The decisions themselves are not made again (which inputs
+// pass the rules and when, spawn points, how shots are judged): a recording holds their
+// outcome, not the shots or what each client was sent.
 //
 // Inputs are checked as they are queued (Queue, QueueCopies: admit.go, copies.go) and wait in
 // their player's input buffer. A tick, in order (Tick): players that left have their last

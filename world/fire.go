@@ -4,17 +4,10 @@ import (
 	"tanknet/netcode"
 )
 
-// Bounds on shots a client can make the server judge.
-const (
-	// MaxFiresPerTick is how many Fires a session should queue between two ticks. An honest
-	// client fires at most once per cooldown (10 ticks by default; see cooldown.go); beyond
-	// this, Fires are dropped unanswered and counted, so hammering costs the server almost
-	// nothing.
-	MaxFiresPerTick = 4
-	// maxWaitingFires is how many Fires a player may have waiting for their MoveInput to be
-	// simulated (when its time budget defers inputs).
-	maxWaitingFires = 8
-)
+// maxWaitingFires is how many Fires a player may have waiting for their MoveInput to be
+// simulated (when its time budget defers inputs). An honest client fires at most once per
+// cooldown (10 ticks by default; see cooldown.go).
+const maxWaitingFires = 8
 
 // Fire hands the world a shot t's client sent (a Fire), to be judged once the move it
 // follows is simulated. It returns false, and the shot is dropped unanswered, when

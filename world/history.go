@@ -35,7 +35,7 @@ func newHistory(ticks int) *history {
 
 // record stores the tanks of tick, overwriting the slot of the tick len(ring) earlier.
 func (h *history) record(tick uint32, tanks []*Tank) {
-	slot := &h.ring[int(tick)%len(h.ring)]
+	slot := &h.ring[tick%uint32(len(h.ring))]
 	slot.tick = tick
 	slot.tanks = slot.tanks[:0]
 	for _, t := range tanks {
@@ -46,7 +46,7 @@ func (h *history) record(tick uint32, tanks []*Tank) {
 // find returns tank id as tick's snapshot showed it, and false when the tick is no longer
 // (or not yet) remembered or the tank was not in it.
 func (h *history) find(tick, id uint32) (tankAt, bool) {
-	slot := &h.ring[int(tick)%len(h.ring)]
+	slot := &h.ring[tick%uint32(len(h.ring))]
 	if slot.tick != tick || tick == 0 {
 		return tankAt{}, false
 	}
@@ -87,12 +87,12 @@ const moveHistory = 32
 
 // recordMove remembers t's pose after applying move tick.
 func (t *Tank) recordMove(tick uint32) {
-	t.moves[int(tick)%moveHistory] = movePose{tick: tick, pose: t.pose, granted: t.granted}
+	t.moves[tick%moveHistory] = movePose{tick: tick, pose: t.pose, granted: t.granted}
 }
 
 // moveAt returns t's pose and game time after move tick, and false when it is no longer
 // remembered.
 func (t *Tank) moveAt(tick uint32) (movePose, bool) {
-	m := t.moves[int(tick)%moveHistory]
+	m := t.moves[tick%moveHistory]
 	return m, m.tick == tick && tick != 0
 }

@@ -25,8 +25,8 @@ type Outcome struct {
 	// Events lists who was placed (joined or respawned) and who left since the previous
 	// tick's outcome, in order; they all happened before this tick's inputs were applied.
 	Events []Event
-	// Parted lists the players that left on their own earlier (Part) and whose last inputs
-	// are now applied: they are gone from the world.
+	// Parted lists the players that left on their own earlier (Part), removed at the top of
+	// this tick because an earlier tick applied their last inputs (or their time was up).
 	Parted []uint32
 	// Shots lists every shot judged in this tick, in order.
 	Shots []JudgedShot
@@ -90,7 +90,7 @@ func (s *JudgedShot) Tracer() (netcode.Shot, bool) {
 // resolved, since its previous outcome.
 type Counts struct {
 	Applied   uint64 // MoveInputs simulated
-	Deferred  uint64 // ticks a player's due input waited for its time budget
+	Deferred  uint64 // ticks a player's due input waited: its time budget, or MaxInputsPerTick, was spent
 	Clamped   uint64 // inputs whose turn or throttle was clamped into [-1, 1]
 	Stale     uint64 // stream inputs at or below a tick already queued
 	Redundant uint64 // copies of a tick already queued (either lane)

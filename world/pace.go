@@ -2,8 +2,8 @@ package world
 
 import "time"
 
-// paceWindow is the span over which MaxSimPerWindow bounds a player's simulated time: the
-// movement rule is stated per second of server time.
+// paceWindow is the span over which Config.MaxSimPerSecond bounds a player's simulated
+// time: the movement rule is stated per second of server time.
 const paceWindow = time.Second
 
 // simGrant is the simulated time a player was given in one tick.

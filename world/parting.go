@@ -13,10 +13,10 @@ package world
 const MaxPartingTicks = 40
 
 // Part removes player id, which left on its own, once the inputs it sent before leaving
-// are applied: at once if none is waiting (it returns true), otherwise at the end of the
-// tick that applies the last one (at most MaxPartingTicks later): it leaves at the top of
-// the next tick, whose outcome names it in Parted and applies no input of it. A player
-// parting already is left alone.
+// are applied: at once if none is waiting (it returns true), otherwise at the top of the
+// tick after the one that applied the last of them (at most MaxPartingTicks later); that
+// tick's outcome names it in Parted and applies no input of it. A player parting already
+// is left alone.
 func (w *World) Part(id uint32) (gone bool) {
 	t := w.Find(id)
 	switch {

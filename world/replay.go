@@ -119,6 +119,7 @@ func (w *World) insert(id uint32) *Tank {
 		return w.tanks[i]
 	}
 	w.tanks = slices.Insert(w.tanks, i, t)
+	w.nextID = max(w.nextID, id+1)
 	return t
 }
 

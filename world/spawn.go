@@ -26,9 +26,9 @@ const spawnHash = 2654435761
 // that is full, a spawn point derived from the next id.
 func (w *World) spawnPose() netcode.Pose {
 	a := &w.cfg.Arena
-	clear := 4 * a.TankRadius
+	gap := 4 * a.TankRadius
 	free := func(p netcode.Pose) bool {
-		return !slices.ContainsFunc(w.tanks, func(o *Tank) bool { return o.pose.Distance(p) < clear })
+		return !slices.ContainsFunc(w.tanks, func(o *Tank) bool { return o.pose.Distance(p) < gap })
 	}
 	scale := func(p netcode.Pose) netcode.Pose { // fit the points to any arena size, on the wire grid
 		x, y := a.Contain(p.X/40*a.Width, p.Y/25*a.Height)
@@ -40,12 +40,12 @@ func (w *World) spawnPose() netcode.Pose {
 		}
 	}
 	r := a.TankRadius
-	cols, rows := int((a.Width-2*r)/clear)+1, int((a.Height-2*r)/clear)+1
+	cols, rows := int((a.Width-2*r)/gap)+1, int((a.Height-2*r)/gap)+1
 	n := uint64(cols) * uint64(rows)
 	start := uint64(w.nextID) * spawnHash % n
 	for i := range n {
 		k := (start + i) % n
-		x, y := r+float64(k%uint64(cols))*clear, r+float64(k/uint64(cols))*clear
+		x, y := r+float64(k%uint64(cols))*gap, r+float64(k/uint64(cols))*gap
 		p := a.Snap(netcode.Pose{X: x, Y: y, Heading: math.Atan2(a.Height/2-y, a.Width/2-x)})
 		if cx, cy := a.Contain(p.X, p.Y); cx != p.X || cy != p.Y {
 			continue // overlapping an obstacle

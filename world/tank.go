@@ -41,7 +41,7 @@ type Tank struct {
 	streamed uint32                 // last move tick that came on the stream
 	queue    []netcode.PendingInput // the input buffer: checked, not yet simulated, in tick order
 	granted  time.Duration
-	input    netcode.InputReport // this tick's input buffer report
+	report   netcode.InputReport // this tick's input buffer report
 	pace     pace                // simulated time given in the last second
 	joinedAt time.Duration
 	// firstTick is the first tick whose snapshot the player was sent.
@@ -100,10 +100,7 @@ func (t *Tank) LastQueued() uint32 { return t.last }
 
 // InputReport is this tick's input buffer report, for the player's own state; zero when
 // there is nothing to report (inputs applied on arrival).
-func (t *Tank) InputReport() netcode.InputReport { return t.input }
-
-// Parting reports whether the player has left and waits only for its last inputs.
-func (t *Tank) Parting() bool { return t.parting }
+func (t *Tank) InputReport() netcode.InputReport { return t.report }
 
 // Combat is the tank's combat state now.
 func (t *Tank) Combat() TankCombat {

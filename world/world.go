@@ -1,6 +1,7 @@
 package world
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"slices"
@@ -16,7 +17,7 @@ var ErrFull = errors.New("world: full")
 type World struct {
 	cfg    Config
 	tick   uint32
-	nextID uint32  // the id after the newest tank's, where spawn searches start
+	nextID uint32  // the lowest id a new tank may have: above every id the world has held; where spawn searches start
 	tanks  []*Tank // in increasing id order
 	lead   leadGrace
 	hist   *history // what every snapshot showed, for lag compensation
@@ -29,13 +30,14 @@ type World struct {
 
 // New returns an empty world at tick 0.
 func New(cfg Config) *World {
-	// The rewind window, the tick being judged and one spare: a view may name any tick from
-	// RewindWindow before the judging tick up to the previous tick.
-	return &World{cfg: cfg, nextID: 1, hist: newHistory(int(netcode.Ticks(cfg.Rules.RewindWindow)) + 2)}
+	return &World{cfg: cfg, nextID: 1, hist: newHistory(cfg.HistoryTicks())}
 }
 
 // Config is the world's configuration.
-func (w *World) Config() *Config { return &w.cfg }
+func (w *World) Config() Config { return w.cfg }
+
+// ObserveBuffer has b told each player-tick's input buffer figures from now on.
+func (w *World) ObserveBuffer(b BufferObserver) { w.cfg.Buffer = b }
 
 // LastTick is the number of the last tick run, 0 before the first.
 func (w *World) LastTick() uint32 { return w.tick }
@@ -53,17 +55,7 @@ func (w *World) Find(id uint32) *Tank {
 }
 
 func (w *World) index(id uint32) (int, bool) {
-	return slices.BinarySearchFunc(w.tanks, id, func(t *Tank, id uint32) int { return cmpID(t.id, id) })
-}
-
-func cmpID(a, b uint32) int { return int(int64(a) - int64(b)) }
-
-// newestID is the highest id in the world, 0 when it is empty.
-func (w *World) newestID() uint32 {
-	if n := len(w.tanks); n > 0 {
-		return w.tanks[n-1].id
-	}
-	return 0
+	return slices.BinarySearchFunc(w.tanks, id, func(t *Tank, id uint32) int { return cmp.Compare(t.id, id) })
 }
 
 // Join places a new tank for player id, which must be higher than every id before it, at a
@@ -81,8 +73,8 @@ func (w *World) JoinInto(t *Tank, id uint32, c Client, now time.Duration) error 
 	if len(w.tanks) >= w.cfg.MaxPlayers {
 		return ErrFull
 	}
-	if n := len(w.tanks); id == 0 || n > 0 && id <= w.tanks[n-1].id {
-		return fmt.Errorf("world: player id %d does not follow the newest, %d", id, w.newestID())
+	if id < w.nextID {
+		return fmt.Errorf("world: player id %d is not above every id before it (the next is %d at least)", id, w.nextID)
 	}
 	*t = Tank{id: id, client: c, joinedAt: now, firstTick: w.tick + 1}
 	w.nextID = id + 1
@@ -208,7 +200,7 @@ func (w *World) apply(t *Tank, now time.Duration) int {
 		t.granted+t.pace.left(now, w.cfg.MaxSimPerSecond))
 	due, queued := w.dueInputs(t), len(t.queue)
 	before, n := t.granted, 0
-	t.input = netcode.InputReport{}
+	t.report = netcode.InputReport{}
 	for _, in := range t.queue[:due] {
 		if t.granted+in.Duration > budget || n >= w.cfg.MaxInputsPerTick() {
 			w.counts.Deferred++
@@ -217,7 +209,7 @@ func (w *World) apply(t *Tank, now time.Duration) int {
 		wait := time.Duration(-1)
 		if at, ok := t.arrival(in.Tick); ok {
 			wait = max(now-at, 0)
-			t.input.Wait = wait
+			t.report.Wait = wait
 			if w.cfg.Buffer != nil && !t.parting {
 				w.cfg.Buffer.InputWait(wait)
 			}
@@ -229,10 +221,10 @@ func (w *World) apply(t *Tank, now time.Duration) int {
 	t.pace.grant(now, t.granted-before)
 	w.counts.Applied += uint64(n)
 	t.queue = t.queue[:copy(t.queue, t.queue[n:])]
-	t.input.Waiting = len(t.queue)
-	t.input.Starved = queued == 0 && t.ack > 0 // none had come (a tick the budget held is not late)
+	t.report.Waiting = len(t.queue)
+	t.report.Starved = queued == 0 && t.ack > 0 // none had come (a tick the budget held is not late)
 	if w.onArrival(t) {
-		t.input = netcode.InputReport{} // no buffer, nothing to report: a client's clock keeps its rate
+		t.report = netcode.InputReport{} // no buffer, nothing to report: a client's clock keeps its rate
 	}
 	return n
 }

@@ -18,8 +18,7 @@ import (
 // viewer that moves forward a tick at a time continues from where it was.
 type Match struct {
 	Header *tankv1.RecordingHeader
-	arena  netcode.Arena
-	rules  netcode.Rules
+	cfg    world.Config           // the world its ticks replay in (replayConfig)
 	first  uint32                 // the first recorded tick
 	ticks  []*tankv1.RecordedTick // ticks[i] is tick first+i
 	keys   []*tankv1.Keyframe     // in tick order
@@ -38,10 +37,10 @@ func Load(r io.Reader) (*Match, error) {
 		return nil, err
 	}
 	m := &Match{Header: rd.Header, first: rd.Header.GetFirstTick()}
-	if m.arena, err = wire.ArenaFromProto(rd.Header.GetArena()); err != nil {
-		return nil, fmt.Errorf("recording: header arena: %w", err)
+	if m.cfg, err = replayConfig(rd.Header); err != nil {
+		return nil, err
 	}
-	if m.rules, err = wire.RulesFromProto(rd.Header.GetRules()); err != nil {
+	if _, err = wire.RulesFromProto(rd.Header.GetRules()); err != nil { // a viewer shows health
 		return nil, fmt.Errorf("recording: header rules: %w", err)
 	}
 	last := m.first - 1
@@ -87,10 +86,10 @@ func (m *Match) First() uint32 { return m.first }
 func (m *Match) Last() uint32  { return m.first + uint32(len(m.ticks)) - 1 }
 
 // Arena is the arena the recording's header names.
-func (m *Match) Arena() netcode.Arena { return m.arena }
+func (m *Match) Arena() netcode.Arena { return m.cfg.Arena }
 
 // Rules are the combat rules the recording's header names.
-func (m *Match) Rules() netcode.Rules { return m.rules }
+func (m *Match) Rules() netcode.Rules { return m.cfg.Rules }
 
 // At appends to dst the world at the end of tick (clamped to what can be rebuilt), in id
 // order, and returns it with the tick it shows. A tank's combat state is what the recording
@@ -135,7 +134,7 @@ func (m *Match) keyBefore(tick uint32) uint32 {
 
 // reset starts the world afresh at the last keyframe at or before tick, or before tick 1.
 func (m *Match) reset(tick uint32) {
-	m.world = world.New(world.Config{Arena: m.arena, Rules: m.rules, Contact: m.Header.GetContact(), MaxPlayers: maxTanks})
+	m.world = world.New(m.cfg)
 	m.at = 0
 	k := m.keyBefore(tick)
 	if k == 0 {

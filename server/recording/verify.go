@@ -66,10 +66,11 @@ func Verify(r io.Reader) (Report, error) {
 	if err != nil {
 		return Report{}, err
 	}
-	w, err := replayWorld(rd.Header, false)
+	cfg, err := replayConfig(rd.Header)
 	if err != nil {
 		return Report{}, err
 	}
+	w := world.New(cfg)
 	var rep Report
 	var tanks []world.TankState
 	known := rd.Header.GetFirstTick() == 1
@@ -131,18 +132,16 @@ func Verify(r io.Reader) (Report, error) {
 // more is refused rather than re-simulated (contact costs the square of the count).
 const maxTanks = 256
 
-// replayWorld returns the world a recording with header h replays in. Verify needs no
-// rules (it compares no combat) and takes a header without them; a Match needs them.
-func replayWorld(h *tankv1.RecordingHeader, needRules bool) (*world.World, error) {
+// replayConfig is the world a recording with header h replays in: its arena, rules and
+// contact, room for every tank a server holds. Rules a header lacks (or gets wrong) stay
+// zero: Verify compares no combat, so it takes such a file; Load refuses it.
+func replayConfig(h *tankv1.RecordingHeader) (world.Config, error) {
 	arena, err := wire.ArenaFromProto(h.GetArena())
 	if err != nil {
-		return nil, fmt.Errorf("recording: header arena: %w", err)
+		return world.Config{}, fmt.Errorf("recording: header arena: %w", err)
 	}
-	rules, err := wire.RulesFromProto(h.GetRules())
-	if err != nil && needRules {
-		return nil, fmt.Errorf("recording: header rules: %w", err)
-	}
-	return world.New(world.Config{Arena: arena, Rules: rules, Contact: h.GetContact(), MaxPlayers: maxTanks}), nil
+	rules, _ := wire.RulesFromProto(h.GetRules())
+	return world.Config{Arena: arena, Rules: rules, Contact: h.GetContact(), MaxPlayers: maxTanks}, nil
 }
 
 // replayed is recorded tick t as the world replays it.
