@@ -108,7 +108,7 @@ func TestDelta_RebuildsExactlyWhateverTheBaseline(t *testing.T) {
 			if ps == nil {
 				t.Fatalf("tick %d: tank %d missing from the watcher's snapshot", tick, p.id)
 			}
-			if got := wire.StateFromProto(ps); got.Pose != p.Pose() || got.Tick != w.tick {
+			if got := wire.StateFromProto(ps); got.Pose != p.Pose() || got.Tick != w.tick() {
 				t.Fatalf("tick %d (baseline %d, %s): tank %d rebuilt at %v tick %d, server has %v", tick, baseline, kind, p.id, got.Pose, got.Tick, p.Pose())
 			}
 			if p == watcher && ps.GetAcknowledgedMoveTick() != p.Ack() {

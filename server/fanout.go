@@ -54,7 +54,7 @@ func (g *game) setWorkers(n int) {
 // fanOut sends every client in fan.clients (placed in the interest grid) its snapshot of
 // the current tick: inline without workers, otherwise on the workers, returning at once.
 func (g *game) fanOut() {
-	f, tick := &g.fan, g.tick
+	f, tick := &g.fan, g.tick()
 	n := len(f.clients)
 	k := min(f.workers, n)
 	if k <= 1 {

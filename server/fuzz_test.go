@@ -217,7 +217,7 @@ func (fz *fuzzWorld) step() {
 	rec := w.step(fz.now)
 	for _, a := range rec.Applied { // every input once, in tick order: ticks only grow
 		if a.MoveTick <= fz.applied[a.Player] {
-			t.Fatalf("tick %d: player %d applied move tick %d after %d", w.tick, a.Player, a.MoveTick, fz.applied[a.Player])
+			t.Fatalf("tick %d: player %d applied move tick %d after %d", w.tick(), a.Player, a.MoveTick, fz.applied[a.Player])
 		}
 		fz.applied[a.Player] = a.MoveTick
 	}
@@ -226,19 +226,19 @@ func (fz *fuzzWorld) step() {
 	r := a.TankRadius
 	for i, p := range w.players {
 		if i > 0 && w.players[i-1].id >= p.id {
-			t.Fatalf("tick %d: players %d and %d out of id order", w.tick, w.players[i-1].id, p.id)
+			t.Fatalf("tick %d: players %d and %d out of id order", w.tick(), w.players[i-1].id, p.id)
 		}
 		if !a.Inside(p.Pose()) {
 			t.Fatalf("tick %d: player %d pose %v not finite or outside [%v, %v] x [%v, %v]",
-				w.tick, p.id, p.Pose(), r, a.Width-r, r, a.Height-r)
+				w.tick(), p.id, p.Pose(), r, a.Width-r, r, a.Height-r)
 		}
 		if p.Ack() < fz.acks[p.id] {
-			t.Fatalf("tick %d: player %d ack went from %d back to %d", w.tick, p.id, fz.acks[p.id], p.Ack())
+			t.Fatalf("tick %d: player %d ack went from %d back to %d", w.tick(), p.id, fz.acks[p.id], p.Ack())
 		}
 		fz.acks[p.id] = p.Ack()
 		if p.Health() > w.cfg.Rules.MaxHealth || (p.Health() == 0) != p.Destroyed() {
 			t.Fatalf("tick %d: player %d health %d destroyed %v, want health in (0, %d] or destroyed at 0",
-				w.tick, p.id, p.Health(), p.Destroyed(), w.cfg.Rules.MaxHealth)
+				w.tick(), p.id, p.Health(), p.Destroyed(), w.cfg.Rules.MaxHealth)
 		}
 	}
 	// Each player gets its own chunks (delta snapshots are per client); with no snapshot
@@ -246,7 +246,7 @@ func (fz *fuzzWorld) step() {
 	for _, p := range w.players {
 		snap, err := mergeChunks(fz.peers[p.id].chunks)
 		if err != nil {
-			t.Fatalf("tick %d: player %d: %v", w.tick, p.id, err)
+			t.Fatalf("tick %d: player %d: %v", w.tick(), p.id, err)
 		}
 		fz.checkSnapshot(snap)
 	}
@@ -255,13 +255,13 @@ func (fz *fuzzWorld) step() {
 			for _, left := range m.GetRosterUpdate().GetLeft() {
 				if len(left.GetReason()) > maxReasonBytes {
 					t.Fatalf("tick %d: player %d told PlayerLeft{%d} with a %d-byte reason, want at most %d",
-						w.tick, id, left.GetPlayerId(), len(left.GetReason()), maxReasonBytes)
+						w.tick(), id, left.GetPlayerId(), len(left.GetReason()), maxReasonBytes)
 				}
 			}
 			for _, joined := range m.GetRosterUpdate().GetJoined() {
 				if len(joined.GetName()) > maxNameBytes {
 					t.Fatalf("tick %d: player %d told PlayerJoined{%d} with a %d-byte name, want at most %d",
-						w.tick, id, joined.GetPlayerId(), len(joined.GetName()), maxNameBytes)
+						w.tick(), id, joined.GetPlayerId(), len(joined.GetName()), maxNameBytes)
 				}
 			}
 		}
@@ -269,7 +269,7 @@ func (fz *fuzzWorld) step() {
 			if r := m.GetShotResult(); r != nil {
 				refused := r.GetVerdict() == tankv1.ShotVerdict_SHOT_VERDICT_REFUSED
 				if r.GetVerdict() == tankv1.ShotVerdict_SHOT_VERDICT_UNSPECIFIED || refused != (r.GetRefusal() != tankv1.ShotRefusal_SHOT_REFUSAL_UNSPECIFIED) {
-					t.Fatalf("tick %d: player %d told %v: want a hit, a miss or a refusal with its reason", w.tick, id, r)
+					t.Fatalf("tick %d: player %d told %v: want a hit, a miss or a refusal with its reason", w.tick(), id, r)
 				}
 			}
 		}
@@ -281,19 +281,19 @@ func (fz *fuzzWorld) step() {
 // lists exactly the players in the game, in id order, with their poses and acks.
 func (fz *fuzzWorld) checkSnapshot(snap *tankv1.Snapshot) {
 	t, w := fz.t, fz.w
-	if snap.GetServerTick() != w.tick {
-		t.Fatalf("tick %d: players were offered %v, want this tick's snapshot", w.tick, snap)
+	if snap.GetServerTick() != w.tick() {
+		t.Fatalf("tick %d: players were offered %v, want this tick's snapshot", w.tick(), snap)
 	}
 	got := snap.GetPlayers()
 	if len(got) != len(w.players) {
-		t.Fatalf("tick %d: snapshot lists %d players, want %d", w.tick, len(got), len(w.players))
+		t.Fatalf("tick %d: snapshot lists %d players, want %d", w.tick(), len(got), len(w.players))
 	}
 	for i, ps := range got {
 		p := w.players[i]
 		s := wire.StateFromProto(ps)
 		if ps.GetPlayerId() != p.id || s.Pose != p.Pose() || s.Ack != p.Ack() {
 			t.Fatalf("tick %d: snapshot entry %d = {id %d pose %v ack %d}, want {id %d pose %v ack %d}",
-				w.tick, i, ps.GetPlayerId(), s.Pose, s.Ack, p.id, p.Pose(), p.Ack())
+				w.tick(), i, ps.GetPlayerId(), s.Pose, s.Ack, p.id, p.Pose(), p.Ack())
 		}
 	}
 }

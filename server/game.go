@@ -104,7 +104,6 @@ type game struct {
 	log      *slog.Logger
 	stats    *counters
 	room     string         // the room this game is, for its Welcomes and tick records
-	tick     uint32         // the world's last tick
 	idSource *atomic.Uint32 // the server's last player id, shared by its rooms; nil: nextID alone
 	nextID   uint32
 	players  []*player // in increasing id order, as the world's tanks
@@ -138,6 +137,9 @@ func newGame(cfg *Config, log *slog.Logger, stats *counters) *game {
 	return g
 }
 
+// tick is the number of the world's last tick: the one whose snapshots are being sent.
+func (g *game) tick() uint32 { return g.world.LastTick() }
+
 // countBuffer has the room's input buffer figures counted in b.
 func (g *game) countBuffer(b *bufferStats) {
 	if b != nil {
@@ -162,7 +164,7 @@ func (g *game) join(now time.Duration, name string, p peer) (*player, *wire.Reje
 	}
 	pl.name = g.uniqueName(cleanName(name, pl.id))
 	p.send(g.encode(wire.Welcome{PlayerID: pl.id, Arena: g.cfg.Arena, Rules: g.cfg.Rules,
-		ServerTick: g.tick, MaxInputLead: g.cfg.inputLead(), Lane: g.cfg.Lane, Room: g.room}))
+		ServerTick: g.tick(), MaxInputLead: g.cfg.inputLead(), Lane: g.cfg.Lane, Room: g.room}))
 	g.sendFullRoster(pl)
 	g.noteJoin(pl)
 	pl.rosterSeen = len(g.changes) // its roster already has every change so far
@@ -280,7 +282,6 @@ func (g *game) step(now time.Duration) TickRecord {
 		i++
 	}
 	out := g.world.Tick(now)
-	g.tick = out.Tick
 	for _, id := range out.Parted {
 		if p := g.find(id); p != nil {
 			g.gone(id, p.partReason)
@@ -318,10 +319,10 @@ func (g *game) broadcast(out *world.Outcome) {
 		return
 	}
 	for i, p := range g.players { // the outcome's tanks are the players, in the same order
-		p.state = wire.TankOf(p.id, netcode.State{Tick: g.tick, Pose: out.Poses[i], Ack: out.Acks[i]}, wire.Combat{Health: out.Combat[i].Health,
+		p.state = wire.TankOf(p.id, netcode.State{Tick: g.tick(), Pose: out.Poses[i], Ack: out.Acks[i]}, wire.Combat{Health: out.Combat[i].Health,
 			Kills: p.Kills(), Deaths: p.Deaths(), Destroyed: out.Combat[i].Destroyed, SpawnProtected: g.world.Protected(&p.Tank)})
 		var err error
-		if p.entry, err = g.entries.Append(p.entry, p.state, g.tick); err != nil {
+		if p.entry, err = g.entries.Append(p.entry, p.state, g.tick()); err != nil {
 			g.log.Error("cannot encode a player state; skipping this tick's snapshots", "player", p.id, "err", err)
 			return
 		}
@@ -331,7 +332,7 @@ func (g *game) broadcast(out *world.Outcome) {
 		if p.reports {
 			mine := p.state
 			mine.Input = p.InputReport()
-			if p.ownBuf, err = g.entries.Append(p.ownBuf, mine, g.tick); err != nil {
+			if p.ownBuf, err = g.entries.Append(p.ownBuf, mine, g.tick()); err != nil {
 				g.log.Error("cannot encode a player state; skipping this tick's snapshots", "player", p.id, "err", err)
 				return
 			}
@@ -346,23 +347,23 @@ func (g *game) broadcast(out *world.Outcome) {
 	datagrams := g.cfg.Lane == wire.LaneDatagram
 	switch {
 	case g.interest == nil && !datagrams:
-		g.sendSnapshot(sc, g.players, g.players, nil, g.tick)
+		g.sendSnapshot(sc, g.players, g.players, nil, g.tick())
 	case g.interest == nil:
 		// Every client is sent every tank: one record of the tick serves them all, and the
 		// clients with no usable baseline share one encoding of whole states.
-		rec := g.shared.begin(g.tick)
+		rec := g.shared.begin(g.tick())
 		for _, m := range g.players {
 			rec.tanks = append(rec.tanks, m.state)
 		}
 		var whole [][]byte
 		var wholeCost snapCost
 		for _, p := range g.players {
-			if base, tick := g.baseline(&g.shared, p, g.tick); base != nil || p.reports {
-				g.sendDelta(sc, p, g.players, nil, base, tick, g.tick)
+			if base, tick := g.baseline(&g.shared, p, g.tick()); base != nil || p.reports {
+				g.sendDelta(sc, p, g.players, nil, base, tick, g.tick())
 				continue
 			}
 			if whole == nil {
-				if whole, wholeCost = g.encodeDelta(sc, nil, g.players, nil, nil, 0, g.tick); whole == nil {
+				if whole, wholeCost = g.encodeDelta(sc, nil, g.players, nil, nil, 0, g.tick()); whole == nil {
 					return
 				}
 			}

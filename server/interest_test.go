@@ -32,7 +32,7 @@ func TestInterest_CrossingTheViewEdge(t *testing.T) {
 	placeAt(w, watcher, netcode.Pose{X: 40, Y: 50}) // open ground between the obstacles of a tile
 	at := func(dx float64) {
 		placeAt(w, walker, netcode.Pose{X: 40 + dx, Y: 50})
-		rec := w.step(time.Duration(w.tick+1) * tickInterval)
+		rec := w.step(time.Duration(w.tick()+1) * tickInterval)
 		if !slices.Equal(rec.IDs, []uint32{watcher.id, walker.id}) || len(rec.Poses) != 2 || rec.Poses[1] != walker.Pose() {
 			t.Fatalf("tick record ids %v poses %v, want the whole world (%d, %d) for observers", rec.IDs, rec.Poses, watcher.id, walker.id)
 		}
@@ -114,7 +114,7 @@ func TestInterest_LargeArenaChunks(t *testing.T) {
 				t.Fatalf("chunk of %d bytes, more than a datagram (%d)", len(c), transport.MaxDatagramSize)
 			}
 			m := new(tankv1.ServerMessage)
-			if err := wire.DecodeChunk(c, m, w.tick); err != nil {
+			if err := wire.DecodeChunk(c, m, w.tick()); err != nil {
 				t.Fatal(err)
 			}
 			total += len(m.GetSnapshot().GetPlayers())

@@ -36,7 +36,7 @@ func TestInputReport_OnlyInTheOwnersState(t *testing.T) {
 					for _, fp := range peers {
 						fp.inputs = append(fp.inputs, netcode.PendingInput{Tick: tick, Input: netcode.Input{Throttle: 0.1}, Duration: netcode.StepInterval})
 						fp.arrived[tick] = now + 30*time.Millisecond // 20 ms before its tick
-						fp.ack = w.tick                              // every snapshot arrives: deltas from the second tick on
+						fp.ack = w.tick()                            // every snapshot arrives: deltas from the second tick on
 					}
 					now += netcode.StepInterval
 					w.step(now)
@@ -73,7 +73,7 @@ func received(t *testing.T, w *game, fp *fakePeer) []*tankv1.PlayerState {
 	var out []*tankv1.PlayerState
 	for _, c := range fp.chunks {
 		m := new(tankv1.ServerMessage)
-		if err := wire.DecodeChunk(c, m, w.tick); err != nil {
+		if err := wire.DecodeChunk(c, m, w.tick()); err != nil {
 			t.Fatal(err)
 		}
 		s := m.GetSnapshot()

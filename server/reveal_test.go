@@ -34,7 +34,7 @@ func TestReveal_NoPositionBeyondTheRadius(t *testing.T) {
 	check := func(c *client, what string, pos *tankv1.Vec2) {
 		t.Helper()
 		if d := math.Hypot(pos.GetX()-c.p.Pose().X, pos.GetY()-c.p.Pose().Y); d > radius {
-			t.Fatalf("tick %d: player %d was sent %s at %v, %.1f units away, beyond %.1f", w.tick, c.p.id, what, pos, d, radius)
+			t.Fatalf("tick %d: player %d was sent %s at %v, %.1f units away, beyond %.1f", w.tick(), c.p.id, what, pos, d, radius)
 		}
 	}
 	cooldown := netcode.Ticks(w.cfg.Rules.Cooldown)
@@ -48,7 +48,7 @@ func TestReveal_NoPositionBeyondTheRadius(t *testing.T) {
 			}
 			c.fp.control = nil
 		}
-		w.step(time.Duration(w.tick+1) * netcode.StepInterval)
+		w.step(time.Duration(w.tick()+1) * netcode.StepInterval)
 		for _, c := range clients {
 			for _, ps := range decodeFrame(c.fp.snapshot).GetSnapshot().GetPlayers() {
 				pose := wire.StateFromProto(ps).Pose

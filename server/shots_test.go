@@ -55,7 +55,7 @@ func (d *shotDuel) tick() {
 		fp.inputs = append(fp.inputs, netcode.PendingInput{Tick: d.move, Duration: netcode.StepInterval})
 		fp.control = nil
 	}
-	d.g.step(time.Duration(d.g.tick+1) * netcode.StepInterval)
+	d.g.step(time.Duration(d.g.tick()+1) * netcode.StepInterval)
 }
 
 // place puts the shooter at (x, y) facing east and the mark dx further east (a placement:
@@ -75,14 +75,14 @@ func (d *shotDuel) fire(views ...netcode.TankView) *tankv1.ShotResult {
 	d.tick()
 	results := controlOf(d.peers[0], (*tankv1.ServerMessage).GetShotResult)
 	if len(results) != 1 {
-		d.t.Fatalf("tick %d: the shooter was sent %d ShotResults, want 1", d.g.tick, len(results))
+		d.t.Fatalf("tick %d: the shooter was sent %d ShotResults, want 1", d.g.tick(), len(results))
 	}
 	return results[0]
 }
 
 // heldView is a view of the mark's state in the newest snapshot.
 func (d *shotDuel) heldView() netcode.TankView {
-	return netcode.TankView{ID: d.mark.id, View: netcode.View{From: d.g.tick, To: d.g.tick}}
+	return netcode.TankView{ID: d.mark.id, View: netcode.View{From: d.g.tick(), To: d.g.tick()}}
 }
 
 // wait runs ticks until the cooldown allows another shot.
@@ -116,8 +116,8 @@ func TestFire_ShotsAreToldToEveryone(t *testing.T) {
 		if len(shots) != 1 {
 			t.Fatalf("player %d was sent %d Shots, want 1", i+1, len(shots))
 		}
-		if s := shots[0]; s.GetShooterId() != d.shooter.id || s.GetTargetId() != d.mark.id || s.GetOrigin().GetX() != 5 || s.GetServerTick() != d.g.tick {
-			t.Errorf("Shot seen by player %d = %v, want shooter %d hitting %d from x=5 in tick %d", i+1, s, d.shooter.id, d.mark.id, d.g.tick)
+		if s := shots[0]; s.GetShooterId() != d.shooter.id || s.GetTargetId() != d.mark.id || s.GetOrigin().GetX() != 5 || s.GetServerTick() != d.g.tick() {
+			t.Errorf("Shot seen by player %d = %v, want shooter %d hitting %d from x=5 in tick %d", i+1, s, d.shooter.id, d.mark.id, d.g.tick())
 		}
 	}
 }
@@ -142,8 +142,8 @@ func TestShots_KillIsToldToEveryoneAndShownInTheSnapshot(t *testing.T) {
 	}
 	for i, fp := range d.peers {
 		kills := controlOf(fp, (*tankv1.ServerMessage).GetKill)
-		if len(kills) != 1 || kills[0].GetKillerId() != d.shooter.id || kills[0].GetVictimId() != d.mark.id || kills[0].GetServerTick() != d.g.tick {
-			t.Errorf("Kills sent to player %d = %v, want one: killer %d victim %d in tick %d", i+1, kills, d.shooter.id, d.mark.id, d.g.tick)
+		if len(kills) != 1 || kills[0].GetKillerId() != d.shooter.id || kills[0].GetVictimId() != d.mark.id || kills[0].GetServerTick() != d.g.tick() {
+			t.Errorf("Kills sent to player %d = %v, want one: killer %d victim %d in tick %d", i+1, kills, d.shooter.id, d.mark.id, d.g.tick())
 		}
 	}
 	snap := decodeFrame(d.peers[2].snapshot).GetSnapshot().GetPlayers()
@@ -155,7 +155,7 @@ func TestShots_KillIsToldToEveryoneAndShownInTheSnapshot(t *testing.T) {
 		t.Errorf("counted shots %d hits %d kills %d respawns %d, want %d, %d, 1, 0",
 			s.shots.Load(), s.hits.Load(), s.kills.Load(), s.respawns.Load(), shots, shots)
 	}
-	for d.mark.Destroyed() && d.g.tick < 200 {
+	for d.mark.Destroyed() && d.g.tick() < 200 {
 		d.tick()
 	}
 	snap = decodeFrame(d.peers[2].snapshot).GetSnapshot().GetPlayers()
