@@ -104,12 +104,12 @@ func TestDelta_RebuildsExactlyWhateverTheBaseline(t *testing.T) {
 			idleStates += after.StatesIdle - before.StatesIdle
 		}
 		for _, p := range w.players {
-			ps := states[p.id]
+			ps := states[p.ID()]
 			if ps == nil {
-				t.Fatalf("tick %d: tank %d missing from the watcher's snapshot", tick, p.id)
+				t.Fatalf("tick %d: tank %d missing from the watcher's snapshot", tick, p.ID())
 			}
 			if got := wire.StateFromProto(ps); got.Pose != p.Pose() || got.Tick != w.tick() {
-				t.Fatalf("tick %d (baseline %d, %s): tank %d rebuilt at %v tick %d, server has %v", tick, baseline, kind, p.id, got.Pose, got.Tick, p.Pose())
+				t.Fatalf("tick %d (baseline %d, %s): tank %d rebuilt at %v tick %d, server has %v", tick, baseline, kind, p.ID(), got.Pose, got.Tick, p.Pose())
 			}
 			if p == watcher && ps.GetAcknowledgedMoveTick() != p.Ack() {
 				t.Fatalf("tick %d: own ack %d, want %d", tick, ps.GetAcknowledgedMoveTick(), p.Ack())

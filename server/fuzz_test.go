@@ -183,29 +183,29 @@ func (fz *fuzzWorld) handle(m *tankv1.ClientMessage) {
 		// the world only sees the name.
 		fp := new(fakePeer)
 		if p, reject := fz.w.join(fz.now, k.Hello.GetName(), fp); reject == nil {
-			fz.peers[p.id] = fp
+			fz.peers[p.ID()] = fp
 		}
 	case *tankv1.ClientMessage_MoveInput:
 		if p := fz.current(); p != nil {
-			fp := fz.peers[p.id]
+			fp := fz.peers[p.ID()]
 			fp.inputs = append(fp.inputs, wire.MoveFromProto(k.MoveInput))
 		}
 	case *tankv1.ClientMessage_Fire:
 		if p := fz.current(); p != nil {
-			fp := fz.peers[p.id]
+			fp := fz.peers[p.ID()]
 			fp.fires = append(fp.fires, wire.FireFromProto(k.Fire, nil))
 		}
 	case *tankv1.ClientMessage_InputBatch:
 		// What onDatagram would queue; on the stream a batch is refused before the world.
 		if p := fz.current(); p != nil && len(k.InputBatch.GetInputs()) <= wire.MaxBatchInputs {
-			fp := fz.peers[p.id]
+			fp := fz.peers[p.ID()]
 			for _, in := range k.InputBatch.GetInputs() {
 				fp.copies = append(fp.copies, wire.MoveFromProto(in))
 			}
 		}
 	case *tankv1.ClientMessage_Goodbye:
 		if p := fz.current(); p != nil {
-			fz.w.leave(p.id, "goodbye: "+k.Goodbye.GetReason())
+			fz.w.leave(p.ID(), "goodbye: "+k.Goodbye.GetReason())
 		}
 	}
 }
@@ -225,28 +225,28 @@ func (fz *fuzzWorld) step() {
 	a := &w.cfg.Arena
 	r := a.TankRadius
 	for i, p := range w.players {
-		if i > 0 && w.players[i-1].id >= p.id {
-			t.Fatalf("tick %d: players %d and %d out of id order", w.tick(), w.players[i-1].id, p.id)
+		if i > 0 && w.players[i-1].ID() >= p.ID() {
+			t.Fatalf("tick %d: players %d and %d out of id order", w.tick(), w.players[i-1].ID(), p.ID())
 		}
 		if !a.Inside(p.Pose()) {
 			t.Fatalf("tick %d: player %d pose %v not finite or outside [%v, %v] x [%v, %v]",
-				w.tick(), p.id, p.Pose(), r, a.Width-r, r, a.Height-r)
+				w.tick(), p.ID(), p.Pose(), r, a.Width-r, r, a.Height-r)
 		}
-		if p.Ack() < fz.acks[p.id] {
-			t.Fatalf("tick %d: player %d ack went from %d back to %d", w.tick(), p.id, fz.acks[p.id], p.Ack())
+		if p.Ack() < fz.acks[p.ID()] {
+			t.Fatalf("tick %d: player %d ack went from %d back to %d", w.tick(), p.ID(), fz.acks[p.ID()], p.Ack())
 		}
-		fz.acks[p.id] = p.Ack()
+		fz.acks[p.ID()] = p.Ack()
 		if p.Health() > w.cfg.Rules.MaxHealth || (p.Health() == 0) != p.Destroyed() {
 			t.Fatalf("tick %d: player %d health %d destroyed %v, want health in (0, %d] or destroyed at 0",
-				w.tick(), p.id, p.Health(), p.Destroyed(), w.cfg.Rules.MaxHealth)
+				w.tick(), p.ID(), p.Health(), p.Destroyed(), w.cfg.Rules.MaxHealth)
 		}
 	}
 	// Each player gets its own chunks (delta snapshots are per client); with no snapshot
 	// acknowledged every tank travels whole, so each player's chunks hold the whole world.
 	for _, p := range w.players {
-		snap, err := mergeChunks(fz.peers[p.id].chunks)
+		snap, err := mergeChunks(fz.peers[p.ID()].chunks)
 		if err != nil {
-			t.Fatalf("tick %d: player %d: %v", w.tick(), p.id, err)
+			t.Fatalf("tick %d: player %d: %v", w.tick(), p.ID(), err)
 		}
 		fz.checkSnapshot(snap)
 	}
@@ -291,9 +291,9 @@ func (fz *fuzzWorld) checkSnapshot(snap *tankv1.Snapshot) {
 	for i, ps := range got {
 		p := w.players[i]
 		s := wire.StateFromProto(ps)
-		if ps.GetPlayerId() != p.id || s.Pose != p.Pose() || s.Ack != p.Ack() {
+		if ps.GetPlayerId() != p.ID() || s.Pose != p.Pose() || s.Ack != p.Ack() {
 			t.Fatalf("tick %d: snapshot entry %d = {id %d pose %v ack %d}, want {id %d pose %v ack %d}",
-				w.tick(), i, ps.GetPlayerId(), s.Pose, s.Ack, p.id, p.Pose(), p.Ack())
+				w.tick(), i, ps.GetPlayerId(), s.Pose, s.Ack, p.ID(), p.Pose(), p.Ack())
 		}
 	}
 }

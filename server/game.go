@@ -48,7 +48,6 @@ type peer interface {
 // for its client (its peer, name, roster and snapshots).
 type player struct {
 	world.Tank
-	id       uint32
 	name     string
 	peer     peer
 	prevPose netcode.Pose // pose at the end of the previous tick, to tell moving from idle
@@ -157,13 +156,13 @@ func (g *game) join(now time.Duration, name string, p peer) (*player, *wire.Reje
 		}
 		return nil, &wire.Reject{Code: wire.RejectServerFull, Reason: reason}
 	}
-	pl := &player{id: g.newID(), peer: p}
-	if err := g.world.JoinInto(&pl.Tank, pl.id, pl, now); err != nil { // the room checked MaxPlayers: a bug
-		g.log.Error("the world refused a join", "player", pl.id, "err", err)
+	pl, id := &player{peer: p}, g.newID()
+	if err := g.world.JoinInto(&pl.Tank, id, pl, now); err != nil { // the room checked MaxPlayers: a bug
+		g.log.Error("the world refused a join", "player", id, "err", err)
 		return nil, &wire.Reject{Code: wire.RejectBusy, Reason: "server error: " + err.Error()}
 	}
-	pl.name = g.uniqueName(cleanName(name, pl.id))
-	p.send(g.encode(wire.Welcome{PlayerID: pl.id, Arena: g.cfg.Arena, Rules: g.cfg.Rules,
+	pl.name = g.uniqueName(cleanName(name, pl.ID()))
+	p.send(g.encode(wire.Welcome{PlayerID: pl.ID(), Arena: g.cfg.Arena, Rules: g.cfg.Rules,
 		ServerTick: g.tick(), MaxInputLead: g.cfg.inputLead(), Lane: g.cfg.Lane, Room: g.room}))
 	g.sendFullRoster(pl)
 	g.noteJoin(pl)
@@ -171,7 +170,7 @@ func (g *game) join(now time.Duration, name string, p peer) (*player, *wire.Reje
 	g.players = append(g.players, pl)
 	g.stats.joins.Add(1)
 	g.stats.players.Add(1)
-	g.log.Info("player joined", "player", pl.id, "name", pl.name, "players", len(g.players))
+	g.log.Info("player joined", "player", pl.ID(), "name", pl.name, "players", len(g.players))
 	return pl, nil
 }
 
@@ -196,7 +195,7 @@ func (g *game) leave(id uint32, reason string) {
 // gone forgets player id, which the world no longer holds, and tells the others why.
 func (g *game) gone(id uint32, reason string) {
 	reason = cleanText(reason, maxReasonBytes)
-	i := slices.IndexFunc(g.players, func(p *player) bool { return p.id == id })
+	i := slices.IndexFunc(g.players, func(p *player) bool { return p.ID() == id })
 	if i < 0 {
 		return
 	}
@@ -209,9 +208,9 @@ func (g *game) gone(id uint32, reason string) {
 // drop kicks player p for reason and removes it.
 func (g *game) drop(p *player, reason dropReason) {
 	g.stats.drop(reason)
-	g.log.Warn("dropping player", "player", p.id, "reason", reason.String(), "code", reason.kind.code.String())
+	g.log.Warn("dropping player", "player", p.ID(), "reason", reason.String(), "code", reason.kind.code.String())
 	p.peer.kick(reason)
-	g.leave(p.id, reason.String())
+	g.leave(p.ID(), reason.String())
 }
 
 // part removes player id, which left on its own for reason, once the world has applied
@@ -235,7 +234,7 @@ func (g *game) part(id uint32, reason string) {
 // find returns the player with id, nil if there is none.
 func (g *game) find(id uint32) *player {
 	for _, p := range g.players {
-		if p.id == id {
+		if p.ID() == id {
 			return p
 		}
 	}
@@ -273,7 +272,7 @@ func (g *game) step(now time.Duration) TickRecord {
 		if drop := g.feed(p); drop.Rule != "" {
 			g.stats.inputsRefused.add(drop.Rule)
 			g.drop(p, dropProtocol.reason(drop.Reason))
-			g.dropped = append(g.dropped, p.id)
+			g.dropped = append(g.dropped, p.ID())
 			if i < len(g.players) && g.players[i] == p {
 				i++ // not removed (a bug): go on rather than spin
 			}
@@ -319,11 +318,11 @@ func (g *game) broadcast(out *world.Outcome) {
 		return
 	}
 	for i, p := range g.players { // the outcome's tanks are the players, in the same order
-		p.state = wire.TankOf(p.id, netcode.State{Tick: g.tick(), Pose: out.Poses[i], Ack: out.Acks[i]}, wire.Combat{Health: out.Combat[i].Health,
+		p.state = wire.TankOf(p.ID(), netcode.State{Tick: g.tick(), Pose: out.Poses[i], Ack: out.Acks[i]}, wire.Combat{Health: out.Combat[i].Health,
 			Kills: p.Kills(), Deaths: p.Deaths(), Destroyed: out.Combat[i].Destroyed, SpawnProtected: g.world.Protected(&p.Tank)})
 		var err error
 		if p.entry, err = g.entries.Append(p.entry, p.state, g.tick()); err != nil {
-			g.log.Error("cannot encode a player state; skipping this tick's snapshots", "player", p.id, "err", err)
+			g.log.Error("cannot encode a player state; skipping this tick's snapshots", "player", p.ID(), "err", err)
 			return
 		}
 		// The input report is the player's own business (how its inputs arrive says when it
@@ -333,7 +332,7 @@ func (g *game) broadcast(out *world.Outcome) {
 			mine := p.state
 			mine.Input = p.InputReport()
 			if p.ownBuf, err = g.entries.Append(p.ownBuf, mine, g.tick()); err != nil {
-				g.log.Error("cannot encode a player state; skipping this tick's snapshots", "player", p.id, "err", err)
+				g.log.Error("cannot encode a player state; skipping this tick's snapshots", "player", p.ID(), "err", err)
 				return
 			}
 			p.own = p.ownBuf
@@ -433,7 +432,7 @@ func (g *game) encodeDelta(sc *snapScratch, p *player, members []*player, left [
 	for _, m := range members {
 		old, ok := wire.Tank{}, false
 		if base != nil && m != p {
-			old, ok = base.find(m.id)
+			old, ok = base.find(m.ID())
 		}
 		entry := m.entry
 		if m == p {

@@ -32,7 +32,7 @@ func TestWorld_StoresExactlyWhatItSends(t *testing.T) {
 		states := decodeFrame(peers[0].snapshot).GetSnapshot().GetPlayers()
 		for i, p := range players {
 			if got := wire.StateFromProto(states[i]).Pose; got != p.Pose() {
-				t.Fatalf("tick %d: player %d stores %v but a client decodes %v", tick, p.id, p.Pose(), got)
+				t.Fatalf("tick %d: player %d stores %v but a client decodes %v", tick, p.ID(), p.Pose(), got)
 			}
 		}
 	}

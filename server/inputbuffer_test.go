@@ -46,7 +46,7 @@ func (d *driver) step() int {
 	rec := d.w.step(d.now)
 	n := 0
 	for _, a := range rec.Applied {
-		if a.Player == d.p.id {
+		if a.Player == d.p.ID() {
 			n++
 		}
 	}
@@ -72,11 +72,11 @@ func (d *driver) checkExact() {
 func (d *driver) ownReport() netcode.InputReport {
 	d.t.Helper()
 	for _, ps := range decodeFrame(d.fp.snapshot).GetSnapshot().GetPlayers() {
-		if ps.GetPlayerId() == d.p.id {
+		if ps.GetPlayerId() == d.p.ID() {
 			return wire.InputReportFromProto(ps)
 		}
 	}
-	d.t.Fatalf("no state of player %d in its snapshot", d.p.id)
+	d.t.Fatalf("no state of player %d in its snapshot", d.p.ID())
 	return netcode.InputReport{}
 }
 
@@ -192,8 +192,8 @@ func TestInputBuffer_EachClientChooses(t *testing.T) {
 	for _, a := range rec.Applied {
 		got[a.Player]++
 	}
-	if got[buffered.p.id] != 1 || got[eager.p.id] != 3 {
-		t.Errorf("applied %v, want 1 for the buffered player %d and 3 for the one on arrival %d", got, buffered.p.id, eager.p.id)
+	if got[buffered.p.ID()] != 1 || got[eager.p.ID()] != 3 {
+		t.Errorf("applied %v, want 1 for the buffered player %d and 3 for the one on arrival %d", got, buffered.p.ID(), eager.p.ID())
 	}
 }
 

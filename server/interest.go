@@ -95,7 +95,7 @@ func (in *interest) update(self int32, tick uint32) {
 				q := in.players[i]
 				dx, dy := q.Pose().X-p.Pose().X, q.Pose().Y-p.Pose().Y
 				d2 := dx*dx + dy*dy
-				if d2 <= enter2 || (d2 <= leave2 && has(v.visible, q.id)) {
+				if d2 <= enter2 || (d2 <= leave2 && has(v.visible, q.ID())) {
 					v.members = append(v.members, i)
 				}
 			}
@@ -105,7 +105,7 @@ func (in *interest) update(self int32, tick uint32) {
 	v.next = v.next[:0]
 	for _, i := range v.members {
 		if i != self {
-			v.next = append(v.next, in.players[i].id)
+			v.next = append(v.next, in.players[i].ID())
 		}
 	}
 	j := 0 // both lists increase: walk them side by side

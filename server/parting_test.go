@@ -24,11 +24,11 @@ func TestGoodbye_AppliesEveryInputSentBeforeIt(t *testing.T) {
 	if d.p.Waiting()+len(d.fp.inputs) == 0 {
 		t.Fatal("nothing waiting at the Goodbye: the test proves nothing")
 	}
-	w.part(d.p.id, "goodbye: done")
-	for i := 0; i < world.MaxPartingTicks+2 && w.find(d.p.id) != nil; i++ {
+	w.part(d.p.ID(), "goodbye: done")
+	for i := 0; i < world.MaxPartingTicks+2 && w.find(d.p.ID()) != nil; i++ {
 		applied += d.step()
 	}
-	if w.find(d.p.id) != nil {
+	if w.find(d.p.ID()) != nil {
 		t.Fatalf("player still in the world %d ticks after its Goodbye", world.MaxPartingTicks+2)
 	}
 	if applied != 100 || d.p.Ack() != 100 {
@@ -40,7 +40,7 @@ func TestGoodbye_AppliesEveryInputSentBeforeIt(t *testing.T) {
 	var told bool
 	for _, m := range other.control {
 		for _, l := range m.GetRosterUpdate().GetLeft() {
-			told = told || l.GetPlayerId() == d.p.id && l.GetReason() == "goodbye: done"
+			told = told || l.GetPlayerId() == d.p.ID() && l.GetReason() == "goodbye: done"
 		}
 	}
 	if !told {
@@ -54,8 +54,8 @@ func TestGoodbye_NothingWaitingLeavesAtOnce(t *testing.T) {
 	d := newDriver(t, w, "leaver")
 	d.send(1, 10*time.Millisecond)
 	d.step()
-	w.part(d.p.id, "goodbye")
-	if w.find(d.p.id) != nil {
+	w.part(d.p.ID(), "goodbye")
+	if w.find(d.p.ID()) != nil {
 		t.Error("a player with no input waiting stayed after its Goodbye")
 	}
 }
@@ -67,13 +67,13 @@ func TestGoodbye_BoundedForInputsAheadOfTime(t *testing.T) {
 	d := newDriver(t, w, "hasty")
 	d.send(100, 10*time.Millisecond) // 5 s of inputs at once: the budget grants ~0.3 s now
 	d.step()
-	w.part(d.p.id, "goodbye")
+	w.part(d.p.ID(), "goodbye")
 	ticks := 0
-	for ; ticks < 3*world.MaxPartingTicks && w.find(d.p.id) != nil; ticks++ {
+	for ; ticks < 3*world.MaxPartingTicks && w.find(d.p.ID()) != nil; ticks++ {
 		d.step()
 	}
-	if w.find(d.p.id) != nil || ticks > world.MaxPartingTicks {
-		t.Errorf("player left after %d ticks (still there: %v), want at most %d", ticks, w.find(d.p.id) != nil, world.MaxPartingTicks)
+	if w.find(d.p.ID()) != nil || ticks > world.MaxPartingTicks {
+		t.Errorf("player left after %d ticks (still there: %v), want at most %d", ticks, w.find(d.p.ID()) != nil, world.MaxPartingTicks)
 	}
 	if d.p.Ack() >= 100 {
 		t.Errorf("ack %d: inputs beyond the time budget were applied", d.p.Ack())

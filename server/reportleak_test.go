@@ -47,7 +47,7 @@ func TestInputReport_OnlyInTheOwnersState(t *testing.T) {
 						}
 						for _, ps := range states {
 							r := wire.InputReportFromProto(ps)
-							own := ps.GetPlayerId() == players[i].id
+							own := ps.GetPlayerId() == players[i].ID()
 							switch {
 							case own && r.Wait != 20*time.Millisecond:
 								t.Errorf("tick %d: client %d's own state says input_wait_ms %v, want 20ms", tick, i, r.Wait)

@@ -77,9 +77,9 @@ func (s *Server) runRoom(ctx context.Context, r *room) {
 				req.reply <- joinReply{reject: reject}
 				continue
 			}
-			peers[p.id] = req.sess
+			peers[p.ID()] = req.sess
 			r.players.Store(int32(len(g.players)))
-			req.reply <- joinReply{id: p.id}
+			req.reply <- joinReply{id: p.ID()}
 		case note := <-r.leaves:
 			if _, ok := peers[note.id]; !ok {
 				continue

@@ -19,7 +19,7 @@ type rosterChange struct {
 
 // noteJoin and noteLeave record a change for the roster update at the end of this tick.
 func (g *game) noteJoin(p *player) {
-	g.changes = append(g.changes, rosterChange{joined: &wire.Player{ID: p.id, Name: p.name}})
+	g.changes = append(g.changes, rosterChange{joined: &wire.Player{ID: p.ID(), Name: p.name}})
 }
 
 func (g *game) noteLeave(id uint32, reason string) {
@@ -30,9 +30,9 @@ func (g *game) noteLeave(id uint32, reason string) {
 func (g *game) sendFullRoster(p *player) {
 	all := make([]rosterChange, 0, len(g.players)+1)
 	for _, o := range g.players {
-		all = append(all, rosterChange{joined: &wire.Player{ID: o.id, Name: o.name}})
+		all = append(all, rosterChange{joined: &wire.Player{ID: o.ID(), Name: o.name}})
 	}
-	all = append(all, rosterChange{joined: &wire.Player{ID: p.id, Name: p.name}})
+	all = append(all, rosterChange{joined: &wire.Player{ID: p.ID(), Name: p.name}})
 	for _, f := range g.encodeRoster(all) {
 		p.peer.send(f)
 	}

@@ -208,8 +208,8 @@ func TestWorld_DropsOnlyTheOffender(t *testing.T) {
 			if badPeer.kicked == "" || badPeer.kickCode != wire.DisconnectProtocolError {
 				t.Fatalf("bad input %+v: kicked %q with code %v, want a protocol error", tt.in, badPeer.kicked, badPeer.kickCode)
 			}
-			if len(rec.Dropped) != 1 || rec.Dropped[0] != bad.id {
-				t.Errorf("tick record dropped = %v, want [%d]", rec.Dropped, bad.id)
+			if len(rec.Dropped) != 1 || rec.Dropped[0] != bad.ID() {
+				t.Errorf("tick record dropped = %v, want [%d]", rec.Dropped, bad.ID())
 			}
 			if goodPeer.kicked != "" || good.Ack() != 1 {
 				t.Errorf("good player: kicked %q ack %d, want playing with ack 1", goodPeer.kicked, good.Ack())
@@ -218,8 +218,8 @@ func TestWorld_DropsOnlyTheOffender(t *testing.T) {
 			if len(left) != 1 {
 				t.Fatalf("good player's last control message lists %d leaving, want 1", len(left))
 			}
-			if last := left[0]; last.GetPlayerId() != bad.id || last.GetReason() != badPeer.kicked {
-				t.Errorf("good player told %v, want PlayerLeft{%d, %q}", last, bad.id, badPeer.kicked)
+			if last := left[0]; last.GetPlayerId() != bad.ID() || last.GetReason() != badPeer.kicked {
+				t.Errorf("good player told %v, want PlayerLeft{%d, %q}", last, bad.ID(), badPeer.kicked)
 			}
 			if snap := decodeFrame(goodPeer.snapshot).GetSnapshot(); len(snap.GetPlayers()) != 1 {
 				t.Errorf("snapshot after drop has %d players, want 1", len(snap.GetPlayers()))
@@ -234,7 +234,7 @@ func TestWorld_JoinSendsWelcomeAndRoster(t *testing.T) {
 	second, fp2 := mustJoin(t, w, 0, "bob")
 
 	welcome := fp2.control[0].GetWelcome()
-	if welcome.GetPlayerId() != second.id || welcome.GetTickIntervalMs() != 50 || welcome.GetMaxInputLead() != 120 {
+	if welcome.GetPlayerId() != second.ID() || welcome.GetTickIntervalMs() != 50 || welcome.GetMaxInputLead() != 120 {
 		t.Errorf("welcome = %v", welcome)
 	}
 	arena, err := wire.ArenaFromProto(welcome.GetArena())
@@ -248,16 +248,16 @@ func TestWorld_JoinSendsWelcomeAndRoster(t *testing.T) {
 	for _, j := range fp2.control[1].GetRosterUpdate().GetJoined() {
 		roster = append(roster, j.GetPlayerId())
 	}
-	if len(roster) != 2 || roster[0] != first.id || roster[1] != second.id {
-		t.Errorf("newcomer roster = %v, want [%d %d]", roster, first.id, second.id)
+	if len(roster) != 2 || roster[0] != first.ID() || roster[1] != second.ID() {
+		t.Errorf("newcomer roster = %v, want [%d %d]", roster, first.ID(), second.ID())
 	}
 	before := len(fp1.control)
 	w.step(50 * time.Millisecond) // others hear of a join at the end of the tick
 	if len(fp1.control) != before+1 {
 		t.Fatalf("existing player got %d control messages in the tick, want one roster update", len(fp1.control)-before)
 	}
-	if got := fp1.control[before].GetRosterUpdate().GetJoined(); len(got) != 1 || got[0].GetPlayerId() != second.id || got[0].GetName() != "bob" {
-		t.Errorf("existing player told %v, want PlayerJoined{%d bob}", got, second.id)
+	if got := fp1.control[before].GetRosterUpdate().GetJoined(); len(got) != 1 || got[0].GetPlayerId() != second.ID() || got[0].GetName() != "bob" {
+		t.Errorf("existing player told %v, want PlayerJoined{%d bob}", got, second.ID())
 	}
 	if n := len(fp2.control); n != 2 {
 		t.Errorf("newcomer got %d control messages after the tick, want no repeat of its own roster", n)
@@ -311,11 +311,11 @@ func TestWorld_LeaveTellsOthers(t *testing.T) {
 	w := newTestWorld(t, nil)
 	a, _ := mustJoin(t, w, 0, "a")
 	_, fpB := mustJoin(t, w, 0, "b")
-	w.leave(a.id, "goodbye: done")
-	w.leave(a.id, "again") // unknown id: nothing happens
+	w.leave(a.ID(), "goodbye: done")
+	w.leave(a.ID(), "again") // unknown id: nothing happens
 	w.step(50 * time.Millisecond)
 	left := fpB.control[len(fpB.control)-1].GetRosterUpdate().GetLeft()
-	if len(left) != 1 || left[0].GetPlayerId() != a.id || left[0].GetReason() != "goodbye: done" {
+	if len(left) != 1 || left[0].GetPlayerId() != a.ID() || left[0].GetReason() != "goodbye: done" {
 		t.Errorf("PlayerLeft = %v", left)
 	}
 	if len(w.players) != 1 {
@@ -357,7 +357,7 @@ func TestWorld_TinyMovesAppliedAtMostFourATick(t *testing.T) {
 
 // placeAt puts p's tank at pose, as a placement.
 func placeAt(w *game, p *player, pose netcode.Pose) {
-	if _, err := w.world.Place(p.id, pose); err != nil {
+	if _, err := w.world.Place(p.ID(), pose); err != nil {
 		panic(err)
 	}
 }
