@@ -131,23 +131,7 @@ func TestHub_KCPSessionOverTheCarriage(t *testing.T) {
 // channel instead of the unordered, unreliable one is closed, not carried.
 func TestHub_ClosesAPeerWithAnotherKindOfChannel(t *testing.T) {
 	th := startHub(t, DefaultHubConfig())
-	pc, err := LoopbackAPI().NewPeerConnection(webrtc.Configuration{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pc.Close()
-	if _, err := pc.CreateDataChannel(Label, nil); err != nil { // ordered and reliable: WebRTC's default
-		t.Fatal(err)
-	}
-	offer, err := pc.CreateOffer(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	gathered := webrtc.GatheringCompletePromise(pc)
-	if err := pc.SetLocalDescription(offer); err != nil {
-		t.Fatal(err)
-	}
-	<-gathered
+	pc := gatheredOffer(t, nil) // ordered and reliable: WebRTC's default
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	answer, err := postOffer(ctx, th.url, sessionDescription{Type: "offer", SDP: pc.LocalDescription().SDP})

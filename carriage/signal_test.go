@@ -32,12 +32,21 @@ func post(t *testing.T, url, body string) (int, string, string) {
 // JSON, with every candidate gathered.
 func offerSDP(t *testing.T) string {
 	t.Helper()
+	b, _ := json.Marshal(gatheredOffer(t, channelInit()).LocalDescription())
+	return string(b)
+}
+
+// gatheredOffer returns a loopback peer connection (closed when t ends) with a data channel
+// made with init (nil: WebRTC's default, ordered and reliable), its offer set as the local
+// description with every candidate gathered.
+func gatheredOffer(t *testing.T, init *webrtc.DataChannelInit) *webrtc.PeerConnection {
+	t.Helper()
 	pc, err := LoopbackAPI().NewPeerConnection(webrtc.Configuration{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { pc.Close() })
-	if _, err := pc.CreateDataChannel(Label, channelInit()); err != nil {
+	if _, err := pc.CreateDataChannel(Label, init); err != nil {
 		t.Fatal(err)
 	}
 	offer, err := pc.CreateOffer(nil)
@@ -49,8 +58,7 @@ func offerSDP(t *testing.T) string {
 		t.Fatal(err)
 	}
 	<-gathered
-	b, _ := json.Marshal(pc.LocalDescription())
-	return string(b)
+	return pc
 }
 
 // TestOffer_Refusals: what is not one well-formed offer of a data channel is refused with a
