@@ -70,17 +70,7 @@ func TestRecord_DemoWritesAReplayableRecordingPerPlayer(t *testing.T) {
 		t.Fatalf("tankclient -demo -record: %v\n%s", err, stderr.Bytes())
 	}
 	for _, player := range []string{"near", "far"} {
-		data, err := os.ReadFile(filepath.Join(dir, "m-"+player+".tnrec"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		p, err := client.OpenReplay(bytes.NewReader(data), time.Unix(0, 0))
-		if err != nil {
-			t.Fatalf("%s: %v", player, err)
-		}
-		if err := p.StepToEnd(); err != nil {
-			t.Fatalf("%s: frame %d: %v", player, p.Frames(), err)
-		}
+		p := replayToEnd(t, filepath.Join(dir, "m-"+player+".tnrec"))
 		// The window draws faster than it updates (60 a second): 240 frames are at least
 		// some updates, each a recorded frame.
 		if p.Frames() < 10 || p.Game().Stats().Snapshots == 0 || p.Game().Local() == nil {
@@ -186,20 +176,28 @@ func TestRecord_SlowMotionDemoVerifies(t *testing.T) {
 		t.Errorf("the slow motion demo's server recording: %v, %v (%d ticks, %d moves); want it exact, with ticks and moves", rep, err, rep.Ticks, rep.Moves)
 	}
 	for _, player := range []string{"near", "far"} {
-		data, err := os.ReadFile(filepath.Join(dir, "m-"+player+".tnrec"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		p, err := client.OpenReplay(bytes.NewReader(data), time.Unix(0, 0))
-		if err != nil {
-			t.Fatalf("%s: %v", player, err)
-		}
-		if err := p.StepToEnd(); err != nil {
-			t.Fatalf("%s: frame %d: %v", player, p.Frames(), err)
-		}
+		p := replayToEnd(t, filepath.Join(dir, "m-"+player+".tnrec"))
 		l := p.Game().Local()
 		if l == nil || l.Counters().NonZeroResiduals != 0 || p.Game().Stats().Snapshots == 0 {
 			t.Errorf("%s: replayed %d frames; want its tank, snapshots and no residual", player, p.Frames())
 		}
 	}
+}
+
+// replayToEnd opens the client recording at path and plays it to its end, failing t if it
+// cannot.
+func replayToEnd(t *testing.T, path string) *client.Replay {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := client.OpenReplay(bytes.NewReader(data), time.Unix(0, 0))
+	if err != nil {
+		t.Fatalf("%s: %v", filepath.Base(path), err)
+	}
+	if err := p.StepToEnd(); err != nil {
+		t.Fatalf("%s: frame %d: %v", filepath.Base(path), p.Frames(), err)
+	}
+	return p
 }
