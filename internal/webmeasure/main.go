@@ -155,27 +155,15 @@ func openPages(ctx context.Context, b *cdp.Browser, pace *offerPace, url string,
 	}
 	byName := map[string]page{}
 	for len(byName) < len(queries) {
-		select {
-		case e := <-b.Events():
-			text, ok := cdp.ConsoleText(e)
-			if !ok {
-				continue
-			}
-			if strings.HasPrefix(text, "tankclient: ") {
-				return nil, fmt.Errorf("a page says %s", text)
-			}
-			line, ok := strings.CutPrefix(text, "tanknet-report ")
-			if !ok {
-				continue
-			}
-			var p page
-			if err := json.Unmarshal([]byte(line), &p); err != nil {
-				return nil, fmt.Errorf("a report does not parse: %w", err)
-			}
-			byName[p.Name] = p
-		case <-ctx.Done():
-			return nil, fmt.Errorf("%d of %d pages reported: %w", len(byName), len(queries), ctx.Err())
+		line, err := nextReport(ctx, b)
+		if err != nil {
+			return nil, fmt.Errorf("%d of %d pages reported: %w", len(byName), len(queries), err)
 		}
+		var p page
+		if err := json.Unmarshal([]byte(line), &p); err != nil {
+			return nil, fmt.Errorf("a report does not parse: %w", err)
+		}
+		byName[p.Name] = p
 	}
 	for _, s := range sessions {
 		b.Call(ctx, s, "Page.close", nil, nil)
@@ -357,38 +345,24 @@ func runDemo(chromium string, seconds int) error {
 	if err := b.Call(ctx, s, "Page.navigate", map[string]any{"url": fmt.Sprintf("http://%s/?demo=1&report=%d", ln.Addr(), seconds)}, nil); err != nil {
 		return err
 	}
-	for {
-		select {
-		case e := <-b.Events():
-			text, ok := cdp.ConsoleText(e)
-			if !ok {
-				continue
-			}
-			if strings.HasPrefix(text, "tankclient: ") {
-				return fmt.Errorf("the page says %s", text)
-			}
-			line, ok := strings.CutPrefix(text, "tanknet-report ")
-			if !ok {
-				continue
-			}
-			var r struct {
-				FPS     float64 `json:"fps"`
-				Clients []page  `json:"clients"`
-			}
-			if err := json.Unmarshal([]byte(line), &r); err != nil {
-				return fmt.Errorf("the report does not parse: %w", err)
-			}
-			out := map[string]any{"fps": r.FPS, "seconds": seconds, "width": 1800, "height": 800}
-			for _, c := range r.Clients {
-				out[c.Name+"_snapshots_lost"] = c.SnapshotsLost
-			}
-			enc := json.NewEncoder(os.Stdout)
-			enc.SetIndent("", "  ")
-			return enc.Encode(out)
-		case <-ctx.Done():
-			return fmt.Errorf("no report from the demo page: %w", ctx.Err())
-		}
+	line, err := nextReport(ctx, b)
+	if err != nil {
+		return fmt.Errorf("no report from the demo page: %w", err)
 	}
+	var r struct {
+		FPS     float64 `json:"fps"`
+		Clients []page  `json:"clients"`
+	}
+	if err := json.Unmarshal([]byte(line), &r); err != nil {
+		return fmt.Errorf("the report does not parse: %w", err)
+	}
+	out := map[string]any{"fps": r.FPS, "seconds": seconds, "width": 1800, "height": 800}
+	for _, c := range r.Clients {
+		out[c.Name+"_snapshots_lost"] = c.SnapshotsLost
+	}
+	enc := json.NewEncoder(os.Stdout)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
 }
 
 // startChromium starts a headless Chromium with a fresh profile and extra flags; done ends
@@ -404,4 +378,26 @@ func startChromium(chromium string, extra ...string) (b *cdp.Browser, done func(
 		return nil, nil, err
 	}
 	return b, func() { b.Close(); os.RemoveAll(dir) }, nil
+}
+
+// nextReport returns the JSON of the next "tanknet-report" line any page logs, or an error
+// when a page says it failed ("tankclient: ...") or ctx ends first.
+func nextReport(ctx context.Context, b *cdp.Browser) (string, error) {
+	for {
+		select {
+		case e := <-b.Events():
+			text, ok := cdp.ConsoleText(e)
+			if !ok {
+				continue
+			}
+			if strings.HasPrefix(text, "tankclient: ") {
+				return "", fmt.Errorf("a page says %s", text)
+			}
+			if line, ok := strings.CutPrefix(text, "tanknet-report "); ok {
+				return line, nil
+			}
+		case <-ctx.Done():
+			return "", ctx.Err()
+		}
+	}
 }
