@@ -8,11 +8,13 @@
 // sessions received and turns each Outcome into messages and snapshots. The lockstep tests
 // drive it beside real client netcode in virtual time. A recording (package
 // server/recording) keeps the decisions each tick made (who was placed where and who left,
-// the inputs applied, the combat that resulted) and Replay runs them through the same
-// placement, movement and contact code: a change to how tanks move, collide or are placed
-// shows in every re-simulation. The decisions themselves are not made again (which inputs
-// pass the rules and when, spawn points, how shots are judged): a recording holds their
-// outcome, not the shots or what each client was sent.
+// the inputs applied, the shots fired and the combat that resulted) and Replay runs them
+// through the same placement, movement, contact and shot-judging code: a change to how
+// tanks move, collide, are placed or are hit shows in every re-simulation that starts from
+// an empty world (one that starts from a keyframe applies the recorded combat instead, as it
+// has no history to rewind into). Which inputs pass the rules and when, and spawn points,
+// are not decided again: a recording holds their outcome. Nor is what each client was sent,
+// or its round trip: a recorded shot is taken to have passed the checks that rest on them.
 //
 // Inputs are checked as they are queued (Queue, QueueCopies: admit.go, copies.go) and wait in
 // their player's input buffer. A tick, in order (Tick): players that left have their last

@@ -1,6 +1,8 @@
 package world
 
 import (
+	"slices"
+
 	"tanknet/netcode"
 )
 
@@ -40,7 +42,7 @@ func (w *World) judgeFires() {
 
 // judge decides one shot of t's.
 func (w *World) judge(t *Tank, req netcode.ShotRequest) JudgedShot {
-	js := JudgedShot{Shooter: t.id, Result: netcode.ShotResult{MoveTick: req.MoveTick, ServerTick: w.tick}}
+	js := JudgedShot{Shooter: t.id, Request: req, Result: netcode.ShotResult{MoveTick: req.MoveTick, ServerTick: w.tick}}
 	res := &js.Result
 	move, refusal := w.checkShot(t, req)
 	origin := move.pose
@@ -61,11 +63,14 @@ func (w *World) judge(t *Tank, req netcode.ShotRequest) JudgedShot {
 		}
 		res.RewindMs = (float64(w.tick) - earliest) * float64(netcode.StepInterval.Milliseconds())
 	} else {
+		start := len(w.sighted)
 		for _, o := range w.tanks {
 			if o != t && !o.destroyed && w.inView(t, o) {
 				w.targets = append(w.targets, netcode.Target{ID: o.id, Pose: o.pose})
+				w.sighted = append(w.sighted, o.id)
 			}
 		}
+		js.Sighted = slices.Clip(w.sighted[start:])
 	}
 	tr := netcode.Hitscan(&w.cfg.Arena, origin, w.cfg.Rules.ShotRange, w.targets)
 	res.OriginX, res.OriginY, res.EndX, res.EndY = origin.X, origin.Y, tr.EndX, tr.EndY

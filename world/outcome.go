@@ -69,10 +69,15 @@ type InputDrop struct {
 
 // JudgedShot is one shot and its verdict. Kill is set when it destroyed its target; the
 // shooter's client is told Result, nearby clients the tracer (Tracer), everyone the Kill.
+// Request and Sighted are what judging it again needs (a server recording keeps them).
 type JudgedShot struct {
 	Shooter uint32
+	Request netcode.ShotRequest // the Fire as the shooter sent it
 	Result  netcode.ShotResult
 	Kill    *netcode.Kill
+	// Sighted lists, for a shot judged without lag compensation, the tanks it was judged
+	// against: those the shooter had been sent, in id order. It is valid until the next tick.
+	Sighted []uint32
 }
 
 // Tracer is the shot as every nearby client is told of it; false for a refused shot, which

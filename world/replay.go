@@ -10,15 +10,23 @@ import (
 )
 
 // A recording keeps what each tick decided: who was placed where and who left, the inputs
-// applied and the combat that resulted. Replay runs those decisions through the code Tick
-// runs them with (placement, movement, contact, the lag-compensation history), so the
-// re-simulated world differs from the recorded one exactly when that code changed.
+// applied, the shots judged and the combat that resulted. Replay runs those decisions
+// through the code Tick runs them with (placement, movement, contact, shot judging against
+// the lag-compensation history), so the re-simulated world differs from the recorded one
+// exactly when that code changed.
 
 // Recorded is one tick as a recording keeps it.
 type Recorded struct {
 	Tick   uint32
 	Events []Event        // placements and departures, before the inputs
 	Moves  []AppliedInput // the inputs applied, in order (Wait is not used)
+	// Shots are the shots the tick judged, in order, with the recorded verdicts (Request and
+	// Sighted set; Kill is not used).
+	Shots []JudgedShot
+	// Judge has Replay judge Shots again, so the combat follows from them; otherwise Combat
+	// is applied as recorded. Judging needs the world's history since the shots' views: a
+	// replay from an empty world has it, one from a keyframe does not.
+	Judge  bool
 	Combat []CombatChange // the tanks whose combat state the tick's shots changed
 }
 
@@ -37,39 +45,76 @@ type TankState struct {
 }
 
 // Replay runs recorded tick r: its placements and departures, its inputs (a wreck's as
-// zero, as Tick applies them), contact when the world has it, and the combat state it
-// recorded. It returns an error, having applied what came before it, for a placement beyond
-// MaxPlayers, an input of a player not in the world, or an input out of range.
-func (w *World) Replay(r *Recorded) error {
-	w.tick = r.Tick
+// zero, as Tick applies them), contact when the world has it, and then its shots or the
+// combat state it recorded (see Recorded.Judge). It returns the shots it judged, valid
+// until the next call, in r.Shots' order; a shot recorded as refused is not judged again
+// (it changed nothing, and whether a view was of states the shooter was sent, or within its
+// round trip, is its client's fact, which a recording does not keep: a shot judged again
+// is taken to have passed those two checks, and a shot without lag compensation is judged
+// against the tanks recorded in its Sighted).
+//
+// It returns an error, having applied what came before it, for a placement beyond
+// MaxPlayers, an input or a shot of a player not in the world, or an input out of range.
+func (w *World) Replay(r *Recorded) ([]JudgedShot, error) {
+	w.out.Shots, w.sighted = w.out.Shots[:0], w.sighted[:0]
+	w.tick = r.Tick - 1 // a join comes between ticks, as World.Join does
 	for _, e := range r.Events {
 		if e.Left {
 			w.Leave(e.Player)
 			continue
 		}
+		if t := w.Find(e.Player); t != nil && t.destroyed {
+			w.tick = r.Tick // a wreck's respawn is the tick's own (spawn protection counts from it)
+		}
 		if _, err := w.Place(e.Player, e.Pose); err != nil {
-			return fmt.Errorf("tick %d: %w", r.Tick, err)
+			return nil, fmt.Errorf("tick %d: %w", r.Tick, err)
 		}
 	}
+	w.tick = r.Tick
 	for _, mv := range r.Moves {
 		t := w.Find(mv.Player)
 		if t == nil {
-			return fmt.Errorf("tick %d: input for player %d, who is not in the world", r.Tick, mv.Player)
+			return nil, fmt.Errorf("tick %d: input for player %d, who is not in the world", r.Tick, mv.Player)
 		}
 		if mv.Input.Validate() != nil || mv.Duration < 0 || mv.Duration > time.Second {
-			return fmt.Errorf("tick %d: player %d: input out of range", r.Tick, mv.Player)
+			return nil, fmt.Errorf("tick %d: player %d: input out of range", r.Tick, mv.Player)
 		}
+		t.last = max(t.last, mv.MoveTick)
 		w.move(t, netcode.PendingInput{Tick: mv.MoveTick, Input: mv.Input, Duration: mv.Duration})
 	}
 	w.contact()
-	for _, c := range r.Combat {
-		if t := w.Find(c.Player); t != nil {
-			t.setCombat(c.TankCombat)
+	if r.Judge {
+		if err := w.judgeAgain(r); err != nil {
+			return nil, err
+		}
+	} else {
+		for _, c := range r.Combat {
+			if t := w.Find(c.Player); t != nil {
+				t.setCombat(c.TankCombat)
+			}
 		}
 	}
 	w.hist.record(w.tick, w.tanks)
 	w.events = w.events[:0] // the recording has them already
 	w.counts = Counts{}
+	return w.out.Shots, nil
+}
+
+// judgeAgain judges each of r's shots that was not refused, in order, as Tick did.
+func (w *World) judgeAgain(r *Recorded) error {
+	defer func() { w.rejudge = nil }()
+	for i := range r.Shots {
+		s := &r.Shots[i]
+		if s.Result.Verdict == netcode.VerdictRefused {
+			continue
+		}
+		t := w.Find(s.Shooter)
+		if t == nil {
+			return fmt.Errorf("tick %d: shot of player %d, who is not in the world", r.Tick, s.Shooter)
+		}
+		w.rejudge = s
+		w.out.Shots = append(w.out.Shots, w.judge(t, s.Request))
+	}
 	return nil
 }
 
@@ -97,6 +142,7 @@ func (w *World) Restore(tick uint32, tanks []TankState) error {
 	w.tick, w.tanks, w.events = tick, w.tanks[:0], w.events[:0]
 	for _, s := range tanks {
 		t := w.insert(s.ID)
+		t.firstTick = 0 // a keyframe does not say when the tank joined
 		t.pose, t.ack = s.Pose, s.Ack
 		t.setCombat(s.TankCombat)
 	}
@@ -113,7 +159,7 @@ func (w *World) State(dst []TankState) []TankState {
 
 // insert adds a tank for player id with no client, in id order, and returns it.
 func (w *World) insert(id uint32) *Tank {
-	t := &Tank{id: id}
+	t := &Tank{id: id, firstTick: w.tick + 1} // as Join has it
 	i, found := slices.BinarySearchFunc(w.tanks, id, func(t *Tank, id uint32) int { return cmp.Compare(t.id, id) })
 	if found {
 		return w.tanks[i]

@@ -1,6 +1,7 @@
 package world
 
 import (
+	"slices"
 	"time"
 
 	"tanknet/netcode"
@@ -34,12 +35,18 @@ func (w *World) wasSent(t *Tank, id, tick uint32) bool {
 // (the previous tick's): always true without interest management. A hit without lag
 // compensation can only strike a tank the shooter was sent.
 func (w *World) inView(t, o *Tank) bool {
+	if w.rejudge != nil { // judged again from a recording: the tanks it was judged against
+		return slices.Contains(w.rejudge.Sighted, o.id)
+	}
 	return !w.cfg.Interest || t.client == nil || t.client.Sent(o.id, w.tick-1)
 }
 
 // maxRewind is how far back a view of t's may lie behind the judging tick: its measured
 // round trip, the drawing delay and the tolerance, within the rules' rewind window.
 func (w *World) maxRewind(t *Tank) time.Duration {
+	if w.rejudge != nil { // a recording keeps no round trip: the window bounds the view
+		return w.cfg.Rules.RewindWindow
+	}
 	rtt := time.Duration(0)
 	if t.client != nil {
 		rtt = t.client.RTT()

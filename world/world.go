@@ -26,6 +26,9 @@ type World struct {
 	counts  Counts
 	events  []Event // since the last outcome (journal.go)
 	targets []netcode.Target
+	sighted []uint32 // every JudgedShot.Sighted of the tick, in one buffer
+	// rejudge is the recorded shot Replay is judging again; nil in a live tick (replay.go).
+	rejudge *JudgedShot
 }
 
 // New returns an empty world at tick 0.
@@ -137,7 +140,7 @@ func (w *World) Tick(now time.Duration) *Outcome {
 	o := &w.out
 	o.Tick = w.tick
 	o.Applied, o.Starved, o.Doubled = o.Applied[:0], o.Starved[:0], o.Doubled[:0]
-	o.Parted, o.Shots = o.Parted[:0], o.Shots[:0]
+	o.Parted, o.Shots, w.sighted = o.Parted[:0], o.Shots[:0], w.sighted[:0]
 	w.finishParting()
 	w.respawn()
 	for _, t := range w.tanks {

@@ -20,7 +20,7 @@ func TestVerifyAcrossArchitectures(t *testing.T) {
 	}
 	dir := t.TempDir()
 	fresh := filepath.Join(dir, "fresh.rec")
-	if err := os.WriteFile(fresh, recordMatch(t, 3, 30, 5), 0o644); err != nil {
+	if err := os.WriteFile(fresh, recordMatch(t, 3, 30, 0, 5), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	golden, err := filepath.Abs(goldenPath)

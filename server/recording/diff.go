@@ -112,7 +112,7 @@ func diffKeyframe(a, b *tankv1.Keyframe) *Divergence {
 	if a.GetTick() != b.GetTick() {
 		return &Divergence{Tick: a.GetTick(), Field: "keyframe tick", Want: fmt.Sprint(a.GetTick()), Got: fmt.Sprint(b.GetTick())}
 	}
-	if d := compare(a.GetTick(), tanksOf(a), tanksOf(b)); d != nil {
+	if d := compare(a.GetTick(), tanksOf(a), tanksOf(b), false); d != nil {
 		return d
 	}
 	for i, ta := range a.GetTanks() {

@@ -14,8 +14,10 @@ import (
 
 // Match is a server recording held in memory for a viewer: At rebuilds the world at any
 // recorded tick from the nearest keyframe at or before it (or the empty world, for a
-// recording that starts at tick 1), replaying the ticks between through package world as Verify does. A
-// viewer that moves forward a tick at a time continues from where it was.
+// recording that starts at tick 1), replaying the ticks between through package world as
+// Verify does. It shows the combat the recording kept rather than judging the shots again:
+// a keyframe holds no history to rewind a shot's views into. A viewer that moves forward a
+// tick at a time continues from where it was.
 type Match struct {
 	Header *tankv1.RecordingHeader
 	cfg    world.Config           // the world its ticks replay in (replayConfig)
@@ -103,7 +105,7 @@ func (m *Match) At(tick uint32, dst []world.TankState) ([]world.TankState, uint3
 	for m.at < tick {
 		r := replayed(m.ticks[m.at+1-m.first])
 		r.Combat = m.keyCombat(r.Tick, r.Combat)
-		if err := m.world.Replay(r); err != nil {
+		if _, err := m.world.Replay(r); err != nil {
 			m.world = nil // start afresh next time
 			return dst, m.at, fmt.Errorf("recording: %w", err)
 		}

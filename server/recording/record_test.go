@@ -28,9 +28,11 @@ var update = flag.Bool("update", false, "record a new testdata/golden.rec from a
 const goldenPath = "testdata/golden.rec"
 
 // recordMatch runs a real server on loopback with bots playing it until `ticks` ticks have
-// applied an input of every bot (at most a minute, for a loaded machine) and returns its
-// recording, with a keyframe every `every` ticks.
-func recordMatch(t *testing.T, bots, ticks int, every uint32) []byte {
+// applied an input of every bot and, with shots > 0, the server has judged that many of the
+// bots' shots (the bots are then gunners, every other one with lag compensation), at most a
+// minute for a loaded machine, and returns its recording, with a keyframe every `every`
+// ticks.
+func recordMatch(t *testing.T, bots, ticks, shots int, every uint32) []byte {
 	t.Helper()
 	cfg := server.DefaultConfig()
 	cfg.Addr, cfg.Contact = "127.0.0.1:0", true
@@ -41,12 +43,13 @@ func recordMatch(t *testing.T, bots, ticks int, every uint32) []byte {
 	}
 	var buf bytes.Buffer
 	rec := NewRecorder(&buf, cfg, every, cfg.Logger)
-	var full atomic.Int32 // ticks in which every bot's input was applied
+	var full, judged atomic.Int32 // ticks in which every bot's input was applied; shots judged
 	srv.Observe(func(r server.TickRecord) {
 		rec.Tick(r)
 		if len(r.Applied) >= bots {
 			full.Add(1)
 		}
+		judged.Add(int32(len(r.Shots)))
 	})
 	pc, err := net.ListenPacket("udp", cfg.Addr)
 	if err != nil {
@@ -62,10 +65,11 @@ func recordMatch(t *testing.T, bots, ticks int, every uint32) []byte {
 		go func() {
 			defer wg.Done()
 			client.RunBot(botCtx, client.BotConfig{Addr: pc.LocalAddr().String(), Name: fmt.Sprint("bot", i),
-				Seed: uint64(i + 1), Options: client.DefaultOptions(), DialTimeout: 10 * time.Second})
+				Seed: uint64(i + 1), Options: client.DefaultOptions(), DialTimeout: 10 * time.Second,
+				Fire: shots > 0, LagComp: i%2 == 0})
 		}()
 	}
-	for int(full.Load()) < ticks && botCtx.Err() == nil {
+	for (int(full.Load()) < ticks || int(judged.Load()) < shots) && botCtx.Err() == nil {
 		time.Sleep(10 * time.Millisecond)
 	}
 	stopBots()
@@ -82,7 +86,7 @@ func recordMatch(t *testing.T, bots, ticks int, every uint32) []byte {
 
 // A live match with bots, contact on, recorded and re-simulated: exact at every keyframe.
 func TestLiveMatchVerifiesExact(t *testing.T) {
-	data := recordMatch(t, 3, 30, 5)
+	data := recordMatch(t, 3, 30, 0, 5)
 	rep, err := Verify(bytes.NewReader(data))
 	if err != nil {
 		t.Fatal(err)
@@ -93,7 +97,27 @@ func TestLiveMatchVerifiesExact(t *testing.T) {
 	if rep.Keyframes < 5 || rep.Ticks < 20 || rep.Moves < 20 {
 		t.Fatalf("only %d ticks, %d keyframes and %d inputs compared", rep.Ticks, rep.Keyframes, rep.Moves)
 	}
-	t.Logf("%d bytes, %d ticks, %d keyframes: exact", len(data), rep.Ticks, rep.Keyframes)
+	t.Logf("%d bytes, %d ticks, %d keyframes, %d shots judged again: exact", len(data), rep.Ticks, rep.Keyframes, rep.Shots)
+}
+
+// A live match of gunner bots over real KCP, some shots lag-compensated and some not: the
+// recording keeps every shot the server judged, and Verify judges each again to the same
+// verdict, target, damage and end point, and the same health at every keyframe.
+func TestLiveMatch_ShotsJudgedAgainExact(t *testing.T) {
+	data := recordMatch(t, 3, 30, 6, 10)
+	rep, err := Verify(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.Exact() {
+		t.Fatalf("re-simulation %s", rep)
+	}
+	verdicts, _ := shotsIn(t, data)
+	accepted := verdicts[tankv1.ShotVerdict_SHOT_VERDICT_HIT] + verdicts[tankv1.ShotVerdict_SHOT_VERDICT_MISS]
+	if accepted == 0 || rep.Shots != accepted {
+		t.Fatalf("recorded %v; %d judged again, want every hit and miss and at least one", verdicts, rep.Shots)
+	}
+	t.Logf("%d ticks, shots %v: exact", rep.Ticks, verdicts)
 }
 
 // The golden recording re-simulates exactly with the current code; a change to the
@@ -103,7 +127,7 @@ func TestLiveMatchVerifiesExact(t *testing.T) {
 //	go test ./server/recording -run TestGolden -update
 func TestGolden(t *testing.T) {
 	if *update {
-		data := recordMatch(t, 4, 70, 10)
+		data := recordMatch(t, 4, 70, 0, 10)
 		if err := os.WriteFile(goldenPath, data, 0o644); err != nil {
 			t.Fatal(err)
 		}

@@ -31,10 +31,12 @@ func (d *Divergence) String() string {
 	return fmt.Sprintf("tick %d%s %s: %s vs %s", d.Tick, who, d.Field, d.Want, d.Got)
 }
 
-// Report is what Verify found: what it compared, the first tick whose state hash differed
-// (0: none) and the first field that differed in a keyframe from then on (nil: none).
+// Report is what Verify found: what it compared, the first tick whose state hash or a
+// judged shot differed (0: none) and the first field that differed in a keyframe from then
+// on, or in that shot (nil: none).
 type Report struct {
 	Ticks, Keyframes, Moves int
+	Shots                   int // shots judged again
 	FirstTick               uint32
 	First                   *Divergence
 }
@@ -57,10 +59,13 @@ func (r Report) Exact() bool { return r.FirstTick == 0 && r.First == nil }
 
 // Verify re-simulates the recording in r with the current code: from an empty world when
 // it starts at tick 1, otherwise from its first keyframe, it replays each tick's placements,
-// departures, inputs and combat through package world (World.Replay), with contact when the
-// recording had it, and compares every later keyframe, tank by tank. The shots are not
-// judged again: a recording keeps their outcome, the combat each tick left, and a wreck's
-// inputs are recorded as zero and its respawn as a placement.
+// departures and inputs through package world (World.Replay), with contact when the
+// recording had it, and compares every later keyframe, tank by tank. From an empty world,
+// in a recording that keeps its shots (the header's shots), each shot that was not refused
+// is judged again and must get the recorded verdict, target, damage and end point, and the
+// keyframes' health, wrecks and respawn ticks are compared too; otherwise the combat each
+// tick recorded is applied as it is. A wreck's inputs are recorded as zero and its respawn
+// as a placement.
 func Verify(r io.Reader) (Report, error) {
 	rd, err := NewReader(r)
 	if err != nil {
@@ -74,6 +79,7 @@ func Verify(r io.Reader) (Report, error) {
 	var rep Report
 	var tanks []world.TankState
 	known := rd.Header.GetFirstTick() == 1
+	judge := known && rd.Header.GetShots()
 	last := rd.Header.GetFirstTick() - 1
 	for {
 		at := rd.Offset()
@@ -96,8 +102,19 @@ func Verify(r io.Reader) (Report, error) {
 			rep.Ticks++
 			rep.Moves += len(t.GetMoves())
 			if known {
-				if err := w.Replay(replayed(t)); err != nil {
+				r := replayed(t)
+				r.Judge = judge
+				shots, err := w.Replay(r)
+				if err != nil {
 					return rep, fmt.Errorf("recording: at byte %d: %w", at, err)
+				}
+				rep.Shots += len(shots)
+				if d := compareShots(t.GetTick(), r.Shots, shots); judge && d != nil {
+					rep.First = d
+					if rep.FirstTick == 0 || rep.FirstTick > d.Tick {
+						rep.FirstTick = d.Tick
+					}
+					return rep, nil
 				}
 				tanks = w.State(tanks[:0])
 				if rep.FirstTick == 0 && t.GetStateHash() != hashOf(tanks) {
@@ -117,7 +134,7 @@ func Verify(r io.Reader) (Report, error) {
 				continue
 			}
 			rep.Keyframes++
-			if d := compare(kf.GetTick(), tanksOf(kf), tanks); d != nil {
+			if d := compare(kf.GetTick(), tanksOf(kf), tanks, judge); d != nil {
 				rep.First = d
 				return rep, nil
 			}
@@ -158,7 +175,54 @@ func replayed(t *tankv1.RecordedTick) *world.Recorded {
 		r.Combat = append(r.Combat, world.CombatChange{Player: c.GetPlayerId(),
 			TankCombat: world.TankCombat{Health: c.GetHealth(), Destroyed: c.GetDestroyed(), RespawnTick: c.GetRespawnTick()}})
 	}
+	for _, s := range t.GetShots() {
+		r.Shots = append(r.Shots, world.JudgedShot{Shooter: s.GetShooterId(), Request: wire.FireFromProto(s.GetFire(), nil),
+			Result: wire.ShotResultFromProto(s.GetResult()), Sighted: s.GetSighted()})
+	}
 	return r
+}
+
+// compareShots returns the first difference between the recorded shots of tick that were
+// not refused and the same shots judged again, nil if none.
+func compareShots(tick uint32, recorded, judged []world.JudgedShot) *Divergence {
+	i := 0
+	for _, want := range recorded {
+		if want.Result.Verdict == netcode.VerdictRefused {
+			continue
+		}
+		if i >= len(judged) { // Replay judges every one or fails
+			return &Divergence{Tick: tick, Player: want.Shooter, Field: "shot", Want: "judged", Got: "not judged"}
+		}
+		w, g := want.Result, judged[i].Result
+		i++
+		switch {
+		case w.Verdict != g.Verdict:
+			return &Divergence{Tick: tick, Player: want.Shooter, Field: "shot verdict", Want: verdictName(w), Got: verdictName(g)}
+		case w.TargetID != g.TargetID:
+			return &Divergence{Tick: tick, Player: want.Shooter, Field: "shot target", Want: fmt.Sprint(w.TargetID), Got: fmt.Sprint(g.TargetID)}
+		case w.Damage != g.Damage:
+			return &Divergence{Tick: tick, Player: want.Shooter, Field: "shot damage", Want: fmt.Sprint(w.Damage), Got: fmt.Sprint(g.Damage)}
+		case w.EndX != g.EndX:
+			return &Divergence{Tick: tick, Player: want.Shooter, Field: "shot end.x", Want: fmtFloat(w.EndX), Got: fmtFloat(g.EndX)}
+		case w.EndY != g.EndY:
+			return &Divergence{Tick: tick, Player: want.Shooter, Field: "shot end.y", Want: fmtFloat(w.EndY), Got: fmtFloat(g.EndY)}
+		}
+	}
+	return nil
+}
+
+// verdictName is a shot's verdict as a person reads it: "hit", "miss" or "refused
+// (cooldown)".
+func verdictName(r netcode.ShotResult) string {
+	switch r.Verdict {
+	case netcode.VerdictHit:
+		return "hit"
+	case netcode.VerdictMiss:
+		return "miss"
+	case netcode.VerdictRefused:
+		return "refused (" + r.Refusal.Label() + ")"
+	}
+	return fmt.Sprint("verdict ", int(r.Verdict))
 }
 
 // tanksOf is every tank of keyframe kf.
@@ -171,8 +235,9 @@ func tanksOf(kf *tankv1.Keyframe) []world.TankState {
 	return out
 }
 
-// compare returns the first difference between want and got at the end of tick, nil if none.
-func compare(tick uint32, want, got []world.TankState) *Divergence {
+// compare returns the first difference between want and got at the end of tick, nil if
+// none; with combat, the tanks' health, wreck and respawn tick are compared too.
+func compare(tick uint32, want, got []world.TankState, combat bool) *Divergence {
 	for i := 0; i < max(len(want), len(got)); i++ {
 		switch {
 		case i >= len(want):
@@ -193,6 +258,20 @@ func compare(tick uint32, want, got []world.TankState) *Divergence {
 		}
 		if w.Ack != g.Ack {
 			return &Divergence{Tick: tick, Player: w.ID, Field: "ack", Want: fmt.Sprint(w.Ack), Got: fmt.Sprint(g.Ack)}
+		}
+		if !combat {
+			continue
+		}
+		for _, f := range []struct {
+			name string
+			a, b uint32
+		}{{"health", w.Health, g.Health}, {"respawn tick", w.RespawnTick, g.RespawnTick}} {
+			if f.a != f.b {
+				return &Divergence{Tick: tick, Player: w.ID, Field: f.name, Want: fmt.Sprint(f.a), Got: fmt.Sprint(f.b)}
+			}
+		}
+		if w.Destroyed != g.Destroyed {
+			return &Divergence{Tick: tick, Player: w.ID, Field: "destroyed", Want: fmt.Sprint(w.Destroyed), Got: fmt.Sprint(g.Destroyed)}
 		}
 	}
 	return nil

@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"runtime/debug"
+	"slices"
 	"sync"
 	"time"
 
@@ -95,7 +96,26 @@ func copyTick(dst, src *server.TickRecord) {
 		Applied: append(dst.Applied[:0], src.Applied...),
 		Starved: append(dst.Starved[:0], src.Starved...),
 		Events:  append(dst.Events[:0], src.Events...),
+		Shots:   copyShots(dst.Shots[:0], src.Shots),
 	}}
+}
+
+// copyShots appends copies of shots to dst that share no memory with them (a shot's views
+// and sighted tanks included) and returns dst. A refused shot keeps no views: it is not
+// judged again, and a client's refused Fires could otherwise fill the disk (4 a tick, each
+// naming every tank).
+func copyShots(dst, shots []world.JudgedShot) []world.JudgedShot {
+	for _, s := range shots {
+		if s.Result.Verdict == netcode.VerdictRefused {
+			s.Request.Views = nil
+		} else {
+			s.Request.Views = slices.Clone(s.Request.Views)
+		}
+		s.Sighted = slices.Clone(s.Sighted)
+		s.Kill = nil // a recording does not keep it: the combat says who was destroyed
+		dst = append(dst, s)
+	}
+	return dst
 }
 
 // write turns queued ticks into records and writes them until the queue closes or a write
@@ -161,7 +181,7 @@ func Header(cfg server.Config, first, every uint32) *tankv1.RecordingHeader {
 		Magic: Magic, FormatVersion: FormatVersion, ModuleVersion: moduleVersion(),
 		TickIntervalMs: uint32(netcode.StepInterval / time.Millisecond),
 		Arena:          wire.ArenaToProto(&cfg.Arena), Rules: wire.RulesToProto(cfg.Rules),
-		Contact: cfg.Contact, KeyframeEvery: every, FirstTick: first,
+		Contact: cfg.Contact, KeyframeEvery: every, FirstTick: first, Shots: true,
 	}
 }
 
@@ -194,6 +214,10 @@ func TickOf(rec server.TickRecord) *tankv1.RecordedTick {
 	for _, a := range rec.Applied {
 		t.Moves = append(t.Moves, &tankv1.AppliedMove{PlayerId: a.Player, MoveTick: a.MoveTick,
 			Turn: a.Input.Turn, Throttle: a.Input.Throttle, DurationNs: int64(a.Duration)})
+	}
+	for _, s := range rec.Shots {
+		t.Shots = append(t.Shots, &tankv1.RecordedShot{ShooterId: s.Shooter, Fire: wire.FireToProto(s.Request),
+			Result: wire.ShotResultToProto(s.Result), Sighted: slices.Clone(s.Sighted)})
 	}
 	return t
 }

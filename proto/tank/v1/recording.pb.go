@@ -198,7 +198,11 @@ type RecordingHeader struct {
 	// keyframe_every is how many ticks lie between keyframes.
 	KeyframeEvery uint32 `protobuf:"varint,8,opt,name=keyframe_every,json=keyframeEvery,proto3" json:"keyframe_every,omitempty"`
 	// first_tick is the first server tick recorded (the tick after recording started).
-	FirstTick     uint32 `protobuf:"varint,9,opt,name=first_tick,json=firstTick,proto3" json:"first_tick,omitempty"`
+	FirstTick uint32 `protobuf:"varint,9,opt,name=first_tick,json=firstTick,proto3" json:"first_tick,omitempty"`
+	// shots is true when every shot the server judged is in its tick's RecordedTick.shots, so
+	// a verifier can judge them again. Added without raising the format version: files
+	// written before it have it false and keep only the combat that resulted.
+	Shots         bool `protobuf:"varint,10,opt,name=shots,proto3" json:"shots,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -294,6 +298,13 @@ func (x *RecordingHeader) GetFirstTick() uint32 {
 		return x.FirstTick
 	}
 	return 0
+}
+
+func (x *RecordingHeader) GetShots() bool {
+	if x != nil {
+		return x.Shots
+	}
+	return false
 }
 
 // RecordedPose is a pose, exact: the float64 values the server held.
@@ -512,10 +523,13 @@ type RecordedTick struct {
 	StateHash uint64 `protobuf:"fixed64,5,opt,name=state_hash,json=stateHash,proto3" json:"state_hash,omitempty"`
 	// combat lists the tanks whose health, wreck or respawn tick differ at the end of this
 	// tick from the end of the previous one (a tank placed in it included), in id order: what
-	// a viewer draws between keyframes. It is not re-simulated (shots are not recorded).
-	// Added without raising the format version: a reader that skips it loses only that, and
-	// files written before it have none.
-	Combat        []*CombatChange `protobuf:"bytes,6,rep,name=combat,proto3" json:"combat,omitempty"`
+	// a viewer draws between keyframes, the outcome of the shots below. Added without raising
+	// the format version: a reader that skips it loses only that, and files written before it
+	// have none.
+	Combat []*CombatChange `protobuf:"bytes,6,rep,name=combat,proto3" json:"combat,omitempty"`
+	// shots are the shots judged in this tick, in the order the server judged them (player id
+	// order, each player's in the order they came), when the header's shots is true.
+	Shots         []*RecordedShot `protobuf:"bytes,7,rep,name=shots,proto3" json:"shots,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -592,6 +606,87 @@ func (x *RecordedTick) GetCombat() []*CombatChange {
 	return nil
 }
 
+func (x *RecordedTick) GetShots() []*RecordedShot {
+	if x != nil {
+		return x.Shots
+	}
+	return nil
+}
+
+// RecordedShot is one Fire the server judged and what it decided.
+type RecordedShot struct {
+	state     protoimpl.MessageState `protogen:"open.v1"`
+	ShooterId uint32                 `protobuf:"varint,1,opt,name=shooter_id,json=shooterId,proto3" json:"shooter_id,omitempty"`
+	// fire is the Fire as the shooter sent it.
+	Fire *Fire `protobuf:"bytes,2,opt,name=fire,proto3" json:"fire,omitempty"`
+	// result is the verdict the shooter was told.
+	Result *ShotResult `protobuf:"bytes,3,opt,name=result,proto3" json:"result,omitempty"`
+	// sighted lists, for a shot judged without lag compensation, the tanks it was judged
+	// against (those the shooter had been sent), in id order; empty with lag compensation,
+	// where fire.views name them.
+	Sighted       []uint32 `protobuf:"varint,4,rep,packed,name=sighted,proto3" json:"sighted,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RecordedShot) Reset() {
+	*x = RecordedShot{}
+	mi := &file_tank_v1_recording_proto_msgTypes[6]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RecordedShot) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RecordedShot) ProtoMessage() {}
+
+func (x *RecordedShot) ProtoReflect() protoreflect.Message {
+	mi := &file_tank_v1_recording_proto_msgTypes[6]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RecordedShot.ProtoReflect.Descriptor instead.
+func (*RecordedShot) Descriptor() ([]byte, []int) {
+	return file_tank_v1_recording_proto_rawDescGZIP(), []int{6}
+}
+
+func (x *RecordedShot) GetShooterId() uint32 {
+	if x != nil {
+		return x.ShooterId
+	}
+	return 0
+}
+
+func (x *RecordedShot) GetFire() *Fire {
+	if x != nil {
+		return x.Fire
+	}
+	return nil
+}
+
+func (x *RecordedShot) GetResult() *ShotResult {
+	if x != nil {
+		return x.Result
+	}
+	return nil
+}
+
+func (x *RecordedShot) GetSighted() []uint32 {
+	if x != nil {
+		return x.Sighted
+	}
+	return nil
+}
+
 // CombatChange is one tank's combat state at the end of a tick.
 type CombatChange struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -605,7 +700,7 @@ type CombatChange struct {
 
 func (x *CombatChange) Reset() {
 	*x = CombatChange{}
-	mi := &file_tank_v1_recording_proto_msgTypes[6]
+	mi := &file_tank_v1_recording_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -617,7 +712,7 @@ func (x *CombatChange) String() string {
 func (*CombatChange) ProtoMessage() {}
 
 func (x *CombatChange) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_recording_proto_msgTypes[6]
+	mi := &file_tank_v1_recording_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -630,7 +725,7 @@ func (x *CombatChange) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CombatChange.ProtoReflect.Descriptor instead.
 func (*CombatChange) Descriptor() ([]byte, []int) {
-	return file_tank_v1_recording_proto_rawDescGZIP(), []int{6}
+	return file_tank_v1_recording_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *CombatChange) GetPlayerId() uint32 {
@@ -676,7 +771,7 @@ type KeyTank struct {
 
 func (x *KeyTank) Reset() {
 	*x = KeyTank{}
-	mi := &file_tank_v1_recording_proto_msgTypes[7]
+	mi := &file_tank_v1_recording_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -688,7 +783,7 @@ func (x *KeyTank) String() string {
 func (*KeyTank) ProtoMessage() {}
 
 func (x *KeyTank) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_recording_proto_msgTypes[7]
+	mi := &file_tank_v1_recording_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -701,7 +796,7 @@ func (x *KeyTank) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use KeyTank.ProtoReflect.Descriptor instead.
 func (*KeyTank) Descriptor() ([]byte, []int) {
-	return file_tank_v1_recording_proto_rawDescGZIP(), []int{7}
+	return file_tank_v1_recording_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *KeyTank) GetPlayerId() uint32 {
@@ -757,7 +852,7 @@ type Keyframe struct {
 
 func (x *Keyframe) Reset() {
 	*x = Keyframe{}
-	mi := &file_tank_v1_recording_proto_msgTypes[8]
+	mi := &file_tank_v1_recording_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -769,7 +864,7 @@ func (x *Keyframe) String() string {
 func (*Keyframe) ProtoMessage() {}
 
 func (x *Keyframe) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_recording_proto_msgTypes[8]
+	mi := &file_tank_v1_recording_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -782,7 +877,7 @@ func (x *Keyframe) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Keyframe.ProtoReflect.Descriptor instead.
 func (*Keyframe) Descriptor() ([]byte, []int) {
-	return file_tank_v1_recording_proto_rawDescGZIP(), []int{8}
+	return file_tank_v1_recording_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *Keyframe) GetTick() uint32 {
@@ -808,7 +903,7 @@ const file_tank_v1_recording_proto_rawDesc = "" +
 	"\x06header\x18\x01 \x01(\v2\x18.tank.v1.RecordingHeaderH\x00R\x06header\x12+\n" +
 	"\x04tick\x18\x02 \x01(\v2\x15.tank.v1.RecordedTickH\x00R\x04tick\x12/\n" +
 	"\bkeyframe\x18\x03 \x01(\v2\x11.tank.v1.KeyframeH\x00R\bkeyframeB\x06\n" +
-	"\x04kind\"\xcb\x02\n" +
+	"\x04kind\"\xe1\x02\n" +
 	"\x0fRecordingHeader\x12\x14\n" +
 	"\x05magic\x18\x01 \x01(\tR\x05magic\x12%\n" +
 	"\x0eformat_version\x18\x02 \x01(\rR\rformatVersion\x12%\n" +
@@ -819,7 +914,9 @@ const file_tank_v1_recording_proto_rawDesc = "" +
 	"\acontact\x18\a \x01(\bR\acontact\x12%\n" +
 	"\x0ekeyframe_every\x18\b \x01(\rR\rkeyframeEvery\x12\x1d\n" +
 	"\n" +
-	"first_tick\x18\t \x01(\rR\tfirstTick\"D\n" +
+	"first_tick\x18\t \x01(\rR\tfirstTick\x12\x14\n" +
+	"\x05shots\x18\n" +
+	" \x01(\bR\x05shots\"D\n" +
 	"\fRecordedPose\x12\f\n" +
 	"\x01x\x18\x01 \x01(\x01R\x01x\x12\f\n" +
 	"\x01y\x18\x02 \x01(\x01R\x01y\x12\x18\n" +
@@ -839,7 +936,7 @@ const file_tank_v1_recording_proto_rawDesc = "" +
 	"\x04turn\x18\x03 \x01(\x01R\x04turn\x12\x1a\n" +
 	"\bthrottle\x18\x04 \x01(\x01R\bthrottle\x12\x1f\n" +
 	"\vduration_ns\x18\x05 \x01(\x03R\n" +
-	"durationNs\"\xe3\x01\n" +
+	"durationNs\"\x90\x02\n" +
 	"\fRecordedTick\x12\x12\n" +
 	"\x04tick\x18\x01 \x01(\rR\x04tick\x12+\n" +
 	"\x06events\x18\x02 \x03(\v2\x13.tank.v1.WorldEventR\x06events\x12*\n" +
@@ -847,7 +944,14 @@ const file_tank_v1_recording_proto_rawDesc = "" +
 	"\astarved\x18\x04 \x03(\rR\astarved\x12\x1d\n" +
 	"\n" +
 	"state_hash\x18\x05 \x01(\x06R\tstateHash\x12-\n" +
-	"\x06combat\x18\x06 \x03(\v2\x15.tank.v1.CombatChangeR\x06combat\"\x84\x01\n" +
+	"\x06combat\x18\x06 \x03(\v2\x15.tank.v1.CombatChangeR\x06combat\x12+\n" +
+	"\x05shots\x18\a \x03(\v2\x15.tank.v1.RecordedShotR\x05shots\"\x97\x01\n" +
+	"\fRecordedShot\x12\x1d\n" +
+	"\n" +
+	"shooter_id\x18\x01 \x01(\rR\tshooterId\x12!\n" +
+	"\x04fire\x18\x02 \x01(\v2\r.tank.v1.FireR\x04fire\x12+\n" +
+	"\x06result\x18\x03 \x01(\v2\x13.tank.v1.ShotResultR\x06result\x12\x18\n" +
+	"\asighted\x18\x04 \x03(\rR\asighted\"\x84\x01\n" +
 	"\fCombatChange\x12\x1b\n" +
 	"\tplayer_id\x18\x01 \x01(\rR\bplayerId\x12\x16\n" +
 	"\x06health\x18\x02 \x01(\rR\x06health\x12\x1c\n" +
@@ -877,7 +981,7 @@ func file_tank_v1_recording_proto_rawDescGZIP() []byte {
 }
 
 var file_tank_v1_recording_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_tank_v1_recording_proto_msgTypes = make([]protoimpl.MessageInfo, 9)
+var file_tank_v1_recording_proto_msgTypes = make([]protoimpl.MessageInfo, 10)
 var file_tank_v1_recording_proto_goTypes = []any{
 	(WorldEvent_Kind)(0),    // 0: tank.v1.WorldEvent.Kind
 	(*Record)(nil),          // 1: tank.v1.Record
@@ -886,30 +990,36 @@ var file_tank_v1_recording_proto_goTypes = []any{
 	(*WorldEvent)(nil),      // 4: tank.v1.WorldEvent
 	(*AppliedMove)(nil),     // 5: tank.v1.AppliedMove
 	(*RecordedTick)(nil),    // 6: tank.v1.RecordedTick
-	(*CombatChange)(nil),    // 7: tank.v1.CombatChange
-	(*KeyTank)(nil),         // 8: tank.v1.KeyTank
-	(*Keyframe)(nil),        // 9: tank.v1.Keyframe
-	(*Arena)(nil),           // 10: tank.v1.Arena
-	(*Rules)(nil),           // 11: tank.v1.Rules
+	(*RecordedShot)(nil),    // 7: tank.v1.RecordedShot
+	(*CombatChange)(nil),    // 8: tank.v1.CombatChange
+	(*KeyTank)(nil),         // 9: tank.v1.KeyTank
+	(*Keyframe)(nil),        // 10: tank.v1.Keyframe
+	(*Arena)(nil),           // 11: tank.v1.Arena
+	(*Rules)(nil),           // 12: tank.v1.Rules
+	(*Fire)(nil),            // 13: tank.v1.Fire
+	(*ShotResult)(nil),      // 14: tank.v1.ShotResult
 }
 var file_tank_v1_recording_proto_depIdxs = []int32{
 	2,  // 0: tank.v1.Record.header:type_name -> tank.v1.RecordingHeader
 	6,  // 1: tank.v1.Record.tick:type_name -> tank.v1.RecordedTick
-	9,  // 2: tank.v1.Record.keyframe:type_name -> tank.v1.Keyframe
-	10, // 3: tank.v1.RecordingHeader.arena:type_name -> tank.v1.Arena
-	11, // 4: tank.v1.RecordingHeader.rules:type_name -> tank.v1.Rules
+	10, // 2: tank.v1.Record.keyframe:type_name -> tank.v1.Keyframe
+	11, // 3: tank.v1.RecordingHeader.arena:type_name -> tank.v1.Arena
+	12, // 4: tank.v1.RecordingHeader.rules:type_name -> tank.v1.Rules
 	0,  // 5: tank.v1.WorldEvent.kind:type_name -> tank.v1.WorldEvent.Kind
 	3,  // 6: tank.v1.WorldEvent.pose:type_name -> tank.v1.RecordedPose
 	4,  // 7: tank.v1.RecordedTick.events:type_name -> tank.v1.WorldEvent
 	5,  // 8: tank.v1.RecordedTick.moves:type_name -> tank.v1.AppliedMove
-	7,  // 9: tank.v1.RecordedTick.combat:type_name -> tank.v1.CombatChange
-	3,  // 10: tank.v1.KeyTank.pose:type_name -> tank.v1.RecordedPose
-	8,  // 11: tank.v1.Keyframe.tanks:type_name -> tank.v1.KeyTank
-	12, // [12:12] is the sub-list for method output_type
-	12, // [12:12] is the sub-list for method input_type
-	12, // [12:12] is the sub-list for extension type_name
-	12, // [12:12] is the sub-list for extension extendee
-	0,  // [0:12] is the sub-list for field type_name
+	8,  // 9: tank.v1.RecordedTick.combat:type_name -> tank.v1.CombatChange
+	7,  // 10: tank.v1.RecordedTick.shots:type_name -> tank.v1.RecordedShot
+	13, // 11: tank.v1.RecordedShot.fire:type_name -> tank.v1.Fire
+	14, // 12: tank.v1.RecordedShot.result:type_name -> tank.v1.ShotResult
+	3,  // 13: tank.v1.KeyTank.pose:type_name -> tank.v1.RecordedPose
+	9,  // 14: tank.v1.Keyframe.tanks:type_name -> tank.v1.KeyTank
+	15, // [15:15] is the sub-list for method output_type
+	15, // [15:15] is the sub-list for method input_type
+	15, // [15:15] is the sub-list for extension type_name
+	15, // [15:15] is the sub-list for extension extendee
+	0,  // [0:15] is the sub-list for field type_name
 }
 
 func init() { file_tank_v1_recording_proto_init() }
@@ -929,7 +1039,7 @@ func file_tank_v1_recording_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_tank_v1_recording_proto_rawDesc), len(file_tank_v1_recording_proto_rawDesc)),
 			NumEnums:      1,
-			NumMessages:   9,
+			NumMessages:   10,
 			NumExtensions: 0,
 			NumServices:   0,
 		},
