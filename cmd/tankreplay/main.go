@@ -106,6 +106,6 @@ func run(cfg Config, out, errOut io.Writer) int {
 	if !rep.Exact() {
 		return 1
 	}
-	fmt.Fprintf(errOut, "%d ticks, %d inputs, %d keyframes compared\n", rep.Ticks, rep.Moves, rep.Keyframes)
+	fmt.Fprintf(errOut, "%d ticks, %d inputs, %d shots judged again, %d keyframes compared\n", rep.Ticks, rep.Moves, rep.Shots, rep.Keyframes)
 	return 0
 }
