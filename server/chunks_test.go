@@ -18,8 +18,11 @@ import (
 func mergeChunks(chunks [][]byte) (*tankv1.Snapshot, error) {
 	out := &tankv1.Snapshot{}
 	for i, c := range chunks {
+		if _, err := wire.ReceiveChunk(c, math.MaxUint32); err != nil { // any tick: the test checks them below
+			return nil, fmt.Errorf("chunk %d: %v", i, err)
+		}
 		var m tankv1.ServerMessage
-		if err := wire.DecodeChunk(c, &m, math.MaxUint32); err != nil { // any tick: the test checks them below
+		if err := transport.DecodeDatagram(c, &m); err != nil {
 			return nil, fmt.Errorf("chunk %d: %v", i, err)
 		}
 		s := m.GetSnapshot()

@@ -113,8 +113,11 @@ func TestInterest_LargeArenaChunks(t *testing.T) {
 			if len(c) > transport.MaxDatagramSize {
 				t.Fatalf("chunk of %d bytes, more than a datagram (%d)", len(c), transport.MaxDatagramSize)
 			}
+			if _, err := wire.ReceiveChunk(c, w.tick()); err != nil {
+				t.Fatal(err)
+			}
 			m := new(tankv1.ServerMessage)
-			if err := wire.DecodeChunk(c, m, w.tick()); err != nil {
+			if err := transport.DecodeDatagram(c, m); err != nil {
 				t.Fatal(err)
 			}
 			total += len(m.GetSnapshot().GetPlayers())

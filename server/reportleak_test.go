@@ -7,6 +7,7 @@ import (
 
 	"tanknet/netcode"
 	tankv1 "tanknet/proto/tank/v1"
+	"tanknet/transport"
 	"tanknet/wire"
 )
 
@@ -72,8 +73,11 @@ func received(t *testing.T, w *game, fp *fakePeer) []*tankv1.PlayerState {
 	}
 	var out []*tankv1.PlayerState
 	for _, c := range fp.chunks {
+		if _, err := wire.ReceiveChunk(c, w.tick()); err != nil {
+			t.Fatal(err)
+		}
 		m := new(tankv1.ServerMessage)
-		if err := wire.DecodeChunk(c, m, w.tick()); err != nil {
+		if err := transport.DecodeDatagram(c, m); err != nil {
 			t.Fatal(err)
 		}
 		s := m.GetSnapshot()

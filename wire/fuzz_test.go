@@ -21,9 +21,9 @@ func chunkDatagram(f *testing.F, snap *tankv1.Snapshot) []byte {
 	return b
 }
 
-// FuzzChunk hands arbitrary bytes to DecodeChunk (newest tick seen: 10) and what it accepts
+// FuzzChunk hands arbitrary bytes to ReceiveChunk (newest tick seen: 10) and what it accepts
 // to Baselines.Tanks with tanks 1 to 6 recorded at tick 10. Nothing may panic; an accepted
-// chunk obeys every CheckChunk rule; every tank used is of the chunk's tick, a whole state
+// chunk obeys every rule ReceiveChunk checks; every tank used is of the chunk's tick, a whole state
 // or one of the baseline's tanks, at a finite pose; a chunk without delta part is always
 // usable whole.
 func FuzzChunk(f *testing.F) {

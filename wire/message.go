@@ -121,7 +121,8 @@ func PongMessage(p Pong) *tankv1.ServerMessage {
 }
 
 // SnapshotFromProto returns what snapshot m says, after checking that every tank it carries
-// whole is of its tick and of a player other than 0 (CheckChunk checks a chunk's place too).
+// whole is of its tick and of a player other than 0 (ReceiveChunk checks a chunk's place
+// too).
 func SnapshotFromProto(m *tankv1.Snapshot) (*Snapshot, error) {
 	s := &Snapshot{
 		Header: Header{Tick: m.GetServerTick(), Left: m.GetLeftView()},
@@ -193,14 +194,3 @@ func (in *FromServer) Target() proto.Message { return &in.m }
 
 // Decode returns what the received frame says (ServerMessageFromProto).
 func (in *FromServer) Decode() (ServerMessage, error) { return ServerMessageFromProto(&in.m) }
-
-// ReceiveChunk decodes snapshot chunk datagram b, checks it as DecodeChunk does against
-// newest (the newest tick the receiver has seen) and returns what it says. It never panics,
-// whatever b holds.
-func ReceiveChunk(b []byte, newest uint32) (*Snapshot, error) {
-	var m tankv1.ServerMessage
-	if err := DecodeChunk(b, &m, newest); err != nil {
-		return nil, err
-	}
-	return SnapshotFromProto(m.GetSnapshot())
-}

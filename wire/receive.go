@@ -20,43 +20,31 @@ var (
 	errStatePlayerID = errors.New("wire: player state of player 0")
 )
 
-// DecodeChunk decodes one snapshot chunk datagram into m (reset first) and checks it with
-// CheckChunk against newest, the newest tick the receiver has seen. It returns an error for
-// bytes that are not a usable chunk; m's content is then undefined. It never panics,
-// whatever b holds.
-func DecodeChunk(b []byte, m *tankv1.ServerMessage, newest uint32) error {
-	if err := transport.DecodeDatagram(b, m); err != nil {
-		return err
+// ReceiveChunk decodes snapshot chunk datagram b and returns what it says, when it is a
+// chunk a client can use: a Snapshot of tick 1 or later and at most MaxTickLead past newest
+// (the newest tick the receiver has seen), count 1..MaxSnapshotChunks and index below it,
+// every state it carries whole of its tick and of a player other than 0
+// (SnapshotFromProto). Otherwise it returns why not. A chunk's players may be unknown to the
+// client, and its delta part may not be rebuildable (Baselines.Tanks): those are the
+// client's to judge. It never panics, whatever b holds.
+func ReceiveChunk(b []byte, newest uint32) (*Snapshot, error) {
+	var m tankv1.ServerMessage
+	if err := transport.DecodeDatagram(b, &m); err != nil {
+		return nil, err
 	}
-	return CheckChunk(m.GetSnapshot(), newest)
-}
-
-// CheckChunk returns nil when c is a snapshot chunk a client can use: tick 1 or later and at
-// most MaxTickLead past newest, index below count, count 1..MaxSnapshotChunks, and every
-// player state of the chunk's own tick and of a player other than 0. A chunk's players may
-// be unknown to the client, and its delta part may not be rebuildable (see
-// Baselines.Rebuild): those are the client's to judge.
-func CheckChunk(c *tankv1.Snapshot, newest uint32) error {
+	c := m.GetSnapshot()
 	t := c.GetServerTick()
 	switch {
 	case c == nil:
-		return errNotSnapshot
+		return nil, errNotSnapshot
 	case t == 0:
-		return errTickZero
+		return nil, errTickZero
 	case uint64(t) > uint64(newest)+MaxTickLead:
-		return errTickFarAhead
+		return nil, errTickFarAhead
 	case c.GetChunkCount() == 0 || c.GetChunkCount() > MaxSnapshotChunks:
-		return errChunkCount
+		return nil, errChunkCount
 	case c.GetChunkIndex() >= c.GetChunkCount():
-		return errChunkIndex
+		return nil, errChunkIndex
 	}
-	for _, ps := range c.GetPlayers() {
-		if ps.GetTick() != t {
-			return errStateTick
-		}
-		if ps.GetPlayerId() == 0 {
-			return errStatePlayerID
-		}
-	}
-	return nil
+	return SnapshotFromProto(c)
 }

@@ -17,55 +17,43 @@ func chunkMsg(tick, index, count uint32, ids ...uint32) *tankv1.ServerMessage {
 	return &tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Snapshot{Snapshot: snap}}
 }
 
-func TestCheckChunk(t *testing.T) {
-	ok := chunkMsg(10, 0, 1, 2).GetSnapshot()
-	if err := CheckChunk(ok, 10); err != nil {
-		t.Fatalf("a good chunk was refused: %v", err)
+// ReceiveChunk takes a chunk at every limit and refuses each rule broken, and bytes that are
+// not a snapshot chunk at all.
+func TestReceiveChunk_RefusesWhatIsNotAUsableChunk(t *testing.T) {
+	datagram := func(m *tankv1.ServerMessage) []byte {
+		t.Helper()
+		b, err := transport.AppendDatagram(nil, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
 	}
-	if err := CheckChunk(chunkMsg(10+MaxTickLead, 63, 64, 2).GetSnapshot(), 10); err != nil {
+	good := datagram(chunkMsg(10, 0, 1, 2))
+	if s, err := ReceiveChunk(good, 10); err != nil || s.Tick != 10 || len(s.Tanks) != 1 || s.Tanks[0].ID != 2 {
+		t.Fatalf("a good chunk: %+v, %v", s, err)
+	}
+	if _, err := ReceiveChunk(datagram(chunkMsg(10+MaxTickLead, 63, 64, 2)), 10); err != nil {
 		t.Fatalf("a chunk at the limits was refused: %v", err)
 	}
-	wrongTick := chunkMsg(10, 0, 1, 2).GetSnapshot()
-	wrongTick.Players[0].Tick = 9
-	noID := chunkMsg(10, 0, 1, 2).GetSnapshot()
-	noID.Players[0].PlayerId = 0
-	for name, c := range map[string]*tankv1.Snapshot{
-		"nil":            nil,
-		"tick 0":         chunkMsg(0, 0, 1, 2).GetSnapshot(),
-		"far future":     chunkMsg(10+MaxTickLead+1, 0, 1, 2).GetSnapshot(),
-		"count 0":        chunkMsg(10, 0, 0, 2).GetSnapshot(),
-		"index >= count": chunkMsg(10, 2, 2, 2).GetSnapshot(),
-		"count > 64":     chunkMsg(10, 0, 65, 2).GetSnapshot(),
-		"state of tick":  wrongTick,
-		"player 0":       noID,
-	} {
-		if err := CheckChunk(c, 10); err == nil {
-			t.Errorf("%s: accepted", name)
-		}
-	}
-}
-
-func TestDecodeChunk_RefusesWhatIsNotAUsableChunk(t *testing.T) {
-	good, err := transport.AppendDatagram(nil, chunkMsg(10, 0, 1, 2))
-	if err != nil {
-		t.Fatal(err)
-	}
-	pong, err := transport.AppendDatagram(nil, &tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Pong{Pong: &tankv1.Pong{ClientTimeUs: 1}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var m tankv1.ServerMessage
-	if err := DecodeChunk(good, &m, 10); err != nil || m.GetSnapshot().GetServerTick() != 10 {
-		t.Fatalf("DecodeChunk(good) = %v, tick %d", err, m.GetSnapshot().GetServerTick())
-	}
+	wrongTick := chunkMsg(10, 0, 1, 2)
+	wrongTick.GetSnapshot().Players[0].Tick = 9
+	noID := chunkMsg(10, 0, 1, 2)
+	noID.GetSnapshot().Players[0].PlayerId = 0
 	for name, b := range map[string][]byte{
-		"a Pong":          pong,
+		"a Pong":          datagram(&tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Pong{Pong: &tankv1.Pong{ClientTimeUs: 1}}}),
 		"not protobuf":    {0xff},
 		"truncated":       good[:len(good)-1],
 		"over a datagram": make([]byte, transport.MaxDatagramSize+1),
+		"tick 0":          datagram(chunkMsg(0, 0, 1, 2)),
+		"far future":      datagram(chunkMsg(10+MaxTickLead+1, 0, 1, 2)),
+		"count 0":         datagram(chunkMsg(10, 0, 0, 2)),
+		"index >= count":  datagram(chunkMsg(10, 2, 2, 2)),
+		"count > 64":      datagram(chunkMsg(10, 0, 65, 2)),
+		"state of tick":   datagram(wrongTick),
+		"player 0":        datagram(noID),
 	} {
-		if err := DecodeChunk(b, &m, 10); err == nil {
-			t.Errorf("%s: decoded as a chunk", name)
+		if s, err := ReceiveChunk(b, 10); err == nil {
+			t.Errorf("%s: accepted as %+v", name, s)
 		}
 	}
 }
