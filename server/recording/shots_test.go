@@ -34,7 +34,7 @@ func (shooterClient) Arrival(uint32) (time.Duration, bool) { return 0, false }
 // the others name views of player 2 from 2 to 14 ticks old; now and then a second Fire
 // comes a tick after the first (refused: cooldown). Player 2 is destroyed and respawns. It
 // returns the recording, with a keyframe every 20 ticks.
-func recordDuel(t *testing.T) []byte {
+func recordDuel(t testing.TB) []byte {
 	t.Helper()
 	scfg := server.DefaultConfig()
 	scfg.Contact = false
@@ -209,5 +209,35 @@ func TestRecording_ARefusedShotKeepsNoViews(t *testing.T) {
 	copyTick(&kept, &server.TickRecord{Outcome: world.Outcome{Tick: 1<<20 + 3, Shots: []world.JudgedShot{shot}}})
 	if got := len(TickOf(kept).GetShots()[0].GetFire().GetViews()); got != len(views) {
 		t.Errorf("an accepted shot kept %d of its %d views", got, len(views))
+	}
+}
+
+// A recorded shot that cannot be judged again is named, not followed: one of a player who
+// is not in the world stops Verify with the byte offset, one whose views are nonsense is
+// judged (refused) and reported as differing from its recorded verdict.
+func TestVerify_BadShotsAreFoundNotFollowed(t *testing.T) {
+	data := recordDuel(t)
+	firstShot := func(edit func(s *tankv1.RecordedShot)) []byte {
+		done := false
+		return rewriteData(t, data, func(m *tankv1.Record) {
+			for _, s := range m.GetTick().GetShots() {
+				if !done && s.GetResult().GetVerdict() != tankv1.ShotVerdict_SHOT_VERDICT_REFUSED {
+					edit(s)
+					done = true
+				}
+			}
+		})
+	}
+	stranger := firstShot(func(s *tankv1.RecordedShot) { s.ShooterId = 99 })
+	if _, err := Verify(bytes.NewReader(stranger)); err == nil || !strings.Contains(err.Error(), "shot of player 99") || !strings.Contains(err.Error(), "at byte") {
+		t.Errorf("a shot of a player not in the world: %v", err)
+	}
+	nonsense := firstShot(func(s *tankv1.RecordedShot) {
+		s.Fire.LagCompensation = true
+		s.Fire.Views = []*tankv1.TankView{{PlayerId: 2, FromTick: 1 << 31, ToTick: 1<<31 + 2, Fraction: math.NaN()}}
+	})
+	rep, err := Verify(bytes.NewReader(nonsense))
+	if err != nil || rep.First == nil || rep.First.Field != "shot verdict" || !strings.HasPrefix(rep.First.Got, "refused") {
+		t.Errorf("a shot with nonsense views: %s, %v; want its verdict found to differ (refused)", rep, err)
 	}
 }
