@@ -102,6 +102,14 @@ func diffTick(a, b *tankv1.RecordedTick) *Divergence {
 			}
 		}
 	}
+	if len(a.GetShots()) != len(b.GetShots()) {
+		return &Divergence{Tick: t, Field: "shots judged", Want: fmt.Sprint(len(a.GetShots())), Got: fmt.Sprint(len(b.GetShots()))}
+	}
+	for i, sa := range a.GetShots() {
+		if sb := b.GetShots()[i]; !proto.Equal(sa, sb) {
+			return &Divergence{Tick: t, Player: sa.GetShooterId(), Field: fmt.Sprintf("shot %d", i), Want: sa.String(), Got: sb.String()}
+		}
+	}
 	if a.GetStateHash() != b.GetStateHash() {
 		return &Divergence{Tick: t, Field: "state hash", Want: fmt.Sprintf("%#x", a.GetStateHash()), Got: fmt.Sprintf("%#x", b.GetStateHash())}
 	}

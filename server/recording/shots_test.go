@@ -241,3 +241,22 @@ func TestVerify_BadShotsAreFoundNotFollowed(t *testing.T) {
 		t.Errorf("a shot with nonsense views: %s, %v; want its verdict found to differ (refused)", rep, err)
 	}
 }
+
+// Diff compares the shots two recordings judged, shot by shot.
+func TestDiff_NamesTheShotThatDiffers(t *testing.T) {
+	data := recordDuel(t)
+	changed, at := false, uint32(0)
+	other := rewriteData(t, data, func(m *tankv1.Record) {
+		if s := m.GetTick().GetShots(); len(s) > 0 && !changed {
+			s[0].Result.Damage++
+			changed, at = true, m.GetTick().GetTick()
+		}
+	})
+	d, err := Diff(bytes.NewReader(data), bytes.NewReader(other))
+	if err != nil || d == nil || d.Tick != at || d.Player != 1 || d.Field != "shot 0" {
+		t.Errorf("a shot's damage changed at tick %d: %v, %v; want that tick's shot 0 of player 1", at, d, err)
+	}
+	if d, err := Diff(bytes.NewReader(data), bytes.NewReader(data)); err != nil || d != nil {
+		t.Errorf("a recording against itself: %v, %v", d, err)
+	}
+}
