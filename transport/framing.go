@@ -1,14 +1,12 @@
 package transport
 
 import (
-	"bufio"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
 	"slices"
 
-	"google.golang.org/protobuf/encoding/protodelim"
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 )
@@ -42,57 +40,96 @@ func AppendFrame(dst []byte, m proto.Message) ([]byte, error) {
 	return out, nil
 }
 
-// FrameReader decodes frames from a byte stream.
+// FrameReader decodes frames from a byte stream. It reads the stream into one buffer of its
+// own, large enough for the largest frame, and decodes each frame's body where it lies, so
+// framing allocates nothing per frame.
 type FrameReader struct {
-	src *stickyReader
-	r   *bufio.Reader
+	src io.Reader
+	buf []byte // MaxFrameSize plus the longest length prefix: a whole frame always fits
+	// buf[head:tail] has arrived and is not yet decoded: the start of the next frame, or
+	// (after a timeout, or when one read brought several) more than one frame.
+	head, tail int
 }
 
-// stickyReader remembers the first error of the stream under a FrameReader, so a timeout or
-// a closed connection is reported as such rather than as a malformed frame.
-type stickyReader struct {
-	r   io.Reader
-	err error
-}
-
-func (s *stickyReader) Read(p []byte) (int, error) {
-	n, err := s.r.Read(p)
-	if err != nil && s.err == nil {
-		s.err = err
-	}
-	return n, err
-}
-
-// NewFrameReader returns a FrameReader on r, buffered so that a frame of MaxFrameSize is
-// decoded without an extra allocation.
+// NewFrameReader returns a FrameReader on r. Its buffer, allocated here once, holds a frame
+// of MaxFrameSize with the longest length prefix.
 func NewFrameReader(r io.Reader) *FrameReader {
-	src := &stickyReader{r: r}
-	return &FrameReader{src: src, r: bufio.NewReaderSize(src, MaxFrameSize+binary.MaxVarintLen64)}
+	return &FrameReader{src: r, buf: make([]byte, binary.MaxVarintLen64+MaxFrameSize)}
 }
 
-// Read decodes the next frame into m. A length prefix above MaxFrameSize yields an error
-// wrapping ErrFrameTooLarge; bytes that are not a valid m yield a decode error; a stream that
-// ends mid-frame yields io.ErrUnexpectedEOF. A timeout or a failed connection consumes
-// nothing (the frame is decoded only once it has wholly arrived), so Read may be called
-// again after a timeout; after any other error the stream position is undefined, so the
-// caller should drop the connection.
+// Read decodes the next frame into m, reading from the source until all of the frame has
+// arrived. A length prefix above MaxFrameSize yields an error wrapping ErrFrameTooLarge; a
+// malformed length prefix, or bytes that are not a valid m, yield a "transport: bad frame"
+// error; a stream that ends mid-frame yields such an error wrapping io.ErrUnexpectedEOF, and
+// one that ends between frames io.EOF itself. A timeout or a failed connection is returned as the
+// source said it and consumes nothing (the frame is decoded only once it has wholly
+// arrived), so Read may be called again after a timeout; after any other error the stream
+// position is undefined, so the caller should drop the connection.
 func (fr *FrameReader) Read(m proto.Message) error {
-	fr.src.err = nil // a caller may read on after a timeout; judge this frame on its own
-	if err := fr.awaitFrame(); err != nil {
-		return err // nothing consumed: after a timeout, Read may be called again
+	var readErr error // the source's, judged after the bytes that came with it
+	for {
+		prefix, size, err := frameAt(fr.buf[fr.head:fr.tail])
+		switch {
+		case err != nil:
+			return err
+		case prefix > 0:
+			body := fr.buf[fr.head+prefix : fr.head+prefix+size]
+			fr.head += prefix + size
+			if err := proto.Unmarshal(body, m); err != nil {
+				return fmt.Errorf("transport: bad frame: %w", err)
+			}
+			return nil
+		case readErr == nil:
+			readErr = fr.fill()
+		case errors.Is(readErr, io.EOF) && fr.tail > fr.head:
+			return fmt.Errorf("transport: bad frame: %w", io.ErrUnexpectedEOF)
+		default:
+			return readErr // nothing consumed: after a timeout, Read may be called again
+		}
 	}
-	err := protodelim.UnmarshalOptions{MaxSize: MaxFrameSize}.UnmarshalFrom(fr.r, m)
-	var tooLarge *protodelim.SizeTooLargeError
+}
+
+// frameAt looks at b, the bytes that have arrived, for the next frame. Once all of the frame
+// is in b it returns the lengths of its prefix and its body; while the frame is still
+// arriving, zeros. A length prefix that is no varint, or is above MaxFrameSize, is an error
+// as soon as it can be told.
+func frameAt(b []byte) (prefix, size int, err error) {
+	v, n := protowire.ConsumeVarint(b)
 	switch {
-	case err == nil:
-		return nil
-	case errors.As(err, &tooLarge):
-		return fmt.Errorf("%w: length prefix %d > %d", ErrFrameTooLarge, tooLarge.Size, MaxFrameSize)
-	case errors.Is(err, io.EOF):
-		return err
-	case fr.src.err != nil && !errors.Is(fr.src.err, io.EOF):
-		return fr.src.err // the connection failed (timeout, closed), not the peer's bytes
-	default:
-		return fmt.Errorf("transport: bad frame: %w", err)
+	case n < 0 && len(b) < binary.MaxVarintLen64:
+		return 0, 0, nil // the length prefix is still arriving
+	case n < 0:
+		return 0, 0, fmt.Errorf("transport: bad frame: %w", protowire.ParseError(n))
+	case v > MaxFrameSize:
+		return 0, 0, fmt.Errorf("%w: length prefix %d > %d", ErrFrameTooLarge, v, MaxFrameSize)
+	case uint64(len(b)-n) < v:
+		return 0, 0, nil // the body is still arriving
 	}
+	return n, int(v), nil
+}
+
+// maxEmptyReads bounds the reads in a row that bring neither a byte nor an error before fill
+// gives up with io.ErrNoProgress, as bufio does: such a source is broken, not slow.
+const maxEmptyReads = 100
+
+// fill reads once from the source into the free end of the buffer and returns the source's
+// error, which may come with bytes. It first moves the bytes not yet decoded to the start of
+// the buffer, so the buffer never grows however long the stream. A buffer that is full holds
+// a whole frame (or a malformed prefix), and then fill reads nothing.
+func (fr *FrameReader) fill() error {
+	if fr.head > 0 {
+		fr.tail = copy(fr.buf, fr.buf[fr.head:fr.tail])
+		fr.head = 0
+	}
+	if fr.tail == len(fr.buf) {
+		return nil
+	}
+	for range maxEmptyReads {
+		n, err := fr.src.Read(fr.buf[fr.tail:])
+		fr.tail += n
+		if n > 0 || err != nil {
+			return err
+		}
+	}
+	return io.ErrNoProgress
 }

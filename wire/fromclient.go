@@ -5,7 +5,6 @@ import (
 
 	"google.golang.org/protobuf/proto"
 
-	"tanknet/netcode"
 	tankv1 "tanknet/proto/tank/v1"
 )
 
@@ -67,31 +66,4 @@ func (in *FromClient) Kind() string {
 		return "an empty or unknown message"
 	}
 	return fmt.Sprintf("%T", in.m.GetKind())
-}
-
-// BatchReader reads InputBatch datagrams, as a server does with every datagram a client
-// sends. Its zero value is ready; it is not safe for concurrent use.
-type BatchReader struct {
-	m     tankv1.ClientMessage
-	batch *tankv1.InputBatch
-}
-
-// Read decodes datagram b (DecodeInputBatch): an error for bytes that are not an InputBatch
-// of at most MaxBatchInputs inputs. It never panics, whatever b holds.
-func (r *BatchReader) Read(b []byte) error {
-	batch, err := DecodeInputBatch(b, &r.m)
-	r.batch = batch
-	return err
-}
-
-// AckTick is the newest snapshot tick the batch acknowledges.
-func (r *BatchReader) AckTick() uint32 { return r.batch.GetSnapshotAckTick() }
-
-// Len is how many inputs the batch repeats.
-func (r *BatchReader) Len() int { return len(r.batch.GetInputs()) }
-
-// AppendInputs appends the batch's inputs, oldest first and unvalidated, to dst and returns
-// it.
-func (r *BatchReader) AppendInputs(dst []netcode.PendingInput) []netcode.PendingInput {
-	return AppendInputs(dst, r.batch)
 }

@@ -82,7 +82,7 @@ func FuzzChunk(f *testing.F) {
 	})
 }
 
-// FuzzInputBatch hands arbitrary bytes to DecodeInputBatch, as the server's datagram handler
+// FuzzInputBatch hands arbitrary bytes to BatchReader.Read, as the server's datagram handler
 // does. Nothing may panic; an accepted batch holds at most MaxBatchInputs inputs, and
 // encoding its inputs and acknowledgement again decodes to the very same values.
 func FuzzInputBatch(f *testing.F) {
@@ -104,28 +104,26 @@ func FuzzInputBatch(f *testing.F) {
 	f.Add([]byte{0x0a, 0x00})                                                                         // a Hello, not a batch
 	f.Add([]byte{0x2a, 0x05, 0x0a})                                                                   // truncated
 	f.Fuzz(func(t *testing.T, b []byte) {
-		var m tankv1.ClientMessage
-		batch, err := DecodeInputBatch(b, &m)
-		if err != nil {
+		var r BatchReader
+		if err := r.Read(b); err != nil {
 			return
 		}
-		in := AppendInputs(nil, batch)
+		in := r.AppendInputs(nil)
 		if len(in) > MaxBatchInputs {
 			t.Fatalf("accepted a batch of %d inputs", len(in))
 		}
 		var again BatchEncoder
-		b2, err := again.Encode(in, batch.GetSnapshotAckTick(), batch.GetSnapshotAckMask())
+		b2, err := again.Encode(in, r.AckTick(), r.batch.GetSnapshotAckMask())
 		if err != nil {
 			t.Fatalf("re-encoding an accepted batch: %v", err)
 		}
-		var m2 tankv1.ClientMessage
-		batch2, err := DecodeInputBatch(b2, &m2)
-		if err != nil {
+		var r2 BatchReader
+		if err := r2.Read(b2); err != nil {
 			t.Fatalf("decoding a re-encoded batch: %v", err)
 		}
-		in2 := AppendInputs(nil, batch2)
-		if len(in2) != len(in) || batch2.GetSnapshotAckTick() != batch.GetSnapshotAckTick() || batch2.GetSnapshotAckMask() != batch.GetSnapshotAckMask() {
-			t.Fatalf("batch %v came back as %v", batch, batch2)
+		in2 := r2.AppendInputs(nil)
+		if len(in2) != len(in) || r2.AckTick() != r.AckTick() || r2.batch.GetSnapshotAckMask() != r.batch.GetSnapshotAckMask() {
+			t.Fatalf("batch %v came back as %v", r.batch, r2.batch)
 		}
 		for i := range in {
 			if in2[i].Tick != in[i].Tick || in2[i].Duration != in[i].Duration ||

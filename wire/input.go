@@ -70,26 +70,46 @@ var (
 	errBatchTooLarge = fmt.Errorf("wire: InputBatch of more than %d inputs", MaxBatchInputs)
 )
 
-// DecodeInputBatch decodes one datagram from a client into m (reset first) and returns the
-// InputBatch it holds. Bytes that are not a ClientMessage holding an InputBatch of at most
-// MaxBatchInputs inputs yield an error. The inputs themselves are not validated (see
-// MoveFromProto). It never panics, whatever b holds.
-func DecodeInputBatch(b []byte, m *tankv1.ClientMessage) (*tankv1.InputBatch, error) {
-	if err := transport.DecodeDatagram(b, m); err != nil {
-		return nil, err
+// BatchReader reads InputBatch datagrams, as a server does with every datagram a client
+// sends. Its zero value is ready; it is not safe for concurrent use.
+type BatchReader struct {
+	m     tankv1.ClientMessage
+	batch *tankv1.InputBatch // nil until a Read succeeds
+}
+
+// Read decodes datagram b. Bytes that are not a ClientMessage holding an InputBatch of at
+// most MaxBatchInputs inputs yield an error, and the reader then holds no batch. The inputs
+// themselves are not validated (see MoveFromProto). It never panics, whatever b holds.
+func (r *BatchReader) Read(b []byte) error {
+	r.batch = nil
+	if err := transport.DecodeDatagram(b, &r.m); err != nil {
+		return err
 	}
-	batch := m.GetInputBatch()
+	batch := r.m.GetInputBatch()
 	switch {
 	case batch == nil:
-		return nil, errNotInputBatch
+		return errNotInputBatch
 	case len(batch.GetInputs()) > MaxBatchInputs:
-		return nil, errBatchTooLarge
+		return errBatchTooLarge
 	}
-	return batch, nil
+	r.batch = batch
+	return nil
+}
+
+// AckTick is the newest snapshot tick the batch acknowledges.
+func (r *BatchReader) AckTick() uint32 { return r.batch.GetSnapshotAckTick() }
+
+// Len is how many inputs the batch repeats.
+func (r *BatchReader) Len() int { return len(r.batch.GetInputs()) }
+
+// AppendInputs appends the batch's inputs, oldest first and unvalidated, to dst and returns
+// it.
+func (r *BatchReader) AppendInputs(dst []netcode.PendingInput) []netcode.PendingInput {
+	return AppendInputs(dst, r.batch)
 }
 
 // AppendInputs appends the netcode view of batch's inputs, oldest first, to dst and returns
-// it.
+// it: for BatchReader, and for FromClient.Decode when a batch comes on the stream.
 func AppendInputs(dst []netcode.PendingInput, batch *tankv1.InputBatch) []netcode.PendingInput {
 	for _, in := range batch.GetInputs() {
 		dst = append(dst, MoveFromProto(in))

@@ -22,15 +22,14 @@ func TestBatchEncoder_EncodesWhatItIsGivenWithoutAllocating(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var m tankv1.ClientMessage
-		got, err := DecodeInputBatch(d, &m)
-		if err != nil {
+		var r BatchReader
+		if err := r.Read(d); err != nil {
 			t.Fatalf("%d inputs: %v", n, err)
 		}
-		if got.GetSnapshotAckTick() != 77 || got.GetSnapshotAckMask() != 5 || len(got.GetInputs()) != n {
-			t.Fatalf("%d inputs: decoded %v", n, got)
+		if r.AckTick() != 77 || r.batch.GetSnapshotAckMask() != 5 || r.Len() != n {
+			t.Fatalf("%d inputs: decoded %v", n, r.batch)
 		}
-		for i, p := range AppendInputs(nil, got) {
+		for i, p := range r.AppendInputs(nil) {
 			if p != in[i] {
 				t.Errorf("%d inputs: input %d decoded as %+v, want %+v", n, i, p, in[i])
 			}
@@ -45,27 +44,40 @@ func TestBatchEncoder_EncodesWhatItIsGivenWithoutAllocating(t *testing.T) {
 	}
 }
 
-func TestDecodeInputBatch_RefusesWhatIsNotABatch(t *testing.T) {
+// TestBatchReader_RefusesWhatIsNotABatch: a datagram that is another kind, an empty
+// envelope, a batch over MaxBatchInputs or no protobuf at all is an error, and the reader
+// then holds no batch (not the last good one).
+func TestBatchReader_RefusesWhatIsNotABatch(t *testing.T) {
 	tooMany := &tankv1.InputBatch{}
 	for range MaxBatchInputs + 1 {
 		tooMany.Inputs = append(tooMany.Inputs, &tankv1.MoveInput{Tick: 1, DurationMs: 50})
 	}
-	var m tankv1.ClientMessage
+	good, err := new(BatchEncoder).Encode([]netcode.PendingInput{{Tick: 9, Duration: netcode.StepInterval}}, 3, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	good = append([]byte(nil), good...)
+	bad := map[string][]byte{"truncated bytes": {0x2a, 0x05, 0x0a}}
 	for name, msg := range map[string]*tankv1.ClientMessage{
 		"a Ping":      {Kind: &tankv1.ClientMessage_Ping{Ping: &tankv1.Ping{ClientTimeUs: 1}}},
 		"a MoveInput": {Kind: &tankv1.ClientMessage_MoveInput{MoveInput: &tankv1.MoveInput{Tick: 1}}},
 		"nothing":     {},
 		"over 20 ins": {Kind: &tankv1.ClientMessage_InputBatch{InputBatch: tooMany}},
 	} {
-		b, err := transport.AppendDatagram(nil, msg)
-		if err != nil {
+		if bad[name], err = transport.AppendDatagram(nil, msg); err != nil {
 			t.Fatal(err)
 		}
-		if batch, err := DecodeInputBatch(b, &m); err == nil {
-			t.Errorf("%s: decoded as %v", name, batch)
-		}
 	}
-	if _, err := DecodeInputBatch([]byte{0x2a, 0x05, 0x0a}, &m); err == nil {
-		t.Error("truncated bytes decoded")
+	var r BatchReader
+	for name, b := range bad {
+		if err := r.Read(good); err != nil {
+			t.Fatal(err)
+		}
+		if err := r.Read(b); err == nil {
+			t.Errorf("%s: decoded as %v", name, r.batch)
+		}
+		if r.Len() != 0 || r.AckTick() != 0 || len(r.AppendInputs(nil)) != 0 {
+			t.Errorf("%s: after the error the reader still holds a batch of %d inputs, ack %d", name, r.Len(), r.AckTick())
+		}
 	}
 }
