@@ -49,6 +49,9 @@ type FrameReader struct {
 	// buf[head:tail] has arrived and is not yet decoded: the start of the next frame, or
 	// (after a timeout, or when one read brought several) more than one frame.
 	head, tail int
+	// pending is an error the source returned together with bytes that finished a frame:
+	// it is returned once the frames before it are read. A timeout is not kept.
+	pending error
 }
 
 // NewFrameReader returns a FrameReader on r. Its buffer, allocated here once, holds a frame
@@ -63,16 +66,21 @@ func NewFrameReader(r io.Reader) *FrameReader {
 // error; a stream that ends mid-frame yields such an error wrapping io.ErrUnexpectedEOF, and
 // one that ends between frames io.EOF itself. A timeout or a failed connection is returned as the
 // source said it and consumes nothing (the frame is decoded only once it has wholly
-// arrived), so Read may be called again after a timeout; after any other error the stream
+// arrived), so Read may be called again after a timeout; an error the source returned with
+// the bytes of whole frames comes after those frames. After any other error the stream
 // position is undefined, so the caller should drop the connection.
 func (fr *FrameReader) Read(m proto.Message) error {
-	var readErr error // the source's, judged after the bytes that came with it
+	readErr := fr.pending // the source's, judged after the bytes that came with it
+	fr.pending = nil
 	for {
 		prefix, size, err := frameAt(fr.buf[fr.head:fr.tail])
 		switch {
 		case err != nil:
 			return err
 		case prefix > 0:
+			if readErr != nil && !IsTimeout(readErr) {
+				fr.pending = readErr
+			}
 			body := fr.buf[fr.head+prefix : fr.head+prefix+size]
 			fr.head += prefix + size
 			if err := proto.Unmarshal(body, m); err != nil {

@@ -205,6 +205,47 @@ func TestFrameReader_BytesThatComeWithAnError(t *testing.T) {
 	}
 }
 
+// onceErrReader returns all its data with err on the first read, then nothing and no error.
+type onceErrReader struct {
+	data []byte
+	err  error
+}
+
+func (r *onceErrReader) Read(p []byte) (int, error) {
+	n := copy(p, r.data)
+	r.data = r.data[n:]
+	err := r.err
+	r.err = nil
+	return n, err
+}
+
+// TestFrameReader_AnErrorAfterWholeFramesIsKept: a source that says once that it failed,
+// with the bytes of two whole frames, has both frames decoded and then its error returned,
+// by Read and by ReadIfComplete, though it never says it again.
+func TestFrameReader_AnErrorAfterWholeFramesIsKept(t *testing.T) {
+	closed := errors.New("connection closed")
+	two := frameOf(t, frameOf(t, nil, cMove(1, 1, 1, 50)), cMove(2, 1, 1, 50))
+	var m tankv1.ClientMessage
+	fr := NewFrameReader(&onceErrReader{data: two, err: closed})
+	for tick := uint32(1); tick <= 2; tick++ {
+		if err := fr.Read(&m); err != nil || m.GetMoveInput().GetTick() != tick {
+			t.Fatalf("Read %d = %v, %v; want move %d", tick, err, &m, tick)
+		}
+	}
+	if err := fr.Read(&m); err != closed {
+		t.Fatalf("Read after the frames = %v, want the source's %v", err, closed)
+	}
+	fr = NewFrameReader(&onceErrReader{data: two, err: closed})
+	for tick := uint32(1); tick <= 2; tick++ {
+		if ok, err := fr.ReadIfComplete(&m); !ok || err != nil || m.GetMoveInput().GetTick() != tick {
+			t.Fatalf("ReadIfComplete %d = %v, %v, %v; want move %d", tick, ok, err, &m, tick)
+		}
+	}
+	if _, err := fr.ReadIfComplete(&m); err != closed {
+		t.Fatalf("ReadIfComplete after the frames = %v, want the source's %v", err, closed)
+	}
+}
+
 // emptyReader returns neither bytes nor an error, forever.
 type emptyReader struct{ reads int }
 

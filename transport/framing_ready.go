@@ -11,9 +11,17 @@ import (
 // frame: when ok is false and err nil, the stream is untouched and Read may follow. The
 // underlying reader must return at once when it has nothing (a Conn arranges this).
 func (fr *FrameReader) ReadIfComplete(m proto.Message) (ok bool, err error) {
-	// One read of whatever has arrived since (the reader does not wait).
-	if err := fr.fill(); err != nil && !IsTimeout(err) && fr.tail == fr.head {
-		return false, err
+	if !fr.decidable() && fr.pending != nil {
+		return true, fr.Read(m) // the error that came after the last whole frame: Read says it
+	}
+	if !fr.decidable() {
+		// One read of whatever has arrived since (the reader does not wait).
+		if err := fr.fill(); err != nil && !IsTimeout(err) {
+			if fr.tail == fr.head {
+				return false, err
+			}
+			fr.pending = err // after the bytes that came before it
+		}
 	}
 	if !fr.decidable() {
 		return false, nil // the length prefix or the body is still arriving

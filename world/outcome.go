@@ -76,7 +76,8 @@ type JudgedShot struct {
 	Result  netcode.ShotResult
 	Kill    *netcode.Kill
 	// Sighted lists, for a shot judged without lag compensation, the tanks it was judged
-	// against: those the shooter had been sent, in id order. It is valid until the next tick.
+	// against: the other tanks, not wrecks, that the shooter had been sent, in id order. It is
+	// valid until the next tick.
 	Sighted []uint32
 }
 

@@ -45,26 +45,27 @@ type TankState struct {
 }
 
 // Replay runs recorded tick r: its placements and departures, its inputs (a wreck's as
-// zero, as Tick applies them), contact when the world has it, and then its shots or the
-// combat state it recorded (see Recorded.Judge). It returns the shots it judged, valid
-// until the next call, in r.Shots' order; a shot recorded as refused is not judged again
-// (it changed nothing, and whether a view was of states the shooter was sent, or within its
-// round trip, is its client's fact, which a recording does not keep: a shot judged again
-// is taken to have passed those two checks, and a shot without lag compensation is judged
-// against the tanks recorded in its Sighted).
+// zero, as Tick applies them), contact when the world has it, and then either its shots or
+// the combat state it recorded (see Recorded.Judge).
+//
+// It returns the shots it judged, in r.Shots' order, valid until the next call. A shot
+// recorded as refused is not judged again: it changed nothing. The checks of a shot that
+// rest on what its client was sent and on its round trip are taken as passed (sight.go).
 //
 // It returns an error, having applied what came before it, for a placement beyond
 // MaxPlayers, an input or a shot of a player not in the world, or an input out of range.
 func (w *World) Replay(r *Recorded) ([]JudgedShot, error) {
 	w.out.Shots, w.sighted = w.out.Shots[:0], w.sighted[:0]
-	w.tick = r.Tick - 1 // a join comes between ticks, as World.Join does
 	for _, e := range r.Events {
 		if e.Left {
 			w.Leave(e.Player)
 			continue
 		}
+		// Spawn protection and the first tick sent count from the tick the placement had:
+		// a join comes between ticks (the one before), a wreck's respawn is the tick's own.
+		w.tick = r.Tick - 1
 		if t := w.Find(e.Player); t != nil && t.destroyed {
-			w.tick = r.Tick // a wreck's respawn is the tick's own (spawn protection counts from it)
+			w.tick = r.Tick
 		}
 		if _, err := w.Place(e.Player, e.Pose); err != nil {
 			return nil, fmt.Errorf("tick %d: %w", r.Tick, err)

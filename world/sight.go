@@ -10,6 +10,12 @@ import (
 // A shot's views are judged only against what its client could have drawn: states of tanks
 // the server sent that client, no further in the past than the client's measured round trip
 // and interpolation delay allow.
+//
+// What a client was sent, and its round trip, are the client's facts, which a recording
+// does not keep. While Replay judges a recorded shot again (w.rejudge), the shot is taken to
+// have passed the checks that rest on them: its views were sent (the history must still hold
+// their states to rewind into), they lie within the rewind window, and a shot without lag
+// compensation is judged against the tanks recorded in its Sighted.
 
 const (
 	// drawDelayAllowance is the most interpolation delay a view's age is allowed: the
@@ -24,6 +30,9 @@ const (
 // management when its client says so, without when t was in the game by then and so was
 // tank id (that tick's snapshot, still in the history, showed it).
 func (w *World) wasSent(t *Tank, id, tick uint32) bool {
+	if w.rejudge != nil {
+		return true
+	}
 	if !w.cfg.Interest || t.client == nil {
 		_, shown := w.hist.find(tick, id)
 		return tick >= t.firstTick && shown
@@ -35,7 +44,7 @@ func (w *World) wasSent(t *Tank, id, tick uint32) bool {
 // (the previous tick's): always true without interest management. A hit without lag
 // compensation can only strike a tank the shooter was sent.
 func (w *World) inView(t, o *Tank) bool {
-	if w.rejudge != nil { // judged again from a recording: the tanks it was judged against
+	if w.rejudge != nil {
 		return slices.Contains(w.rejudge.Sighted, o.id)
 	}
 	return !w.cfg.Interest || t.client == nil || t.client.Sent(o.id, w.tick-1)
@@ -44,7 +53,7 @@ func (w *World) inView(t, o *Tank) bool {
 // maxRewind is how far back a view of t's may lie behind the judging tick: its measured
 // round trip, the drawing delay and the tolerance, within the rules' rewind window.
 func (w *World) maxRewind(t *Tank) time.Duration {
-	if w.rejudge != nil { // a recording keeps no round trip: the window bounds the view
+	if w.rejudge != nil {
 		return w.cfg.Rules.RewindWindow
 	}
 	rtt := time.Duration(0)

@@ -8,11 +8,13 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	tankv1 "tanknet/proto/tank/v1"
+	"tanknet/wire"
 )
 
 // Diff reads two recordings side by side and returns the first difference, nil when they
 // hold the same match: the same header (but the build that wrote it), then record by
-// record the same ticks, events, inputs and keyframes. Want is a's value, Got b's.
+// record the same ticks, events, inputs, shots, state hashes and keyframes. Want is a's
+// value, Got b's.
 func Diff(a, b io.Reader) (*Divergence, error) {
 	ra, err := NewReader(a)
 	if err != nil {
@@ -107,7 +109,7 @@ func diffTick(a, b *tankv1.RecordedTick) *Divergence {
 	}
 	for i, sa := range a.GetShots() {
 		if sb := b.GetShots()[i]; !proto.Equal(sa, sb) {
-			return &Divergence{Tick: t, Player: sa.GetShooterId(), Field: fmt.Sprintf("shot %d", i), Want: sa.String(), Got: sb.String()}
+			return &Divergence{Tick: t, Player: sa.GetShooterId(), Field: fmt.Sprintf("shot %d", i), Want: shotText(sa), Got: shotText(sb)}
 		}
 	}
 	if a.GetStateHash() != b.GetStateHash() {
@@ -136,4 +138,13 @@ func diffKeyframe(a, b *tankv1.Keyframe) *Divergence {
 		}
 	}
 	return nil
+}
+
+// shotText is a recorded shot as a person compares two: who fired at which move tick, with
+// how many views, and what it was told.
+func shotText(s *tankv1.RecordedShot) string {
+	f, r := s.GetFire(), s.GetResult()
+	return fmt.Sprintf("player %d move tick %d lag compensation %v views %d sighted %v: %s target %d damage %d end (%s, %s)",
+		s.GetShooterId(), f.GetMoveTick(), f.GetLagCompensation(), len(f.GetViews()), s.GetSighted(),
+		verdictName(wire.ShotResultFromProto(r)), r.GetTargetId(), r.GetDamage(), fmtFloat(r.GetEnd().GetX()), fmtFloat(r.GetEnd().GetY()))
 }

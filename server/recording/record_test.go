@@ -19,6 +19,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"tanknet/client"
+	"tanknet/netcode"
 	tankv1 "tanknet/proto/tank/v1"
 	"tanknet/server"
 )
@@ -28,10 +29,10 @@ var update = flag.Bool("update", false, "record a new testdata/golden.rec from a
 const goldenPath = "testdata/golden.rec"
 
 // recordMatch runs a real server on loopback with bots playing it until `ticks` ticks have
-// applied an input of every bot and, with shots > 0, the server has judged that many of the
-// bots' shots (the bots are then gunners, every other one with lag compensation), at most a
-// minute for a loaded machine, and returns its recording, with a keyframe every `every`
-// ticks.
+// applied an input of every bot and, with shots > 0, the server has accepted that many of
+// the bots' shots, some with lag compensation and some without (the bots are then gunners,
+// every other one asking for it), at most a minute for a loaded machine, and returns its
+// recording, with a keyframe every `every` ticks.
 func recordMatch(t *testing.T, bots, ticks, shots int, every uint32) []byte {
 	t.Helper()
 	cfg := server.DefaultConfig()
@@ -43,14 +44,25 @@ func recordMatch(t *testing.T, bots, ticks, shots int, every uint32) []byte {
 	}
 	var buf bytes.Buffer
 	rec := NewRecorder(&buf, cfg, every, cfg.Logger)
-	var full, judged atomic.Int32 // ticks in which every bot's input was applied; shots judged
+	var full, lagged, plain atomic.Int32 // ticks in which every bot's input was applied; shots accepted
 	srv.Observe(func(r server.TickRecord) {
 		rec.Tick(r)
 		if len(r.Applied) >= bots {
 			full.Add(1)
 		}
-		judged.Add(int32(len(r.Shots)))
+		for _, s := range r.Shots {
+			switch {
+			case s.Result.Verdict == netcode.VerdictRefused:
+			case s.Result.LagCompensated:
+				lagged.Add(1)
+			default:
+				plain.Add(1)
+			}
+		}
 	})
+	shotsDue := func() bool {
+		return shots > 0 && (int(lagged.Load()+plain.Load()) < shots || lagged.Load() == 0 || plain.Load() == 0)
+	}
 	pc, err := net.ListenPacket("udp", cfg.Addr)
 	if err != nil {
 		t.Fatal(err)
@@ -69,7 +81,7 @@ func recordMatch(t *testing.T, bots, ticks, shots int, every uint32) []byte {
 				Fire: shots > 0, LagComp: i%2 == 0})
 		}()
 	}
-	for (int(full.Load()) < ticks || int(judged.Load()) < shots) && botCtx.Err() == nil {
+	for (int(full.Load()) < ticks || shotsDue()) && botCtx.Err() == nil {
 		time.Sleep(10 * time.Millisecond)
 	}
 	stopBots()
@@ -114,8 +126,23 @@ func TestLiveMatch_ShotsJudgedAgainExact(t *testing.T) {
 	}
 	verdicts, _ := shotsIn(t, data)
 	accepted := verdicts[tankv1.ShotVerdict_SHOT_VERDICT_HIT] + verdicts[tankv1.ShotVerdict_SHOT_VERDICT_MISS]
-	if accepted == 0 || rep.Shots != accepted {
-		t.Fatalf("recorded %v; %d judged again, want every hit and miss and at least one", verdicts, rep.Shots)
+	if accepted < 6 || rep.Shots != accepted {
+		t.Fatalf("recorded %v; %d judged again, want every hit and miss, at least 6", verdicts, rep.Shots)
+	}
+	kinds := map[bool]int{} // accepted shots by whether they asked for lag compensation
+	rd, err := NewReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for m, err := rd.Next(); err == nil; m, err = rd.Next() {
+		for _, s := range m.GetTick().GetShots() {
+			if s.GetResult().GetVerdict() != tankv1.ShotVerdict_SHOT_VERDICT_REFUSED {
+				kinds[s.GetFire().GetLagCompensation()]++
+			}
+		}
+	}
+	if kinds[true] == 0 || kinds[false] == 0 {
+		t.Fatalf("accepted shots with lag compensation: %d, without: %d; want both kinds judged again", kinds[true], kinds[false])
 	}
 	t.Logf("%d ticks, shots %v: exact", rep.Ticks, verdicts)
 }

@@ -151,6 +151,7 @@ func TestVerify_AChangedCombatRuleIsFoundAtTheShot(t *testing.T) {
 	data := recordDuel(t)
 	first := uint32(0) // the first hit's tick
 	rd, err := NewReader(bytes.NewReader(data))
+	var rep Report
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,6 +187,20 @@ func TestVerify_AChangedCombatRuleIsFoundAtTheShot(t *testing.T) {
 			t.Errorf("%s, shots not kept: %s, %d judged, %v; want exact with none judged (combat as recorded)", tc.name, rep, rep.Shots, err)
 		}
 	}
+	// A changed input shows first in the state hash; the shot that follows differs too, but
+	// the keyframe after it names the cause: player 2's input at tick 34 reversed moves it
+	// out of tick 36's line of fire, and the keyframe of tick 40 has it elsewhere.
+	moved := rewriteData(t, data, func(m *tankv1.Record) {
+		for _, mv := range m.GetTick().GetMoves() {
+			if m.GetTick().GetTick() == 34 && mv.GetPlayerId() == 2 {
+				mv.Throttle = -mv.Throttle
+			}
+		}
+	})
+	rep, err = Verify(bytes.NewReader(moved))
+	if err != nil || rep.FirstTick != 34 || rep.First == nil || rep.First.Tick != 40 || rep.First.Player != 2 || !strings.HasPrefix(rep.First.Field, "pose.") {
+		t.Errorf("an input changed at tick 34: %s, %v; want the state hash from tick 34, then tick 40's keyframe naming player 2's pose", rep, err)
+	}
 	if !strings.Contains((&Divergence{Tick: 3, Player: 1, Field: "shot verdict", Want: "hit", Got: "miss"}).String(), "shot verdict: hit vs miss") {
 		t.Error("a shot's divergence does not read as the others do")
 	}
@@ -202,7 +217,7 @@ func TestRecording_ARefusedShotKeepsNoViews(t *testing.T) {
 		Result: netcode.ShotResult{MoveTick: 1 << 20, Verdict: netcode.VerdictRefused, Refusal: netcode.RefusalCooldown, ServerTick: 1<<20 + 3}}
 	var kept server.TickRecord
 	copyTick(&kept, &server.TickRecord{Outcome: world.Outcome{Tick: 1<<20 + 3, Shots: []world.JudgedShot{shot}}})
-	if n := proto.Size(TickOf(kept)); n >= 40 || len(kept.Shots) != 1 || kept.Shots[0].Result.Refusal != netcode.RefusalCooldown {
+	if n := proto.Size(TickOf(kept).GetShots()[0]); n >= 40 || len(kept.Shots) != 1 || kept.Shots[0].Result.Refusal != netcode.RefusalCooldown {
 		t.Errorf("a refused shot naming 255 views took %d bytes (kept %+v); want under 40, its verdict kept", n, kept.Shots)
 	}
 	shot.Result.Verdict = netcode.VerdictMiss // an accepted shot keeps them: it is judged again
@@ -213,8 +228,9 @@ func TestRecording_ARefusedShotKeepsNoViews(t *testing.T) {
 }
 
 // A recorded shot that cannot be judged again is named, not followed: one of a player who
-// is not in the world stops Verify with the byte offset, one whose views are nonsense is
-// judged (refused) and reported as differing from its recorded verdict.
+// is not in the world stops Verify with the byte offset, as do rules that do not validate,
+// and one whose views are nonsense is judged (refused) and reported as differing from its
+// recorded verdict.
 func TestVerify_BadShotsAreFoundNotFollowed(t *testing.T) {
 	data := recordDuel(t)
 	firstShot := func(edit func(s *tankv1.RecordedShot)) []byte {
@@ -231,6 +247,10 @@ func TestVerify_BadShotsAreFoundNotFollowed(t *testing.T) {
 	stranger := firstShot(func(s *tankv1.RecordedShot) { s.ShooterId = 99 })
 	if _, err := Verify(bytes.NewReader(stranger)); err == nil || !strings.Contains(err.Error(), "shot of player 99") || !strings.Contains(err.Error(), "at byte") {
 		t.Errorf("a shot of a player not in the world: %v", err)
+	}
+	noRules := withHeader(t, data, func(h *tankv1.RecordingHeader) { h.Rules.MaxHealth = 0 })
+	if _, err := Verify(bytes.NewReader(noRules)); err == nil || !strings.Contains(err.Error(), "header rules") {
+		t.Errorf("shots to judge by rules that do not validate: %v; want the header's rules named", err)
 	}
 	nonsense := firstShot(func(s *tankv1.RecordedShot) {
 		s.Fire.LagCompensation = true
@@ -253,8 +273,9 @@ func TestDiff_NamesTheShotThatDiffers(t *testing.T) {
 		}
 	})
 	d, err := Diff(bytes.NewReader(data), bytes.NewReader(other))
-	if err != nil || d == nil || d.Tick != at || d.Player != 1 || d.Field != "shot 0" {
-		t.Errorf("a shot's damage changed at tick %d: %v, %v; want that tick's shot 0 of player 1", at, d, err)
+	if err != nil || d == nil || d.Tick != at || d.Player != 1 || d.Field != "shot 0" ||
+		!strings.Contains(d.Want, "hit target 2 damage 25") || !strings.Contains(d.Got, "hit target 2 damage 26") {
+		t.Errorf("a shot's damage changed at tick %d: %v, %v; want that tick's shot 0 of player 1, its damage 25 vs 26", at, d, err)
 	}
 	if d, err := Diff(bytes.NewReader(data), bytes.NewReader(data)); err != nil || d != nil {
 		t.Errorf("a recording against itself: %v, %v", d, err)

@@ -75,11 +75,14 @@ func Verify(r io.Reader) (Report, error) {
 	if err != nil {
 		return Report{}, err
 	}
+	known := rd.Header.GetFirstTick() == 1
+	judge := known && rd.Header.GetShots()
+	if _, err := wire.RulesFromProto(rd.Header.GetRules()); judge && err != nil {
+		return Report{}, fmt.Errorf("recording: header rules: %w", err) // no rules to judge by
+	}
 	w := world.New(cfg)
 	var rep Report
 	var tanks []world.TankState
-	known := rd.Header.GetFirstTick() == 1
-	judge := known && rd.Header.GetShots()
 	last := rd.Header.GetFirstTick() - 1
 	for {
 		at := rd.Offset()
@@ -109,12 +112,13 @@ func Verify(r io.Reader) (Report, error) {
 					return rep, fmt.Errorf("recording: at byte %d: %w", at, err)
 				}
 				rep.Shots += len(shots)
-				if d := compareShots(t.GetTick(), r.Shots, shots); judge && d != nil {
-					rep.First = d
-					if rep.FirstTick == 0 || rep.FirstTick > d.Tick {
-						rep.FirstTick = d.Tick
+				// A shot names the difference only when it is the first: after a state hash
+				// differed, shots differ too, and the next keyframe names the cause.
+				if judge && rep.FirstTick == 0 {
+					if d := compareShots(t.GetTick(), r.Shots, shots); d != nil {
+						rep.First, rep.FirstTick = d, d.Tick
+						return rep, nil
 					}
-					return rep, nil
 				}
 				tanks = w.State(tanks[:0])
 				if rep.FirstTick == 0 && t.GetStateHash() != hashOf(tanks) {
@@ -151,7 +155,8 @@ const maxTanks = 256
 
 // replayConfig is the world a recording with header h replays in: its arena, rules and
 // contact, room for every tank a server holds. Rules a header lacks (or gets wrong) stay
-// zero: Verify compares no combat, so it takes such a file; Load refuses it.
+// zero: Verify takes such a file when it judges no shot (it then compares no combat), and
+// refuses it otherwise; Load always refuses it.
 func replayConfig(h *tankv1.RecordingHeader) (world.Config, error) {
 	arena, err := wire.ArenaFromProto(h.GetArena())
 	if err != nil {
@@ -183,18 +188,17 @@ func replayed(t *tankv1.RecordedTick) *world.Recorded {
 }
 
 // compareShots returns the first difference between the recorded shots of tick that were
-// not refused and the same shots judged again, nil if none.
+// not refused and the same shots judged again (World.Replay judges each of them, in order),
+// nil if none.
 func compareShots(tick uint32, recorded, judged []world.JudgedShot) *Divergence {
 	i := 0
-	for _, want := range recorded {
-		if want.Result.Verdict == netcode.VerdictRefused {
-			continue
+	for _, again := range judged {
+		for recorded[i].Result.Verdict == netcode.VerdictRefused {
+			i++
 		}
-		if i >= len(judged) { // Replay judges every one or fails
-			return &Divergence{Tick: tick, Player: want.Shooter, Field: "shot", Want: "judged", Got: "not judged"}
-		}
-		w, g := want.Result, judged[i].Result
+		want := recorded[i]
 		i++
+		w, g := want.Result, again.Result
 		switch {
 		case w.Verdict != g.Verdict:
 			return &Divergence{Tick: tick, Player: want.Shooter, Field: "shot verdict", Want: verdictName(w), Got: verdictName(g)}

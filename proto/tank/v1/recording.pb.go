@@ -523,9 +523,9 @@ type RecordedTick struct {
 	StateHash uint64 `protobuf:"fixed64,5,opt,name=state_hash,json=stateHash,proto3" json:"state_hash,omitempty"`
 	// combat lists the tanks whose health, wreck or respawn tick differ at the end of this
 	// tick from the end of the previous one (a tank placed in it included), in id order: what
-	// a viewer draws between keyframes, the outcome of the shots below. Added without raising
-	// the format version: a reader that skips it loses only that, and files written before it
-	// have none.
+	// a viewer draws between keyframes, what the tick's placements and shots left. Added
+	// without raising the format version: a reader that skips it loses only that, and files
+	// written before it have none.
 	Combat []*CombatChange `protobuf:"bytes,6,rep,name=combat,proto3" json:"combat,omitempty"`
 	// shots are the shots judged in this tick, in the order the server judged them (player id
 	// order, each player's in the order they came), when the header's shots is true.
@@ -622,8 +622,8 @@ type RecordedShot struct {
 	// result is the verdict the shooter was told.
 	Result *ShotResult `protobuf:"bytes,3,opt,name=result,proto3" json:"result,omitempty"`
 	// sighted lists, for a shot judged without lag compensation, the tanks it was judged
-	// against (those the shooter had been sent), in id order; empty with lag compensation,
-	// where fire.views name them.
+	// against (the other tanks, not wrecks, that the shooter had been sent), in id order;
+	// empty with lag compensation, where fire.views name them.
 	Sighted       []uint32 `protobuf:"varint,4,rep,packed,name=sighted,proto3" json:"sighted,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
