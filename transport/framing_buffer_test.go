@@ -169,16 +169,22 @@ func TestFrameReader_LongestPrefixWithMaxFrame(t *testing.T) {
 	}
 }
 
-// dataErrReader returns its data and err from the same Read, then err alone.
+// dataErrReader returns its data and err from the same Read, then err alone; with once,
+// it says err that first time only, and then returns nothing and no error.
 type dataErrReader struct {
 	data []byte
 	err  error
+	once bool
 }
 
 func (r *dataErrReader) Read(p []byte) (int, error) {
 	n := copy(p, r.data)
 	r.data = r.data[n:]
-	return n, r.err
+	err := r.err
+	if r.once {
+		r.err = nil
+	}
+	return n, err
 }
 
 // TestFrameReader_BytesThatComeWithAnError: a read may return bytes and an error at once.
@@ -205,20 +211,6 @@ func TestFrameReader_BytesThatComeWithAnError(t *testing.T) {
 	}
 }
 
-// onceErrReader returns all its data with err on the first read, then nothing and no error.
-type onceErrReader struct {
-	data []byte
-	err  error
-}
-
-func (r *onceErrReader) Read(p []byte) (int, error) {
-	n := copy(p, r.data)
-	r.data = r.data[n:]
-	err := r.err
-	r.err = nil
-	return n, err
-}
-
 // TestFrameReader_AnErrorAfterWholeFramesIsKept: a source that says once that it failed,
 // with the bytes of two whole frames, has both frames decoded and then its error returned,
 // by Read and by ReadIfComplete, though it never says it again.
@@ -226,7 +218,7 @@ func TestFrameReader_AnErrorAfterWholeFramesIsKept(t *testing.T) {
 	closed := errors.New("connection closed")
 	two := frameOf(t, frameOf(t, nil, cMove(1, 1, 1, 50)), cMove(2, 1, 1, 50))
 	var m tankv1.ClientMessage
-	fr := NewFrameReader(&onceErrReader{data: two, err: closed})
+	fr := NewFrameReader(&dataErrReader{data: two, err: closed, once: true})
 	for tick := uint32(1); tick <= 2; tick++ {
 		if err := fr.Read(&m); err != nil || m.GetMoveInput().GetTick() != tick {
 			t.Fatalf("Read %d = %v, %v; want move %d", tick, err, &m, tick)
@@ -235,7 +227,7 @@ func TestFrameReader_AnErrorAfterWholeFramesIsKept(t *testing.T) {
 	if err := fr.Read(&m); err != closed {
 		t.Fatalf("Read after the frames = %v, want the source's %v", err, closed)
 	}
-	fr = NewFrameReader(&onceErrReader{data: two, err: closed})
+	fr = NewFrameReader(&dataErrReader{data: two, err: closed, once: true})
 	for tick := uint32(1); tick <= 2; tick++ {
 		if ok, err := fr.ReadIfComplete(&m); !ok || err != nil || m.GetMoveInput().GetTick() != tick {
 			t.Fatalf("ReadIfComplete %d = %v, %v, %v; want move %d", tick, ok, err, &m, tick)
