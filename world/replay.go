@@ -1,7 +1,6 @@
 package world
 
 import (
-	"cmp"
 	"fmt"
 	"slices"
 	"time"
@@ -160,11 +159,11 @@ func (w *World) State(dst []TankState) []TankState {
 
 // insert adds a tank for player id with no client, in id order, and returns it.
 func (w *World) insert(id uint32) *Tank {
-	t := &Tank{id: id, firstTick: w.tick + 1} // as Join has it
-	i, found := slices.BinarySearchFunc(w.tanks, id, func(t *Tank, id uint32) int { return cmp.Compare(t.id, id) })
+	i, found := w.index(id)
 	if found {
 		return w.tanks[i]
 	}
+	t := &Tank{id: id, firstTick: w.tick + 1} // as Join has it
 	w.tanks = slices.Insert(w.tanks, i, t)
 	w.nextID = max(w.nextID, id+1)
 	return t
