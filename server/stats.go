@@ -150,7 +150,7 @@ func (c *counters) reject(label string) {
 
 // drop counts one player the server removed, under the kind of its reason.
 func (c *counters) drop(reason dropReason) {
-	c.dropsByReason.add(dropLabel(reason.kind.code))
+	c.dropsByReason.add(dropLabel(reason.kind))
 }
 
 // Players returns how many players are in the game now: a cheaper read than Stats, for

@@ -2,12 +2,13 @@ package server
 
 import (
 	"maps"
+	"slices"
 	"sync"
 	"sync/atomic"
-	"tanknet/world"
 	"time"
 
 	"tanknet/wire"
+	"tanknet/world"
 )
 
 // tally counts events by a short label such as a reject code or a drop reason. The events it
@@ -34,21 +35,22 @@ func (t *tally) snapshot() map[string]uint64 {
 }
 
 // dropKind is a kind of reason for dropping a player, declared once: its code (sent in
-// Disconnect), the words its text starts with (in Disconnect, PlayerLeft and the log) and its
-// Stats.DropsByReason label. Reasons are made with reason, so the three cannot drift apart.
+// Disconnect, and named by it as its Stats.DropsByReason label) and the words its text
+// starts with (in Disconnect, PlayerLeft and the log). Reasons are made with reason, so
+// they cannot drift apart.
 type dropKind struct {
-	code         wire.DisconnectCode
-	words, label string
+	code  wire.DisconnectCode
+	words string
 }
 
 var (
-	dropTimeout  = dropKind{wire.DisconnectTimeout, "timed out", "timeout"}                            // the client went silent
-	dropProtocol = dropKind{wire.DisconnectProtocolError, "protocol error", "protocol_error"}          // the client broke a rule of the protocol
-	dropSlow     = dropKind{wire.DisconnectCannotKeepUp, "cannot keep up", "cannot_keep_up"}           // the client did not take its bytes fast enough
-	dropNoAck    = dropKind{wire.DisconnectNotAcknowledging, "not acknowledging", "not_acknowledging"} // the client left our data unacknowledged (AckTimeout)
+	dropTimeout  = dropKind{wire.DisconnectTimeout, "timed out"}                  // the client went silent
+	dropProtocol = dropKind{wire.DisconnectProtocolError, "protocol error"}       // the client broke a rule of the protocol
+	dropSlow     = dropKind{wire.DisconnectCannotKeepUp, "cannot keep up"}        // the client did not take its bytes fast enough
+	dropNoAck    = dropKind{wire.DisconnectNotAcknowledging, "not acknowledging"} // the client left our data unacknowledged (AckTimeout)
 	// dropShutdown is every player's when the server stops. Its players are not counted
 	// (their rooms are gone), so it has no label of its own.
-	dropShutdown = dropKind{code: wire.DisconnectShuttingDown, words: "server shutting down"}
+	dropShutdown = dropKind{wire.DisconnectShuttingDown, "server shutting down"}
 	// dropKinds lists those with a label; a drop of any other kind counts as dropOther.
 	dropKinds = []dropKind{dropTimeout, dropProtocol, dropSlow, dropNoAck}
 )
@@ -82,21 +84,19 @@ func (r dropReason) disconnect() wire.Disconnect {
 	return wire.Disconnect{Code: r.kind.code, Reason: r.String()}
 }
 
-// dropLabel returns the Stats.DropsByReason label of a drop's code.
-func dropLabel(code wire.DisconnectCode) string {
-	for _, k := range dropKinds {
-		if k.code == code {
-			return k.label
-		}
+// dropLabel returns the Stats.DropsByReason label of a drop of kind k: its code's name.
+func dropLabel(k dropKind) string {
+	if !slices.Contains(dropKinds, k) {
+		return dropOther
 	}
-	return dropOther
+	return k.code.String()
 }
 
 // dropLabels returns every Stats.DropsByReason label.
 func dropLabels() []string {
 	out := []string{dropOther}
 	for _, k := range dropKinds {
-		out = append(out, k.label)
+		out = append(out, k.code.String())
 	}
 	return sorted(out)
 }

@@ -24,21 +24,11 @@ const (
 // String names the code as the protocol does, without its prefix, in lower case:
 // "timeout", "protocol_error", and "code 9" for a value this build does not know.
 func (c DisconnectCode) String() string {
-	switch c {
-	case DisconnectUnspecified:
-		return "unspecified"
-	case DisconnectTimeout:
-		return "timeout"
-	case DisconnectProtocolError:
-		return "protocol_error"
-	case DisconnectCannotKeepUp:
-		return "cannot_keep_up"
-	case DisconnectNotAcknowledging:
-		return "not_acknowledging"
-	case DisconnectShuttingDown:
-		return "shutting_down"
+	name, ok := tankv1.DisconnectCode_name[int32(c)]
+	if !ok {
+		return fmt.Sprintf("code %d", int32(c))
 	}
-	return fmt.Sprintf("code %d", int32(c))
+	return lowerWithout(name, "DISCONNECT_CODE_")
 }
 
 // Disconnect is the server's last message to a client it drops: a code and the reason in

@@ -1,7 +1,6 @@
 package wire
 
 import (
-	"strings"
 	"testing"
 
 	"google.golang.org/protobuf/proto"
@@ -12,11 +11,15 @@ import (
 // Each DisconnectCode is the protocol's value of the same name, and the protocol has no
 // value without a DisconnectCode.
 func TestDisconnectCode_MatchesTheProtocol(t *testing.T) {
-	for v, name := range tankv1.DisconnectCode_name {
-		want := strings.ToLower(strings.TrimPrefix(name, "DISCONNECT_CODE_"))
-		if got := DisconnectCode(v).String(); got != want {
-			t.Errorf("DisconnectCode(%d) is %q, the protocol's %s", v, got, name)
+	for c, want := range map[DisconnectCode]string{DisconnectUnspecified: "unspecified", DisconnectTimeout: "timeout",
+		DisconnectProtocolError: "protocol_error", DisconnectCannotKeepUp: "cannot_keep_up",
+		DisconnectNotAcknowledging: "not_acknowledging", DisconnectShuttingDown: "shutting_down"} {
+		if got := c.String(); got != want {
+			t.Errorf("DisconnectCode(%d) is %q, want %q (PROTOCOL.md, the metrics' labels)", int32(c), got, want)
 		}
+	}
+	if len(tankv1.DisconnectCode_name) != 6 {
+		t.Errorf("the protocol has %d Disconnect codes; this test and wire know 6", len(tankv1.DisconnectCode_name))
 	}
 	if got := DisconnectCode(77).String(); got != "code 77" {
 		t.Errorf("an unknown code reads %q, want \"code 77\"", got)
