@@ -71,9 +71,9 @@ func (s *Server) handshake(ctx context.Context, sess *session, addr string, op o
 		return 0, nil // evicted and closed: nobody to answer
 	}
 	if err != nil {
-		drop, closed := readError(err, s.cfg.HelloTimeout)
+		drop := readError(err, s.cfg.HelloTimeout)
 		reason := closedReason
-		if !closed {
+		if drop.dropping() {
 			reason = drop.String()
 		}
 		if drop.kind == dropProtocol {
@@ -148,8 +148,8 @@ func (s *Server) readLoop(sess *session, id uint32, r *room) (left string, drop 
 			if transport.IsTimeout(err) && s.heart.pausedRecently(time.Now(), s.cfg.IdleTimeout) {
 				continue // the server itself was stopped: its socket's backlog is the client's packets
 			}
-			drop, closed := readError(err, s.cfg.IdleTimeout)
-			if closed {
+			drop := readError(err, s.cfg.IdleTimeout)
+			if !drop.dropping() {
 				return closedReason, dropReason{}
 			}
 			if drop.kind == dropProtocol {

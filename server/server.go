@@ -231,15 +231,15 @@ const tickInterval = 50 * time.Millisecond
 const closedReason = "connection closed"
 
 // readError turns a failed read into a drop reason (a timeout, or a protocol error that is
-// the client's fault), or reports that the connection was closed, which is no drop.
-func readError(err error, idle time.Duration) (drop dropReason, closed bool) {
+// the client's fault), or no drop (the zero dropReason) when the connection was closed.
+func readError(err error, idle time.Duration) dropReason {
 	switch {
 	case transport.IsTimeout(err):
-		return dropTimeout.reason(fmt.Sprintf("nothing received for %v", idle)), false
+		return dropTimeout.reason(fmt.Sprintf("nothing received for %v", idle))
 	case errors.Is(err, io.EOF), errors.Is(err, io.ErrClosedPipe), errors.Is(err, net.ErrClosed):
-		return dropReason{}, true
+		return dropReason{}
 	default:
-		return dropProtocol.reason(err.Error()), false
+		return dropProtocol.reason(err.Error())
 	}
 }
 
