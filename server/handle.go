@@ -86,8 +86,8 @@ func (s *Server) handshake(ctx context.Context, sess *session, addr string, op o
 	case !isHello:
 		return reject(wire.RejectBadHello, fmt.Sprintf("first message must be Hello, got %s", m.Kind()))
 	case hello.ProtocolVersion != transport.ProtocolVersion:
-		return reject(wire.RejectVersionMismatch,
-			fmt.Sprintf("protocol version %d not supported (want %d)", hello.ProtocolVersion, transport.ProtocolVersion))
+		r := wire.VersionMismatch(hello.ProtocolVersion)
+		return reject(r.Code, r.Reason)
 	}
 	name, err := roomName(hello.Room)
 	if err != nil {

@@ -1,8 +1,6 @@
 package wire
 
 import (
-	"fmt"
-
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 
@@ -27,12 +25,7 @@ func OldClientReject(payload []byte) []byte {
 		m.GetHello().GetProtocolVersion() == transport.ProtocolVersion {
 		return nil
 	}
-	reject := &tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Reject{Reject: &tankv1.Reject{
-		Code: tankv1.RejectCode_REJECT_CODE_VERSION_MISMATCH,
-		Reason: fmt.Sprintf("protocol version %d not supported (want %d)",
-			m.GetHello().GetProtocolVersion(), transport.ProtocolVersion),
-	}}}
-	frame, err := transport.AppendFrame(nil, reject)
+	frame, err := transport.AppendFrame(nil, RejectMessage(VersionMismatch(m.GetHello().GetProtocolVersion())))
 	if err != nil {
 		return nil
 	}

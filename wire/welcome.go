@@ -8,6 +8,7 @@ import (
 
 	"tanknet/netcode"
 	tankv1 "tanknet/proto/tank/v1"
+	"tanknet/transport"
 )
 
 // The server's answer to a Hello: a Welcome or a Reject.
@@ -78,6 +79,12 @@ func (c RejectCode) String() string {
 type Reject struct {
 	Code   RejectCode
 	Reason string
+}
+
+// VersionMismatch is the Reject of a Hello of protocol version v, which is not this build's.
+func VersionMismatch(v uint32) Reject {
+	return Reject{Code: RejectVersionMismatch,
+		Reason: fmt.Sprintf("protocol version %d not supported (want %d)", v, transport.ProtocolVersion)}
 }
 
 // RejectMessage returns the envelope that carries r.
