@@ -53,7 +53,7 @@ func (in *FromClient) Decode() ClientMessage {
 	case *tankv1.ClientMessage_Goodbye:
 		return Goodbye{Reason: k.Goodbye.GetReason()}
 	case *tankv1.ClientMessage_InputBatch:
-		return InputBatch{Inputs: AppendInputs(nil, k.InputBatch),
+		return InputBatch{Inputs: appendInputs(nil, k.InputBatch),
 			AckTick: k.InputBatch.GetSnapshotAckTick(), AckMask: k.InputBatch.GetSnapshotAckMask()}
 	}
 	return nil

@@ -105,12 +105,12 @@ func (r *BatchReader) Len() int { return len(r.batch.GetInputs()) }
 // AppendInputs appends the batch's inputs, oldest first and unvalidated, to dst and returns
 // it.
 func (r *BatchReader) AppendInputs(dst []netcode.PendingInput) []netcode.PendingInput {
-	return AppendInputs(dst, r.batch)
+	return appendInputs(dst, r.batch)
 }
 
-// AppendInputs appends the netcode view of batch's inputs, oldest first, to dst and returns
+// appendInputs appends the netcode view of batch's inputs, oldest first, to dst and returns
 // it: for BatchReader, and for FromClient.Decode when a batch comes on the stream.
-func AppendInputs(dst []netcode.PendingInput, batch *tankv1.InputBatch) []netcode.PendingInput {
+func appendInputs(dst []netcode.PendingInput, batch *tankv1.InputBatch) []netcode.PendingInput {
 	for _, in := range batch.GetInputs() {
 		dst = append(dst, MoveFromProto(in))
 	}

@@ -107,15 +107,15 @@ func ServerMessageToProto(m ServerMessage) *tankv1.ServerMessage {
 	case netcode.Kill:
 		return &tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Kill{Kill: KillToProto(v)}}
 	case Pong:
-		return PongMessage(v)
+		return pongMessage(v)
 	case Disconnect:
 		return DisconnectMessage(v)
 	}
 	return nil
 }
 
-// PongMessage returns the envelope carrying p.
-func PongMessage(p Pong) *tankv1.ServerMessage {
+// pongMessage returns the envelope carrying p.
+func pongMessage(p Pong) *tankv1.ServerMessage {
 	return &tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Pong{Pong: &tankv1.Pong{
 		ClientTimeUs: p.ClientTimeUs, ServerTick: p.ServerTick}}}
 }
