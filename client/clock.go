@@ -55,20 +55,11 @@ type clockLink struct {
 // SmoothedRTT is the transport's estimate in game time: a link slowed with the game measures
 // a wall round trip as many times longer. 0 when the link under it has no transport.
 func (l *clockLink) SmoothedRTT() time.Duration {
-	t, ok := l.Link.(transportStats)
-	if !ok {
-		return 0
-	}
-	return time.Duration(float64(t.SmoothedRTT()) * l.clock.Rate())
+	return time.Duration(float64(statsOf(l.Link).SmoothedRTT()) * l.clock.Rate())
 }
 
 // DatagramStats are the link's under it, 0 when it has no transport.
-func (l *clockLink) DatagramStats() (bad, dropped uint64) {
-	if t, ok := l.Link.(transportStats); ok {
-		return t.DatagramStats()
-	}
-	return 0, 0
-}
+func (l *clockLink) DatagramStats() (bad, dropped uint64) { return statsOf(l.Link).DatagramStats() }
 
 func (l *clockLink) Drain(dst []Received) ([]Received, error) {
 	n := len(dst)

@@ -423,21 +423,11 @@ func (g *Game) Link() Link { return g.link }
 
 // SmoothedRTT returns the transport's own round-trip estimate, 0 when the link has no
 // transport under it (a recording, a script).
-func (g *Game) SmoothedRTT() time.Duration {
-	if t, ok := g.link.(transportStats); ok {
-		return t.SmoothedRTT()
-	}
-	return 0
-}
+func (g *Game) SmoothedRTT() time.Duration { return statsOf(g.link).SmoothedRTT() }
 
 // DatagramStats returns how many datagrams the link dropped as bad and for want of room; 0
 // when it has no transport under it.
-func (g *Game) DatagramStats() (bad, dropped uint64) {
-	if t, ok := g.link.(transportStats); ok {
-		return t.DatagramStats()
-	}
-	return 0, 0
-}
+func (g *Game) DatagramStats() (bad, dropped uint64) { return statsOf(g.link).DatagramStats() }
 
 // SetInputOnArrival asks the server to apply our inputs as they arrive (true) or one per
 // tick from its input buffer (false), from the next Update on. On arrival the prediction

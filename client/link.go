@@ -34,6 +34,20 @@ type transportStats interface {
 	DatagramStats() (bad, dropped uint64)
 }
 
+// statsOf returns l's transport figures, or zeros when it has no transport under it.
+func statsOf(l Link) transportStats {
+	if t, ok := l.(transportStats); ok {
+		return t
+	}
+	return noTransport{}
+}
+
+// noTransport is the figures of a link without a transport: all zero.
+type noTransport struct{}
+
+func (noTransport) SmoothedRTT() time.Duration           { return 0 }
+func (noTransport) DatagramStats() (bad, dropped uint64) { return 0, 0 }
+
 var (
 	_ Link           = (*Session)(nil)
 	_ transportStats = (*Session)(nil)
