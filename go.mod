@@ -5,6 +5,7 @@ go 1.24.0
 require (
 	github.com/hajimehoshi/ebiten/v2 v2.9.8
 	github.com/pion/ice/v4 v4.4.8
+	github.com/pion/sdp/v3 v3.0.20
 	github.com/pion/webrtc/v4 v4.2.26
 	github.com/prometheus/client_golang v1.23.2
 	github.com/xtaci/kcp-go/v5 v5.6.72
@@ -24,7 +25,6 @@ require (
 	github.com/pion/rtcp v1.2.20 // indirect
 	github.com/pion/rtp v1.10.6 // indirect
 	github.com/pion/sctp v1.12.0 // indirect
-	github.com/pion/sdp/v3 v3.0.20 // indirect
 	github.com/pion/srtp/v3 v3.1.3 // indirect
 	github.com/pion/stun/v4 v4.0.1 // indirect
 	github.com/pion/transport/v5 v5.1.4 // indirect

@@ -126,6 +126,18 @@ func NewHub(cfg HubConfig, iceSocket net.PacketConn) (*Hub, error) {
 	se.SetNetworkTypes([]webrtc.NetworkType{webrtc.NetworkTypeUDP4, webrtc.NetworkTypeUDP6})
 	se.SetIncludeLoopbackCandidate(true)                    // a server on 127.0.0.1 still answers with a candidate
 	se.SetICEMulticastDNSMode(ice.MulticastDNSModeDisabled) // a server sends nothing to the LAN
+	// The server never speaks first over UDP. As an ICE-lite agent it runs no connectivity
+	// checks of its own: it answers the browser's checks, at their source, and uses the pair
+	// the browser nominates. As the DTLS server it waits for the browser's ClientHello, and
+	// with no keepalives of its own it sends nothing on a pair that has gone quiet. So the
+	// candidates an offer lists are never sent a byte: signaling cannot aim the server at a
+	// third party (PROTOCOL.md §1.9).
+	se.SetLite(true)
+	if err := se.SetAnsweringDTLSRole(webrtc.DTLSRoleServer); err != nil {
+		iceSocket.Close()
+		return nil, fmt.Errorf("carriage: %w", err)
+	}
+	se.SetICETimeouts(iceDisconnectedTimeout, iceFailedTimeout, 0)
 	if len(cfg.PublicIPs) > 0 {
 		se.SetNAT1To1IPs(cfg.PublicIPs, webrtc.ICECandidateTypeHost)
 	}
@@ -143,6 +155,14 @@ func NewHub(cfg HubConfig, iceSocket net.PacketConn) (*Hub, error) {
 	go h.sweepEvery(min(time.Second, min(cfg.OpenTimeout, cfg.JoinTimeout)/4)) // a late drop is a quarter late at most
 	return h, nil
 }
+
+// iceDisconnectedTimeout and iceFailedTimeout are how long a peer's browser may send nothing
+// (its consent checks come every 5 s or so, its datagrams 20 times a second) before its pair
+// counts as disconnected, then failed: the peer connection then fails and is dropped.
+const (
+	iceDisconnectedTimeout = 10 * time.Second
+	iceFailedTimeout       = 15 * time.Second
+)
 
 // hubInboxSize is how many datagrams from all peers may wait for the game's reader: as a
 // server socket's receive buffer, a few ticks of every player's input.

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pion/sdp/v3"
 	"github.com/pion/webrtc/v4"
 )
 
@@ -126,11 +127,18 @@ func parseOffer(body []byte, allow func(netip.Addr) bool) (webrtc.SessionDescrip
 	if err != nil {
 		return offer, fmt.Errorf("the SDP does not parse: %v", err)
 	}
+	_, lite := parsed.Attribute(sdp.AttrKeyICELite)
 	channels := 0
 	for _, m := range parsed.MediaDescriptions {
 		if m.MediaName.Media == "application" {
 			channels++
 		}
+		if _, ok := m.Attribute(sdp.AttrKeyICELite); ok {
+			lite = true
+		}
+	}
+	if lite { // two lite agents would pair without a check: toward any address the offer names
+		return offer, errors.New("an ICE-lite offer: the server is the lite side, a browser never is")
 	}
 	if channels != 1 {
 		return offer, fmt.Errorf("%d application sections, want the one of a data channel", channels)

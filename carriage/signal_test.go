@@ -73,6 +73,13 @@ func TestOffer_Refusals(t *testing.T) {
 	noChannel := strings.ReplaceAll(sd.SDP, "m=application", "m=audio")
 	noChannelJSON, _ := json.Marshal(webrtc.SessionDescription{Type: webrtc.SDPTypeOffer, SDP: noChannel})
 	answerJSON, _ := json.Marshal(webrtc.SessionDescription{Type: webrtc.SDPTypeAnswer, SDP: sd.SDP})
+	liteSession := strings.Replace(sd.SDP, "t=0 0\r\n", "t=0 0\r\na=ice-lite\r\n", 1)
+	liteSessionJSON, _ := json.Marshal(webrtc.SessionDescription{Type: webrtc.SDPTypeOffer, SDP: liteSession})
+	liteMedia := strings.Replace(sd.SDP, "a=ice-ufrag:", "a=ice-lite\r\na=ice-ufrag:", 1)
+	liteMediaJSON, _ := json.Marshal(webrtc.SessionDescription{Type: webrtc.SDPTypeOffer, SDP: liteMedia})
+	if liteSession == sd.SDP || liteMedia == sd.SDP {
+		t.Fatalf("could not mark the offer ICE-lite:\n%s", sd.SDP)
+	}
 	tests := []struct {
 		name   string
 		body   string
@@ -83,6 +90,8 @@ func TestOffer_Refusals(t *testing.T) {
 		{"an answer", string(answerJSON), http.StatusBadRequest, "want offer"},
 		{"SDP that does not parse", `{"type":"offer","sdp":"v=banana"}`, http.StatusBadRequest, "does not parse"},
 		{"no data channel", string(noChannelJSON), http.StatusBadRequest, "application sections"},
+		{"ICE-lite for the session", string(liteSessionJSON), http.StatusBadRequest, "ICE-lite"},
+		{"ICE-lite for the channel", string(liteMediaJSON), http.StatusBadRequest, "ICE-lite"},
 		{"oversized", `{"type":"offer","sdp":"` + strings.Repeat("a", MaxOfferBytes) + `"}`, http.StatusRequestEntityTooLarge, "too large"},
 	}
 	for _, tt := range tests {
@@ -105,8 +114,8 @@ func TestOffer_Refusals(t *testing.T) {
 		t.Fatalf("a good offer after the bad ones = %d %q, want 200", status, body)
 	}
 	st := th.Stats()
-	if st.Refused[refuseMalformed] != 4 || st.Refused[refuseSize] != 1 || st.Refused[refuseMethod] != 1 || st.Offers != 1 {
-		t.Errorf("Stats = %+v, want 4 malformed, 1 too large, 1 not a POST, 1 answered", st)
+	if st.Refused[refuseMalformed] != 6 || st.Refused[refuseSize] != 1 || st.Refused[refuseMethod] != 1 || st.Offers != 1 {
+		t.Errorf("Stats = %+v, want 6 malformed, 1 too large, 1 not a POST, 1 answered", st)
 	}
 	if st.Peers != 1 {
 		t.Errorf("%d peers after one good offer, want 1 (refusals leave none)", st.Peers)
