@@ -31,8 +31,9 @@ type HubConfig struct {
 	OfferEvery time.Duration
 	// OpenTimeout drops a peer whose data channel has not opened this long after its offer.
 	OpenTimeout time.Duration
-	// JoinTimeout drops a peer the game has not admitted (no datagram past the connect
-	// handshake sent to it) this long after its offer: a half-open session.
+	// JoinTimeout drops a peer the game has sent no datagram past the connect handshake for
+	// this long: since its offer (a half-open session that never joined), or since the last
+	// one (a player that left the game or was dropped, while its browser stays connected).
 	JoinTimeout time.Duration
 	// IdleTimeout drops a peer that has sent and been sent nothing this long.
 	IdleTimeout time.Duration
@@ -43,6 +44,9 @@ type HubConfig struct {
 	// AllowCandidate, when set, keeps only the offer's candidates whose address it accepts
 	// (tests keep loopback ones); nil keeps all.
 	AllowCandidate func(netip.Addr) bool
+	// Stopping, when set, is asked at every offer: while it says true (the server drains or
+	// stops) every offer is refused with 503 at once.
+	Stopping func() bool
 	// Logger receives one line per peer that joins, is refused or is dropped; nil: none.
 	Logger *slog.Logger
 }
@@ -86,6 +90,10 @@ type HubStats struct {
 	Joined      uint64            // peers the game admitted
 	QueueDrops  uint64            // datagrams from peers dropped because the reader fell behind
 	BufferDrops uint64            // datagrams to peers dropped because their channel held too much
+	// ExtraChannels counts data channels closed because their peer already had its one.
+	ExtraChannels uint64
+	// TextMessages counts text messages dropped: every datagram is a binary message.
+	TextMessages uint64
 }
 
 // Hub is the server's end of the carriage: it answers browsers' offers (ServeHTTP), runs
@@ -108,6 +116,7 @@ type Hub struct {
 	closed  bool
 
 	offersAnswered, joined, bufferDrops atomic.Uint64
+	extraChannels, textMessages         atomic.Uint64
 	stop                                chan struct{}
 	swept                               sync.WaitGroup
 }
@@ -177,6 +186,7 @@ func (h *Hub) Stats() HubStats {
 	defer h.mu.Unlock()
 	st := HubStats{Offers: h.offersAnswered.Load(), Peers: len(h.peers), Joined: h.joined.Load(),
 		QueueDrops: h.in.dropped.Load(), BufferDrops: h.bufferDrops.Load(),
+		ExtraChannels: h.extraChannels.Load(), TextMessages: h.textMessages.Load(),
 		Refused: map[string]uint64{}, Dropped: map[string]uint64{}}
 	for k, v := range h.refused {
 		st.Refused[k] = v
@@ -211,11 +221,15 @@ func (h *Hub) WriteTo(p []byte, addr net.Addr) (int, error) {
 		h.bufferDrops.Add(1)
 		return len(p), nil
 	}
-	if !pr.joined.Load() && !transport.IsHandshake(p) && pr.joined.CompareAndSwap(false, true) {
-		h.joined.Add(1)
-		h.log.Info("browser joined over webrtc", "peer", a.String(), "from", pr.from.String(), "ice", pr.remoteCandidate())
+	now := time.Now().UnixNano()
+	if !transport.IsHandshake(p) {
+		pr.lastGame.Store(now)
+		if !pr.joined.Load() && pr.joined.CompareAndSwap(false, true) {
+			h.joined.Add(1)
+			h.log.Info("browser joined over webrtc", "peer", a.String(), "from", pr.from.String(), "ice", pr.remoteCandidate())
+		}
 	}
-	pr.lastSeen.Store(time.Now().UnixNano())
+	pr.lastSeen.Store(now)
 	if err := pr.dc.Send(p); err != nil {
 		return len(p), nil // the channel is closing: the peer is dropped shortly
 	}

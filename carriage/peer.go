@@ -19,9 +19,22 @@ type peer struct {
 	pc       *webrtc.PeerConnection
 	dc       *webrtc.DataChannel // set when the browser's channel arrives; read only once open
 	offered  time.Time
+	channel  bool         // a data channel has arrived: any further one is closed (under the Hub's lock)
 	open     atomic.Bool  // the data channel is open
 	joined   atomic.Bool  // the game sent it a datagram past the connect handshake
+	lastGame atomic.Int64 // Unix ns of the last datagram past the handshake sent to it, or of its offer
 	lastSeen atomic.Int64 // Unix ns of the last datagram either way
+}
+
+// playingWithin is how recently the game must have sent a peer a datagram past the connect
+// handshake for the peer to count as playing: a player in a room is sent a snapshot every
+// tick (50 ms), so 20 ticks without one mean it is not in the game.
+const playingWithin = time.Second
+
+// playing reports whether, at now, the game is sending pr its datagrams: a peer that is not
+// playing may lose its slot to a newcomer (Hub.admit).
+func (pr *peer) playing(now time.Time) bool {
+	return pr.joined.Load() && now.Sub(time.Unix(0, pr.lastGame.Load())) <= playingWithin
 }
 
 // remoteCandidate returns the browser's address on the ICE pair in use ("ip:port"), or ""
@@ -38,19 +51,42 @@ func (pr *peer) remoteCandidate() string {
 	return net.JoinHostPort(pair.Remote.Address, strconv.Itoa(int(pair.Remote.Port)))
 }
 
-// Reasons a peer is dropped, as HubStats.Dropped and the log name them.
+// Reasons a peer is dropped, as HubStats.Dropped and the metrics name them; dropText says
+// each in the log.
 const (
-	dropNeverOpened = "data channel never opened"
-	dropNeverJoined = "never completed the connect handshake"
-	dropIdle        = "silent"
-	dropFailed      = "peer connection failed or closed"
-	dropBadChannel  = "opened a data channel other than an unordered, unreliable " + Label
+	dropNeverOpened = "never_opened"
+	dropNeverJoined = "never_joined"
+	dropLeftGame    = "left_game"
+	dropIdle        = "idle"
+	dropFailed      = "failed"
+	dropBadChannel  = "bad_channel"
+	dropEvicted     = "evicted"
 )
+
+var dropText = map[string]string{
+	dropNeverOpened: "data channel never opened",
+	dropNeverJoined: "never completed the connect handshake",
+	dropLeftGame:    "the game has sent it nothing for a while (the player left or was dropped)",
+	dropIdle:        "silent",
+	dropFailed:      "peer connection failed or closed",
+	dropBadChannel:  "opened a data channel other than an unordered, unreliable " + Label,
+	dropEvicted:     "not playing, and its address held the most such peers when the table was full",
+}
 
 // watch wires pr's peer connection to the Hub: its data channel's datagrams go to the
 // inbox, and a failed or closed connection drops it.
 func (h *Hub) watch(pr *peer) {
 	pr.pc.OnDataChannel(func(dc *webrtc.DataChannel) {
+		h.mu.Lock()
+		first := !pr.channel
+		pr.channel = true
+		h.mu.Unlock()
+		if !first { // the peer's one channel is its first: a second, of any label, is closed
+			h.extraChannels.Add(1)
+			h.log.Info("browser's extra data channel closed", "peer", pr.addr.String(), "from", pr.from.String(), "label", dc.Label())
+			dc.Close()
+			return
+		}
 		if dc.Label() != Label || dc.Ordered() || dc.MaxRetransmits() == nil || *dc.MaxRetransmits() != 0 {
 			h.drop(pr, dropBadChannel)
 			return
@@ -63,6 +99,10 @@ func (h *Hub) watch(pr *peer) {
 			pr.open.Store(true)
 		})
 		dc.OnMessage(func(m webrtc.DataChannelMessage) {
+			if m.IsString { // a datagram is binary: text is no datagram of the game's
+				h.textMessages.Add(1)
+				return
+			}
 			pr.lastSeen.Store(time.Now().UnixNano())
 			h.in.put(m.Data, pr.addr)
 		})
@@ -78,14 +118,18 @@ func (h *Hub) watch(pr *peer) {
 // drop closes pr's peer connection and forgets it, counting why (once).
 func (h *Hub) drop(pr *peer, why string) {
 	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.forget(pr, why)
+}
+
+// forget is drop for a caller that holds h.mu.
+func (h *Hub) forget(pr *peer, why string) {
 	if h.peers[pr.addr] != pr {
-		h.mu.Unlock()
 		return
 	}
 	delete(h.peers, pr.addr)
 	h.dropped[why]++
-	h.mu.Unlock()
-	h.log.Info("browser dropped", "peer", pr.addr.String(), "from", pr.from.String(), "reason", why)
+	h.log.Info("browser dropped", "peer", pr.addr.String(), "from", pr.from.String(), "reason", dropText[why])
 	go pr.pc.Close() // Close waits for pion's goroutines, some of which may be calling us
 }
 
@@ -104,8 +148,9 @@ func (h *Hub) sweepEvery(period time.Duration) {
 	}
 }
 
-// sweep drops the peers that, at now, are past OpenTimeout unopened, past JoinTimeout
-// unadmitted, or silent past IdleTimeout.
+// sweep drops the peers that, at now, are past OpenTimeout unopened, have been sent nothing
+// past the connect handshake for JoinTimeout (since their offer, or since the game last sent
+// them a datagram), or are silent past IdleTimeout.
 func (h *Hub) sweep(now time.Time) {
 	type verdict struct {
 		pr  *peer
@@ -114,12 +159,15 @@ func (h *Hub) sweep(now time.Time) {
 	var out []verdict
 	h.mu.Lock()
 	for _, pr := range h.peers {
-		age := now.Sub(pr.offered)
 		switch {
-		case !pr.open.Load() && age > h.cfg.OpenTimeout:
+		case !pr.open.Load() && now.Sub(pr.offered) > h.cfg.OpenTimeout:
 			out = append(out, verdict{pr, dropNeverOpened})
-		case !pr.joined.Load() && age > h.cfg.JoinTimeout:
-			out = append(out, verdict{pr, dropNeverJoined})
+		case now.Sub(time.Unix(0, pr.lastGame.Load())) > h.cfg.JoinTimeout:
+			why := dropNeverJoined
+			if pr.joined.Load() {
+				why = dropLeftGame
+			}
+			out = append(out, verdict{pr, why})
 		case now.Sub(time.Unix(0, pr.lastSeen.Load())) > h.cfg.IdleTimeout:
 			out = append(out, verdict{pr, dropIdle})
 		}

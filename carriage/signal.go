@@ -19,16 +19,27 @@ import (
 	"github.com/pion/webrtc/v4"
 )
 
-// Reasons an offer is refused, as HubStats.Refused names them.
+// Reasons an offer is refused, as HubStats.Refused and the metrics name them; refusalText
+// says each to the browser and in the log.
 const (
-	refuseMethod    = "not a POST"
-	refuseRate      = "too many offers from this address"
-	refuseSize      = "offer too large"
-	refuseMalformed = "malformed offer"
-	refuseAddrFull  = "too many peers from this address"
-	refuseFull      = "server full"
-	refuseClosed    = "shutting down"
+	refuseMethod    = "method"
+	refuseRate      = "rate"
+	refuseSize      = "size"
+	refuseMalformed = "malformed"
+	refuseAddrFull  = "address_full"
+	refuseFull      = "full"
+	refuseClosed    = "stopping"
 )
+
+var refusalText = map[string]string{
+	refuseMethod:    "not a POST",
+	refuseRate:      "too many offers from this address",
+	refuseSize:      "offer too large",
+	refuseMalformed: "malformed offer",
+	refuseAddrFull:  "too many peers from this address",
+	refuseFull:      "server full",
+	refuseClosed:    "shutting down",
+}
 
 // answerTimeout bounds the work for one answer: gathering on the mux is immediate.
 const answerTimeout = 5 * time.Second
@@ -41,6 +52,15 @@ func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", http.MethodPost)
 		h.refuse(w, http.StatusMethodNotAllowed, refuseMethod, "post a JSON offer here")
+		return
+	}
+	if h.stopping() {
+		h.refuse(w, http.StatusServiceUnavailable, refuseClosed, "the server is draining or stopping")
+		return
+	}
+	if r.ContentLength > MaxOfferBytes { // said before a byte of it is read
+		w.Header().Set("Connection", "close")
+		h.refuse(w, http.StatusRequestEntityTooLarge, refuseSize, fmt.Sprintf("at most %d bytes", MaxOfferBytes))
 		return
 	}
 	host := hostOf(remoteIP(r))
@@ -94,7 +114,7 @@ func (h *Hub) refuse(w http.ResponseWriter, status int, why, detail string) {
 	h.mu.Lock()
 	h.refused[why]++
 	h.mu.Unlock()
-	msg := why
+	msg := refusalText[why]
 	if detail != "" {
 		msg += ": " + detail
 	}
@@ -169,15 +189,22 @@ func keepCandidates(sdp string, allow func(netip.Addr) bool) string {
 	return strings.Join(kept, "")
 }
 
+// stopping reports whether offers are refused because the Hub closed or its server drains.
+func (h *Hub) stopping() bool {
+	h.mu.Lock()
+	closed := h.closed
+	h.mu.Unlock()
+	return closed || (h.cfg.Stopping != nil && h.cfg.Stopping())
+}
+
 // admit reserves a peer for host, or says why not (the status and reason to refuse with).
+// When every slot is taken it makes room by evicting a peer that is not playing (evictee).
 func (h *Hub) admit(host netip.Addr) (*peer, int, string) {
+	now := time.Now()
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.closed {
 		return nil, http.StatusServiceUnavailable, refuseClosed
-	}
-	if len(h.peers) >= h.cfg.MaxPeers {
-		return nil, http.StatusServiceUnavailable, refuseFull
 	}
 	from := 0
 	for _, pr := range h.peers {
@@ -188,16 +215,52 @@ func (h *Hub) admit(host netip.Addr) (*peer, int, string) {
 	if from >= h.cfg.MaxPeersPerAddress {
 		return nil, http.StatusTooManyRequests, refuseAddrFull
 	}
+	if len(h.peers) >= h.cfg.MaxPeers {
+		victim := h.evictee(host, now)
+		if victim == nil {
+			return nil, http.StatusServiceUnavailable, refuseFull
+		}
+		h.forget(victim, dropEvicted)
+	}
 	pc, err := h.api.NewPeerConnection(webrtc.Configuration{})
 	if err != nil {
 		return nil, http.StatusServiceUnavailable, refuseFull
 	}
-	now := time.Now()
 	pr := &peer{addr: newPeerAddr(host, h.serial.Add(1)), from: host, pc: pc, offered: now}
 	pr.lastSeen.Store(now.UnixNano())
+	pr.lastGame.Store(now.UnixNano())
 	h.peers[pr.addr] = pr
 	h.watch(pr)
 	return pr, 0, ""
+}
+
+// evictee returns the peer whose slot a newcomer from host takes when the table is full, or
+// nil: of the address holding the most peers that are not playing, its oldest such peer, if
+// that address holds at least two more of them than host does. So a few addresses cannot
+// keep a browser out with peers that never join (or that left the game), while two
+// newcomers never take turns evicting each other. The caller holds h.mu.
+func (h *Hub) evictee(host netip.Addr, now time.Time) *peer {
+	idle := map[netip.Addr]int{}
+	oldest := map[netip.Addr]*peer{}
+	for _, pr := range h.peers {
+		if pr.playing(now) {
+			continue
+		}
+		idle[pr.from]++
+		if o := oldest[pr.from]; o == nil || pr.offered.Before(o.offered) {
+			oldest[pr.from] = pr
+		}
+	}
+	var heaviest netip.Addr
+	for a, n := range idle {
+		if n > idle[heaviest] || (n == idle[heaviest] && oldest[a].offered.Before(oldest[heaviest].offered)) {
+			heaviest = a
+		}
+	}
+	if idle[heaviest] < idle[host]+2 {
+		return nil
+	}
+	return oldest[heaviest]
 }
 
 // answer sets offer on pr's peer connection and returns the answer with its candidates.

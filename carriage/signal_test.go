@@ -134,8 +134,8 @@ func TestOffer_FloodFromOneAddress(t *testing.T) {
 		}
 	}
 	status, retry, body := post(t, th.url, offerSDP(t))
-	if status != http.StatusTooManyRequests || retry == "" || !strings.Contains(body, refuseRate) {
-		t.Errorf("offer 4 = %d (Retry-After %q) %q, want 429 with Retry-After and %q", status, retry, body, refuseRate)
+	if status != http.StatusTooManyRequests || retry == "" || !strings.Contains(body, refusalText[refuseRate]) {
+		t.Errorf("offer 4 = %d (Retry-After %q) %q, want 429 with Retry-After and %q", status, retry, body, refusalText[refuseRate])
 	}
 
 	cfg = DefaultHubConfig()
@@ -147,8 +147,8 @@ func TestOffer_FloodFromOneAddress(t *testing.T) {
 		}
 	}
 	status, _, body = post(t, th.url, offerSDP(t))
-	if status != http.StatusTooManyRequests || !strings.Contains(body, refuseAddrFull) {
-		t.Errorf("a third peer from one address = %d %q, want 429 and %q", status, body, refuseAddrFull)
+	if status != http.StatusTooManyRequests || !strings.Contains(body, refusalText[refuseAddrFull]) {
+		t.Errorf("a third peer from one address = %d %q, want 429 and %q", status, body, refusalText[refuseAddrFull])
 	}
 	if st := th.Stats(); st.Refused[refuseAddrFull] != 1 || st.Peers != 2 {
 		t.Errorf("Stats = %+v, want 1 refused for too many peers and 2 open", st)
