@@ -63,6 +63,9 @@ const (
 	dropEvicted     = "evicted"
 )
 
+// DropReasons lists every reason HubStats.Dropped counts, in the metrics' order.
+var DropReasons = []string{dropBadChannel, dropEvicted, dropFailed, dropIdle, dropLeftGame, dropNeverJoined, dropNeverOpened}
+
 var dropText = map[string]string{
 	dropNeverOpened: "data channel never opened",
 	dropNeverJoined: "never completed the connect handshake",

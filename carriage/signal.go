@@ -31,6 +31,9 @@ const (
 	refuseClosed    = "stopping"
 )
 
+// RefusalReasons lists every reason HubStats.Refused counts, in the metrics' order.
+var RefusalReasons = []string{refuseAddrFull, refuseFull, refuseMalformed, refuseMethod, refuseRate, refuseSize, refuseClosed}
+
 var refusalText = map[string]string{
 	refuseMethod:    "not a POST",
 	refuseRate:      "too many offers from this address",

@@ -32,6 +32,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"tanknet/agones"
 	"tanknet/carriage"
 	"tanknet/internal/cliflag"
@@ -174,6 +176,15 @@ func run(ctx context.Context, cfg Config, signals <-chan os.Signal) error {
 	drainNow := make(chan struct{})
 	var drainOnce sync.Once
 	askDrain := func() { drainOnce.Do(func() { close(drainNow) }) }
+	var door *web // the browsers' way in, with -web
+	var extra []prometheus.Collector
+	if cfg.Web.Addr != "" {
+		if door, err = startWeb(cfg.Web, cfg.Server.Logger, srv.Draining); err != nil {
+			return err
+		}
+		defer door.stop()
+		extra = append(extra, newHubCollector(door.hub.Stats))
+	}
 	if cfg.Metrics != "" {
 		ln, err := metrics.Listen(cfg.Metrics)
 		if err != nil {
@@ -182,7 +193,7 @@ func run(ctx context.Context, cfg Config, signals <-chan os.Signal) error {
 		cfg.Server.Logger.Info("serving metrics", "url", "http://"+ln.Addr().String()+"/metrics")
 		mctx, stopMetrics := context.WithCancel(ctx)
 		served := make(chan error, 1)
-		go func() { served <- metrics.Serve(mctx, ln, srv.Stats, askDrain) }()
+		go func() { served <- metrics.Serve(mctx, ln, srv.Stats, askDrain, extra...) }()
 		defer func() {
 			stopMetrics()
 			if err := <-served; err != nil {
@@ -191,20 +202,14 @@ func run(ctx context.Context, cfg Config, signals <-chan os.Signal) error {
 		}()
 	}
 	pc, err := net.ListenPacket("udp", cfg.Server.Addr)
-	transport.TuneSocket(pc)
 	if err != nil {
 		return fmt.Errorf("listen %s: %w", cfg.Server.Addr, err)
 	}
-	if cfg.Web.Addr != "" {
+	transport.TuneSocket(pc)
+	if door != nil {
 		// Browsers' datagrams join the socket's under the game, each browser at an address
 		// of its own: the same gate, rooms and limits serve both.
-		w, err := startWeb(cfg.Web, cfg.Server.Logger)
-		if err != nil {
-			pc.Close()
-			return err
-		}
-		defer w.stop()
-		pc = carriage.Merge(pc, w.hub)
+		pc = carriage.Merge(pc, door.hub)
 	}
 	if path != (linksim.Path{}) {
 		// Under the server's own socket what it writes goes down to the clients and what it

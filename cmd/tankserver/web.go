@@ -85,8 +85,9 @@ type web struct {
 }
 
 // startWeb listens for the page and offers on cfg.Addr and for peer connections on the ICE
-// port, and serves HTTP until stop. The Hub it returns belongs under the game (Merge).
-func startWeb(cfg WebConfig, log *slog.Logger) (*web, error) {
+// port, and serves HTTP until stop; while stopping says so, offers are refused. The Hub it
+// returns belongs under the game (Merge).
+func startWeb(cfg WebConfig, log *slog.Logger, stopping func() bool) (*web, error) {
 	iceAddr, err := cfg.iceAddr()
 	if err != nil {
 		return nil, err
@@ -98,6 +99,7 @@ func startWeb(cfg WebConfig, log *slog.Logger) (*web, error) {
 	transport.TuneSocket(udp) // every browser's traffic crosses this one socket
 	hcfg := cfg.Hub
 	hcfg.Logger = log
+	hcfg.Stopping = stopping // offers get 503 from the moment a drain starts
 	if cfg.PublicIP != "" {
 		hcfg.PublicIPs = []string{cfg.PublicIP}
 	}
@@ -127,15 +129,16 @@ func startWeb(cfg WebConfig, log *slog.Logger) (*web, error) {
 	return w, nil
 }
 
-// stop closes the HTTP server (the Hub closes with the game's socket) and logs what the
-// browsers did.
+// stop closes the HTTP server and the Hub (which the game's socket closed already, unless
+// the game never started) and logs what the browsers did.
 func (w *web) stop() error {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	w.http.Shutdown(ctx)
+	w.hub.Close()
 	st := w.hub.Stats()
 	w.log.Info("browsers", "offers_answered", st.Offers, "joined", st.Joined, "refused", st.Refused, "dropped", st.Dropped,
-		"queue_drops", st.QueueDrops, "buffer_drops", st.BufferDrops)
+		"queue_drops", st.QueueDrops, "buffer_drops", st.BufferDrops, "extra_channels", st.ExtraChannels, "text_messages", st.TextMessages)
 	if err := <-w.served; !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}

@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -24,6 +25,13 @@ import (
 // from a folder holding index.html; it returns the page's URL, the game's UDP address and
 // the log.
 func startWebGame(t *testing.T, ctx context.Context) (pageURL, addr string, logs *serverLog) {
+	t.Helper()
+	return startWebGameWith(t, ctx, nil, nil)
+}
+
+// startWebGameWith is startWebGame with the Config changed by change (when not nil) and the
+// signals given to run.
+func startWebGameWith(t *testing.T, ctx context.Context, change func(*Config), signals <-chan os.Signal) (pageURL, addr string, logs *serverLog) {
 	t.Helper()
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "index.html"), []byte("<title>tanknet</title>"), 0o644); err != nil {
@@ -37,8 +45,11 @@ func startWebGame(t *testing.T, ctx context.Context) (pageURL, addr string, logs
 	cfg.Server.Logger = slog.New(slog.NewTextHandler(logs, nil))
 	cfg.Web.Addr, cfg.Web.Dir = "127.0.0.1:0", dir
 	cfg.Web.Hub.AllowCandidate = carriage.IsLoopback // pair with loopback candidates only
+	if change != nil {
+		change(&cfg)
+	}
 	done := make(chan error, 1)
-	go func() { done <- run(ctx, cfg, nil) }()
+	go func() { done <- run(ctx, cfg, signals) }()
 	t.Cleanup(func() {
 		if err := runResult(t, done, "tankserver -web"); err != nil {
 			t.Errorf("run: %v", err)
@@ -190,4 +201,68 @@ func TestWeb_ServesTheWasmCompressed(t *testing.T) {
 	if resp.StatusCode != http.StatusNotFound || !strings.Contains(string(body), "make web") {
 		t.Errorf("a missing page folder: %s %q, want 404 and how to build it", resp.Status, body)
 	}
+}
+
+// TestWeb_DoorMetricsAndDrain: with -web and -metrics, /metrics carries the browsers'
+// door's counters (tanknet_web_*, every reason at 0 from the start); from the moment a drain
+// starts an offer gets 503, counted as refused while stopping.
+func TestWeb_DoorMetricsAndDrain(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	sigs := make(chan os.Signal, 2)
+	page, _, logs := startWebGameWith(t, ctx, func(c *Config) {
+		c.Metrics = "127.0.0.1:0"
+		c.Drain = time.Minute
+	}, sigs)
+	logs.waitFor(t, "serving metrics")
+	m := regexp.MustCompile(`url=http://(127\.0\.0\.1:[0-9]+)/metrics`).FindStringSubmatch(logs.String())
+	if m == nil {
+		t.Fatalf("no metrics url in the log:\n%s", logs.String())
+	}
+	metricsAddr := m[1]
+	offerURL := strings.TrimSuffix(page, "/") + carriage.OfferPath
+	scrape := func() string {
+		resp, err := http.Get("http://" + metricsAddr + "/metrics")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return string(b)
+	}
+	got := scrape()
+	for _, want := range []string{
+		"tanknet_web_peers 0", "tanknet_web_offers_answered_total 0", `tanknet_web_offers_refused_total{reason="stopping"} 0`,
+		`tanknet_web_peers_dropped_total{reason="evicted"} 0`, `tanknet_web_peers_dropped_total{reason="left_game"} 0`,
+		"tanknet_web_extra_channels_total 0", "tanknet_web_text_messages_total 0",
+	} {
+		if !strings.Contains(got, want+"\n") {
+			t.Errorf("/metrics lacks %q", want)
+		}
+	}
+	sigs <- syscall.SIGTERM
+	logs.waitFor(t, "draining before stopping")
+	resp, err := http.Post(offerURL, "application/json", strings.NewReader(`{"type":"offer","sdp":""}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusServiceUnavailable {
+		t.Errorf("an offer during the drain = %s %q, want 503", resp.Status, body)
+	}
+	if got := scrape(); !strings.Contains(got, `tanknet_web_offers_refused_total{reason="stopping"} 1`+"\n") {
+		t.Errorf("/metrics does not count the offer refused while stopping:\n%s", grepLines(got, "tanknet_web_"))
+	}
+}
+
+// grepLines returns the lines of s that contain sub.
+func grepLines(s, sub string) string {
+	var out []string
+	for _, line := range strings.Split(s, "\n") {
+		if strings.Contains(line, sub) {
+			out = append(out, line)
+		}
+	}
+	return strings.Join(out, "\n")
 }

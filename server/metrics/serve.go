@@ -17,10 +17,11 @@ import (
 )
 
 // Handler returns the HTTP handler for /metrics and /debug/pprof/, reading stats at every
-// scrape. stats is usually a running server's Stats method. With drain set it also answers
-// POST /drain by calling it: an operator's (or a script's) way to start the same drain a
-// SIGTERM starts.
-func Handler(stats func() server.Stats, drain func()) http.Handler {
+// scrape. stats is usually a running server's Stats method; extra collectors (tankserver's
+// browser door, with -web) join the same registry. With drain set it also answers POST
+// /drain by calling it: an operator's (or a script's) way to start the same drain a SIGTERM
+// starts.
+func Handler(stats func() server.Stats, drain func(), extra ...prometheus.Collector) http.Handler {
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(
 		newCollector(stats),
@@ -28,6 +29,7 @@ func Handler(stats func() server.Stats, drain func()) http.Handler {
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		collectors.NewGoCollector(),
 	)
+	reg.MustRegister(extra...)
 	mux := http.NewServeMux()
 	mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
 	mux.HandleFunc("/debug/pprof/", pprof.Index) // also serves heap, goroutine, allocs, ...
@@ -69,10 +71,10 @@ func Listen(addr string) (net.Listener, error) {
 // profile in progress is cut short.
 const shutdownTimeout = 2 * time.Second
 
-// Serve answers Handler(stats, drain) on ln until ctx is done, then closes ln. It returns
-// nil after that shutdown and the error otherwise.
-func Serve(ctx context.Context, ln net.Listener, stats func() server.Stats, drain func()) error {
-	hs := &http.Server{Handler: Handler(stats, drain), ReadHeaderTimeout: 5 * time.Second}
+// Serve answers Handler(stats, drain, extra...) on ln until ctx is done, then closes ln. It
+// returns nil after that shutdown and the error otherwise.
+func Serve(ctx context.Context, ln net.Listener, stats func() server.Stats, drain func(), extra ...prometheus.Collector) error {
+	hs := &http.Server{Handler: Handler(stats, drain, extra...), ReadHeaderTimeout: 5 * time.Second}
 	done := make(chan error, 1)
 	go func() { done <- hs.Serve(ln) }()
 	select {
