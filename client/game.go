@@ -68,10 +68,12 @@ type Game struct {
 // prediction is our own tank: its prediction, the inputs sent, and the clock that keeps
 // them just in time for the server's input buffer.
 type prediction struct {
-	local    *netcode.Local         // nil until the first snapshot that contains us
-	recent   []netcode.PendingInput // the newest inputs sent, for InputBatch (datagram lane)
-	batch    []netcode.PendingInput // scratch: the inputs of the next InputBatch
-	lastMove uint32                 // newest move tick sent
+	local  *netcode.Local         // nil until the first snapshot that contains us
+	recent []netcode.PendingInput // the newest inputs sent, for InputBatch (datagram lane)
+	batch  []netcode.PendingInput // scratch: the inputs of the next InputBatch
+	// pushAgainst is scratch: the other tanks our contact pushes answer (contact.go).
+	pushAgainst []netcode.Pose
+	lastMove    uint32 // newest move tick sent
 	// The server's input buffer (netcode.Dilation): the clock's rate, whether we asked for
 	// our inputs on arrival instead, and whether the server has been told.
 	dilation  *netcode.Dilation
@@ -212,8 +214,9 @@ func (g *Game) Update(now time.Time, in netcode.Input) error {
 	}
 	if g.local != nil {
 		sent := false
+		others := g.contactOthers()
 		for n := g.local.Advance(g.dilation.Stretch(frame)); n > 0; n-- {
-			p := g.local.Predict(in)
+			p := g.local.PredictAmong(in, others)
 			if err := g.link.Send(p); err != nil {
 				return err
 			}

@@ -208,3 +208,22 @@ func TestCorrectionConfigValidate(t *testing.T) {
 		})
 	}
 }
+
+// TestCorrection_AgreeingStatesLetItConverge: once a residual started a correction, states
+// whose replay agrees with the prediction leave it decaying as it was: it converges within
+// Duration however many of them arrive, and never escalates to a snap.
+func TestCorrection_AgreeingStatesLetItConverge(t *testing.T) {
+	l := newLocal(t, openArena(), Pose{10, 10, 0})
+	l.Reconcile(State{Tick: 1, Pose: Pose{10.3, 10, 0}}) // a residual of 0.3: a correction starts
+	for tick := uint32(2); tick < 40; tick++ {           // two seconds of states that agree
+		l.Advance(StepInterval)
+		l.Reconcile(State{Tick: tick, Pose: Pose{10.3, 10, 0}})
+	}
+	c := l.Counters()
+	if l.Correcting() || c.CorrectionsStarted != 1 || c.CorrectionsConverged != 1 || c.CorrectionsFolded != 0 || c.Snaps != 0 {
+		t.Errorf("Counters() = %+v (correcting %v), want one correction, converged, never folded or snapped", c, l.Correcting())
+	}
+	if got := l.Visible(); got != (Pose{10.3, 10, 0}) {
+		t.Errorf("Visible() = %v, want the server's pose", got)
+	}
+}

@@ -6,6 +6,7 @@ import "time"
 // measurement report. Counts only grow; Pending is the current depth.
 type LocalCounters struct {
 	Steps        int // prediction steps run by Predict
+	Pushes       int // prediction steps whose input carried a contact push (ContactPredicted)
 	DroppedSteps int // due steps the clock's catch-up cap discarded
 
 	Reconciliations  int // accepted own states
@@ -17,7 +18,7 @@ type LocalCounters struct {
 
 	// Residual is how far the prediction for the newest pending tick moved when a state was
 	// reconciled: position in units, heading in radians (absolute, shortest arc). With no
-	// tank contact it is exactly zero every time.
+	// contact resolved by the server (contact off or predicted) it is exactly zero every time.
 	LastResidual, MaxResidual           float64
 	LastResidualAngle, MaxResidualAngle float64
 	NonZeroResiduals                    int // reconciliations with any residual at all

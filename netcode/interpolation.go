@@ -205,6 +205,15 @@ func (ip *Interpolator) Newest() (State, bool) {
 	return ip.newest, ip.counters.Samples > 0
 }
 
+// Previous returns the state pushed just before the newest one while it is still buffered,
+// and false when there is none. Its Ack is 0: the buffer keeps ticks and poses.
+func (ip *Interpolator) Previous() (State, bool) {
+	if n := len(ip.buf); n >= 2 && ip.buf[n-1].tick == ip.newest.Tick {
+		return State{Tick: ip.buf[n-2].tick, Pose: ip.buf[n-2].pose}, true
+	}
+	return State{}, false
+}
+
 // Delay returns the render delay: on the receive timeline the configured Delay; on the
 // server timeline how far the render clock is behind the estimated server time of the
 // fastest arrivals (so one-way latency comes on top of it in both cases).

@@ -141,18 +141,32 @@ func (l *Local) Advance(frame time.Duration) int {
 // Predict runs one StepInterval prediction step with in (clamped to [-1, 1]) through
 // Simulate, exactly as the server and Reconcile's replay will, records it as pending under
 // the next move tick, and returns it for the caller to send as a MoveInput.
-func (l *Local) Predict(in Input) PendingInput {
+func (l *Local) Predict(in Input) PendingInput { return l.PredictAmong(in, nil) }
+
+// PredictAmong is Predict for a server whose contact is predicted (ContactPredicted): the
+// step ends with the push (ContactPush) that gets the tank out of the tanks at others, the
+// newest states of the other tanks the client was sent; the push is part of the input
+// returned, so the server applies exactly what was predicted. With prediction disabled no
+// push is claimed: there is no predicted pose to push.
+func (l *Local) PredictAmong(in Input, others []Pose) PendingInput {
 	l.lastTick = max(l.lastTick, l.baseline.Ack) + 1
 	p := PendingInput{Tick: l.lastTick, Input: in.Clamp(), Duration: StepInterval}
 	if l.pending.Len() >= l.cfg.MaxPending {
 		l.counters.PendingDropped += l.pending.Ack(l.pending.steps[0].Tick)
 	}
-	l.pending.Add(p)
 	l.prev = l.cur
 	l.prevIn, l.curIn = l.curIn, p.Input
 	if !l.cfg.DisablePrediction {
-		l.cur = Simulate(l.arena, l.cur, p.Input, p.Duration)
+		moved := Simulate(l.arena, l.cur, p.Input, p.Duration)
+		if len(others) > 0 {
+			p.Push = ContactPush(l.arena, moved, others, p.Duration)
+			if !p.Push.IsZero() {
+				l.counters.Pushes++
+			}
+		}
+		l.cur = ApplyPush(l.arena, moved, p.Push)
 	}
+	l.pending.Add(p)
 	l.counters.Steps++
 	return p
 }
@@ -181,6 +195,18 @@ func (l *Local) Reconcile(s State) bool {
 		}
 	}
 	l.recordResidual(l.cur, rebuilt)
+	if rebuilt == l.cur {
+		// The prediction was right: the visible pose stays where it is, and a correction
+		// still running goes on decaying as it was (folding it would start its decay over,
+		// and a tank corrected once would never converge while states keep agreeing), unless
+		// what is left of it is too small to draw.
+		l.target = rebuilt
+		cfg := &l.cfg.Correction
+		if dx, dy, dh := l.correction.offset(cfg, l.now); math.Hypot(dx, dy) <= cfg.Epsilon && math.Abs(dh) <= cfg.Epsilon {
+			l.correction.apply(cfg, l.now, dx, dy, dh, &l.counters)
+		}
+		return true
+	}
 
 	// Carry the render interpolation over: the previous step moves with the newest one.
 	dx, dy, dh := rebuilt.X-l.cur.X, rebuilt.Y-l.cur.Y, l.cur.AngleTo(rebuilt)

@@ -3,11 +3,18 @@ package netcode
 import "time"
 
 // PendingInput is one prediction step the client has simulated and sent but the server has
-// not yet acknowledged: the MoveInput's tick, input and duration.
+// not yet acknowledged: the MoveInput's tick, input, duration and contact push.
 type PendingInput struct {
 	Tick     uint32
 	Input    Input
 	Duration time.Duration
+	Push     Push // applied after the movement (ApplyPush); zero unless contact is predicted
+}
+
+// Apply returns p after s: the input simulated for its duration, then its push. The server
+// applies a MoveInput this way and clients predict and replay it this way.
+func (s PendingInput) Apply(a *Arena, p Pose) Pose {
+	return ApplyPush(a, Simulate(a, p, s.Input, s.Duration), s.Push)
 }
 
 // Pending is the ordered list of unacknowledged inputs. Inputs leave it only through Ack;
@@ -59,7 +66,7 @@ func (p *Pending) Last() (PendingInput, bool) {
 // empty and does not modify steps.
 func Replay(a *Arena, base Pose, steps []PendingInput) Pose {
 	for _, s := range steps {
-		base = Simulate(a, base, s.Input, s.Duration)
+		base = s.Apply(a, base)
 	}
 	return base
 }

@@ -18,8 +18,11 @@ type Rules struct {
 	RespawnDelay    time.Duration // how long a destroyed tank stays down
 	SpawnProtection time.Duration // after a respawn, hits do no damage for this long
 	// RewindWindow is the furthest back lag compensation reaches: a shot whose view is older
-	// than this, measured from the server tick that judges it, is refused.
+	// than this, measured from the server tick that judges it, is refused. It also bounds the
+	// states of other tanks a contact push may answer (see PushAllowance).
 	RewindWindow time.Duration
+	// Contact says who pushes apart tanks that overlap.
+	Contact ContactMode
 }
 
 // DefaultRules returns the rules tanknet servers use unless configured otherwise.
@@ -35,6 +38,9 @@ func DefaultRules() Rules {
 		// of interpolation plus one KCP retransmission of the shot; older views are more
 		// likely a lie than a network.
 		RewindWindow: time.Second,
+		// Clients push their own tanks apart as part of their inputs: contact then costs
+		// prediction nothing, at the price of tanks overlapping a little while they push.
+		Contact: ContactPredicted,
 	}
 }
 
@@ -57,6 +63,8 @@ func (r Rules) Validate() error {
 		return fmt.Errorf("netcode: max health %d and damage %d must be positive", r.MaxHealth, r.Damage)
 	case r.RewindWindow > time.Minute:
 		return fmt.Errorf("netcode: rewind window %v is over a minute", r.RewindWindow)
+	case r.Contact > ContactPredicted:
+		return fmt.Errorf("netcode: contact mode %d is not one of off, server and predicted", r.Contact)
 	}
 	return nil
 }

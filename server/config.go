@@ -18,9 +18,6 @@ type Config struct {
 	Addr string
 	// MaxPlayers is how many players may be in the game at once; one more is rejected.
 	MaxPlayers int
-	// Contact turns tank-vs-tank collision on. Off, tanks pass through each other and a
-	// client's prediction of its own tank is always exact.
-	Contact bool
 	// Lane is how snapshots travel: chunk datagrams (the default) or the reliable stream as
 	// in protocol version 1. Sent to every client in Welcome.
 	Lane wire.Lane
@@ -119,8 +116,7 @@ func (c *Config) extraRooms() int {
 func DefaultConfig() Config {
 	return Config{
 		Addr:               ":7777",
-		MaxPlayers:         16,   // fills the default arena without making it a traffic jam
-		Contact:            true, // contact is what makes prediction miss, so show it by default
+		MaxPlayers:         16, // fills the default arena without making it a traffic jam
 		Arena:              netcode.DefaultArena(),
 		Rules:              netcode.DefaultRules(),
 		MaxInputDuration:   200 * time.Millisecond, // four steps: a client catching up a frame hitch

@@ -138,7 +138,7 @@ func FuzzWorld(f *testing.F) {
 	f.Add(append(fuzzStream(f, fHello("a"), fMove(1, 0, 1, 50)), 0xff, 0xff, 0xff))
 
 	f.Fuzz(func(t *testing.T, data []byte) {
-		w := newTestWorld(t, func(c *Config) { c.Contact, c.Lane = true, wire.LaneDatagram })
+		w := newTestWorld(t, func(c *Config) { c.Rules.Contact, c.Lane = netcode.ContactServer, wire.LaneDatagram })
 		fz := &fuzzWorld{t: t, w: w, peers: map[uint32]*fakePeer{}, acks: map[uint32]uint32{}, applied: map[uint32]uint32{}}
 		fr := transport.NewFrameReader(bytes.NewReader(data))
 		for n := 1; ; n++ {

@@ -121,7 +121,7 @@ type game struct {
 
 // worldConfig is what the world of a room needs of cfg.
 func (c *Config) worldConfig() world.Config {
-	return world.Config{Arena: c.Arena, Rules: c.Rules, Contact: c.Contact, MaxPlayers: c.MaxPlayers,
+	return world.Config{Arena: c.Arena, Rules: c.Rules, MaxPlayers: c.MaxPlayers,
 		Interest: c.viewRadius() > 0, InputOnArrival: c.InputOnArrival, InputLead: c.inputLead(),
 		MaxInputDuration: c.MaxInputDuration, TimeSlack: c.TimeSlack, MaxSimPerTick: c.MaxSimPerTick,
 		MaxSimPerSecond: c.MaxSimPerSecond}
@@ -301,9 +301,14 @@ func (g *game) count(c *world.Counts) {
 		n  uint64
 	}{{&s.applied, c.Applied}, {&s.deferred, c.Deferred}, {&s.clamped, c.Clamped}, {&s.staleInputs, c.Stale},
 		{&s.redundantInputs, c.Redundant}, {&s.gapInputs, c.Gaps}, {&s.earlyInputs, c.Early},
-		{&s.badDatagrams, c.BadCopies}, {&s.contacts, c.Contacts}, {&s.respawns, c.Respawns}} {
+		{&s.badDatagrams, c.BadCopies}, {&s.contacts, c.Contacts}, {&s.respawns, c.Respawns}, {&s.pushes, c.Pushes}} {
 		if f.n != 0 {
 			f.to.Add(f.n)
+		}
+	}
+	for r, n := range c.PushesRefused {
+		if n != 0 {
+			s.pushesRefused.addN(world.PushRefusal(r).Label(), n)
 		}
 	}
 }

@@ -13,7 +13,7 @@ import (
 // on: after every tick each stored pose is exactly the pose a client decodes from the
 // snapshot, so a client replaying from it starts where the server is.
 func TestWorld_StoresExactlyWhatItSends(t *testing.T) {
-	w := newTestWorld(t, func(c *Config) { c.Contact = true })
+	w := newTestWorld(t, func(c *Config) { c.Rules.Contact = netcode.ContactServer })
 	rng := rand.New(rand.NewPCG(9, 9))
 	var players []*player
 	var peers []*fakePeer

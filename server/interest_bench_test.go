@@ -35,7 +35,7 @@ func BenchmarkSnapshotWork(b *testing.B) {
 		for _, n := range []int{16, 64, 256} {
 			b.Run(fmt.Sprintf("%s/players=%d", mode.name, n), func(b *testing.B) {
 				cfg := DefaultConfig()
-				cfg.MaxPlayers, cfg.Contact, cfg.ViewRadius = n, false, mode.radius
+				cfg.MaxPlayers, cfg.Rules.Contact, cfg.ViewRadius = n, netcode.ContactOff, mode.radius
 				cfg.Logger = discardLogger()
 				side := math.Sqrt(float64(n) / 256) // of the large arena's sides
 				cfg.Arena = netcode.Arena{Width: 160 * side, Height: 100 * side, TankRadius: 0.6, Speed: 5, TurnRate: 2.5}

@@ -13,7 +13,7 @@ import (
 )
 
 // TickAllocs returns the heap allocations one server tick makes with players connected,
-// each sending one full-throttle input per tick: admit, simulate, contact (as cfg.Contact
+// each sending one full-throttle input per tick: admit, simulate, contact (as cfg.Rules.Contact
 // says) and one encoded snapshot. It steps a private game with sink peers that discard
 // everything they are sent, so no network code runs; cfg.MaxPlayers is raised to players.
 //

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"tanknet/wire"
+	"tanknet/world"
 )
 
 // Namespace prefixes the name of every metric the server exports.
@@ -60,6 +61,7 @@ var labelValues = map[string]func() []string{
 	"rejectCodes":  rejectLabels,
 	"dropKinds":    dropLabels,
 	"inputRules":   func() []string { return inputRules },
+	"pushRefusals": world.PushRefusalLabels,
 	"refusalNames": refusalLabels,
 }
 

@@ -104,7 +104,7 @@ func (s *Server) Serve(ctx context.Context, pc net.PacketConn) error {
 	beatDone := make(chan struct{})
 	defer close(beatDone)
 	go s.heart.run(beatDone)
-	s.log.Info("server listening", "addr", pc.LocalAddr().String(), "max_players", s.cfg.MaxPlayers, "max_rooms", s.cfg.MaxRooms, "contact", s.cfg.Contact, "lane", s.cfg.Lane.String())
+	s.log.Info("server listening", "addr", pc.LocalAddr().String(), "max_players", s.cfg.MaxPlayers, "max_rooms", s.cfg.MaxRooms, "contact", s.cfg.Rules.Contact.String(), "lane", s.cfg.Lane.String())
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
 	var conns sync.WaitGroup

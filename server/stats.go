@@ -35,6 +35,7 @@ type Stats struct {
 	InputsClamped  uint64 `metric:"inputs_clamped_total" counter:"clamped" help:"MoveInputs with turn or throttle outside [-1, 1], clamped."`
 	InputsDeferred uint64 `metric:"inputs_deferred_total" counter:"deferred" help:"Times a player's next input waited a tick for its time budget."`
 	Contacts       uint64 `metric:"contacts_total" counter:"contacts" help:"Tank pairs pushed apart by contact resolution."`
+	Pushes         uint64 `metric:"pushes_total" counter:"pushes" help:"Contact pushes of clients' MoveInputs applied (contact predicted)."`
 	BadFrames      uint64 `metric:"bad_frames_total" counter:"badFrames" help:"Undecodable or oversized frames and unknown message kinds received."`
 	Evicted        uint64 `metric:"handshakes_evicted_total" counter:"evicted" help:"Silent handshakes closed to make room for newer connections."`
 	Handshaking    int    `metric:"handshakes_in_progress,gauge" help:"Connections that have not finished their Hello."`
@@ -49,6 +50,9 @@ type Stats struct {
 	// InputsRefused counts the MoveInputs that got their client dropped, by the rule they
 	// broke: "not_finite", "duration", "too_far_ahead", "inbox_full".
 	InputsRefused map[string]uint64 `metric:"inputs_refused_total" label:"rule" values:"inputRules" counter:"inputsRefused" help:"MoveInputs that broke a rule and got their client dropped, by rule."`
+	// PushesRefused counts the contact pushes applied as zero, by world.PushRefusal's label:
+	// "not_predicted", "too_long", "no_contact".
+	PushesRefused map[string]uint64 `metric:"pushes_refused_total" label:"reason" values:"pushRefusals" counter:"pushesRefused" help:"Contact pushes of MoveInputs applied as zero because the rules did not allow them, by reason."`
 
 	// Traffic on the server's socket, as the server sends and receives it (above a link
 	// conditioner, if any): UDP payload bytes and datagrams.
@@ -102,10 +106,11 @@ type Stats struct {
 type counters struct {
 	ticks, joins, leaves                                                  atomic.Uint64
 	applied, staleInputs, clamped, deferred, contacts, badFrames, evicted atomic.Uint64
+	pushes                                                                atomic.Uint64
 	players                                                               atomic.Int64
 	statesMoving, statesIdle, stateBytesMoving, stateBytesIdle            atomic.Uint64
 
-	rejectsByCode, dropsByReason, inputsRefused                             tally
+	rejectsByCode, dropsByReason, inputsRefused, pushesRefused              tally
 	tickDuration                                                            tickHistogram
 	pingsIgnored                                                            atomic.Uint64
 	shots, hits, kills, respawns, firesDropped                              atomic.Uint64

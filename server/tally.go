@@ -18,12 +18,15 @@ type tally struct {
 	m  map[string]uint64
 }
 
-func (t *tally) add(label string) {
+func (t *tally) add(label string) { t.addN(label, 1) }
+
+// addN counts n events of label.
+func (t *tally) addN(label string, n uint64) {
 	t.mu.Lock()
 	if t.m == nil {
 		t.m = map[string]uint64{}
 	}
-	t.m[label]++
+	t.m[label] += n
 	t.mu.Unlock()
 }
 

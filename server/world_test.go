@@ -70,7 +70,7 @@ func decodeFrame(frame []byte) *tankv1.ServerMessage {
 func newTestWorld(t *testing.T, mutate func(*Config)) *game {
 	t.Helper()
 	cfg := DefaultConfig()
-	cfg.Contact = false
+	cfg.Rules.Contact = netcode.ContactOff
 	cfg.Lane = wire.LaneReliable // whole snapshot frames, which most tests read; chunks_test covers the other lane
 	if mutate != nil {
 		mutate(&cfg)
@@ -290,8 +290,9 @@ func TestWorld_SnapshotEncodedOnceForEveryone(t *testing.T) {
 }
 
 func TestWorld_Contact(t *testing.T) {
-	for _, contact := range []bool{true, false} {
-		w := newTestWorld(t, func(c *Config) { c.Contact = contact })
+	for _, mode := range []netcode.ContactMode{netcode.ContactServer, netcode.ContactOff, netcode.ContactPredicted} {
+		contact := mode == netcode.ContactServer // only the server's own contact moves tanks that send no push
+		w := newTestWorld(t, func(c *Config) { c.Rules.Contact = mode })
 		a, _ := mustJoin(t, w, 0, "a")
 		b, _ := mustJoin(t, w, 0, "b")
 		placeAt(w, a, netcode.Pose{X: 20, Y: 3})
@@ -302,7 +303,7 @@ func TestWorld_Contact(t *testing.T) {
 			t.Errorf("contact on: tanks %v apart, want at least %v", d, 2*w.cfg.Arena.TankRadius)
 		}
 		if !contact && d != 0.5 {
-			t.Errorf("contact off: tanks %v apart, want untouched 0.5", d)
+			t.Errorf("contact %v: tanks %v apart, want untouched 0.5", mode, d)
 		}
 	}
 }

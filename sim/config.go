@@ -37,9 +37,10 @@ type Config struct {
 	// Seed drives the bots' steering and each bot's link conditioner; bot i uses
 	// Seed*1000+i for both (separate random streams).
 	Seed uint64
-	// Contact turns tank-vs-tank collision on in the in-process server. Off, prediction is
-	// exact and residual_nonzero must be 0.
-	Contact bool
+	// Contact is how the in-process server has tanks that touch pushed apart: predicted by
+	// their clients (prediction stays exact: residual_nonzero 0), resolved by the server
+	// (corrections show), or off.
+	Contact netcode.ContactMode
 	// NoPartialStep draws each bot's own tank between its last two prediction steps instead
 	// of a partial step ahead (netcode.LocalConfig.PartialStep off), to measure what the
 	// partial step buys in input_to_visible_ms.
@@ -97,7 +98,7 @@ func DefaultConfig() Config {
 		Bots:     8, // half the default server's slots: busy, with room to move
 		Duration: 10 * time.Second,
 		Seed:     1,
-		Contact:  true, // contact is what makes prediction miss, so corrections show
+		Contact:  netcode.ContactPredicted, // the server's default
 		Net:      "broadband",
 		Interp:   interpReceive, // the client's default timeline
 		Arena:    "default",

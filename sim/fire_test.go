@@ -3,6 +3,8 @@ package sim
 import (
 	"testing"
 	"time"
+
+	"tanknet/netcode"
 )
 
 // TestRunFireAgrees is the lag compensation scenario end to end: three gunner bots on the
@@ -15,7 +17,7 @@ func TestRunFireAgrees(t *testing.T) {
 		t.Skip("plays for 3 s over loopback")
 	}
 	cfg := DefaultConfig()
-	cfg.Bots, cfg.Duration, cfg.Net, cfg.Contact, cfg.Fire = 3, 3*time.Second, "lan", false, true
+	cfg.Bots, cfg.Duration, cfg.Net, cfg.Contact, cfg.Fire = 3, 3*time.Second, "lan", netcode.ContactOff, true
 	r := runFor(t, cfg).Report
 	if !r.Fire || !r.LagComp {
 		t.Errorf("report fire %v lagcomp %v, want both true", r.Fire, r.LagComp)

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"tanknet/netcode"
 )
 
 // TestRunGroupsReportEachGroupApart: two bots on lan and one whose up-link is mobile-3g's
@@ -16,7 +18,7 @@ func TestRunGroupsReportEachGroupApart(t *testing.T) {
 		t.Skip("plays for 2 s over loopback")
 	}
 	cfg := DefaultConfig()
-	cfg.Bots, cfg.Duration, cfg.Contact = 3, 2*time.Second, false
+	cfg.Bots, cfg.Duration, cfg.Contact = 3, 2*time.Second, netcode.ContactOff
 	cfg.Groups = []Group{{Bots: 2, Net: "lan"}, {Bots: 1, Net: "up=mobile-3g,down=lan"}}
 	res := runFor(t, cfg)
 	r := res.Report

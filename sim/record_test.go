@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"tanknet/client"
+	"tanknet/netcode"
 )
 
 // TestRun_RecordsEveryBot: with RecordDir, each bot of a run leaves a client recording
@@ -17,7 +18,7 @@ import (
 // (so its replay does not say network conditioning was unavailable).
 func TestRun_RecordsEveryBot(t *testing.T) {
 	cfg := DefaultConfig()
-	cfg.Bots, cfg.Duration, cfg.Contact = 2, 1500*time.Millisecond, false
+	cfg.Bots, cfg.Duration, cfg.Contact = 2, 1500*time.Millisecond, netcode.ContactOff
 	cfg.RecordDir = filepath.Join(t.TempDir(), "recs") // created by Run
 	if _, err := Run(context.Background(), cfg, nil); err != nil {
 		t.Fatal(err)

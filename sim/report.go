@@ -22,7 +22,7 @@ type Report struct {
 	// Lane is where snapshots travelled: "datagram" or "reliable" (what the server's
 	// Welcome said).
 	Lane    string `json:"lane"`
-	Contact *bool  `json:"contact"` // null against an external server, which decides
+	Contact string `json:"contact"` // "predicted", "server" or "off"; "" against an external server, which decides
 	Seed    uint64 `json:"seed"`    // Config.Seed
 	Server  string `json:"server"`  // "in-process" or the -server address
 	// WindowSeconds is the measured span [from, to] in seconds since the run started:
@@ -222,7 +222,7 @@ func buildReport(d *runData) Report {
 	r := Report{
 		Bots: cfg.Bots, DurationSeconds: cfg.Duration.Seconds(),
 		Profile: d.spec.profile, Link: linkLabel(d.spec), Interp: d.spec.interp, Lane: d.spec.lane.String(),
-		Contact: ptr(cfg.Contact), Seed: cfg.Seed, Server: "in-process",
+		Contact: cfg.Contact.String(), Seed: cfg.Seed, Server: "in-process",
 		WindowSeconds: [2]float64{d.windowStart.Seconds(), d.windowEnd.Seconds()},
 		OneWayMillis:  millis(d.spec.cond.Inbound.Latency),
 		AllocsPerTick: d.allocsPerTick,
@@ -233,7 +233,7 @@ func buildReport(d *runData) Report {
 	}
 	if cfg.Server != "" {
 		r.Server = cfg.Server
-		r.Contact = nil
+		r.Contact = ""
 		r.Arena = ""
 	}
 	r.ServerCPUCores, r.BytesPerTank = cpu, perTank

@@ -18,8 +18,8 @@ func opt(format string, v *float64) string {
 // WriteText writes r for people: a summary, then one row per bot.
 func (r Report) WriteText(w io.Writer) error {
 	contact := "decided by the server"
-	if r.Contact != nil {
-		contact = fmt.Sprint(*r.Contact)
+	if r.Contact != "" {
+		contact = r.Contact
 	}
 	fmt.Fprintf(w, "%d bots for %.1fs on %s (%s), %s lane, %s interpolation, contact %s, seed %d, server %s\n",
 		r.Bots, r.DurationSeconds, r.Profile, r.Link, r.Lane, r.Interp, contact, r.Seed, r.Server)

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"tanknet/netcode"
 	"tanknet/server"
 )
 
@@ -103,7 +104,7 @@ func TestRunRoomsReportEachRoomApart(t *testing.T) {
 		t.Skip("plays for 2 s over loopback")
 	}
 	cfg := DefaultConfig()
-	cfg.Bots, cfg.Rooms, cfg.Duration, cfg.Contact, cfg.Net = 4, 2, 2*time.Second, false, "lan"
+	cfg.Bots, cfg.Rooms, cfg.Duration, cfg.Contact, cfg.Net = 4, 2, 2*time.Second, netcode.ContactOff, "lan"
 	r := runFor(t, cfg).Report
 	if r == nil || len(r.Rooms) != 2 {
 		t.Fatalf("report = %+v, want one with two rooms", r)
@@ -136,7 +137,7 @@ func TestRunInOneRoomTimesThatRoom(t *testing.T) {
 		t.Skip("plays for 2 s over loopback")
 	}
 	cfg := DefaultConfig()
-	cfg.Bots, cfg.Room, cfg.Duration, cfg.Contact, cfg.Net = 2, "blue", 2*time.Second, false, "lan"
+	cfg.Bots, cfg.Room, cfg.Duration, cfg.Contact, cfg.Net = 2, "blue", 2*time.Second, netcode.ContactOff, "lan"
 	spec, err := newSpec(cfg, cfg.Net, cfg.Interp, cfg.Lane)
 	if err != nil {
 		t.Fatal(err)

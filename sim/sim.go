@@ -186,7 +186,7 @@ func serverConfig(spec runSpec) server.Config {
 	scfg := server.DefaultConfig()
 	scfg.Lane = spec.lane
 	scfg.Addr = "127.0.0.1:0"
-	scfg.Contact = cfg.Contact
+	scfg.Rules.Contact = cfg.Contact
 	scfg.InputOnArrival = cfg.InputBuffer == "off"
 	scfg.MaxPlayers = max(scfg.MaxPlayers, cfg.Bots)
 	if cfg.Rooms > 1 { // each room holds its share; the default room is the first of them

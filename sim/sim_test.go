@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"tanknet/netcode"
 	"tanknet/server"
 )
 
@@ -33,7 +34,7 @@ func TestRunInProcessLAN(t *testing.T) {
 		t.Skip("plays for 1.5 s over loopback")
 	}
 	cfg := DefaultConfig()
-	cfg.Bots, cfg.Duration, cfg.Net, cfg.Contact = 2, 1500*time.Millisecond, "lan", false
+	cfg.Bots, cfg.Duration, cfg.Net, cfg.Contact = 2, 1500*time.Millisecond, "lan", netcode.ContactOff
 	res := runFor(t, cfg)
 	var out bytes.Buffer
 	if res.Report == nil || res.Matrix != nil {

@@ -16,6 +16,7 @@ func RulesToProto(r netcode.Rules) *tankv1.Rules {
 	return &tankv1.Rules{
 		ShotRange: r.ShotRange, CooldownMs: ms(r.Cooldown), MaxHealth: r.MaxHealth, Damage: r.Damage,
 		RespawnMs: ms(r.RespawnDelay), SpawnProtectionMs: ms(r.SpawnProtection), RewindWindowMs: ms(r.RewindWindow),
+		Contact: tankv1.Contact(r.Contact),
 	}
 }
 
@@ -28,6 +29,9 @@ func RulesFromProto(m *tankv1.Rules) (netcode.Rules, error) {
 	r := netcode.Rules{
 		ShotRange: m.GetShotRange(), Cooldown: ms(m.GetCooldownMs()), MaxHealth: m.GetMaxHealth(), Damage: m.GetDamage(),
 		RespawnDelay: ms(m.GetRespawnMs()), SpawnProtection: ms(m.GetSpawnProtectionMs()), RewindWindow: ms(m.GetRewindWindowMs()),
+	}
+	if c := m.GetContact(); c >= 0 && c <= tankv1.Contact_CONTACT_PREDICTED { // a mode this client does not know: it sends no push
+		r.Contact = netcode.ContactMode(c)
 	}
 	if err := r.Validate(); err != nil {
 		return netcode.Rules{}, fmt.Errorf("wire: bad rules: %w", err)

@@ -21,6 +21,7 @@ import (
 func FillMove(m *tankv1.MoveInput, p netcode.PendingInput) {
 	m.Tick, m.Turn, m.Throttle = p.Tick, p.Input.Turn, p.Input.Throttle
 	m.DurationMs = uint32(max(0, p.Duration/time.Millisecond))
+	m.PushX, m.PushY = p.Push.X, p.Push.Y
 }
 
 // MoveFromProto returns the netcode view of a wire input, unvalidated. A nil m reads as the
@@ -30,6 +31,7 @@ func MoveFromProto(m *tankv1.MoveInput) netcode.PendingInput {
 		Tick:     m.GetTick(),
 		Input:    netcode.Input{Turn: m.GetTurn(), Throttle: m.GetThrottle()},
 		Duration: time.Duration(m.GetDurationMs()) * time.Millisecond,
+		Push:     netcode.Push{X: m.GetPushX(), Y: m.GetPushY()},
 	}
 }
 

@@ -9,9 +9,8 @@ import (
 // Config is what a world needs to know of its match. The server derives it from its own
 // Config (server.Config); a recording from its header.
 type Config struct {
-	Arena   netcode.Arena
-	Rules   netcode.Rules
-	Contact bool // tanks push each other apart (netcode.ResolveContacts)
+	Arena netcode.Arena
+	Rules netcode.Rules // Rules.Contact says whether the world pushes tanks apart or checks clients' pushes
 	// MaxPlayers is the most tanks the world holds; Join refuses more.
 	MaxPlayers int
 	// Interest says clients are sent only the tanks near their own: a shot may then only

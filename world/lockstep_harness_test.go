@@ -74,19 +74,25 @@ type server struct {
 	world   *world.World
 	tanks   []*world.Tank    // by player index; player i has id i+1
 	history [][]netcode.Pose // history[k] = poses in the snapshot of tick k
-	touches int
+	touches int              // tank pairs the world pushed apart (contact resolved by the server)
+	pushes  int              // clients' pushes the world applied (contact predicted)
+	refused int              // clients' pushes the world refused
+	// deepest is the deepest overlap of two tanks in any tick's snapshot, world units.
+	deepest float64
 }
 
 // lockstepConfig is the world of the lockstep tests: the default arena and the server's
 // default input limits, inputs applied on arrival.
-func lockstepConfig(a netcode.Arena, contact bool, players int) world.Config {
-	return world.Config{Arena: a, Rules: netcode.DefaultRules(), Contact: contact, MaxPlayers: players,
+func lockstepConfig(a netcode.Arena, contact netcode.ContactMode, players int) world.Config {
+	rules := netcode.DefaultRules()
+	rules.Contact = contact
+	return world.Config{Arena: a, Rules: rules, MaxPlayers: players,
 		InputOnArrival: true, InputLead: 120, MaxInputDuration: 200 * time.Millisecond,
 		TimeSlack: 250 * time.Millisecond, MaxSimPerTick: 200 * time.Millisecond, MaxSimPerSecond: 2 * time.Second}
 }
 
 // newServer places one tank per start pose in a new world.
-func newServer(t *testing.T, a netcode.Arena, contact bool, starts []netcode.Pose) *server {
+func newServer(t *testing.T, a netcode.Arena, contact netcode.ContactMode, starts []netcode.Pose) *server {
 	s := &server{world: world.New(lockstepConfig(a, contact, len(starts))), history: [][]netcode.Pose{starts}}
 	for i, p := range starts {
 		if _, err := s.world.Join(uint32(i+1), nil, 0); err != nil {
@@ -112,6 +118,19 @@ func (s *server) apply(t *testing.T, player int, in netcode.PendingInput) {
 func (s *server) step(t *testing.T, now time.Duration) []netcode.State {
 	o := s.world.Tick(now)
 	s.touches += int(o.Counts.Contacts)
+	s.pushes += int(o.Counts.Pushes)
+	for r, n := range o.Counts.PushesRefused {
+		s.refused += int(n)
+		if n > 0 {
+			t.Logf("tick %d: %d pushes refused: %s", o.Tick, n, world.PushRefusal(r).Label())
+		}
+	}
+	arena := s.world.Config().Arena
+	for i, p := range o.Poses {
+		for _, q := range o.Poses[i+1:] {
+			s.deepest = max(s.deepest, netcode.Overlap(&arena, p, q))
+		}
+	}
 	s.history = append(s.history, append([]netcode.Pose(nil), o.Poses...))
 	out := make([]netcode.State, len(o.Poses))
 	for i, p := range o.Poses {
@@ -146,6 +165,7 @@ type client struct {
 
 type lockstep struct {
 	t       *testing.T
+	contact netcode.ContactMode
 	arena   netcode.Arena
 	srv     *server
 	clients []*client
@@ -157,9 +177,9 @@ type lockstep struct {
 }
 
 // newLockstep makes a world and one client per start pose. drive returns player p's input.
-func newLockstep(t *testing.T, seed uint64, pr profile, contact bool, starts []netcode.Pose,
+func newLockstep(t *testing.T, seed uint64, pr profile, contact netcode.ContactMode, starts []netcode.Pose,
 	drive func(p int, rng *rand.Rand, now time.Duration) netcode.Input) *lockstep {
-	w := &lockstep{t: t, arena: netcode.DefaultArena()}
+	w := &lockstep{t: t, contact: contact, arena: netcode.DefaultArena()}
 	starts = append([]netcode.Pose(nil), starts...)
 	for i := range starts {
 		starts[i] = w.arena.Snap(starts[i]) // a server spawns tanks on the wire grid
@@ -214,8 +234,9 @@ func (w *lockstep) run(d time.Duration) {
 		}
 
 		for _, c := range w.clients {
+			others := w.pushAgainst(c)
 			for range c.local.Advance(frame) {
-				c.up.send(w.now, c.local.Predict(c.drive(w.now)))
+				c.up.send(w.now, c.local.PredictAmong(c.drive(w.now), others))
 			}
 			for _, snap := range c.down.recv(w.now) {
 				for p, s := range snap {
@@ -247,6 +268,40 @@ func (w *lockstep) run(d time.Duration) {
 			}
 		}
 	}
+}
+
+// pushAgainst returns the other tanks c's contact pushes answer when contact is predicted:
+// the newest state c was sent of each, when it is from one of the newest ticks c has (as
+// the Go client does: client/contact.go); nil otherwise.
+func (w *lockstep) pushAgainst(c *client) []netcode.Pose {
+	if w.contact != netcode.ContactPredicted {
+		return nil
+	}
+	var newest uint32
+	for _, ip := range c.recv {
+		if s, ok := newestOf(ip); ok {
+			newest = max(newest, s.Tick)
+		}
+	}
+	var out []netcode.Pose
+	pending := uint32(len(c.local.Pending()))
+	for _, ip := range c.recv {
+		if s, ok := newestOf(ip); ok && s.Tick+2 >= newest {
+			prev, hasPrev := ip.Previous()
+			if at, ok := netcode.PushTarget(&w.arena, prev, s, hasPrev, pending+newest-s.Tick, netcode.Ticks(time.Second)); ok {
+				out = append(out, at)
+			}
+		}
+	}
+	return out
+}
+
+// newestOf is ip's newest state; false for none (or for ip nil: the client's own slot).
+func newestOf(ip *netcode.Interpolator) (netcode.State, bool) {
+	if ip == nil {
+		return netcode.State{}, false
+	}
+	return ip.Newest()
 }
 
 // stop lets every driver release the controls and runs the world for d more.

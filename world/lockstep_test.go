@@ -35,7 +35,7 @@ func TestLockstep_NoContactResidualIsExactlyZero(t *testing.T) {
 	starts := []netcode.Pose{{X: 4, Y: 4}, {X: 35, Y: 20, Heading: math.Pi}, {X: 20, Y: 4, Heading: 1}}
 	for _, pr := range profiles {
 		t.Run(pr.name, func(t *testing.T) {
-			w := newLockstep(t, 1, pr, false, starts, steadyWander())
+			w := newLockstep(t, 1, pr, netcode.ContactOff, starts, steadyWander())
 			w.run(20 * time.Second)
 			if w.residualFails != 0 {
 				t.Errorf("%d reconciliations had a non-zero residual, want 0", w.residualFails)
@@ -73,7 +73,7 @@ func TestLockstep_ContactCorrectsWithinBounds(t *testing.T) {
 	budget := netcode.DefaultCorrectionConfig().Budget
 	for _, pr := range profiles {
 		t.Run(pr.name, func(t *testing.T) {
-			w := newLockstep(t, 2, pr, true, starts, ram)
+			w := newLockstep(t, 2, pr, netcode.ContactServer, starts, ram)
 			w.run(3 * time.Second) // run checks every frame that offsets stay below the snap threshold
 			for _, c := range w.clients {
 				c.drive = func(time.Duration) netcode.Input { return netcode.Input{Throttle: -1} }
@@ -111,7 +111,7 @@ func TestLockstep_ServerTimelineHoldsLessUnderBursts(t *testing.T) {
 	starts := []netcode.Pose{{X: 4, Y: 4}, {X: 35, Y: 20, Heading: math.Pi}}
 	for _, pr := range profiles[1:] { // the profiles with jitter and retransmission bursts
 		for seed := uint64(10); seed < 13; seed++ {
-			w := newLockstep(t, seed, pr, false, starts, steadyWander())
+			w := newLockstep(t, seed, pr, netcode.ContactOff, starts, steadyWander())
 			w.run(30 * time.Second)
 			recv, adapt := w.holds()
 			t.Logf("%s seed %d: holds receive %d, server %d", pr.name, seed, recv, adapt)
@@ -119,5 +119,74 @@ func TestLockstep_ServerTimelineHoldsLessUnderBursts(t *testing.T) {
 				t.Errorf("%s seed %d: server timeline held %d frames, receive timeline %d: want fewer", pr.name, seed, adapt, recv)
 			}
 		}
+	}
+}
+
+// TestLockstep_PredictedContactIsExact: with contact predicted, tanks that ram each other
+// and a crowd that wanders into itself are pushed apart by their own clients' inputs. On a
+// perfect link every reconciliation is exact and the server applies every push; on lossy
+// ones a push the server refuses (its states were older than the rewind window by the time
+// a retransmitted input arrived) leaves one residual, and there are at most as many
+// residuals as refusals, at most 1% of the pushes. Never a snap, and no two tanks overlap by
+// more than 1.5 radii. A client that stopped predicting contact would let the tanks pass
+// through each other (the overlap bound), or, if the server resolved contact itself, show a
+// residual on every touch.
+func TestLockstep_PredictedContactIsExact(t *testing.T) {
+
+	ramStarts := []netcode.Pose{{X: 4, Y: 2.5}, {X: 16, Y: 2.5, Heading: math.Pi}} // they meet after a second
+	ram := func(p int, _ *rand.Rand, now time.Duration) netcode.Input {
+		return netcode.Input{Turn: 0.1 * float64(1-2*p), Throttle: 1}
+	}
+	crowd := []netcode.Pose{{X: 3, Y: 3}, {X: 5, Y: 3, Heading: 2}, {X: 3, Y: 5, Heading: -1}, {X: 5, Y: 5, Heading: 3},
+		{X: 4, Y: 4, Heading: 1}, {X: 6, Y: 4, Heading: -2}}
+	for _, pr := range profiles {
+		t.Run("ram/"+pr.name, func(t *testing.T) {
+			w := newLockstep(t, 2, pr, netcode.ContactPredicted, ramStarts, ram)
+			w.run(5 * time.Second)
+			w.stop(2 * time.Second)
+			checkPredictedContact(t, w, pr)
+		})
+		t.Run("crowd/"+pr.name, func(t *testing.T) {
+			w := newLockstep(t, 3, pr, netcode.ContactPredicted, crowd, steadyWander())
+			w.run(20 * time.Second)
+			w.stop(2 * time.Second)
+			checkPredictedContact(t, w, pr)
+		})
+	}
+}
+
+// checkPredictedContact checks a lockstep run with contact predicted over pr: pushes
+// applied, refusals only where packets were lost (at most 1% of the pushes) and no more
+// residuals or corrections than refusals, no snap, no overlap deeper than 1.5 radii.
+func checkPredictedContact(t *testing.T, w *lockstep, pr profile) {
+	t.Helper()
+	t.Logf("pushes %d, refused %d, residuals %d, deepest overlap %.3f units (%.2f radii)",
+		w.srv.pushes, w.srv.refused, w.residualFails, w.srv.deepest, w.srv.deepest/w.arena.TankRadius)
+	refusable := 0
+	if pr.loss > 0 {
+		refusable = w.srv.pushes / 100
+	}
+	if w.srv.pushes == 0 || w.srv.refused > refusable {
+		t.Errorf("the server applied %d pushes and refused %d, want some and at most %d", w.srv.pushes, w.srv.refused, refusable)
+	}
+	if w.srv.touches != 0 {
+		t.Errorf("the server resolved %d contacts itself, want none", w.srv.touches)
+	}
+	if w.residualFails > w.srv.refused {
+		t.Errorf("%d reconciliations had a non-zero residual, want at most one per refused push (%d)", w.residualFails, w.srv.refused)
+	}
+	corrections := 0
+	for _, c := range w.clients {
+		lc := c.local.Counters()
+		corrections += lc.CorrectionsStarted
+		if lc.Snaps != 0 {
+			t.Errorf("player %d: Counters() = %+v, want no snap", c.id, lc)
+		}
+	}
+	if corrections > w.srv.refused {
+		t.Errorf("%d corrections, want at most one per refused push (%d)", corrections, w.srv.refused)
+	}
+	if most := 1.5 * w.arena.TankRadius; w.srv.deepest > most {
+		t.Errorf("two tanks overlapped by %.3f units, want at most 1.5 radii (%.3f)", w.srv.deepest, most)
 	}
 }

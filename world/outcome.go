@@ -37,9 +37,11 @@ type Outcome struct {
 // AppliedInput says that the world simulated player's MoveInput of tick MoveTick.
 type AppliedInput struct {
 	Player, MoveTick uint32
-	// Input and Duration are what was simulated (a wreck's input is zero).
+	// Input, Duration and Push are what was simulated (a wreck's input is zero, and so is a
+	// push the rules refused).
 	Input    netcode.Input
 	Duration time.Duration
+	Push     netcode.Push
 	// Wait is how long the input waited at the server between its arrival and this tick;
 	// -1 when its arrival time is unknown.
 	Wait time.Duration
@@ -104,5 +106,9 @@ type Counts struct {
 	Early     uint64 // inputs a datagram copy brought before the stream
 	BadCopies uint64 // datagram copies that broke a rule (the stream's copy decides)
 	Contacts  uint64 // tank contacts resolved
-	Respawns  uint64 // wrecks brought back
+	// Pushes counts the clients' contact pushes applied, PushesRefused those applied as
+	// zero, by PushRefusal.
+	Pushes        uint64
+	PushesRefused [pushRefusals]uint64
+	Respawns      uint64 // wrecks brought back
 }

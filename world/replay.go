@@ -80,7 +80,10 @@ func (w *World) Replay(r *Recorded) ([]JudgedShot, error) {
 			return nil, fmt.Errorf("tick %d: player %d: input out of range", r.Tick, mv.Player)
 		}
 		t.last = max(t.last, mv.MoveTick)
-		w.move(t, netcode.PendingInput{Tick: mv.MoveTick, Input: mv.Input, Duration: mv.Duration})
+		if mv.Push.Length() > netcode.MaxPush(&w.cfg.Arena, mv.Duration) {
+			return nil, fmt.Errorf("tick %d: player %d: push longer than a move allows", r.Tick, mv.Player)
+		}
+		w.move(t, netcode.PendingInput{Tick: mv.MoveTick, Input: mv.Input, Duration: mv.Duration, Push: mv.Push}, false)
 	}
 	w.contact()
 	if r.Judge {

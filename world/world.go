@@ -29,6 +29,9 @@ type World struct {
 	sighted []uint32 // every JudgedShot.Sighted of the tick, in one buffer
 	// rejudge is the recorded shot Replay is judging again; nil in a live tick (replay.go).
 	rejudge *JudgedShot
+	// pushScratch and depths are overlaps' buffers, reused every call (push.go).
+	pushScratch []tankDepth
+	depths      []float64
 }
 
 // New returns an empty world at tick 0.
@@ -158,15 +161,15 @@ func (w *World) Tick(now time.Duration) *Outcome {
 	return o
 }
 
-// contact gathers the tanks' poses into the outcome and, with Config.Contact, pushes apart
-// the tanks that overlap.
+// contact gathers the tanks' poses into the outcome and, when the server resolves contact
+// (netcode.ContactServer), pushes apart the tanks that overlap.
 func (w *World) contact() {
 	o := &w.out
 	o.Poses, o.IDs = o.Poses[:0], o.IDs[:0]
 	for _, t := range w.tanks {
 		o.Poses, o.IDs = append(o.Poses, t.pose), append(o.IDs, t.id)
 	}
-	if !w.cfg.Contact {
+	if w.cfg.Rules.Contact != netcode.ContactServer {
 		return
 	}
 	if n := netcode.ResolveContacts(&w.cfg.Arena, o.Poses); n > 0 {
@@ -217,8 +220,8 @@ func (w *World) apply(t *Tank, now time.Duration) int {
 				w.cfg.Buffer.InputWait(wait)
 			}
 		}
-		in = w.move(t, in)
-		w.out.Applied = append(w.out.Applied, AppliedInput{Player: t.id, MoveTick: in.Tick, Input: in.Input, Duration: in.Duration, Wait: wait})
+		in = w.move(t, in, true)
+		w.out.Applied = append(w.out.Applied, AppliedInput{Player: t.id, MoveTick: in.Tick, Input: in.Input, Duration: in.Duration, Push: in.Push, Wait: wait})
 		n++
 	}
 	t.pace.grant(now, t.granted-before)
@@ -233,12 +236,23 @@ func (w *World) apply(t *Tank, now time.Duration) int {
 }
 
 // move simulates one MoveInput of t's and returns it as simulated: a wreck does not move,
-// but its clock runs on. A recording's replay moves tanks with it too.
-func (w *World) move(t *Tank, in netcode.PendingInput) netcode.PendingInput {
+// but its clock runs on. With check, its contact push is applied only when the rules allow it
+// (pushAllowed), else as zero; a recording's replay moves tanks with it too, unchecked, as
+// recorded.
+func (w *World) move(t *Tank, in netcode.PendingInput, check bool) netcode.PendingInput {
 	if t.destroyed {
-		in.Input = netcode.Input{}
+		in.Input, in.Push = netcode.Input{}, netcode.Push{}
 	}
-	t.pose = netcode.Simulate(&w.cfg.Arena, t.pose, in.Input, in.Duration)
+	moved := netcode.Simulate(&w.cfg.Arena, t.pose, in.Input, in.Duration)
+	if check && !in.Push.IsZero() {
+		if why, refused := w.pushRefusal(t, moved, in); refused {
+			w.counts.PushesRefused[why]++
+			in.Push = netcode.Push{}
+		} else {
+			w.counts.Pushes++
+		}
+	}
+	t.pose = netcode.ApplyPush(&w.cfg.Arena, moved, in.Push)
 	t.granted += in.Duration
 	t.ack = in.Tick
 	t.recordMove(in.Tick)

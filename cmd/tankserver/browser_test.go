@@ -20,6 +20,7 @@ import (
 	"tanknet/carriage"
 	"tanknet/client"
 	"tanknet/internal/cdp"
+	"tanknet/netcode"
 )
 
 // The browser test runs in a network namespace of its own (unshare -n): loopback, and a
@@ -91,7 +92,7 @@ func webGame(t *testing.T, ctx context.Context, webDir, publicIP string) (page, 
 	logs = new(serverLog)
 	cfg := DefaultConfig()
 	cfg.Server.Addr = freeUDPAddr(t)
-	cfg.Server.Contact = false
+	cfg.Server.Rules.Contact = netcode.ContactOff
 	cfg.Server.Logger = slog.New(slog.NewTextHandler(logs, nil))
 	cfg.Web.Addr, cfg.Web.Dir, cfg.Web.PublicIP = "127.0.0.1:0", webDir, publicIP
 	cfg.Web.Hub.AllowCandidate = carriage.IsLoopback

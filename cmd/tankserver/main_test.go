@@ -87,7 +87,7 @@ func TestParseFlags(t *testing.T) {
 		t.Fatal(err)
 	}
 	large, _ := netcode.ArenaByName("large")
-	if cfg.Server.Addr != "127.0.0.1:9" || cfg.Server.MaxPlayers != 256 || cfg.Server.Contact || cfg.Server.Lane != wire.LaneReliable ||
+	if cfg.Server.Addr != "127.0.0.1:9" || cfg.Server.MaxPlayers != 256 || cfg.Server.Rules.Contact != netcode.ContactOff || cfg.Server.Lane != wire.LaneReliable ||
 		cfg.Server.Arena.Width != large.Width || cfg.Server.IdleTimeout != 3*time.Second || cfg.Metrics != "127.0.0.1:9100" ||
 		cfg.Net.Name() != "wifi-bad" || !cfg.Verbose || cfg.Drain != 5*time.Second || !cfg.Server.InputOnArrival ||
 		cfg.Agones.Health != 10*time.Second {

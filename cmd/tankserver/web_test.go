@@ -19,6 +19,7 @@ import (
 
 	"tanknet/carriage"
 	"tanknet/client"
+	"tanknet/netcode"
 )
 
 // startWebGame runs tankserver in process with -contact=false and -web on loopback, the page
@@ -41,7 +42,7 @@ func startWebGameWith(t *testing.T, ctx context.Context, change func(*Config), s
 	logs = new(serverLog)
 	cfg := DefaultConfig()
 	cfg.Server.Addr = freeUDPAddr(t)
-	cfg.Server.Contact = false
+	cfg.Server.Rules.Contact = netcode.ContactOff
 	cfg.Server.Logger = slog.New(slog.NewTextHandler(logs, nil))
 	cfg.Web.Addr, cfg.Web.Dir = "127.0.0.1:0", dir
 	cfg.Web.Hub.AllowCandidate = carriage.IsLoopback // pair with loopback candidates only

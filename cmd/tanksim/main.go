@@ -59,7 +59,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (cfg sim.Config, asJSON bool, e
 	fs.StringVar(&cfg.Room, "room", "", "the `room` every bot joins (default: the server's default room)")
 	fs.DurationVar(&cfg.Duration, "duration", cfg.Duration, "how long the bots play (per run with -matrix)")
 	fs.Uint64Var(&cfg.Seed, "seed", cfg.Seed, "seed for the bots' driving and their link conditioners")
-	fs.BoolVar(&cfg.Contact, "contact", cfg.Contact, "in-process server only: resolve tank contact")
+	cliflag.ContactVar(fs, &cfg.Contact, "in-process server only: how tanks that touch are pushed apart: predicted (by their clients, in their inputs: prediction stays exact), server (by the server after each tick: clients correct), or off; -contact=false is off")
 	fs.BoolVar(&cfg.NoPartialStep, "no-partial-step", cfg.NoPartialStep, "draw own tanks between their last two steps, not a partial step ahead (to compare input_to_visible_ms)")
 	fs.StringVar(&cfg.Net, "net", cfg.Net, "network `profile` for both directions: "+strings.Join(linksim.PresetNames(), ", ")+", or custom; or up=PROFILE,down=PROFILE (up: bot to server)")
 	fs.StringVar(&cfg.InputBuffer, "input-buffer", cfg.InputBuffer, "`on`: the server applies one input per bot per tick from its buffer and the bots dilate their clocks; off: inputs applied as they arrive; both (with -matrix, its default): every cell in each mode")

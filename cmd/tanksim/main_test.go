@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"tanknet/netcode"
 	"tanknet/sim"
 )
 
@@ -40,7 +41,7 @@ func TestParseFlagsMapEveryFlag(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cfg.Server != "127.0.0.1:7777" || cfg.Bots != 3 || cfg.Duration != 2*time.Second || cfg.Seed != 9 || cfg.Contact ||
+	if cfg.Server != "127.0.0.1:7777" || cfg.Bots != 3 || cfg.Duration != 2*time.Second || cfg.Seed != 9 || cfg.Contact != netcode.ContactOff ||
 		cfg.Net != "custom" || cfg.Interp != "adaptive" || !asJSON || cfg.PlotDir != "out" || cfg.RecordDir != "recs" || !cfg.Matrix ||
 		cfg.Arena != "large" || cfg.BotFPS != 20 || cfg.ServerMetrics != "127.0.0.1:9100" ||
 		cfg.Lane != "reliable" || !cfg.Fire || cfg.LagComp || !cfg.NoPartialStep {

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"tanknet/netcode"
 	"tanknet/server"
 	"tanknet/transport"
 )
@@ -41,7 +42,7 @@ func StartObserved(t testing.TB, mutate func(*server.Config), observe func(serve
 	t.Helper()
 	cfg := server.DefaultConfig()
 	cfg.Addr = "127.0.0.1:0"
-	cfg.Contact = false
+	cfg.Rules.Contact = netcode.ContactOff
 	cfg.Logger = slog.New(slog.NewTextHandler(testLog{t}, nil))
 	if mutate != nil {
 		mutate(&cfg)

@@ -112,7 +112,7 @@ func startWorldWith(t *testing.T, maxPlayers int, mutate func(*server.Config)) *
 	t.Helper()
 	cfg := server.DefaultConfig()
 	cfg.Addr = "127.0.0.1:0"
-	cfg.Contact = false
+	cfg.Rules.Contact = netcode.ContactOff
 	cfg.MaxPlayers = maxPlayers
 	cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	if mutate != nil {

@@ -98,7 +98,8 @@ func diffTick(a, b *tankv1.RecordedTick) *Divergence {
 			a, b any
 		}{{"input player", ma.GetPlayerId(), mb.GetPlayerId()}, {"input move_tick", ma.GetMoveTick(), mb.GetMoveTick()},
 			{"input turn", ma.GetTurn(), mb.GetTurn()}, {"input throttle", ma.GetThrottle(), mb.GetThrottle()},
-			{"input duration_ns", ma.GetDurationNs(), mb.GetDurationNs()}} {
+			{"input duration_ns", ma.GetDurationNs(), mb.GetDurationNs()},
+			{"input push_x", ma.GetPushX(), mb.GetPushX()}, {"input push_y", ma.GetPushY(), mb.GetPushY()}} {
 			if f.a != f.b {
 				return &Divergence{Tick: t, Player: ma.GetPlayerId(), Field: f.name, Want: fmt.Sprint(f.a), Got: fmt.Sprint(f.b)}
 			}

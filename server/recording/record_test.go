@@ -36,7 +36,7 @@ const goldenPath = "testdata/golden.rec"
 func recordMatch(t *testing.T, bots, ticks, shots int, every uint32) []byte {
 	t.Helper()
 	cfg := server.DefaultConfig()
-	cfg.Addr, cfg.Contact = "127.0.0.1:0", true
+	cfg.Addr, cfg.Rules.Contact = "127.0.0.1:0", netcode.ContactServer
 	cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	srv, err := server.New(cfg)
 	if err != nil {

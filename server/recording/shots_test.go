@@ -37,7 +37,7 @@ func (shooterClient) Arrival(uint32) (time.Duration, bool) { return 0, false }
 func recordDuel(t testing.TB) []byte {
 	t.Helper()
 	scfg := server.DefaultConfig()
-	scfg.Contact = false
+	scfg.Rules.Contact = netcode.ContactOff
 	w := world.New(world.Config{Arena: scfg.Arena, Rules: scfg.Rules, MaxPlayers: 16, InputLead: 120, Interest: true,
 		MaxInputDuration: scfg.MaxInputDuration, TimeSlack: scfg.TimeSlack, MaxSimPerTick: scfg.MaxSimPerTick,
 		MaxSimPerSecond: scfg.MaxSimPerSecond})

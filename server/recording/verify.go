@@ -163,7 +163,15 @@ func replayConfig(h *tankv1.RecordingHeader) (world.Config, error) {
 		return world.Config{}, fmt.Errorf("recording: header arena: %w", err)
 	}
 	rules, _ := wire.RulesFromProto(h.GetRules())
-	return world.Config{Arena: arena, Rules: rules, Contact: h.GetContact(), MaxPlayers: maxTanks}, nil
+	// The header's contact says whether the server pushed tanks apart each tick; pushes that
+	// clients predicted are in the moves, and a replay applies them as recorded.
+	switch {
+	case h.GetContact():
+		rules.Contact = netcode.ContactServer
+	case rules.Contact != netcode.ContactPredicted:
+		rules.Contact = netcode.ContactOff
+	}
+	return world.Config{Arena: arena, Rules: rules, MaxPlayers: maxTanks}, nil
 }
 
 // replayed is recorded tick t as the world replays it.
@@ -174,7 +182,8 @@ func replayed(t *tankv1.RecordedTick) *world.Recorded {
 	}
 	for _, mv := range t.GetMoves() {
 		r.Moves = append(r.Moves, world.AppliedInput{Player: mv.GetPlayerId(), MoveTick: mv.GetMoveTick(),
-			Input: netcode.Input{Turn: mv.GetTurn(), Throttle: mv.GetThrottle()}, Duration: time.Duration(mv.GetDurationNs())})
+			Input: netcode.Input{Turn: mv.GetTurn(), Throttle: mv.GetThrottle()}, Duration: time.Duration(mv.GetDurationNs()),
+			Push: netcode.Push{X: mv.GetPushX(), Y: mv.GetPushY()}})
 	}
 	for _, c := range t.GetCombat() {
 		r.Combat = append(r.Combat, world.CombatChange{Player: c.GetPlayerId(),

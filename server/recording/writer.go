@@ -181,7 +181,7 @@ func Header(cfg server.Config, first, every uint32) *tankv1.RecordingHeader {
 		Magic: Magic, FormatVersion: FormatVersion, ModuleVersion: moduleVersion(),
 		TickIntervalMs: uint32(netcode.StepInterval / time.Millisecond),
 		Arena:          wire.ArenaToProto(&cfg.Arena), Rules: wire.RulesToProto(cfg.Rules),
-		Contact: cfg.Contact, KeyframeEvery: every, FirstTick: first, Shots: true,
+		Contact: cfg.Rules.Contact == netcode.ContactServer, KeyframeEvery: every, FirstTick: first, Shots: true,
 	}
 }
 
@@ -213,7 +213,7 @@ func TickOf(rec server.TickRecord) *tankv1.RecordedTick {
 	}
 	for _, a := range rec.Applied {
 		t.Moves = append(t.Moves, &tankv1.AppliedMove{PlayerId: a.Player, MoveTick: a.MoveTick,
-			Turn: a.Input.Turn, Throttle: a.Input.Throttle, DurationNs: int64(a.Duration)})
+			Turn: a.Input.Turn, Throttle: a.Input.Throttle, DurationNs: int64(a.Duration), PushX: a.Push.X, PushY: a.Push.Y})
 	}
 	for _, s := range rec.Shots {
 		t.Shots = append(t.Shots, &tankv1.RecordedShot{ShooterId: s.Shooter, Fire: wire.FireToProto(s.Request),

@@ -193,7 +193,9 @@ type RecordingHeader struct {
 	TickIntervalMs uint32 `protobuf:"varint,4,opt,name=tick_interval_ms,json=tickIntervalMs,proto3" json:"tick_interval_ms,omitempty"`
 	Arena          *Arena `protobuf:"bytes,5,opt,name=arena,proto3" json:"arena,omitempty"`
 	Rules          *Rules `protobuf:"bytes,6,opt,name=rules,proto3" json:"rules,omitempty"`
-	// contact is whether tank-vs-tank contact was resolved each tick.
+	// contact is whether the server pushed overlapping tanks apart after each tick
+	// (Rules.contact CONTACT_SERVER). Pushes that clients predicted (CONTACT_PREDICTED) are in
+	// each AppliedMove instead, as applied.
 	Contact bool `protobuf:"varint,7,opt,name=contact,proto3" json:"contact,omitempty"`
 	// keyframe_every is how many ticks lie between keyframes.
 	KeyframeEvery uint32 `protobuf:"varint,8,opt,name=keyframe_every,json=keyframeEvery,proto3" json:"keyframe_every,omitempty"`
@@ -437,7 +439,11 @@ type AppliedMove struct {
 	Turn     float64                `protobuf:"fixed64,3,opt,name=turn,proto3" json:"turn,omitempty"`
 	Throttle float64                `protobuf:"fixed64,4,opt,name=throttle,proto3" json:"throttle,omitempty"`
 	// duration_ns is the simulated duration in nanoseconds.
-	DurationNs    int64 `protobuf:"varint,5,opt,name=duration_ns,json=durationNs,proto3" json:"duration_ns,omitempty"`
+	DurationNs int64 `protobuf:"varint,5,opt,name=duration_ns,json=durationNs,proto3" json:"duration_ns,omitempty"`
+	// push_x and push_y are the contact push applied after the movement, in wire grid units
+	// (MoveInput.push_x and push_y as the server applied them: 0 when it refused them).
+	PushX         int32 `protobuf:"zigzag32,6,opt,name=push_x,json=pushX,proto3" json:"push_x,omitempty"`
+	PushY         int32 `protobuf:"zigzag32,7,opt,name=push_y,json=pushY,proto3" json:"push_y,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -503,6 +509,20 @@ func (x *AppliedMove) GetThrottle() float64 {
 func (x *AppliedMove) GetDurationNs() int64 {
 	if x != nil {
 		return x.DurationNs
+	}
+	return 0
+}
+
+func (x *AppliedMove) GetPushX() int32 {
+	if x != nil {
+		return x.PushX
+	}
+	return 0
+}
+
+func (x *AppliedMove) GetPushY() int32 {
+	if x != nil {
+		return x.PushY
 	}
 	return 0
 }
@@ -929,14 +949,16 @@ const file_tank_v1_recording_proto_rawDesc = "" +
 	"\x04Kind\x12\x14\n" +
 	"\x10KIND_UNSPECIFIED\x10\x00\x12\x0f\n" +
 	"\vKIND_PLACED\x10\x01\x12\r\n" +
-	"\tKIND_LEFT\x10\x02\"\x98\x01\n" +
+	"\tKIND_LEFT\x10\x02\"\xc6\x01\n" +
 	"\vAppliedMove\x12\x1b\n" +
 	"\tplayer_id\x18\x01 \x01(\rR\bplayerId\x12\x1b\n" +
 	"\tmove_tick\x18\x02 \x01(\rR\bmoveTick\x12\x12\n" +
 	"\x04turn\x18\x03 \x01(\x01R\x04turn\x12\x1a\n" +
 	"\bthrottle\x18\x04 \x01(\x01R\bthrottle\x12\x1f\n" +
 	"\vduration_ns\x18\x05 \x01(\x03R\n" +
-	"durationNs\"\x90\x02\n" +
+	"durationNs\x12\x15\n" +
+	"\x06push_x\x18\x06 \x01(\x11R\x05pushX\x12\x15\n" +
+	"\x06push_y\x18\a \x01(\x11R\x05pushY\"\x90\x02\n" +
 	"\fRecordedTick\x12\x12\n" +
 	"\x04tick\x18\x01 \x01(\rR\x04tick\x12+\n" +
 	"\x06events\x18\x02 \x03(\v2\x13.tank.v1.WorldEventR\x06events\x12*\n" +

@@ -37,6 +37,64 @@ const (
 	_ = protoimpl.EnforceVersion(protoimpl.MaxVersion - 20)
 )
 
+// Contact says who separates tanks that overlap.
+type Contact int32
+
+const (
+	// A server that does not say: clients send no push; the server may resolve contact itself.
+	Contact_CONTACT_UNSPECIFIED Contact = 0
+	// Tanks pass through each other.
+	Contact_CONTACT_OFF Contact = 1
+	// The server pushes overlapping tanks apart after every tick; clients cannot predict it.
+	Contact_CONTACT_SERVER Contact = 2
+	// Each client pushes its own tank away from the tanks it knows, in MoveInput.push_x and
+	// push_y, and the server applies that push within the rules: prediction stays exact.
+	Contact_CONTACT_PREDICTED Contact = 3
+)
+
+// Enum value maps for Contact.
+var (
+	Contact_name = map[int32]string{
+		0: "CONTACT_UNSPECIFIED",
+		1: "CONTACT_OFF",
+		2: "CONTACT_SERVER",
+		3: "CONTACT_PREDICTED",
+	}
+	Contact_value = map[string]int32{
+		"CONTACT_UNSPECIFIED": 0,
+		"CONTACT_OFF":         1,
+		"CONTACT_SERVER":      2,
+		"CONTACT_PREDICTED":   3,
+	}
+)
+
+func (x Contact) Enum() *Contact {
+	p := new(Contact)
+	*p = x
+	return p
+}
+
+func (x Contact) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (Contact) Descriptor() protoreflect.EnumDescriptor {
+	return file_tank_v1_tank_proto_enumTypes[0].Descriptor()
+}
+
+func (Contact) Type() protoreflect.EnumType {
+	return &file_tank_v1_tank_proto_enumTypes[0]
+}
+
+func (x Contact) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use Contact.Descriptor instead.
+func (Contact) EnumDescriptor() ([]byte, []int) {
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{0}
+}
+
 // SnapshotLane says how snapshots travel (docs/PROTOCOL.md, "Two lanes").
 type SnapshotLane int32
 
@@ -75,11 +133,11 @@ func (x SnapshotLane) String() string {
 }
 
 func (SnapshotLane) Descriptor() protoreflect.EnumDescriptor {
-	return file_tank_v1_tank_proto_enumTypes[0].Descriptor()
+	return file_tank_v1_tank_proto_enumTypes[1].Descriptor()
 }
 
 func (SnapshotLane) Type() protoreflect.EnumType {
-	return &file_tank_v1_tank_proto_enumTypes[0]
+	return &file_tank_v1_tank_proto_enumTypes[1]
 }
 
 func (x SnapshotLane) Number() protoreflect.EnumNumber {
@@ -88,7 +146,7 @@ func (x SnapshotLane) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use SnapshotLane.Descriptor instead.
 func (SnapshotLane) EnumDescriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{0}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{1}
 }
 
 // Why a Hello was refused.
@@ -145,11 +203,11 @@ func (x RejectCode) String() string {
 }
 
 func (RejectCode) Descriptor() protoreflect.EnumDescriptor {
-	return file_tank_v1_tank_proto_enumTypes[1].Descriptor()
+	return file_tank_v1_tank_proto_enumTypes[2].Descriptor()
 }
 
 func (RejectCode) Type() protoreflect.EnumType {
-	return &file_tank_v1_tank_proto_enumTypes[1]
+	return &file_tank_v1_tank_proto_enumTypes[2]
 }
 
 func (x RejectCode) Number() protoreflect.EnumNumber {
@@ -158,7 +216,7 @@ func (x RejectCode) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use RejectCode.Descriptor instead.
 func (RejectCode) EnumDescriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{1}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{2}
 }
 
 // What the server decided about one Fire.
@@ -201,11 +259,11 @@ func (x ShotVerdict) String() string {
 }
 
 func (ShotVerdict) Descriptor() protoreflect.EnumDescriptor {
-	return file_tank_v1_tank_proto_enumTypes[2].Descriptor()
+	return file_tank_v1_tank_proto_enumTypes[3].Descriptor()
 }
 
 func (ShotVerdict) Type() protoreflect.EnumType {
-	return &file_tank_v1_tank_proto_enumTypes[2]
+	return &file_tank_v1_tank_proto_enumTypes[3]
 }
 
 func (x ShotVerdict) Number() protoreflect.EnumNumber {
@@ -214,7 +272,7 @@ func (x ShotVerdict) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use ShotVerdict.Descriptor instead.
 func (ShotVerdict) EnumDescriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{2}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{3}
 }
 
 // Why a Fire was refused.
@@ -279,11 +337,11 @@ func (x ShotRefusal) String() string {
 }
 
 func (ShotRefusal) Descriptor() protoreflect.EnumDescriptor {
-	return file_tank_v1_tank_proto_enumTypes[3].Descriptor()
+	return file_tank_v1_tank_proto_enumTypes[4].Descriptor()
 }
 
 func (ShotRefusal) Type() protoreflect.EnumType {
-	return &file_tank_v1_tank_proto_enumTypes[3]
+	return &file_tank_v1_tank_proto_enumTypes[4]
 }
 
 func (x ShotRefusal) Number() protoreflect.EnumNumber {
@@ -292,7 +350,7 @@ func (x ShotRefusal) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use ShotRefusal.Descriptor instead.
 func (ShotRefusal) EnumDescriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{3}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{4}
 }
 
 // DisconnectCode says why the server is dropping a client; reason says it in words.
@@ -344,11 +402,11 @@ func (x DisconnectCode) String() string {
 }
 
 func (DisconnectCode) Descriptor() protoreflect.EnumDescriptor {
-	return file_tank_v1_tank_proto_enumTypes[4].Descriptor()
+	return file_tank_v1_tank_proto_enumTypes[5].Descriptor()
 }
 
 func (DisconnectCode) Type() protoreflect.EnumType {
-	return &file_tank_v1_tank_proto_enumTypes[4]
+	return &file_tank_v1_tank_proto_enumTypes[5]
 }
 
 func (x DisconnectCode) Number() protoreflect.EnumNumber {
@@ -357,7 +415,7 @@ func (x DisconnectCode) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use DisconnectCode.Descriptor instead.
 func (DisconnectCode) EnumDescriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{4}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{5}
 }
 
 // ClientMessage is everything a client sends. Exactly one field of kind is set; an envelope
@@ -988,8 +1046,10 @@ type Rules struct {
 	// Lag compensation reaches back at most this far: a Fire whose views are older than this,
 	// counted from the server tick that judges it, is refused.
 	RewindWindowMs uint32 `protobuf:"varint,7,opt,name=rewind_window_ms,json=rewindWindowMs,proto3" json:"rewind_window_ms,omitempty"`
-	unknownFields  protoimpl.UnknownFields
-	sizeCache      protoimpl.SizeCache
+	// How tanks that touch are pushed apart (docs/PROTOCOL.md §7c).
+	Contact       Contact `protobuf:"varint,8,opt,name=contact,proto3,enum=tank.v1.Contact" json:"contact,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Rules) Reset() {
@@ -1071,6 +1131,13 @@ func (x *Rules) GetRewindWindowMs() uint32 {
 	return 0
 }
 
+func (x *Rules) GetContact() Contact {
+	if x != nil {
+		return x.Contact
+	}
+	return Contact_CONTACT_UNSPECIFIED
+}
+
 // Reject refuses a session. Server -> client, once, instead of Welcome.
 type Reject struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1140,7 +1207,14 @@ type MoveInput struct {
 	Throttle float64 `protobuf:"fixed64,3,opt,name=throttle,proto3" json:"throttle,omitempty"`
 	// How long this input is applied, in milliseconds, 1..200 (normally 50). The server
 	// simulates it in 50 ms substeps plus a remainder, exactly as clients replay it.
-	DurationMs    uint32 `protobuf:"varint,4,opt,name=duration_ms,json=durationMs,proto3" json:"duration_ms,omitempty"`
+	DurationMs uint32 `protobuf:"varint,4,opt,name=duration_ms,json=durationMs,proto3" json:"duration_ms,omitempty"`
+	// The contact push this client computed for its tank at this move tick, in wire grid units
+	// (1/1024 world unit): after the input's movement the tank moves by (push_x, push_y),
+	// contained by walls and obstacles like any movement. Only with Rules.contact
+	// CONTACT_PREDICTED; the server applies it when the rules allow it (docs/PROTOCOL.md §7c)
+	// and as zero otherwise. 0 when the tank touches nobody.
+	PushX         int32 `protobuf:"zigzag32,5,opt,name=push_x,json=pushX,proto3" json:"push_x,omitempty"`
+	PushY         int32 `protobuf:"zigzag32,6,opt,name=push_y,json=pushY,proto3" json:"push_y,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1199,6 +1273,20 @@ func (x *MoveInput) GetThrottle() float64 {
 func (x *MoveInput) GetDurationMs() uint32 {
 	if x != nil {
 		return x.DurationMs
+	}
+	return 0
+}
+
+func (x *MoveInput) GetPushX() int32 {
+	if x != nil {
+		return x.PushX
+	}
+	return 0
+}
+
+func (x *MoveInput) GetPushY() int32 {
+	if x != nil {
+		return x.PushY
 	}
 	return 0
 }
@@ -2617,7 +2705,7 @@ const file_tank_v1_tank_proto_rawDesc = "" +
 	"\rsnapshot_lane\x18\x06 \x01(\x0e2\x15.tank.v1.SnapshotLaneR\fsnapshotLane\x12\x12\n" +
 	"\x04room\x18\a \x01(\tR\x04room\x12$\n" +
 	"\x05rules\x18\n" +
-	" \x01(\v2\x0e.tank.v1.RulesR\x05rules\"\xf7\x01\n" +
+	" \x01(\v2\x0e.tank.v1.RulesR\x05rules\"\xa3\x02\n" +
 	"\x05Rules\x12\x1d\n" +
 	"\n" +
 	"shot_range\x18\x01 \x01(\x01R\tshotRange\x12\x1f\n" +
@@ -2629,16 +2717,19 @@ const file_tank_v1_tank_proto_rawDesc = "" +
 	"\n" +
 	"respawn_ms\x18\x05 \x01(\rR\trespawnMs\x12.\n" +
 	"\x13spawn_protection_ms\x18\x06 \x01(\rR\x11spawnProtectionMs\x12(\n" +
-	"\x10rewind_window_ms\x18\a \x01(\rR\x0erewindWindowMs\"I\n" +
+	"\x10rewind_window_ms\x18\a \x01(\rR\x0erewindWindowMs\x12*\n" +
+	"\acontact\x18\b \x01(\x0e2\x10.tank.v1.ContactR\acontact\"I\n" +
 	"\x06Reject\x12'\n" +
 	"\x04code\x18\x01 \x01(\x0e2\x13.tank.v1.RejectCodeR\x04code\x12\x16\n" +
-	"\x06reason\x18\x02 \x01(\tR\x06reason\"p\n" +
+	"\x06reason\x18\x02 \x01(\tR\x06reason\"\x9e\x01\n" +
 	"\tMoveInput\x12\x12\n" +
 	"\x04tick\x18\x01 \x01(\rR\x04tick\x12\x12\n" +
 	"\x04turn\x18\x02 \x01(\x01R\x04turn\x12\x1a\n" +
 	"\bthrottle\x18\x03 \x01(\x01R\bthrottle\x12\x1f\n" +
 	"\vduration_ms\x18\x04 \x01(\rR\n" +
-	"durationMs\"\"\n" +
+	"durationMs\x12\x15\n" +
+	"\x06push_x\x18\x05 \x01(\x11R\x05pushX\x12\x15\n" +
+	"\x06push_y\x18\x06 \x01(\x11R\x05pushY\"\"\n" +
 	"\x04Vec2\x12\f\n" +
 	"\x01x\x18\x01 \x01(\x01R\x01x\x12\f\n" +
 	"\x01y\x18\x02 \x01(\x01R\x01y\"H\n" +
@@ -2746,7 +2837,12 @@ const file_tank_v1_tank_proto_rawDesc = "" +
 	"\n" +
 	"Disconnect\x12\x16\n" +
 	"\x06reason\x18\x01 \x01(\tR\x06reason\x12+\n" +
-	"\x04code\x18\x02 \x01(\x0e2\x17.tank.v1.DisconnectCodeR\x04code*e\n" +
+	"\x04code\x18\x02 \x01(\x0e2\x17.tank.v1.DisconnectCodeR\x04code*^\n" +
+	"\aContact\x12\x17\n" +
+	"\x13CONTACT_UNSPECIFIED\x10\x00\x12\x0f\n" +
+	"\vCONTACT_OFF\x10\x01\x12\x12\n" +
+	"\x0eCONTACT_SERVER\x10\x02\x12\x15\n" +
+	"\x11CONTACT_PREDICTED\x10\x03*e\n" +
 	"\fSnapshotLane\x12\x1d\n" +
 	"\x19SNAPSHOT_LANE_UNSPECIFIED\x10\x00\x12\x1a\n" +
 	"\x16SNAPSHOT_LANE_RELIABLE\x10\x01\x12\x1a\n" +
@@ -2794,83 +2890,85 @@ func file_tank_v1_tank_proto_rawDescGZIP() []byte {
 	return file_tank_v1_tank_proto_rawDescData
 }
 
-var file_tank_v1_tank_proto_enumTypes = make([]protoimpl.EnumInfo, 5)
+var file_tank_v1_tank_proto_enumTypes = make([]protoimpl.EnumInfo, 6)
 var file_tank_v1_tank_proto_msgTypes = make([]protoimpl.MessageInfo, 26)
 var file_tank_v1_tank_proto_goTypes = []any{
-	(SnapshotLane)(0),     // 0: tank.v1.SnapshotLane
-	(RejectCode)(0),       // 1: tank.v1.RejectCode
-	(ShotVerdict)(0),      // 2: tank.v1.ShotVerdict
-	(ShotRefusal)(0),      // 3: tank.v1.ShotRefusal
-	(DisconnectCode)(0),   // 4: tank.v1.DisconnectCode
-	(*ClientMessage)(nil), // 5: tank.v1.ClientMessage
-	(*InputMode)(nil),     // 6: tank.v1.InputMode
-	(*ServerMessage)(nil), // 7: tank.v1.ServerMessage
-	(*Hello)(nil),         // 8: tank.v1.Hello
-	(*Welcome)(nil),       // 9: tank.v1.Welcome
-	(*Rules)(nil),         // 10: tank.v1.Rules
-	(*Reject)(nil),        // 11: tank.v1.Reject
-	(*MoveInput)(nil),     // 12: tank.v1.MoveInput
-	(*Vec2)(nil),          // 13: tank.v1.Vec2
-	(*Rect)(nil),          // 14: tank.v1.Rect
-	(*Arena)(nil),         // 15: tank.v1.Arena
-	(*PlayerState)(nil),   // 16: tank.v1.PlayerState
-	(*Snapshot)(nil),      // 17: tank.v1.Snapshot
-	(*InputBatch)(nil),    // 18: tank.v1.InputBatch
-	(*Fire)(nil),          // 19: tank.v1.Fire
-	(*TankView)(nil),      // 20: tank.v1.TankView
-	(*ShotResult)(nil),    // 21: tank.v1.ShotResult
-	(*Shot)(nil),          // 22: tank.v1.Shot
-	(*Kill)(nil),          // 23: tank.v1.Kill
-	(*Ping)(nil),          // 24: tank.v1.Ping
-	(*Pong)(nil),          // 25: tank.v1.Pong
-	(*RosterUpdate)(nil),  // 26: tank.v1.RosterUpdate
-	(*PlayerJoined)(nil),  // 27: tank.v1.PlayerJoined
-	(*PlayerLeft)(nil),    // 28: tank.v1.PlayerLeft
-	(*Goodbye)(nil),       // 29: tank.v1.Goodbye
-	(*Disconnect)(nil),    // 30: tank.v1.Disconnect
+	(Contact)(0),          // 0: tank.v1.Contact
+	(SnapshotLane)(0),     // 1: tank.v1.SnapshotLane
+	(RejectCode)(0),       // 2: tank.v1.RejectCode
+	(ShotVerdict)(0),      // 3: tank.v1.ShotVerdict
+	(ShotRefusal)(0),      // 4: tank.v1.ShotRefusal
+	(DisconnectCode)(0),   // 5: tank.v1.DisconnectCode
+	(*ClientMessage)(nil), // 6: tank.v1.ClientMessage
+	(*InputMode)(nil),     // 7: tank.v1.InputMode
+	(*ServerMessage)(nil), // 8: tank.v1.ServerMessage
+	(*Hello)(nil),         // 9: tank.v1.Hello
+	(*Welcome)(nil),       // 10: tank.v1.Welcome
+	(*Rules)(nil),         // 11: tank.v1.Rules
+	(*Reject)(nil),        // 12: tank.v1.Reject
+	(*MoveInput)(nil),     // 13: tank.v1.MoveInput
+	(*Vec2)(nil),          // 14: tank.v1.Vec2
+	(*Rect)(nil),          // 15: tank.v1.Rect
+	(*Arena)(nil),         // 16: tank.v1.Arena
+	(*PlayerState)(nil),   // 17: tank.v1.PlayerState
+	(*Snapshot)(nil),      // 18: tank.v1.Snapshot
+	(*InputBatch)(nil),    // 19: tank.v1.InputBatch
+	(*Fire)(nil),          // 20: tank.v1.Fire
+	(*TankView)(nil),      // 21: tank.v1.TankView
+	(*ShotResult)(nil),    // 22: tank.v1.ShotResult
+	(*Shot)(nil),          // 23: tank.v1.Shot
+	(*Kill)(nil),          // 24: tank.v1.Kill
+	(*Ping)(nil),          // 25: tank.v1.Ping
+	(*Pong)(nil),          // 26: tank.v1.Pong
+	(*RosterUpdate)(nil),  // 27: tank.v1.RosterUpdate
+	(*PlayerJoined)(nil),  // 28: tank.v1.PlayerJoined
+	(*PlayerLeft)(nil),    // 29: tank.v1.PlayerLeft
+	(*Goodbye)(nil),       // 30: tank.v1.Goodbye
+	(*Disconnect)(nil),    // 31: tank.v1.Disconnect
 }
 var file_tank_v1_tank_proto_depIdxs = []int32{
-	8,  // 0: tank.v1.ClientMessage.hello:type_name -> tank.v1.Hello
-	12, // 1: tank.v1.ClientMessage.move_input:type_name -> tank.v1.MoveInput
-	24, // 2: tank.v1.ClientMessage.ping:type_name -> tank.v1.Ping
-	29, // 3: tank.v1.ClientMessage.goodbye:type_name -> tank.v1.Goodbye
-	19, // 4: tank.v1.ClientMessage.fire:type_name -> tank.v1.Fire
-	18, // 5: tank.v1.ClientMessage.input_batch:type_name -> tank.v1.InputBatch
-	6,  // 6: tank.v1.ClientMessage.input_mode:type_name -> tank.v1.InputMode
-	9,  // 7: tank.v1.ServerMessage.welcome:type_name -> tank.v1.Welcome
-	11, // 8: tank.v1.ServerMessage.reject:type_name -> tank.v1.Reject
-	17, // 9: tank.v1.ServerMessage.snapshot:type_name -> tank.v1.Snapshot
-	25, // 10: tank.v1.ServerMessage.pong:type_name -> tank.v1.Pong
-	30, // 11: tank.v1.ServerMessage.disconnect:type_name -> tank.v1.Disconnect
-	26, // 12: tank.v1.ServerMessage.roster_update:type_name -> tank.v1.RosterUpdate
-	21, // 13: tank.v1.ServerMessage.shot_result:type_name -> tank.v1.ShotResult
-	22, // 14: tank.v1.ServerMessage.shot:type_name -> tank.v1.Shot
-	23, // 15: tank.v1.ServerMessage.kill:type_name -> tank.v1.Kill
-	15, // 16: tank.v1.Welcome.arena:type_name -> tank.v1.Arena
-	0,  // 17: tank.v1.Welcome.snapshot_lane:type_name -> tank.v1.SnapshotLane
-	10, // 18: tank.v1.Welcome.rules:type_name -> tank.v1.Rules
-	1,  // 19: tank.v1.Reject.code:type_name -> tank.v1.RejectCode
-	13, // 20: tank.v1.Rect.min:type_name -> tank.v1.Vec2
-	13, // 21: tank.v1.Rect.max:type_name -> tank.v1.Vec2
-	14, // 22: tank.v1.Arena.obstacles:type_name -> tank.v1.Rect
-	16, // 23: tank.v1.Snapshot.players:type_name -> tank.v1.PlayerState
-	12, // 24: tank.v1.InputBatch.inputs:type_name -> tank.v1.MoveInput
-	20, // 25: tank.v1.Fire.views:type_name -> tank.v1.TankView
-	2,  // 26: tank.v1.ShotResult.verdict:type_name -> tank.v1.ShotVerdict
-	3,  // 27: tank.v1.ShotResult.refusal:type_name -> tank.v1.ShotRefusal
-	13, // 28: tank.v1.ShotResult.target_position:type_name -> tank.v1.Vec2
-	13, // 29: tank.v1.ShotResult.origin:type_name -> tank.v1.Vec2
-	13, // 30: tank.v1.ShotResult.end:type_name -> tank.v1.Vec2
-	13, // 31: tank.v1.Shot.origin:type_name -> tank.v1.Vec2
-	13, // 32: tank.v1.Shot.end:type_name -> tank.v1.Vec2
-	27, // 33: tank.v1.RosterUpdate.joined:type_name -> tank.v1.PlayerJoined
-	28, // 34: tank.v1.RosterUpdate.left:type_name -> tank.v1.PlayerLeft
-	4,  // 35: tank.v1.Disconnect.code:type_name -> tank.v1.DisconnectCode
-	36, // [36:36] is the sub-list for method output_type
-	36, // [36:36] is the sub-list for method input_type
-	36, // [36:36] is the sub-list for extension type_name
-	36, // [36:36] is the sub-list for extension extendee
-	0,  // [0:36] is the sub-list for field type_name
+	9,  // 0: tank.v1.ClientMessage.hello:type_name -> tank.v1.Hello
+	13, // 1: tank.v1.ClientMessage.move_input:type_name -> tank.v1.MoveInput
+	25, // 2: tank.v1.ClientMessage.ping:type_name -> tank.v1.Ping
+	30, // 3: tank.v1.ClientMessage.goodbye:type_name -> tank.v1.Goodbye
+	20, // 4: tank.v1.ClientMessage.fire:type_name -> tank.v1.Fire
+	19, // 5: tank.v1.ClientMessage.input_batch:type_name -> tank.v1.InputBatch
+	7,  // 6: tank.v1.ClientMessage.input_mode:type_name -> tank.v1.InputMode
+	10, // 7: tank.v1.ServerMessage.welcome:type_name -> tank.v1.Welcome
+	12, // 8: tank.v1.ServerMessage.reject:type_name -> tank.v1.Reject
+	18, // 9: tank.v1.ServerMessage.snapshot:type_name -> tank.v1.Snapshot
+	26, // 10: tank.v1.ServerMessage.pong:type_name -> tank.v1.Pong
+	31, // 11: tank.v1.ServerMessage.disconnect:type_name -> tank.v1.Disconnect
+	27, // 12: tank.v1.ServerMessage.roster_update:type_name -> tank.v1.RosterUpdate
+	22, // 13: tank.v1.ServerMessage.shot_result:type_name -> tank.v1.ShotResult
+	23, // 14: tank.v1.ServerMessage.shot:type_name -> tank.v1.Shot
+	24, // 15: tank.v1.ServerMessage.kill:type_name -> tank.v1.Kill
+	16, // 16: tank.v1.Welcome.arena:type_name -> tank.v1.Arena
+	1,  // 17: tank.v1.Welcome.snapshot_lane:type_name -> tank.v1.SnapshotLane
+	11, // 18: tank.v1.Welcome.rules:type_name -> tank.v1.Rules
+	0,  // 19: tank.v1.Rules.contact:type_name -> tank.v1.Contact
+	2,  // 20: tank.v1.Reject.code:type_name -> tank.v1.RejectCode
+	14, // 21: tank.v1.Rect.min:type_name -> tank.v1.Vec2
+	14, // 22: tank.v1.Rect.max:type_name -> tank.v1.Vec2
+	15, // 23: tank.v1.Arena.obstacles:type_name -> tank.v1.Rect
+	17, // 24: tank.v1.Snapshot.players:type_name -> tank.v1.PlayerState
+	13, // 25: tank.v1.InputBatch.inputs:type_name -> tank.v1.MoveInput
+	21, // 26: tank.v1.Fire.views:type_name -> tank.v1.TankView
+	3,  // 27: tank.v1.ShotResult.verdict:type_name -> tank.v1.ShotVerdict
+	4,  // 28: tank.v1.ShotResult.refusal:type_name -> tank.v1.ShotRefusal
+	14, // 29: tank.v1.ShotResult.target_position:type_name -> tank.v1.Vec2
+	14, // 30: tank.v1.ShotResult.origin:type_name -> tank.v1.Vec2
+	14, // 31: tank.v1.ShotResult.end:type_name -> tank.v1.Vec2
+	14, // 32: tank.v1.Shot.origin:type_name -> tank.v1.Vec2
+	14, // 33: tank.v1.Shot.end:type_name -> tank.v1.Vec2
+	28, // 34: tank.v1.RosterUpdate.joined:type_name -> tank.v1.PlayerJoined
+	29, // 35: tank.v1.RosterUpdate.left:type_name -> tank.v1.PlayerLeft
+	5,  // 36: tank.v1.Disconnect.code:type_name -> tank.v1.DisconnectCode
+	37, // [37:37] is the sub-list for method output_type
+	37, // [37:37] is the sub-list for method input_type
+	37, // [37:37] is the sub-list for extension type_name
+	37, // [37:37] is the sub-list for extension extendee
+	0,  // [0:37] is the sub-list for field type_name
 }
 
 func init() { file_tank_v1_tank_proto_init() }
@@ -2903,7 +3001,7 @@ func file_tank_v1_tank_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_tank_v1_tank_proto_rawDesc), len(file_tank_v1_tank_proto_rawDesc)),
-			NumEnums:      5,
+			NumEnums:      6,
 			NumMessages:   26,
 			NumExtensions: 0,
 			NumServices:   0,

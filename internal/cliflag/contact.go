@@ -1,0 +1,34 @@
+package cliflag
+
+import (
+	"flag"
+
+	"tanknet/netcode"
+)
+
+// contactValue is a -contact flag: predicted, server or off, and, as a boolean flag, -contact
+// alone for predicted and -contact=false for off.
+type contactValue struct{ mode *netcode.ContactMode }
+
+func (v contactValue) String() string {
+	if v.mode == nil {
+		return ""
+	}
+	return v.mode.String()
+}
+
+func (v contactValue) Set(s string) error {
+	m, err := netcode.ParseContactMode(s)
+	if err == nil {
+		*v.mode = m
+	}
+	return err
+}
+
+func (v contactValue) IsBoolFlag() bool { return true }
+
+// ContactVar defines the -contact flag on fs: how tanks that touch are pushed apart, stored in
+// *mode (its value now is the default).
+func ContactVar(fs *flag.FlagSet, mode *netcode.ContactMode, usage string) {
+	fs.Var(contactValue{mode}, "contact", usage)
+}

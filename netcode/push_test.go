@@ -1,0 +1,126 @@
+package netcode
+
+import (
+	"math"
+	"testing"
+	"time"
+)
+
+func TestContactPush(t *testing.T) {
+	a := DefaultArena()
+	p := Pose{X: 20, Y: 3}
+	tests := []struct {
+		name   string
+		others []Pose
+		want   Push
+	}{
+		{"nobody near", []Pose{{X: 25, Y: 3}}, Push{}},
+		{"just touching", []Pose{{X: 21.2, Y: 3}}, Push{}},
+		{"overlap 0.2 to the right: 0.1 to the left", []Pose{{X: 21, Y: 3}}, Push{X: -102}}, // 0.1 * 1024 = 102.4, toward zero
+		{"overlap 0.2 above", []Pose{{X: 20, Y: 4}}, Push{Y: -102}},
+		{"two, each side: they cancel", []Pose{{X: 21, Y: 3}, {X: 19, Y: 3}}, Push{}},
+		{"the same spot: along -x", []Pose{p}, Push{X: -256}},                          // half of 1.2 is 0.6, shortened to 0.25 = 256
+		{"deep: shortened to a step of speed", []Pose{{X: 20.1, Y: 3}}, Push{X: -256}}, // 0.55 wanted
+	}
+	for _, tt := range tests {
+		if got := ContactPush(&a, p, tt.others, StepInterval); got != tt.want {
+			t.Errorf("%s: ContactPush = %+v, want %+v", tt.name, got, tt.want)
+		}
+	}
+	// Never longer than MaxPush, whatever the rounding.
+	for i := range 100 {
+		q := Pose{X: 20 + math.Cos(float64(i))*0.3, Y: 3 + math.Sin(float64(i))*0.3}
+		if got := ContactPush(&a, p, []Pose{q, {X: 20.2, Y: 3.1}}, StepInterval); got.Length() > MaxPush(&a, StepInterval) {
+			t.Fatalf("push %+v is %v long, more than %v", got, got.Length(), MaxPush(&a, StepInterval))
+		}
+	}
+}
+
+func TestApplyPush(t *testing.T) {
+	a := DefaultArena()
+	p := a.Snap(Pose{X: 20, Y: 3, Heading: 1})
+	if got := ApplyPush(&a, p, Push{}); got != p {
+		t.Errorf("the zero push moved %v to %v", p, got)
+	}
+	got := ApplyPush(&a, p, Push{X: 100, Y: -50})
+	if want := a.Snap(Pose{X: 20 + 100.0/1024, Y: 3 - 50.0/1024, Heading: 1}); got != want {
+		t.Errorf("ApplyPush = %v, want %v (the heading kept)", got, want)
+	}
+	// Into a wall: contained like any movement.
+	edge := a.Snap(Pose{X: a.TankRadius, Y: 10})
+	if got := ApplyPush(&a, edge, Push{X: -200}); got.X != edge.X {
+		t.Errorf("a push into the west wall left the tank at x=%v, want %v", got.X, edge.X)
+	}
+	// Into an obstacle: out of it again.
+	block := a.Obstacles[0]
+	beside := a.Snap(Pose{X: block.MinX - a.TankRadius, Y: (block.MinY + block.MaxY) / 2})
+	if got := ApplyPush(&a, beside, Push{X: 256}); got.X > block.MinX-a.TankRadius+GridUnit {
+		t.Errorf("a push into an obstacle left the tank at x=%v, inside it", got.X)
+	}
+}
+
+func TestPendingInput_ApplyIsReplay(t *testing.T) {
+	a := DefaultArena()
+	steps := []PendingInput{
+		{Tick: 1, Input: Input{Throttle: 1}, Duration: StepInterval, Push: Push{X: -30}},
+		{Tick: 2, Input: Input{Turn: 1, Throttle: 0.5}, Duration: StepInterval},
+		{Tick: 3, Input: Input{Throttle: -1}, Duration: 70 * time.Millisecond, Push: Push{Y: 40}},
+	}
+	p := a.Snap(Pose{X: 10, Y: 10})
+	want := p
+	for _, s := range steps {
+		want = ApplyPush(&a, Simulate(&a, want, s.Input, s.Duration), s.Push)
+	}
+	if got := Replay(&a, p, steps); got != want {
+		t.Errorf("Replay = %v, want each input's movement then its push: %v", got, want)
+	}
+}
+
+func TestPushTarget(t *testing.T) {
+	a := DefaultArena()
+	prev, cur := State{Tick: 9, Pose: Pose{X: 10, Y: 10}}, State{Tick: 10, Pose: Pose{X: 10.25, Y: 10}}
+	tests := []struct {
+		name    string
+		prev    State
+		hasPrev bool
+		lead    uint32
+		want    Pose
+		ok      bool
+	}{
+		{"carried on for the lead", prev, true, 4, Pose{X: 11.25, Y: 10}, true},
+		{"at most PushHorizon ticks", prev, true, 15, Pose{X: 12.75, Y: 10}, true},
+		{"no state before", State{}, false, 4, cur.Pose, true},
+		{"the state before is not of the tick before", State{Tick: 8, Pose: Pose{X: 10, Y: 10}}, true, 4, cur.Pose, true},
+		{"a jump (a respawn) is not carried on", State{Tick: 9, Pose: Pose{X: 30, Y: 3}}, true, 4, cur.Pose, true},
+		{"too old for the server's window", prev, true, 18, Pose{}, false},
+	}
+	for _, tt := range tests {
+		got, ok := PushTarget(&a, tt.prev, cur, tt.hasPrev, tt.lead, 20)
+		if ok != tt.ok || math.Abs(got.X-tt.want.X) > 1e-9 || got.Y != tt.want.Y {
+			t.Errorf("%s: PushTarget = %v, %v; want %v, %v", tt.name, got, ok, tt.want, tt.ok)
+		}
+	}
+	// The server's allowance covers every target: ReachDepth is at least the overlap with it.
+	me := Pose{X: 12, Y: 10.5}
+	for lead := range uint32(PushHorizon + 1) {
+		at, _ := PushTarget(&a, prev, cur, true, lead, 40)
+		if d := ReachDepth(&a, me, prev.Pose, cur.Pose, true); d+1e-12 < Overlap(&a, me, at) {
+			t.Errorf("lead %d: ReachDepth %v below the overlap with the target %v", lead, d, Overlap(&a, me, at))
+		}
+	}
+}
+
+func TestParseContactMode(t *testing.T) {
+	for in, want := range map[string]ContactMode{"predicted": ContactPredicted, "true": ContactPredicted,
+		"server": ContactServer, "off": ContactOff, "false": ContactOff} {
+		if got, err := ParseContactMode(in); err != nil || got != want {
+			t.Errorf("ParseContactMode(%q) = %v, %v; want %v", in, got, err, want)
+		}
+		if want.String() != in && in != "true" && in != "false" {
+			t.Errorf("%v.String() = %q, want %q", want, want.String(), in)
+		}
+	}
+	if _, err := ParseContactMode("sometimes"); err == nil {
+		t.Error("ParseContactMode(sometimes) succeeded")
+	}
+}
