@@ -1,6 +1,7 @@
 package netcode
 
 import (
+	"cmp"
 	"slices"
 	"time"
 )
@@ -125,22 +126,12 @@ func (d *Dilation) Dropped(steps int) { d.shift -= time.Duration(steps) * StepIn
 // shiftAt returns the shift in force when the input of tick left, and forgets the inputs
 // before it.
 func (d *Dilation) shiftAt(tick uint32) (time.Duration, bool) {
-	i, ok := slices.BinarySearchFunc(d.sent, tick, func(s sentShift, t uint32) int { return cmpTick(s.tick, t) })
+	i, ok := slices.BinarySearchFunc(d.sent, tick, func(s sentShift, t uint32) int { return cmp.Compare(s.tick, t) })
 	d.sent = d.sent[:copy(d.sent, d.sent[i:])]
 	if !ok {
 		return 0, false
 	}
 	return d.sent[0].shift, true
-}
-
-func cmpTick(a, b uint32) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // Observe takes the report r of server tick tick, from this client's own state of that
