@@ -215,8 +215,12 @@ func (g *Game) Update(now time.Time, in netcode.Input) error {
 	if g.local != nil {
 		sent := false
 		others := g.contactOthers()
-		for n := g.local.Advance(g.dilation.Stretch(frame)); n > 0; n-- {
+		dropped := g.local.Counters().DroppedSteps
+		n := g.local.Advance(g.dilation.Stretch(frame))
+		g.dilation.Dropped(g.local.Counters().DroppedSteps - dropped)
+		for ; n > 0; n-- {
 			p := g.local.PredictAmong(in, others)
+			g.dilation.Sent(p.Tick)
 			if err := g.link.Send(p); err != nil {
 				return err
 			}
@@ -343,7 +347,7 @@ func (g *Game) receiveState(at time.Duration, tick uint32, t wire.Tank) {
 			g.own, g.ownTick = t.Combat, st.Tick
 			g.report = t.Input
 			if !g.onArrival {
-				g.dilation.Observe(g.report)
+				g.dilation.Observe(g.report, st.Tick, st.Ack)
 			}
 		}
 		return

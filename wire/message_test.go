@@ -82,6 +82,13 @@ func TestMessageFromProto_Checks(t *testing.T) {
 	if _, err := WelcomeFromProto(w); err == nil {
 		t.Error("WelcomeFromProto accepted player id 0")
 	}
+	for ms, ok := range map[uint32]bool{0: true, 50: true, 33: false, 100: false} {
+		w := WelcomeToProto(Welcome{PlayerID: 1, Arena: netcode.DefaultArena(), Rules: netcode.DefaultRules()})
+		w.TickIntervalMs = ms
+		if _, err := WelcomeFromProto(w); (err == nil) != ok {
+			t.Errorf("WelcomeFromProto(tick interval %d ms) = %v, want accepted %v (the client's steps are 50 ms)", ms, err, ok)
+		}
+	}
 	for _, m := range []*tankv1.ServerMessage{nil, {}} {
 		if got, err := ServerMessageFromProto(m); got != nil || err != nil {
 			t.Errorf("ServerMessageFromProto(%v) = %v, %v, want nothing", m, got, err)

@@ -34,8 +34,13 @@ func WelcomeToProto(w Welcome) *tankv1.Welcome {
 }
 
 // WelcomeFromProto returns what m says, with a client's checks: its arena and rules must be
-// usable (ArenaFromProto, RulesFromProto) and its player id not 0.
+// usable (ArenaFromProto, RulesFromProto), its player id not 0, and its tick interval this
+// build's netcode.StepInterval (or absent): every step, input duration and clock of the
+// client counts in it.
 func WelcomeFromProto(m *tankv1.Welcome) (Welcome, error) {
+	if ms := m.GetTickIntervalMs(); ms != 0 && time.Duration(ms)*time.Millisecond != netcode.StepInterval {
+		return Welcome{}, fmt.Errorf("wire: welcome: tick interval %d ms, this client runs %v ticks", ms, netcode.StepInterval)
+	}
 	arena, err := ArenaFromProto(m.GetArena())
 	if err != nil {
 		return Welcome{}, err
