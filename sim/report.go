@@ -35,6 +35,14 @@ type Report struct {
 	ResidualMax     float64 `json:"residual_max"`     // largest such move (world units)
 	Corrections     int     `json:"corrections"`      // smoothed corrections started
 	Snaps           int     `json:"snaps"`            // visible jumps
+	// ResidualRatio is ResidualNonZero over Reconciliations (null before any), and
+	// SnapsPerBotMinute the snaps of every bot over the bots' playing time: the figures
+	// contact is judged by.
+	ResidualRatio     *float64 `json:"residual_ratio"`
+	SnapsPerBotMinute float64  `json:"snaps_per_bot_minute"`
+	// ContactFigures is tank contact as the in-process server's ticks showed it: overlaps,
+	// pushes (null against an external server).
+	ContactFigures *ContactFigures `json:"contact_figures"`
 	// Holds and StaleRejects are the interpolators' own counters over the whole run, all
 	// remote tanks of all bots (StaleRejects adds the own tank's).
 	Holds        int `json:"holds"`
@@ -238,6 +246,9 @@ func buildReport(d *runData) Report {
 	}
 	r.ServerCPUCores, r.BytesPerTank = cpu, perTank
 	r.SnapshotsRatioMin = d.snapshotsRatioMin()
+	if d.truth != nil {
+		r.ContactFigures = d.truth.contactFigures(d.start.Add(d.windowStart), d.start.Add(d.windowEnd))
+	}
 	var errs, delays, rtts, inputs, rewinds, stalls []float64
 	judged, agreed := 0, 0
 	var configured float64 // sum over nConfigured samples
@@ -310,6 +321,12 @@ func buildReport(d *runData) Report {
 				delays = append(delays, millis(s.delay))
 			}
 		}
+	}
+	if r.Reconciliations > 0 {
+		r.ResidualRatio = ptr(float64(r.ResidualNonZero) / float64(r.Reconciliations))
+	}
+	if botMinutes := float64(len(d.bots)) * cfg.Duration.Minutes(); botMinutes > 0 {
+		r.SnapsPerBotMinute = float64(r.Snaps) / botMinutes
 	}
 	if sampled {
 		r.Notes = append(r.Notes, "long run: remote and RTT metrics come from a uniform random subset of frames; remote_frames and holds_ratio count every frame")

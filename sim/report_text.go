@@ -23,8 +23,12 @@ func (r Report) WriteText(w io.Writer) error {
 	}
 	fmt.Fprintf(w, "%d bots for %.1fs on %s (%s), %s lane, %s interpolation, contact %s, seed %d, server %s\n",
 		r.Bots, r.DurationSeconds, r.Profile, r.Link, r.Lane, r.Interp, contact, r.Seed, r.Server)
-	fmt.Fprintf(w, "own tank:  %d reconciliations, %d with a residual (max %.4g units), %d corrections, %d snaps\n",
-		r.Reconciliations, r.ResidualNonZero, r.ResidualMax, r.Corrections, r.Snaps)
+	fmt.Fprintf(w, "own tank:  %d reconciliations, %d with a residual (%s, max %.4g units), %d corrections, %d snaps (%.2f per bot-minute)\n",
+		r.Reconciliations, r.ResidualNonZero, optPercent(r.ResidualRatio), r.ResidualMax, r.Corrections, r.Snaps, r.SnapsPerBotMinute)
+	if c := r.ContactFigures; c != nil {
+		fmt.Fprintf(w, "contact:   %d pair-ticks overlapping in the window, overlap p99 %.2f and max %.2f tank radii; %d pushes applied (longest %.2f radii), %d refused; %d pairs pushed apart by the server\n",
+			c.OverlapTicks, c.OverlapP99, c.OverlapMax, c.Pushes, c.PushMaxRadii, c.PushesRefused, c.Contacts)
+	}
 	fmt.Fprintf(w, "remotes:   %d frames measured in [%.1fs, %.1fs], holds %s, %d holds and %d stale over the run\n",
 		r.RemoteFrames, r.WindowSeconds[0], r.WindowSeconds[1], optPercent(r.HoldsRatio), r.Holds, r.StaleRejects)
 	if e := r.RemoteError; e != nil {

@@ -105,6 +105,7 @@ func simulate(ctx context.Context, spec runSpec) (*runData, error) {
 	var stopServer func() error
 	if addr == "" {
 		d.truth = newHistory(cfg.Duration + 10*time.Second) // joining takes up to 5 s
+		d.truth.contact.arena, _ = netcode.ArenaByName(cfg.Arena) // validated by Config.Validate
 		var srv *server.Server
 		var err error
 		if addr, srv, stopServer, err = startServer(ctx, spec, d.truth); err != nil {

@@ -37,6 +37,7 @@ type history struct {
 	hasStart bool
 	durs     []time.Duration // wall time each tick took, in every room
 	inputs   inputLog        // what the server did with the players' inputs
+	contact  contactLog      // tanks that overlapped, and the pushes (contact.go)
 }
 
 // roomTicks is one room's ticks.
@@ -89,6 +90,7 @@ func (h *history) record(rec server.TickRecord, at time.Time) {
 		r.durs = append(r.durs, rec.Duration)
 	}
 	h.inputs.record(rec)
+	h.contact.record(rec, at)
 }
 
 // inputMetrics returns the input figures over the server times and players in accepts (see

@@ -6,8 +6,8 @@ import (
 	"tanknet/netcode"
 )
 
-// contactValue is a -contact flag: predicted, server or off, and, as a boolean flag, -contact
-// alone for predicted and -contact=false for off.
+// contactValue is a -contact flag: predicted, server or off; true and false, as the boolean
+// flag of earlier versions took them (-contact=false), mean predicted and off.
 type contactValue struct{ mode *netcode.ContactMode }
 
 func (v contactValue) String() string {
@@ -24,8 +24,6 @@ func (v contactValue) Set(s string) error {
 	}
 	return err
 }
-
-func (v contactValue) IsBoolFlag() bool { return true }
 
 // ContactVar defines the -contact flag on fs: how tanks that touch are pushed apart, stored in
 // *mode (its value now is the default).

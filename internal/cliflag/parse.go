@@ -11,15 +11,20 @@ import (
 	"time"
 )
 
-// Parse parses args with fs, which must be flag.ContinueOnError. With -h it prints fs's
-// usage to fs's output and returns flag.ErrHelp. A flag that does not parse prints nothing
-// and returns an error that says which flag and why, ready to print on one line.
+// Parse parses args with fs, which must be flag.ContinueOnError, for a command that takes
+// flags only. With -h it prints fs's usage to fs's output and returns flag.ErrHelp. A flag
+// that does not parse, or an argument that is not a flag (which would otherwise be ignored,
+// as the word after a boolean flag is), prints nothing and returns an error that says which
+// and why, ready to print on one line.
 func Parse(fs *flag.FlagSet, args []string) error {
 	out := fs.Output()
 	fs.SetOutput(io.Discard) // the flag package prints every flag's usage after any error
 	err := fs.Parse(args)
 	fs.SetOutput(out)
 	switch {
+	case err == nil && fs.NArg() > 0:
+		return fmt.Errorf("unexpected argument %q: %s takes flags only, each as -name value or -name=value (%s -h lists every flag)",
+			fs.Arg(0), filepath.Base(fs.Name()), filepath.Base(fs.Name()))
 	case err == nil:
 		return nil
 	case errors.Is(err, flag.ErrHelp):

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"tanknet/netcode"
 )
 
 func newFlags(out *bytes.Buffer) *flag.FlagSet {
@@ -14,6 +16,7 @@ func newFlags(out *bytes.Buffer) *flag.FlagSet {
 	fs.SetOutput(out)
 	fs.Duration("latency", 0, "one-way `delay`")
 	fs.Int("bots", 8, "number of bots")
+	fs.Bool("v", false, "verbose")
 	return fs
 }
 
@@ -29,6 +32,8 @@ func TestParse(t *testing.T) {
 		{"another flag's bad value", "-bots many", `invalid value "many" for flag -bots: parse error (tanksim -h lists every flag)`, false},
 		{"an unknown flag", "-bot 3", "flag provided but not defined: -bot (tanksim -h lists every flag)", false},
 		{"help", "-h", "flag: help requested", true},
+		{"a word that is no flag", "-bots 3 extra", `unexpected argument "extra": tanksim takes flags only`, false},
+		{"the value of a boolean flag after a space", "-v server", `unexpected argument "server"`, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var out bytes.Buffer
@@ -51,5 +56,25 @@ func TestParse(t *testing.T) {
 	fs := newFlags(&out)
 	if err := Parse(fs, []string{"-latency", "80ms"}); err != nil || fs.Lookup("latency").Value.(flag.Getter).Get() != 80*time.Millisecond {
 		t.Errorf("-latency 80ms: %v, %v", err, fs.Lookup("latency").Value)
+	}
+}
+
+func TestContactVar(t *testing.T) {
+	for args, want := range map[string]netcode.ContactMode{"": netcode.ContactPredicted, "-contact server": netcode.ContactServer,
+		"-contact=off": netcode.ContactOff, "-contact=false": netcode.ContactOff, "-contact predicted": netcode.ContactPredicted} {
+		var out bytes.Buffer
+		fs := newFlags(&out)
+		mode := netcode.ContactPredicted
+		ContactVar(fs, &mode, "contact")
+		if err := Parse(fs, strings.Fields(args)); err != nil || mode != want {
+			t.Errorf("Parse(%q) = %v, mode %v; want %v", args, err, mode, want)
+		}
+	}
+	var out bytes.Buffer
+	fs := newFlags(&out)
+	mode := netcode.ContactPredicted
+	ContactVar(fs, &mode, "contact")
+	if err := Parse(fs, []string{"-contact", "sometimes"}); err == nil || !strings.Contains(err.Error(), "not one of predicted, server and off") {
+		t.Errorf("Parse(-contact sometimes) = %v, want the modes named", err)
 	}
 }
