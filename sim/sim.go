@@ -104,7 +104,7 @@ func simulate(ctx context.Context, spec runSpec) (*runData, error) {
 	addr := cfg.Server
 	var stopServer func() error
 	if addr == "" {
-		d.truth = newHistory(cfg.Duration + 10*time.Second) // joining takes up to 5 s
+		d.truth = newHistory(cfg.Duration + 10*time.Second)       // joining takes up to 5 s
 		d.truth.contact.arena, _ = netcode.ArenaByName(cfg.Arena) // validated by Config.Validate
 		var srv *server.Server
 		var err error
