@@ -20,7 +20,6 @@ import (
 	"tanknet/carriage"
 	"tanknet/client"
 	"tanknet/internal/cdp"
-	"tanknet/netcode"
 )
 
 // The browser test runs in a network namespace of its own (unshare -n): loopback, and a
@@ -35,7 +34,7 @@ ip route add default via 10.255.0.2 dev tn0 && exec "$0" "$@"`
 )
 
 // TestBrowser_JoinsBesideANativeBot: headless Chromium opens the page tankserver -web
-// serves (?name=web&bot=1&report=8) and joins a -contact=false game over WebRTC beside a
+// serves (?name=web&bot=1&report=8) and joins a game (contact predicted, the default) over WebRTC beside a
 // native bot: its report says transport webrtc, inputs acknowledged, reconciliations with
 // residual 0 and two players seen; the native bot sees two players too; the page's
 // screenshot is not blank. Then a page whose server cannot be reached over UDP says so on
@@ -84,7 +83,7 @@ func runInNamespace(t *testing.T) {
 	}
 }
 
-// webGame runs tankserver in process with -contact=false, -web on loopback serving webDir,
+// webGame runs tankserver in process (contact predicted), -web on loopback serving webDir,
 // candidates paired with loopback only, and publicIP as -web-public-ip ("": none), until
 // ctx ends or t's cleanup. It returns the page's URL, the game's address and the log.
 func webGame(t *testing.T, ctx context.Context, webDir, publicIP string) (page, addr string, logs *serverLog) {
@@ -92,7 +91,6 @@ func webGame(t *testing.T, ctx context.Context, webDir, publicIP string) (page, 
 	logs = new(serverLog)
 	cfg := DefaultConfig()
 	cfg.Server.Addr = freeUDPAddr(t)
-	cfg.Server.Rules.Contact = netcode.ContactOff
 	cfg.Server.Logger = slog.New(slog.NewTextHandler(logs, nil))
 	cfg.Web.Addr, cfg.Web.Dir, cfg.Web.PublicIP = "127.0.0.1:0", webDir, publicIP
 	cfg.Web.Hub.AllowCandidate = carriage.IsLoopback

@@ -19,10 +19,9 @@ import (
 
 	"tanknet/carriage"
 	"tanknet/client"
-	"tanknet/netcode"
 )
 
-// startWebGame runs tankserver in process with -contact=false and -web on loopback, the page
+// startWebGame runs tankserver in process with -web on loopback (contact predicted, the default), the page
 // from a folder holding index.html; it returns the page's URL, the game's UDP address and
 // the log.
 func startWebGame(t *testing.T, ctx context.Context) (pageURL, addr string, logs *serverLog) {
@@ -42,7 +41,6 @@ func startWebGameWith(t *testing.T, ctx context.Context, change func(*Config), s
 	logs = new(serverLog)
 	cfg := DefaultConfig()
 	cfg.Server.Addr = freeUDPAddr(t)
-	cfg.Server.Rules.Contact = netcode.ContactOff
 	cfg.Server.Logger = slog.New(slog.NewTextHandler(logs, nil))
 	cfg.Web.Addr, cfg.Web.Dir = "127.0.0.1:0", dir
 	cfg.Web.Hub.AllowCandidate = carriage.IsLoopback // pair with loopback candidates only
@@ -69,7 +67,7 @@ func startWebGameWith(t *testing.T, ctx context.Context, change func(*Config), s
 
 // TestWeb_BrowserAndNativeBotShareTheRoom: with -web, tankserver serves the page and takes
 // a WebRTC peer whose KCP session joins the default room beside a native bot's; both play,
-// see each other, and predict exactly (contact off); the page's folder is served.
+// see each other, and predict exactly (contact on: predicted); the page's folder is served.
 func TestWeb_BrowserAndNativeBotShareTheRoom(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
