@@ -3,18 +3,30 @@ package netcode
 import "math"
 
 // ResolveContacts pushes overlapping tanks apart, in place, and returns how many pairs
-// touched. Each overlapping pair moves apart equally along the line between their centres;
-// tanks at the exact same spot separate along x, lower index to the left. Both tanks of a
-// pair are then contained in the arena again, right away, and snapped to the wire grid (see
-// Arena.Snap). A tank that touches nobody is
-// left exactly as it was: its owner's prediction stays exact. Only the server calls this:
-// clients cannot predict it, which is why contact is where mispredictions, corrections and
-// snaps come from.
+// touched: ResolveOverlaps with no overlap allowed. It is what the server does after every
+// tick with contact resolved by the server (ContactServer); clients cannot predict it,
+// which is why that mode is where mispredictions, corrections and snaps come from.
+func ResolveContacts(a *Arena, poses []Pose) int { return ResolveOverlaps(a, poses, 0) }
+
+// MaxPredictedOverlap is how deep two tanks may overlap with contact predicted
+// (ContactPredicted) before the server separates them itself: one tank radius, so a tank's
+// centre never enters another tank. Clients push their own tanks apart long before that on
+// any ordinary link; only a pile-up behind a long round trip, or a client that does not push,
+// gets there, and the server's push then costs those clients a correction.
+func MaxPredictedOverlap(a *Arena) float64 { return a.TankRadius }
+
+// ResolveOverlaps pushes apart, in place, the tanks that overlap by more than allowed (a
+// depth, in world units: 2 * TankRadius minus the distance between their centres), and
+// returns how many pairs it moved. Each such pair moves apart equally along the line
+// between their centres until they overlap by exactly allowed; tanks at the exact same spot
+// separate along x, lower index to the left. Both tanks of a pair are then contained in the
+// arena again, right away, and snapped to the wire grid (see Arena.Snap). A tank that
+// overlaps nobody that deeply is left exactly as it was.
 //
 // Pairs are visited in index order, so the result depends only on the slice's order.
-func ResolveContacts(a *Arena, poses []Pose) int {
-	touching := 0
-	minDist := 2 * a.TankRadius
+func ResolveOverlaps(a *Arena, poses []Pose, allowed float64) int {
+	moved := 0
+	minDist := 2*a.TankRadius - allowed
 	for i := range poses {
 		for j := i + 1; j < len(poses); j++ {
 			p, q := &poses[i], &poses[j]
@@ -23,7 +35,7 @@ func ResolveContacts(a *Arena, poses []Pose) int {
 			if d2 >= float64(minDist*minDist) {
 				continue
 			}
-			touching++
+			moved++
 			nx, ny, d := 1.0, 0.0, 0.0
 			if d2 > 0 {
 				d = math.Sqrt(d2)
@@ -35,5 +47,5 @@ func ResolveContacts(a *Arena, poses []Pose) int {
 			*p, *q = a.Snap(*p), a.Snap(*q)
 		}
 	}
-	return touching
+	return moved
 }

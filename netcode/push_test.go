@@ -124,3 +124,18 @@ func TestParseContactMode(t *testing.T) {
 		t.Error("ParseContactMode(sometimes) succeeded")
 	}
 }
+
+func TestResolveOverlaps_DownToWhatIsAllowed(t *testing.T) {
+	a := DefaultArena()
+	r := a.TankRadius
+	poses := []Pose{{X: 20, Y: 3}, {X: 20.5, Y: 3}, {X: 30, Y: 3}, {X: 31, Y: 3}} // overlaps 0.7 and 0.2
+	if n := ResolveOverlaps(&a, poses, r); n != 1 {
+		t.Fatalf("ResolveOverlaps moved %d pairs, want the one overlapping deeper than a radius", n)
+	}
+	if d := poses[0].Distance(poses[1]); math.Abs(d-r) > 2*GridUnit {
+		t.Errorf("the deep pair is %v apart, want %v: overlapping by exactly a radius", d, r)
+	}
+	if poses[2] != (Pose{X: 30, Y: 3}) || poses[3] != (Pose{X: 31, Y: 3}) {
+		t.Errorf("the shallow pair moved: %v %v", poses[2], poses[3])
+	}
+}

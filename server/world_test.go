@@ -290,20 +290,24 @@ func TestWorld_SnapshotEncodedOnceForEveryone(t *testing.T) {
 }
 
 func TestWorld_Contact(t *testing.T) {
-	for _, mode := range []netcode.ContactMode{netcode.ContactServer, netcode.ContactOff, netcode.ContactPredicted} {
-		contact := mode == netcode.ContactServer // only the server's own contact moves tanks that send no push
-		w := newTestWorld(t, func(c *Config) { c.Rules.Contact = mode })
+	// Two tanks that send no push, 0.5 apart: they overlap by 0.7, more than a radius (0.6).
+	r := netcode.DefaultArena().TankRadius
+	for _, tt := range []struct {
+		mode netcode.ContactMode
+		want float64 // their distance after a tick
+	}{
+		{netcode.ContactServer, 2 * r}, // pushed apart
+		{netcode.ContactPredicted, r},  // only down to MaxPredictedOverlap: their clients push the rest
+		{netcode.ContactOff, 0.5},      // untouched
+	} {
+		w := newTestWorld(t, func(c *Config) { c.Rules.Contact = tt.mode })
 		a, _ := mustJoin(t, w, 0, "a")
 		b, _ := mustJoin(t, w, 0, "b")
 		placeAt(w, a, netcode.Pose{X: 20, Y: 3})
 		placeAt(w, b, netcode.Pose{X: 20.5, Y: 3})
 		w.step(50 * time.Millisecond)
-		d := a.Pose().Distance(b.Pose())
-		if contact && d < 2*w.cfg.Arena.TankRadius-2*netcode.GridUnit { // both snapped to the wire grid
-			t.Errorf("contact on: tanks %v apart, want at least %v", d, 2*w.cfg.Arena.TankRadius)
-		}
-		if !contact && d != 0.5 {
-			t.Errorf("contact %v: tanks %v apart, want untouched 0.5", mode, d)
+		if d := a.Pose().Distance(b.Pose()); math.Abs(d-tt.want) > 2*netcode.GridUnit { // both snapped to the wire grid
+			t.Errorf("contact %v: tanks %v apart, want %v", tt.mode, d, tt.want)
 		}
 	}
 }

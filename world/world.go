@@ -161,18 +161,24 @@ func (w *World) Tick(now time.Duration) *Outcome {
 	return o
 }
 
-// contact gathers the tanks' poses into the outcome and, when the server resolves contact
-// (netcode.ContactServer), pushes apart the tanks that overlap.
+// contact gathers the tanks' poses into the outcome and pushes apart the tanks that overlap:
+// all of them when the server resolves contact (netcode.ContactServer); with contact
+// predicted, only those that overlap deeper than netcode.MaxPredictedOverlap, down to it.
 func (w *World) contact() {
 	o := &w.out
 	o.Poses, o.IDs = o.Poses[:0], o.IDs[:0]
 	for _, t := range w.tanks {
 		o.Poses, o.IDs = append(o.Poses, t.pose), append(o.IDs, t.id)
 	}
-	if w.cfg.Rules.Contact != netcode.ContactServer {
+	allowed := 0.0
+	switch w.cfg.Rules.Contact {
+	case netcode.ContactServer:
+	case netcode.ContactPredicted:
+		allowed = netcode.MaxPredictedOverlap(&w.cfg.Arena)
+	default:
 		return
 	}
-	if n := netcode.ResolveContacts(&w.cfg.Arena, o.Poses); n > 0 {
+	if n := netcode.ResolveOverlaps(&w.cfg.Arena, o.Poses, allowed); n > 0 {
 		w.counts.Contacts += uint64(n)
 		for i, t := range w.tanks {
 			t.pose = o.Poses[i]
