@@ -10,7 +10,8 @@ import (
 )
 
 // TestVerifyAcrossArchitectures: the golden recording, a fresh one from a live match of
-// gunner bots (contact on, made by this machine's build) and the scripted duel (interest
+// gunner bots (contact on, made by this machine's build), the scripted shove (contact
+// predicted: pushes and the server's limit) and the scripted duel (interest
 // management, lag-compensated views up to 14 ticks old) re-simulate exactly, their shots
 // judged again to the same end points, under js/wasm (node, as in a browser tab) and under
 // linux/arm64 (qemu-user-static): the simulation and the judging are bit-exact across
@@ -21,11 +22,14 @@ func TestVerifyAcrossArchitectures(t *testing.T) {
 		t.Skip("builds tankreplay for two other architectures")
 	}
 	dir := t.TempDir()
-	fresh, duel := filepath.Join(dir, "fresh.rec"), filepath.Join(dir, "duel.rec")
+	fresh, duel, shove := filepath.Join(dir, "fresh.rec"), filepath.Join(dir, "duel.rec"), filepath.Join(dir, "shove.rec")
 	if err := os.WriteFile(fresh, recordMatch(t, 3, 30, 6, 5), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(duel, recordDuel(t), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(shove, recordShove(t), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	golden, err := filepath.Abs(goldenPath)
@@ -55,7 +59,7 @@ func TestVerifyAcrossArchitectures(t *testing.T) {
 			if out, err := build.CombinedOutput(); err != nil {
 				t.Fatalf("build tankreplay for %s: %v\n%s", tg.name, err, out)
 			}
-			for _, rec := range []string{golden, fresh, duel} {
+			for _, rec := range []string{golden, fresh, duel, shove} {
 				out, err := exec.Command(tg.runner, bin, "verify", rec).CombinedOutput()
 				if err != nil || !strings.HasPrefix(string(out), "exact") {
 					t.Errorf("tankreplay verify %s under %s: %v\n%s", filepath.Base(rec), tg.name, err, out)
