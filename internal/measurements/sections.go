@@ -54,6 +54,27 @@ var fireCols = []column{
 // groupsRun is the two-group run the groups section reads twice, a group a row.
 var groupsRun = tanksim("-bots", "8", "-duration", "20s", "-group", "4:up=mobile-3g,down=lan", "-group", "4:wifi-bad", "-contact=false", "-interp", "adaptive", "-seed", "7")
 
+// contactRows are the contact section's runs: eight bots for 60 s on each network with each
+// contact mode and two seeds, then sixteen on the default arena (crowded).
+func contactRows() []row {
+	var rows []row
+	for _, net := range []string{"none", "wifi-bad", "mobile-3g"} {
+		for _, seed := range []string{"7", "11"} {
+			for _, mode := range []string{"off", "server", "predicted"} {
+				rows = append(rows, row{fmt.Sprintf("%s, seed %s, contact %s", net, seed, mode),
+					tanksim("-bots", "8", "-duration", "60s", "-interp", "adaptive", "-net", net, "-seed", seed, "-contact", mode), ""})
+			}
+		}
+	}
+	for _, seed := range []string{"7", "11"} {
+		for _, mode := range []string{"off", "server", "predicted"} {
+			rows = append(rows, row{fmt.Sprintf("16 bots (crowded), seed %s, contact %s", seed, mode),
+				tanksim("-bots", "16", "-duration", "60s", "-interp", "adaptive", "-net", "broadband", "-seed", seed, "-contact", mode), ""})
+		}
+	}
+	return rows
+}
+
 // sections are the measurements, in the document's order.
 var sections = []section{
 	{
@@ -109,6 +130,18 @@ var sections = []section{
 			{"RTT p50 ms", "rtt_ms.p50"}, {"remote delay p50 / p99 ms", "remote_delay_ms.p50 remote_delay_ms.p99"},
 			{"holds ratio", "holds_ratio"}, {"input wait p50 ms", "input_wait_ms.p50"}, {"starved", "input_starved_ratio"},
 			{"residual ≠ 0", "residual_nonzero"},
+		},
+	},
+	{
+		title: "Tank contact: off, the server's, predicted",
+		about: "Eight bots for 60 s on three networks, two seeds each, and sixteen on the default arena (crowded, broadband), with each contact mode: off (tanks pass through each other), server (the server pushes overlapping tanks apart after each tick: clients cannot predict it) and predicted, the default (each client pushes its own tank in its inputs, PROTOCOL.md §7c). A residual is a reconciliation that moved the prediction; snaps are the corrections too large or too long to smooth, per bot-minute. Overlaps are measured on the server's ticks, in tank radii (2: one centre on the other), over the pairs of tanks overlapping at the end of a tick. With contact predicted, pushes the server refused and pairs it had to separate itself (past one radius of overlap) are the only sources of residuals.",
+		rows:  contactRows(),
+		cols: []column{
+			{"residual share", "residual_ratio"}, {"residual max", "residual_max"}, {"snaps / bot-min", "snaps_per_bot_minute"},
+			{"overlap p99 / max radii", "contact_figures.overlap_p99_radii contact_figures.overlap_max_radii"},
+			{"pushes (refused)", "contact_figures.pushes contact_figures.pushes_refused"},
+			{"server separations", "contact_figures.contacts"},
+			{"starved / doubled", "input_starved_ratio input_double_ratio"}, {"holds ratio", "holds_ratio"},
 		},
 	},
 	{
