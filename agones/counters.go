@@ -111,7 +111,9 @@ func (s *CounterSync) pending() []Counter {
 
 // Run sends what Set asked for until ctx ends, calling report (if not nil) with each
 // update's outcome (err nil: accepted). After a failure it tries again retry later (or at
-// the next Set). Run it on its own goroutine.
+// the next Set). Run it on its own goroutine. When ctx ends it returns once the update in
+// flight, if any, is answered or has timed out: an update abandoned on its way could reach
+// the sidecar after the caller's next call (a Shutdown).
 func (s *CounterSync) Run(ctx context.Context, retry time.Duration, report func(Counter, error)) {
 	var again <-chan time.Time
 	for {
@@ -123,7 +125,7 @@ func (s *CounterSync) Run(ctx context.Context, retry time.Duration, report func(
 		}
 		again = nil
 		for _, want := range s.pending() {
-			_, err := s.c.UpdateCounter(ctx, want.Name, want.Count, want.Capacity)
+			_, err := s.c.UpdateCounter(context.WithoutCancel(ctx), want.Name, want.Count, want.Capacity) // ends within the client's timeout
 			if ctx.Err() != nil {
 				return
 			}

@@ -129,8 +129,9 @@ func (g *Game) columns(w float64) int {
 }
 
 // PanelTextWidth is the HUD text's column in a wide panel under the arena, with the graph to
-// its right: the longest essential HUD line (40 characters of 13 px Go Mono) plus padding.
-const PanelTextWidth = 330
+// its right: the longest essential HUD line (40 characters of 13 px Go Mono, 7.8 px each)
+// plus the padding either side and the 8 px indent (see columns).
+const PanelTextWidth = 340
 
 // textHeight is the height lines take in the HUD.
 // fitHeight is view.FitPanel for a panel h pixels high: as many rows as fit with the air

@@ -28,3 +28,18 @@ func TestFitHeight(t *testing.T) {
 			len(got), textHeight(got), got[len(got)-1].Text, h-1)
 	}
 }
+
+// TestPanelTextWidth_HoldsFortyColumns: the HUD column beside the graph (the demo's at
+// 1920x1080) is as wide as its doc says, 40 characters after the padding and the indent,
+// the width the HUD's lines are written for (TestTechniqueLines). At 38, counter lines of
+// 39 or 40 characters wrapped, and how many did depended on how long the game had run.
+func TestPanelTextWidth_HoldsFortyColumns(t *testing.T) {
+	f, err := loadFonts()
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &Game{fonts: f}
+	if got := g.columns(PanelTextWidth); got < 40 {
+		t.Errorf("columns(PanelTextWidth %d px) = %d with %v px characters, want 40", PanelTextWidth, got, f.monoAdvance)
+	}
+}

@@ -21,10 +21,16 @@ func goodbye(reason string) *tankv1.ClientMessage {
 
 // TestChurn_JoinsAndLeavesDropNoHonestPlayer: while an honest bot plays (and once freezes
 // for 300 ms, like a frame hitch), 48 churners join and leave as fast as they can, aiming
-// at 500 a second, for three seconds. The bot must play on undisturbed: roster changes
-// reach it coalesced, one update per tick, however many there are.
+// at 500 a second, until the server has seated 600 of them. The bot must play on
+// undisturbed: roster changes reach it coalesced, one update per tick, however many there
+// are. Every churner's Hello must be answered, with a seat or a Reject (a server that
+// cannot keep up refuses joins with REJECT_CODE_BUSY rather than queue them without end),
+// and every seat it gives must come free again.
+//
+// The churn is counted in seats, not seconds: how much of it a machine seats in a given
+// time is a capacity, measured by BenchmarkChurn_JoinsAndLeaves.
 func TestChurn_JoinsAndLeavesDropNoHonestPlayer(t *testing.T) {
-	const churners, target, churnFor = 48, 500, 3 * time.Second
+	const churners, target, seats = 48, 500, 600
 	addr, srv := startServer(t, func(c *server.Config) {
 		c.MaxPlayers = 64
 		c.Logger = quietLogger()
@@ -32,75 +38,112 @@ func TestChurn_JoinsAndLeavesDropNoHonestPlayer(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 
+	botCtx, stopBot := context.WithCancel(ctx)
+	defer stopBot()
+	in := make(chan struct{}) // closed at the bot's first frame
+	var midChurn atomic.Bool  // the server has seated half the churn
 	hitched := false
-	done := goBot(ctx, client.BotConfig{
-		Addr: addr, Name: "honest", Seed: 3, Duration: churnFor + 2*time.Second, Options: client.DefaultOptions(),
+	done := goBot(botCtx, client.BotConfig{
+		Addr: addr, Name: "honest", Seed: 3, Options: client.DefaultOptions(),
 		OnFrame: func(now time.Time, g *client.Game) {
-			if !hitched && g.Stats().Snapshots > 40 { // two seconds in, mid-churn
+			select {
+			case <-in:
+			default:
+				close(in)
+			}
+			if !hitched && midChurn.Load() {
 				hitched = true
 				time.Sleep(300 * time.Millisecond)
 			}
 		},
 	})
-
-	time.Sleep(500 * time.Millisecond) // the bot is in
-	var cycles, failures atomic.Int64  // churn cycles sent, and those that could not connect
-	tokens := make(chan struct{}, target)
-	stop := time.After(churnFor)
-	go func() { // 500 tokens a second, dealt every 10 ms
-		tick := time.NewTicker(10 * time.Millisecond)
-		defer tick.Stop()
-		defer close(tokens)
-		for {
-			select {
-			case <-stop:
-				return
-			case <-tick.C:
-				for range target / 100 {
-					select {
-					case tokens <- struct{}{}:
-					default:
-					}
-				}
-			}
-		}
-	}()
-	start := time.Now()
-	var wg sync.WaitGroup
-	for range churners {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for range tokens { // hello and goodbye back to back: the cheapest join and leave
-				conn, err := transport.DialContext(ctx, addr, nil)
-				if err != nil {
-					failures.Add(1)
-					continue
-				}
-				if conn.Send(hello(transport.ProtocolVersion)) != nil || conn.Send(goodbye("churn")) != nil {
-					failures.Add(1)
-				}
-				conn.Close()
-				cycles.Add(1)
-			}
-		}()
+	select {
+	case <-in:
+	case res := <-done:
+		t.Fatalf("the honest bot never played: %v", res.err)
 	}
-	wg.Wait()
+
+	start := time.Now()
+	hellos, failed := churn(ctx, addr, churners, target, func() bool {
+		joins := srv.Stats().Joins - 1 // the bot's is not churn
+		midChurn.Store(joins >= seats/2)
+		return joins >= seats
+	})
 	took := time.Since(start)
+	if ctx.Err() != nil {
+		t.Fatalf("the server seated %d churners in a minute, want %d: churn stalled", srv.Stats().Joins-1, seats)
+	}
+	stopBot()
 	res := <-done
+	// Churners close without waiting for an answer: the server settles their last Hellos
+	// after they are gone. Each Hello is answered by a seat, or a Reject saying the server
+	// is busy or full. Sessions that never carried a Hello (a dial the churner gave up on, a
+	// closed churner's port taken by the next one's socket) end in bad_hello: not counted.
+	answered := func(st server.Stats) uint64 {
+		return st.Joins - 1 + st.Rejects - st.RejectsByCode["bad_hello"] // the bot's join is not churn
+	}
 	st := srv.Stats()
-	t.Logf("%d churn cycles sent (%d failed) in %v; the server seated %.0f and saw %.0f leave per second; honest bot: %d snapshots, hitched %v",
-		cycles.Load(), failures.Load(), took.Round(time.Millisecond), float64(st.Joins)/took.Seconds(),
-		float64(st.Leaves+st.Drops)/took.Seconds(), res.rep.Snapshots, hitched)
+	for deadline := time.Now().Add(10 * time.Second); answered(st) != hellos || st.Players != 0 || st.Handshaking != 0; st = srv.Stats() {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d churn Hellos answered by a seat or a busy or full Reject, want all %d, and every seat free; server stats %+v", answered(st), hellos, st)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Logf("%d churn Hellos sent (%d dials failed) in %v; the server seated %d and refused %d %v; honest bot: %d snapshots, hitched %v",
+		hellos, failed, took.Round(time.Millisecond), st.Joins-1, st.Rejects, st.RejectsByCode, res.rep.Snapshots, hitched)
 	if res.err != nil {
 		t.Fatalf("honest bot during the churn: %v", res.err)
 	}
 	if res.rep.ResidualNonZero != 0 || res.rep.Snaps != 0 || !hitched {
 		t.Errorf("honest bot %+v (hitched %v): want it playing undisturbed through its hitch", res.rep, hitched)
 	}
-	if st.DropsByReason["cannot_keep_up"] != 0 || st.Joins < uint64(cycles.Load())/2 {
-		t.Errorf("server stats %+v: want no player dropped for its queues and most churn seated", st)
+	if st.DropsByReason["cannot_keep_up"] != 0 || st.Leaves+st.Drops != st.Joins {
+		t.Errorf("server stats %+v: want no player dropped for its queues and every seat freed", st)
 	}
+}
+
+// churn has churners goroutines join and leave addr, a Hello and a Goodbye back to back
+// (the cheapest join and leave), at most target times a second in all, until enough
+// (asked ten times a second) reports true or ctx ends. It returns how many Hellos were sent and how many connect
+// handshakes failed, once every churner has closed its connection.
+func churn(ctx context.Context, addr string, churners, target int, enough func() bool) (hellos, failed uint64) {
+	var sent, failures atomic.Uint64
+	tokens := make(chan struct{}, target)
+	go func() { // target tokens a second, dealt every 10 ms
+		tick := time.NewTicker(10 * time.Millisecond)
+		defer tick.Stop()
+		defer close(tokens)
+		for i := 0; ctx.Err() == nil && (i%10 != 0 || !enough()); i++ {
+			<-tick.C
+			for range target / 100 {
+				select {
+				case tokens <- struct{}{}:
+				default:
+				}
+			}
+		}
+	}()
+	var wg sync.WaitGroup
+	for range churners {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range tokens {
+				conn, err := transport.DialContext(ctx, addr, nil)
+				if err != nil {
+					failures.Add(1) // no Hello sent
+					continue
+				}
+				if conn.Send(hello(transport.ProtocolVersion)) == nil {
+					sent.Add(1)
+					_ = conn.Send(goodbye("churn"))
+				}
+				conn.Close()
+			}
+		}()
+	}
+	wg.Wait()
+	return sent.Load(), failures.Load()
 }
 
 // quietLogger discards the server's log: tests with thousands of joins would fill the test

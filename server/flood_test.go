@@ -5,6 +5,7 @@ import (
 	"net"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -100,16 +101,40 @@ func TestFlood_SpoofedSourcesCreateNoSessionAndHonestJoinsWork(t *testing.T) {
 }
 
 // deafConn is a client socket that hears the connect handshake but nothing after: a
-// client that never acknowledges what the server sends, as a blind squatter would.
-type deafConn struct{ net.PacketConn }
+// client that never acknowledges what the server sends, as a blind squatter would. It
+// counts what it sends, and closed is closed once the socket is.
+type deafConn struct {
+	net.PacketConn
+	sent   atomic.Uint64 // datagrams written
+	once   sync.Once
+	closed chan struct{}
+}
 
-func (c deafConn) ReadFrom(b []byte) (int, net.Addr, error) {
+func newDeafConn(pc net.PacketConn) *deafConn {
+	return &deafConn{PacketConn: pc, closed: make(chan struct{})}
+}
+
+func (c *deafConn) ReadFrom(b []byte) (int, net.Addr, error) {
 	for {
 		n, addr, err := c.PacketConn.ReadFrom(b)
 		if err != nil || (n >= 5 && string(b[:4]) == "TNK!") {
 			return n, addr, err
 		}
 	}
+}
+
+func (c *deafConn) WriteTo(b []byte, addr net.Addr) (int, error) {
+	n, err := c.PacketConn.WriteTo(b, addr)
+	if err == nil {
+		c.sent.Add(1)
+	}
+	return n, err
+}
+
+func (c *deafConn) Close() error {
+	err := c.PacketConn.Close()
+	c.once.Do(func() { close(c.closed) })
+	return err
 }
 
 // TestSlots_ClientThatNeverAcknowledgesLosesItsSlot: a client that sends (a Hello, then
@@ -125,12 +150,16 @@ func TestSlots_ClientThatNeverAcknowledgesLosesItsSlot(t *testing.T) {
 		{"input batches on the datagram lane", func(r *rawClient, i int) { r.sendDatagram(batch(t)) }},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			addr, srv := startServer(t, func(c *server.Config) { c.MaxPlayers, c.AckTimeout = 1, time.Second })
+			addr, srv := startServer(t, func(c *server.Config) {
+				c.MaxPlayers, c.AckTimeout = 1, time.Second
+				c.HelloTimeout = time.Second // a session its retransmissions open without a Hello ends soon
+			})
 			pc, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
 			if err != nil {
 				t.Fatal(err)
 			}
-			r := dialRawOver(t, addr, deafConn{pc})
+			deaf := newDeafConn(pc)
+			r := dialRawOver(t, addr, deaf)
 			r.send(hello(transport.ProtocolVersion))
 			for i := 0; srv.Stats().Drops == 0; i++ {
 				if i == 100 { // 10 s: ten times the ack timeout
@@ -139,13 +168,23 @@ func TestSlots_ClientThatNeverAcknowledgesLosesItsSlot(t *testing.T) {
 				tt.talk(r, i)
 				time.Sleep(100 * time.Millisecond)
 			}
-			// Its KCP keeps retransmitting the unacknowledged Hello, which can seat it again
-			// after the drop (the server cannot tell it from a new connection): silence it,
-			// then every seat it took must have ended in the same drop.
+			// Its KCP keeps retransmitting the unacknowledged Hello, each datagram still
+			// carrying its cookie, which can seat it again after the drop (the server cannot
+			// tell it from a new connection). Silence it and let the server read all it sent;
+			// then the server must let go of all of it: no seat, no handshake, no admitted
+			// address. Players == 0 alone may be the moment between a drop and a re-seat.
 			r.conn.Close()
-			waitFor(t, "the slot to free", func() bool { return srv.Stats().Players == 0 })
+			select {
+			case <-deaf.closed: // CloseLinger after Close: nothing is written after this
+			case <-time.After(10 * time.Second):
+				t.Fatal("the deaf client's socket never closed")
+			}
+			waitFor(t, "the server to read all the deaf client sent, and let go of it", func() bool {
+				st := srv.Stats()
+				return st.DatagramsIn >= deaf.sent.Load() && st.Players == 0 && st.Handshaking == 0 && st.Gate.Admissions == 0
+			})
 			st := srv.Stats()
-			if st.Drops != st.Joins || st.DropsByReason["not_acknowledging"] != st.Drops {
+			if st.Joins == 0 || st.Drops != st.Joins || st.DropsByReason["not_acknowledging"] != st.Drops {
 				t.Errorf("server stats %+v: want the deaf client seated, then dropped for not acknowledging, each time", st)
 			}
 			honest := dialRaw(t, addr)

@@ -84,7 +84,7 @@ func join(addr, name string, stop <-chan struct{}, wg *sync.WaitGroup) *joiner {
 
 // silentFlood opens n sessions that validate their address, send one byte of a frame and
 // never finish it. The returned func closes them.
-func silentFlood(t *testing.T, addr string, n int) func() {
+func silentFlood(t testing.TB, addr string, n int) func() {
 	t.Helper()
 	var conns []*transport.Conn
 	for range n {
@@ -104,41 +104,56 @@ func silentFlood(t *testing.T, addr string, n int) func() {
 	}
 }
 
-// TestJoins_BurstOf256WhileSilentFloodContained opens a flood of silent sessions, then has
-// 256 clients join within a second and a half. Every one must be seated with its whole roster (so the last one
-// to be seated hears of all 256: a full server's roster reaches a new client, in one
-// message), and the flood must stay within the handshake cap.
-func TestJoins_BurstOf256WhileSilentFloodContained(t *testing.T) {
-	const players, flood, cap = 256, 100, 32
+// burst has players clients join addr, one every 6 ms, and returns each one's joiner once
+// every one is seated or has failed. The connections are drained until stop is closed.
+func burst(addr string, players int, stop <-chan struct{}, drain *sync.WaitGroup) []*joiner {
+	var joins sync.WaitGroup
+	joiners := make([]*joiner, players)
+	for i := range joiners {
+		joins.Add(1)
+		go func() {
+			defer joins.Done()
+			time.Sleep(time.Duration(i) * 6 * time.Millisecond) // the burst's pace, not a wait for anything
+			joiners[i] = join(addr, fmt.Sprintf("burst-%d", i), stop, drain)
+		}()
+	}
+	joins.Wait()
+	return joiners
+}
+
+// TestJoins_BurstWhileSilentFloodContained opens a flood of silent sessions, three times the
+// handshake cap, then has 48 clients join in a burst. Every one must be seated with its
+// whole roster (so the last one to be seated hears of all 48, in one message), and the
+// flood must stay within the handshake cap: the silent sessions, older than every honest
+// one, are the ones evicted.
+//
+// How long the joins take is a capacity of the machine, not checked here:
+// BenchmarkJoins_BurstOf256WhileSilentFlood times a full server's worth.
+// TestWorld_FullServerRosterReachesJoinerInOneFrame checks a roster of 256 fits one message.
+func TestJoins_BurstWhileSilentFloodContained(t *testing.T) {
+	// The flood alone evicts all but 2*cap of its own sessions, and 48 honest joins evict
+	// at most 48 more: some silent session is always older than every honest one, so no
+	// honest session can be the one evicted, however slowly the server reads. (Silent
+	// sessions wait to be evicted, not timed out: the Hello timeout is long.)
+	const players, flood, cap = 48, 100, 32
 	addr, srv := startServer(t, func(c *server.Config) {
-		c.MaxPlayers, c.MaxHandshakes = players, cap
-		// 256 clients, each sent every tank every tick, load this machine far more than any
-		// game would: let the slowest take its time without being dropped for it.
+		c.MaxPlayers, c.MaxHandshakes, c.HelloTimeout = players, cap, time.Minute
+		// A loaded machine may leave a client's reader unscheduled for seconds: this test
+		// is about seating, not timeouts.
 		c.IdleTimeout, c.AckTimeout = 60*time.Second, 60*time.Second
-		c.Logger = slog.New(slog.NewTextHandler(io.Discard, nil)) // 256 joins: too much for the test log
+		c.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	})
 	closeFlood := silentFlood(t, addr, flood)
 	defer closeFlood()
 
 	stop := make(chan struct{})
-	var drain, joins sync.WaitGroup
-	joiners := make([]*joiner, players)
-	for i := range joiners { // all 256 within 1.5 s: one every 6 ms
-		joins.Add(1)
-		go func() {
-			defer joins.Done()
-			time.Sleep(time.Duration(i) * 6 * time.Millisecond)
-			joiners[i] = join(addr, fmt.Sprintf("burst-%d", i), stop, &drain)
-		}()
-	}
-	joins.Wait()
+	var drain sync.WaitGroup
+	joiners := burst(addr, players, stop, &drain)
 	close(stop)
 	defer drain.Wait()
 
 	largest, seated := 0, 0
-	var took, dialed []time.Duration
 	for _, j := range joiners {
-		took, dialed = append(took, j.took), append(dialed, j.dialed)
 		if j.err != nil {
 			t.Error(j.err)
 			continue
@@ -146,10 +161,7 @@ func TestJoins_BurstOf256WhileSilentFloodContained(t *testing.T) {
 		seated++
 		largest = max(largest, j.roster)
 	}
-	slices.Sort(took)
-	slices.Sort(dialed)
-	t.Logf("%d of %d seated in %v; join time p50 %v, p99 %v; of which the connect handshake p50 %v, p99 %v",
-		seated, players, took[len(took)-1], took[len(took)/2], took[len(took)*99/100], dialed[len(dialed)/2], dialed[len(dialed)*99/100])
+	t.Logf("%d of %d seated; %s", seated, players, joinTimes(joiners))
 	if largest != players {
 		t.Errorf("the largest roster a joiner received lists %d players, want %d", largest, players)
 	}
@@ -162,4 +174,17 @@ func TestJoins_BurstOf256WhileSilentFloodContained(t *testing.T) {
 	if int(st.Evicted) < flood-2*cap || st.Handshaking > 2*cap {
 		t.Errorf("server stats %+v: want at least %d silent sessions evicted and at most %d waiting", st, flood-2*cap, 2*cap)
 	}
+}
+
+// joinTimes describes how long joiners took: the slowest, the median and 99th percentile,
+// and of that the connect handshake's.
+func joinTimes(joiners []*joiner) string {
+	var took, dialed []time.Duration
+	for _, j := range joiners {
+		took, dialed = append(took, j.took), append(dialed, j.dialed)
+	}
+	slices.Sort(took)
+	slices.Sort(dialed)
+	return fmt.Sprintf("join time max %v, p50 %v, p99 %v; of which the connect handshake p50 %v, p99 %v",
+		took[len(took)-1], took[len(took)/2], took[len(took)*99/100], dialed[len(dialed)/2], dialed[len(dialed)*99/100])
 }

@@ -151,3 +151,22 @@ func TestSession_FullServerFitsQueues(t *testing.T) {
 		t.Errorf("last joiner's roster lists %d players, want 256", roster)
 	}
 }
+
+// TestWorld_FullServerRosterReachesJoinerInOneFrame: the 256th player to join a server of
+// 256, every name short as a bot's ("burst-17"), hears of all 256 in the one RosterUpdate
+// that follows its Welcome. (TestJoins_BurstWhileSilentFloodContained joins fewer over real
+// sockets; BenchmarkJoins_BurstOf256WhileSilentFlood times this many.)
+func TestWorld_FullServerRosterReachesJoinerInOneFrame(t *testing.T) {
+	const players = 256
+	w := newTestWorld(t, func(c *Config) { c.MaxPlayers = players })
+	var last *fakePeer
+	for i := range players {
+		_, last = mustJoin(t, w, 0, fmt.Sprintf("burst-%d", i))
+	}
+	if len(last.control) != 2 {
+		t.Fatalf("the last joiner got %d control messages, want its Welcome and one roster", len(last.control))
+	}
+	if got := len(last.control[1].GetRosterUpdate().GetJoined()); got != players {
+		t.Errorf("the last joiner's roster lists %d players, want %d", got, players)
+	}
+}

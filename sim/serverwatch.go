@@ -27,9 +27,18 @@ type serverSample struct {
 // stateCount is snapshot entries sent and their bytes (server.Stats.States*).
 type stateCount struct{ states, bytes float64 }
 
-// watchEvery is how often serverWatch samples: often enough that the measured window's
-// edges are within half a second of a sample.
+// watchEvery is how often serverWatch samples a long run: often enough that the measured
+// window's edges are within half a second of a sample.
 const watchEvery = 500 * time.Millisecond
+
+// watchPeriod is how often serverWatch samples a run of length d: every watchEvery, or a
+// tenth of a shorter run (but no more than every 10 ms). A 1.5 s run's window is its length
+// less the warm-up and the bots' staggered starts, about 1.1 s: at 500 ms it would hold two
+// samples only while the bots start within 90 ms of each other and no sample is late, and
+// bytes_per_tank needs two.
+func watchPeriod(d time.Duration) time.Duration {
+	return max(min(watchEvery, d/10), 10*time.Millisecond)
+}
 
 // serverWatch samples the server's counters during a run: an in-process server's Stats, or
 // a separate tankserver's -metrics endpoint (which also gives its process CPU time).
@@ -108,9 +117,9 @@ func parseMetrics(sc *bufio.Scanner) (map[string]float64, error) {
 	return m, sc.Err()
 }
 
-// run samples every watchEvery until ctx is done, then once more.
-func (w *serverWatch) run(ctx context.Context, start time.Time) {
-	t := time.NewTicker(watchEvery)
+// run samples now and then every period until ctx is done.
+func (w *serverWatch) run(ctx context.Context, start time.Time, period time.Duration) {
+	t := time.NewTicker(period)
 	defer t.Stop()
 	for {
 		w.sample(start)

@@ -124,7 +124,7 @@ func simulate(ctx context.Context, spec runSpec) (*runData, error) {
 	go func() {
 		defer close(watched)
 		if d.watch != nil {
-			d.watch.run(wctx, d.start)
+			d.watch.run(wctx, d.start, watchPeriod(cfg.Duration))
 		}
 	}()
 	d.bots = runBots(ctx, spec, addr, d.start, d.truth)

@@ -85,7 +85,7 @@ func HUD(g *client.Game, t Techniques, net []string) []Line {
 		add(Plain, "move tick %d  acked %d  pending %d", move, st.LastAck, c.Pending)
 		off := l.Offset()
 		add(Plain, "correction %.3f u  residual %.3f u", math.Hypot(off.X, off.Y), c.LastResidual)
-		add(Dim, "residual max %.3f u, nonzero %d times", c.MaxResidual, c.NonZeroResiduals)
+		add(Dim, "residual max %.3f u  nonzero %d", c.MaxResidual, c.NonZeroResiduals)
 		add(Dim, "corrections %d, folded %d, converged %d", c.CorrectionsStarted, c.CorrectionsFolded, c.CorrectionsConverged)
 		add(Dim, "escalated %d  snaps %d  stale %d", c.CorrectionsEscalated, c.Snaps, c.StaleRejects)
 	}
