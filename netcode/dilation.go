@@ -150,9 +150,16 @@ func (d *Dilation) Observe(r InputReport, tick, ack uint32) {
 	d.tick = tick
 	align := int64(tick) - int64(ack)
 	fresh := ack > d.ack
+	if !fresh {
+		// A tick that applied none of our inputs says nothing of when one sent now would be
+		// applied: the server's schedule moves on only when the next input is (its align
+		// grows by the starved ticks then). Taking the growing align for longer waits would
+		// hold the clock back through an upstream outage, and stop the inputs that end it.
+		return
+	}
 	if align > d.align && d.ack != 0 {
 		d.starved = d.cfg.Window // a tick starved (or was held back): later inputs wait a tick longer
-	} else if fresh {
+	} else {
 		d.starved = max(d.starved-1, 0)
 	}
 	d.align, d.ack = align, ack
@@ -165,7 +172,7 @@ func (d *Dilation) Observe(r InputReport, tick, ack uint32) {
 	if d.starved > 0 {
 		surplus, run = StepInterval*3/4, shiftRun
 	}
-	if fresh && !r.Starved {
+	if !r.Starved {
 		if s, ok := d.shiftAt(ack); ok {
 			v := r.Wait - s - time.Duration(align)*StepInterval
 			if len(d.waits) == d.cfg.Window {

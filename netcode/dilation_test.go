@@ -316,7 +316,9 @@ func TestDilation_StretchSpreadsAJumpOverFrames(t *testing.T) {
 }
 
 // TestDilation_MedianWait: the median of the window's waits as an input sent now would
-// have them: a tick longer after a starved tick, shorter by what the clock holds back;
+// have them: unchanged by a starved tick alone (it says nothing until the next input is
+// applied), a tick longer once the next is applied a tick later, shorter by what the clock
+// holds back;
 // none before the first report, and none again after a Reset.
 func TestDilation_MedianWait(t *testing.T) {
 	cfg := DefaultDilationConfig()
@@ -336,7 +338,11 @@ func TestDilation_MedianWait(t *testing.T) {
 		want   time.Duration
 	}{
 		{"10..50 ms", func() {}, 30 * time.Millisecond},
-		{"after a starved tick", func() { d.Observe(InputReport{Starved: true}, 6, 5) }, 80 * time.Millisecond},
+		{"a starved tick alone", func() { d.Observe(InputReport{Starved: true}, 6, 5) }, 30 * time.Millisecond},
+		{"the next input applied a tick later", func() {
+			d.Sent(6)
+			d.Observe(InputReport{Wait: 30 * time.Millisecond, Waiting: 1}, 7, 6)
+		}, 80 * time.Millisecond},
 		{"holding 20 ms back", func() { d.rate, d.debt = 0, -20*time.Millisecond }, 60 * time.Millisecond},
 		{"having held them back", func() { d.Stretch(30 * time.Millisecond) }, 60 * time.Millisecond},
 	}
@@ -405,5 +411,28 @@ func TestDilation_ALongStall(t *testing.T) {
 		if r := b.starvedRatio(); r > 0.01 {
 			t.Errorf("seed %d: starved %.3f of ticks from 5 s after a 1 s stall, want at most 0.01", seed, r)
 		}
+	}
+}
+
+// TestDilation_AnUpstreamOutageDoesNotHoldTheClock: while none of our inputs reaches the
+// server (every tick starved, the acknowledged move tick standing still) the clock keeps
+// running, no slower than its slowest rate: it must send the inputs that end the outage.
+// (Taking each starved tick for a longer wait held it back, and a bot stopped sending.)
+func TestDilation_AnUpstreamOutageDoesNotHoldTheClock(t *testing.T) {
+	d := NewDilation(DefaultDilationConfig())
+	tick := uint32(0)
+	for ; tick < 40; tick++ { // a steady link: inputs wait 10 ms
+		d.Sent(tick + 1)
+		d.Stretch(StepInterval)
+		d.Observe(InputReport{Wait: 10 * time.Millisecond, Waiting: 1}, tick+1, tick+1)
+	}
+	ack := tick
+	for range 40 { // two seconds of outage upstream
+		tick++
+		d.Sent(tick)
+		if got, least := d.Stretch(StepInterval), time.Duration(float64(StepInterval)*(1-DefaultDilationConfig().MaxRate)); got < least {
+			t.Fatalf("tick %d of the outage: a 50 ms frame is worth %v of clock, want at least %v", tick, got, least)
+		}
+		d.Observe(InputReport{Starved: true}, tick, ack)
 	}
 }
