@@ -72,7 +72,7 @@ func (g *Game) drawServerPane(dst *ebiten.Image, l view.Pane, full bool) {
 		return
 	}
 	labels := g.labels[:0]
-	rules := g.panes[0].game.Welcome().Rules
+	rules := g.panes[0].game.Rules()
 	hasCombat := len(g.state.Combat) == len(g.state.IDs)
 	for i, id := range g.state.IDs {
 		p := g.state.Poses[i]

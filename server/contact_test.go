@@ -1,9 +1,12 @@
 package server
 
 import (
+	"math"
+	"math/rand/v2"
 	"testing"
 	"time"
 
+	"tanknet/client"
 	"tanknet/netcode"
 	"tanknet/wire"
 )
@@ -101,6 +104,113 @@ func TestServer_SetContactRefuses(t *testing.T) {
 		}
 		if got := netcode.ContactMode(r.contact.Load()); tc.ok && got != tc.mode || !tc.ok && got != netcode.ContactMode(before) {
 			t.Errorf("%s: the room is asked for %v", name, got)
+		}
+	}
+}
+
+// TestLockstep_ContactSwitchedDuringTheMatch plays two real client.Games against the room's
+// world over 30 ms links in virtual time while the room's contact mode goes predicted (0-4
+// s), server (4-8 s), predicted (8-12 s). In each phase their tanks back away from each other
+// for a second, while the switch reaches the clients, then drive head on into each other. Each
+// client takes the mode from the RulesChanged it is sent: with contact predicted it pushes
+// its own tank (netcode.LocalCounters.Pushes grows) and no reconciliation moves its
+// prediction; with contact server it sends no push, the server shoves the tanks apart, and
+// its reconciliations correct it. A second after switching back, prediction is exact again.
+func TestLockstep_ContactSwitchedDuringTheMatch(t *testing.T) {
+	g := newTestWorld(t, func(c *Config) { c.Rules.Contact = netcode.ContactPredicted })
+	r := &room{name: DefaultRoom}
+	r.contact.Store(uint32(netcode.ContactPredicted))
+	epoch := time.Unix(5000, 0)
+	var now time.Duration
+	type player struct {
+		peer *lockPeer
+		game *client.Game
+	}
+	var players []player
+	for i, x := range []float64{17, 23} { // on the row y = 3, clear of every obstacle
+		rng := rand.New(rand.NewPCG(uint64(i)+1, 9))
+		peer := &lockPeer{now: &now, epoch: epoch, arrived: map[uint32]time.Duration{},
+			up:   streamLink{rng: rng, latency: 30 * time.Millisecond, jitter: 2 * time.Millisecond},
+			down: streamLink{rng: rng, latency: 30 * time.Millisecond, jitter: 2 * time.Millisecond}}
+		p, reject := g.join(now, "rammer", peer)
+		if reject != nil {
+			t.Fatalf("join rejected: %v", reject)
+		}
+		if _, err := g.world.Place(p.ID(), netcode.Pose{X: x, Y: 3, Heading: float64(i) * math.Pi}); err != nil {
+			t.Fatal(err)
+		}
+		peer.welcome = wire.Welcome{PlayerID: p.ID(), Arena: g.cfg.Arena, Rules: g.world.Config().Rules, Lane: wire.LaneReliable, MaxInputLead: g.cfg.inputLead()}
+		players = append(players, player{peer, client.NewGame(peer, client.DefaultOptions(), epoch)})
+	}
+	type phase struct {
+		mode               netcode.ContactMode
+		pushes, residuals  int // grown in the phase's settled part (after its first second), both players
+		told               bool
+		startP, startR     [2]int
+		settledP, settledR [2]int
+	}
+	phases := []*phase{{mode: netcode.ContactPredicted}, {mode: netcode.ContactServer}, {mode: netcode.ContactPredicted}}
+	const phaseLen = 4 * time.Second
+	counters := func(i int) (pushes, residuals int) {
+		if l := players[i].game.Local(); l != nil {
+			c := l.Counters()
+			return c.Pushes, c.NonZeroResiduals
+		}
+		return 0, 0
+	}
+	nextTick := netcode.StepInterval
+	for now = 0; now < 3*phaseLen; now += time.Millisecond {
+		ph := phases[now/phaseLen]
+		if now%phaseLen == time.Second { // settled: the RulesChanged has arrived, the old mode's inputs are applied
+			for i := range players {
+				ph.settledP[i], ph.settledR[i] = counters(i)
+			}
+		}
+		if now >= nextTick {
+			nextTick += netcode.StepInterval
+			r.contact.Store(uint32(ph.mode))
+			r.takeContact(g)
+			g.step(now)
+		}
+		in := netcode.Input{Throttle: 1}
+		if now%phaseLen < time.Second {
+			in.Throttle = -1 // apart while the switch reaches the clients, then head on again
+		}
+		for _, p := range players {
+			if now%17 == 0 { // about 60 frames a second
+				if err := p.game.Update(epoch.Add(now), in); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		if now%phaseLen == phaseLen-time.Millisecond {
+			for i, p := range players {
+				pu, re := counters(i)
+				ph.pushes += pu - ph.settledP[i]
+				ph.residuals += re - ph.settledR[i]
+				ph.told = ph.told || p.game.Rules().Contact != ph.mode
+			}
+		}
+	}
+	for i, ph := range phases {
+		t.Logf("phase %d, contact %v: %d pushes, %d reconciliations that moved a prediction", i+1, ph.mode, ph.pushes, ph.residuals)
+		if ph.told {
+			t.Errorf("phase %d: a client plays by another contact mode than %v at its end", i+1, ph.mode)
+		}
+		switch ph.mode {
+		case netcode.ContactPredicted:
+			if ph.pushes == 0 || ph.residuals != 0 {
+				t.Errorf("phase %d, contact predicted: %d pushes, %d moved predictions; want pushes and exact predictions", i+1, ph.pushes, ph.residuals)
+			}
+		case netcode.ContactServer:
+			if ph.pushes != 0 || ph.residuals == 0 {
+				t.Errorf("phase %d, contact server: %d pushes, %d moved predictions; want no push and corrections", i+1, ph.pushes, ph.residuals)
+			}
+		}
+	}
+	for _, p := range players {
+		if got := p.game.Stats().RulesChanges; got != 2 {
+			t.Errorf("a client was told of %d rules changes, want 2", got)
 		}
 	}
 }
