@@ -63,8 +63,10 @@ func (g *Game) drawServerPane(dst *ebiten.Image, l view.Pane, full bool) {
 		g.drawTitle(dst, &g.serverText, l.Title, g.fitTitle(l.Title.W,
 			fmt.Sprintf("SERVER — %s — tick %d", slow, g.state.Tick), "SERVER — "+slow, slow), full)
 	} else {
+		contact := g.panes[0].game.Rules().Contact
 		g.drawTitle(dst, &g.serverText, l.Title, g.fitTitle(l.Title.W,
-			fmt.Sprintf("SERVER — the truth both clients chase (tick %d)", g.state.Tick),
+			fmt.Sprintf("SERVER — the truth both clients chase (tick %d, contact %s)", g.state.Tick, contact),
+			fmt.Sprintf("SERVER — tick %d, contact %s", g.state.Tick, contact),
 			fmt.Sprintf("SERVER — tick %d", g.state.Tick), "SERVER"), full)
 	}
 	f := l.Frame
