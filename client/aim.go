@@ -62,6 +62,6 @@ func (g *Game) aimAt(self netcode.Pose, best *Remote, only bool) Aim {
 	want := math.Atan2(best.Pose.Y-self.Y, best.Pose.X-self.X)
 	perStep := g.welcome.Arena.TurnRate * netcode.StepInterval.Seconds()
 	turn := max(-1, min(1, netcode.WrapAngle(want-self.Heading)/perStep))
-	tr := netcode.Hitscan(&g.welcome.Arena, self, g.welcome.Rules.ShotRange, g.targets)
+	tr := netcode.Hitscan(&g.welcome.Arena, self, g.rules.ShotRange, g.targets)
 	return Aim{TargetID: best.ID, Turn: turn, Aligned: tr.Hit && (!only || tr.TargetID == best.ID)}
 }

@@ -112,7 +112,7 @@ func (g *Game) canFire() bool {
 	if g.local == nil || g.lastMove == 0 || g.own.Destroyed {
 		return false
 	}
-	cd := netcode.Ticks(g.welcome.Rules.Cooldown)
+	cd := netcode.Ticks(g.rules.Cooldown)
 	return g.lastShot == 0 || g.lastMove >= g.lastShot+cd
 }
 
@@ -152,7 +152,7 @@ func (g *Game) aimShot(lagComp bool) (netcode.ShotRequest, Shot) {
 	}
 	origin := g.local.Predicted()
 	shot := Shot{MoveTick: req.MoveTick, At: g.Now(), LagComp: lagComp, Origin: origin,
-		Trace: netcode.Hitscan(&g.welcome.Arena, origin, g.welcome.Rules.ShotRange, g.targets)}
+		Trace: netcode.Hitscan(&g.welcome.Arena, origin, g.rules.ShotRange, g.targets)}
 	if shot.Trace.Hit {
 		shot.Aimed = g.remotes[shot.Trace.TargetID].Pose
 	}

@@ -16,7 +16,7 @@ func armedGame(t *testing.T, extra map[uint32]func(*tankv1.PlayerState)) *Game {
 	t.Helper()
 	g, sess, start := offlineGame(t)
 	sess.welcome.Rules = netcode.DefaultRules()
-	g.welcome = sess.welcome
+	g.welcome, g.rules = sess.welcome, sess.welcome.Rules
 	var at time.Time
 	for i := range 4 {
 		at = start.Add(time.Duration(i) * 50 * time.Millisecond)
@@ -56,7 +56,7 @@ func TestGame_ShotReportsWhatWasDrawn(t *testing.T) {
 	if g.canFire() {
 		t.Error("canFire() = true right after a shot: the cooldown must hold")
 	}
-	g.lastMove += netcode.Ticks(g.welcome.Rules.Cooldown)
+	g.lastMove += netcode.Ticks(g.rules.Cooldown)
 	if !g.canFire() {
 		t.Error("canFire() = false a full cooldown of move ticks later")
 	}

@@ -14,12 +14,12 @@ const contactFresh = 2
 // (netcode.PushTarget). It returns nil otherwise. The slice is the
 // Game's scratch, valid until the next call.
 func (g *Game) contactOthers() []netcode.Pose {
-	if g.welcome.Rules.Contact != netcode.ContactPredicted {
+	if g.rules.Contact != netcode.ContactPredicted {
 		return nil
 	}
 	g.pushAgainst = g.pushAgainst[:0]
 	pending := uint32(len(g.local.Pending()))
-	window := netcode.Ticks(g.welcome.Rules.RewindWindow)
+	window := netcode.Ticks(g.rules.RewindWindow)
 	for _, rm := range g.remotes {
 		cur, ok := rm.Interp.Newest()
 		if !ok || cur.Tick+contactFresh < g.stats.ServerTick {

@@ -49,6 +49,7 @@ type Remote struct {
 type Game struct {
 	link    Link // where the server's messages come from and ours go (link.go)
 	welcome wire.Welcome
+	rules   netcode.Rules // the rules in force: the Welcome's, or the newest RulesChanged's
 	opts    Options
 	epoch   time.Time // local time zero for netcode's durations
 	last    time.Time // previous Update
@@ -124,13 +125,14 @@ type statistics struct {
 
 // Stats counts what a Game has sent and received.
 type Stats struct {
-	InputsSent  int
-	Snapshots   int
-	LastAck     uint32 // acknowledged_move_tick in our newest state
-	ServerTick  uint32 // newest snapshot's tick
-	PlayersSeen int    // distinct players ever seen in a snapshot, us included
-	RTT         time.Duration
-	RTTSamples  int
+	InputsSent   int
+	Snapshots    int
+	LastAck      uint32 // acknowledged_move_tick in our newest state
+	ServerTick   uint32 // newest snapshot's tick
+	PlayersSeen  int    // distinct players ever seen in a snapshot, us included
+	RulesChanges int    // RulesChanged messages received: the room's rules changed during the match
+	RTT          time.Duration
+	RTTSamples   int
 
 	Lane          wire.Lane // where the server sends snapshots (Welcome)
 	Chunks        int       // snapshot chunks used (datagram lane; a whole snapshot counts one)
@@ -167,6 +169,7 @@ func NewGame(link Link, opts Options, now time.Time) *Game {
 	g := &Game{
 		link:    link,
 		welcome: link.Welcome(),
+		rules:   link.Welcome().Rules,
 		opts:    opts,
 		epoch:   now,
 		last:    now,
@@ -283,6 +286,9 @@ func (g *Game) receive(r Received) {
 		g.receiveShot(at, m)
 	case netcode.Kill:
 		g.receiveKill(at, m)
+	case wire.RulesChanged:
+		g.rules = m.Rules // our next prediction step plays by them (contactOthers)
+		g.stats.RulesChanges++
 	case wire.Pong:
 		sent := time.Duration(m.ClientTimeUs) * time.Microsecond
 		if rtt := at - sent; rtt >= 0 {
@@ -407,6 +413,10 @@ func (g *Game) Now() time.Duration { return g.last.Sub(g.epoch) }
 
 // Welcome returns what the server said when we joined.
 func (g *Game) Welcome() wire.Welcome { return g.welcome }
+
+// Rules returns the rules in force: the Welcome's until the server changes them during the
+// match (a RulesChanged, which the Game applies from its next prediction step).
+func (g *Game) Rules() netcode.Rules { return g.rules }
 
 // Local returns our own tank's netcode, or nil before the first snapshot.
 func (g *Game) Local() *netcode.Local { return g.local }

@@ -40,7 +40,7 @@ func (g *Game) drawCombat(dst *ebiten.Image, p *clientPane, f view.Frame) {
 		}
 	}
 	b := &g.combat
-	rules := p.game.Welcome().Rules
+	rules := p.game.Rules()
 	if l := p.game.Local(); l != nil {
 		g.healthBar(b, f, a, p.tech.LocalPose(l, &p.shadow), p.game.Own(), rules)
 	}

@@ -38,6 +38,12 @@ type Game struct {
 	serverRate func(rate float64)
 	slow       int
 	script     tourScript // what the guided tour does by itself (tour.go)
+	// setContact switches the demo's room's contact mode (C; contact.go), nil where the
+	// window has no server of its own; contactAsked is the mode last asked for (0: none yet)
+	// and contactErr why the last switch failed.
+	setContact   func(netcode.ContactMode) error
+	contactAsked netcode.ContactMode
+	contactErr   error
 
 	showHelp   bool
 	showHUD    bool

@@ -38,7 +38,8 @@ func (g *Game) drawHUD(dst *ebiten.Image, p *clientPane, f view.Frame, full bool
 	refresh := full || time.Since(p.hudAt) >= hudRefresh
 	if refresh {
 		p.hudAt = time.Now()
-		p.hudLines = append(append(view.TechniqueLines(p.tech, p.lagComp), view.CombatLines(p.game, p.lagComp)...), view.HUD(p.game, p.tech, p.netLines())...)
+		p.hudLines = append(view.TechniqueLines(p.tech, p.lagComp), view.ContactLines(p.game.Rules().Contact, p.contactCount(), g.setContact != nil)...)
+		p.hudLines = append(append(p.hudLines, view.CombatLines(p.game, p.lagComp)...), view.HUD(p.game, p.tech, p.netLines())...)
 		p.legend = readLegend(p)
 	}
 	lines := p.hudLines
@@ -47,6 +48,9 @@ func (g *Game) drawHUD(dst *ebiten.Image, p *clientPane, f view.Frame, full bool
 	}
 	if p.netErr != nil {
 		lines = append(lines, view.Line{Text: p.netErr.Error(), Style: view.Warn})
+	}
+	if g.contactErr != nil {
+		lines = append(lines, view.Line{Text: g.contactErr.Error(), Style: view.Warn})
 	}
 	lines = append(lines, view.Line{Text: "F1 help", Style: view.Dim})
 	all := lines

@@ -53,7 +53,7 @@ func (g *Game) handleKeys() (quit bool) {
 	g.showScores = scores
 
 	pressed := inpututil.IsKeyJustPressed
-	for _, k := range []ebiten.Key{ebiten.KeyF1, ebiten.KeyP, ebiten.KeyR, ebiten.KeyI, ebiten.KeyG, ebiten.KeyH, ebiten.KeyN, ebiten.KeyT, ebiten.KeyB, ebiten.KeyL, ebiten.KeyU, ebiten.KeyE, ebiten.KeyO, ebiten.KeyM, ebiten.KeyPeriod, ebiten.KeyComma} {
+	for _, k := range []ebiten.Key{ebiten.KeyF1, ebiten.KeyP, ebiten.KeyR, ebiten.KeyI, ebiten.KeyG, ebiten.KeyH, ebiten.KeyN, ebiten.KeyT, ebiten.KeyB, ebiten.KeyL, ebiten.KeyU, ebiten.KeyE, ebiten.KeyO, ebiten.KeyM, ebiten.KeyPeriod, ebiten.KeyComma, ebiten.KeyC} {
 		g.viewChanged = g.viewChanged || pressed(k)
 	}
 	if g.stepTour(pressed(ebiten.KeyPeriod), pressed(ebiten.KeyComma), pressed(ebiten.KeyO)) {
@@ -78,6 +78,8 @@ func (g *Game) handleKeys() (quit bool) {
 			step = -1
 		}
 		g.setSlow(view.NextSlow(g.slow, step))
+	case pressed(ebiten.KeyC) && g.setContact != nil:
+		g.cycleContact()
 	case g.bots != nil && (pressed(ebiten.KeyEqual) || pressed(ebiten.KeyNumpadAdd)):
 		g.bots.Add()
 	case g.bots != nil && (pressed(ebiten.KeyMinus) || pressed(ebiten.KeyNumpadSubtract)):

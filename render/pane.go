@@ -51,6 +51,7 @@ type clientPane struct {
 
 	selected uint32 // remote tank the strip follows; 0 means the lowest id
 	events   timelineEvents
+	contact  paneContact // what contact did to this client under the room's mode (contact.go)
 
 	hudText textLayer
 	allText textLayer // the whole HUD over the pane, while E is on
@@ -189,6 +190,7 @@ func (p *clientPane) observe(a *netcode.Arena) {
 		p.events.respawns++
 	}
 	c := l.Counters()
+	p.contact.observe(p.game.Rules().Contact, l)
 	if n := c.CorrectionsStarted + c.CorrectionsFolded; n > p.events.started {
 		p.events.started = n
 		p.events.corrections = remember(p.events.corrections, l.Baseline().Ack)
@@ -281,6 +283,7 @@ func (p *clientPane) timeline() *view.TimelineState {
 		}
 		s.Acked = l.Baseline().Ack
 		s.Corrections, s.Snaps = p.events.corrections, p.events.snaps
+		s.Pushes = p.contact.pushes
 	}
 	return s
 }

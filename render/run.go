@@ -10,6 +10,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"tanknet/client"
+	"tanknet/netcode"
 	"tanknet/render/view"
 )
 
@@ -57,6 +58,9 @@ type DemoOptions struct {
 	// the rate of the server's clock: with both, M slows the whole demo (slowmo.go).
 	Clock      *client.Clock
 	ServerRate func(rate float64)
+	// SetContact, if set, switches the contact mode of the demo's room during the match
+	// (server.Server.SetContact): C cycles it, predicted, server, off (contact.go).
+	SetContact func(netcode.ContactMode) error
 }
 
 // Bots are the demo's bots, which the window adds and removes one at a time. The window calls
@@ -90,6 +94,7 @@ func RunDemo(ctx context.Context, opts DemoOptions) error {
 	now := time.Now()
 	g.truth = opts.Truth
 	g.bots = opts.Bots
+	g.setContact = opts.SetContact
 	if opts.Clock != nil && opts.ServerRate != nil {
 		g.clock, g.serverRate = opts.Clock, opts.ServerRate
 	}

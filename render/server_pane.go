@@ -63,8 +63,10 @@ func (g *Game) drawServerPane(dst *ebiten.Image, l view.Pane, full bool) {
 		g.drawTitle(dst, &g.serverText, l.Title, g.fitTitle(l.Title.W,
 			fmt.Sprintf("SERVER — %s — tick %d", slow, g.state.Tick), "SERVER — "+slow, slow), full)
 	} else {
+		contact := g.panes[0].game.Rules().Contact
 		g.drawTitle(dst, &g.serverText, l.Title, g.fitTitle(l.Title.W,
-			fmt.Sprintf("SERVER — the truth both clients chase (tick %d)", g.state.Tick),
+			fmt.Sprintf("SERVER — the truth both clients chase (tick %d, contact %s)", g.state.Tick, contact),
+			fmt.Sprintf("SERVER — tick %d, contact %s", g.state.Tick, contact),
 			fmt.Sprintf("SERVER — tick %d", g.state.Tick), "SERVER"), full)
 	}
 	f := l.Frame
@@ -72,7 +74,7 @@ func (g *Game) drawServerPane(dst *ebiten.Image, l view.Pane, full bool) {
 		return
 	}
 	labels := g.labels[:0]
-	rules := g.panes[0].game.Welcome().Rules
+	rules := g.panes[0].game.Rules()
 	hasCombat := len(g.state.Combat) == len(g.state.IDs)
 	for i, id := range g.state.IDs {
 		p := g.state.Poses[i]

@@ -35,6 +35,8 @@ func (g *Game) drawStrip(dst *ebiten.Image, p *clientPane, r view.Rect) {
 			b.rect(x0-lineMarkW/2, y+2, lineMarkW, rowH-4, clr)
 		case view.MarkHold: // a short tick at the top
 			b.rect(x0-lineMarkW/2, y+2, lineMarkW, rowH/3, clr)
+		case view.MarkPush: // a short tick at the bottom, under the slot's centre
+			b.rect(x0-lineMarkW, y+rowH*2/3-2, 2*lineMarkW, rowH/3, clr)
 		default: // a slot: a block
 			b.rect(x0, y+5, x1-x0, rowH-10, clr)
 		}

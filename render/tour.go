@@ -11,8 +11,20 @@ import (
 )
 
 // tourFeatures are the features this window can show to the tour (view.Scene.Requires): U
-// switches a pane's inputs between the server's buffer and on arrival.
-var tourFeatures = []string{view.FeatureInputBuffer}
+// switches a pane's inputs between the server's buffer and on arrival, and the demo's C
+// switches its room's contact mode.
+func (g *Game) tourFeatures() []string {
+	fs := []string{view.FeatureInputBuffer}
+	if g.setContact != nil {
+		fs = append(fs, view.FeatureContact)
+	}
+	return fs
+}
+
+// contactSettle is how many frames of a contact scene pass, once both players play by its
+// mode, before it counts: a second, for the snapshots of ticks played under the mode before
+// to arrive, so the count is the scene's mode alone.
+const contactSettle = 60
 
 // tourMaxFrames bounds how long TourAdvance waits for a scene to show its lesson (hits and
 // misses counted, the trail's ticks seen) before it goes on anyway: two minutes at 60 fps.
@@ -35,6 +47,13 @@ type tourScript struct {
 	trail     view.TickTrail
 	shotBase  client.ShotStats // the far player's shot counters when the scene began
 	flipAt    int              // judged shots of the scene at the gunner's last flip of L
+	// foundContact is the room's contact mode when the tour began (0: the window cannot
+	// switch it); in a contact scene, contactBase is each player's counters once the mode
+	// settled (contactSettled).
+	foundContact   netcode.ContactMode
+	contactBase    []netcode.LocalCounters
+	contactSettled bool
+	met            [2]bool // in a contact scene, the near and far player reached their meeting points
 }
 
 // paneSettings are the switches and the network of a pane the tour changes.
@@ -79,12 +98,16 @@ func (s paneSettings) String() string {
 
 // startTour begins the guided tour and sets its first scene, after noting what it changes.
 func (g *Game) startTour() {
-	g.tour = view.NewTour(view.TourScenes, tourFeatures...)
+	g.tour = view.NewTour(view.TourScenes, g.tourFeatures()...)
 	g.script.found = g.script.found[:0]
 	for _, p := range g.panes {
 		g.script.found = append(g.script.found, p.settings())
 	}
 	g.script.foundSlow = g.slow
+	g.script.foundContact = netcode.ContactUnspecified
+	if g.setContact != nil {
+		g.script.foundContact = g.panes[0].game.Rules().Contact
+	}
 	if g.bots != nil {
 		g.bots.HoldFire(true) // the tour's lessons are not interrupted by a bot's shells
 	}
@@ -104,6 +127,11 @@ func (g *Game) endTour() {
 		}
 	}
 	g.setSlow(g.script.foundSlow)
+	if found := g.script.foundContact; found != netcode.ContactUnspecified {
+		if g.contactErr = g.setContact(found); g.contactErr == nil {
+			g.contactAsked = found
+		}
+	}
 	if g.bots != nil {
 		g.bots.HoldFire(false)
 	}
@@ -176,6 +204,12 @@ func (g *Game) applyScene() {
 		}
 	}
 	g.setSlow(max(s.Slow, 1))
+	if s.Contact != netcode.ContactUnspecified && g.setContact != nil {
+		if g.contactErr = g.setContact(s.Contact); g.contactErr == nil {
+			g.contactAsked = s.Contact
+		}
+	}
+	g.script.contactSettled, g.script.met = false, [2]bool{}
 	if g.isDemo() {
 		far := g.panes[1]
 		g.script.trail.Follow(far.game.Welcome().PlayerID, trailSettle)
@@ -207,7 +241,82 @@ func (g *Game) scriptTour() {
 	if s.Gunner {
 		g.runGunner(far, near.game.Welcome().PlayerID)
 	}
+	if s.Ram {
+		ram(near, far.game.Welcome().PlayerID, nearMeet, &g.script.met[0])
+		ram(far, near.game.Welcome().PlayerID, farMeet, &g.script.met[1])
+		g.settleContact(s.Contact)
+	}
 }
+
+// The contact scenes' meeting points, on the open row along the arena's bottom edge (y 3:
+// clear of every obstacle of the default arena): each player drives to its own, then at
+// the other, so no obstacle stands between them.
+var (
+	nearMeet = netcode.Pose{X: 15, Y: 3}
+	farMeet  = netcode.Pose{X: 25, Y: 3}
+)
+
+// ram drives p, while its keys are idle, first to meet (until reached says it got there)
+// and then at full throttle toward the tank target as its pane draws it: two players that
+// ram each other stay in contact, pushing.
+func ram(p *clientPane, target uint32, meet netcode.Pose, reached *bool) {
+	l := p.game.Local()
+	if p.input != (netcode.Input{}) || l == nil {
+		return
+	}
+	self := l.Predicted()
+	if !*reached && math.Hypot(meet.X-self.X, meet.Y-self.Y) > 1 {
+		turn := netcode.WrapAngle(math.Atan2(meet.Y-self.Y, meet.X-self.X) - self.Heading)
+		p.input = netcode.Input{Turn: max(-1, min(1, 3*turn)), Throttle: 1}
+		if math.Abs(turn) > 1 {
+			p.input.Throttle = 0.2 // turn on the spot first
+		}
+		return
+	}
+	*reached = true
+	if a := p.game.AimAt(target); a.TargetID != 0 {
+		p.input = netcode.Input{Turn: a.Turn, Throttle: 1}
+	}
+}
+
+// settleContact starts a contact scene's count once every player plays by mode and
+// contactSettle frames of the scene have passed.
+func (g *Game) settleContact(mode netcode.ContactMode) {
+	if g.script.contactSettled || g.frames-g.sceneFrame < contactSettle {
+		return
+	}
+	g.script.contactBase = g.script.contactBase[:0]
+	for _, p := range g.panes {
+		l := p.game.Local()
+		if l == nil || p.game.Rules().Contact != mode {
+			return
+		}
+		g.script.contactBase = append(g.script.contactBase, l.Counters())
+	}
+	g.script.contactSettled = true
+}
+
+// contactTally returns what both players' contact did since the scene's mode settled.
+func (g *Game) contactTally() view.ContactTally {
+	var t view.ContactTally
+	if !g.script.contactSettled {
+		return t
+	}
+	for i, p := range g.panes {
+		b, n := g.script.contactBase[i], p.game.Local().Counters()
+		t.Pushes += n.Pushes - b.Pushes
+		t.Corrections += n.CorrectionsStarted + n.CorrectionsFolded - b.CorrectionsStarted - b.CorrectionsFolded
+		t.Snaps += n.Snaps - b.Snaps
+	}
+	return t
+}
+
+// Contact scenes show their lesson once they have counted this much of it: corrections in
+// the old way, pushes (a second or two of ramming) when predicted.
+const (
+	contactShownCorrections = 3
+	contactShownPushes      = 40
+)
 
 // gunnerRange is as near as the tour's gunner drives to its target before it stops: well
 // inside the cannon's range, far enough that the target crosses its sight.
@@ -272,6 +381,12 @@ func (g *Game) sceneShown() bool {
 		return t.OnHits > 0 && t.OffJudged > t.OffHits
 	case s.Trail:
 		return g.script.trail.Moving >= trailShown
+	case s.Ram:
+		t := g.contactTally()
+		if s.Contact == netcode.ContactServer {
+			return t.Corrections+t.Snaps >= contactShownCorrections
+		}
+		return t.Pushes >= contactShownPushes
 	}
 	return true
 }
@@ -289,6 +404,8 @@ func (g *Game) sceneLines() []view.Line {
 		return view.TallyLines(g.shotTally(far), far.lagComp)
 	case s.Trail:
 		return view.TrailLines(&g.script.trail)
+	case s.Ram:
+		return view.ContactTallyLines(g.contactTally()) // zeros until the scene's mode settled
 	}
 	return nil
 }

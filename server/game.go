@@ -162,7 +162,7 @@ func (g *game) join(now time.Duration, name string, p peer) (*player, *wire.Reje
 		return nil, &wire.Reject{Code: wire.RejectBusy, Reason: "server error: " + err.Error()}
 	}
 	pl.name = g.uniqueName(cleanName(name, pl.ID()))
-	p.send(g.encode(wire.Welcome{PlayerID: pl.ID(), Arena: g.cfg.Arena, Rules: g.cfg.Rules,
+	p.send(g.encode(wire.Welcome{PlayerID: pl.ID(), Arena: g.cfg.Arena, Rules: g.world.Config().Rules, // the room's, as SetContact left them
 		ServerTick: g.tick(), MaxInputLead: g.cfg.inputLead(), Lane: g.cfg.Lane, Room: g.room}))
 	g.sendFullRoster(pl)
 	g.noteJoin(pl)

@@ -105,6 +105,7 @@ func (s *Server) runRoom(ctx context.Context, r *room) {
 			t0, now := time.Now(), s.clock.now()
 			g.world.Owe(now.Sub(lastTick), s.cfg.IdleTimeout)
 			lastTick = now
+			r.takeContact(g)
 			rec := g.step(s.clock.since())
 			took := time.Since(t0)
 			s.stats.tickDuration.observe(took)

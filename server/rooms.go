@@ -68,6 +68,7 @@ type room struct {
 	done   chan struct{} // closed when the room's goroutine has ended
 
 	tick    atomic.Uint32 // its latest tick, for Pong
+	contact atomic.Uint32 // the netcode.ContactMode it is asked to play (SetContact; contact.go)
 	players atomic.Int32
 	ticks   tickHistogram // wall time of its ticks
 	input   *bufferStats  // its input buffer figures
@@ -174,6 +175,7 @@ func (rs *roomSet) extras() int {
 // openRoom adds a new room; the caller holds rooms.mu and starts its goroutine.
 func (s *Server) openRoom(name string) *room {
 	r := &room{name: name, joins: make(chan joinRequest), leaves: make(chan leaveNote), done: make(chan struct{}), input: newBufferStats()}
+	r.contact.Store(uint32(s.cfg.Rules.Contact))
 	if s.rooms.open == nil {
 		s.rooms.open = map[string]*room{}
 	}

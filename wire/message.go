@@ -16,6 +16,7 @@ import (
 //	netcode.Shot        a tracer someone fired
 //	netcode.Kill        a tank destroyed
 //	Pong                the answer to a Ping
+//	RulesChanged        the room's rules changed (its contact mode)
 //	Disconnect          the server dropping us
 //
 // ServerMessageFromProto makes one of the wire form, with the receiver's checks, and
@@ -61,9 +62,10 @@ type Pong struct {
 }
 
 // ServerMessageFromProto returns what m says, checked as a client checks it: a Welcome's arena and
-// rules must be usable (see WelcomeFromProto), and every tank a snapshot carries whole must be
-// of the snapshot's own tick and of a player other than 0. It returns nil and no error for an
-// empty envelope or a kind this version does not know: the client skips those.
+// rules, and a RulesChanged's rules, must be usable (see WelcomeFromProto), and every tank a
+// snapshot carries whole must be of the snapshot's own tick and of a player other than 0. It
+// returns nil and no error for an empty envelope or a kind this version does not know: the
+// client skips those.
 func ServerMessageFromProto(m *tankv1.ServerMessage) (ServerMessage, error) {
 	switch k := m.GetKind().(type) {
 	case *tankv1.ServerMessage_Welcome:
@@ -82,6 +84,8 @@ func ServerMessageFromProto(m *tankv1.ServerMessage) (ServerMessage, error) {
 		return KillFromProto(k.Kill), nil
 	case *tankv1.ServerMessage_Pong:
 		return Pong{ClientTimeUs: k.Pong.GetClientTimeUs(), ServerTick: k.Pong.GetServerTick()}, nil
+	case *tankv1.ServerMessage_RulesChanged:
+		return RulesChangedFromProto(k.RulesChanged)
 	case *tankv1.ServerMessage_Disconnect:
 		return DisconnectFromProto(k.Disconnect), nil
 	}
@@ -108,6 +112,8 @@ func ServerMessageToProto(m ServerMessage) *tankv1.ServerMessage {
 		return &tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Kill{Kill: KillToProto(v)}}
 	case Pong:
 		return pongMessage(v)
+	case RulesChanged:
+		return &tankv1.ServerMessage{Kind: &tankv1.ServerMessage_RulesChanged{RulesChanged: RulesChangedToProto(v)}}
 	case Disconnect:
 		return DisconnectMessage(v)
 	}

@@ -8,6 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"google.golang.org/protobuf/encoding/protowire"
+	"google.golang.org/protobuf/proto"
+
 	"tanknet/netcode"
 	tankv1 "tanknet/proto/tank/v1"
 )
@@ -30,6 +33,11 @@ func sampleServerMessages() map[string]ServerMessage {
 		"kill":       netcode.Kill{KillerID: 2, VictimID: 1, ServerTick: 44},
 		"pong":       Pong{ClientTimeUs: 1 << 40, ServerTick: 12},
 		"disconnect": Disconnect{Code: DisconnectCannotKeepUp, Reason: "cannot keep up"},
+		"rules changed": RulesChanged{Rules: func() netcode.Rules {
+			r := netcode.DefaultRules()
+			r.Contact = netcode.ContactServer
+			return r
+		}(), FromTick: 901},
 	}
 }
 
@@ -93,6 +101,31 @@ func TestMessageFromProto_Checks(t *testing.T) {
 		if got, err := ServerMessageFromProto(m); got != nil || err != nil {
 			t.Errorf("ServerMessageFromProto(%v) = %v, %v, want nothing", m, got, err)
 		}
+	}
+	noRules := &tankv1.ServerMessage{Kind: &tankv1.ServerMessage_RulesChanged{RulesChanged: &tankv1.RulesChanged{FromTick: 5}}}
+	if got, err := ServerMessageFromProto(noRules); err == nil {
+		t.Errorf("ServerMessageFromProto(RulesChanged without rules) = %+v, want an error", got)
+	}
+	bad := RulesChangedToProto(RulesChanged{Rules: netcode.DefaultRules(), FromTick: 5})
+	bad.Rules.CooldownMs = 30 // not a whole tick
+	if got, err := RulesChangedFromProto(bad); err == nil {
+		t.Errorf("RulesChangedFromProto(a 30 ms cooldown) = %+v, want an error", got)
+	}
+}
+
+// TestMessageFromProto_UnknownKindSkipped: a ServerMessage of a kind this build does not
+// know (here field 99, as a newer server might send) decodes to nothing and no error, so a
+// client skips it and plays on; the same holds for a RulesChanged read by a build before
+// it, which is what PROTOCOL.md §3 promises old clients.
+func TestMessageFromProto_UnknownKindSkipped(t *testing.T) {
+	b := protowire.AppendTag(nil, 99, protowire.BytesType)
+	b = protowire.AppendBytes(b, []byte{0x08, 0x01})
+	var m tankv1.ServerMessage
+	if err := proto.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := ServerMessageFromProto(&m); got != nil || err != nil {
+		t.Errorf("ServerMessageFromProto(field 99) = %v, %v, want nothing and no error", got, err)
 	}
 }
 

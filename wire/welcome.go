@@ -56,6 +56,29 @@ func WelcomeFromProto(m *tankv1.Welcome) (Welcome, error) {
 		MaxInputLead: m.GetMaxInputLead(), Lane: LaneFromProto(m.GetSnapshotLane()), Room: m.GetRoom()}, nil
 }
 
+// RulesChanged is the server's word that the room's rules changed during the match: the
+// rules whole, in force from server tick FromTick on (PROTOCOL.md §3, §7c). A client plays
+// by them from its next prediction step.
+type RulesChanged struct {
+	Rules    netcode.Rules
+	FromTick uint32
+}
+
+// RulesChangedToProto returns the wire form of c.
+func RulesChangedToProto(c RulesChanged) *tankv1.RulesChanged {
+	return &tankv1.RulesChanged{Rules: RulesToProto(c.Rules), FromTick: c.FromTick}
+}
+
+// RulesChangedFromProto returns what m says, with the Welcome's check of its rules
+// (RulesFromProto): rules a client cannot play by are an error, not a change.
+func RulesChangedFromProto(m *tankv1.RulesChanged) (RulesChanged, error) {
+	rules, err := RulesFromProto(m.GetRules())
+	if err != nil {
+		return RulesChanged{}, fmt.Errorf("wire: rules changed: %w", err)
+	}
+	return RulesChanged{Rules: rules, FromTick: m.GetFromTick()}, nil
+}
+
 // RejectCode says why the server refused a Hello, for programs to switch on; the Reject's
 // reason says it for people. Its values are those of tankv1.RejectCode.
 type RejectCode int32

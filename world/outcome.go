@@ -9,6 +9,8 @@ import (
 // Outcome is what one tick did. Its slices are the world's and valid until the next Tick.
 type Outcome struct {
 	Tick uint32
+	// Contact is the contact mode the tick ran under (SetContact changes it between ticks).
+	Contact netcode.ContactMode
 	// Every tank at the end of the tick, in increasing id order.
 	IDs    []uint32
 	Poses  []netcode.Pose

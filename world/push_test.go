@@ -91,3 +91,30 @@ func TestPush_AgainstWhereATankWasHeading(t *testing.T) {
 		t.Errorf("counts %+v, want the push applied", out.Counts)
 	}
 }
+
+// TestSetContact_SwitchesBetweenTicks: a world switched from predicted to server contact
+// refuses the next push as not_predicted and pushes the overlapping pair apart itself,
+// counting the contact; switched back, it applies the push again and leaves the pair be.
+// Each outcome names the mode its tick ran under.
+func TestSetContact_SwitchesBetweenTicks(t *testing.T) {
+	grid := func(units float64) int32 { return int32(units * netcode.GridPerUnit) }
+	step := netcode.StepInterval
+	w, me, _ := pushWorld(t, netcode.ContactPredicted, netcode.Pose{X: 20.9, Y: 3}, netcode.Pose{X: 20, Y: 3})
+	push := netcode.Push{X: grid(0.15)}
+
+	w.SetContact(netcode.ContactServer)
+	mustQueue(t, w, me, netcode.PendingInput{Tick: 1, Duration: step, Push: push})
+	out := runTick(w)
+	if out.Contact != netcode.ContactServer || out.Counts.PushesRefused[PushNotPredicted] != 1 || out.Counts.Pushes != 0 || out.Counts.Contacts != 1 {
+		t.Errorf("after SetContact(server): contact %v, counts %+v; want the push refused as not_predicted and one contact resolved", out.Contact, out.Counts)
+	}
+
+	w.SetContact(netcode.ContactPredicted)
+	me.pose = w.cfg.Arena.Snap(netcode.Pose{X: 20.9, Y: 3}) // touching again
+	runTick(w)                                              // the history holds the pair touching
+	mustQueue(t, w, me, netcode.PendingInput{Tick: 2, Duration: step, Push: push})
+	out = runTick(w)
+	if out.Contact != netcode.ContactPredicted || out.Counts.Pushes != 1 || out.Counts.Contacts != 0 {
+		t.Errorf("after SetContact(predicted): contact %v, counts %+v; want the push applied and no contact resolved by the world", out.Contact, out.Counts)
+	}
+}

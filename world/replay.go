@@ -27,6 +27,9 @@ type Recorded struct {
 	// replay from an empty world has it, one from a keyframe does not.
 	Judge  bool
 	Combat []CombatChange // the tanks whose combat state the tick's shots changed
+	// Contact is the contact mode the tick ran under; ContactUnspecified: the world's own
+	// (Config.Rules.Contact). A server may switch a room's mode during a match (SetContact).
+	Contact netcode.ContactMode
 }
 
 // CombatChange is one tank's combat state at the end of a recorded tick.
@@ -85,7 +88,14 @@ func (w *World) Replay(r *Recorded) ([]JudgedShot, error) {
 		}
 		w.move(t, netcode.PendingInput{Tick: mv.MoveTick, Input: mv.Input, Duration: mv.Duration, Push: mv.Push}, false)
 	}
-	w.contact()
+	if r.Contact != netcode.ContactUnspecified && r.Contact != w.cfg.Rules.Contact {
+		own := w.cfg.Rules.Contact
+		w.cfg.Rules.Contact = r.Contact
+		w.contact()
+		w.cfg.Rules.Contact = own
+	} else {
+		w.contact()
+	}
 	if r.Judge {
 		if err := w.judgeAgain(r); err != nil {
 			return nil, err

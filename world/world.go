@@ -42,6 +42,11 @@ func New(cfg Config) *World {
 // Config is the world's configuration.
 func (w *World) Config() Config { return w.cfg }
 
+// SetContact has the ticks from the next one on resolve contact by mode m (Config.Rules.
+// Contact): a server switching a room's contact mode during a match. Inputs already
+// queued keep their pushes and are judged under m when they are applied.
+func (w *World) SetContact(m netcode.ContactMode) { w.cfg.Rules.Contact = m }
+
 // ObserveBuffer has b told each player-tick's input buffer figures from now on.
 func (w *World) ObserveBuffer(b BufferObserver) { w.cfg.Buffer = b }
 
@@ -141,7 +146,7 @@ func (w *World) Queue(t *Tank, ins ...netcode.PendingInput) InputDrop {
 func (w *World) Tick(now time.Duration) *Outcome {
 	w.tick++
 	o := &w.out
-	o.Tick = w.tick
+	o.Tick, o.Contact = w.tick, w.cfg.Rules.Contact
 	o.Applied, o.Starved, o.Doubled = o.Applied[:0], o.Starved[:0], o.Doubled[:0]
 	o.Parted, o.Shots, w.sighted = o.Parted[:0], o.Shots[:0], w.sighted[:0]
 	w.finishParting()

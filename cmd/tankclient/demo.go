@@ -15,6 +15,7 @@ import (
 
 	"tanknet/client"
 	"tanknet/linksim"
+	"tanknet/netcode"
 	"tanknet/render"
 	"tanknet/render/view"
 	"tanknet/server"
@@ -163,7 +164,8 @@ func runDemo(ctx context.Context, cfg Config) (err error) {
 	opts.Title = "tanknet demo — near player | server | far player @ " + addr
 	opts.Record = recs
 	err = render.RunDemo(ctx, render.DemoOptions{Options: opts, Near: near, Far: far, NearNet: nearNet, FarNet: farNet,
-		Truth: truth.read, Bots: bots, Clock: clock, ServerRate: srv.SetClockRate})
+		Truth: truth.read, Bots: bots, Clock: clock, ServerRate: srv.SetClockRate,
+		SetContact: func(m netcode.ContactMode) error { return srv.SetContact(server.DefaultRoom, m) }})
 	time.Sleep(transport.CloseLinger) // let the goodbyes cross the simulated links
 	return err
 }

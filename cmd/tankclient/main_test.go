@@ -160,7 +160,9 @@ var unevenLine = regexp.MustCompile(`^Uneven ticks \(motion_uneven_ratio\): (\d+
 // more uneven ticks with inputs applied as they arrive than with the buffer); and leaving
 // after the last scene puts back every switch, network, input mode and the speed it found,
 // here not the defaults (interpolation off, the far player on broadband, an eighth of real
-// time). It exits 0 after the last scene. The scenes wait for their counts, not for time.
+// time); scenes 9 and 10 ram the two players into each other, and the server's pushes
+// (contact server) correct them while the pushes they predict (contact predicted) do not.
+// It exits 0 after the last scene. The scenes wait for their counts, not for time.
 func TestTour_RunsEndToEnd(t *testing.T) {
 	if os.Getenv("DISPLAY") == "" {
 		t.Fatal("this test needs a display: run it under xvfb-run -a")
@@ -173,7 +175,7 @@ func TestTour_RunsEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatalf("tankclient -demo -tour-advance 15: %v\n%s", err, stderr.Bytes())
 	}
-	tour := view.NewTour(view.TourScenes, view.FeatureInputBuffer) // the window can show the input buffer (U)
+	tour := view.NewTour(view.TourScenes, view.FeatureInputBuffer, view.FeatureContact) // the demo can show the input buffer (U) and switch contact (C)
 	tour.Start()
 	var want []string
 	for ; tour.Running(); tour.Next() {
@@ -257,6 +259,34 @@ func TestTour_RunsEndToEnd(t *testing.T) {
 		t.Errorf("scene %d showed no uneven share: %q", scene, showed[scene])
 		return -1
 	}
+	// Scenes 9 and 10: the two players ram each other; the server's pushes correct them, the
+	// pushes they predict do not.
+	contact := func(scene int) (pushes, corrections, snaps int) {
+		var counted, corrected bool
+		for _, l := range showed[scene] {
+			if _, err := fmt.Sscanf(l, "Pushes predicted: %d", &pushes); err == nil {
+				counted = true
+			}
+			if _, err := fmt.Sscanf(l, "Corrections: %d, snaps: %d", &corrections, &snaps); err == nil {
+				corrected = true
+			}
+		}
+		if !counted || !corrected {
+			t.Errorf("scene %d showed %q: want its pushes, corrections and snaps counted", scene, showed[scene])
+		}
+		return pushes, corrections, snaps
+	}
+	oldPushes, oldCorr, oldSnaps := contact(9)
+	newPushes, newCorr, newSnaps := contact(10)
+	t.Logf("contact server: %d pushes, %d corrections, %d snaps; contact predicted: %d pushes, %d corrections, %d snaps",
+		oldPushes, oldCorr, oldSnaps, newPushes, newCorr, newSnaps)
+	if oldCorr+oldSnaps < 3 || oldPushes != 0 {
+		t.Errorf("scene 9 (contact server): %d pushes, %d corrections, %d snaps; want no push and corrections", oldPushes, oldCorr, oldSnaps)
+	}
+	if newPushes < 40 || newCorr+newSnaps != 0 {
+		t.Errorf("scene 10 (contact predicted): %d pushes, %d corrections, %d snaps; want pushes and no correction", newPushes, newCorr, newSnaps)
+	}
+
 	onArrival, buffered := uneven(7), uneven(8)
 	t.Logf("scene 6: L on %d of %d hit, L off %d of %d missed; uneven ticks %v%% on arrival, %v%% buffered", onHits, onJudged, offMisses, offJudged, onArrival, buffered)
 	if onArrival < 25 || buffered > 20 || buffered > onArrival/2 {

@@ -103,7 +103,7 @@ func CombatLines(g *client.Game, lagComp bool) []Line {
 	add := func(s Style, format string, args ...any) {
 		ls = append(ls, Line{Text: fmt.Sprintf(format, args...), Style: s})
 	}
-	own, rules, st := g.Own(), g.Welcome().Rules, g.ShotStats()
+	own, rules, st := g.Own(), g.Rules(), g.ShotStats()
 	add(Heading, "Combat")
 	if own.Destroyed {
 		add(Warn, "destroyed: respawn in %.1f s", RespawnIn(g).Seconds())
@@ -152,7 +152,7 @@ func RespawnIn(g *client.Game) time.Duration {
 	kills := g.Kills()
 	for i := len(kills) - 1; i >= 0; i-- {
 		if kills[i].VictimID == me {
-			due := kills[i].ServerTick + netcode.Ticks(g.Welcome().Rules.RespawnDelay)
+			due := kills[i].ServerTick + netcode.Ticks(g.Rules().RespawnDelay)
 			now := g.Stats().ServerTick
 			if due <= now {
 				return 0

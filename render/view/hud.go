@@ -174,6 +174,8 @@ func Help(demo bool) []Line {
 			Line{"+ / -        add / remove a bot", Plain},
 			Line{"M / Shift+M  slow motion: 1/4, 1/8, real time", Plain},
 			Line{"             (server, both players, links, bots)", Dim},
+			Line{"C            tank contact: predicted, server, off", Plain},
+			Line{"             (the room's mode, sent to every player)", Dim},
 		)
 	} else {
 		ls = append(ls,
@@ -211,7 +213,8 @@ func Help(demo bool) []Line {
 		Line{"remote       buffered states, bracket and render cursor;", Dim},
 		Line{"             orange: held, nothing to slide to", Dim},
 		Line{"local        inputs: grey acknowledged, blue pending;", Dim},
-		Line{"             pink: corrected, red: snapped", Dim},
+		Line{"             pink: corrected, red: snapped,", Dim},
+		Line{"             yellow below: your input pushed your tank", Dim},
 		Line{"             (a respawn is marked RESPAWNED, not snapped)", Dim},
 	)
 }
@@ -256,7 +259,7 @@ func DemoLegend(players, bots, wrecks int) []Line {
 		{"P R I N L B U: the pane under the mouse", Plain},
 		{"(over this pane: both)", Dim},
 		{"T strip  G ghosts  H HUD  E whole HUD", Plain},
-		{"M slow motion (1/4, 1/8)", Plain},
+		{"M slow motion (1/4, 1/8)  C tank contact", Plain},
 	}...)
 }
 

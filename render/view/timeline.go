@@ -52,6 +52,9 @@ type TimelineState struct {
 	Acked       uint32
 	Corrections []uint32
 	Snaps       []uint32
+	// Pushes are the move ticks of recent inputs that carried a contact push (contact
+	// predicted): where this client pushed its own tank out of another.
+	Pushes []uint32
 }
 
 // MarkKind is what a timeline mark stands for; the strip gives each its colour.
@@ -70,6 +73,7 @@ const (
 	MarkPending                    // an input sent and not acknowledged yet
 	MarkCorrection                 // a reconciliation here started or folded a correction
 	MarkSnap                       // a reconciliation here snapped the drawn tank
+	MarkPush                       // the input of this move tick pushed our tank out of another
 )
 
 // Mark is one mark on the strip: row, and horizontal extent as fractions of the strip's
@@ -165,6 +169,11 @@ func TimelineMarks(s TimelineState, dst []Mark) []Mark {
 		for _, t := range s.Snaps {
 			if x, ok := at(first, float64(t)); ok {
 				dst = append(dst, Mark{Row: RowLocal, X0: x, X1: x, Kind: MarkSnap})
+			}
+		}
+		for _, t := range s.Pushes {
+			if x, ok := at(first, float64(t)); ok {
+				dst = append(dst, Mark{Row: RowLocal, X0: x, X1: x, Kind: MarkPush})
 			}
 		}
 	}

@@ -96,7 +96,8 @@ func TestTimelineRemoteCursorInsideItsBracket(t *testing.T) {
 }
 
 func TestTimelineLocalAckedPendingAndCorrections(t *testing.T) {
-	s := TimelineState{HasLocal: true, MoveTick: 300, Acked: 295, Corrections: []uint32{295, 200}, Snaps: []uint32{290}}
+	s := TimelineState{HasLocal: true, MoveTick: 300, Acked: 295, Corrections: []uint32{295, 200}, Snaps: []uint32{290},
+		Pushes: []uint32{250, 297, 298}}
 	ms := TimelineMarks(s, nil)
 	acked, pending := marksOf(ms, RowLocal, MarkAcked), marksOf(ms, RowLocal, MarkPending)
 	if len(pending) != 5 || len(acked) != TimelineTicks-5 {
@@ -114,6 +115,9 @@ func TestTimelineLocalAckedPendingAndCorrections(t *testing.T) {
 	}
 	if sn := marksOf(ms, RowLocal, MarkSnap); len(sn) != 1 {
 		t.Errorf("snaps %v, want tick 290's", sn)
+	}
+	if p := marksOf(ms, RowLocal, MarkPush); len(p) != 2 || p[0].X0 >= p[1].X0 {
+		t.Errorf("pushes %v, want ticks 297's and 298's, in order (250 is over a second old)", p)
 	}
 	if got := TimelineMarks(TimelineState{}, ms); len(got) != 0 {
 		t.Errorf("empty state gave marks %v", got)

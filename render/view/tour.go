@@ -40,6 +40,12 @@ type Scene struct {
 	// Slow, if more than 1, runs the demo that many times slower during the scene (one of
 	// SlowFactors), so each 50 ms tick can be seen.
 	Slow int
+	// Contact, when not ContactUnspecified, switches the demo's room to that contact mode
+	// for the scene (the C key's switch). Ram drives the near and far tanks at each other
+	// while their keys are idle, and the server pane counts, for both players, the pushes
+	// they predicted and the corrections and snaps of their tanks (ContactTally).
+	Contact netcode.ContactMode
+	Ram     bool
 }
 
 // GunnerFlipEvery is how many judged shots the tour's gunner fires before lag compensation
@@ -56,6 +62,10 @@ var (
 // FeatureInputBuffer is the server input buffer and its per-client switch: the tour's input
 // buffer scene needs a window that can show and switch it.
 const FeatureInputBuffer = "input buffer"
+
+// FeatureContact is switching the room's contact mode: the contact scenes need a window
+// with a server of its own (the demo).
+const FeatureContact = "contact switch"
 
 // TourScenes are the tour's scenes, in order: each adds or shows one technique.
 var TourScenes = []Scene{
@@ -141,6 +151,29 @@ var TourScenes = []Scene{
 		},
 		Solo:     []string{"The server holds your inputs a few ticks and applies one a", "tick: your tank moves evenly. The HUD shows the buffer and clock."},
 		Requires: FeatureInputBuffer,
+	},
+	{
+		Title: "Tank contact, the old way: the server pushes", Techniques: AllOn(), LagComp: true,
+		NearNet: "none", FarNet: "none", Contact: netcode.ContactServer, Ram: true,
+		Caption: []string{
+			"Both links are perfect, and the two players drive into each other by themselves.",
+			"The server pushes overlapping tanks apart after its tick: neither client could",
+			"predict that, so each snapshot corrects them (pink and red lines in the strips,",
+			"and the count below). This was tanknet's contact until clients predicted it.",
+		},
+		Solo:     []string{"The server pushes tanks apart after its tick: your client", "cannot predict it, so each touch corrects your tank."},
+		Requires: FeatureContact,
+	},
+	{
+		Title: "Tank contact, predicted: each client pushes its own tank", Techniques: AllOn(), LagComp: true,
+		NearNet: "none", FarNet: "none", Contact: netcode.ContactPredicted, Ram: true,
+		Caption: []string{
+			"Same ram, new rules: each client pushes its own tank out of the other in its",
+			"inputs (yellow ticks under the strips), the server applies those pushes as",
+			"sent, and the replay of every snapshot agrees: no correction at all.",
+		},
+		Solo:     []string{"Your client pushes your tank out of the others in its", "inputs; the server applies them as sent: no correction."},
+		Requires: FeatureContact,
 	},
 }
 

@@ -11,7 +11,7 @@ import (
 // preset on both panes and has a caption, back and next move one scene, and the scene that
 // needs the input buffer is shown only to a window that has it.
 func TestTour_EndToEnd(t *testing.T) {
-	for _, features := range [][]string{nil, {FeatureInputBuffer}} {
+	for _, features := range [][]string{nil, {FeatureInputBuffer}, {FeatureInputBuffer, FeatureContact}} {
 		tour := NewTour(TourScenes, features...)
 		if tour.Running() {
 			t.Fatal("a new tour is running before Start")
@@ -50,8 +50,8 @@ func TestTour_EndToEnd(t *testing.T) {
 				want++
 			}
 		}
-		if want == len(TourScenes) != slices.Contains(features, FeatureInputBuffer) {
-			t.Errorf("features %v: %d of %d scenes to show, want every scene exactly when the window has the input buffer", features, want, len(TourScenes))
+		if all := slices.Contains(features, FeatureInputBuffer) && slices.Contains(features, FeatureContact); want == len(TourScenes) != all {
+			t.Errorf("features %v: %d of %d scenes to show, want every scene exactly when the window has the input buffer and the contact switch", features, want, len(TourScenes))
 		}
 		if len(titles) != want {
 			t.Errorf("features %v: the tour showed %d scenes %q, want %d", features, len(titles), titles, want)

@@ -177,6 +177,9 @@ func replayConfig(h *tankv1.RecordingHeader) (world.Config, error) {
 // replayed is recorded tick t as the world replays it.
 func replayed(t *tankv1.RecordedTick) *world.Recorded {
 	r := &world.Recorded{Tick: t.GetTick()}
+	if c := t.GetContact(); c > 0 && c <= tankv1.Contact_CONTACT_PREDICTED {
+		r.Contact = netcode.ContactMode(c)
+	}
 	for _, e := range t.GetEvents() {
 		r.Events = append(r.Events, world.Event{Player: e.GetPlayerId(), Left: e.GetKind() == tankv1.WorldEvent_KIND_LEFT, Pose: poseFrom(e.GetPose())})
 	}

@@ -97,6 +97,7 @@ func copyTick(dst, src *server.TickRecord) {
 		Starved: append(dst.Starved[:0], src.Starved...),
 		Events:  append(dst.Events[:0], src.Events...),
 		Shots:   copyShots(dst.Shots[:0], src.Shots),
+		Contact: src.Contact,
 	}}
 }
 
@@ -140,6 +141,9 @@ func (r *Recorder) write(bw *bufio.Writer) {
 		}
 		t := TickOf(*rec)
 		t.Combat = combat.changes(rec)
+		if rec.Contact != r.cfg.Rules.Contact { // the room's mode was switched (server.SetContact)
+			t.Contact = tankv1.Contact(rec.Contact)
+		}
 		put(&tankv1.Record{Kind: &tankv1.Record_Tick{Tick: t}})
 		if rec.Tick%r.every == 0 {
 			put(&tankv1.Record{Kind: &tankv1.Record_Keyframe{Keyframe: KeyframeOf(*rec)}})

@@ -549,7 +549,12 @@ type RecordedTick struct {
 	Combat []*CombatChange `protobuf:"bytes,6,rep,name=combat,proto3" json:"combat,omitempty"`
 	// shots are the shots judged in this tick, in the order the server judged them (player id
 	// order, each player's in the order they came), when the header's shots is true.
-	Shots         []*RecordedShot `protobuf:"bytes,7,rep,name=shots,proto3" json:"shots,omitempty"`
+	Shots []*RecordedShot `protobuf:"bytes,7,rep,name=shots,proto3" json:"shots,omitempty"`
+	// contact is the contact mode the tick ran under when the server had switched its room's
+	// away from the header's rules.contact during the match (a RulesChanged); unspecified: the
+	// header's. Added without raising the format version: files written before it never
+	// switched.
+	Contact       Contact `protobuf:"varint,8,opt,name=contact,proto3,enum=tank.v1.Contact" json:"contact,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -631,6 +636,13 @@ func (x *RecordedTick) GetShots() []*RecordedShot {
 		return x.Shots
 	}
 	return nil
+}
+
+func (x *RecordedTick) GetContact() Contact {
+	if x != nil {
+		return x.Contact
+	}
+	return Contact_CONTACT_UNSPECIFIED
 }
 
 // RecordedShot is one Fire the server judged and what it decided.
@@ -958,7 +970,7 @@ const file_tank_v1_recording_proto_rawDesc = "" +
 	"\vduration_ns\x18\x05 \x01(\x03R\n" +
 	"durationNs\x12\x15\n" +
 	"\x06push_x\x18\x06 \x01(\x11R\x05pushX\x12\x15\n" +
-	"\x06push_y\x18\a \x01(\x11R\x05pushY\"\x90\x02\n" +
+	"\x06push_y\x18\a \x01(\x11R\x05pushY\"\xbc\x02\n" +
 	"\fRecordedTick\x12\x12\n" +
 	"\x04tick\x18\x01 \x01(\rR\x04tick\x12+\n" +
 	"\x06events\x18\x02 \x03(\v2\x13.tank.v1.WorldEventR\x06events\x12*\n" +
@@ -967,7 +979,8 @@ const file_tank_v1_recording_proto_rawDesc = "" +
 	"\n" +
 	"state_hash\x18\x05 \x01(\x06R\tstateHash\x12-\n" +
 	"\x06combat\x18\x06 \x03(\v2\x15.tank.v1.CombatChangeR\x06combat\x12+\n" +
-	"\x05shots\x18\a \x03(\v2\x15.tank.v1.RecordedShotR\x05shots\"\x97\x01\n" +
+	"\x05shots\x18\a \x03(\v2\x15.tank.v1.RecordedShotR\x05shots\x12*\n" +
+	"\acontact\x18\b \x01(\x0e2\x10.tank.v1.ContactR\acontact\"\x97\x01\n" +
 	"\fRecordedShot\x12\x1d\n" +
 	"\n" +
 	"shooter_id\x18\x01 \x01(\rR\tshooterId\x12!\n" +
@@ -1018,8 +1031,9 @@ var file_tank_v1_recording_proto_goTypes = []any{
 	(*Keyframe)(nil),        // 10: tank.v1.Keyframe
 	(*Arena)(nil),           // 11: tank.v1.Arena
 	(*Rules)(nil),           // 12: tank.v1.Rules
-	(*Fire)(nil),            // 13: tank.v1.Fire
-	(*ShotResult)(nil),      // 14: tank.v1.ShotResult
+	(Contact)(0),            // 13: tank.v1.Contact
+	(*Fire)(nil),            // 14: tank.v1.Fire
+	(*ShotResult)(nil),      // 15: tank.v1.ShotResult
 }
 var file_tank_v1_recording_proto_depIdxs = []int32{
 	2,  // 0: tank.v1.Record.header:type_name -> tank.v1.RecordingHeader
@@ -1033,15 +1047,16 @@ var file_tank_v1_recording_proto_depIdxs = []int32{
 	5,  // 8: tank.v1.RecordedTick.moves:type_name -> tank.v1.AppliedMove
 	8,  // 9: tank.v1.RecordedTick.combat:type_name -> tank.v1.CombatChange
 	7,  // 10: tank.v1.RecordedTick.shots:type_name -> tank.v1.RecordedShot
-	13, // 11: tank.v1.RecordedShot.fire:type_name -> tank.v1.Fire
-	14, // 12: tank.v1.RecordedShot.result:type_name -> tank.v1.ShotResult
-	3,  // 13: tank.v1.KeyTank.pose:type_name -> tank.v1.RecordedPose
-	9,  // 14: tank.v1.Keyframe.tanks:type_name -> tank.v1.KeyTank
-	15, // [15:15] is the sub-list for method output_type
-	15, // [15:15] is the sub-list for method input_type
-	15, // [15:15] is the sub-list for extension type_name
-	15, // [15:15] is the sub-list for extension extendee
-	0,  // [0:15] is the sub-list for field type_name
+	13, // 11: tank.v1.RecordedTick.contact:type_name -> tank.v1.Contact
+	14, // 12: tank.v1.RecordedShot.fire:type_name -> tank.v1.Fire
+	15, // 13: tank.v1.RecordedShot.result:type_name -> tank.v1.ShotResult
+	3,  // 14: tank.v1.KeyTank.pose:type_name -> tank.v1.RecordedPose
+	9,  // 15: tank.v1.Keyframe.tanks:type_name -> tank.v1.KeyTank
+	16, // [16:16] is the sub-list for method output_type
+	16, // [16:16] is the sub-list for method input_type
+	16, // [16:16] is the sub-list for extension type_name
+	16, // [16:16] is the sub-list for extension extendee
+	0,  // [0:16] is the sub-list for field type_name
 }
 
 func init() { file_tank_v1_recording_proto_init() }

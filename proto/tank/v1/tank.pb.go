@@ -654,6 +654,7 @@ type ServerMessage struct {
 	//	*ServerMessage_ShotResult
 	//	*ServerMessage_Shot
 	//	*ServerMessage_Kill
+	//	*ServerMessage_RulesChanged
 	Kind          isServerMessage_Kind `protobuf_oneof:"kind"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -777,6 +778,15 @@ func (x *ServerMessage) GetKill() *Kill {
 	return nil
 }
 
+func (x *ServerMessage) GetRulesChanged() *RulesChanged {
+	if x != nil {
+		if x, ok := x.Kind.(*ServerMessage_RulesChanged); ok {
+			return x.RulesChanged
+		}
+	}
+	return nil
+}
+
 type isServerMessage_Kind interface {
 	isServerMessage_Kind()
 }
@@ -827,6 +837,13 @@ type ServerMessage_Kill struct {
 	Kill *Kill `protobuf:"bytes,15,opt,name=kill,proto3,oneof"`
 }
 
+type ServerMessage_RulesChanged struct {
+	// The room's rules changed during the match (its contact mode). To every client of the
+	// room, once per change, on the stream. A client that does not know this kind skips it
+	// and keeps the Welcome's rules.
+	RulesChanged *RulesChanged `protobuf:"bytes,24,opt,name=rules_changed,json=rulesChanged,proto3,oneof"`
+}
+
 func (*ServerMessage_Welcome) isServerMessage_Kind() {}
 
 func (*ServerMessage_Reject) isServerMessage_Kind() {}
@@ -844,6 +861,8 @@ func (*ServerMessage_ShotResult) isServerMessage_Kind() {}
 func (*ServerMessage_Shot) isServerMessage_Kind() {}
 
 func (*ServerMessage_Kill) isServerMessage_Kind() {}
+
+func (*ServerMessage_RulesChanged) isServerMessage_Kind() {}
 
 // Hello opens a session. Client -> server, once, within 5 s of connecting, as the first KCP
 // message after the connect handshake.
@@ -1025,6 +1044,64 @@ func (x *Welcome) GetRules() *Rules {
 	return nil
 }
 
+// RulesChanged replaces the rules of the Welcome (or of the last RulesChanged) while the
+// match goes on: today only Rules.contact changes (docs/PROTOCOL.md §7c). Server -> client,
+// on the stream, once per change.
+type RulesChanged struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The rules from from_tick on, whole.
+	Rules *Rules `protobuf:"bytes,1,opt,name=rules,proto3" json:"rules,omitempty"`
+	// The first server tick played under these rules; the ticks before it ran under the
+	// previous ones.
+	FromTick      uint32 `protobuf:"varint,2,opt,name=from_tick,json=fromTick,proto3" json:"from_tick,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RulesChanged) Reset() {
+	*x = RulesChanged{}
+	mi := &file_tank_v1_tank_proto_msgTypes[5]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RulesChanged) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RulesChanged) ProtoMessage() {}
+
+func (x *RulesChanged) ProtoReflect() protoreflect.Message {
+	mi := &file_tank_v1_tank_proto_msgTypes[5]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RulesChanged.ProtoReflect.Descriptor instead.
+func (*RulesChanged) Descriptor() ([]byte, []int) {
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{5}
+}
+
+func (x *RulesChanged) GetRules() *Rules {
+	if x != nil {
+		return x.Rules
+	}
+	return nil
+}
+
+func (x *RulesChanged) GetFromTick() uint32 {
+	if x != nil {
+		return x.FromTick
+	}
+	return 0
+}
+
 // Rules are the combat rules of this server. Every duration is a multiple of the 50 ms tick.
 type Rules struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1054,7 +1131,7 @@ type Rules struct {
 
 func (x *Rules) Reset() {
 	*x = Rules{}
-	mi := &file_tank_v1_tank_proto_msgTypes[5]
+	mi := &file_tank_v1_tank_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1066,7 +1143,7 @@ func (x *Rules) String() string {
 func (*Rules) ProtoMessage() {}
 
 func (x *Rules) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[5]
+	mi := &file_tank_v1_tank_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1079,7 +1156,7 @@ func (x *Rules) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Rules.ProtoReflect.Descriptor instead.
 func (*Rules) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{5}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *Rules) GetShotRange() float64 {
@@ -1150,7 +1227,7 @@ type Reject struct {
 
 func (x *Reject) Reset() {
 	*x = Reject{}
-	mi := &file_tank_v1_tank_proto_msgTypes[6]
+	mi := &file_tank_v1_tank_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1162,7 +1239,7 @@ func (x *Reject) String() string {
 func (*Reject) ProtoMessage() {}
 
 func (x *Reject) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[6]
+	mi := &file_tank_v1_tank_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1175,7 +1252,7 @@ func (x *Reject) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Reject.ProtoReflect.Descriptor instead.
 func (*Reject) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{6}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *Reject) GetCode() RejectCode {
@@ -1221,7 +1298,7 @@ type MoveInput struct {
 
 func (x *MoveInput) Reset() {
 	*x = MoveInput{}
-	mi := &file_tank_v1_tank_proto_msgTypes[7]
+	mi := &file_tank_v1_tank_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1233,7 +1310,7 @@ func (x *MoveInput) String() string {
 func (*MoveInput) ProtoMessage() {}
 
 func (x *MoveInput) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[7]
+	mi := &file_tank_v1_tank_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1246,7 +1323,7 @@ func (x *MoveInput) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MoveInput.ProtoReflect.Descriptor instead.
 func (*MoveInput) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{7}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *MoveInput) GetTick() uint32 {
@@ -1302,7 +1379,7 @@ type Vec2 struct {
 
 func (x *Vec2) Reset() {
 	*x = Vec2{}
-	mi := &file_tank_v1_tank_proto_msgTypes[8]
+	mi := &file_tank_v1_tank_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1314,7 +1391,7 @@ func (x *Vec2) String() string {
 func (*Vec2) ProtoMessage() {}
 
 func (x *Vec2) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[8]
+	mi := &file_tank_v1_tank_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1327,7 +1404,7 @@ func (x *Vec2) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Vec2.ProtoReflect.Descriptor instead.
 func (*Vec2) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{8}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *Vec2) GetX() float64 {
@@ -1355,7 +1432,7 @@ type Rect struct {
 
 func (x *Rect) Reset() {
 	*x = Rect{}
-	mi := &file_tank_v1_tank_proto_msgTypes[9]
+	mi := &file_tank_v1_tank_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1367,7 +1444,7 @@ func (x *Rect) String() string {
 func (*Rect) ProtoMessage() {}
 
 func (x *Rect) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[9]
+	mi := &file_tank_v1_tank_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1380,7 +1457,7 @@ func (x *Rect) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Rect.ProtoReflect.Descriptor instead.
 func (*Rect) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{9}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *Rect) GetMin() *Vec2 {
@@ -1417,7 +1494,7 @@ type Arena struct {
 
 func (x *Arena) Reset() {
 	*x = Arena{}
-	mi := &file_tank_v1_tank_proto_msgTypes[10]
+	mi := &file_tank_v1_tank_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1429,7 +1506,7 @@ func (x *Arena) String() string {
 func (*Arena) ProtoMessage() {}
 
 func (x *Arena) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[10]
+	mi := &file_tank_v1_tank_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1442,7 +1519,7 @@ func (x *Arena) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Arena.ProtoReflect.Descriptor instead.
 func (*Arena) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{10}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *Arena) GetWidth() float64 {
@@ -1536,7 +1613,7 @@ type PlayerState struct {
 
 func (x *PlayerState) Reset() {
 	*x = PlayerState{}
-	mi := &file_tank_v1_tank_proto_msgTypes[11]
+	mi := &file_tank_v1_tank_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1548,7 +1625,7 @@ func (x *PlayerState) String() string {
 func (*PlayerState) ProtoMessage() {}
 
 func (x *PlayerState) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[11]
+	mi := &file_tank_v1_tank_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1561,7 +1638,7 @@ func (x *PlayerState) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlayerState.ProtoReflect.Descriptor instead.
 func (*PlayerState) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{11}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *PlayerState) GetPlayerId() uint32 {
@@ -1708,7 +1785,7 @@ type Snapshot struct {
 
 func (x *Snapshot) Reset() {
 	*x = Snapshot{}
-	mi := &file_tank_v1_tank_proto_msgTypes[12]
+	mi := &file_tank_v1_tank_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1720,7 +1797,7 @@ func (x *Snapshot) String() string {
 func (*Snapshot) ProtoMessage() {}
 
 func (x *Snapshot) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[12]
+	mi := &file_tank_v1_tank_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1733,7 +1810,7 @@ func (x *Snapshot) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Snapshot.ProtoReflect.Descriptor instead.
 func (*Snapshot) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{12}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *Snapshot) GetServerTick() uint32 {
@@ -1811,7 +1888,7 @@ type InputBatch struct {
 
 func (x *InputBatch) Reset() {
 	*x = InputBatch{}
-	mi := &file_tank_v1_tank_proto_msgTypes[13]
+	mi := &file_tank_v1_tank_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1823,7 +1900,7 @@ func (x *InputBatch) String() string {
 func (*InputBatch) ProtoMessage() {}
 
 func (x *InputBatch) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[13]
+	mi := &file_tank_v1_tank_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1836,7 +1913,7 @@ func (x *InputBatch) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use InputBatch.ProtoReflect.Descriptor instead.
 func (*InputBatch) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{13}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *InputBatch) GetInputs() []*MoveInput {
@@ -1880,7 +1957,7 @@ type Fire struct {
 
 func (x *Fire) Reset() {
 	*x = Fire{}
-	mi := &file_tank_v1_tank_proto_msgTypes[14]
+	mi := &file_tank_v1_tank_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1892,7 +1969,7 @@ func (x *Fire) String() string {
 func (*Fire) ProtoMessage() {}
 
 func (x *Fire) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[14]
+	mi := &file_tank_v1_tank_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1905,7 +1982,7 @@ func (x *Fire) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Fire.ProtoReflect.Descriptor instead.
 func (*Fire) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{14}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *Fire) GetMoveTick() uint32 {
@@ -1947,7 +2024,7 @@ type TankView struct {
 
 func (x *TankView) Reset() {
 	*x = TankView{}
-	mi := &file_tank_v1_tank_proto_msgTypes[15]
+	mi := &file_tank_v1_tank_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1959,7 +2036,7 @@ func (x *TankView) String() string {
 func (*TankView) ProtoMessage() {}
 
 func (x *TankView) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[15]
+	mi := &file_tank_v1_tank_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1972,7 +2049,7 @@ func (x *TankView) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TankView.ProtoReflect.Descriptor instead.
 func (*TankView) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{15}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *TankView) GetPlayerId() uint32 {
@@ -2036,7 +2113,7 @@ type ShotResult struct {
 
 func (x *ShotResult) Reset() {
 	*x = ShotResult{}
-	mi := &file_tank_v1_tank_proto_msgTypes[16]
+	mi := &file_tank_v1_tank_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2048,7 +2125,7 @@ func (x *ShotResult) String() string {
 func (*ShotResult) ProtoMessage() {}
 
 func (x *ShotResult) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[16]
+	mi := &file_tank_v1_tank_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2061,7 +2138,7 @@ func (x *ShotResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ShotResult.ProtoReflect.Descriptor instead.
 func (*ShotResult) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{16}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *ShotResult) GetMoveTick() uint32 {
@@ -2166,7 +2243,7 @@ type Shot struct {
 
 func (x *Shot) Reset() {
 	*x = Shot{}
-	mi := &file_tank_v1_tank_proto_msgTypes[17]
+	mi := &file_tank_v1_tank_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2178,7 +2255,7 @@ func (x *Shot) String() string {
 func (*Shot) ProtoMessage() {}
 
 func (x *Shot) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[17]
+	mi := &file_tank_v1_tank_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2191,7 +2268,7 @@ func (x *Shot) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Shot.ProtoReflect.Descriptor instead.
 func (*Shot) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{17}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *Shot) GetShooterId() uint32 {
@@ -2241,7 +2318,7 @@ type Kill struct {
 
 func (x *Kill) Reset() {
 	*x = Kill{}
-	mi := &file_tank_v1_tank_proto_msgTypes[18]
+	mi := &file_tank_v1_tank_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2253,7 +2330,7 @@ func (x *Kill) String() string {
 func (*Kill) ProtoMessage() {}
 
 func (x *Kill) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[18]
+	mi := &file_tank_v1_tank_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2266,7 +2343,7 @@ func (x *Kill) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Kill.ProtoReflect.Descriptor instead.
 func (*Kill) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{18}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *Kill) GetKillerId() uint32 {
@@ -2302,7 +2379,7 @@ type Ping struct {
 
 func (x *Ping) Reset() {
 	*x = Ping{}
-	mi := &file_tank_v1_tank_proto_msgTypes[19]
+	mi := &file_tank_v1_tank_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2314,7 +2391,7 @@ func (x *Ping) String() string {
 func (*Ping) ProtoMessage() {}
 
 func (x *Ping) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[19]
+	mi := &file_tank_v1_tank_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2327,7 +2404,7 @@ func (x *Ping) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Ping.ProtoReflect.Descriptor instead.
 func (*Ping) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{19}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *Ping) GetClientTimeUs() uint64 {
@@ -2349,7 +2426,7 @@ type Pong struct {
 
 func (x *Pong) Reset() {
 	*x = Pong{}
-	mi := &file_tank_v1_tank_proto_msgTypes[20]
+	mi := &file_tank_v1_tank_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2361,7 +2438,7 @@ func (x *Pong) String() string {
 func (*Pong) ProtoMessage() {}
 
 func (x *Pong) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[20]
+	mi := &file_tank_v1_tank_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2374,7 +2451,7 @@ func (x *Pong) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Pong.ProtoReflect.Descriptor instead.
 func (*Pong) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{20}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *Pong) GetClientTimeUs() uint64 {
@@ -2408,7 +2485,7 @@ type RosterUpdate struct {
 
 func (x *RosterUpdate) Reset() {
 	*x = RosterUpdate{}
-	mi := &file_tank_v1_tank_proto_msgTypes[21]
+	mi := &file_tank_v1_tank_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2420,7 +2497,7 @@ func (x *RosterUpdate) String() string {
 func (*RosterUpdate) ProtoMessage() {}
 
 func (x *RosterUpdate) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[21]
+	mi := &file_tank_v1_tank_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2433,7 +2510,7 @@ func (x *RosterUpdate) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RosterUpdate.ProtoReflect.Descriptor instead.
 func (*RosterUpdate) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{21}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *RosterUpdate) GetJoined() []*PlayerJoined {
@@ -2461,7 +2538,7 @@ type PlayerJoined struct {
 
 func (x *PlayerJoined) Reset() {
 	*x = PlayerJoined{}
-	mi := &file_tank_v1_tank_proto_msgTypes[22]
+	mi := &file_tank_v1_tank_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2473,7 +2550,7 @@ func (x *PlayerJoined) String() string {
 func (*PlayerJoined) ProtoMessage() {}
 
 func (x *PlayerJoined) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[22]
+	mi := &file_tank_v1_tank_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2486,7 +2563,7 @@ func (x *PlayerJoined) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlayerJoined.ProtoReflect.Descriptor instead.
 func (*PlayerJoined) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{22}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *PlayerJoined) GetPlayerId() uint32 {
@@ -2515,7 +2592,7 @@ type PlayerLeft struct {
 
 func (x *PlayerLeft) Reset() {
 	*x = PlayerLeft{}
-	mi := &file_tank_v1_tank_proto_msgTypes[23]
+	mi := &file_tank_v1_tank_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2527,7 +2604,7 @@ func (x *PlayerLeft) String() string {
 func (*PlayerLeft) ProtoMessage() {}
 
 func (x *PlayerLeft) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[23]
+	mi := &file_tank_v1_tank_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2540,7 +2617,7 @@ func (x *PlayerLeft) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlayerLeft.ProtoReflect.Descriptor instead.
 func (*PlayerLeft) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{23}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *PlayerLeft) GetPlayerId() uint32 {
@@ -2567,7 +2644,7 @@ type Goodbye struct {
 
 func (x *Goodbye) Reset() {
 	*x = Goodbye{}
-	mi := &file_tank_v1_tank_proto_msgTypes[24]
+	mi := &file_tank_v1_tank_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2579,7 +2656,7 @@ func (x *Goodbye) String() string {
 func (*Goodbye) ProtoMessage() {}
 
 func (x *Goodbye) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[24]
+	mi := &file_tank_v1_tank_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2592,7 +2669,7 @@ func (x *Goodbye) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Goodbye.ProtoReflect.Descriptor instead.
 func (*Goodbye) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{24}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *Goodbye) GetReason() string {
@@ -2614,7 +2691,7 @@ type Disconnect struct {
 
 func (x *Disconnect) Reset() {
 	*x = Disconnect{}
-	mi := &file_tank_v1_tank_proto_msgTypes[25]
+	mi := &file_tank_v1_tank_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2626,7 +2703,7 @@ func (x *Disconnect) String() string {
 func (*Disconnect) ProtoMessage() {}
 
 func (x *Disconnect) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[25]
+	mi := &file_tank_v1_tank_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2639,7 +2716,7 @@ func (x *Disconnect) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Disconnect.ProtoReflect.Descriptor instead.
 func (*Disconnect) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{25}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *Disconnect) GetReason() string {
@@ -2676,7 +2753,7 @@ const file_tank_v1_tank_proto_rawDesc = "" +
 	"\x04kind\"*\n" +
 	"\tInputMode\x12\x1d\n" +
 	"\n" +
-	"on_arrival\x18\x01 \x01(\bR\tonArrival\"\xe5\x03\n" +
+	"on_arrival\x18\x01 \x01(\bR\tonArrival\"\xa3\x04\n" +
 	"\rServerMessage\x12,\n" +
 	"\awelcome\x18\x01 \x01(\v2\x10.tank.v1.WelcomeH\x00R\awelcome\x12)\n" +
 	"\x06reject\x18\x02 \x01(\v2\x0f.tank.v1.RejectH\x00R\x06reject\x12/\n" +
@@ -2689,7 +2766,8 @@ const file_tank_v1_tank_proto_rawDesc = "" +
 	"\vshot_result\x18\r \x01(\v2\x13.tank.v1.ShotResultH\x00R\n" +
 	"shotResult\x12#\n" +
 	"\x04shot\x18\x0e \x01(\v2\r.tank.v1.ShotH\x00R\x04shot\x12#\n" +
-	"\x04kill\x18\x0f \x01(\v2\r.tank.v1.KillH\x00R\x04killB\x06\n" +
+	"\x04kill\x18\x0f \x01(\v2\r.tank.v1.KillH\x00R\x04kill\x12<\n" +
+	"\rrules_changed\x18\x18 \x01(\v2\x15.tank.v1.RulesChangedH\x00R\frulesChangedB\x06\n" +
 	"\x04kindJ\x04\b\x05\x10\x06J\x04\b\x06\x10\aR\rplayer_joinedR\vplayer_left\"Z\n" +
 	"\x05Hello\x12)\n" +
 	"\x10protocol_version\x18\x01 \x01(\rR\x0fprotocolVersion\x12\x12\n" +
@@ -2705,7 +2783,10 @@ const file_tank_v1_tank_proto_rawDesc = "" +
 	"\rsnapshot_lane\x18\x06 \x01(\x0e2\x15.tank.v1.SnapshotLaneR\fsnapshotLane\x12\x12\n" +
 	"\x04room\x18\a \x01(\tR\x04room\x12$\n" +
 	"\x05rules\x18\n" +
-	" \x01(\v2\x0e.tank.v1.RulesR\x05rules\"\xa3\x02\n" +
+	" \x01(\v2\x0e.tank.v1.RulesR\x05rules\"Q\n" +
+	"\fRulesChanged\x12$\n" +
+	"\x05rules\x18\x01 \x01(\v2\x0e.tank.v1.RulesR\x05rules\x12\x1b\n" +
+	"\tfrom_tick\x18\x02 \x01(\rR\bfromTick\"\xa3\x02\n" +
 	"\x05Rules\x12\x1d\n" +
 	"\n" +
 	"shot_range\x18\x01 \x01(\x01R\tshotRange\x12\x1f\n" +
@@ -2891,7 +2972,7 @@ func file_tank_v1_tank_proto_rawDescGZIP() []byte {
 }
 
 var file_tank_v1_tank_proto_enumTypes = make([]protoimpl.EnumInfo, 6)
-var file_tank_v1_tank_proto_msgTypes = make([]protoimpl.MessageInfo, 26)
+var file_tank_v1_tank_proto_msgTypes = make([]protoimpl.MessageInfo, 27)
 var file_tank_v1_tank_proto_goTypes = []any{
 	(Contact)(0),          // 0: tank.v1.Contact
 	(SnapshotLane)(0),     // 1: tank.v1.SnapshotLane
@@ -2904,71 +2985,74 @@ var file_tank_v1_tank_proto_goTypes = []any{
 	(*ServerMessage)(nil), // 8: tank.v1.ServerMessage
 	(*Hello)(nil),         // 9: tank.v1.Hello
 	(*Welcome)(nil),       // 10: tank.v1.Welcome
-	(*Rules)(nil),         // 11: tank.v1.Rules
-	(*Reject)(nil),        // 12: tank.v1.Reject
-	(*MoveInput)(nil),     // 13: tank.v1.MoveInput
-	(*Vec2)(nil),          // 14: tank.v1.Vec2
-	(*Rect)(nil),          // 15: tank.v1.Rect
-	(*Arena)(nil),         // 16: tank.v1.Arena
-	(*PlayerState)(nil),   // 17: tank.v1.PlayerState
-	(*Snapshot)(nil),      // 18: tank.v1.Snapshot
-	(*InputBatch)(nil),    // 19: tank.v1.InputBatch
-	(*Fire)(nil),          // 20: tank.v1.Fire
-	(*TankView)(nil),      // 21: tank.v1.TankView
-	(*ShotResult)(nil),    // 22: tank.v1.ShotResult
-	(*Shot)(nil),          // 23: tank.v1.Shot
-	(*Kill)(nil),          // 24: tank.v1.Kill
-	(*Ping)(nil),          // 25: tank.v1.Ping
-	(*Pong)(nil),          // 26: tank.v1.Pong
-	(*RosterUpdate)(nil),  // 27: tank.v1.RosterUpdate
-	(*PlayerJoined)(nil),  // 28: tank.v1.PlayerJoined
-	(*PlayerLeft)(nil),    // 29: tank.v1.PlayerLeft
-	(*Goodbye)(nil),       // 30: tank.v1.Goodbye
-	(*Disconnect)(nil),    // 31: tank.v1.Disconnect
+	(*RulesChanged)(nil),  // 11: tank.v1.RulesChanged
+	(*Rules)(nil),         // 12: tank.v1.Rules
+	(*Reject)(nil),        // 13: tank.v1.Reject
+	(*MoveInput)(nil),     // 14: tank.v1.MoveInput
+	(*Vec2)(nil),          // 15: tank.v1.Vec2
+	(*Rect)(nil),          // 16: tank.v1.Rect
+	(*Arena)(nil),         // 17: tank.v1.Arena
+	(*PlayerState)(nil),   // 18: tank.v1.PlayerState
+	(*Snapshot)(nil),      // 19: tank.v1.Snapshot
+	(*InputBatch)(nil),    // 20: tank.v1.InputBatch
+	(*Fire)(nil),          // 21: tank.v1.Fire
+	(*TankView)(nil),      // 22: tank.v1.TankView
+	(*ShotResult)(nil),    // 23: tank.v1.ShotResult
+	(*Shot)(nil),          // 24: tank.v1.Shot
+	(*Kill)(nil),          // 25: tank.v1.Kill
+	(*Ping)(nil),          // 26: tank.v1.Ping
+	(*Pong)(nil),          // 27: tank.v1.Pong
+	(*RosterUpdate)(nil),  // 28: tank.v1.RosterUpdate
+	(*PlayerJoined)(nil),  // 29: tank.v1.PlayerJoined
+	(*PlayerLeft)(nil),    // 30: tank.v1.PlayerLeft
+	(*Goodbye)(nil),       // 31: tank.v1.Goodbye
+	(*Disconnect)(nil),    // 32: tank.v1.Disconnect
 }
 var file_tank_v1_tank_proto_depIdxs = []int32{
 	9,  // 0: tank.v1.ClientMessage.hello:type_name -> tank.v1.Hello
-	13, // 1: tank.v1.ClientMessage.move_input:type_name -> tank.v1.MoveInput
-	25, // 2: tank.v1.ClientMessage.ping:type_name -> tank.v1.Ping
-	30, // 3: tank.v1.ClientMessage.goodbye:type_name -> tank.v1.Goodbye
-	20, // 4: tank.v1.ClientMessage.fire:type_name -> tank.v1.Fire
-	19, // 5: tank.v1.ClientMessage.input_batch:type_name -> tank.v1.InputBatch
+	14, // 1: tank.v1.ClientMessage.move_input:type_name -> tank.v1.MoveInput
+	26, // 2: tank.v1.ClientMessage.ping:type_name -> tank.v1.Ping
+	31, // 3: tank.v1.ClientMessage.goodbye:type_name -> tank.v1.Goodbye
+	21, // 4: tank.v1.ClientMessage.fire:type_name -> tank.v1.Fire
+	20, // 5: tank.v1.ClientMessage.input_batch:type_name -> tank.v1.InputBatch
 	7,  // 6: tank.v1.ClientMessage.input_mode:type_name -> tank.v1.InputMode
 	10, // 7: tank.v1.ServerMessage.welcome:type_name -> tank.v1.Welcome
-	12, // 8: tank.v1.ServerMessage.reject:type_name -> tank.v1.Reject
-	18, // 9: tank.v1.ServerMessage.snapshot:type_name -> tank.v1.Snapshot
-	26, // 10: tank.v1.ServerMessage.pong:type_name -> tank.v1.Pong
-	31, // 11: tank.v1.ServerMessage.disconnect:type_name -> tank.v1.Disconnect
-	27, // 12: tank.v1.ServerMessage.roster_update:type_name -> tank.v1.RosterUpdate
-	22, // 13: tank.v1.ServerMessage.shot_result:type_name -> tank.v1.ShotResult
-	23, // 14: tank.v1.ServerMessage.shot:type_name -> tank.v1.Shot
-	24, // 15: tank.v1.ServerMessage.kill:type_name -> tank.v1.Kill
-	16, // 16: tank.v1.Welcome.arena:type_name -> tank.v1.Arena
-	1,  // 17: tank.v1.Welcome.snapshot_lane:type_name -> tank.v1.SnapshotLane
-	11, // 18: tank.v1.Welcome.rules:type_name -> tank.v1.Rules
-	0,  // 19: tank.v1.Rules.contact:type_name -> tank.v1.Contact
-	2,  // 20: tank.v1.Reject.code:type_name -> tank.v1.RejectCode
-	14, // 21: tank.v1.Rect.min:type_name -> tank.v1.Vec2
-	14, // 22: tank.v1.Rect.max:type_name -> tank.v1.Vec2
-	15, // 23: tank.v1.Arena.obstacles:type_name -> tank.v1.Rect
-	17, // 24: tank.v1.Snapshot.players:type_name -> tank.v1.PlayerState
-	13, // 25: tank.v1.InputBatch.inputs:type_name -> tank.v1.MoveInput
-	21, // 26: tank.v1.Fire.views:type_name -> tank.v1.TankView
-	3,  // 27: tank.v1.ShotResult.verdict:type_name -> tank.v1.ShotVerdict
-	4,  // 28: tank.v1.ShotResult.refusal:type_name -> tank.v1.ShotRefusal
-	14, // 29: tank.v1.ShotResult.target_position:type_name -> tank.v1.Vec2
-	14, // 30: tank.v1.ShotResult.origin:type_name -> tank.v1.Vec2
-	14, // 31: tank.v1.ShotResult.end:type_name -> tank.v1.Vec2
-	14, // 32: tank.v1.Shot.origin:type_name -> tank.v1.Vec2
-	14, // 33: tank.v1.Shot.end:type_name -> tank.v1.Vec2
-	28, // 34: tank.v1.RosterUpdate.joined:type_name -> tank.v1.PlayerJoined
-	29, // 35: tank.v1.RosterUpdate.left:type_name -> tank.v1.PlayerLeft
-	5,  // 36: tank.v1.Disconnect.code:type_name -> tank.v1.DisconnectCode
-	37, // [37:37] is the sub-list for method output_type
-	37, // [37:37] is the sub-list for method input_type
-	37, // [37:37] is the sub-list for extension type_name
-	37, // [37:37] is the sub-list for extension extendee
-	0,  // [0:37] is the sub-list for field type_name
+	13, // 8: tank.v1.ServerMessage.reject:type_name -> tank.v1.Reject
+	19, // 9: tank.v1.ServerMessage.snapshot:type_name -> tank.v1.Snapshot
+	27, // 10: tank.v1.ServerMessage.pong:type_name -> tank.v1.Pong
+	32, // 11: tank.v1.ServerMessage.disconnect:type_name -> tank.v1.Disconnect
+	28, // 12: tank.v1.ServerMessage.roster_update:type_name -> tank.v1.RosterUpdate
+	23, // 13: tank.v1.ServerMessage.shot_result:type_name -> tank.v1.ShotResult
+	24, // 14: tank.v1.ServerMessage.shot:type_name -> tank.v1.Shot
+	25, // 15: tank.v1.ServerMessage.kill:type_name -> tank.v1.Kill
+	11, // 16: tank.v1.ServerMessage.rules_changed:type_name -> tank.v1.RulesChanged
+	17, // 17: tank.v1.Welcome.arena:type_name -> tank.v1.Arena
+	1,  // 18: tank.v1.Welcome.snapshot_lane:type_name -> tank.v1.SnapshotLane
+	12, // 19: tank.v1.Welcome.rules:type_name -> tank.v1.Rules
+	12, // 20: tank.v1.RulesChanged.rules:type_name -> tank.v1.Rules
+	0,  // 21: tank.v1.Rules.contact:type_name -> tank.v1.Contact
+	2,  // 22: tank.v1.Reject.code:type_name -> tank.v1.RejectCode
+	15, // 23: tank.v1.Rect.min:type_name -> tank.v1.Vec2
+	15, // 24: tank.v1.Rect.max:type_name -> tank.v1.Vec2
+	16, // 25: tank.v1.Arena.obstacles:type_name -> tank.v1.Rect
+	18, // 26: tank.v1.Snapshot.players:type_name -> tank.v1.PlayerState
+	14, // 27: tank.v1.InputBatch.inputs:type_name -> tank.v1.MoveInput
+	22, // 28: tank.v1.Fire.views:type_name -> tank.v1.TankView
+	3,  // 29: tank.v1.ShotResult.verdict:type_name -> tank.v1.ShotVerdict
+	4,  // 30: tank.v1.ShotResult.refusal:type_name -> tank.v1.ShotRefusal
+	15, // 31: tank.v1.ShotResult.target_position:type_name -> tank.v1.Vec2
+	15, // 32: tank.v1.ShotResult.origin:type_name -> tank.v1.Vec2
+	15, // 33: tank.v1.ShotResult.end:type_name -> tank.v1.Vec2
+	15, // 34: tank.v1.Shot.origin:type_name -> tank.v1.Vec2
+	15, // 35: tank.v1.Shot.end:type_name -> tank.v1.Vec2
+	29, // 36: tank.v1.RosterUpdate.joined:type_name -> tank.v1.PlayerJoined
+	30, // 37: tank.v1.RosterUpdate.left:type_name -> tank.v1.PlayerLeft
+	5,  // 38: tank.v1.Disconnect.code:type_name -> tank.v1.DisconnectCode
+	39, // [39:39] is the sub-list for method output_type
+	39, // [39:39] is the sub-list for method input_type
+	39, // [39:39] is the sub-list for extension type_name
+	39, // [39:39] is the sub-list for extension extendee
+	0,  // [0:39] is the sub-list for field type_name
 }
 
 func init() { file_tank_v1_tank_proto_init() }
@@ -2995,6 +3079,7 @@ func file_tank_v1_tank_proto_init() {
 		(*ServerMessage_ShotResult)(nil),
 		(*ServerMessage_Shot)(nil),
 		(*ServerMessage_Kill)(nil),
+		(*ServerMessage_RulesChanged)(nil),
 	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
@@ -3002,7 +3087,7 @@ func file_tank_v1_tank_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_tank_v1_tank_proto_rawDesc), len(file_tank_v1_tank_proto_rawDesc)),
 			NumEnums:      6,
-			NumMessages:   26,
+			NumMessages:   27,
 			NumExtensions: 0,
 			NumServices:   0,
 		},
