@@ -249,33 +249,44 @@ func (g *Game) scriptTour() {
 }
 
 // The contact scenes' meeting points, on the open row along the arena's bottom edge (y 3:
-// clear of every obstacle of the default arena): each player drives to its own, then at
-// the other, so no obstacle stands between them.
+// clear of every obstacle of the default arena): each player drives to its own, then along
+// the row toward the other's, so no obstacle stands between them.
 var (
 	nearMeet = netcode.Pose{X: 15, Y: 3}
 	farMeet  = netcode.Pose{X: 25, Y: 3}
 )
 
 // ram drives p, while its keys are idle, first to meet (until reached says it got there)
-// and then at full throttle toward the tank target as its pane draws it: two players that
-// ram each other stay in contact, pushing.
+// and then at full throttle along the row at the tank target as its pane draws it, holding
+// the row's line: two players that ram each other head-on stay in contact, pushing against
+// each other; one that slips past the other turns back and rams again.
 func ram(p *clientPane, target uint32, meet netcode.Pose, reached *bool) {
 	l := p.game.Local()
 	if p.input != (netcode.Input{}) || l == nil {
 		return
 	}
 	self := l.Predicted()
+	steer := func(heading float64) float64 {
+		return max(-1, min(1, 3*netcode.WrapAngle(heading-self.Heading)))
+	}
 	if !*reached && math.Hypot(meet.X-self.X, meet.Y-self.Y) > 1 {
 		turn := netcode.WrapAngle(math.Atan2(meet.Y-self.Y, meet.X-self.X) - self.Heading)
-		p.input = netcode.Input{Turn: max(-1, min(1, 3*turn)), Throttle: 1}
+		p.input = netcode.Input{Turn: steer(self.Heading + turn), Throttle: 1}
 		if math.Abs(turn) > 1 {
 			p.input.Throttle = 0.2 // turn on the spot first
 		}
 		return
 	}
 	*reached = true
-	if a := p.game.AimAt(target); a.TargetID != 0 {
-		p.input = netcode.Input{Turn: a.Turn, Throttle: 1}
+	other, ok := p.game.Remotes()[target]
+	if !ok {
+		return
+	}
+	along := math.Copysign(1, other.Pose.X-self.X)    // +1: the other is east
+	heading := math.Atan2(0.5*(meet.Y-self.Y), along) // along the row, bending back onto it
+	p.input = netcode.Input{Turn: steer(heading), Throttle: 1}
+	if math.Abs(netcode.WrapAngle(heading-self.Heading)) > 1 {
+		p.input.Throttle = 0.2 // turning back: on the spot
 	}
 }
 
@@ -314,7 +325,7 @@ func (g *Game) contactTally() view.ContactTally {
 // Contact scenes show their lesson once they have counted this much of it: corrections in
 // the old way, pushes (a second or two of ramming) when predicted.
 const (
-	contactShownCorrections = 3
+	contactShownCorrections = 10
 	contactShownPushes      = 40
 )
 
