@@ -27,7 +27,8 @@ type ContactCount struct {
 }
 
 // ContactLines are the HUD's line on contact: the room's mode with the key that switches it
-// (canSwitch: the demo's C), and what it cost this client, counted since the mode began.
+// (canSwitch: the demo's C), and what it cost this client, counted since the mode began
+// (fixed: corrections and snaps). It fits the HUD's 40 columns with up to 999 pushes.
 func ContactLines(m netcode.ContactMode, c ContactCount, canSwitch bool) []Line {
 	key := ""
 	if canSwitch {
@@ -35,9 +36,9 @@ func ContactLines(m netcode.ContactMode, c ContactCount, canSwitch bool) []Line 
 	}
 	switch m {
 	case netcode.ContactPredicted:
-		return []Line{{fmt.Sprintf("%scontact predicted: pushed %d, corrected %d", key, c.Pushes, c.Corrections+c.Snaps), Plain}}
+		return []Line{{fmt.Sprintf("%scontact predicted: pushed %d fixed %d", key, c.Pushes, c.Corrections+c.Snaps), Plain}}
 	case netcode.ContactServer:
-		return []Line{{fmt.Sprintf("%scontact server: corrected %d, snapped %d", key, c.Corrections, c.Snaps), Warn}}
+		return []Line{{fmt.Sprintf("%scontact server: fixed %d snapped %d", key, c.Corrections, c.Snaps), Warn}}
 	}
 	return []Line{{fmt.Sprintf("%scontact %s: tanks pass through", key, m), Warn}}
 }

@@ -34,13 +34,17 @@ func TestContactLines_SayTheModeAndItsCost(t *testing.T) {
 		want  string
 		style Style
 	}{
-		{netcode.ContactPredicted, true, "C contact predicted: pushed 12, corrected 4", Plain},
-		{netcode.ContactServer, true, "C contact server: corrected 3, snapped 1", Warn},
+		{netcode.ContactPredicted, true, "C contact predicted: pushed 12 fixed 4", Plain},
+		{netcode.ContactServer, true, "C contact server: fixed 3 snapped 1", Warn},
 		{netcode.ContactOff, false, "contact off: tanks pass through", Warn},
 	} {
 		ls := ContactLines(tc.mode, c, tc.key)
 		if len(ls) != 1 || ls[0].Text != tc.want || ls[0].Style != tc.style {
 			t.Errorf("ContactLines(%v) = %+v, want %q in style %d", tc.mode, ls, tc.want, tc.style)
+		}
+		// A long match's counts still fit the HUD's 40 columns, unwrapped.
+		if long := ContactLines(tc.mode, ContactCount{Pushes: 999, Corrections: 90, Snaps: 9}, true); len(long[0].Text) > 40 {
+			t.Errorf("ContactLines(%v) with large counts = %q: %d columns, want at most 40", tc.mode, long[0].Text, len(long[0].Text))
 		}
 	}
 }
