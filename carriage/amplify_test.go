@@ -10,8 +10,6 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
-
-	"github.com/pion/webrtc/v4"
 )
 
 // bystander is a UDP socket that never sends a byte: an address an attacker names in its
@@ -85,33 +83,15 @@ func TestOffer_NamedCandidatesGetNothing(t *testing.T) {
 	}
 
 	// An offer that names bystanders beside its own candidates, from a peer that connects.
-	pc, err := LoopbackAPI().NewPeerConnection(webrtc.Configuration{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { pc.Close() })
+	pc := loopbackPeer(t)
 	dc, err := pc.CreateDataChannel(Label, channelInit())
 	if err != nil {
 		t.Fatal(err)
 	}
 	opened := make(chan struct{})
 	dc.OnOpen(func() { close(opened) })
-	offer, err := pc.CreateOffer(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	gathered := webrtc.GatheringCompletePromise(pc)
-	if err := pc.SetLocalDescription(offer); err != nil {
-		t.Fatal(err)
-	}
-	<-gathered
-	answer, err := postOffer(ctx, th.url, sessionDescription{Type: "offer", SDP: nameBystanders(pc.LocalDescription().SDP, bs[4:], true)})
-	if err != nil {
-		t.Fatalf("the offer naming bystanders beside its own candidates: %v", err)
-	}
-	if err := pc.SetRemoteDescription(webrtc.SessionDescription{Type: webrtc.SDPTypeAnswer, SDP: answer.SDP}); err != nil {
-		t.Fatal(err)
-	}
+	gather(t, pc)
+	offerAndAnswer(t, th, pc, nameBystanders(pc.LocalDescription().SDP, bs[4:], true))
 	select {
 	case <-opened:
 	case <-ctx.Done():

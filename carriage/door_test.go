@@ -220,31 +220,13 @@ func TestHub_OneChannelAPeer(t *testing.T) {
 // once has one of them carried and the other closed.
 func TestHub_TwoChannelsInTheOfferKeepOne(t *testing.T) {
 	th := startHub(t, DefaultHubConfig())
-	pc, err := LoopbackAPI().NewPeerConnection(webrtc.Configuration{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { pc.Close() })
+	pc := loopbackPeer(t)
 	_, closedA := openChannel(t, pc, Label)
 	_, closedB := openChannel(t, pc, Label)
-	offer, err := pc.CreateOffer(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	gathered := webrtc.GatheringCompletePromise(pc)
-	if err := pc.SetLocalDescription(offer); err != nil {
-		t.Fatal(err)
-	}
-	<-gathered
+	gather(t, pc)
+	offerAndAnswer(t, th, pc, pc.LocalDescription().SDP)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	answer, err := postOffer(ctx, th.url, sessionDescription{Type: "offer", SDP: pc.LocalDescription().SDP})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := pc.SetRemoteDescription(webrtc.SessionDescription{Type: webrtc.SDPTypeAnswer, SDP: answer.SDP}); err != nil {
-		t.Fatal(err)
-	}
 	select {
 	case <-closedA:
 	case <-closedB:

@@ -10,8 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pion/webrtc/v4"
-
 	"tanknet/transport"
 )
 
@@ -132,14 +130,6 @@ func TestHub_KCPSessionOverTheCarriage(t *testing.T) {
 func TestHub_ClosesAPeerWithAnotherKindOfChannel(t *testing.T) {
 	th := startHub(t, DefaultHubConfig())
 	pc := gatheredOffer(t, nil) // ordered and reliable: WebRTC's default
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	answer, err := postOffer(ctx, th.url, sessionDescription{Type: "offer", SDP: pc.LocalDescription().SDP})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := pc.SetRemoteDescription(webrtc.SessionDescription{Type: webrtc.SDPTypeAnswer, SDP: answer.SDP}); err != nil {
-		t.Fatal(err)
-	}
+	offerAndAnswer(t, th, pc, pc.LocalDescription().SDP)
 	waitFor(t, "the peer closed", func() bool { return th.Stats().Dropped[dropBadChannel] == 1 && th.Stats().Peers == 0 })
 }

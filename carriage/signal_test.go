@@ -41,14 +41,29 @@ func offerSDP(t *testing.T) string {
 // description with every candidate gathered.
 func gatheredOffer(t *testing.T, init *webrtc.DataChannelInit) *webrtc.PeerConnection {
 	t.Helper()
+	pc := loopbackPeer(t)
+	if _, err := pc.CreateDataChannel(Label, init); err != nil {
+		t.Fatal(err)
+	}
+	gather(t, pc)
+	return pc
+}
+
+// loopbackPeer returns a peer connection on loopback, closed when t ends.
+func loopbackPeer(t *testing.T) *webrtc.PeerConnection {
+	t.Helper()
 	pc, err := LoopbackAPI().NewPeerConnection(webrtc.Configuration{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { pc.Close() })
-	if _, err := pc.CreateDataChannel(Label, init); err != nil {
-		t.Fatal(err)
-	}
+	return pc
+}
+
+// gather sets pc's offer (its data channels made already) as its local description and
+// waits until every candidate is gathered: no trickle, as Dial does.
+func gather(t *testing.T, pc *webrtc.PeerConnection) {
+	t.Helper()
 	offer, err := pc.CreateOffer(nil)
 	if err != nil {
 		t.Fatal(err)
@@ -58,7 +73,20 @@ func gatheredOffer(t *testing.T, init *webrtc.DataChannelInit) *webrtc.PeerConne
 		t.Fatal(err)
 	}
 	<-gathered
-	return pc
+}
+
+// offerAndAnswer posts sdp, pc's offer or a change of it, to th and sets the answer on pc.
+func offerAndAnswer(t *testing.T, th *testHub, pc *webrtc.PeerConnection, sdp string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	answer, err := postOffer(ctx, th.url, sessionDescription{Type: "offer", SDP: sdp})
+	if err != nil {
+		t.Fatalf("the offer: %v", err)
+	}
+	if err := pc.SetRemoteDescription(webrtc.SessionDescription{Type: webrtc.SDPTypeAnswer, SDP: answer.SDP}); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // TestOffer_Refusals: what is not one well-formed offer of a data channel is refused with a
