@@ -301,10 +301,17 @@ func (p *clientPane) netLines() []string {
 	case c == (linksim.Conditions{}):
 		return []string{"network " + p.net.Preset + ": nothing added"}
 	case c.Outbound == c.Inbound:
+		if line := p.net.Preset + " each way: " + c.Outbound.String(); len(line) <= hudColumns {
+			return []string{line}
+		}
 		return []string{"network " + p.net.Preset + ", each way:", "  " + c.Outbound.String()}
 	}
 	return []string{"network " + p.net.Preset + ":", "  up   " + c.Outbound.String(), "  down " + c.Inbound.String()}
 }
+
+// hudColumns is how many characters a HUD line holds beside the graph (PanelTextWidth): a
+// longer one wraps, and a HUD of wrapped lines hides its details sooner.
+const hudColumns = 40
 
 // netTitle is the pane's network in a few words, for its title.
 func (p *clientPane) netTitle() string {
