@@ -11,7 +11,6 @@ import (
 	"tanknet/netcode"
 	tankv1 "tanknet/proto/tank/v1"
 	"tanknet/server"
-	"tanknet/world"
 )
 
 // recordContactSwitch runs a world of contact predicted as a server would for 60 ticks, two
@@ -22,9 +21,7 @@ func recordContactSwitch(t *testing.T) []byte {
 	t.Helper()
 	scfg := server.DefaultConfig()
 	scfg.Rules.Contact = netcode.ContactPredicted
-	w := world.New(world.Config{Arena: scfg.Arena, Rules: scfg.Rules, MaxPlayers: 4, InputLead: 120,
-		MaxInputDuration: scfg.MaxInputDuration, TimeSlack: scfg.TimeSlack, MaxSimPerTick: scfg.MaxSimPerTick,
-		MaxSimPerSecond: scfg.MaxSimPerSecond})
+	w := scriptedWorld(scfg, false)
 	var buf bytes.Buffer
 	rec := NewRecorder(&buf, scfg, 10, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	a, err := w.Join(1, shooterClient{}, 0)

@@ -23,9 +23,7 @@ func recordShove(t testing.TB) []byte {
 	t.Helper()
 	scfg := server.DefaultConfig()
 	scfg.Rules.Contact = netcode.ContactPredicted
-	w := world.New(world.Config{Arena: scfg.Arena, Rules: scfg.Rules, MaxPlayers: 16, InputLead: 120,
-		MaxInputDuration: scfg.MaxInputDuration, TimeSlack: scfg.TimeSlack, MaxSimPerTick: scfg.MaxSimPerTick,
-		MaxSimPerSecond: scfg.MaxSimPerSecond})
+	w := scriptedWorld(scfg, false)
 	var buf bytes.Buffer
 	rec := NewRecorder(&buf, scfg, 20, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	var tanks [4]*world.Tank

@@ -38,9 +38,7 @@ func recordDuel(t testing.TB) []byte {
 	t.Helper()
 	scfg := server.DefaultConfig()
 	scfg.Rules.Contact = netcode.ContactOff
-	w := world.New(world.Config{Arena: scfg.Arena, Rules: scfg.Rules, MaxPlayers: 16, InputLead: 120, Interest: true,
-		MaxInputDuration: scfg.MaxInputDuration, TimeSlack: scfg.TimeSlack, MaxSimPerTick: scfg.MaxSimPerTick,
-		MaxSimPerSecond: scfg.MaxSimPerSecond})
+	w := scriptedWorld(scfg, true)
 	var buf bytes.Buffer
 	rec := NewRecorder(&buf, scfg, 20, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	shooter, err := w.Join(1, shooterClient{}, 0)
@@ -280,4 +278,12 @@ func TestDiff_NamesTheShotThatDiffers(t *testing.T) {
 	if d, err := Diff(bytes.NewReader(data), bytes.NewReader(data)); err != nil || d != nil {
 		t.Errorf("a recording against itself: %v, %v", d, err)
 	}
+}
+
+// scriptedWorld is the world a server running scfg runs, for a test that scripts its inputs
+// and records its ticks itself; interest turns on interest management.
+func scriptedWorld(scfg server.Config, interest bool) *world.World {
+	return world.New(world.Config{Arena: scfg.Arena, Rules: scfg.Rules, MaxPlayers: 16, InputLead: 120, Interest: interest,
+		MaxInputDuration: scfg.MaxInputDuration, TimeSlack: scfg.TimeSlack, MaxSimPerTick: scfg.MaxSimPerTick,
+		MaxSimPerSecond: scfg.MaxSimPerSecond})
 }
