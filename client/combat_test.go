@@ -195,3 +195,15 @@ func TestGame_AimAtOneTank(t *testing.T) {
 		t.Errorf("AimAt a tank not drawn = %+v, want the zero Aim", a)
 	}
 }
+
+// TestGame_AWreckClaimsNoPush: with contact predicted a live tank pushes against the other
+// tanks it was sent, but a wreck claims no push: the server applies a wreck's inputs, pushes
+// included, as zero, so a push would be a misprediction every step until the respawn.
+func TestGame_AWreckClaimsNoPush(t *testing.T) {
+	for _, destroyed := range []bool{false, true} {
+		g := armedGame(t, map[uint32]func(*tankv1.PlayerState){1: func(ps *tankv1.PlayerState) { ps.Destroyed = destroyed }})
+		if got := g.contactOthers(); (len(got) == 0) != destroyed {
+			t.Errorf("destroyed %v: contactOthers() = %v, want tank 2 alive and nothing as a wreck", destroyed, got)
+		}
+	}
+}

@@ -11,11 +11,11 @@ const contactFresh = 2
 // contactOthers returns where the other tanks are, for our contact pushes, when the server
 // has clients predict contact (netcode.ContactPredicted): the newest state the server sent
 // of each, wrecks included, when it is recent, carried on to where our prediction is
-// (netcode.PushTarget). It returns nil otherwise. The slice is the
+// (netcode.PushTarget). It returns nil otherwise, and while our own tank is a wreck. The slice is the
 // Game's scratch, valid until the next call.
 func (g *Game) contactOthers() []netcode.Pose {
-	if g.rules.Contact != netcode.ContactPredicted {
-		return nil
+	if g.rules.Contact != netcode.ContactPredicted || g.own.Destroyed {
+		return nil // a wreck does not move: the server applies its inputs, pushes included, as zero
 	}
 	g.pushAgainst = g.pushAgainst[:0]
 	pending := uint32(len(g.local.Pending()))
