@@ -13,7 +13,7 @@ const contactFresh = 2
 // of each, wrecks included, when it is recent, carried on to where our prediction is
 // (netcode.PushTarget). It returns nil otherwise, and while our own tank is a wreck. The slice is the
 // Game's scratch, valid until the next call.
-func (g *Game) contactOthers() []netcode.Pose {
+func (g *Game) contactOthers() []netcode.Reach {
 	if g.rules.Contact != netcode.ContactPredicted || g.own.Destroyed {
 		return nil // a wreck does not move: the server applies its inputs, pushes included, as zero
 	}

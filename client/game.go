@@ -73,7 +73,7 @@ type prediction struct {
 	recent []netcode.PendingInput // the newest inputs sent, for InputBatch (datagram lane)
 	batch  []netcode.PendingInput // scratch: the inputs of the next InputBatch
 	// pushAgainst is scratch: the other tanks our contact pushes answer (contact.go).
-	pushAgainst []netcode.Pose
+	pushAgainst []netcode.Reach
 	lastMove    uint32 // newest move tick sent
 	// The server's input buffer (netcode.Dilation): the clock's rate, whether we asked for
 	// our inputs on arrival instead, and whether the server has been told.

@@ -148,7 +148,7 @@ func (l *Local) Predict(in Input) PendingInput { return l.PredictAmong(in, nil) 
 // newest states of the other tanks the client was sent; the push is part of the input
 // returned, so the server applies exactly what was predicted. With prediction disabled no
 // push is claimed: there is no predicted pose to push.
-func (l *Local) PredictAmong(in Input, others []Pose) PendingInput {
+func (l *Local) PredictAmong(in Input, others []Reach) PendingInput {
 	l.lastTick = max(l.lastTick, l.baseline.Ack) + 1
 	p := PendingInput{Tick: l.lastTick, Input: in.Clamp(), Duration: StepInterval}
 	if l.pending.Len() >= l.cfg.MaxPending {

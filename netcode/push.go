@@ -91,21 +91,66 @@ func Ahead(a *Arena, prev, cur Pose, ticks uint32) Pose {
 	return Pose{X: cur.X + float64((cur.X-prev.X)*k), Y: cur.Y + float64((cur.Y-prev.Y)*k), Heading: cur.Heading}
 }
 
-// PushTarget returns where a client takes another tank to be when it computes its push:
-// its newest state cur, carried on by Ahead for lead ticks (how far the client's prediction
-// runs ahead of cur: its inputs not yet acknowledged in the snapshot cur came in, and the
-// ticks since) when prev, the state before cur, is of the tick just before; cur's pose
-// otherwise. It returns false when cur is too old to push against: the server, which takes
-// pushes against the states of the last window ticks (Rules.RewindWindow), would no longer
-// hold it, give or take pushStale ticks of jitter.
-func PushTarget(a *Arena, prev, cur State, hasPrev bool, lead, window uint32) (Pose, bool) {
+// Reach is where a client takes another tank to be when it computes its push: somewhere on
+// the way from its newest state, From, to To, where Ahead carries that state on. A tank taken
+// to stand still has From and To the same (Stay). ContactPush pushes against the first place
+// on the way where the tank meets ours (meets).
+type Reach struct{ From, To Pose }
+
+// Stay is the Reach of a tank taken to stay at p.
+func Stay(p Pose) Reach { return Reach{From: p, To: p} }
+
+// PushTarget returns where a client takes another tank to be when it computes its push: from
+// its newest state cur on to where Ahead carries it for lead ticks (how far the client's
+// prediction runs ahead of cur: its inputs not yet acknowledged in the snapshot cur came in,
+// and the ticks since) when prev, the state before cur, is of the tick just before; cur's
+// pose alone otherwise. It returns false when cur is too old to push against: the server,
+// which takes pushes against the states of the last window ticks (Rules.RewindWindow), would
+// no longer hold it, give or take pushStale ticks of jitter.
+func PushTarget(a *Arena, prev, cur State, hasPrev bool, lead, window uint32) (Reach, bool) {
 	if lead+pushStale > window {
-		return Pose{}, false
+		return Reach{}, false
 	}
 	if !hasPrev || prev.Tick+1 != cur.Tick {
-		return cur.Pose, true
+		return Stay(cur.Pose), true
 	}
-	return Ahead(a, prev.Pose, cur.Pose, lead), true
+	return Reach{From: cur.Pose, To: Ahead(a, prev.Pose, cur.Pose, lead)}, true
+}
+
+// MeetDepth is how deep a tank seen driving at ours is taken to overlap it at most, when a
+// client carries it on (Reach.meets): two steps of top speed, as deep as two tanks driving
+// head on get while both clients push (each push takes back at most its own tank's step).
+func MeetDepth(a *Arena) float64 { return 2 * MaxPush(a, StepInterval) }
+
+// meets returns where the tank r describes is taken to be against our tank at p: the first
+// place on the way from r.From to r.To where it overlaps p by MeetDepth (or by as much as at
+// r.From, if that is deeper), and r.To when it never gets that deep. Carried on the whole way,
+// a tank driving at ours would come out on its far side and turn our push toward it; its own
+// client stops it at about that depth.
+func (r Reach) meets(a *Arena, p Pose) Pose {
+	sx, sy := r.To.X-r.From.X, r.To.Y-r.From.Y
+	qa := float64(sx*sx) + float64(sy*sy)
+	if qa == 0 {
+		return r.To
+	}
+	// The smallest f in [0, 1] with |From + f*s - p| = 2*TankRadius - depth, if any.
+	depth := max(MeetDepth(a), Overlap(a, p, r.From))
+	within := max(float64(2*a.TankRadius)-depth, 0)
+	cx, cy := r.From.X-p.X, r.From.Y-p.Y
+	qc := float64(cx*cx) + float64(cy*cy) - float64(within*within)
+	if qc <= 0 {
+		return r.From
+	}
+	qb := 2 * (float64(cx*sx) + float64(cy*sy))
+	disc := float64(qb*qb) - float64(4*qa*qc)
+	if disc < 0 {
+		return r.To
+	}
+	f := (-qb - math.Sqrt(disc)) / (2 * qa)
+	if f < 0 || f > 1 {
+		return r.To
+	}
+	return Pose{X: r.From.X + float64(sx*f), Y: r.From.Y + float64(sy*f), Heading: r.To.Heading}
 }
 
 // pushStale is how many ticks short of the server's window a client stops pushing against a
@@ -131,14 +176,16 @@ func ReachDepth(a *Arena, p, prev, cur Pose, hasPrev bool) float64 {
 }
 
 // ContactPush returns the push a client claims for its tank at p, after an input of
-// duration d moved it there, among the other tanks at others (where it takes them to be:
-// their newest states it was sent, carried on by Ahead): away from each tank it overlaps by half the overlap, as the server's
-// ResolveContacts moves each of a pair, summed, then shortened to MaxPush(d). Each axis is
-// rounded toward zero onto the grid, so the push never claims more than that. A tank at the
-// exact spot of another is pushed along -x. A tank that touches nobody gets the zero Push.
-func ContactPush(a *Arena, p Pose, others []Pose, d time.Duration) Push {
+// duration d moved it there, among the other tanks others (where it takes them to be:
+// PushTarget, each met where it meets p): away from each tank it overlaps by half the
+// overlap, as the server's ResolveContacts moves each of a pair, summed, then shortened to
+// MaxPush(d). Each axis is rounded toward zero onto the grid, so the push never claims more
+// than that. A tank at the exact spot of another is pushed along -x. A tank that touches
+// nobody gets the zero Push.
+func ContactPush(a *Arena, p Pose, others []Reach, d time.Duration) Push {
 	var fx, fy float64
-	for _, q := range others {
+	for _, r := range others {
+		q := r.meets(a, p)
 		depth := Overlap(a, p, q)
 		if depth == 0 {
 			continue

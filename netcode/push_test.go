@@ -23,14 +23,18 @@ func TestContactPush(t *testing.T) {
 		{"deep: shortened to a step of speed", []Pose{{X: 20.1, Y: 3}}, Push{X: -256}}, // 0.55 wanted
 	}
 	for _, tt := range tests {
-		if got := ContactPush(&a, p, tt.others, StepInterval); got != tt.want {
+		var reach []Reach
+		for _, q := range tt.others {
+			reach = append(reach, Stay(q))
+		}
+		if got := ContactPush(&a, p, reach, StepInterval); got != tt.want {
 			t.Errorf("%s: ContactPush = %+v, want %+v", tt.name, got, tt.want)
 		}
 	}
 	// Never longer than MaxPush, whatever the rounding.
 	for i := range 100 {
 		q := Pose{X: 20 + math.Cos(float64(i))*0.3, Y: 3 + math.Sin(float64(i))*0.3}
-		if got := ContactPush(&a, p, []Pose{q, {X: 20.2, Y: 3.1}}, StepInterval); got.Length() > MaxPush(&a, StepInterval) {
+		if got := ContactPush(&a, p, []Reach{Stay(q), Stay(Pose{X: 20.2, Y: 3.1})}, StepInterval); got.Length() > MaxPush(&a, StepInterval) {
 			t.Fatalf("push %+v is %v long, more than %v", got, got.Length(), MaxPush(&a, StepInterval))
 		}
 	}
@@ -96,16 +100,54 @@ func TestPushTarget(t *testing.T) {
 	}
 	for _, tt := range tests {
 		got, ok := PushTarget(&a, tt.prev, cur, tt.hasPrev, tt.lead, 20)
-		if ok != tt.ok || math.Abs(got.X-tt.want.X) > 1e-9 || got.Y != tt.want.Y {
+		if ok != tt.ok || math.Abs(got.To.X-tt.want.X) > 1e-9 || got.To.Y != tt.want.Y || (ok && got.From != cur.Pose) {
 			t.Errorf("%s: PushTarget = %v, %v; want %v, %v", tt.name, got, ok, tt.want, tt.ok)
 		}
 	}
-	// The server's allowance covers every target: ReachDepth is at least the overlap with it.
-	me := Pose{X: 12, Y: 10.5}
-	for lead := range uint32(PushHorizon + 1) {
-		at, _ := PushTarget(&a, prev, cur, true, lead, 40)
-		if d := ReachDepth(&a, me, prev.Pose, cur.Pose, true); d+1e-12 < Overlap(&a, me, at) {
-			t.Errorf("lead %d: ReachDepth %v below the overlap with the target %v", lead, d, Overlap(&a, me, at))
+	// The server's allowance covers every target, wherever it meets us: ReachDepth is at
+	// least the overlap with it.
+	for _, me := range []Pose{{X: 12, Y: 10.5}, {X: 11, Y: 10.2}, {X: 13.5, Y: 10}, {X: 10.5, Y: 9.6}} {
+		for lead := range uint32(PushHorizon + 1) {
+			at, _ := PushTarget(&a, prev, cur, true, lead, 40)
+			if d, o := ReachDepth(&a, me, prev.Pose, cur.Pose, true), Overlap(&a, me, at.meets(&a, me)); d+1e-12 < o {
+				t.Errorf("me %v, lead %d: ReachDepth %v below the overlap with the target, %v", me, lead, d, o)
+			}
+		}
+	}
+}
+
+// TestContactPush_ATankDrivingAtUsStopsWhereItMeetsUs: a tank seen driving straight at ours,
+// carried on for a long lead, would come out on our far side and turn our push toward it;
+// it is taken to stop where it overlaps us by MeetDepth, so our push is away from it.
+// Driving away or passing by, it is taken where it was carried to; already deeper in us
+// than MeetDepth, where it was seen.
+func TestContactPush_ATankDrivingAtUsStopsWhereItMeetsUs(t *testing.T) {
+	a := DefaultArena()
+	me := Pose{X: 20, Y: 3}
+	// Seen 2 units to our left, driving right at a step a tick: 10 ticks on, it is past us.
+	at, _ := PushTarget(&a, State{Tick: 9, Pose: Pose{X: 17.75, Y: 3}}, State{Tick: 10, Pose: Pose{X: 18, Y: 3}}, true, 10, 20)
+	if at.To.X <= me.X {
+		t.Fatalf("set-up: carried on to %v, want past us at x=%v", at.To, me.X)
+	}
+	if got := at.meets(&a, me); math.Abs(Overlap(&a, me, got)-MeetDepth(&a)) > 1e-9 || got.X >= me.X {
+		t.Errorf("meets = %v: overlap %v, want %v on our left", got, Overlap(&a, me, got), MeetDepth(&a))
+	}
+	if push := ContactPush(&a, me, []Reach{at}, StepInterval); push.X <= 0 || push.Y != 0 {
+		t.Errorf("push %+v, want away from the tank coming from the left (+x)", push)
+	}
+	for _, tt := range []struct {
+		name string
+		r    Reach
+		want Pose
+	}{
+		{"driving away", Reach{From: Pose{X: 19, Y: 3}, To: Pose{X: 17, Y: 3}}, Pose{X: 17, Y: 3}},
+		{"passing by", Reach{From: Pose{X: 17, Y: 6}, To: Pose{X: 23, Y: 6}}, Pose{X: 23, Y: 6}},
+		{"stopping short", Reach{From: Pose{X: 17, Y: 3}, To: Pose{X: 18.5, Y: 3}}, Pose{X: 18.5, Y: 3}},
+		{"already deeper than MeetDepth", Reach{From: Pose{X: 19.5, Y: 3}, To: Pose{X: 21, Y: 3}}, Pose{X: 19.5, Y: 3}},
+		{"standing", Stay(Pose{X: 19.3, Y: 3}), Pose{X: 19.3, Y: 3}},
+	} {
+		if got := tt.r.meets(&a, me); got != tt.want {
+			t.Errorf("%s: meets = %v, want %v", tt.name, got, tt.want)
 		}
 	}
 }
@@ -125,15 +167,15 @@ func TestParseContactMode(t *testing.T) {
 	}
 }
 
-func TestResolveOverlaps_DownToWhatIsAllowed(t *testing.T) {
+func TestResolveOverlaps_PastWhatIsAllowedAllTheWayApart(t *testing.T) {
 	a := DefaultArena()
 	r := a.TankRadius
 	poses := []Pose{{X: 20, Y: 3}, {X: 20.5, Y: 3}, {X: 30, Y: 3}, {X: 31, Y: 3}} // overlaps 0.7 and 0.2
 	if n := ResolveOverlaps(&a, poses, r); n != 1 {
 		t.Fatalf("ResolveOverlaps moved %d pairs, want the one overlapping deeper than a radius", n)
 	}
-	if d := poses[0].Distance(poses[1]); math.Abs(d-r) > 2*GridUnit {
-		t.Errorf("the deep pair is %v apart, want %v: overlapping by exactly a radius", d, r)
+	if d := poses[0].Distance(poses[1]); math.Abs(d-2*r) > 2*GridUnit {
+		t.Errorf("the deep pair is %v apart, want %v: just touching, not back to a radius of overlap", d, 2*r)
 	}
 	if poses[2] != (Pose{X: 30, Y: 3}) || poses[3] != (Pose{X: 31, Y: 3}) {
 		t.Errorf("the shallow pair moved: %v %v", poses[2], poses[3])

@@ -296,9 +296,9 @@ func TestWorld_Contact(t *testing.T) {
 		mode netcode.ContactMode
 		want float64 // their distance after a tick
 	}{
-		{netcode.ContactServer, 2 * r}, // pushed apart
-		{netcode.ContactPredicted, r},  // only down to MaxPredictedOverlap: their clients push the rest
-		{netcode.ContactOff, 0.5},      // untouched
+		{netcode.ContactServer, 2 * r},    // pushed apart
+		{netcode.ContactPredicted, 2 * r}, // past MaxPredictedOverlap: pushed apart too
+		{netcode.ContactOff, 0.5},         // untouched
 	} {
 		w := newTestWorld(t, func(c *Config) { c.Rules.Contact = tt.mode })
 		a, _ := mustJoin(t, w, 0, "a")

@@ -273,7 +273,7 @@ func (w *lockstep) run(d time.Duration) {
 // pushAgainst returns the other tanks c's contact pushes answer when contact is predicted:
 // the newest state c was sent of each, when it is from one of the newest ticks c has (as
 // the Go client does: client/contact.go); nil otherwise.
-func (w *lockstep) pushAgainst(c *client) []netcode.Pose {
+func (w *lockstep) pushAgainst(c *client) []netcode.Reach {
 	if w.contact != netcode.ContactPredicted {
 		return nil
 	}
@@ -283,7 +283,7 @@ func (w *lockstep) pushAgainst(c *client) []netcode.Pose {
 			newest = max(newest, s.Tick)
 		}
 	}
-	var out []netcode.Pose
+	var out []netcode.Reach
 	pending := uint32(len(c.local.Pending()))
 	for _, ip := range c.recv {
 		if s, ok := newestOf(ip); ok && s.Tick+2 >= newest {

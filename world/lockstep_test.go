@@ -173,7 +173,7 @@ func checkPredictedContact(t *testing.T, w *lockstep, pr profile) {
 		w.srv.pushes, w.srv.refused, w.srv.touches, w.residualFails, reconciliations, w.srv.deepest, w.srv.deepest/w.arena.TankRadius)
 	refusable, residuals := 0, 0
 	if pr.loss > 0 {
-		refusable, residuals = w.srv.pushes/100, reconciliations/100
+		refusable, residuals = (w.srv.pushes+99)/100, reconciliations/100 // 1%, of pushes rounded up
 	} else if w.srv.touches != 0 {
 		t.Errorf("the server separated %d pairs itself on a perfect link, want none", w.srv.touches)
 	}

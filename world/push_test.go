@@ -79,10 +79,10 @@ func TestPush_AgainstWhereATankWasHeading(t *testing.T) {
 	prev, _ := w.hist.find(w.tick-1, mover.id)
 	cur, _ := w.hist.find(w.tick, mover.id)
 	ahead, ok := netcode.PushTarget(&w.cfg.Arena, netcode.State{Tick: w.tick - 1, Pose: prev.pose}, netcode.State{Tick: w.tick, Pose: cur.pose}, true, 6, 20)
-	if !ok || netcode.Overlap(&w.cfg.Arena, me.pose, cur.pose) != 0 || netcode.Overlap(&w.cfg.Arena, me.pose, ahead) == 0 {
+	if !ok || netcode.Overlap(&w.cfg.Arena, me.pose, cur.pose) != 0 || netcode.Overlap(&w.cfg.Arena, me.pose, ahead.To) == 0 {
 		t.Fatalf("set-up: the mover's state %v must not touch me at %v, its target %v must", cur.pose, me.pose, ahead)
 	}
-	push := netcode.ContactPush(&w.cfg.Arena, me.pose, []netcode.Pose{ahead}, netcode.StepInterval)
+	push := netcode.ContactPush(&w.cfg.Arena, me.pose, []netcode.Reach{ahead}, netcode.StepInterval)
 	if push.IsZero() {
 		t.Fatal("no push against the target")
 	}

@@ -168,7 +168,7 @@ func (w *World) Tick(now time.Duration) *Outcome {
 
 // contact gathers the tanks' poses into the outcome and pushes apart the tanks that overlap:
 // all of them when the server resolves contact (netcode.ContactServer); with contact
-// predicted, only those that overlap deeper than netcode.MaxPredictedOverlap, down to it.
+// predicted, only those that overlap deeper than netcode.MaxPredictedOverlap.
 func (w *World) contact() {
 	o := &w.out
 	o.Poses, o.IDs = o.Poses[:0], o.IDs[:0]

@@ -42,10 +42,10 @@ func recordShove(t testing.TB) []byte {
 			in := netcode.PendingInput{Tick: tick, Input: inputs[i], Duration: netcode.StepInterval}
 			if i < 2 { // a client that pushes: against the others' newest states
 				moved := netcode.Simulate(&scfg.Arena, tk.Pose(), in.Input, in.Duration)
-				var others []netcode.Pose
+				var others []netcode.Reach
 				for j, o := range tanks {
 					if j != i {
-						others = append(others, o.Pose())
+						others = append(others, netcode.Stay(o.Pose()))
 					}
 				}
 				in.Push = netcode.ContactPush(&scfg.Arena, moved, others, in.Duration)
