@@ -486,12 +486,7 @@ func (g *game) encode(m wire.ServerMessage) []byte { return encode(g.log, m) }
 // by cleanText, snapshots by MaxPlayers), so an error here is a bug in this package: it is
 // logged and the message becomes nil, which peers skip, rather than taking the server down.
 func encode(log *slog.Logger, m wire.ServerMessage) []byte {
-	pm := wire.ServerMessageToProto(m)
-	if pm == nil {
-		log.Error("cannot encode server message; dropping it", "kind", fmt.Sprintf("%T", m), "err", "not a server message")
-		return nil
-	}
-	b, err := transport.AppendFrame(nil, pm)
+	b, err := transport.AppendFrame(nil, wire.ServerMessageToProto(m))
 	if err != nil {
 		log.Error("cannot encode server message; dropping it", "kind", fmt.Sprintf("%T", m), "err", err)
 		return nil

@@ -117,9 +117,9 @@ func (p *lockPeer) Drain(dst []client.Received) ([]client.Received, error) {
 
 // Send carries a prediction step to the server, arriving a link's latency later; nothing
 // else a Game sends (batches, shots, the input mode, pings) plays a part here.
-func (p *lockPeer) Send(m wire.ClientMessage) error {
-	if in, ok := m.(netcode.PendingInput); ok {
-		p.toServer = append(p.toServer, inFlight[netcode.PendingInput]{p.up.arrival(*p.now), in})
+func (p *lockPeer) Send(m wire.GameMessage) error {
+	if in, ok := m.(wire.Move); ok {
+		p.toServer = append(p.toServer, inFlight[netcode.PendingInput]{p.up.arrival(*p.now), netcode.PendingInput(in)})
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package server
 
 import (
 	"tanknet/netcode"
+	"tanknet/wire"
 	"tanknet/world"
 )
 
@@ -29,7 +30,7 @@ func (g *game) tellShots(shots []world.JudgedShot) {
 		}
 		if js.Kill != nil {
 			g.stats.kills.Add(1)
-			kill := g.encode(*js.Kill)
+			kill := g.encode(wire.Kill(*js.Kill))
 			for _, o := range g.players {
 				o.peer.send(kill)
 			}
@@ -37,12 +38,12 @@ func (g *game) tellShots(shots []world.JudgedShot) {
 		if shooter == nil {
 			continue
 		}
-		shooter.peer.send(g.encode(*r))
+		shooter.peer.send(g.encode(wire.ShotResult(*r)))
 		tracer, ok := js.Tracer()
 		if !ok {
 			continue
 		}
-		shot := g.encode(tracer)
+		shot := g.encode(wire.Shot(tracer))
 		for _, o := range g.players {
 			if o == shooter || g.withinView(o, tracer.OriginX, tracer.OriginY, tracer.EndX, tracer.EndY) {
 				o.peer.send(shot)

@@ -4,7 +4,9 @@
 // baseline the client acknowledged) and back, and how a client's inputs become a MoveInput
 // or an InputBatch datagram and back, with the checks a receiver makes on what arrives.
 // A client receives every server message as a ServerMessage (message.go) and sends a
-// ClientMessage (client.go): Go values, never a protobuf message. The server and the client
+// ClientMessage (client.go): Go values, never a protobuf message. Both are interfaces sealed
+// by an unexported method, so a value of any other type fails to compile where a message is
+// sent or switched on. The server and the client
 // both call it, so a field added to a snapshot or an input is written and read in one
 // place, and one round-trip test and one fuzz target guard both halves.
 //
