@@ -165,9 +165,9 @@ func TestLockstep_BufferHoldsThroughJitterLossAndAFreeze(t *testing.T) {
 		if reject != nil {
 			t.Fatalf("join rejected: %v", reject)
 		}
-		peer.welcome = wire.Welcome{PlayerID: p.ID(), Arena: w.cfg.Arena, Rules: w.cfg.Rules, Lane: wire.LaneReliable, MaxInputLead: w.cfg.inputLead()}
+		peer.welcome = wire.Welcome{PlayerID: p.tank.ID(), Arena: w.cfg.Arena, Rules: w.cfg.Rules, Lane: wire.LaneReliable, MaxInputLead: w.cfg.inputLead()}
 		players = append(players, &player{peer: peer, game: client.NewGame(peer, client.DefaultOptions(), epoch),
-			driver: client.NewDriver(uint64(i) + 11), next: time.Duration(i) * 4 * time.Millisecond, id: p.ID(),
+			driver: client.NewDriver(uint64(i) + 11), next: time.Duration(i) * 4 * time.Millisecond, id: p.tank.ID(),
 			frame: time.Second/60 + time.Duration(i-2)*40*time.Microsecond}) // ±0.5%
 	}
 	upset := func(at time.Duration) bool {
