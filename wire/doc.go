@@ -16,8 +16,9 @@
 // checks a client makes of a chunk; baselines.go how it rebuilds the tanks sent against a
 // baseline; input.go MoveInput and InputBatch both ways; disconnect.go the Disconnect and its
 // code; arena.go, fire.go (the rules, a Fire, its refusals), lane.go and welcome.go (the
-// Welcome and Reject) what the handshake and a shot carry; shot.go ShotResult, Shot and Kill;
-// message.go every server message as a Go value; client.go the messages a client sends,
+// Welcome and Reject) what the handshake and a shot carry; shot.go ShotResult, Shot and Kill
+// both ways; message.go every server message as a Go value (and the sealed ServerMessage);
+// client.go the messages a client sends (and the sealed ClientMessage and GameMessage),
 // fromclient.go how a server reads them; clientrecording.go a client recording's bytes;
 // legacy.go the Reject a protocol 1 client gets; limits.go the limits both ends keep.
 //
