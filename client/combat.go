@@ -123,7 +123,7 @@ func (g *Game) fire(lagComp bool) (bool, error) {
 		return false, nil
 	}
 	req, shot := g.aimShot(lagComp)
-	if err := g.link.Send(req); err != nil {
+	if err := g.link.Send(wire.Fire(req)); err != nil {
 		return false, err
 	}
 	g.record(shot)

@@ -9,7 +9,7 @@
 // agreed. Game.Aim is the bots' gunner.
 //
 // A Game talks to a Link (link.go): a live Session, or anything that plays its part. What it
-// receives and sends are plain Go values (wire.ServerMessage, wire.ClientMessage): package
+// receives and sends are plain Go values (wire.ServerMessage, wire.GameMessage): package
 // wire turns them into protocol messages and back, and this package reads no protobuf
 // message. A Game
 // can keep a recording of what it was given (record.go), and Replay (replay.go) runs one

@@ -24,10 +24,10 @@ func (l *scriptLink) Drain(dst []Received) ([]Received, error) {
 	l.queue = l.queue[:0]
 	return dst, nil
 }
-func (l *scriptLink) Send(m wire.ClientMessage) error {
+func (l *scriptLink) Send(m wire.GameMessage) error {
 	switch m := m.(type) {
-	case netcode.PendingInput:
-		l.sent = append(l.sent, m)
+	case wire.Move:
+		l.sent = append(l.sent, netcode.PendingInput(m))
 	case wire.InputMode:
 		l.modes = append(l.modes, m.OnArrival)
 	}

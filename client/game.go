@@ -224,7 +224,7 @@ func (g *Game) Update(now time.Time, in netcode.Input) error {
 		for ; n > 0; n-- {
 			p := g.local.PredictAmong(in, others)
 			g.dilation.Sent(p.Tick)
-			if err := g.link.Send(p); err != nil {
+			if err := g.link.Send(wire.Move(p)); err != nil {
 				return err
 			}
 			g.lastMove = p.Tick
@@ -280,12 +280,12 @@ func (g *Game) receive(r Received) {
 			g.forget(l.ID)
 			delete(g.names, l.ID)
 		}
-	case netcode.ShotResult:
-		g.receiveShotResult(m)
-	case netcode.Shot:
-		g.receiveShot(at, m)
-	case netcode.Kill:
-		g.receiveKill(at, m)
+	case wire.ShotResult:
+		g.receiveShotResult(netcode.ShotResult(m))
+	case wire.Shot:
+		g.receiveShot(at, netcode.Shot(m))
+	case wire.Kill:
+		g.receiveKill(at, netcode.Kill(m))
 	case wire.RulesChanged:
 		g.rules = m.Rules // our next prediction step plays by them (contactOthers)
 		g.stats.RulesChanges++

@@ -20,9 +20,8 @@ type Link interface {
 	// Drain appends the messages received since the last call to dst, oldest first, and
 	// returns it with the error that ended the link, if it has ended.
 	Drain(dst []Received) ([]Received, error)
-	// Send sends one of the Game's messages (a wire.ClientMessage); an error ends the Game's
-	// session.
-	Send(m wire.ClientMessage) error
+	// Send sends one of the Game's messages; an error ends the Game's session.
+	Send(m wire.GameMessage) error
 }
 
 // transportStats is what a live link can tell of the transport under it. A Session has it,

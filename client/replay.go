@@ -98,7 +98,7 @@ func (l *replayLink) Drain(dst []Received) ([]Received, error) {
 	l.queue = l.queue[:0]
 	return dst, l.err
 }
-func (l *replayLink) Send(wire.ClientMessage) error { return nil }
+func (l *replayLink) Send(wire.GameMessage) error { return nil }
 
 // TickArrived says that a snapshot (whole, or a chunk) of server tick Tick arrived At, since
 // the Game began.

@@ -9,7 +9,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"tanknet/netcode"
 	"tanknet/transport"
 	"tanknet/wire"
 )
@@ -98,7 +97,7 @@ func DialRoom(ctx context.Context, addr, name, room string, pc net.PacketConn, t
 }
 
 func (s *Session) handshake(ctx context.Context, name, room string, timeout time.Duration) error {
-	if err := s.conn.Send(wire.HelloMessage(name, room)); err != nil {
+	if err := s.conn.Send(wire.ClientMessageToProto(wire.Hello{ProtocolVersion: transport.ProtocolVersion, Name: name, Room: room})); err != nil {
 		return fmt.Errorf("client: send hello: %w", err)
 	}
 	if d, ok := ctx.Deadline(); ok && time.Until(d) < timeout {
@@ -249,31 +248,23 @@ func (s *Session) Drain(dst []Received) ([]Received, error) {
 	return dst, s.err
 }
 
-// Send sends m, a wire.ClientMessage: a prediction step as a MoveInput, a shot as a Fire (on the
-// reliable stream after the MoveInput it belongs to), the input mode and pings on the
-// stream, and an InputBatch as one datagram (datagram lane only). A datagram that cannot
-// leave is lost like any other, so for it only a closed session is an error.
-func (s *Session) Send(m wire.ClientMessage) error {
-	switch m := m.(type) {
-	case netcode.PendingInput:
-		return s.conn.Send(wire.MoveMessage(m))
-	case wire.InputBatch:
-		b, err := s.batch.Encode(m.Inputs, m.AckTick, m.AckMask)
-		if err != nil {
-			return err
-		}
-		if err := s.conn.SendDatagram(b); err != nil && !errors.Is(err, transport.ErrDatagramTooLarge) {
-			return err
-		}
-		return nil
-	case netcode.ShotRequest:
-		return s.conn.Send(wire.FireMessage(m))
-	case wire.InputMode:
-		return s.conn.Send(wire.InputModeMessage(m.OnArrival))
-	case wire.Ping:
-		return s.conn.Send(wire.PingMessage(m.ClientTimeUs))
+// Send sends m: an InputBatch as one datagram (datagram lane only), and every other message
+// on the reliable stream, in order (so a shot's Fire goes after the Move it belongs to). A
+// datagram that cannot leave is lost like any other, so for it only a closed session is an
+// error.
+func (s *Session) Send(m wire.GameMessage) error {
+	batch, isBatch := m.(wire.InputBatch)
+	if !isBatch {
+		return s.conn.Send(wire.ClientMessageToProto(m))
 	}
-	return fmt.Errorf("client: cannot send a %T", m)
+	b, err := s.batch.Encode(batch.Inputs, batch.AckTick, batch.AckMask)
+	if err != nil {
+		return err
+	}
+	if err := s.conn.SendDatagram(b); err != nil && !errors.Is(err, transport.ErrDatagramTooLarge) {
+		return err
+	}
+	return nil
 }
 
 // SmoothedRTT is KCP's own round-trip estimate.
@@ -286,7 +277,7 @@ func (s *Session) Close(reason string) error {
 	s.closed = true
 	s.mu.Unlock()
 	if !already {
-		_ = s.conn.Send(wire.GoodbyeMessage(reason))
+		_ = s.conn.Send(wire.ClientMessageToProto(wire.Goodbye{Reason: reason}))
 	}
 	return s.conn.Close()
 }

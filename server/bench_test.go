@@ -40,7 +40,10 @@ func BenchmarkSnapshot(b *testing.B) {
 			Tick: 12345, Pose: netcode.Pose{X: 12.345678 + float64(i), Y: 7.654321, Heading: 1.2345}, Ack: 12000}))
 	}
 	msg := &tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Snapshot{Snapshot: snap}}
-	frame := encode(discardLogger(), msg)
+	frame, err := transport.AppendFrame(nil, msg)
+	if err != nil {
+		b.Fatal(err)
+	}
 	b.Run("encode", func(b *testing.B) {
 		b.ReportAllocs()
 		b.SetBytes(int64(len(frame)))

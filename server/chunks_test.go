@@ -143,8 +143,8 @@ func TestDatagramInputs_ApplyBeforeTheirStreamCopyAndOnlyOnce(t *testing.T) {
 		t.Errorf("stats early %d redundant %d stale %d, want 4, 5 (3 stream copies, 2 repeats), 0",
 			st.InputsEarly, st.InputsRedundant, st.InputsStale)
 	}
-	if p.Ack() != 4 {
-		t.Errorf("ack = %d, want 4", p.Ack())
+	if p.tank.Ack() != 4 {
+		t.Errorf("ack = %d, want 4", p.tank.Ack())
 	}
 }
 
@@ -157,8 +157,8 @@ func TestDatagramInputs_PastAGapWaitForTheStream(t *testing.T) {
 	// and the newest batch starts at 15. Taking it would skip 3..14.
 	fp.copies = append(fp.copies, moves(15, 24)...)
 	got = append(got, runTicks(w, &now, 1)...)
-	if p.LastQueued() != 2 {
-		t.Fatalf("after a batch past a gap, last queued tick %d, want still 2", p.LastQueued())
+	if p.tank.LastQueued() != 2 {
+		t.Fatalf("after a batch past a gap, last queued tick %d, want still 2", p.tank.LastQueued())
 	}
 	fp.inputs = append(fp.inputs, moves(3, 24)...) // the stream brings every input
 	got = append(got, runTicks(w, &now, 30)...)    // wall time bounds the catch-up: give it time
@@ -182,14 +182,14 @@ func TestDatagramInputs_BadCopiesAreDroppedNotFatal(t *testing.T) {
 	far := move(1_000_000)
 	fp.copies = append(fp.copies, bad, far)
 	runTicks(w, &now, 1)
-	if fp.kicked != "" || len(w.players) != 1 {
+	if fp.kicked != "" || len(w.players()) != 1 {
 		t.Fatalf("a bad datagram input dropped the player: %q", fp.kicked)
 	}
 	if st := w.stats.snapshot(); st.DatagramsBad != 1 || st.InputsPastGap != 1 {
 		t.Errorf("DatagramsBad %d, InputsPastGap %d; want 1 and 1", st.DatagramsBad, st.InputsPastGap)
 	}
 	fp.inputs = append(fp.inputs, move(1))
-	if got := runTicks(w, &now, 1); len(got) != 1 || p.Ack() != 1 {
+	if got := runTicks(w, &now, 1); len(got) != 1 || p.tank.Ack() != 1 {
 		t.Errorf("the stream copy of tick 1 was not applied after its bad datagram copy: %v", got)
 	}
 }

@@ -48,7 +48,7 @@ func (g *game) setContact(m netcode.ContactMode) {
 	g.world.SetContact(m)
 	from := g.tick() + 1
 	frame := g.encode(wire.RulesChanged{Rules: g.world.Config().Rules, FromTick: from})
-	for _, p := range g.players {
+	for _, p := range g.players() {
 		p.peer.send(frame)
 	}
 	g.log.Info("contact mode changed", "contact", m.String(), "from_tick", from, "room", g.room)

@@ -136,10 +136,10 @@ func TestLockstep_ContactSwitchedDuringTheMatch(t *testing.T) {
 		if reject != nil {
 			t.Fatalf("join rejected: %v", reject)
 		}
-		if _, err := g.world.Place(p.ID(), netcode.Pose{X: x, Y: 3, Heading: float64(i) * math.Pi}); err != nil {
+		if _, err := g.world.Place(p.tank.ID(), netcode.Pose{X: x, Y: 3, Heading: float64(i) * math.Pi}); err != nil {
 			t.Fatal(err)
 		}
-		peer.welcome = wire.Welcome{PlayerID: p.ID(), Arena: g.cfg.Arena, Rules: g.world.Config().Rules, Lane: wire.LaneReliable, MaxInputLead: g.cfg.inputLead()}
+		peer.welcome = wire.Welcome{PlayerID: p.tank.ID(), Arena: g.cfg.Arena, Rules: g.world.Config().Rules, Lane: wire.LaneReliable, MaxInputLead: g.cfg.inputLead()}
 		players = append(players, player{peer, client.NewGame(peer, client.DefaultOptions(), epoch)})
 	}
 	type phase struct {

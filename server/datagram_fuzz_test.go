@@ -55,8 +55,8 @@ func FuzzDatagram(f *testing.F) {
 		}
 		rec := w.step(50e6)
 		// Copies continue the queue without gaps: from tick 1, at most one batch's worth.
-		if p.LastQueued() > wire.MaxBatchInputs {
-			t.Fatalf("one batch moved the player's last tick to %d, beyond the %d a batch carries", p.LastQueued(), wire.MaxBatchInputs)
+		if p.tank.LastQueued() > wire.MaxBatchInputs {
+			t.Fatalf("one batch moved the player's last tick to %d, beyond the %d a batch carries", p.tank.LastQueued(), wire.MaxBatchInputs)
 		}
 		for i, a := range rec.Applied {
 			if a.MoveTick != uint32(i+1) {

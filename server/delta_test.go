@@ -103,16 +103,16 @@ func TestDelta_RebuildsExactlyWhateverTheBaseline(t *testing.T) {
 			idleBytes += after.StateBytesIdle - before.StateBytesIdle
 			idleStates += after.StatesIdle - before.StatesIdle
 		}
-		for _, p := range w.players {
-			ps := states[p.ID()]
+		for _, p := range w.players() {
+			ps := states[p.tank.ID()]
 			if ps == nil {
-				t.Fatalf("tick %d: tank %d missing from the watcher's snapshot", tick, p.ID())
+				t.Fatalf("tick %d: tank %d missing from the watcher's snapshot", tick, p.tank.ID())
 			}
-			if got := wire.StateFromProto(ps); got.Pose != p.Pose() || got.Tick != w.tick() {
-				t.Fatalf("tick %d (baseline %d, %s): tank %d rebuilt at %v tick %d, server has %v", tick, baseline, kind, p.ID(), got.Pose, got.Tick, p.Pose())
+			if got := wire.StateFromProto(ps); got.Pose != p.tank.Pose() || got.Tick != w.tick() {
+				t.Fatalf("tick %d (baseline %d, %s): tank %d rebuilt at %v tick %d, server has %v", tick, baseline, kind, p.tank.ID(), got.Pose, got.Tick, p.tank.Pose())
 			}
-			if p == watcher && ps.GetAcknowledgedMoveTick() != p.Ack() {
-				t.Fatalf("tick %d: own ack %d, want %d", tick, ps.GetAcknowledgedMoveTick(), p.Ack())
+			if p == watcher && ps.GetAcknowledgedMoveTick() != p.tank.Ack() {
+				t.Fatalf("tick %d: own ack %d, want %d", tick, ps.GetAcknowledgedMoveTick(), p.tank.Ack())
 			}
 		}
 	}

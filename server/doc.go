@@ -7,8 +7,10 @@
 // (game.go): it feeds the world what its clients sent, ticks it, and turns what happened
 // into messages: ShotResults, tracers and kills (reveal.go: with interest management no
 // message tells a client of a tank beyond its view), the roster, and every client's
-// snapshot. The world asks a client only what the server knows of it: how it wants its
-// inputs applied, its round trip, and which tanks it was sent (shown.go).
+// snapshot. The world owns the tanks, and each player is its tank's client: the room's
+// players are the world's tanks, and a player refers to its tank by pointer. The world asks
+// a client only what the server knows of it: how it wants its inputs applied, its round
+// trip, and which tanks it was sent (shown.go).
 // Every exported count is declared once, in the tag of the Stats field that holds it
 // (stats.go), from which both Stats and the Metrics table are derived.
 //

@@ -37,10 +37,10 @@ func TestFanout_SameBytesAsInline(t *testing.T) {
 				name := fmt.Sprint("tank-", i)
 				pa, fa := mustJoin(t, inline, 0, name)
 				pb, fb := mustJoin(t, fanned, 0, name)
-				if pa.ID() != pb.ID() {
-					t.Fatalf("join %d: ids %d and %d differ", i, pa.ID(), pb.ID())
+				if pa.tank.ID() != pb.tank.ID() {
+					t.Fatalf("join %d: ids %d and %d differ", i, pa.tank.ID(), pb.tank.ID())
 				}
-				clients = append(clients, pair{pa.ID(), fa, fb})
+				clients = append(clients, pair{pa.tank.ID(), fa, fb})
 			}
 			for i := range 48 {
 				join(i)

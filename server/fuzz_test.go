@@ -169,10 +169,10 @@ type fuzzWorld struct {
 
 // current returns the newest player still in the game, or nil.
 func (fz *fuzzWorld) current() *player {
-	if len(fz.w.players) == 0 {
+	if len(fz.w.players()) == 0 {
 		return nil
 	}
-	return fz.w.players[len(fz.w.players)-1]
+	return fz.w.players()[len(fz.w.players())-1]
 }
 
 // handle does with m what a connection handler and the world loop would do.
@@ -183,29 +183,29 @@ func (fz *fuzzWorld) handle(m *tankv1.ClientMessage) {
 		// the world only sees the name.
 		fp := new(fakePeer)
 		if p, reject := fz.w.join(fz.now, k.Hello.GetName(), fp); reject == nil {
-			fz.peers[p.ID()] = fp
+			fz.peers[p.tank.ID()] = fp
 		}
 	case *tankv1.ClientMessage_MoveInput:
 		if p := fz.current(); p != nil {
-			fp := fz.peers[p.ID()]
+			fp := fz.peers[p.tank.ID()]
 			fp.inputs = append(fp.inputs, wire.MoveFromProto(k.MoveInput))
 		}
 	case *tankv1.ClientMessage_Fire:
 		if p := fz.current(); p != nil {
-			fp := fz.peers[p.ID()]
+			fp := fz.peers[p.tank.ID()]
 			fp.fires = append(fp.fires, wire.FireFromProto(k.Fire, nil))
 		}
 	case *tankv1.ClientMessage_InputBatch:
 		// What onDatagram would queue; on the stream a batch is refused before the world.
 		if p := fz.current(); p != nil && len(k.InputBatch.GetInputs()) <= wire.MaxBatchInputs {
-			fp := fz.peers[p.ID()]
+			fp := fz.peers[p.tank.ID()]
 			for _, in := range k.InputBatch.GetInputs() {
 				fp.copies = append(fp.copies, wire.MoveFromProto(in))
 			}
 		}
 	case *tankv1.ClientMessage_Goodbye:
 		if p := fz.current(); p != nil {
-			fz.w.leave(p.ID(), "goodbye: "+k.Goodbye.GetReason())
+			fz.w.leave(p.tank.ID(), "goodbye: "+k.Goodbye.GetReason())
 		}
 	}
 }
@@ -224,29 +224,29 @@ func (fz *fuzzWorld) step() {
 
 	a := &w.cfg.Arena
 	r := a.TankRadius
-	for i, p := range w.players {
-		if i > 0 && w.players[i-1].ID() >= p.ID() {
-			t.Fatalf("tick %d: players %d and %d out of id order", w.tick(), w.players[i-1].ID(), p.ID())
+	for i, p := range w.players() {
+		if i > 0 && w.players()[i-1].tank.ID() >= p.tank.ID() {
+			t.Fatalf("tick %d: players %d and %d out of id order", w.tick(), w.players()[i-1].tank.ID(), p.tank.ID())
 		}
-		if !a.Inside(p.Pose()) {
+		if !a.Inside(p.tank.Pose()) {
 			t.Fatalf("tick %d: player %d pose %v not finite or outside [%v, %v] x [%v, %v]",
-				w.tick(), p.ID(), p.Pose(), r, a.Width-r, r, a.Height-r)
+				w.tick(), p.tank.ID(), p.tank.Pose(), r, a.Width-r, r, a.Height-r)
 		}
-		if p.Ack() < fz.acks[p.ID()] {
-			t.Fatalf("tick %d: player %d ack went from %d back to %d", w.tick(), p.ID(), fz.acks[p.ID()], p.Ack())
+		if p.tank.Ack() < fz.acks[p.tank.ID()] {
+			t.Fatalf("tick %d: player %d ack went from %d back to %d", w.tick(), p.tank.ID(), fz.acks[p.tank.ID()], p.tank.Ack())
 		}
-		fz.acks[p.ID()] = p.Ack()
-		if p.Health() > w.cfg.Rules.MaxHealth || (p.Health() == 0) != p.Destroyed() {
+		fz.acks[p.tank.ID()] = p.tank.Ack()
+		if p.tank.Health() > w.cfg.Rules.MaxHealth || (p.tank.Health() == 0) != p.tank.Destroyed() {
 			t.Fatalf("tick %d: player %d health %d destroyed %v, want health in (0, %d] or destroyed at 0",
-				w.tick(), p.ID(), p.Health(), p.Destroyed(), w.cfg.Rules.MaxHealth)
+				w.tick(), p.tank.ID(), p.tank.Health(), p.tank.Destroyed(), w.cfg.Rules.MaxHealth)
 		}
 	}
 	// Each player gets its own chunks (delta snapshots are per client); with no snapshot
 	// acknowledged every tank travels whole, so each player's chunks hold the whole world.
-	for _, p := range w.players {
-		snap, err := mergeChunks(fz.peers[p.ID()].chunks)
+	for _, p := range w.players() {
+		snap, err := mergeChunks(fz.peers[p.tank.ID()].chunks)
 		if err != nil {
-			t.Fatalf("tick %d: player %d: %v", w.tick(), p.ID(), err)
+			t.Fatalf("tick %d: player %d: %v", w.tick(), p.tank.ID(), err)
 		}
 		fz.checkSnapshot(snap)
 	}
@@ -285,15 +285,15 @@ func (fz *fuzzWorld) checkSnapshot(snap *tankv1.Snapshot) {
 		t.Fatalf("tick %d: players were offered %v, want this tick's snapshot", w.tick(), snap)
 	}
 	got := snap.GetPlayers()
-	if len(got) != len(w.players) {
-		t.Fatalf("tick %d: snapshot lists %d players, want %d", w.tick(), len(got), len(w.players))
+	if len(got) != len(w.players()) {
+		t.Fatalf("tick %d: snapshot lists %d players, want %d", w.tick(), len(got), len(w.players()))
 	}
 	for i, ps := range got {
-		p := w.players[i]
+		p := w.players()[i]
 		s := wire.StateFromProto(ps)
-		if ps.GetPlayerId() != p.ID() || s.Pose != p.Pose() || s.Ack != p.Ack() {
+		if ps.GetPlayerId() != p.tank.ID() || s.Pose != p.tank.Pose() || s.Ack != p.tank.Ack() {
 			t.Fatalf("tick %d: snapshot entry %d = {id %d pose %v ack %d}, want {id %d pose %v ack %d}",
-				w.tick(), i, ps.GetPlayerId(), s.Pose, s.Ack, p.ID(), p.Pose(), p.Ack())
+				w.tick(), i, ps.GetPlayerId(), s.Pose, s.Ack, p.tank.ID(), p.tank.Pose(), p.tank.Ack())
 		}
 	}
 }

@@ -44,10 +44,13 @@ type peer interface {
 	inputMode() world.InputMode
 }
 
-// player is one client's tank in the room: the world's tank and what the server keeps
-// for its client (its peer, name, roster and snapshots).
+// player is what the server keeps for one client in the room: its peer, name, roster and
+// snapshots. Its tank is the world's: the player holds the pointer world.Join returned (read
+// at every use as cheaply as a field of its own, where an id would cost a search each time)
+// and is the tank's world.Client, so the room's players are the world's tanks' clients
+// (players, playerOf): there is no second list to keep in step with the world's.
 type player struct {
-	world.Tank
+	tank     *world.Tank
 	name     string
 	peer     peer
 	prevPose netcode.Pose // pose at the end of the previous tick, to tell moving from idle
@@ -55,9 +58,6 @@ type player struct {
 	// rosterSeen is how many of this tick's roster changes the player's own full roster
 	// already covered when it joined (0 once told; see flushRoster).
 	rosterSeen int
-	// partReason is why a player that left on its own (a Goodbye or a closed connection)
-	// left, while the world applies the inputs it sent before (world.Part).
-	partReason string
 
 	view    view      // what this client is sent (interest management)
 	entry   []byte    // this tick's PlayerState as others see it, encoded once for every snapshot
@@ -105,7 +105,10 @@ type game struct {
 	room     string         // the room this game is, for its Welcomes and tick records
 	idSource *atomic.Uint32 // the server's last player id, shared by its rooms; nil: nextID alone
 	nextID   uint32
-	players  []*player // in increasing id order, as the world's tanks
+	seated   []*player // players' scratch
+	// parting is why each player that left on its own (a Goodbye or a closed connection)
+	// left, by id, while the world applies the inputs it sent before (world.Part).
+	parting map[uint32]string
 
 	shared  sentLog                // what every client was sent, when all are sent every tank
 	entries wire.EntryEncoder      // encodes each tank once a tick
@@ -149,7 +152,7 @@ func (g *game) countBuffer(b *bufferStats) {
 // join adds a player for p and queues its Welcome and the whole roster, or returns a Reject.
 // The others hear of it in the roster update at the end of the tick.
 func (g *game) join(now time.Duration, name string, p peer) (*player, *wire.Reject) {
-	if len(g.players) >= g.cfg.MaxPlayers {
+	if len(g.world.Tanks()) >= g.cfg.MaxPlayers {
 		reason := fmt.Sprintf("server full (%d players)", g.cfg.MaxPlayers)
 		if g.room != "" && g.room != DefaultRoom {
 			reason = fmt.Sprintf("room %q full (%d players)", g.room, g.cfg.MaxPlayers)
@@ -157,20 +160,21 @@ func (g *game) join(now time.Duration, name string, p peer) (*player, *wire.Reje
 		return nil, &wire.Reject{Code: wire.RejectServerFull, Reason: reason}
 	}
 	pl, id := &player{peer: p}, g.newID()
-	if err := g.world.JoinInto(&pl.Tank, id, pl, now); err != nil { // the room checked MaxPlayers: a bug
+	t, err := g.world.Join(id, pl, now)
+	if err != nil { // never: the room is not full (above), and newID's ids only grow
 		g.log.Error("the world refused a join", "player", id, "err", err)
 		return nil, &wire.Reject{Code: wire.RejectBusy, Reason: "server error: " + err.Error()}
 	}
-	pl.name = g.uniqueName(cleanName(name, pl.ID()))
-	p.send(g.encode(wire.Welcome{PlayerID: pl.ID(), Arena: g.cfg.Arena, Rules: g.world.Config().Rules, // the room's, as SetContact left them
+	pl.tank = t
+	pl.name = g.uniqueName(cleanName(name, id))
+	p.send(g.encode(wire.Welcome{PlayerID: id, Arena: g.cfg.Arena, Rules: g.world.Config().Rules, // the room's, as SetContact left them
 		ServerTick: g.tick(), MaxInputLead: g.cfg.inputLead(), Lane: g.cfg.Lane, Room: g.room}))
 	g.sendFullRoster(pl)
 	g.noteJoin(pl)
 	pl.rosterSeen = len(g.changes) // its roster already has every change so far
-	g.players = append(g.players, pl)
 	g.stats.joins.Add(1)
 	g.stats.players.Add(1)
-	g.log.Info("player joined", "player", pl.ID(), "name", pl.name, "players", len(g.players))
+	g.log.Info("player joined", "player", id, "name", pl.name, "players", len(g.world.Tanks()))
 	return pl, nil
 }
 
@@ -192,32 +196,28 @@ func (g *game) leave(id uint32, reason string) {
 	}
 }
 
-// gone forgets player id, which the world no longer holds, and tells the others why.
+// gone counts player id gone from the world and tells the others why.
 func (g *game) gone(id uint32, reason string) {
+	delete(g.parting, id)
 	reason = cleanText(reason, maxReasonBytes)
-	i := slices.IndexFunc(g.players, func(p *player) bool { return p.ID() == id })
-	if i < 0 {
-		return
-	}
-	g.players = slices.Delete(g.players, i, i+1)
 	g.stats.players.Add(-1)
 	g.noteLeave(id, reason)
-	g.log.Info("player left", "player", id, "reason", reason, "players", len(g.players))
+	g.log.Info("player left", "player", id, "reason", reason, "players", len(g.world.Tanks()))
 }
 
 // drop kicks player p for reason and removes it.
 func (g *game) drop(p *player, reason dropReason) {
 	g.stats.drop(reason)
-	g.log.Warn("dropping player", "player", p.ID(), "reason", reason.String(), "code", reason.kind.code.String())
+	g.log.Warn("dropping player", "player", p.tank.ID(), "reason", reason.String(), "code", reason.kind.code.String())
 	p.peer.kick(reason)
-	g.leave(p.ID(), reason.String())
+	g.leave(p.tank.ID(), reason.String())
 }
 
 // part removes player id, which left on its own for reason, once the world has applied
 // the inputs it sent before leaving (world.Part).
 func (g *game) part(id uint32, reason string) {
 	p := g.find(id)
-	if p == nil || p.partReason != "" {
+	if _, already := g.parting[id]; p == nil || already {
 		return
 	}
 	if drop := g.feed(p); drop.Rule != "" {
@@ -228,17 +228,32 @@ func (g *game) part(id uint32, reason string) {
 		g.gone(id, reason)
 		return
 	}
-	p.partReason = reason
+	if g.parting == nil {
+		g.parting = make(map[uint32]string)
+	}
+	g.parting[id] = reason
 }
 
 // find returns the player with id, nil if there is none.
 func (g *game) find(id uint32) *player {
-	for _, p := range g.players {
-		if p.ID() == id {
-			return p
-		}
+	if t := g.world.Find(id); t != nil {
+		return playerOf(t)
 	}
 	return nil
+}
+
+// playerOf returns the player whose tank t is: every tank in a game's world joined with its
+// player as its client (join).
+func playerOf(t *world.Tank) *player { return t.Client().(*player) }
+
+// players returns the room's players, in increasing id order: the world's tanks' clients.
+// The slice is the game's scratch, valid until the next call.
+func (g *game) players() []*player {
+	g.seated = g.seated[:0]
+	for _, t := range g.world.Tanks() {
+		g.seated = append(g.seated, playerOf(t))
+	}
+	return g.seated
 }
 
 // feed hands the world what p's client sent since the last tick: its shots, its inputs on
@@ -247,16 +262,16 @@ func (g *game) find(id uint32) *player {
 func (g *game) feed(p *player) world.InputDrop {
 	g.fires = p.peer.takeFires(g.fires[:0])
 	for _, req := range g.fires {
-		if !g.world.Fire(&p.Tank, req) {
+		if !g.world.Fire(p.tank, req) {
 			g.stats.firesDropped.Add(1)
 		}
 	}
 	g.inputs = p.peer.takeInputs(g.inputs[:0])
-	if drop := g.world.Queue(&p.Tank, g.inputs...); drop.Rule != "" {
+	if drop := g.world.Queue(p.tank, g.inputs...); drop.Rule != "" {
 		return drop
 	}
 	g.inputs = p.peer.takeDatagramInputs(g.inputs[:0])
-	g.world.QueueCopies(&p.Tank, g.inputs...)
+	g.world.QueueCopies(p.tank, g.inputs...)
 	return world.InputDrop{}
 }
 
@@ -267,24 +282,19 @@ func (g *game) step(now time.Duration) TickRecord {
 	g.settle() // the last tick's per-client snapshots are done with the players
 	g.stats.ticks.Add(1)
 	g.dropped = g.dropped[:0]
-	for i := 0; i < len(g.players); {
-		p := g.players[i]
+	for i := 0; i < len(g.world.Tanks()); {
+		p := playerOf(g.world.Tanks()[i])
 		if drop := g.feed(p); drop.Rule != "" {
 			g.stats.inputsRefused.add(drop.Rule)
-			g.drop(p, dropProtocol.reason(drop.Reason))
-			g.dropped = append(g.dropped, p.ID())
-			if i < len(g.players) && g.players[i] == p {
-				i++ // not removed (a bug): go on rather than spin
-			}
+			g.drop(p, dropProtocol.reason(drop.Reason)) // takes its tank out of the world: i is the next one's
+			g.dropped = append(g.dropped, p.tank.ID())
 			continue
 		}
 		i++
 	}
 	out := g.world.Tick(now)
 	for _, id := range out.Parted {
-		if p := g.find(id); p != nil {
-			g.gone(id, p.partReason)
-		}
+		g.gone(id, g.parting[id])
 	}
 	g.count(&out.Counts)
 	g.tellShots(out.Shots)
@@ -318,56 +328,31 @@ func (g *game) count(c *world.Counts) {
 // same bytes go to every player. With interest management (see interest) a player is sent
 // its own tank and the ones in its view; without, every tank.
 func (g *game) broadcast(out *world.Outcome) {
-	if len(out.IDs) != len(g.players) { // a bug: the game and its world disagree on who plays
-		g.log.Error("the world's tanks are not the room's players; skipping this tick's snapshots", "tanks", len(out.IDs), "players", len(g.players))
+	players := g.players() // the outcome's tanks, in the same order
+	if !g.encodeStates(out, players) {
 		return
-	}
-	for i, p := range g.players { // the outcome's tanks are the players, in the same order
-		p.state = wire.TankOf(p.ID(), netcode.State{Tick: g.tick(), Pose: out.Poses[i], Ack: out.Acks[i]}, wire.Combat{Health: out.Combat[i].Health,
-			Kills: p.Kills(), Deaths: p.Deaths(), Destroyed: out.Combat[i].Destroyed, SpawnProtected: g.world.Protected(&p.Tank)})
-		var err error
-		if p.entry, err = g.entries.Append(p.entry, p.state, g.tick()); err != nil {
-			g.log.Error("cannot encode a player state; skipping this tick's snapshots", "player", p.ID(), "err", err)
-			return
-		}
-		// The input report is the player's own business (how its inputs arrive says when it
-		// sends them): only its own state carries it.
-		p.own, p.reports = p.entry, p.InputReport() != (netcode.InputReport{})
-		if p.reports {
-			mine := p.state
-			mine.Input = p.InputReport()
-			if p.ownBuf, err = g.entries.Append(p.ownBuf, mine, g.tick()); err != nil {
-				g.log.Error("cannot encode a player state; skipping this tick's snapshots", "player", p.ID(), "err", err)
-				return
-			}
-			p.own = p.ownBuf
-		}
-	}
-	for i, p := range g.players {
-		p.moving = out.Poses[i] != p.prevPose
-		p.prevPose = out.Poses[i]
 	}
 	sc := &g.fan.scratch[0] // the tick's own scratch: the fan-out's workers have finished
 	datagrams := g.cfg.Lane == wire.LaneDatagram
 	switch {
 	case g.interest == nil && !datagrams:
-		g.sendSnapshot(sc, g.players, g.players, nil, g.tick())
+		g.sendSnapshot(sc, players, players, nil, g.tick())
 	case g.interest == nil:
 		// Every client is sent every tank: one record of the tick serves them all, and the
 		// clients with no usable baseline share one encoding of whole states.
 		rec := g.shared.begin(g.tick())
-		for _, m := range g.players {
+		for _, m := range players {
 			rec.tanks = append(rec.tanks, m.state)
 		}
 		var whole [][]byte
 		var wholeCost snapCost
-		for _, p := range g.players {
+		for _, p := range players {
 			if base, tick := g.baseline(&g.shared, p, g.tick()); base != nil || p.reports {
-				g.sendDelta(sc, p, g.players, nil, base, tick, g.tick())
+				g.sendDelta(sc, p, players, nil, base, tick, g.tick())
 				continue
 			}
 			if whole == nil {
-				if whole, wholeCost = g.encodeDelta(sc, nil, g.players, nil, nil, 0, g.tick()); whole == nil {
+				if whole, wholeCost = g.encodeDelta(sc, nil, players, nil, nil, 0, g.tick()); whole == nil {
 					return
 				}
 			}
@@ -375,10 +360,43 @@ func (g *game) broadcast(out *world.Outcome) {
 			g.stats.sentCost(wholeCost)
 		}
 	default:
-		g.fan.clients = append(g.fan.clients[:0], g.players...) // joins and leaves until the next tick change g.players, not this
+		g.fan.clients = append(g.fan.clients[:0], players...) // joins and leaves until the next tick change the world, not this
 		g.interest.place(g.fan.clients)
 		g.fanOut()
 	}
+}
+
+// encodeStates makes each player's tank state of out (players are out's tanks, in its
+// order) and encodes it once for every snapshot, and notes which tanks moved. It reports
+// false after an error it logged: the tick then sends no snapshots.
+func (g *game) encodeStates(out *world.Outcome, players []*player) bool {
+	for i, p := range players {
+		p.state = wire.TankOf(out.IDs[i], netcode.State{Tick: g.tick(), Pose: out.Poses[i], Ack: out.Acks[i]}, wire.Combat{Health: out.Combat[i].Health,
+			Kills: p.tank.Kills(), Deaths: p.tank.Deaths(), Destroyed: out.Combat[i].Destroyed, SpawnProtected: g.world.Protected(p.tank)})
+		var err error
+		if p.entry, err = g.entries.Append(p.entry, p.state, g.tick()); err != nil {
+			g.log.Error("cannot encode a player state; skipping this tick's snapshots", "player", out.IDs[i], "err", err)
+			return false
+		}
+		// The input report is the player's own business (how its inputs arrive says when it
+		// sends them): only its own state carries it.
+		report := p.tank.InputReport()
+		p.own, p.reports = p.entry, report != (netcode.InputReport{})
+		if p.reports {
+			mine := p.state
+			mine.Input = report
+			if p.ownBuf, err = g.entries.Append(p.ownBuf, mine, g.tick()); err != nil {
+				g.log.Error("cannot encode a player state; skipping this tick's snapshots", "player", out.IDs[i], "err", err)
+				return false
+			}
+			p.own = p.ownBuf
+		}
+	}
+	for i, p := range players {
+		p.moving = out.Poses[i] != p.prevPose
+		p.prevPose = out.Poses[i]
+	}
+	return true
 }
 
 // sendView works out the view of the client at index i of the tick's clients and sends it
@@ -437,7 +455,7 @@ func (g *game) encodeDelta(sc *snapScratch, p *player, members []*player, left [
 	for _, m := range members {
 		old, ok := wire.Tank{}, false
 		if base != nil && m != p {
-			old, ok = base.find(m.ID())
+			old, ok = base.find(m.tank.ID())
 		}
 		entry := m.entry
 		if m == p {
@@ -486,12 +504,7 @@ func (g *game) encode(m wire.ServerMessage) []byte { return encode(g.log, m) }
 // by cleanText, snapshots by MaxPlayers), so an error here is a bug in this package: it is
 // logged and the message becomes nil, which peers skip, rather than taking the server down.
 func encode(log *slog.Logger, m wire.ServerMessage) []byte {
-	pm := wire.ServerMessageToProto(m)
-	if pm == nil {
-		log.Error("cannot encode server message; dropping it", "kind", fmt.Sprintf("%T", m), "err", "not a server message")
-		return nil
-	}
-	b, err := transport.AppendFrame(nil, pm)
+	b, err := transport.AppendFrame(nil, wire.ServerMessageToProto(m))
 	if err != nil {
 		log.Error("cannot encode server message; dropping it", "kind", fmt.Sprintf("%T", m), "err", err)
 		return nil

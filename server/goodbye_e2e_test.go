@@ -10,6 +10,7 @@ import (
 	"tanknet/internal/servertest"
 	"tanknet/netcode"
 	"tanknet/server"
+	"tanknet/wire"
 )
 
 // TestGoodbye_EndToEnd_NothingSentIsLost: over real KCP, a client that sends 100 inputs
@@ -45,7 +46,7 @@ func TestGoodbye_EndToEnd_NothingSentIsLost(t *testing.T) {
 	tick := uint32(0)
 	for range 6 { // a burst, as after a jittery link: the buffer stays a few inputs deep
 		tick++
-		if err := sess.Send(in(tick)); err != nil {
+		if err := sess.Send(wire.Move(in(tick))); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -53,7 +54,7 @@ func TestGoodbye_EndToEnd_NothingSentIsLost(t *testing.T) {
 		next = next.Add(netcode.StepInterval)
 		time.Sleep(time.Until(next))
 		tick++
-		if err := sess.Send(in(tick)); err != nil {
+		if err := sess.Send(wire.Move(in(tick))); err != nil {
 			t.Fatal(err)
 		}
 	}

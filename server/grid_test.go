@@ -21,7 +21,7 @@ func TestWorld_StoresExactlyWhatItSends(t *testing.T) {
 		p, fp := mustJoin(t, w, 0, name)
 		players, peers = append(players, p), append(peers, fp)
 	}
-	placeAt(w, players[1], w.cfg.Arena.Snap(netcode.Pose{X: players[0].Pose().X + 0.5, Y: players[0].Pose().Y})) // touching from the start
+	placeAt(w, players[1], w.cfg.Arena.Snap(netcode.Pose{X: players[0].tank.Pose().X + 0.5, Y: players[0].tank.Pose().Y})) // touching from the start
 	for tick := uint32(1); tick <= 400; tick++ {
 		for _, fp := range peers {
 			fp.inputs = append(fp.inputs, netcode.PendingInput{Tick: tick,
@@ -31,8 +31,8 @@ func TestWorld_StoresExactlyWhatItSends(t *testing.T) {
 		w.step(time.Duration(tick) * tickInterval)
 		states := decodeFrame(peers[0].snapshot).GetSnapshot().GetPlayers()
 		for i, p := range players {
-			if got := wire.StateFromProto(states[i]).Pose; got != p.Pose() {
-				t.Fatalf("tick %d: player %d stores %v but a client decodes %v", tick, p.ID(), p.Pose(), got)
+			if got := wire.StateFromProto(states[i]).Pose; got != p.tank.Pose() {
+				t.Fatalf("tick %d: player %d stores %v but a client decodes %v", tick, p.tank.ID(), p.tank.Pose(), got)
 			}
 		}
 	}

@@ -59,7 +59,7 @@ func (s *Server) handshake(ctx context.Context, sess *session, addr string, op o
 	reject := func(code wire.RejectCode, reason string) (uint32, *room) {
 		s.stats.reject(code.String())
 		s.log.Warn("rejecting client", "addr", addr, "reason", reason)
-		_ = sess.conn.Send(wire.RejectMessage(wire.Reject{Code: code, Reason: reason}))
+		_ = sess.conn.Send(wire.ServerMessageToProto(wire.Reject{Code: code, Reason: reason}))
 		return 0, nil
 	}
 	m, err := op.first, op.err
@@ -116,7 +116,7 @@ func (s *Server) handshake(ctx context.Context, sess *session, addr string, op o
 	reply := <-req.reply
 	if reply.reject != nil {
 		s.log.Warn("rejecting client", "addr", addr, "reason", reply.reject.Reason)
-		_ = sess.conn.Send(wire.RejectMessage(*reply.reject))
+		_ = sess.conn.Send(wire.ServerMessageToProto(*reply.reject))
 		return 0, nil
 	}
 	sess.joined.Store(true)
@@ -158,15 +158,15 @@ func (s *Server) readLoop(sess *session, id uint32, r *room) (left string, drop 
 			return "", drop
 		}
 		switch m := in.Decode().(type) {
-		case netcode.PendingInput:
-			if !sess.pushInput(m) {
+		case wire.Move:
+			if !sess.pushInput(netcode.PendingInput(m)) {
 				s.stats.inputsRefused.add(ruleInboxFull)
 				return "", dropProtocol.reason(fmt.Sprintf("more than %d inputs in one tick", maxStreamInputsPerTick))
 			}
 		case wire.InputMode:
 			sess.setInputMode(m.OnArrival)
-		case netcode.ShotRequest:
-			if !sess.pushFire(m) {
+		case wire.Fire:
+			if !sess.pushFire(netcode.ShotRequest(m)) {
 				s.stats.firesDropped.Add(1)
 			}
 		case wire.Ping:
@@ -182,7 +182,7 @@ func (s *Server) readLoop(sess *session, id uint32, r *room) (left string, drop 
 		case wire.InputBatch:
 			s.stats.badFrames.Add(1)
 			return "", dropProtocol.reason("InputBatch on the stream (it is a datagram)")
-		default:
+		default: // nil: an empty envelope, or a kind this version does not know
 			s.stats.badFrames.Add(1)
 			return "", dropProtocol.reason("unknown message kind")
 		}

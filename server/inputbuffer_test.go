@@ -26,7 +26,7 @@ func newDriver(t *testing.T, w *game, name string) *driver {
 	t.Helper()
 	p, fp := mustJoin(t, w, 0, name)
 	fp.arrived = map[uint32]time.Duration{}
-	return &driver{t: t, w: w, p: p, fp: fp, spawn: p.Pose()}
+	return &driver{t: t, w: w, p: p, fp: fp, spawn: p.tank.Pose()}
 }
 
 // send delivers n 50 ms steps that arrive early before the next tick.
@@ -46,7 +46,7 @@ func (d *driver) step() int {
 	rec := d.w.step(d.now)
 	n := 0
 	for _, a := range rec.Applied {
-		if a.Player == d.p.ID() {
+		if a.Player == d.p.tank.ID() {
 			n++
 		}
 	}
@@ -57,14 +57,14 @@ func (d *driver) step() int {
 // server's pose is exactly what a client replaying them from the spawn computes.
 func (d *driver) checkExact() {
 	d.t.Helper()
-	for i := 0; i < 400 && d.p.Ack() != d.next; i++ {
+	for i := 0; i < 400 && d.p.tank.Ack() != d.next; i++ {
 		d.step()
 	}
-	if d.p.Ack() != d.next {
-		d.t.Fatalf("ack %d after draining, want every input (%d) applied", d.p.Ack(), d.next)
+	if d.p.tank.Ack() != d.next {
+		d.t.Fatalf("ack %d after draining, want every input (%d) applied", d.p.tank.Ack(), d.next)
 	}
-	if want := netcode.Replay(&d.w.cfg.Arena, d.spawn, d.all); d.p.Pose() != want {
-		d.t.Errorf("pose %v, want exactly the client's replay %v", d.p.Pose(), want)
+	if want := netcode.Replay(&d.w.cfg.Arena, d.spawn, d.all); d.p.tank.Pose() != want {
+		d.t.Errorf("pose %v, want exactly the client's replay %v", d.p.tank.Pose(), want)
 	}
 }
 
@@ -72,11 +72,11 @@ func (d *driver) checkExact() {
 func (d *driver) ownReport() netcode.InputReport {
 	d.t.Helper()
 	for _, ps := range decodeFrame(d.fp.snapshot).GetSnapshot().GetPlayers() {
-		if ps.GetPlayerId() == d.p.ID() {
+		if ps.GetPlayerId() == d.p.tank.ID() {
 			return wire.InputReportFromProto(ps)
 		}
 	}
-	d.t.Fatalf("no state of player %d in its snapshot", d.p.ID())
+	d.t.Fatalf("no state of player %d in its snapshot", d.p.tank.ID())
 	return netcode.InputReport{}
 }
 
@@ -119,9 +119,9 @@ func TestInputBuffer_LateInputHoldsTheTank(t *testing.T) {
 	if r := d.ownReport(); r.Starved || r.Wait != 20*time.Millisecond || r.Waiting != 0 {
 		t.Errorf("report on time = %+v, want a 20 ms wait, none waiting, not starved", r)
 	}
-	before := d.p.Pose()
-	if n := d.step(); n != 0 || d.p.Pose() != before {
-		t.Fatalf("a tick without input applied %d and moved the tank %v -> %v, want it held", n, before, d.p.Pose())
+	before := d.p.tank.Pose()
+	if n := d.step(); n != 0 || d.p.tank.Pose() != before {
+		t.Fatalf("a tick without input applied %d and moved the tank %v -> %v, want it held", n, before, d.p.tank.Pose())
 	}
 	if r := d.ownReport(); !r.Starved {
 		t.Errorf("report of the empty tick = %+v, want starved", r)
@@ -169,11 +169,11 @@ func TestInputBuffer_FloodGainsNoSpeed(t *testing.T) {
 			t.Errorf("ticks %d..%d applied %d steps, more than MaxSimPerSecond %v", i+1, i+20, sum, w.cfg.MaxSimPerSecond)
 		}
 	}
-	if limit := d.now + w.cfg.TimeSlack; d.p.Granted() > limit {
-		t.Errorf("granted %v of simulated time by %v, more than wall time plus slack (%v)", d.p.Granted(), d.now, limit)
+	if limit := d.now + w.cfg.TimeSlack; d.p.tank.Granted() > limit {
+		t.Errorf("granted %v of simulated time by %v, more than wall time plus slack (%v)", d.p.tank.Granted(), d.now, limit)
 	}
-	if r := d.ownReport(); r.Waiting != d.p.Waiting() || r.Waiting < 50 {
-		t.Errorf("report after the flood says %d waiting, want the queue's %d (the 5 s sent ahead of time wait)", r.Waiting, d.p.Waiting())
+	if r := d.ownReport(); r.Waiting != d.p.tank.Waiting() || r.Waiting < 50 {
+		t.Errorf("report after the flood says %d waiting, want the queue's %d (the 5 s sent ahead of time wait)", r.Waiting, d.p.tank.Waiting())
 	}
 	d.checkExact()
 }
@@ -192,8 +192,8 @@ func TestInputBuffer_EachClientChooses(t *testing.T) {
 	for _, a := range rec.Applied {
 		got[a.Player]++
 	}
-	if got[buffered.p.ID()] != 1 || got[eager.p.ID()] != 3 {
-		t.Errorf("applied %v, want 1 for the buffered player %d and 3 for the one on arrival %d", got, buffered.p.ID(), eager.p.ID())
+	if got[buffered.p.tank.ID()] != 1 || got[eager.p.tank.ID()] != 3 {
+		t.Errorf("applied %v, want 1 for the buffered player %d and 3 for the one on arrival %d", got, buffered.p.tank.ID(), eager.p.tank.ID())
 	}
 }
 
@@ -219,7 +219,7 @@ func TestInputBuffer_RoomFigures(t *testing.T) {
 	if got.PlayerTicks != 6 || got.Starved != 1 || got.Doubled != uint64(doubled) || doubled == 0 {
 		t.Errorf("player-ticks %d, starved %d, doubled %d; want 6, 1 and %d (> 0)", got.PlayerTicks, got.Starved, got.Doubled, doubled)
 	}
-	if applied := uint64(d.p.Ack()); got.Wait.Count != applied {
+	if applied := uint64(d.p.tank.Ack()); got.Wait.Count != applied {
 		t.Errorf("%d waits observed, want one per applied input (%d)", got.Wait.Count, applied)
 	}
 	if got.Depth.Count != got.PlayerTicks {

@@ -72,7 +72,7 @@ func (in *interest) place(players []*player) {
 		in.cells[i] = in.cells[i][:0]
 	}
 	for i, p := range players {
-		c, r := in.cell(p.Pose())
+		c, r := in.cell(p.tank.Pose())
 		in.cells[r*in.cols+c] = append(in.cells[r*in.cols+c], int32(i))
 	}
 }
@@ -85,7 +85,8 @@ func (in *interest) update(self int32, tick uint32) {
 	v := &p.view
 	v.members = append(v.members[:0], self)
 	enter2, leave2 := in.enter*in.enter, in.leave*in.leave
-	c0, r0 := in.cell(p.Pose())
+	at := p.tank.Pose()
+	c0, r0 := in.cell(at)
 	for r := max(r0-1, 0); r <= min(r0+1, in.rows-1); r++ {
 		for c := max(c0-1, 0); c <= min(c0+1, in.cols-1); c++ {
 			for _, i := range in.cells[r*in.cols+c] {
@@ -93,9 +94,10 @@ func (in *interest) update(self int32, tick uint32) {
 					continue
 				}
 				q := in.players[i]
-				dx, dy := q.Pose().X-p.Pose().X, q.Pose().Y-p.Pose().Y
+				there := q.tank.Pose()
+				dx, dy := there.X-at.X, there.Y-at.Y
 				d2 := dx*dx + dy*dy
-				if d2 <= enter2 || (d2 <= leave2 && has(v.visible, q.ID())) {
+				if d2 <= enter2 || (d2 <= leave2 && has(v.visible, q.tank.ID())) {
 					v.members = append(v.members, i)
 				}
 			}
@@ -105,7 +107,7 @@ func (in *interest) update(self int32, tick uint32) {
 	v.next = v.next[:0]
 	for _, i := range v.members {
 		if i != self {
-			v.next = append(v.next, in.players[i].ID())
+			v.next = append(v.next, in.players[i].tank.ID())
 		}
 	}
 	j := 0 // both lists increase: walk them side by side

@@ -33,8 +33,8 @@ func TestInterest_CrossingTheViewEdge(t *testing.T) {
 	at := func(dx float64) {
 		placeAt(w, walker, netcode.Pose{X: 40 + dx, Y: 50})
 		rec := w.step(time.Duration(w.tick()+1) * tickInterval)
-		if !slices.Equal(rec.IDs, []uint32{watcher.ID(), walker.ID()}) || len(rec.Poses) != 2 || rec.Poses[1] != walker.Pose() {
-			t.Fatalf("tick record ids %v poses %v, want the whole world (%d, %d) for observers", rec.IDs, rec.Poses, watcher.ID(), walker.ID())
+		if !slices.Equal(rec.IDs, []uint32{watcher.tank.ID(), walker.tank.ID()}) || len(rec.Poses) != 2 || rec.Poses[1] != walker.tank.Pose() {
+			t.Fatalf("tick record ids %v poses %v, want the whole world (%d, %d) for observers", rec.IDs, rec.Poses, watcher.tank.ID(), walker.tank.ID())
 		}
 	}
 	steps := []struct {
@@ -52,25 +52,25 @@ func TestInterest_CrossingTheViewEdge(t *testing.T) {
 	for _, s := range steps {
 		at(s.dx)
 		ids, left := seen(t, fw)
-		if got := slices.Contains(ids, walker.ID()); got != s.sent {
+		if got := slices.Contains(ids, walker.tank.ID()); got != s.sent {
 			t.Errorf("walker %v away: sent = %v, want %v (snapshot ids %v)", s.dx, got, s.sent, ids)
 		}
-		if got := slices.Contains(left, walker.ID()); got != s.leftNamed {
+		if got := slices.Contains(left, walker.tank.ID()); got != s.leftNamed {
 			t.Errorf("walker %v away: in left_view = %v, want %v (left_view %v)", s.dx, got, s.leftNamed, left)
 		}
-		if ids, _ := seen(t, fk); !slices.Contains(ids, walker.ID()) {
+		if ids, _ := seen(t, fk); !slices.Contains(ids, walker.tank.ID()) {
 			t.Errorf("walker %v away: its own snapshot lacks it (ids %v)", s.dx, ids)
 		}
 	}
 	// Gone for good: named in the snapshots of leftRepeat ticks, then no more.
 	for i := range leftRepeat {
 		at(30)
-		if _, left := seen(t, fw); !slices.Contains(left, walker.ID()) {
+		if _, left := seen(t, fw); !slices.Contains(left, walker.tank.ID()) {
 			t.Fatalf("snapshot %d after leaving: walker no longer named, want %d snapshots naming it", i+1, leftRepeat)
 		}
 	}
 	at(30)
-	if _, left := seen(t, fw); slices.Contains(left, walker.ID()) {
+	if _, left := seen(t, fw); slices.Contains(left, walker.tank.ID()) {
 		t.Errorf("walker still named in left_view %d snapshots after leaving, want %d", leftRepeat+1, leftRepeat)
 	}
 }

@@ -117,9 +117,9 @@ func (p *lockPeer) Drain(dst []client.Received) ([]client.Received, error) {
 
 // Send carries a prediction step to the server, arriving a link's latency later; nothing
 // else a Game sends (batches, shots, the input mode, pings) plays a part here.
-func (p *lockPeer) Send(m wire.ClientMessage) error {
-	if in, ok := m.(netcode.PendingInput); ok {
-		p.toServer = append(p.toServer, inFlight[netcode.PendingInput]{p.up.arrival(*p.now), in})
+func (p *lockPeer) Send(m wire.GameMessage) error {
+	if in, ok := m.(wire.Move); ok {
+		p.toServer = append(p.toServer, inFlight[netcode.PendingInput]{p.up.arrival(*p.now), netcode.PendingInput(in)})
 	}
 	return nil
 }
@@ -165,9 +165,9 @@ func TestLockstep_BufferHoldsThroughJitterLossAndAFreeze(t *testing.T) {
 		if reject != nil {
 			t.Fatalf("join rejected: %v", reject)
 		}
-		peer.welcome = wire.Welcome{PlayerID: p.ID(), Arena: w.cfg.Arena, Rules: w.cfg.Rules, Lane: wire.LaneReliable, MaxInputLead: w.cfg.inputLead()}
+		peer.welcome = wire.Welcome{PlayerID: p.tank.ID(), Arena: w.cfg.Arena, Rules: w.cfg.Rules, Lane: wire.LaneReliable, MaxInputLead: w.cfg.inputLead()}
 		players = append(players, &player{peer: peer, game: client.NewGame(peer, client.DefaultOptions(), epoch),
-			driver: client.NewDriver(uint64(i) + 11), next: time.Duration(i) * 4 * time.Millisecond, id: p.ID(),
+			driver: client.NewDriver(uint64(i) + 11), next: time.Duration(i) * 4 * time.Millisecond, id: p.tank.ID(),
 			frame: time.Second/60 + time.Duration(i-2)*40*time.Microsecond}) // ±0.5%
 	}
 	upset := func(at time.Duration) bool {

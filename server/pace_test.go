@@ -31,7 +31,7 @@ func TestWorld_SaveThenBurstStaysWithinTwiceSpeed(t *testing.T) {
 	for range 200 {
 		now += netcode.StepInterval
 		w.step(now)
-		samples = append(samples, sample{now, p.Pose()})
+		samples = append(samples, sample{now, p.tank.Pose()})
 	}
 	limit := 2 * w.cfg.Arena.Speed * time.Second.Seconds()
 	fastest := 0.0
@@ -50,8 +50,8 @@ func TestWorld_SaveThenBurstStaysWithinTwiceSpeed(t *testing.T) {
 	if fastest < 0.9*limit {
 		t.Errorf("fastest second covered %.3f units, want close to the %.3f limit (the burst should run at the cap)", fastest, limit)
 	}
-	if p.Ack() != 120 || fp.kicked != "" {
-		t.Errorf("ack %d after 10 s (kicked %q), want all 120 inputs applied in the end", p.Ack(), fp.kicked)
+	if p.tank.Ack() != 120 || fp.kicked != "" {
+		t.Errorf("ack %d after 10 s (kicked %q), want all 120 inputs applied in the end", p.tank.Ack(), fp.kicked)
 	}
 }
 
@@ -61,7 +61,7 @@ func TestWorld_SaveThenBurstStaysWithinTwiceSpeed(t *testing.T) {
 func TestWorld_StallRecoveryEndsExactlyWhereInputsSay(t *testing.T) {
 	w := newTestWorld(t, nil)
 	p, fp := mustJoin(t, w, 0, "staller")
-	spawn := p.Pose()
+	spawn := p.tank.Pose()
 	var all []netcode.PendingInput
 	tick := uint32(0)
 	input := func() netcode.PendingInput {
@@ -95,10 +95,10 @@ func TestWorld_StallRecoveryEndsExactlyWhereInputsSay(t *testing.T) {
 	if fp.kicked != "" {
 		t.Fatalf("honest client kicked: %q", fp.kicked)
 	}
-	if p.Ack() != tick {
-		t.Fatalf("ack %d, want every input (%d) applied", p.Ack(), tick)
+	if p.tank.Ack() != tick {
+		t.Fatalf("ack %d, want every input (%d) applied", p.tank.Ack(), tick)
 	}
-	if want := netcode.Replay(&w.cfg.Arena, spawn, all); p.Pose() != want {
-		t.Errorf("pose %v after the stall, want exactly %v (residual must be zero)", p.Pose(), want)
+	if want := netcode.Replay(&w.cfg.Arena, spawn, all); p.tank.Pose() != want {
+		t.Errorf("pose %v after the stall, want exactly %v (residual must be zero)", p.tank.Pose(), want)
 	}
 }

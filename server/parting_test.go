@@ -21,26 +21,26 @@ func TestGoodbye_AppliesEveryInputSentBeforeIt(t *testing.T) {
 		d.send(1, 10*time.Millisecond)
 	}
 	d.send(0, 0)
-	if d.p.Waiting()+len(d.fp.inputs) == 0 {
+	if d.p.tank.Waiting()+len(d.fp.inputs) == 0 {
 		t.Fatal("nothing waiting at the Goodbye: the test proves nothing")
 	}
-	w.part(d.p.ID(), "goodbye: done")
-	for i := 0; i < world.MaxPartingTicks+2 && w.find(d.p.ID()) != nil; i++ {
+	w.part(d.p.tank.ID(), "goodbye: done")
+	for i := 0; i < world.MaxPartingTicks+2 && w.find(d.p.tank.ID()) != nil; i++ {
 		applied += d.step()
 	}
-	if w.find(d.p.ID()) != nil {
+	if w.find(d.p.tank.ID()) != nil {
 		t.Fatalf("player still in the world %d ticks after its Goodbye", world.MaxPartingTicks+2)
 	}
-	if applied != 100 || d.p.Ack() != 100 {
-		t.Errorf("applied %d inputs (ack %d), want all 100 sent before the Goodbye", applied, d.p.Ack())
+	if applied != 100 || d.p.tank.Ack() != 100 {
+		t.Errorf("applied %d inputs (ack %d), want all 100 sent before the Goodbye", applied, d.p.tank.Ack())
 	}
-	if want := netcode.Replay(&w.cfg.Arena, d.spawn, d.all); d.p.Pose() != want {
-		t.Errorf("last pose %v, want the client's replay of every input %v", d.p.Pose(), want)
+	if want := netcode.Replay(&w.cfg.Arena, d.spawn, d.all); d.p.tank.Pose() != want {
+		t.Errorf("last pose %v, want the client's replay of every input %v", d.p.tank.Pose(), want)
 	}
 	var told bool
 	for _, m := range other.control {
 		for _, l := range m.GetRosterUpdate().GetLeft() {
-			told = told || l.GetPlayerId() == d.p.ID() && l.GetReason() == "goodbye: done"
+			told = told || l.GetPlayerId() == d.p.tank.ID() && l.GetReason() == "goodbye: done"
 		}
 	}
 	if !told {
@@ -54,8 +54,8 @@ func TestGoodbye_NothingWaitingLeavesAtOnce(t *testing.T) {
 	d := newDriver(t, w, "leaver")
 	d.send(1, 10*time.Millisecond)
 	d.step()
-	w.part(d.p.ID(), "goodbye")
-	if w.find(d.p.ID()) != nil {
+	w.part(d.p.tank.ID(), "goodbye")
+	if w.find(d.p.tank.ID()) != nil {
 		t.Error("a player with no input waiting stayed after its Goodbye")
 	}
 }
@@ -67,15 +67,15 @@ func TestGoodbye_BoundedForInputsAheadOfTime(t *testing.T) {
 	d := newDriver(t, w, "hasty")
 	d.send(100, 10*time.Millisecond) // 5 s of inputs at once: the budget grants ~0.3 s now
 	d.step()
-	w.part(d.p.ID(), "goodbye")
+	w.part(d.p.tank.ID(), "goodbye")
 	ticks := 0
-	for ; ticks < 3*world.MaxPartingTicks && w.find(d.p.ID()) != nil; ticks++ {
+	for ; ticks < 3*world.MaxPartingTicks && w.find(d.p.tank.ID()) != nil; ticks++ {
 		d.step()
 	}
-	if w.find(d.p.ID()) != nil || ticks > world.MaxPartingTicks {
-		t.Errorf("player left after %d ticks (still there: %v), want at most %d", ticks, w.find(d.p.ID()) != nil, world.MaxPartingTicks)
+	if w.find(d.p.tank.ID()) != nil || ticks > world.MaxPartingTicks {
+		t.Errorf("player left after %d ticks (still there: %v), want at most %d", ticks, w.find(d.p.tank.ID()) != nil, world.MaxPartingTicks)
 	}
-	if d.p.Ack() >= 100 {
-		t.Errorf("ack %d: inputs beyond the time budget were applied", d.p.Ack())
+	if d.p.tank.Ack() >= 100 {
+		t.Errorf("ack %d: inputs beyond the time budget were applied", d.p.tank.Ack())
 	}
 }

@@ -78,8 +78,8 @@ func TestWorld_PausedServerOwesTheLead(t *testing.T) {
 		w.world.Owe(netcode.StepInterval, w.cfg.IdleTimeout)
 		w.step(now)
 	}
-	if p.Ack() != tick {
-		t.Errorf("ack %d, want every input (%d) applied after the pause", p.Ack(), tick)
+	if p.tank.Ack() != tick {
+		t.Errorf("ack %d, want every input (%d) applied after the pause", p.tank.Ack(), tick)
 	}
 	if w.world.LeadGrace() != 0 {
 		t.Errorf("lead grace %d after 20 s on time, want 0", w.world.LeadGrace())

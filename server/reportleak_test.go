@@ -48,7 +48,7 @@ func TestInputReport_OnlyInTheOwnersState(t *testing.T) {
 						}
 						for _, ps := range states {
 							r := wire.InputReportFromProto(ps)
-							own := ps.GetPlayerId() == players[i].ID()
+							own := ps.GetPlayerId() == players[i].tank.ID()
 							switch {
 							case own && r.Wait != 20*time.Millisecond:
 								t.Errorf("tick %d: client %d's own state says input_wait_ms %v, want 20ms", tick, i, r.Wait)

@@ -2,6 +2,7 @@ package server
 
 import (
 	"tanknet/netcode"
+	"tanknet/wire"
 	"tanknet/world"
 )
 
@@ -15,6 +16,10 @@ import (
 // tellShots tells the clients about this tick's judged shots, in order: a Kill to everyone,
 // the ShotResult to its shooter, and the tracer to the shooter and the clients near it.
 func (g *game) tellShots(shots []world.JudgedShot) {
+	if len(shots) == 0 {
+		return
+	}
+	players := g.players()
 	for i := range shots {
 		js := &shots[i]
 		shooter := g.find(js.Shooter)
@@ -29,21 +34,21 @@ func (g *game) tellShots(shots []world.JudgedShot) {
 		}
 		if js.Kill != nil {
 			g.stats.kills.Add(1)
-			kill := g.encode(*js.Kill)
-			for _, o := range g.players {
+			kill := g.encode(wire.Kill(*js.Kill))
+			for _, o := range players {
 				o.peer.send(kill)
 			}
 		}
 		if shooter == nil {
 			continue
 		}
-		shooter.peer.send(g.encode(*r))
+		shooter.peer.send(g.encode(wire.ShotResult(*r)))
 		tracer, ok := js.Tracer()
 		if !ok {
 			continue
 		}
-		shot := g.encode(tracer)
-		for _, o := range g.players {
+		shot := g.encode(wire.Shot(tracer))
+		for _, o := range players {
 			if o == shooter || g.withinView(o, tracer.OriginX, tracer.OriginY, tracer.EndX, tracer.EndY) {
 				o.peer.send(shot)
 			}
@@ -58,7 +63,7 @@ func (g *game) withinView(o *player, x0, y0, x1, y1 float64) bool {
 		return true
 	}
 	r2 := g.interest.leave * g.interest.leave
-	pose := o.Pose()
+	pose := o.tank.Pose()
 	for _, q := range [2][2]float64{{x0, y0}, {x1, y1}} {
 		dx, dy := q[0]-pose.X, q[1]-pose.Y
 		if dx*dx+dy*dy > r2 {

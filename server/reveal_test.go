@@ -33,8 +33,8 @@ func TestReveal_NoPositionBeyondTheRadius(t *testing.T) {
 	heard := 0 // Shots of others received
 	check := func(c *client, what string, pos *tankv1.Vec2) {
 		t.Helper()
-		if d := math.Hypot(pos.GetX()-c.p.Pose().X, pos.GetY()-c.p.Pose().Y); d > radius {
-			t.Fatalf("tick %d: player %d was sent %s at %v, %.1f units away, beyond %.1f", w.tick(), c.p.ID(), what, pos, d, radius)
+		if d := math.Hypot(pos.GetX()-c.p.tank.Pose().X, pos.GetY()-c.p.tank.Pose().Y); d > radius {
+			t.Fatalf("tick %d: player %d was sent %s at %v, %.1f units away, beyond %.1f", w.tick(), c.p.tank.ID(), what, pos, d, radius)
 		}
 	}
 	cooldown := netcode.Ticks(w.cfg.Rules.Cooldown)
@@ -58,7 +58,7 @@ func TestReveal_NoPositionBeyondTheRadius(t *testing.T) {
 				if s := m.GetShot(); s != nil {
 					check(c, "a shot's origin", s.GetOrigin())
 					check(c, "a shot's end", s.GetEnd())
-					if s.GetShooterId() != c.p.ID() {
+					if s.GetShooterId() != c.p.tank.ID() {
 						heard++
 					}
 				}

@@ -33,7 +33,7 @@ func (s *Server) runRoom(ctx context.Context, r *room) {
 	var emptySince time.Time // when the room was last seen empty; zero while it has players
 	// closing reports whether the room may close now, and takes it out of the open rooms if so.
 	closing := func(now time.Time) bool {
-		if len(g.players) > 0 {
+		if len(g.world.Tanks()) > 0 {
 			emptySince = time.Time{}
 			return false
 		}
@@ -57,7 +57,7 @@ func (s *Server) runRoom(ctx context.Context, r *room) {
 				return
 			}
 		case <-ctx.Done():
-			for _, p := range g.players {
+			for _, p := range g.players() {
 				p.peer.kick(dropShutdown.reason(""))
 			}
 			s.refuseJoins(r)
@@ -77,9 +77,9 @@ func (s *Server) runRoom(ctx context.Context, r *room) {
 				req.reply <- joinReply{reject: reject}
 				continue
 			}
-			peers[p.ID()] = req.sess
-			r.players.Store(int32(len(g.players)))
-			req.reply <- joinReply{id: p.ID()}
+			peers[p.tank.ID()] = req.sess
+			r.players.Store(int32(len(g.world.Tanks())))
+			req.reply <- joinReply{id: p.tank.ID()}
 		case note := <-r.leaves:
 			if _, ok := peers[note.id]; !ok {
 				continue
@@ -92,7 +92,7 @@ func (s *Server) runRoom(ctx context.Context, r *room) {
 				s.stats.leaves.Add(1)
 				g.part(note.id, note.left) // its last inputs first
 			}
-			r.players.Store(int32(len(g.players)))
+			r.players.Store(int32(len(g.world.Tanks())))
 			if draining && closing(time.Now()) {
 				return
 			}
@@ -114,7 +114,7 @@ func (s *Server) runRoom(ctx context.Context, r *room) {
 			for _, id := range rec.Dropped {
 				delete(peers, id)
 			}
-			r.players.Store(int32(len(g.players)))
+			r.players.Store(int32(len(g.world.Tanks())))
 			if s.observer != nil {
 				rec.Duration = time.Since(t0)
 				s.observer(rec)

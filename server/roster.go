@@ -19,20 +19,20 @@ type rosterChange struct {
 
 // noteJoin and noteLeave record a change for the roster update at the end of this tick.
 func (g *game) noteJoin(p *player) {
-	g.changes = append(g.changes, rosterChange{joined: &wire.Player{ID: p.ID(), Name: p.name}})
+	g.changes = append(g.changes, rosterChange{joined: &wire.Player{ID: p.tank.ID(), Name: p.name}})
 }
 
 func (g *game) noteLeave(id uint32, reason string) {
 	g.changes = append(g.changes, rosterChange{left: &wire.Departure{ID: id, Reason: reason}})
 }
 
-// sendFullRoster queues, for a newcomer p, every player in the game (p itself last).
+// sendFullRoster queues, for a newcomer p, every player in the game (p itself last: its id
+// is the highest).
 func (g *game) sendFullRoster(p *player) {
-	all := make([]rosterChange, 0, len(g.players)+1)
-	for _, o := range g.players {
-		all = append(all, rosterChange{joined: &wire.Player{ID: o.ID(), Name: o.name}})
+	all := make([]rosterChange, 0, len(g.world.Tanks()))
+	for _, o := range g.players() {
+		all = append(all, rosterChange{joined: &wire.Player{ID: o.tank.ID(), Name: o.name}})
 	}
-	all = append(all, rosterChange{joined: &wire.Player{ID: p.ID(), Name: p.name}})
 	for _, f := range g.encodeRoster(all) {
 		p.peer.send(f)
 	}
@@ -46,7 +46,7 @@ func (g *game) flushRoster() {
 		return
 	}
 	everyone := g.encodeRoster(g.changes)
-	for _, p := range g.players {
+	for _, p := range g.players() {
 		frames := everyone
 		if p.rosterSeen > 0 {
 			frames = g.encodeRoster(g.changes[p.rosterSeen:])

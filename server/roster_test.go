@@ -38,7 +38,7 @@ func TestWorld_ChurnCoalescedIntoOneUpdatePerTick(t *testing.T) {
 			wantJoined++
 		}
 		for _, p := range churn[:25] {
-			w.leave(p.ID(), "goodbye: churn")
+			w.leave(p.tank.ID(), "goodbye: churn")
 			wantLeft++
 		}
 		churn = churn[25:]
@@ -65,10 +65,10 @@ func TestWorld_JoinerHearsOnlyLaterChanges(t *testing.T) {
 	a, _ := mustJoin(t, w, 0, "a")
 	b, fpB := mustJoin(t, w, 0, "b")
 	c, _ := mustJoin(t, w, 0, "c")
-	w.leave(a.ID(), "goodbye")
+	w.leave(a.tank.ID(), "goodbye")
 	w.step(netcode.StepInterval)
 	joined, left := rosterOf(fpB)
-	want := fmt.Sprint([]uint32{a.ID(), b.ID(), c.ID()}, []uint32{a.ID()})
+	want := fmt.Sprint([]uint32{a.tank.ID(), b.tank.ID(), c.tank.ID()}, []uint32{a.tank.ID()})
 	if got := fmt.Sprint(joined, left); got != want {
 		t.Errorf("b heard joins, leaves %s; want %s (its roster, then c joining and a leaving)", got, want)
 	}
@@ -88,7 +88,7 @@ func TestWorld_LargeRosterChangesSplit(t *testing.T) {
 	fp := stay.peer.(*fakePeer)
 	fp.control = fp.control[:0]
 	for _, p := range ps[:200] {
-		w.leave(p.ID(), strings.Repeat("r", 500))
+		w.leave(p.tank.ID(), strings.Repeat("r", 500))
 	}
 	frames := w.encodeRoster(w.changes)
 	w.step(2 * netcode.StepInterval)
@@ -127,11 +127,11 @@ func TestSession_FullServerFitsQueues(t *testing.T) {
 		join(fmt.Sprint(i))
 	}
 	w.step(netcode.StepInterval)
-	churner := w.players[0].ID()
+	churner := w.players()[0].tank.ID()
 	queued := len(sessions[1].control)
 	for tick := range 40 { // no writer all along
 		w.leave(churner, "churn")
-		churner = join(fmt.Sprint("c", tick)).ID()
+		churner = join(fmt.Sprint("c", tick)).tank.ID()
 		w.step(time.Duration(tick+2) * netcode.StepInterval)
 	}
 	if got := len(sessions[1].control) - queued; got < 40 {

@@ -295,7 +295,7 @@ func (s *session) writeLoop() error {
 		}
 		if closing {
 			// Best effort: the frame is on the wire before Close, but not retransmitted.
-			_ = s.conn.Send(wire.DisconnectMessage(reason.disconnect()))
+			_ = s.conn.Send(wire.ServerMessageToProto(reason.disconnect()))
 			s.close()
 			return nil
 		}

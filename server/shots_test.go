@@ -82,7 +82,7 @@ func (d *shotDuel) fire(views ...netcode.TankView) *tankv1.ShotResult {
 
 // heldView is a view of the mark's state in the newest snapshot.
 func (d *shotDuel) heldView() netcode.TankView {
-	return netcode.TankView{ID: d.mark.ID(), View: netcode.View{From: d.g.tick(), To: d.g.tick()}}
+	return netcode.TankView{ID: d.mark.tank.ID(), View: netcode.View{From: d.g.tick(), To: d.g.tick()}}
 }
 
 // wait runs ticks until the cooldown allows another shot.
@@ -116,8 +116,8 @@ func TestFire_ShotsAreToldToEveryone(t *testing.T) {
 		if len(shots) != 1 {
 			t.Fatalf("player %d was sent %d Shots, want 1", i+1, len(shots))
 		}
-		if s := shots[0]; s.GetShooterId() != d.shooter.ID() || s.GetTargetId() != d.mark.ID() || s.GetOrigin().GetX() != 5 || s.GetServerTick() != d.g.tick() {
-			t.Errorf("Shot seen by player %d = %v, want shooter %d hitting %d from x=5 in tick %d", i+1, s, d.shooter.ID(), d.mark.ID(), d.g.tick())
+		if s := shots[0]; s.GetShooterId() != d.shooter.tank.ID() || s.GetTargetId() != d.mark.tank.ID() || s.GetOrigin().GetX() != 5 || s.GetServerTick() != d.g.tick() {
+			t.Errorf("Shot seen by player %d = %v, want shooter %d hitting %d from x=5 in tick %d", i+1, s, d.shooter.tank.ID(), d.mark.tank.ID(), d.g.tick())
 		}
 	}
 }
@@ -135,19 +135,19 @@ func TestShots_KillIsToldToEveryoneAndShownInTheSnapshot(t *testing.T) {
 			d.wait()
 		}
 		r := d.fire(d.heldView())
-		if r.GetVerdict() != tankv1.ShotVerdict_SHOT_VERDICT_HIT || r.GetTargetId() != d.mark.ID() || r.GetDamage() != rules.Damage ||
+		if r.GetVerdict() != tankv1.ShotVerdict_SHOT_VERDICT_HIT || r.GetTargetId() != d.mark.tank.ID() || r.GetDamage() != rules.Damage ||
 			r.GetTargetPosition().GetX() != 9 || math.Abs(r.GetEnd().GetX()-(9-d.g.cfg.Arena.TankRadius)) > 1e-9 {
-			t.Fatalf("shot %d: ShotResult %v, want a hit on %d at x=9 for %d", i+1, r, d.mark.ID(), rules.Damage)
+			t.Fatalf("shot %d: ShotResult %v, want a hit on %d at x=9 for %d", i+1, r, d.mark.tank.ID(), rules.Damage)
 		}
 	}
 	for i, fp := range d.peers {
 		kills := controlOf(fp, (*tankv1.ServerMessage).GetKill)
-		if len(kills) != 1 || kills[0].GetKillerId() != d.shooter.ID() || kills[0].GetVictimId() != d.mark.ID() || kills[0].GetServerTick() != d.g.tick() {
-			t.Errorf("Kills sent to player %d = %v, want one: killer %d victim %d in tick %d", i+1, kills, d.shooter.ID(), d.mark.ID(), d.g.tick())
+		if len(kills) != 1 || kills[0].GetKillerId() != d.shooter.tank.ID() || kills[0].GetVictimId() != d.mark.tank.ID() || kills[0].GetServerTick() != d.g.tick() {
+			t.Errorf("Kills sent to player %d = %v, want one: killer %d victim %d in tick %d", i+1, kills, d.shooter.tank.ID(), d.mark.tank.ID(), d.g.tick())
 		}
 	}
 	snap := decodeFrame(d.peers[2].snapshot).GetSnapshot().GetPlayers()
-	if ps := snap[1]; ps.GetPlayerId() != d.mark.ID() || !ps.GetDestroyed() || ps.GetHealth() != 0 || ps.GetDeaths() != 1 || snap[0].GetKills() != 1 {
+	if ps := snap[1]; ps.GetPlayerId() != d.mark.tank.ID() || !ps.GetDestroyed() || ps.GetHealth() != 0 || ps.GetDeaths() != 1 || snap[0].GetKills() != 1 {
 		t.Errorf("snapshot after the kill = %v, want the mark destroyed and the kill counted", snap)
 	}
 	s := d.g.stats
@@ -155,7 +155,7 @@ func TestShots_KillIsToldToEveryoneAndShownInTheSnapshot(t *testing.T) {
 		t.Errorf("counted shots %d hits %d kills %d respawns %d, want %d, %d, 1, 0",
 			s.shots.Load(), s.hits.Load(), s.kills.Load(), s.respawns.Load(), shots, shots)
 	}
-	for d.mark.Destroyed() && d.g.tick() < 200 {
+	for d.mark.tank.Destroyed() && d.g.tick() < 200 {
 		d.tick()
 	}
 	snap = decodeFrame(d.peers[2].snapshot).GetSnapshot().GetPlayers()
@@ -226,7 +226,7 @@ func TestShots_HammeringIsCountedAndBounded(t *testing.T) {
 	if got := d.g.stats.shots.Load(); got != 1 {
 		t.Errorf("shots = %d, want 1 (the rest are cooldown refusals)", got)
 	}
-	if h := d.mark.Health(); h != d.g.cfg.Rules.MaxHealth-d.g.cfg.Rules.Damage {
+	if h := d.mark.tank.Health(); h != d.g.cfg.Rules.MaxHealth-d.g.cfg.Rules.Damage {
 		t.Errorf("mark health %d: hammering must hurt no more than one shot", h)
 	}
 }
@@ -241,8 +241,8 @@ func TestShots_BeyondTheViewRadiusRefused(t *testing.T) {
 	}
 	d.place(40, 50, 4) // open ground; the mark 4 units east is beyond the 3-unit radius
 	r := d.fire(d.heldView())
-	if r.GetVerdict() != tankv1.ShotVerdict_SHOT_VERDICT_REFUSED || r.GetRefusal() != tankv1.ShotRefusal_SHOT_REFUSAL_BAD_VIEW || d.mark.Health() != d.g.cfg.Rules.MaxHealth {
-		t.Fatalf("a view of a tank never sent: %v (mark health %d), want refused as a bad view", r, d.mark.Health())
+	if r.GetVerdict() != tankv1.ShotVerdict_SHOT_VERDICT_REFUSED || r.GetRefusal() != tankv1.ShotRefusal_SHOT_REFUSAL_BAD_VIEW || d.mark.tank.Health() != d.g.cfg.Rules.MaxHealth {
+		t.Fatalf("a view of a tank never sent: %v (mark health %d), want refused as a bad view", r, d.mark.tank.Health())
 	}
 	d.wait()
 	d.place(40, 50, 2.5)

@@ -14,17 +14,17 @@ func TestSpawn_LargeArenaFitsAFullServer(t *testing.T) {
 	a := &w.cfg.Arena
 	for i := range 256 {
 		p, _ := mustJoin(t, w, 0, fmt.Sprintf("t%d", i))
-		if !a.Inside(p.Pose()) || netcode.ToGrid(p.Pose()).Pose() != p.Pose() {
-			t.Fatalf("player %d spawned at %v: off the grid or outside the walls", p.ID(), p.Pose())
+		if !a.Inside(p.tank.Pose()) || netcode.ToGrid(p.tank.Pose()).Pose() != p.tank.Pose() {
+			t.Fatalf("player %d spawned at %v: off the grid or outside the walls", p.tank.ID(), p.tank.Pose())
 		}
-		if x, y := a.Contain(p.Pose().X, p.Pose().Y); x != p.Pose().X || y != p.Pose().Y {
-			t.Fatalf("player %d spawned at %v, inside an obstacle", p.ID(), p.Pose())
+		if x, y := a.Contain(p.tank.Pose().X, p.tank.Pose().Y); x != p.tank.Pose().X || y != p.tank.Pose().Y {
+			t.Fatalf("player %d spawned at %v, inside an obstacle", p.tank.ID(), p.tank.Pose())
 		}
 	}
-	for i, p := range w.players {
-		for _, q := range w.players[i+1:] {
-			if d := p.Pose().Distance(q.Pose()); d < 2*a.TankRadius {
-				t.Fatalf("players %d and %d spawned %v apart, overlapping", p.ID(), q.ID(), d)
+	for i, p := range w.players() {
+		for _, q := range w.players()[i+1:] {
+			if d := p.tank.Pose().Distance(q.tank.Pose()); d < 2*a.TankRadius {
+				t.Fatalf("players %d and %d spawned %v apart, overlapping", p.tank.ID(), q.tank.ID(), d)
 			}
 		}
 	}

@@ -93,7 +93,7 @@ func cleanName(name string, id uint32) string {
 // player in the game uses, ignoring case. The result stays within maxNameBytes.
 func (g *game) uniqueName(name string) string {
 	taken := func(s string) bool {
-		return slices.ContainsFunc(g.players, func(p *player) bool { return strings.EqualFold(p.name, s) })
+		return slices.ContainsFunc(g.players(), func(p *player) bool { return strings.EqualFold(p.name, s) })
 	}
 	if !taken(name) {
 		return name

@@ -76,7 +76,7 @@ func TestWorld_NamesAreUnique(t *testing.T) {
 			t.Errorf("join as %q: named %q, want %q", tt.in, p.name, tt.name)
 		}
 	}
-	w.leave(w.players[0].ID(), "goodbye")
+	w.leave(w.players()[0].tank.ID(), "goodbye")
 	if p, _ := mustJoin(t, w, 0, "ada"); p.name != "ada" {
 		t.Errorf("after ada left, a new ada is named %q, want the name free again", p.name)
 	}

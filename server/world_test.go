@@ -104,23 +104,23 @@ func steps(first uint32, n int, in netcode.Input, d time.Duration) []netcode.Pen
 func TestWorld_AppliesInputsInOrderLikeReplay(t *testing.T) {
 	w := newTestWorld(t, func(c *Config) { c.InputOnArrival = true }) // several inputs a tick
 	p, fp := mustJoin(t, w, 0, "ada")
-	spawn := p.Pose()
+	spawn := p.tank.Pose()
 	inputs := append(steps(1, 3, netcode.Input{Turn: 0.5, Throttle: 1}, 50*time.Millisecond),
 		netcode.PendingInput{Tick: 4, Input: netcode.Input{Throttle: -1}, Duration: 120 * time.Millisecond})
 	fp.inputs = append(fp.inputs, inputs...)
 	w.step(time.Second)
 	w.step(time.Second + 50*time.Millisecond) // 270 ms of input is more than one tick may simulate
 
-	if want := netcode.Replay(&w.cfg.Arena, spawn, inputs); p.Pose() != want {
-		t.Errorf("pose after inputs = %v, want %v (bit-identical to a client replay)", p.Pose(), want)
+	if want := netcode.Replay(&w.cfg.Arena, spawn, inputs); p.tank.Pose() != want {
+		t.Errorf("pose after inputs = %v, want %v (bit-identical to a client replay)", p.tank.Pose(), want)
 	}
 	snap := decodeFrame(fp.snapshot).GetSnapshot()
 	if snap == nil || len(snap.GetPlayers()) != 1 {
 		t.Fatalf("snapshot = %v, want one player", snap)
 	}
 	got := wire.StateFromProto(snap.GetPlayers()[0])
-	if got.Ack != 4 || got.Pose != p.Pose() || got.Tick != 2 {
-		t.Errorf("snapshot state = %+v, want ack 4, tick 2, pose %v", got, p.Pose())
+	if got.Ack != 4 || got.Pose != p.tank.Pose() || got.Tick != 2 {
+		t.Errorf("snapshot state = %+v, want ack 4, tick 2, pose %v", got, p.tank.Pose())
 	}
 }
 
@@ -130,11 +130,11 @@ func TestWorld_StaleAndDuplicateInputsIgnored(t *testing.T) {
 	fwd := netcode.Input{Throttle: 1}
 	fp.inputs = steps(1, 2, fwd, 50*time.Millisecond)
 	w.step(time.Second)
-	before := p.Pose()
+	before := p.tank.Pose()
 	fp.inputs = append(steps(1, 2, fwd, 50*time.Millisecond), steps(2, 1, fwd, 50*time.Millisecond)...)
 	w.step(2 * time.Second)
-	if p.Pose() != before || p.Ack() != 2 {
-		t.Errorf("after replayed ticks pose = %v ack %d, want unchanged %v ack 2", p.Pose(), p.Ack(), before)
+	if p.tank.Pose() != before || p.tank.Ack() != 2 {
+		t.Errorf("after replayed ticks pose = %v ack %d, want unchanged %v ack 2", p.tank.Pose(), p.tank.Ack(), before)
 	}
 	if got := w.stats.staleInputs.Load(); got != 3 {
 		t.Errorf("stale inputs = %d, want 3", got)
@@ -150,20 +150,20 @@ func TestWorld_TimeBudgetDefersSpeedHack(t *testing.T) {
 	fp.inputs = steps(1, 20, netcode.Input{Throttle: 1}, 200*time.Millisecond) // 4 s of driving at once
 	w.step(100 * time.Millisecond)
 	// Budget: 100 ms elapsed + 250 ms slack = 350 ms, so one 200 ms input fits, two do not.
-	if p.Ack() != 1 || p.Granted() != 200*time.Millisecond {
-		t.Fatalf("after 100ms: ack %d granted %v, want ack 1 granted 200ms", p.Ack(), p.Granted())
+	if p.tank.Ack() != 1 || p.tank.Granted() != 200*time.Millisecond {
+		t.Fatalf("after 100ms: ack %d granted %v, want ack 1 granted 200ms", p.tank.Ack(), p.tank.Granted())
 	}
-	if p.Waiting() != 19 {
-		t.Errorf("queued inputs = %d, want 19 waiting", p.Waiting())
+	if p.tank.Waiting() != 19 {
+		t.Errorf("queued inputs = %d, want 19 waiting", p.tank.Waiting())
 	}
 	for now := 150 * time.Millisecond; now <= 4*time.Second; now += 50 * time.Millisecond {
 		w.step(now)
-		if limit := now + w.cfg.TimeSlack; p.Granted() > limit {
-			t.Fatalf("at %v granted %v, more than wall time plus slack %v", now, p.Granted(), limit)
+		if limit := now + w.cfg.TimeSlack; p.tank.Granted() > limit {
+			t.Fatalf("at %v granted %v, more than wall time plus slack %v", now, p.tank.Granted(), limit)
 		}
 	}
-	if p.Ack() != 20 {
-		t.Errorf("after 4s: ack %d, want 20 (all applied once time allows)", p.Ack())
+	if p.tank.Ack() != 20 {
+		t.Errorf("after 4s: ack %d, want 20 (all applied once time allows)", p.tank.Ack())
 	}
 	if fp.kicked != "" {
 		t.Errorf("deferred inputs kicked the player: %q", fp.kicked)
@@ -176,14 +176,14 @@ func TestWorld_SavedTimeSpentAtBoundedRate(t *testing.T) {
 	w.step(time.Minute) // a minute of sending nothing
 	fp.inputs = steps(1, 100, netcode.Input{Throttle: 1}, 50*time.Millisecond)
 	for i := range 10 {
-		before := p.Granted()
+		before := p.tank.Granted()
 		w.step(time.Minute + time.Duration(i+1)*50*time.Millisecond)
-		if spent := p.Granted() - before; spent != w.cfg.MaxSimPerTick {
+		if spent := p.tank.Granted() - before; spent != w.cfg.MaxSimPerTick {
 			t.Fatalf("tick %d simulated %v, want exactly the %v cap", i, spent, w.cfg.MaxSimPerTick)
 		}
 	}
-	if p.Ack() != 40 {
-		t.Errorf("after 10 ticks ack = %d, want 40 (4 inputs a tick)", p.Ack())
+	if p.tank.Ack() != 40 {
+		t.Errorf("after 10 ticks ack = %d, want 40 (4 inputs a tick)", p.tank.Ack())
 	}
 }
 
@@ -208,18 +208,18 @@ func TestWorld_DropsOnlyTheOffender(t *testing.T) {
 			if badPeer.kicked == "" || badPeer.kickCode != wire.DisconnectProtocolError {
 				t.Fatalf("bad input %+v: kicked %q with code %v, want a protocol error", tt.in, badPeer.kicked, badPeer.kickCode)
 			}
-			if len(rec.Dropped) != 1 || rec.Dropped[0] != bad.ID() {
-				t.Errorf("tick record dropped = %v, want [%d]", rec.Dropped, bad.ID())
+			if len(rec.Dropped) != 1 || rec.Dropped[0] != bad.tank.ID() {
+				t.Errorf("tick record dropped = %v, want [%d]", rec.Dropped, bad.tank.ID())
 			}
-			if goodPeer.kicked != "" || good.Ack() != 1 {
-				t.Errorf("good player: kicked %q ack %d, want playing with ack 1", goodPeer.kicked, good.Ack())
+			if goodPeer.kicked != "" || good.tank.Ack() != 1 {
+				t.Errorf("good player: kicked %q ack %d, want playing with ack 1", goodPeer.kicked, good.tank.Ack())
 			}
 			left := goodPeer.control[len(goodPeer.control)-1].GetRosterUpdate().GetLeft()
 			if len(left) != 1 {
 				t.Fatalf("good player's last control message lists %d leaving, want 1", len(left))
 			}
-			if last := left[0]; last.GetPlayerId() != bad.ID() || last.GetReason() != badPeer.kicked {
-				t.Errorf("good player told %v, want PlayerLeft{%d, %q}", last, bad.ID(), badPeer.kicked)
+			if last := left[0]; last.GetPlayerId() != bad.tank.ID() || last.GetReason() != badPeer.kicked {
+				t.Errorf("good player told %v, want PlayerLeft{%d, %q}", last, bad.tank.ID(), badPeer.kicked)
 			}
 			if snap := decodeFrame(goodPeer.snapshot).GetSnapshot(); len(snap.GetPlayers()) != 1 {
 				t.Errorf("snapshot after drop has %d players, want 1", len(snap.GetPlayers()))
@@ -234,7 +234,7 @@ func TestWorld_JoinSendsWelcomeAndRoster(t *testing.T) {
 	second, fp2 := mustJoin(t, w, 0, "bob")
 
 	welcome := fp2.control[0].GetWelcome()
-	if welcome.GetPlayerId() != second.ID() || welcome.GetTickIntervalMs() != 50 || welcome.GetMaxInputLead() != 120 {
+	if welcome.GetPlayerId() != second.tank.ID() || welcome.GetTickIntervalMs() != 50 || welcome.GetMaxInputLead() != 120 {
 		t.Errorf("welcome = %v", welcome)
 	}
 	arena, err := wire.ArenaFromProto(welcome.GetArena())
@@ -248,22 +248,22 @@ func TestWorld_JoinSendsWelcomeAndRoster(t *testing.T) {
 	for _, j := range fp2.control[1].GetRosterUpdate().GetJoined() {
 		roster = append(roster, j.GetPlayerId())
 	}
-	if len(roster) != 2 || roster[0] != first.ID() || roster[1] != second.ID() {
-		t.Errorf("newcomer roster = %v, want [%d %d]", roster, first.ID(), second.ID())
+	if len(roster) != 2 || roster[0] != first.tank.ID() || roster[1] != second.tank.ID() {
+		t.Errorf("newcomer roster = %v, want [%d %d]", roster, first.tank.ID(), second.tank.ID())
 	}
 	before := len(fp1.control)
 	w.step(50 * time.Millisecond) // others hear of a join at the end of the tick
 	if len(fp1.control) != before+1 {
 		t.Fatalf("existing player got %d control messages in the tick, want one roster update", len(fp1.control)-before)
 	}
-	if got := fp1.control[before].GetRosterUpdate().GetJoined(); len(got) != 1 || got[0].GetPlayerId() != second.ID() || got[0].GetName() != "bob" {
-		t.Errorf("existing player told %v, want PlayerJoined{%d bob}", got, second.ID())
+	if got := fp1.control[before].GetRosterUpdate().GetJoined(); len(got) != 1 || got[0].GetPlayerId() != second.tank.ID() || got[0].GetName() != "bob" {
+		t.Errorf("existing player told %v, want PlayerJoined{%d bob}", got, second.tank.ID())
 	}
 	if n := len(fp2.control); n != 2 {
 		t.Errorf("newcomer got %d control messages after the tick, want no repeat of its own roster", n)
 	}
-	if first.Pose().Distance(second.Pose()) < 4*w.cfg.Arena.TankRadius {
-		t.Errorf("spawns %v and %v overlap", first.Pose(), second.Pose())
+	if first.tank.Pose().Distance(second.tank.Pose()) < 4*w.cfg.Arena.TankRadius {
+		t.Errorf("spawns %v and %v overlap", first.tank.Pose(), second.tank.Pose())
 	}
 }
 
@@ -306,7 +306,7 @@ func TestWorld_Contact(t *testing.T) {
 		placeAt(w, a, netcode.Pose{X: 20, Y: 3})
 		placeAt(w, b, netcode.Pose{X: 20.5, Y: 3})
 		w.step(50 * time.Millisecond)
-		if d := a.Pose().Distance(b.Pose()); math.Abs(d-tt.want) > 2*netcode.GridUnit { // both snapped to the wire grid
+		if d := a.tank.Pose().Distance(b.tank.Pose()); math.Abs(d-tt.want) > 2*netcode.GridUnit { // both snapped to the wire grid
 			t.Errorf("contact %v: tanks %v apart, want %v", tt.mode, d, tt.want)
 		}
 	}
@@ -316,15 +316,15 @@ func TestWorld_LeaveTellsOthers(t *testing.T) {
 	w := newTestWorld(t, nil)
 	a, _ := mustJoin(t, w, 0, "a")
 	_, fpB := mustJoin(t, w, 0, "b")
-	w.leave(a.ID(), "goodbye: done")
-	w.leave(a.ID(), "again") // unknown id: nothing happens
+	w.leave(a.tank.ID(), "goodbye: done")
+	w.leave(a.tank.ID(), "again") // unknown id: nothing happens
 	w.step(50 * time.Millisecond)
 	left := fpB.control[len(fpB.control)-1].GetRosterUpdate().GetLeft()
-	if len(left) != 1 || left[0].GetPlayerId() != a.ID() || left[0].GetReason() != "goodbye: done" {
+	if len(left) != 1 || left[0].GetPlayerId() != a.tank.ID() || left[0].GetReason() != "goodbye: done" {
 		t.Errorf("PlayerLeft = %v", left)
 	}
-	if len(w.players) != 1 {
-		t.Errorf("players = %d, want 1", len(w.players))
+	if len(w.players()) != 1 {
+		t.Errorf("players = %d, want 1", len(w.players()))
 	}
 }
 
@@ -342,7 +342,7 @@ func TestWorld_TinyMovesAppliedAtMostFourATick(t *testing.T) {
 	next := uint32(0)
 	applied := 0
 	for tick := range 200 {
-		for next < p.Ack()+w.cfg.inputLead() { // as many 1 ms moves as rule 4 lets through
+		for next < p.tank.Ack()+w.cfg.inputLead() { // as many 1 ms moves as rule 4 lets through
 			next++
 			fp.inputs = append(fp.inputs, netcode.PendingInput{Tick: next, Input: netcode.Input{Turn: 1, Throttle: 1}, Duration: time.Millisecond})
 		}
@@ -362,7 +362,7 @@ func TestWorld_TinyMovesAppliedAtMostFourATick(t *testing.T) {
 
 // placeAt puts p's tank at pose, as a placement.
 func placeAt(w *game, p *player, pose netcode.Pose) {
-	if _, err := w.world.Place(p.ID(), pose); err != nil {
+	if _, err := w.world.Place(p.tank.ID(), pose); err != nil {
 		panic(err)
 	}
 }

@@ -89,7 +89,7 @@ func TestMove_RoundTrip(t *testing.T) {
 		"out of range": {Tick: 3, Input: netcode.Input{Turn: 7, Throttle: -1e300}, Duration: 50 * time.Millisecond},
 	} {
 		t.Run(name, func(t *testing.T) {
-			m := throughWire(t, MoveMessage(p).GetMoveInput())
+			m := throughWire(t, ClientMessageToProto(Move(p)).GetMoveInput())
 			if want := uint32(p.Duration / time.Millisecond); m.GetDurationMs() != want {
 				t.Errorf("duration_ms = %d, want %d", m.GetDurationMs(), want)
 			}
@@ -115,8 +115,8 @@ func TestMove_DurationUnits(t *testing.T) {
 		{50*time.Millisecond + 999*time.Microsecond, 50},
 		{999 * time.Microsecond, 0},
 	} {
-		if got := MoveMessage(netcode.PendingInput{Duration: tc.d}).GetMoveInput().GetDurationMs(); got != tc.ms {
-			t.Errorf("MoveMessage(%v).duration_ms = %d, want %d", tc.d, got, tc.ms)
+		if got := ClientMessageToProto(Move{Duration: tc.d}).GetMoveInput().GetDurationMs(); got != tc.ms {
+			t.Errorf("Move{Duration: %v}.duration_ms = %d, want %d", tc.d, got, tc.ms)
 		}
 	}
 	for _, ms := range []uint32{0, 1, 50, 200, math.MaxUint32} {

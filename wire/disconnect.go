@@ -38,12 +38,6 @@ type Disconnect struct {
 	Reason string
 }
 
-// DisconnectMessage returns the envelope that carries d.
-func DisconnectMessage(d Disconnect) *tankv1.ServerMessage {
-	return &tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Disconnect{Disconnect: &tankv1.Disconnect{
-		Code: tankv1.DisconnectCode(d.Code), Reason: d.Reason}}}
-}
-
 // DisconnectFromProto returns what m says. A code this build does not know reads as
 // DisconnectUnspecified; the reason still explains it.
 func DisconnectFromProto(m *tankv1.Disconnect) Disconnect {

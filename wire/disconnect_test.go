@@ -43,7 +43,7 @@ func TestDisconnect_RoundTrip(t *testing.T) {
 	}
 	for v := range tankv1.DisconnectCode_name {
 		want := Disconnect{Code: DisconnectCode(v), Reason: "because " + DisconnectCode(v).String()}
-		b, err := proto.Marshal(DisconnectMessage(want))
+		b, err := proto.Marshal(ServerMessageToProto(want))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -69,7 +69,7 @@ func TestDisconnect_RoundTrip(t *testing.T) {
 
 // The code travels as field 2, a varint after the reason: what an older client skips.
 func TestDisconnect_Bytes(t *testing.T) {
-	b, err := proto.Marshal(DisconnectMessage(Disconnect{Code: DisconnectCannotKeepUp, Reason: "x"}).GetDisconnect())
+	b, err := proto.Marshal(ServerMessageToProto(Disconnect{Code: DisconnectCannotKeepUp, Reason: "x"}).GetDisconnect())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,7 +4,9 @@
 // baseline the client acknowledged) and back, and how a client's inputs become a MoveInput
 // or an InputBatch datagram and back, with the checks a receiver makes on what arrives.
 // A client receives every server message as a ServerMessage (message.go) and sends a
-// ClientMessage (client.go): Go values, never a protobuf message. The server and the client
+// ClientMessage (client.go): Go values, never a protobuf message. Both are interfaces sealed
+// by an unexported method, so a value of any other type fails to compile where a message is
+// sent or switched on. The server and the client
 // both call it, so a field added to a snapshot or an input is written and read in one
 // place, and one round-trip test and one fuzz target guard both halves.
 //
@@ -14,8 +16,9 @@
 // checks a client makes of a chunk; baselines.go how it rebuilds the tanks sent against a
 // baseline; input.go MoveInput and InputBatch both ways; disconnect.go the Disconnect and its
 // code; arena.go, fire.go (the rules, a Fire, its refusals), lane.go and welcome.go (the
-// Welcome and Reject) what the handshake and a shot carry; shot.go ShotResult, Shot and Kill;
-// message.go every server message as a Go value; client.go the messages a client sends,
+// Welcome and Reject) what the handshake and a shot carry; shot.go ShotResult, Shot and Kill
+// both ways; message.go every server message as a Go value (and the sealed ServerMessage);
+// client.go the messages a client sends (and the sealed ClientMessage and GameMessage),
 // fromclient.go how a server reads them; clientrecording.go a client recording's bytes;
 // legacy.go the Reject a protocol 1 client gets; limits.go the limits both ends keep.
 //

@@ -8,20 +8,10 @@ import (
 	tankv1 "tanknet/proto/tank/v1"
 )
 
-// What a server receives from a client, as plain Go values: the ClientMessage kinds a Game
+// What a server receives from a client, as plain Go values: the GameMessage kinds a Game
 // sends, and the Hello and Goodbye its session sends itself. Nothing here is validated
 // beyond decoding: what to do with an input out of range, a Fire's views or a second Hello
 // is the server's rule.
-
-// Hello opens a session: the protocol version the client speaks, the player's name and the
-// room it asks for ("" for the server's default).
-type Hello struct {
-	ProtocolVersion uint32
-	Name, Room      string
-}
-
-// Goodbye says the client is leaving, and why in words.
-type Goodbye struct{ Reason string }
 
 // FromClient is one message from a client's stream on its way to a ClientMessage, for the
 // server: hand Target to the transport's receive (transport.Conn.Recv or TryRecv), then
@@ -34,20 +24,19 @@ type FromClient struct {
 // Target is the protobuf message for the transport to decode the frame into.
 func (in *FromClient) Target() proto.Message { return &in.m }
 
-// Decode returns what arrived: a Hello, a netcode.PendingInput (a MoveInput), an InputMode,
-// a netcode.ShotRequest (a Fire, its views in storage of their own), a Ping, a Goodbye, or
-// an InputBatch (which belongs on the datagram lane); nil for an empty envelope or a kind
-// this version does not know.
+// Decode returns what arrived: a Hello, a Move, an InputMode, a Fire (its views in storage
+// of their own), a Ping, a Goodbye, or an InputBatch (which belongs on the datagram lane);
+// nil for an empty envelope or a kind this version does not know.
 func (in *FromClient) Decode() ClientMessage {
 	switch k := in.m.GetKind().(type) {
 	case *tankv1.ClientMessage_Hello:
 		return Hello{ProtocolVersion: k.Hello.GetProtocolVersion(), Name: k.Hello.GetName(), Room: k.Hello.GetRoom()}
 	case *tankv1.ClientMessage_MoveInput:
-		return MoveFromProto(k.MoveInput)
+		return Move(MoveFromProto(k.MoveInput))
 	case *tankv1.ClientMessage_InputMode:
 		return InputMode{OnArrival: k.InputMode.GetOnArrival()}
 	case *tankv1.ClientMessage_Fire:
-		return FireFromProto(k.Fire, nil)
+		return Fire(FireFromProto(k.Fire, nil))
 	case *tankv1.ClientMessage_Ping:
 		return Ping{ClientTimeUs: k.Ping.GetClientTimeUs()}
 	case *tankv1.ClientMessage_Goodbye:

@@ -20,21 +20,26 @@ func TestFromClient_ReadsWhatAClientSends(t *testing.T) {
 	step := netcode.PendingInput{Tick: 9, Input: netcode.Input{Turn: -0.5, Throttle: 1}, Duration: netcode.StepInterval}
 	shot := netcode.ShotRequest{MoveTick: 9, LagCompensation: true,
 		Views: []netcode.TankView{{ID: 2, View: netcode.View{From: 7, To: 8, Fraction: 0.25}}}}
+	batch := InputBatch{Inputs: []netcode.PendingInput{step}, AckTick: 8, AckMask: 3}
 	for name, tc := range map[string]struct {
-		m    *tankv1.ClientMessage
-		want ClientMessage
+		m    ClientMessage // nil: an empty envelope
 		kind string
 	}{
-		"hello":      {HelloMessage("ada", "blue"), Hello{ProtocolVersion: transport.ProtocolVersion, Name: "ada", Room: "blue"}, "*tankv1.ClientMessage_Hello"},
-		"move":       {MoveMessage(step), step, "*tankv1.ClientMessage_MoveInput"},
-		"input mode": {InputModeMessage(true), InputMode{OnArrival: true}, "*tankv1.ClientMessage_InputMode"},
-		"fire":       {FireMessage(shot), shot, "*tankv1.ClientMessage_Fire"},
-		"ping":       {PingMessage(1 << 50), Ping{ClientTimeUs: 1 << 50}, "*tankv1.ClientMessage_Ping"},
-		"goodbye":    {GoodbyeMessage("window closed"), Goodbye{Reason: "window closed"}, "*tankv1.ClientMessage_Goodbye"},
-		"empty":      {&tankv1.ClientMessage{}, nil, "an empty or unknown message"},
+		"hello":       {Hello{ProtocolVersion: transport.ProtocolVersion, Name: "ada", Room: "blue"}, "*tankv1.ClientMessage_Hello"},
+		"move":        {Move(step), "*tankv1.ClientMessage_MoveInput"},
+		"input mode":  {InputMode{OnArrival: true}, "*tankv1.ClientMessage_InputMode"},
+		"fire":        {Fire(shot), "*tankv1.ClientMessage_Fire"},
+		"ping":        {Ping{ClientTimeUs: 1 << 50}, "*tankv1.ClientMessage_Ping"},
+		"goodbye":     {Goodbye{Reason: "window closed"}, "*tankv1.ClientMessage_Goodbye"},
+		"input batch": {batch, "*tankv1.ClientMessage_InputBatch"},
+		"empty":       {nil, "an empty or unknown message"},
 	} {
 		t.Run(name, func(t *testing.T) {
-			frame, err := transport.AppendFrame(nil, tc.m)
+			env := &tankv1.ClientMessage{}
+			if tc.m != nil {
+				env = ClientMessageToProto(tc.m)
+			}
+			frame, err := transport.AppendFrame(nil, env)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -42,8 +47,8 @@ func TestFromClient_ReadsWhatAClientSends(t *testing.T) {
 			if err := transport.NewFrameReader(bytes.NewReader(frame)).Read(in.Target()); err != nil {
 				t.Fatal(err)
 			}
-			if got := in.Decode(); !reflect.DeepEqual(got, tc.want) {
-				t.Errorf("Decode() = %#v, want %#v", got, tc.want)
+			if got := in.Decode(); !reflect.DeepEqual(got, tc.m) {
+				t.Errorf("Decode() = %#v, want %#v", got, tc.m)
 			}
 			if got := in.Kind(); got != tc.kind {
 				t.Errorf("Kind() = %q, want %q", got, tc.kind)
@@ -72,7 +77,7 @@ func TestBatchReader(t *testing.T) {
 	if got := r.AppendInputs(nil); r.AckTick() != 77 || r.Len() != 2 || !reflect.DeepEqual(got, in) {
 		t.Errorf("read ack %d, %d inputs %v; want 77 and %v", r.AckTick(), r.Len(), got, in)
 	}
-	ping, err := proto.Marshal(PingMessage(1))
+	ping, err := proto.Marshal(ClientMessageToProto(Ping{ClientTimeUs: 1}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -25,7 +25,7 @@ func OldClientReject(payload []byte) []byte {
 		m.GetHello().GetProtocolVersion() == transport.ProtocolVersion {
 		return nil
 	}
-	frame, err := transport.AppendFrame(nil, RejectMessage(VersionMismatch(m.GetHello().GetProtocolVersion())))
+	frame, err := transport.AppendFrame(nil, ServerMessageToProto(VersionMismatch(m.GetHello().GetProtocolVersion())))
 	if err != nil {
 		return nil
 	}

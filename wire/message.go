@@ -9,20 +9,32 @@ import (
 
 // ServerMessage is one message from the server as plain Go values: one of
 //
-//	Welcome, Reject     the answer to a Hello
-//	*Snapshot           a whole snapshot (reliable lane) or one chunk of one (datagram lane)
-//	Roster              players joining and leaving
-//	netcode.ShotResult  the judgement of one of our shots
-//	netcode.Shot        a tracer someone fired
-//	netcode.Kill        a tank destroyed
-//	Pong                the answer to a Ping
-//	RulesChanged        the room's rules changed (its contact mode)
-//	Disconnect          the server dropping us
+//	Welcome, Reject  the answer to a Hello
+//	*Snapshot        a whole snapshot (reliable lane) or one chunk of one (datagram lane)
+//	Roster           players joining and leaving
+//	ShotResult       the judgement of one of our shots
+//	Shot             a tracer someone fired
+//	Kill             a tank destroyed
+//	Pong             the answer to a Ping
+//	RulesChanged     the room's rules changed (its contact mode)
+//	Disconnect       the server dropping us
 //
-// ServerMessageFromProto makes one of the wire form, with the receiver's checks, and
-// ServerMessageToProto the reverse: a client switches on these types and never reads a
-// protobuf message.
-type ServerMessage any
+// The unexported method seals it: exactly these types are ServerMessages, so a wrong one
+// fails to compile. ServerMessageFromProto makes one of the wire form, with the receiver's
+// checks, and ServerMessageToProto the reverse: a client switches on these types and never
+// reads a protobuf message.
+type ServerMessage interface {
+	serverEnvelope() *tankv1.ServerMessage
+}
+
+// ShotResult is the judgement of one of the receiver's shots (ShotResultToProto).
+type ShotResult netcode.ShotResult
+
+// Shot is a tracer someone fired (ShotToProto).
+type Shot netcode.Shot
+
+// Kill is a tank destroyed (KillToProto).
+type Kill netcode.Kill
 
 // Snapshot is one snapshot message as a client receives it: a whole snapshot from the
 // stream, or one chunk of one from the datagram lane, perhaps described against a baseline
@@ -77,11 +89,11 @@ func ServerMessageFromProto(m *tankv1.ServerMessage) (ServerMessage, error) {
 	case *tankv1.ServerMessage_RosterUpdate:
 		return RosterFromProto(k.RosterUpdate), nil
 	case *tankv1.ServerMessage_ShotResult:
-		return ShotResultFromProto(k.ShotResult), nil
+		return ShotResult(ShotResultFromProto(k.ShotResult)), nil
 	case *tankv1.ServerMessage_Shot:
-		return ShotFromProto(k.Shot), nil
+		return Shot(ShotFromProto(k.Shot)), nil
 	case *tankv1.ServerMessage_Kill:
-		return KillFromProto(k.Kill), nil
+		return Kill(KillFromProto(k.Kill)), nil
 	case *tankv1.ServerMessage_Pong:
 		return Pong{ClientTimeUs: k.Pong.GetClientTimeUs(), ServerTick: k.Pong.GetServerTick()}, nil
 	case *tankv1.ServerMessage_RulesChanged:
@@ -92,38 +104,50 @@ func ServerMessageFromProto(m *tankv1.ServerMessage) (ServerMessage, error) {
 	return nil, nil
 }
 
-// ServerMessageToProto returns the envelope carrying m, one of ServerMessage's types; nil for
-// anything else. ServerMessageFromProto(ServerMessageToProto(m)) is m again.
-func ServerMessageToProto(m ServerMessage) *tankv1.ServerMessage {
-	switch v := m.(type) {
-	case Welcome:
-		return &tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Welcome{Welcome: WelcomeToProto(v)}}
-	case Reject:
-		return RejectMessage(v)
-	case *Snapshot:
-		return &tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Snapshot{Snapshot: SnapshotToProto(v)}}
-	case Roster:
-		return &tankv1.ServerMessage{Kind: &tankv1.ServerMessage_RosterUpdate{RosterUpdate: RosterToProto(v)}}
-	case netcode.ShotResult:
-		return &tankv1.ServerMessage{Kind: &tankv1.ServerMessage_ShotResult{ShotResult: ShotResultToProto(v)}}
-	case netcode.Shot:
-		return &tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Shot{Shot: ShotToProto(v)}}
-	case netcode.Kill:
-		return &tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Kill{Kill: KillToProto(v)}}
-	case Pong:
-		return pongMessage(v)
-	case RulesChanged:
-		return &tankv1.ServerMessage{Kind: &tankv1.ServerMessage_RulesChanged{RulesChanged: RulesChangedToProto(v)}}
-	case Disconnect:
-		return DisconnectMessage(v)
-	}
-	return nil
+// ServerMessageToProto returns the envelope carrying m. ServerMessageFromProto(
+// ServerMessageToProto(m)) is m again.
+func ServerMessageToProto(m ServerMessage) *tankv1.ServerMessage { return m.serverEnvelope() }
+
+func (w Welcome) serverEnvelope() *tankv1.ServerMessage {
+	return &tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Welcome{Welcome: WelcomeToProto(w)}}
 }
 
-// pongMessage returns the envelope carrying p.
-func pongMessage(p Pong) *tankv1.ServerMessage {
+func (r Reject) serverEnvelope() *tankv1.ServerMessage {
+	return &tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Reject{Reject: RejectToProto(r)}}
+}
+
+func (s *Snapshot) serverEnvelope() *tankv1.ServerMessage {
+	return &tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Snapshot{Snapshot: SnapshotToProto(s)}}
+}
+
+func (r Roster) serverEnvelope() *tankv1.ServerMessage {
+	return &tankv1.ServerMessage{Kind: &tankv1.ServerMessage_RosterUpdate{RosterUpdate: RosterToProto(r)}}
+}
+
+func (r ShotResult) serverEnvelope() *tankv1.ServerMessage {
+	return &tankv1.ServerMessage{Kind: &tankv1.ServerMessage_ShotResult{ShotResult: ShotResultToProto(netcode.ShotResult(r))}}
+}
+
+func (s Shot) serverEnvelope() *tankv1.ServerMessage {
+	return &tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Shot{Shot: ShotToProto(netcode.Shot(s))}}
+}
+
+func (k Kill) serverEnvelope() *tankv1.ServerMessage {
+	return &tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Kill{Kill: KillToProto(netcode.Kill(k))}}
+}
+
+func (p Pong) serverEnvelope() *tankv1.ServerMessage {
 	return &tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Pong{Pong: &tankv1.Pong{
 		ClientTimeUs: p.ClientTimeUs, ServerTick: p.ServerTick}}}
+}
+
+func (c RulesChanged) serverEnvelope() *tankv1.ServerMessage {
+	return &tankv1.ServerMessage{Kind: &tankv1.ServerMessage_RulesChanged{RulesChanged: RulesChangedToProto(c)}}
+}
+
+func (d Disconnect) serverEnvelope() *tankv1.ServerMessage {
+	return &tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Disconnect{Disconnect: &tankv1.Disconnect{
+		Code: tankv1.DisconnectCode(d.Code), Reason: d.Reason}}}
 }
 
 // SnapshotFromProto returns what snapshot m says, after checking that every tank it carries

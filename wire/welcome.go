@@ -115,11 +115,6 @@ func VersionMismatch(v uint32) Reject {
 		Reason: fmt.Sprintf("protocol version %d not supported (want %d)", v, transport.ProtocolVersion)}
 }
 
-// RejectMessage returns the envelope that carries r.
-func RejectMessage(r Reject) *tankv1.ServerMessage {
-	return &tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Reject{Reject: RejectToProto(r)}}
-}
-
 // RejectToProto returns the wire form of r.
 func RejectToProto(r Reject) *tankv1.Reject {
 	return &tankv1.Reject{Code: tankv1.RejectCode(r.Code), Reason: r.Reason}

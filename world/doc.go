@@ -2,7 +2,8 @@
 // contact, combat, respawns and the lag-compensation history. It has no sockets, files,
 // logging or clock: a driver calls it (Join, Leave, Part, Queue, QueueCopies, Fire, Tick),
 // gives it the time as an argument, and reads what happened from the Outcome each Tick
-// returns.
+// returns. The world owns every tank: Join makes it and the world holds it until the player
+// goes; a driver keeps what it needs of a player in the Client it joins the tank with.
 //
 // Three drivers run this one package. The server (package server) feeds it what its
 // sessions received and turns each Outcome into messages and snapshots. The lockstep tests

@@ -3,6 +3,7 @@ package world
 import (
 	"errors"
 	"testing"
+	"time"
 )
 
 // TestJoin_IDsIncreaseAndTheWorldFills: ids must rise (the tanks stay in id order, which
@@ -30,5 +31,30 @@ func TestJoin_IDsIncreaseAndTheWorldFills(t *testing.T) {
 	}
 	if got := len(w.Tanks()); got != 2 || w.Tanks()[0].ID() != 5 || w.Tanks()[1].ID() != 6 {
 		t.Errorf("tanks %d, want 5 and 6 in order", got)
+	}
+}
+
+// TestJoin_TheWorldOwnsTheTank: the tank Join returns is the one the world holds and finds,
+// its Client is the one it joined with, and it stays that tank while others come and go.
+func TestJoin_TheWorldOwnsTheTank(t *testing.T) {
+	w := New(testConfig())
+	a, err := w.Join(1, trustingClient{}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Client() != (trustingClient{}) || w.Find(1) != a || w.Tanks()[0] != a {
+		t.Fatalf("Join's tank %p: client %v, found %p, held %p", a, a.Client(), w.Find(1), w.Tanks()[0])
+	}
+	if _, err := w.Join(2, nil, 0); err != nil {
+		t.Fatal(err)
+	}
+	b, err := w.Join(3, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Leave(2)
+	w.Tick(time.Second)
+	if w.Find(1) != a || w.Find(3) != b || len(w.Tanks()) != 2 || b.Client() != nil {
+		t.Errorf("after a leave and a tick: found %p and %p, want %p and %p, of %d tanks", w.Find(1), w.Find(3), a, b, len(w.Tanks()))
 	}
 }

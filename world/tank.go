@@ -31,7 +31,9 @@ const (
 	ModeOnArrival                      // as they arrive
 )
 
-// Tank is one player's tank. The world changes it; its driver reads it between calls.
+// Tank is one player's tank. The world makes it (Join), changes it and holds it until the
+// player goes; its driver reads it between calls, through the pointer Join returned or
+// World.Tanks and Find.
 type Tank struct {
 	id       uint32
 	client   Client
@@ -69,6 +71,9 @@ func (t *Tank) arrival(tick uint32) (time.Duration, bool) {
 	}
 	return t.client.Arrival(tick)
 }
+
+// Client is what answers for the tank's client: the c given to Join.
+func (t *Tank) Client() Client { return t.client }
 
 // ID is the tank's player id.
 func (t *Tank) ID() uint32 { return t.id }

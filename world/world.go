@@ -70,28 +70,23 @@ func (w *World) index(id uint32) (int, bool) {
 }
 
 // Join places a new tank for player id, which must be higher than every id before it, at a
-// free spawn point at server time now; c answers for its client. It returns ErrFull when
-// the world holds MaxPlayers tanks. The placement is in the next outcome's Events.
+// free spawn point at server time now, and returns it; c answers for its client, and the
+// tank's Client returns it. The world owns the tank: the pointer stays the tank's while it
+// is in the world (until Leave, or Part and the tick that applies its last inputs). It
+// returns ErrFull when the world holds MaxPlayers tanks. The placement is in the next
+// outcome's Events.
 func (w *World) Join(id uint32, c Client, now time.Duration) (*Tank, error) {
-	t := new(Tank)
-	return t, w.JoinInto(t, id, c, now)
-}
-
-// JoinInto is Join with the tank's storage given: a zero Tank the caller keeps beside its
-// own record of the player (the server's player embeds one, so a tick reads both from one
-// place), and never copies while the tank is in the world.
-func (w *World) JoinInto(t *Tank, id uint32, c Client, now time.Duration) error {
 	if len(w.tanks) >= w.cfg.MaxPlayers {
-		return ErrFull
+		return nil, ErrFull
 	}
 	if id < w.nextID {
-		return fmt.Errorf("world: player id %d is not above every id before it (the next is %d at least)", id, w.nextID)
+		return nil, fmt.Errorf("world: player id %d is not above every id before it (the next is %d at least)", id, w.nextID)
 	}
-	*t = Tank{id: id, client: c, joinedAt: now, firstTick: w.tick + 1}
+	t := &Tank{id: id, client: c, joinedAt: now, firstTick: w.tick + 1}
 	w.nextID = id + 1
 	w.spawn(t)
 	w.tanks = append(w.tanks, t)
-	return nil
+	return t, nil
 }
 
 // Leave removes player id at once, with whatever it had queued, and reports whether it was
