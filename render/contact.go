@@ -9,7 +9,7 @@ import (
 // last asked for (or, the first time, the one the near player plays by): predicted, server,
 // off. The players hear of it in a RulesChanged; their HUDs and the server pane's title
 // change when it arrives.
-func (g *Game) cycleContact() {
+func (g *window) cycleContact() {
 	cur := g.contactAsked
 	if cur == netcode.ContactUnspecified {
 		cur = g.panes[0].game.Rules().Contact

@@ -16,10 +16,10 @@ import (
 // failureLinger is how long the window shows why the session ended before it closes.
 const failureLinger = 3 * time.Second
 
-// Game is the Ebitengine game: it feeds the keyboard to one client.Game (the single window)
+// window is the Ebitengine game (ebiten.Game): it feeds the keyboard to one client.Game (the single window)
 // or two (the demo, with the server's truth between them) every tick and draws what package
 // view decides. Ebitengine calls its methods on one goroutine.
-type Game struct {
+type window struct {
 	ctx   context.Context
 	opts  Options
 	arena netcode.Arena // from the Welcome; fixed for the session
@@ -86,12 +86,12 @@ type Game struct {
 	viewChanged bool
 }
 
-func newGame(ctx context.Context, arena netcode.Arena, opts Options) (*Game, error) {
+func newWindow(ctx context.Context, arena netcode.Arena, opts Options) (*window, error) {
 	f, err := loadFonts()
 	if err != nil {
 		return nil, err
 	}
-	return &Game{
+	return &window{
 		ctx:        ctx,
 		opts:       opts,
 		clock:      client.NewClock(time.Now()),
@@ -108,7 +108,7 @@ func newGame(ctx context.Context, arena netcode.Arena, opts Options) (*Game, err
 }
 
 // Update runs one 60 Hz tick: keys, then the netcode of every pane.
-func (g *Game) Update() error {
+func (g *window) Update() error {
 	if g.ctx.Err() != nil {
 		return ebiten.Termination
 	}
@@ -184,7 +184,7 @@ func (g *Game) Update() error {
 }
 
 // Draw draws the frame and, when a screenshot is due, saves it.
-func (g *Game) Draw(screen *ebiten.Image) {
+func (g *window) Draw(screen *ebiten.Image) {
 	g.countFrame(time.Now())
 	g.frames++
 	if g.shot.path != "" && g.frames >= g.shot.frames && !g.shot.due {
@@ -237,7 +237,7 @@ func (g *Game) Draw(screen *ebiten.Image) {
 
 // isDemo reports whether this is the demo's three panes (near player | server | far
 // player) rather than one player's window.
-func (g *Game) isDemo() bool { return g.truth != nil }
+func (g *window) isDemo() bool { return g.truth != nil }
 
 // statsWarmUp is how long after the first frame the frame statistics start: the window's
 // first frames prepare images and the software renderer compiles its shaders, which says
@@ -247,7 +247,7 @@ const statsWarmUp = time.Second
 // countFrame records a frame drawn at now for the frame statistics, after the warm-up.
 // Only a run that reports them keeps them: they grow by a frame time every frame. A
 // FrameReport run ends once it has recorded its frames.
-func (g *Game) countFrame(now time.Time) {
+func (g *window) countFrame(now time.Time) {
 	if g.opts.Report == nil || g.reported {
 		return
 	}
@@ -264,7 +264,7 @@ func (g *Game) countFrame(now time.Time) {
 }
 
 // droppedSteps returns the prediction steps every pane's clock has dropped so far.
-func (g *Game) droppedSteps() int {
+func (g *window) droppedSteps() int {
 	n := 0
 	for _, p := range g.panes {
 		if l := p.game.Local(); l != nil {
@@ -275,7 +275,7 @@ func (g *Game) droppedSteps() int {
 }
 
 // layoutFor places the panes in a window the size of screen, appending them to dst.
-func (g *Game) layoutFor(screen *ebiten.Image, dst []view.Pane) []view.Pane {
+func (g *window) layoutFor(screen *ebiten.Image, dst []view.Pane) []view.Pane {
 	b := screen.Bounds()
 	if g.playback != nil {
 		b.Max.Y = max(b.Max.Y-ReplayBarHeight, b.Min.Y+1) // the playback bar is under the pane
@@ -298,7 +298,7 @@ func (g *Game) layoutFor(screen *ebiten.Image, dst []view.Pane) []view.Pane {
 }
 
 // paneIndex returns the layout index of client pane i: the demo's far player is the third.
-func (g *Game) paneIndex(i int) int {
+func (g *window) paneIndex(i int) int {
 	if g.isDemo() && i == 1 {
 		return view.FarPane
 	}
@@ -308,7 +308,7 @@ func (g *Game) paneIndex(i int) int {
 // needsFullFrame reports whether this frame must repaint the whole window rather than only
 // repair where tanks were: when the view changed, or something is drawn over an arena that
 // the damage record does not track (a floating HUD, the help, a message box).
-func (g *Game) needsFullFrame() bool {
+func (g *window) needsFullFrame() bool {
 	if g.viewChanged || g.showHelp || g.showScores || g.expandHUD || g.failure != nil || g.waitShown {
 		return true
 	}
@@ -324,12 +324,12 @@ func (g *Game) needsFullFrame() bool {
 }
 
 // Layout keeps one logical pixel per window pixel, so a bigger window shows a bigger arena.
-func (g *Game) Layout(outsideWidth, outsideHeight int) (int, int) {
+func (g *window) Layout(outsideWidth, outsideHeight int) (int, int) {
 	return max(outsideWidth, 1), max(outsideHeight, 1)
 }
 
 // drawClientPane draws one client: its title (demo), arena contents, strip, HUD and banners.
-func (g *Game) drawClientPane(dst *ebiten.Image, p *clientPane, l view.Pane, full bool) {
+func (g *window) drawClientPane(dst *ebiten.Image, p *clientPane, l view.Pane, full bool) {
 	if l.Title.W > 0 {
 		g.drawTitle(dst, &p.titleText, l.Title, g.fitTitle(l.Title.W, p.title(), p.midTitle(), p.shortTitle(), p.role), full)
 	}
@@ -372,7 +372,7 @@ func (p *clientPane) shortTitle() string {
 }
 
 // fitTitle returns the first of titles that fits w pixels in the title font, or the last.
-func (g *Game) fitTitle(w float64, titles ...string) string {
+func (g *window) fitTitle(w float64, titles ...string) string {
 	for _, t := range titles {
 		if float64(len([]rune(t)))*g.fonts.monoAdvance <= w {
 			return t
@@ -382,7 +382,7 @@ func (g *Game) fitTitle(w float64, titles ...string) string {
 }
 
 // drawTitle draws a pane title in r through t, when the frame is drawn whole or it changed.
-func (g *Game) drawTitle(dst *ebiten.Image, t *textLayer, r view.Rect, s string, full bool) {
+func (g *window) drawTitle(dst *ebiten.Image, t *textLayer, r view.Rect, s string, full bool) {
 	t.begin(r.X, r.Y, r.W, r.H, view.Background)
 	t.add(s, g.fonts.mono, r.X, r.Y+2, view.RTTLine)
 	if t.update() || full {
@@ -393,7 +393,7 @@ func (g *Game) drawTitle(dst *ebiten.Image, t *textLayer, r view.Rect, s string,
 // DrawFinalScreen copies the finished frame to the window (ebiten.FinalScreenDrawer). The
 // frame is opaque, so it is copied rather than blended: under a software renderer that is
 // one read of the window's pixels saved every frame.
-func (g *Game) DrawFinalScreen(screen ebiten.FinalScreen, offscreen *ebiten.Image, geoM ebiten.GeoM) {
+func (g *window) DrawFinalScreen(screen ebiten.FinalScreen, offscreen *ebiten.Image, geoM ebiten.GeoM) {
 	op := &ebiten.DrawImageOptions{GeoM: geoM, Blend: ebiten.BlendCopy}
 	if s := geoM.Element(0, 0); s != math.Floor(s) {
 		op.Filter = ebiten.FilterLinear

@@ -30,7 +30,7 @@ const (
 // its secondary lines first when it does not fit. The text goes through a textLayer, so it is
 // drawn anew only in frames where a number in it changed; in a frame not drawn whole (full
 // false) the panel is not touched otherwise.
-func (g *Game) drawHUD(dst *ebiten.Image, p *clientPane, f view.Frame, full bool) {
+func (g *window) drawHUD(dst *ebiten.Image, p *clientPane, f view.Frame, full bool) {
 	panel := f.Panel
 	if panel.W <= 0 || panel.H <= 0 {
 		return
@@ -128,7 +128,7 @@ func (g *Game) drawHUD(dst *ebiten.Image, p *clientPane, f view.Frame, full bool
 
 // columns returns how many characters of HUD text fit a panel w pixels wide (Go Mono: every
 // character has the same advance), after its padding and the indent of a plain line.
-func (g *Game) columns(w float64) int {
+func (g *window) columns(w float64) int {
 	return max(0, int((w-2*padding-8)/g.fonts.monoAdvance))
 }
 

@@ -11,7 +11,7 @@ import (
 // key pressed this tick flips its switch: the window's own (help, ghosts, HUD, strip) for
 // the whole window, the technique and network ones for the panes they target. It reports
 // whether the player asked to quit.
-func (g *Game) handleKeys() (quit bool) {
+func (g *window) handleKeys() (quit bool) {
 	held := func(keys ...ebiten.Key) bool {
 		for _, k := range keys {
 			if ebiten.IsKeyPressed(k) {
@@ -113,7 +113,7 @@ func (g *Game) handleKeys() (quit bool) {
 // targets returns the panes a technique or network key acts on: the only one, or in the
 // demo the client pane under the mouse, or both when the mouse is over the server pane or
 // outside the window.
-func (g *Game) targets() []*clientPane {
+func (g *window) targets() []*clientPane {
 	if !g.isDemo() || len(g.layout) == 0 {
 		return g.panes
 	}

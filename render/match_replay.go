@@ -22,7 +22,7 @@ func RunMatchReplay(ctx context.Context, set *matchplay.Set, at time.Duration, o
 	if err := opts.Validate(); err != nil {
 		return err
 	}
-	g, err := newGame(ctx, set.Near.Game().Welcome().Arena, opts)
+	g, err := newWindow(ctx, set.Near.Game().Welcome().Arena, opts)
 	if err != nil {
 		return err
 	}
@@ -65,7 +65,7 @@ func newMatchPane(role string, game *client.Game, opts Options) *clientPane {
 
 // followStep keeps pane i on the Game its recording plays (a seek back replays from the
 // start through a new one) and lets it follow what the frame changed, as live.
-func (g *Game) followStep(i int, game *client.Game) {
+func (g *window) followStep(i int, game *client.Game) {
 	p := g.panes[i]
 	if p.game != game {
 		np := newReplayPane(game, p.tech)

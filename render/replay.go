@@ -30,7 +30,7 @@ func RunReplay(ctx context.Context, data []byte, at time.Duration, opts Options)
 	if err != nil {
 		return err
 	}
-	g, err := newGame(ctx, pb.Game().Welcome().Arena, opts)
+	g, err := newWindow(ctx, pb.Game().Welcome().Arena, opts)
 	if err != nil {
 		return err
 	}
@@ -157,7 +157,7 @@ func (c *replayControl) mouse() error {
 }
 
 // draw draws the playback bar across the bottom of the window.
-func (g *Game) drawReplayBar(dst *ebiten.Image) {
+func (g *window) drawReplayBar(dst *ebiten.Image) {
 	c := g.playback
 	b := dst.Bounds()
 	y := float64(b.Dy() - ReplayBarHeight)

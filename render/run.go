@@ -31,7 +31,7 @@ func Run(ctx context.Context, sess *client.Session, opts Options) error {
 		return err
 	}
 	defer runSession(sess)()
-	g, err := newGame(ctx, sess.Welcome().Arena, opts)
+	g, err := newWindow(ctx, sess.Welcome().Arena, opts)
 	if err != nil {
 		return err
 	}
@@ -87,7 +87,7 @@ func RunDemo(ctx context.Context, opts DemoOptions) error {
 	if err := opts.Validate(); err != nil {
 		return err
 	}
-	g, err := newGame(ctx, opts.Near.Welcome().Arena, opts.Options)
+	g, err := newWindow(ctx, opts.Near.Welcome().Arena, opts.Options)
 	if err != nil {
 		return err
 	}
@@ -120,7 +120,7 @@ func runSession(sess *client.Session) (stop func()) {
 }
 
 // run opens the window and plays until the game ends.
-func (g *Game) run() error {
+func (g *window) run() error {
 	opts := g.opts
 	w, h := opts.size()
 	title := opts.Title
@@ -161,7 +161,7 @@ func (g *Game) run() error {
 
 // report writes how fast the window drew after its first second (statsWarmUp), and how many
 // prediction steps were dropped in that time.
-func (g *Game) report(w io.Writer) {
+func (g *window) report(w io.Writer) {
 	tanks := 0
 	for _, p := range g.panes {
 		tanks = max(tanks, len(p.game.Remotes())+1)

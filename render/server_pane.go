@@ -48,7 +48,7 @@ func (t *Truth) wrecks() int {
 }
 
 // readTruth refreshes g.state from the server.
-func (g *Game) readTruth() {
+func (g *window) readTruth() {
 	if g.truth != nil {
 		g.truth(&g.state)
 		g.followTrail()
@@ -57,7 +57,7 @@ func (g *Game) readTruth() {
 
 // drawServerPane draws the server's truth: every tank where the server has it this tick,
 // with no prediction, interpolation or ghosts, and below it what the panes show and the keys.
-func (g *Game) drawServerPane(dst *ebiten.Image, l view.Pane, full bool) {
+func (g *window) drawServerPane(dst *ebiten.Image, l view.Pane, full bool) {
 	g.readTruth()
 	if slow := view.SlowLabel(g.slow); slow != "" { // slow motion says so first
 		g.drawTitle(dst, &g.serverText, l.Title, g.fitTitle(l.Title.W,
@@ -106,7 +106,7 @@ const trailDot = 4
 // each of its newest ticks, orange where that tick's motion was uneven, and in chart (when
 // the strip row is shown) a bar per tick as tall as the distance moved in it, against a line
 // at one full-speed step.
-func (g *Game) drawTrail(b *lineBatch, f view.Frame, chart view.Rect) {
+func (g *window) drawTrail(b *lineBatch, f view.Frame, chart view.Rect) {
 	s, _, _, ok := g.tour.Scene()
 	if !ok || !s.Trail {
 		return
@@ -145,7 +145,7 @@ func trailColor(pt view.TrailPoint) color.RGBA {
 }
 
 // playerName returns a player's name as the clients know it.
-func (g *Game) playerName(id uint32) string {
+func (g *window) playerName(id uint32) string {
 	for _, p := range g.panes {
 		if n := p.game.Name(id); n != "" {
 			return n
@@ -155,7 +155,7 @@ func (g *Game) playerName(id uint32) string {
 }
 
 // drawServerHUD explains the three panes and lists the keys, in the server pane's panel.
-func (g *Game) drawServerHUD(dst *ebiten.Image, p view.Rect, full bool) {
+func (g *window) drawServerHUD(dst *ebiten.Image, p view.Rect, full bool) {
 	t := &g.serverHUD
 	if g.showHelp {
 		return // the help box is drawn over the window instead
@@ -185,7 +185,7 @@ func (g *Game) drawServerHUD(dst *ebiten.Image, p view.Rect, full bool) {
 
 // reportTruth writes the server's state drawn in the last frame, one line per tank, for a
 // test to compare with the server pane of the screenshot.
-func (g *Game) reportTruth(w io.Writer) {
+func (g *window) reportTruth(w io.Writer) {
 	ids := slices.Clone(g.state.IDs)
 	slices.Sort(ids)
 	for _, id := range ids {

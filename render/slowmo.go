@@ -13,10 +13,10 @@ import (
 // motion replays and verifies like any other.
 
 // canSlow reports whether the window can slow its match: only the demo owns its server.
-func (g *Game) canSlow() bool { return g.isDemo() && g.serverRate != nil && g.playback == nil }
+func (g *window) canSlow() bool { return g.isDemo() && g.serverRate != nil && g.playback == nil }
 
 // setSlow runs the demo factor times slower than real time (1: real time).
-func (g *Game) setSlow(factor int) {
+func (g *window) setSlow(factor int) {
 	factor = max(factor, 1)
 	if !g.canSlow() || factor == g.slow {
 		return

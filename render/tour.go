@@ -13,7 +13,7 @@ import (
 // tourFeatures are the features this window can show to the tour (view.Scene.Requires): U
 // switches a pane's inputs between the server's buffer and on arrival, and the demo's C
 // switches its room's contact mode.
-func (g *Game) tourFeatures() []string {
+func (g *window) tourFeatures() []string {
 	fs := []string{view.FeatureInputBuffer}
 	if g.setContact != nil {
 		fs = append(fs, view.FeatureContact)
@@ -97,7 +97,7 @@ func (s paneSettings) String() string {
 }
 
 // startTour begins the guided tour and sets its first scene, after noting what it changes.
-func (g *Game) startTour() {
+func (g *window) startTour() {
 	g.tour = view.NewTour(view.TourScenes, g.tourFeatures()...)
 	g.script.found = g.script.found[:0]
 	for _, p := range g.panes {
@@ -118,7 +118,7 @@ func (g *Game) startTour() {
 }
 
 // endTour puts back every switch, network, speed and bot setting the tour found.
-func (g *Game) endTour() {
+func (g *window) endTour() {
 	g.tour.Stop()
 	g.viewChanged = true
 	for i, p := range g.panes {
@@ -140,7 +140,7 @@ func (g *Game) endTour() {
 
 // reportSettings writes each pane's settings and the speed to the report, as the tour found
 // or restored them.
-func (g *Game) reportSettings(what string) {
+func (g *window) reportSettings(what string) {
 	if g.opts.Report == nil {
 		return
 	}
@@ -153,7 +153,7 @@ func (g *Game) reportSettings(what string) {
 // stepTour handles the tour's keys (next, back, start and stop: pressed reports a key
 // pressed this tick) and its automatic advance. It reports whether the tour just ended by
 // itself after its last scene with TourAdvance set: the window then closes.
-func (g *Game) stepTour(next, back, toggle bool) (ended bool) {
+func (g *window) stepTour(next, back, toggle bool) (ended bool) {
 	switch {
 	case toggle && g.tour.Running():
 		g.reportScene()
@@ -186,7 +186,7 @@ func (g *Game) stepTour(next, back, toggle bool) (ended bool) {
 
 // applyScene sets the current scene's switches, networks and speed on the client panes: the
 // near pane gets the scene's near network, the far pane (or a single window) the far one.
-func (g *Game) applyScene() {
+func (g *window) applyScene() {
 	s, n, of, ok := g.tour.Scene()
 	if !ok {
 		return
@@ -226,7 +226,7 @@ func (g *Game) applyScene() {
 
 // scriptTour does what the scene does by itself, before the panes' games update: it drives
 // the players a scene drives while their keys are not held, and runs the far player's gun.
-func (g *Game) scriptTour() {
+func (g *window) scriptTour() {
 	s, _, _, ok := g.tour.Scene()
 	if !ok || !g.isDemo() || g.playback != nil {
 		return
@@ -292,7 +292,7 @@ func ram(p *clientPane, target uint32, meet netcode.Pose, reached *bool) {
 
 // settleContact starts a contact scene's count once every player plays by mode and
 // contactSettle frames of the scene have passed.
-func (g *Game) settleContact(mode netcode.ContactMode) {
+func (g *window) settleContact(mode netcode.ContactMode) {
 	if g.script.contactSettled || g.frames-g.sceneFrame < contactSettle {
 		return
 	}
@@ -308,7 +308,7 @@ func (g *Game) settleContact(mode netcode.ContactMode) {
 }
 
 // contactTally returns what both players' contact did since the scene's mode settled.
-func (g *Game) contactTally() view.ContactTally {
+func (g *window) contactTally() view.ContactTally {
 	var t view.ContactTally
 	if !g.script.contactSettled {
 		return t
@@ -336,7 +336,7 @@ const gunnerRange = 12
 // runGunner aims the far player's gun at the tank target as its pane draws it and fires
 // whenever a shot would hit that drawing; it drives closer while out of gunnerRange, and
 // flips lag compensation every view.GunnerFlipEvery judged shots.
-func (g *Game) runGunner(p *clientPane, target uint32) {
+func (g *window) runGunner(p *clientPane, target uint32) {
 	t := g.shotTally(p)
 	if judged := t.OnJudged + t.OffJudged; judged-g.script.flipAt >= view.GunnerFlipEvery {
 		p.lagComp, g.script.flipAt = !p.lagComp, judged
@@ -358,12 +358,12 @@ func (g *Game) runGunner(p *clientPane, target uint32) {
 
 // shotTally returns p's judged shots since the scene began, with and without lag
 // compensation.
-func (g *Game) shotTally(p *clientPane) view.ShotTally {
+func (g *window) shotTally(p *clientPane) view.ShotTally {
 	return view.TallyShots(g.script.shotBase, p.game.ShotStats())
 }
 
 // followTrail adds the server's ticks read since the last frame to the tick trail.
-func (g *Game) followTrail() {
+func (g *window) followTrail() {
 	s, _, _, ok := g.tour.Scene()
 	if !ok || !s.Trail {
 		return
@@ -381,7 +381,7 @@ func (g *Game) followTrail() {
 // sceneShown reports whether the scene has shown its lesson: the gunner has hit with lag
 // compensation and missed without, the trail has counted its ticks. A scene with nothing
 // scripted, and any scene in a single window, has shown it at once.
-func (g *Game) sceneShown() bool {
+func (g *window) sceneShown() bool {
 	s, _, _, ok := g.tour.Scene()
 	if !ok || !g.isDemo() {
 		return true
@@ -404,7 +404,7 @@ func (g *Game) sceneShown() bool {
 
 // sceneLines are what the scene counts, under its caption: the gunner's tally, the
 // trail's figure.
-func (g *Game) sceneLines() []view.Line {
+func (g *window) sceneLines() []view.Line {
 	s, _, _, ok := g.tour.Scene()
 	if !ok || !g.isDemo() {
 		return nil
@@ -423,7 +423,7 @@ func (g *Game) sceneLines() []view.Line {
 
 // reportScene writes what the scene showed when it is left, for a test to check against
 // its caption: the lines it counts on screen.
-func (g *Game) reportScene() {
+func (g *window) reportScene() {
 	_, n, _, ok := g.tour.Scene()
 	if !ok || g.opts.Report == nil {
 		return
@@ -435,7 +435,7 @@ func (g *Game) reportScene() {
 
 // tourLines are the current scene's caption for a panel (the demo's server pane, or the top
 // of a single window's HUD), or nil when the tour is not running.
-func (g *Game) tourLines() []view.Line {
+func (g *window) tourLines() []view.Line {
 	s, n, of, ok := g.tour.Scene()
 	if !ok {
 		return nil
