@@ -38,19 +38,19 @@ func (g *window) drawHUD(dst *ebiten.Image, p *clientPane, f view.Frame, full bo
 	refresh := full || time.Since(p.hudAt) >= hudRefresh
 	if refresh {
 		p.hudAt = time.Now()
-		p.hudLines = append(view.TechniqueLines(p.tech, p.lagComp), view.ContactLines(p.game.Rules().Contact, p.contactCount(), g.setContact != nil)...)
+		p.hudLines = append(view.TechniqueLines(p.tech, p.lagComp), view.ContactLines(p.game.Rules().Contact, p.contactCount(), p.contactKey)...)
 		p.hudLines = append(append(p.hudLines, view.CombatLines(p.game, p.lagComp)...), view.HUD(p.game, p.tech, p.netLines())...)
 		p.legend = readLegend(p)
 	}
 	lines := p.hudLines
-	if tl := g.tourLines(); tl != nil && !g.isDemo() { // the demo shows it in the server pane
+	if tl := g.tour.lines(g); tl != nil && !g.mode.tourLegend() { // the demo shows it in the server pane
 		lines = append(slices.Clip(tl), lines...)
 	}
 	if p.netErr != nil {
 		lines = append(lines, view.Line{Text: p.netErr.Error(), Style: view.Warn})
 	}
-	if g.contactErr != nil {
-		lines = append(lines, view.Line{Text: g.contactErr.Error(), Style: view.Warn})
+	if g.notice != nil {
+		lines = append(lines, view.Line{Text: g.notice.Error(), Style: view.Warn})
 	}
 	lines = append(lines, view.Line{Text: "F1 help", Style: view.Dim})
 	all := lines

@@ -19,7 +19,7 @@ import (
 // the HUD is hidden.
 func (g *window) drawBanners(dst *ebiten.Image, p *clientPane, f view.Frame) {
 	a := f.Arena
-	if s := view.OffBanner(p.tech, p.lagComp, p.game.InputOnArrival() && g.playback == nil); s != "" {
+	if s := view.OffBanner(p.tech, p.lagComp, p.game.InputOnArrival() && !p.recorded); s != "" {
 		img := g.text.image(s, g.fonts.mono, view.WarnText, true)
 		g.drawDamaging(dst, img, a.X+a.W/2-float64(img.Bounds().Dx())/2, a.Y+8)
 	}
@@ -35,7 +35,7 @@ func (g *window) drawOverlays(dst *ebiten.Image) {
 	for i, p := range g.panes {
 		if p.game.Local() == nil && g.failure == nil {
 			g.waitShown = true
-			g.messageBox(dst, g.layout[g.paneIndex(i)].Frame.Arena, "Joined — waiting for the first snapshot", nil, view.TextColor)
+			g.messageBox(dst, g.layout[g.mode.paneIndex(i)].Frame.Arena, "Joined — waiting for the first snapshot", nil, view.TextColor)
 		}
 	}
 	win := view.Rect{W: float64(dst.Bounds().Dx()), H: float64(dst.Bounds().Dy())}
@@ -47,15 +47,11 @@ func (g *window) drawOverlays(dst *ebiten.Image) {
 	}
 	if g.expandHUD && g.failure == nil {
 		for i, p := range g.panes {
-			area := win
-			if g.isDemo() {
-				area = g.layout[g.paneIndex(i)].Bounds
-			}
-			g.drawWholeHUD(dst, p, area)
+			g.drawWholeHUD(dst, p, g.mode.expandArea(g, i, win))
 		}
 	}
 	if g.showScores && len(g.panes) > 0 && g.failure == nil {
-		g.drawScoreboard(dst, g.panes[0], g.layout[g.paneIndex(0)].Frame.Arena)
+		g.drawScoreboard(dst, g.panes[0], g.layout[g.mode.paneIndex(0)].Frame.Arena)
 	}
 	if g.showHelp {
 		g.drawHelp(dst, win)
@@ -113,7 +109,7 @@ func (g *window) messageBox(dst *ebiten.Image, r view.Rect, title string, lines 
 
 // drawHelp draws the key help in a box over the centre of r, kept inside the window.
 func (g *window) drawHelp(dst *ebiten.Image, r view.Rect) {
-	lines := view.FitHelp(view.Help(g.isDemo()), int((r.H-3*padding)/(lineHeight+1)))
+	lines := view.FitHelp(g.mode.help(), int((r.H-3*padding)/(lineHeight+1)))
 	w := 0.0
 	for _, l := range lines {
 		w = max(w, text.Advance(l.Text, g.fonts.mono))
