@@ -125,11 +125,10 @@ const trailDot = 4
 // the strip row is shown) a bar per tick as tall as the distance moved in it, against a line
 // at one full-speed step.
 func (g *window) drawTrail(b *lineBatch, f view.Frame, chart view.Rect) {
-	s, _, _, ok := g.tour.tour.Scene()
-	if !ok || !s.Trail {
+	pts, ok := g.tour.trail()
+	if !ok {
 		return
 	}
-	pts := g.tour.script.trail.Points()
 	for _, pt := range pts {
 		x, y := f.ToScreen(pt.Pose.X, pt.Pose.Y)
 		b.rect(x-trailDot/2, y-trailDot/2, trailDot, trailDot, trailColor(pt))

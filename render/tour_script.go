@@ -151,6 +151,15 @@ func (tg *tourGuide) shotTally(p *clientPane) view.ShotTally {
 	return view.TallyShots(tg.script.shotBase, p.game.ShotStats())
 }
 
+// trail returns the tick trail's points, ok false unless the scene shows the trail.
+func (tg *tourGuide) trail() (pts []view.TrailPoint, ok bool) {
+	s, _, _, ok := tg.tour.Scene()
+	if !ok || !s.Trail {
+		return nil, false
+	}
+	return tg.script.trail.Points(), true
+}
+
 // followTrail adds the server's ticks read since the last frame to the tick trail.
 func (tg *tourGuide) followTrail(truth *Truth) {
 	s, _, _, ok := tg.tour.Scene()
