@@ -7,6 +7,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"tanknet/client"
+	"tanknet/netcode"
 	"tanknet/render/view"
 )
 
@@ -24,16 +25,15 @@ func Run(ctx context.Context, sess *client.Session, opts Options) error {
 		return err
 	}
 	defer runSession(sess)()
-	m := &liveWindow{live: live{clock: client.NewClock(time.Now())}}
+	m := &liveWindow{live: live{clock: client.NewClock(time.Now())}, steering: keyboard{}}
+	if opts.Bot != 0 {
+		m.steering = newAutopilot(opts.Bot)
+	}
 	g, err := newWindow(ctx, sess.Welcome().Arena, opts, m)
 	if err != nil {
 		return err
 	}
-	p := newClientPane("", "player", m.clock.Link(sess), opts, opts.Net, time.Now())
-	if opts.Bot != 0 {
-		p.autodrive(opts.Bot)
-	}
-	g.panes = []*clientPane{p}
+	g.panes = []*clientPane{newClientPane("", "player", m.clock.Link(sess), opts, opts.Net, time.Now())}
 	return g.run()
 }
 
@@ -43,15 +43,45 @@ type liveWindow struct {
 	onePane
 	fixed
 	live
+	steering steering
 }
 
-// drive makes WASD and the arrows alike drive the tank, and Space fire.
-func (liveWindow) drive(w *window) {
-	p := w.panes[0]
+func (m *liveWindow) drive(w *window) { m.steering.steer(w.panes[0]) }
+
+// steering is what drives the live window's tank: the keys, or a bot's driver.
+type steering interface {
+	steer(p *clientPane)
+}
+
+// keyboard makes WASD and the arrows alike drive the tank, and Space fire.
+type keyboard struct{}
+
+func (keyboard) steer(p *clientPane) {
 	wasd, arrows := wasdKeys(), arrowKeys()
 	p.input = view.Keys{Forward: wasd.Forward || arrows.Forward, Back: wasd.Back || arrows.Back,
 		Left: wasd.Left || arrows.Left, Right: wasd.Right || arrows.Right}.Input()
 	p.firing = held(ebiten.KeySpace)
+}
+
+// autopilot drives the tank as tanksim's bots do (Options.Bot): one new decision of its
+// driver per prediction step taken, as client.RunBot does. Space still fires.
+type autopilot struct {
+	driver *client.Driver
+	next   netcode.Input // the driver's current decision
+	steps  int           // prediction steps the driver has decided
+}
+
+func newAutopilot(seed uint64) *autopilot {
+	d := client.NewDriver(seed)
+	return &autopilot{driver: d, next: d.Next()}
+}
+
+func (a *autopilot) steer(p *clientPane) {
+	keyboard{}.steer(p)
+	for n := p.game.Stats().InputsSent; a.steps < n; a.steps++ {
+		a.next = a.driver.Next()
+	}
+	p.input = a.next
 }
 
 func wasdKeys() view.Keys {

@@ -19,7 +19,7 @@ func TestLiveWindow(t *testing.T) {
 	var seen []*client.Game
 	opts.Record = append(opts.Record, &rec)
 	opts.OnFrame = func(_ time.Time, games []*client.Game) { seen = games }
-	m := &liveWindow{live: live{clock: client.NewClock(time.Now())}}
+	m := &liveWindow{live: live{clock: client.NewClock(time.Now())}, steering: keyboard{}}
 	p := livePane("", "player", 1, m.clock, opts)
 	w := testWindow(t, m, opts, p)
 	joined := p.game
@@ -56,5 +56,17 @@ func TestLiveWindow(t *testing.T) {
 	}
 	if !slices.Equal(m.features(), []string{view.FeatureInputBuffer}) {
 		t.Errorf("features %v, want the input buffer alone", m.features())
+	}
+}
+
+// TestAutopilot: Options.Bot's autopilot puts its driver's decision in place of the keys',
+// the first before any step is taken, as a fresh driver of the same seed decides it.
+func TestAutopilot(t *testing.T) {
+	_, opts := report()
+	p := livePane("", "player", 1, client.NewClock(time.Now()), opts)
+	a := newAutopilot(7)
+	a.steer(p)
+	if want := client.NewDriver(7).Next(); p.input != want || a.steps != 0 {
+		t.Errorf("input %+v after %d steps, want the driver's first decision %+v", p.input, a.steps, want)
 	}
 }

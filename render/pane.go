@@ -35,10 +35,6 @@ type clientPane struct {
 	// contactKey is set when C switches the room's contact mode (the live demo): the HUD says so.
 	contactKey bool
 
-	driver *client.Driver // drives instead of the keys (Options.Bot); nil: the keys
-	botIn  netcode.Input  // the driver's current decision
-	steps  int            // prediction steps the driver has decided
-
 	shadow  view.Unreconciled
 	history view.History
 	net     *Network
@@ -115,25 +111,6 @@ func newClientPane(role, reportName string, link client.Link, opts Options, net 
 	return p
 }
 
-// autodrive makes a driver seeded with seed drive the pane's tank instead of the keys
-// (Options.Bot).
-func (p *clientPane) autodrive(seed uint64) {
-	p.driver = client.NewDriver(seed)
-	p.botIn = p.driver.Next()
-}
-
-// autopilot puts the driver's decision in place of the keys', one new decision per
-// prediction step taken, as client.RunBot does.
-func (p *clientPane) autopilot() {
-	if p.driver == nil {
-		return
-	}
-	for n := p.game.Stats().InputsSent; p.steps < n; p.steps++ {
-		p.botIn = p.driver.Next()
-	}
-	p.input = p.botIn
-}
-
 // aim asks for a shot when the fire key is held, and as a gunner also steers toward the
 // nearest tank drawn, drives at it until a shot would hit, and fires.
 func (p *clientPane) aim() {
@@ -154,7 +131,6 @@ func (p *clientPane) aim() {
 
 // update runs the pane's game one frame with its input; it returns the session's end.
 func (p *clientPane) update(now time.Time, a *netcode.Arena) error {
-	p.autopilot()
 	p.aim()
 	if err := p.game.Update(now, p.input); err != nil {
 		return err
