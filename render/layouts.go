@@ -106,8 +106,10 @@ func (threePanes) setNet(i int, p *clientPane, s view.Scene) {
 	p.game.SetInputOnArrival(s.InputOnArrival)
 }
 
-// fixed is the stage of a mode whose match the window cannot change: no slow motion, no
-// contact switch, no bots, nothing scripted; only the panes' switches and networks.
+// fixed is what a mode gives whose match the window cannot change (the live window, the
+// replays): a stage with no slow motion, contact switch, bots or scripted players, so the
+// tour changes only the panes' switches and networks; no keys of its own; and nothing drawn
+// beside the panes. A mode that has one of these defines it itself.
 type fixed struct{}
 
 func (fixed) features() []string                              { return []string{view.FeatureInputBuffer} }

@@ -17,8 +17,9 @@ import (
 // given; a mode drives those panes and draws what it adds. The guided tour (tour.go) runs on
 // top of any of them, through the stage a mode gives it.
 //
-// The single-pane modes embed onePane and the three-pane ones threePanes, which lay out the
-// panes and answer the questions that follow from the layout.
+// The single-pane modes embed onePane and the three-pane ones threePanes (layouts.go), which
+// lay out the panes and answer the questions that follow from the layout; a mode whose match
+// the window cannot change embeds fixed for the rest.
 type mode interface {
 	// begin runs at the window's first Update.
 	begin(w *window) error
@@ -71,7 +72,7 @@ type stage interface {
 	setContact(w *window, m netcode.ContactMode)
 	// holdFire stops or lets the bots' fire.
 	holdFire(hold bool)
-	// actors are the near and far players a scene drives by itself (a scripted drive, the gunner,
-	// the ram): the live demo's; ok false elsewhere.
+	// actors are the near and far players a scene drives by itself (a scripted drive, the
+	// gunner, the ram): the live demo's; ok false elsewhere.
 	actors(w *window) (near, far *clientPane, ok bool)
 }
