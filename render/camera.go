@@ -23,7 +23,7 @@ const (
 
 // drawFollowed draws pane p through the camera frame f: the field in view, clipped to the
 // view, the tanks and shots, and the minimap.
-func (g *Game) drawFollowed(dst *ebiten.Image, p *clientPane, f view.Frame) {
+func (g *window) drawFollowed(dst *ebiten.Image, p *clientPane, f view.Frame) {
 	r := f.Arena
 	clip := dst.SubImage(image.Rect(int(r.X), int(r.Y), int(math.Ceil(r.X+r.W)), int(math.Ceil(r.Y+r.H)))).(*ebiten.Image)
 	paintArena(clip, f, &g.arena)
@@ -36,7 +36,7 @@ func (g *Game) drawFollowed(dst *ebiten.Image, p *clientPane, f view.Frame) {
 // else in the top-right corner of f's view (view.MinimapPlaces): the
 // obstacles, the part the view shows, the tanks this client knows of and, brightest and
 // largest, its own.
-func (g *Game) drawMinimap(dst *ebiten.Image, p *clientPane, f view.Frame) {
+func (g *window) drawMinimap(dst *ebiten.Image, p *clientPane, f view.Frame) {
 	a := &g.arena
 	r, ok, corner := view.MinimapPlaces(f, a.Width, a.Height)
 	if !ok || float64(p.hudRect.Max.Y)+minimapMargin > r.Y {

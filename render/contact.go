@@ -5,22 +5,6 @@ import (
 	"tanknet/render/view"
 )
 
-// cycleContact asks the demo's server to switch its room to the contact mode after the one
-// last asked for (or, the first time, the one the near player plays by): predicted, server,
-// off. The players hear of it in a RulesChanged; their HUDs and the server pane's title
-// change when it arrives.
-func (g *Game) cycleContact() {
-	cur := g.contactAsked
-	if cur == netcode.ContactUnspecified {
-		cur = g.panes[0].game.Rules().Contact
-	}
-	next := view.NextContact(cur)
-	if g.contactErr = g.setContact(next); g.contactErr == nil {
-		g.contactAsked = next
-	}
-	g.viewChanged = true
-}
-
 // paneContact is what contact did to one client since its room's contact mode last changed,
 // for its HUD line and its timeline strip.
 type paneContact struct {

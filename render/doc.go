@@ -4,18 +4,40 @@
 // round trip and the correction, and switches that turn prediction, reconciliation and
 // interpolation off to show what each one hides.
 //
-// The demo's guided tour (tour.go) sets each scene and does what the scene needs by itself
-// (a scripted drive, a gunner, the tick trail), and slow motion (slowmo.go) runs the whole
-// demo slower on one clock.
+// # A drawing core and one mode per use
 //
-// RunReplay opens the window on a client recording and RunMatchReplay on a demo's recording
-// set, the three panes on one clock (render/matchplay, headless, decides what each pane shows
-// when); both share the playback bar (replay.go).
+// The window (window.go, the ebiten.Game) is the drawing core: each tick it reads the keys
+// that switch what is drawn (keys.go) and has its mode drive the client panes (pane.go);
+// each frame it draws those panes where the mode lays them out (pane_draw.go) and lets the
+// mode draw what it adds. A mode (mode.go) is one use of the window, with only the state
+// that use needs:
+//
+//   - liveWindow (live.go, Run): one player's session; the keys or Options.Bot drive it.
+//     The browser page runs it too (cmd/tankclient/web_js.go).
+//   - demo (demo.go, RunDemo): the near and far players' sessions and the server's truth
+//     between them (server_pane.go), with the demo's bots, contact switch and slow motion.
+//   - replay (replay.go, RunReplay): a client recording drives the one pane, under the
+//     playback bar.
+//   - matchReplay (match_replay.go, RunMatchReplay): a demo's recording set, the three panes
+//     on one clock (render/matchplay, headless, decides what each pane shows when), with the
+//     server's truth rebuilt from its recording and the same playback bar.
+//
+// The single-pane modes embed onePane and the three-pane ones threePanes (layouts.go), which
+// lay the panes out and answer what follows from the layout (which pane a key acts on, the
+// help, where the tour's caption goes). The guided tour (tour.go) runs on top of whichever
+// mode (O works in each): it sets each scene's switches on the panes and asks the mode's
+// stage for the rest, so on the demo it slows the match, switches contact and does what a
+// scene needs by itself (tour_script.go: a scripted drive, a gunner, the tick trail), and in
+// a window that cannot, it does not. Each mode has a test of its own (live_test.go,
+// demo_test.go, replay_test.go, match_replay_test.go, tour_test.go) that runs it on a window
+// never opened. Adding a use of the window is adding a mode; the core does not ask which
+// mode it runs.
 //
 // Only render and cmd/tankclient import Ebitengine, which needs cgo and an X display just to
 // initialise; every decision that can be made without pixels lives in render/view, where it
-// is tested headless. render itself has no test files for the same reason: its tests are in
-// render/e2e, which runs the real window under Xvfb.
+// is tested headless. render's own tests check the modes' decisions without opening a window
+// but still need a display to start Ebitengine (xvfb-run); render/e2e runs the real window
+// under Xvfb.
 //
 // # How a frame is drawn (keep it this way when adding to it)
 //

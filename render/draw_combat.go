@@ -25,7 +25,7 @@ const (
 // muzzle flashes, the marker where our last shell stopped and, with ghosts on, the target
 // as we drew it and as the server judged it. Everything goes through one line batch, and
 // every mark is recorded as damage so the next frame repairs it.
-func (g *Game) drawCombat(dst *ebiten.Image, p *clientPane, f view.Frame) {
+func (g *window) drawCombat(dst *ebiten.Image, p *clientPane, f view.Frame) {
 	if f.Scale <= 0 {
 		return
 	}
@@ -76,7 +76,7 @@ func (g *Game) drawCombat(dst *ebiten.Image, p *clientPane, f view.Frame) {
 }
 
 // healthBar adds a bar above a live tank at p showing its health.
-func (g *Game) healthBar(b *lineBatch, f view.Frame, a *netcode.Arena, p netcode.Pose, c wire.Combat, rules netcode.Rules) {
+func (g *window) healthBar(b *lineBatch, f view.Frame, a *netcode.Arena, p netcode.Pose, c wire.Combat, rules netcode.Rules) {
 	share, clr, ok := view.HealthBar(c, rules)
 	if !ok {
 		return
@@ -93,7 +93,7 @@ func (g *Game) healthBar(b *lineBatch, f view.Frame, a *netcode.Arena, p netcode
 }
 
 // segment adds a line to b and records its bounding box as damage.
-func (g *Game) segment(b *lineBatch, x0, y0, x1, y1, width float64, clr color.RGBA) {
+func (g *window) segment(b *lineBatch, x0, y0, x1, y1, width float64, clr color.RGBA) {
 	b.segment(x0, y0, x1, y1, width, clr)
 	h := width / 2
 	g.damage.add(math.Min(x0, x1)-h, math.Min(y0, y1)-h, math.Abs(x1-x0)+width, math.Abs(y1-y0)+width)
@@ -108,7 +108,7 @@ func fade(clr color.RGBA, alpha float64) color.RGBA {
 // drawCombatBanners draws the banner of a client pane whose tank is destroyed, and for a
 // moment after it comes back marks the respawn: the server placed the tank anew, so the jump
 // to it is not a correction snapping (the strip leaves that snap out).
-func (g *Game) drawCombatBanners(dst *ebiten.Image, p *clientPane, f view.Frame) {
+func (g *window) drawCombatBanners(dst *ebiten.Image, p *clientPane, f view.Frame) {
 	l := p.game.Local()
 	switch {
 	case l != nil && p.game.Own().Destroyed:
@@ -129,7 +129,7 @@ func (g *Game) drawCombatBanners(dst *ebiten.Image, p *clientPane, f view.Frame)
 }
 
 // drawScoreboard draws the scoreboard as p's client knows it, centred on r.
-func (g *Game) drawScoreboard(dst *ebiten.Image, p *clientPane, r view.Rect) {
+func (g *window) drawScoreboard(dst *ebiten.Image, p *clientPane, r view.Rect) {
 	var lines []string
 	for _, l := range view.ScoreLines(view.Scoreboard(p.game)) {
 		lines = append(lines, l.Text)

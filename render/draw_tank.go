@@ -18,7 +18,7 @@ type tankLabel struct {
 // drawTanks draws a client pane's remote tanks, then its own on top, each with its ghosts,
 // and last the name tag of every tank in view, placed so none leaves the arena or covers
 // another.
-func (g *Game) drawTanks(dst *ebiten.Image, p *clientPane, f view.Frame) {
+func (g *window) drawTanks(dst *ebiten.Image, p *clientPane, f view.Frame) {
 	if f.Scale <= 0 {
 		return
 	}
@@ -62,7 +62,7 @@ func (g *Game) drawTanks(dst *ebiten.Image, p *clientPane, f view.Frame) {
 }
 
 // addLabel appends a name tag for a tank at pose to labels.
-func (g *Game) addLabel(labels []tankLabel, f view.Frame, a *netcode.Arena, pose netcode.Pose, name string, clr color.RGBA) []tankLabel {
+func (g *window) addLabel(labels []tankLabel, f view.Frame, a *netcode.Arena, pose netcode.Pose, name string, clr color.RGBA) []tankLabel {
 	if name == "" || !f.Shows(pose.X, pose.Y, a.TankRadius) {
 		return labels // a camera's view: a tank out of it gets no tag clamped to the edge
 	}
@@ -75,7 +75,7 @@ func (g *Game) addLabel(labels []tankLabel, f view.Frame, a *netcode.Arena, pose
 }
 
 // placeLabels places the tags inside the arena (view.PlaceLabels) and draws them.
-func (g *Game) placeLabels(dst *ebiten.Image, f view.Frame, labels []tankLabel) {
+func (g *window) placeLabels(dst *ebiten.Image, f view.Frame, labels []tankLabel) {
 	specs := g.labelSpecs[:0]
 	for _, l := range labels {
 		specs = append(specs, l.spec)
@@ -88,7 +88,7 @@ func (g *Game) placeLabels(dst *ebiten.Image, f view.Frame, labels []tankLabel) 
 }
 
 // drawSprite draws a tank like sprites.draw and records where as damage.
-func (g *Game) drawSprite(dst *ebiten.Image, f view.Frame, a *netcode.Arena, p netcode.Pose, clr color.RGBA, style tankStyle) {
+func (g *window) drawSprite(dst *ebiten.Image, f view.Frame, a *netcode.Arena, p netcode.Pose, clr color.RGBA, style tankStyle) {
 	if r, ok := g.sprites.draw(dst, f, a, p, clr, style); ok {
 		g.damage.add(r.X, r.Y, r.W, r.H)
 	}

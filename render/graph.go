@@ -46,7 +46,7 @@ func readLegend(p *clientPane) graphLegend {
 }
 
 // add writes the legend above r into t.
-func (l *graphLegend) add(g *Game, t *textLayer, r view.Rect) {
+func (l *graphLegend) add(g *window, t *textLayer, r view.Rect) {
 	t.add(l.rtt, g.fonts.mono, r.X, r.Y-2*lineHeight, view.RTTLine)
 	t.add(l.corr, g.fonts.mono, r.X, r.Y-lineHeight, view.ErrorLine)
 }
@@ -54,7 +54,7 @@ func (l *graphLegend) add(g *Game, t *textLayer, r view.Rect) {
 // drawGraph draws the last view.GraphWindow of round trips and correction sizes in r, each
 // against its own scale (the value at r's top edge). The box, grid and both traces go out as
 // one batch of quads.
-func (g *Game) drawGraph(dst *ebiten.Image, p *clientPane, r view.Rect, rttTop, corrTop float64) {
+func (g *window) drawGraph(dst *ebiten.Image, p *clientPane, r view.Rect, rttTop, corrTop float64) {
 	b := &g.batch
 	b.rect(r.X, r.Y, r.W, r.H, graphFill)
 	for i := 1; i < 4; i++ { // quarter lines
@@ -68,7 +68,7 @@ func (g *Game) drawGraph(dst *ebiten.Image, p *clientPane, r view.Rect, rttTop, 
 }
 
 // plot adds one series of the history in r to the batch, scaled so top is r's top edge.
-func (g *Game) plot(p *clientPane, r view.Rect, top float64, value func(view.Sample) float64, clr color.RGBA) {
+func (g *window) plot(p *clientPane, r view.Rect, top float64, value func(view.Sample) float64, clr color.RGBA) {
 	pts := p.history.Plot(p.scratch[:0], p.game.Now(), r.W, r.H, top, value)
 	p.scratch = pts
 	for i := 1; i < len(pts); i++ {

@@ -30,7 +30,7 @@ const (
 // its secondary lines first when it does not fit. The text goes through a textLayer, so it is
 // drawn anew only in frames where a number in it changed; in a frame not drawn whole (full
 // false) the panel is not touched otherwise.
-func (g *Game) drawHUD(dst *ebiten.Image, p *clientPane, f view.Frame, full bool) {
+func (g *window) drawHUD(dst *ebiten.Image, p *clientPane, f view.Frame, full bool) {
 	panel := f.Panel
 	if panel.W <= 0 || panel.H <= 0 {
 		return
@@ -38,19 +38,19 @@ func (g *Game) drawHUD(dst *ebiten.Image, p *clientPane, f view.Frame, full bool
 	refresh := full || time.Since(p.hudAt) >= hudRefresh
 	if refresh {
 		p.hudAt = time.Now()
-		p.hudLines = append(view.TechniqueLines(p.tech, p.lagComp), view.ContactLines(p.game.Rules().Contact, p.contactCount(), g.setContact != nil)...)
+		p.hudLines = append(view.TechniqueLines(p.tech, p.lagComp), view.ContactLines(p.game.Rules().Contact, p.contactCount(), p.contactKey)...)
 		p.hudLines = append(append(p.hudLines, view.CombatLines(p.game, p.lagComp)...), view.HUD(p.game, p.tech, p.netLines())...)
 		p.legend = readLegend(p)
 	}
 	lines := p.hudLines
-	if tl := g.tourLines(); tl != nil && !g.isDemo() { // the demo shows it in the server pane
+	if tl := g.tour.lines(g); tl != nil && !g.mode.tourLegend() { // the demo shows it in the server pane
 		lines = append(slices.Clip(tl), lines...)
 	}
 	if p.netErr != nil {
 		lines = append(lines, view.Line{Text: p.netErr.Error(), Style: view.Warn})
 	}
-	if g.contactErr != nil {
-		lines = append(lines, view.Line{Text: g.contactErr.Error(), Style: view.Warn})
+	if g.notice != nil {
+		lines = append(lines, view.Line{Text: g.notice.Error(), Style: view.Warn})
 	}
 	lines = append(lines, view.Line{Text: "F1 help", Style: view.Dim})
 	all := lines
@@ -128,7 +128,7 @@ func (g *Game) drawHUD(dst *ebiten.Image, p *clientPane, f view.Frame, full bool
 
 // columns returns how many characters of HUD text fit a panel w pixels wide (Go Mono: every
 // character has the same advance), after its padding and the indent of a plain line.
-func (g *Game) columns(w float64) int {
+func (g *window) columns(w float64) int {
 	return max(0, int((w-2*padding-8)/g.fonts.monoAdvance))
 }
 

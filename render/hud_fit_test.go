@@ -38,7 +38,7 @@ func TestPanelTextWidth_HoldsFortyColumns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := &Game{fonts: f}
+	g := &window{fonts: f}
 	if got := g.columns(PanelTextWidth); got < 40 {
 		t.Errorf("columns(PanelTextWidth %d px) = %d with %v px characters, want 40", PanelTextWidth, got, f.monoAdvance)
 	}

@@ -3,10 +3,14 @@ package render
 import (
 	"context"
 	"fmt"
+	"io"
 	"time"
+
+	"github.com/hajimehoshi/ebiten/v2"
 
 	"tanknet/client"
 	"tanknet/render/matchplay"
+	"tanknet/render/view"
 )
 
 // RunMatchReplay opens the demo's three panes on a recording set (tankclient -replay FILE,
@@ -22,12 +26,11 @@ func RunMatchReplay(ctx context.Context, set *matchplay.Set, at time.Duration, o
 	if err := opts.Validate(); err != nil {
 		return err
 	}
-	g, err := newGame(ctx, set.Near.Game().Welcome().Arena, opts)
+	m := newMatchReplay(set)
+	g, err := newWindow(ctx, set.Near.Game().Welcome().Arena, opts, m)
 	if err != nil {
 		return err
 	}
-	g.playback = &replayControl{pb: set.Near, follow: set.Follow}
-	g.truth = func(dst *Truth) { truthOf(set, dst) }
 	g.panes = []*clientPane{
 		newMatchPane("NEAR PLAYER (recorded)", set.Near.Game(), opts),
 		newMatchPane("FAR PLAYER (recorded)", set.Far.Game(), opts),
@@ -44,14 +47,14 @@ func RunMatchReplay(ctx context.Context, set *matchplay.Set, at time.Duration, o
 		if err := set.Seek(at); err != nil {
 			return err
 		}
-		g.playback.lastSeek = time.Since(began)
+		m.bar.lastSeek = time.Since(began)
 	}
 	err = g.run()
 	if opts.Report != nil {
 		n, of := set.Near.Frame()
 		fmt.Fprintf(opts.Report, "tankclient: replay at frame %d of %d, %.3f s of %.3f s\n", n, of, set.Near.Position().Seconds(), set.Near.Duration().Seconds())
 		fn, fof := set.Far.Frame()
-		fmt.Fprintf(opts.Report, "tankclient: replay far player at frame %d of %d; server tick %d; last seek %.1f ms\n", fn, fof, set.Tick(), float64(g.playback.lastSeek)/float64(time.Millisecond))
+		fmt.Fprintf(opts.Report, "tankclient: replay far player at frame %d of %d; server tick %d; last seek %.1f ms\n", fn, fof, set.Tick(), float64(m.bar.lastSeek)/float64(time.Millisecond))
 	}
 	return err
 }
@@ -63,19 +66,43 @@ func newMatchPane(role string, game *client.Game, opts Options) *clientPane {
 	return p
 }
 
-// followStep keeps pane i on the Game its recording plays (a seek back replays from the
-// start through a new one) and lets it follow what the frame changed, as live.
-func (g *Game) followStep(i int, game *client.Game) {
-	p := g.panes[i]
-	if p.game != game {
-		np := newReplayPane(game, p.tech)
-		np.role = p.role
-		g.panes[i], p = np, np
-		g.viewChanged = true
-	}
-	p.input = game.Input()
-	p.observe(&g.arena)
+// matchReplay is the mode of a recording set's window: the demo's three panes, the players'
+// driven by their recordings and the server's rebuilt from its own, with the playback bar
+// of a client replay under them.
+type matchReplay struct {
+	threePanes
+	fixed
+	bar    replayControl
+	server serverPane
 }
+
+func newMatchReplay(set *matchplay.Set) *matchReplay {
+	m := &matchReplay{threePanes: threePanes{below: ReplayBarHeight}, bar: replayControl{pb: set.Near, follow: set.Follow}}
+	m.server = serverPane{truth: func(dst *Truth) { truthOf(set, dst) },
+		legend: func(t *Truth) []view.Line { return view.ReplaySetLegend(len(t.IDs), t.wrecks()) }}
+	return m
+}
+
+func (*matchReplay) begin(*window) error { return nil }
+func (*matchReplay) drive(*window)       {} // the recordings drive the panes; the arrows and Space play them
+
+func (m *matchReplay) step(_ *window, now time.Time) error {
+	m.bar.update(now)
+	return nil
+}
+
+// draw draws the server pane, at real time: a recording set replays at the speed the bar
+// sets, whatever the speed it was played at.
+func (m *matchReplay) draw(w *window, dst *ebiten.Image, full bool) {
+	w.drawServerPane(dst, w.layout[view.ServerPane], full, &m.server, 1)
+}
+
+// drawOver draws the playback bar, with the server's tick.
+func (m *matchReplay) drawOver(w *window, dst *ebiten.Image) {
+	w.drawReplayBar(dst, &m.bar, fmt.Sprintf("  server tick %d", m.server.state.Tick))
+}
+
+func (m *matchReplay) reportShot(_ *window, out io.Writer) { m.server.report(out) }
 
 // truthOf copies the set's server truth into dst, the server pane's state, when its tick
 // changed.

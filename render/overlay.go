@@ -17,9 +17,9 @@ import (
 // drawBanners draws what sits over a client pane's arena every frame: the switches that are
 // off (every key's, so they show with the HUD hidden too), and where to find the keys when
 // the HUD is hidden.
-func (g *Game) drawBanners(dst *ebiten.Image, p *clientPane, f view.Frame) {
+func (g *window) drawBanners(dst *ebiten.Image, p *clientPane, f view.Frame) {
 	a := f.Arena
-	if s := view.OffBanner(p.tech, p.lagComp, p.game.InputOnArrival() && g.playback == nil); s != "" {
+	if s := view.OffBanner(p.tech, p.lagComp, p.game.InputOnArrival() && !p.recorded); s != "" {
 		img := g.text.image(s, g.fonts.mono, view.WarnText, true)
 		g.drawDamaging(dst, img, a.X+a.W/2-float64(img.Bounds().Dx())/2, a.Y+8)
 	}
@@ -30,12 +30,12 @@ func (g *Game) drawBanners(dst *ebiten.Image, p *clientPane, f view.Frame) {
 
 // drawOverlays draws what sits over everything: a pane's waiting message, the failure and
 // the help.
-func (g *Game) drawOverlays(dst *ebiten.Image) {
+func (g *window) drawOverlays(dst *ebiten.Image) {
 	g.waitShown = false
 	for i, p := range g.panes {
 		if p.game.Local() == nil && g.failure == nil {
 			g.waitShown = true
-			g.messageBox(dst, g.layout[g.paneIndex(i)].Frame.Arena, "Joined — waiting for the first snapshot", nil, view.TextColor)
+			g.messageBox(dst, g.layout[g.mode.paneIndex(i)].Frame.Arena, "Joined — waiting for the first snapshot", nil, view.TextColor)
 		}
 	}
 	win := view.Rect{W: float64(dst.Bounds().Dx()), H: float64(dst.Bounds().Dy())}
@@ -47,15 +47,11 @@ func (g *Game) drawOverlays(dst *ebiten.Image) {
 	}
 	if g.expandHUD && g.failure == nil {
 		for i, p := range g.panes {
-			area := win
-			if g.isDemo() {
-				area = g.layout[g.paneIndex(i)].Bounds
-			}
-			g.drawWholeHUD(dst, p, area)
+			g.drawWholeHUD(dst, p, g.mode.expandArea(g, i, win))
 		}
 	}
 	if g.showScores && len(g.panes) > 0 && g.failure == nil {
-		g.drawScoreboard(dst, g.panes[0], g.layout[g.paneIndex(0)].Frame.Arena)
+		g.drawScoreboard(dst, g.panes[0], g.layout[g.mode.paneIndex(0)].Frame.Arena)
 	}
 	if g.showHelp {
 		g.drawHelp(dst, win)
@@ -64,7 +60,7 @@ func (g *Game) drawOverlays(dst *ebiten.Image) {
 
 // drawWholeHUD draws every line of p's HUD in a box over area (E), wrapped to its width; only
 // a window too small for even that hides lines, and says how many.
-func (g *Game) drawWholeHUD(dst *ebiten.Image, p *clientPane, area view.Rect) {
+func (g *window) drawWholeHUD(dst *ebiten.Image, p *clientPane, area view.Rect) {
 	box := view.Rect{X: area.X + padding, Y: area.Y + padding, W: area.W - 2*padding, H: area.H - 2*padding}
 	if box.W <= 4*padding || box.H <= 2*padding {
 		return
@@ -87,7 +83,7 @@ func (g *Game) drawWholeHUD(dst *ebiten.Image, p *clientPane, area view.Rect) {
 }
 
 // messageBox draws a title and lines centred on r in a dark box.
-func (g *Game) messageBox(dst *ebiten.Image, r view.Rect, title string, lines []string, clr color.Color) {
+func (g *window) messageBox(dst *ebiten.Image, r view.Rect, title string, lines []string, clr color.Color) {
 	cx, cy := r.X+r.W/2, r.Y+r.H/2
 	w := text.Advance(title, g.fonts.title)
 	n := 0
@@ -112,8 +108,8 @@ func (g *Game) messageBox(dst *ebiten.Image, r view.Rect, title string, lines []
 }
 
 // drawHelp draws the key help in a box over the centre of r, kept inside the window.
-func (g *Game) drawHelp(dst *ebiten.Image, r view.Rect) {
-	lines := view.FitHelp(view.Help(g.isDemo()), int((r.H-3*padding)/(lineHeight+1)))
+func (g *window) drawHelp(dst *ebiten.Image, r view.Rect) {
+	lines := view.FitHelp(g.mode.help(), int((r.H-3*padding)/(lineHeight+1)))
 	w := 0.0
 	for _, l := range lines {
 		w = max(w, text.Advance(l.Text, g.fonts.mono))

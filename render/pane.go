@@ -16,36 +16,29 @@ import (
 // strip: more than a second's worth of each at 60 frames per second.
 const eventMemory = 64
 
-// drive says which keys steer a pane's tank.
-type drive int
-
-const (
-	driveAll    drive = iota // WASD and the arrows: the single window
-	driveWASD                // the near player of the demo
-	driveArrows              // the far player of the demo
-)
-
 // clientPane is one client in the window: its session's game, the technique switches that
 // choose what is drawn of it, and what its HUD, graph and timeline strip remember.
 type clientPane struct {
-	role  string // "" in the single window; the demo's "near player" or "far player"
-	keys  drive
-	game  *client.Game
-	tech  view.Techniques
-	input netcode.Input
+	role string // "" in the single window; the demo's "near player" or "far player"
+	// reportName names the pane in a frame report: "near", "far" or "player".
+	reportName string
+	game       *client.Game
+	tech       view.Techniques
+	input      netcode.Input
 
 	lagComp bool // this player's shots ask for lag compensation (key L)
 	firing  bool // its fire key is held
 	gunner  bool // it aims and fires by itself (Options.Gunner)
-
-	driver *client.Driver // drives instead of the keys (Options.Bot); nil: the keys
-	botIn  netcode.Input  // the driver's current decision
-	steps  int            // prediction steps the driver has decided
+	// recorded is set when a recording drives the pane: it says what the client asked for,
+	// so U does not switch it and the HUD shows no banner for it.
+	recorded bool
+	// contactKey is set when C switches the room's contact mode (the live demo): the HUD says so.
+	contactKey bool
 
 	shadow  view.Unreconciled
 	history view.History
 	net     *Network
-	netBase linksim.Conditions // what the network preset adds at real time (net.Conn has it slowed: slowmo.go)
+	netBase linksim.Conditions // what the network preset adds at real time (net.Conn has it slowed: demo.go)
 	slow    int                // the window's slow motion factor, 1 at real time
 	netErr  error              // the last failed preset switch
 
@@ -92,17 +85,6 @@ func (p *clientPane) noteWait() {
 	p.waits = append(p.waits, w)
 }
 
-// reportName names the pane in a report: "near", "far" or "player".
-func (p *clientPane) reportName() string {
-	switch p.keys {
-	case driveWASD:
-		return "near"
-	case driveArrows:
-		return "far"
-	}
-	return "player"
-}
-
 // timelineEvents remembers where recent holds, corrections and snaps happened.
 type timelineEvents struct {
 	holds              []float64 // server ticks (fractional) the selected remote was held at
@@ -119,29 +101,14 @@ type timelineEvents struct {
 // respawnBanner is how long a respawn stays marked over its pane, in game time.
 const respawnBanner = 2 * time.Second
 
-func newClientPane(role string, keys drive, link client.Link, opts Options, net *Network, now time.Time) *clientPane {
-	p := &clientPane{role: role, keys: keys, game: client.NewGame(link, opts.Game, now), tech: opts.Techniques, net: net,
+// newClientPane is a pane on a live session's link, called reportName in a frame report.
+func newClientPane(role, reportName string, link client.Link, opts Options, net *Network, now time.Time) *clientPane {
+	p := &clientPane{role: role, reportName: reportName, game: client.NewGame(link, opts.Game, now), tech: opts.Techniques, net: net,
 		lagComp: true, gunner: opts.Gunner, slow: 1}
 	if net != nil {
 		p.netBase = net.Conn.Conditions()
 	}
-	if opts.Bot != 0 && keys == driveAll {
-		p.driver = client.NewDriver(opts.Bot)
-		p.botIn = p.driver.Next()
-	}
 	return p
-}
-
-// autopilot puts the driver's decision in place of the keys', one new decision per
-// prediction step taken, as client.RunBot does.
-func (p *clientPane) autopilot() {
-	if p.driver == nil {
-		return
-	}
-	for n := p.game.Stats().InputsSent; p.steps < n; p.steps++ {
-		p.botIn = p.driver.Next()
-	}
-	p.input = p.botIn
 }
 
 // aim asks for a shot when the fire key is held, and as a gunner also steers toward the
@@ -164,7 +131,6 @@ func (p *clientPane) aim() {
 
 // update runs the pane's game one frame with its input; it returns the session's end.
 func (p *clientPane) update(now time.Time, a *netcode.Arena) error {
-	p.autopilot()
 	p.aim()
 	if err := p.game.Update(now, p.input); err != nil {
 		return err
@@ -307,6 +273,28 @@ func (p *clientPane) netLines() []string {
 		return []string{"network " + p.net.Preset + ", each way:", "  " + c.Outbound.String()}
 	}
 	return []string{"network " + p.net.Preset + ":", "  up   " + c.Outbound.String(), "  down " + c.Inbound.String()}
+}
+
+// title is a demo pane's title line: who it is, and over which network.
+func (p *clientPane) title() string {
+	return p.role + " — " + p.netTitle()
+}
+
+// midTitle is a pane title for a pane too narrow for title: the preset's name and, in
+// brief, what it adds (view.BriefConditions), so every preset shows its figures.
+func (p *clientPane) midTitle() string {
+	if p.net == nil {
+		return p.shortTitle()
+	}
+	return p.role + " — " + p.net.Preset + ": " + view.BriefConditions(p.netBase)
+}
+
+// shortTitle is a pane title for a narrow pane: who it is and the preset's name.
+func (p *clientPane) shortTitle() string {
+	if p.net == nil {
+		return p.role
+	}
+	return p.role + " — " + p.net.Preset
 }
 
 // hudColumns is how many characters a HUD line holds beside the graph (PanelTextWidth): a

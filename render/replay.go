@@ -30,11 +30,11 @@ func RunReplay(ctx context.Context, data []byte, at time.Duration, opts Options)
 	if err != nil {
 		return err
 	}
-	g, err := newGame(ctx, pb.Game().Welcome().Arena, opts)
+	m := &replay{onePane: onePane{below: ReplayBarHeight}, bar: replayControl{pb: pb}}
+	g, err := newWindow(ctx, pb.Game().Welcome().Arena, opts, m)
 	if err != nil {
 		return err
 	}
-	g.playback = &replayControl{pb: pb}
 	g.panes = []*clientPane{newReplayPane(pb.Game(), opts.Techniques)}
 	pb.OnStep = func(game *client.Game) { g.followStep(0, game) }
 	if at > pb.Duration() {
@@ -56,7 +56,39 @@ func RunReplay(ctx context.Context, data []byte, at time.Duration, opts Options)
 
 // newReplayPane is a single window's pane showing game, which a recording drives.
 func newReplayPane(game *client.Game, tech view.Techniques) *clientPane {
-	return &clientPane{game: game, tech: tech, lagComp: true}
+	return &clientPane{game: game, tech: tech, lagComp: true, recorded: true, reportName: "player"}
+}
+
+// replay is the mode of a client recording's window: the recorded player's pane, which the
+// recording drives frame by frame, and the playback bar under it.
+type replay struct {
+	onePane
+	fixed
+	bar replayControl
+}
+
+func (*replay) begin(*window) error { return nil }
+func (*replay) drive(*window)       {} // the recording drives the pane; the arrows and Space play it
+
+func (r *replay) step(_ *window, now time.Time) error {
+	r.bar.update(now)
+	return nil
+}
+
+func (r *replay) drawOver(w *window, dst *ebiten.Image) { w.drawReplayBar(dst, &r.bar, "") }
+
+// followStep keeps pane i on the Game its recording plays (a seek back replays from the
+// start through a new one) and lets it follow what the frame changed, as live.
+func (g *window) followStep(i int, game *client.Game) {
+	p := g.panes[i]
+	if p.game != game {
+		np := newReplayPane(game, p.tech)
+		np.role = p.role
+		g.panes[i], p = np, np
+		g.viewChanged = true
+	}
+	p.input = game.Input()
+	p.observe(&g.arena)
 }
 
 // replayControl is the playback bar: where the recording is, and the keys and the mouse
@@ -156,9 +188,9 @@ func (c *replayControl) mouse() error {
 	return err
 }
 
-// draw draws the playback bar across the bottom of the window.
-func (g *Game) drawReplayBar(dst *ebiten.Image) {
-	c := g.playback
+// drawReplayBar draws c's playback bar across the bottom of the window, extra after the
+// position.
+func (g *window) drawReplayBar(dst *ebiten.Image, c *replayControl, extra string) {
 	b := dst.Bounds()
 	y := float64(b.Dy() - ReplayBarHeight)
 	vector.FillRect(dst, 0, float32(y), float32(b.Dx()), ReplayBarHeight, view.PanelSolid, false)
@@ -169,9 +201,7 @@ func (g *Game) drawReplayBar(dst *ebiten.Image) {
 		state = "paused "
 	}
 	label := fmt.Sprintf("%s  %.2f / %.2f s  frame %d of %d  speed %s", state, pb.Position().Seconds(), pb.Duration().Seconds(), n, of, speedLabel(pb.Speed))
-	if g.isDemo() {
-		label += fmt.Sprintf("  server tick %d", g.state.Tick)
-	}
+	label += extra
 	if c.lastSeek > 0 {
 		label += fmt.Sprintf("  seek %.1f ms", float64(c.lastSeek)/float64(time.Millisecond))
 	}

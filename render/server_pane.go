@@ -47,56 +47,74 @@ func (t *Truth) wrecks() int {
 	return n
 }
 
-// readTruth refreshes g.state from the server.
-func (g *Game) readTruth() {
-	if g.truth != nil {
-		g.truth(&g.state)
-		g.followTrail()
-	}
+// serverPane is the three panes' middle one: the server's truth, read from the live
+// server (the demo) or rebuilt from its recording (a recording set's replay).
+type serverPane struct {
+	truth func(*Truth) // reads the newest tick into its argument
+	// legend is the panel's text, what the panes show and the keys, for the tick read.
+	legend func(*Truth) []view.Line
+	state  Truth // the tick read this frame
+	title  textLayer
+	hud    textLayer
 }
 
-// drawServerPane draws the server's truth: every tank where the server has it this tick,
-// with no prediction, interpolation or ghosts, and below it what the panes show and the keys.
-func (g *Game) drawServerPane(dst *ebiten.Image, l view.Pane, full bool) {
-	g.readTruth()
-	if slow := view.SlowLabel(g.slow); slow != "" { // slow motion says so first
-		g.drawTitle(dst, &g.serverText, l.Title, g.fitTitle(l.Title.W,
-			fmt.Sprintf("SERVER — %s — tick %d", slow, g.state.Tick), "SERVER — "+slow, slow), full)
-	} else {
-		contact := g.panes[0].game.Rules().Contact
-		g.drawTitle(dst, &g.serverText, l.Title, g.fitTitle(l.Title.W,
-			fmt.Sprintf("SERVER — the truth both clients chase (tick %d, contact %s)", g.state.Tick, contact),
-			fmt.Sprintf("SERVER — tick %d, contact %s", g.state.Tick, contact),
-			fmt.Sprintf("SERVER — tick %d", g.state.Tick), "SERVER"), full)
-	}
+// drawServerPane reads s's truth and draws it: every tank where the server has it this
+// tick, with no prediction, interpolation or ghosts, and below it s's legend (or the tour's
+// caption). Its title says the slow motion in force, or the room's contact mode.
+func (g *window) drawServerPane(dst *ebiten.Image, l view.Pane, full bool, s *serverPane, slow int) {
+	s.truth(&s.state)
+	g.tour.followTrail(&s.state)
+	g.drawServerTitle(dst, l.Title, full, s, slow)
 	f := l.Frame
 	if f.Scale <= 0 {
 		return
 	}
+	g.drawTruth(dst, f, &s.state)
+	g.drawTrail(&g.combat, f, l.Chart)
+	g.combat.flush(dst)
+	g.placeLabels(dst, f, g.labels)
+	if g.showHUD && f.Panel.W > 0 {
+		g.drawServerHUD(dst, f.Panel, full, s)
+	}
+}
+
+// drawServerTitle draws the server pane's title in r.
+func (g *window) drawServerTitle(dst *ebiten.Image, r view.Rect, full bool, s *serverPane, slow int) {
+	tick := s.state.Tick
+	if label := view.SlowLabel(slow); label != "" { // slow motion says so first
+		g.drawTitle(dst, &s.title, r, g.fitTitle(r.W,
+			fmt.Sprintf("SERVER — %s — tick %d", label, tick), "SERVER — "+label, label), full)
+		return
+	}
+	contact := g.panes[0].game.Rules().Contact
+	g.drawTitle(dst, &s.title, r, g.fitTitle(r.W,
+		fmt.Sprintf("SERVER — the truth both clients chase (tick %d, contact %s)", tick, contact),
+		fmt.Sprintf("SERVER — tick %d, contact %s", tick, contact),
+		fmt.Sprintf("SERVER — tick %d", tick), "SERVER"), full)
+}
+
+// drawTruth draws the tanks of t in f, with their health bars, and leaves their name tags in
+// g.labels for placeLabels.
+func (g *window) drawTruth(dst *ebiten.Image, f view.Frame, t *Truth) {
 	labels := g.labels[:0]
 	rules := g.panes[0].game.Rules()
-	hasCombat := len(g.state.Combat) == len(g.state.IDs)
-	for i, id := range g.state.IDs {
-		p := g.state.Poses[i]
+	hasCombat := len(t.Combat) == len(t.IDs)
+	for i, id := range t.IDs {
+		p := t.Poses[i]
 		clr := view.PlayerColor(id)
 		name := g.playerName(id)
 		if hasCombat {
-			c := g.state.Combat[i]
+			c := t.Combat[i]
 			if c.Destroyed {
 				clr = view.WreckColor
-				name = view.RespawnTag(name, c.RespawnTick, g.state.Tick)
+				name = view.RespawnTag(name, c.RespawnTick, t.Tick)
 			}
 			g.healthBar(&g.combat, f, &g.arena, p, wire.Combat{Health: c.Health, Destroyed: c.Destroyed}, rules)
 		}
 		g.drawSprite(dst, f, &g.arena, p, clr, solid)
 		labels = g.addLabel(labels, f, &g.arena, p, name, clr)
 	}
-	g.drawTrail(&g.combat, f, l.Chart)
-	g.combat.flush(dst)
-	g.placeLabels(dst, f, labels)
-	if g.showHUD && f.Panel.W > 0 {
-		g.drawServerHUD(dst, f.Panel, full)
-	}
+	g.labels = labels
 }
 
 // trailDot is the side of a tick trail's dot, in pixels.
@@ -106,12 +124,11 @@ const trailDot = 4
 // each of its newest ticks, orange where that tick's motion was uneven, and in chart (when
 // the strip row is shown) a bar per tick as tall as the distance moved in it, against a line
 // at one full-speed step.
-func (g *Game) drawTrail(b *lineBatch, f view.Frame, chart view.Rect) {
-	s, _, _, ok := g.tour.Scene()
-	if !ok || !s.Trail {
+func (g *window) drawTrail(b *lineBatch, f view.Frame, chart view.Rect) {
+	pts, ok := g.tour.trail()
+	if !ok {
 		return
 	}
-	pts := g.script.trail.Points()
 	for _, pt := range pts {
 		x, y := f.ToScreen(pt.Pose.X, pt.Pose.Y)
 		b.rect(x-trailDot/2, y-trailDot/2, trailDot, trailDot, trailColor(pt))
@@ -145,7 +162,7 @@ func trailColor(pt view.TrailPoint) color.RGBA {
 }
 
 // playerName returns a player's name as the clients know it.
-func (g *Game) playerName(id uint32) string {
+func (g *window) playerName(id uint32) string {
 	for _, p := range g.panes {
 		if n := p.game.Name(id); n != "" {
 			return n
@@ -155,20 +172,13 @@ func (g *Game) playerName(id uint32) string {
 }
 
 // drawServerHUD explains the three panes and lists the keys, in the server pane's panel.
-func (g *Game) drawServerHUD(dst *ebiten.Image, p view.Rect, full bool) {
-	t := &g.serverHUD
+func (g *window) drawServerHUD(dst *ebiten.Image, p view.Rect, full bool, s *serverPane) {
+	t := &s.hud
 	if g.showHelp {
 		return // the help box is drawn over the window instead
 	}
-	bots := -1
-	if g.bots != nil {
-		bots = g.bots.Count()
-	}
-	lines := view.DemoLegend(len(g.state.IDs), bots, g.state.wrecks())
-	if g.playback != nil {
-		lines = view.ReplaySetLegend(len(g.state.IDs), g.state.wrecks())
-	}
-	if tl := g.tourLines(); tl != nil {
+	lines := s.legend(&s.state)
+	if tl := g.tour.lines(g); tl != nil {
 		lines = tl
 	}
 	lines = view.FitPanel(lines, g.columns(p.W)+1, int((p.H-padding)/lineHeight)) // legend lines have no indent
@@ -183,14 +193,14 @@ func (g *Game) drawServerHUD(dst *ebiten.Image, p view.Rect, full bool) {
 	}
 }
 
-// reportTruth writes the server's state drawn in the last frame, one line per tank, for a
-// test to compare with the server pane of the screenshot.
-func (g *Game) reportTruth(w io.Writer) {
-	ids := slices.Clone(g.state.IDs)
+// report writes the server's state drawn in the last frame, one line per tank, for a test
+// to compare with the server pane of the screenshot.
+func (s *serverPane) report(w io.Writer) {
+	ids := slices.Clone(s.state.IDs)
 	slices.Sort(ids)
 	for _, id := range ids {
-		i := slices.Index(g.state.IDs, id)
-		p := g.state.Poses[i]
-		fmt.Fprintf(w, "tankclient: truth tick %d player %d at %.4f %.4f heading %.4f\n", g.state.Tick, id, p.X, p.Y, p.Heading)
+		i := slices.Index(s.state.IDs, id)
+		p := s.state.Poses[i]
+		fmt.Fprintf(w, "tankclient: truth tick %d player %d at %.4f %.4f heading %.4f\n", s.state.Tick, id, p.X, p.Y, p.Heading)
 	}
 }

@@ -15,7 +15,7 @@ const (
 // drawStrip draws a client pane's timeline strip in r: view.TimelineMarks decides every
 // mark; this only turns fractions of the width into pixels and kinds into colours, all in
 // one batch.
-func (g *Game) drawStrip(dst *ebiten.Image, p *clientPane, r view.Rect) {
+func (g *window) drawStrip(dst *ebiten.Image, p *clientPane, r view.Rect) {
 	p.marks = view.TimelineMarks(*p.timeline(), p.marks)
 	b := &g.batch
 	b.rect(r.X, r.Y, r.W, r.H, view.StripFill)

@@ -93,7 +93,7 @@ func drawImageAt(dst, img *ebiten.Image, x, y float64) {
 
 // drawDamaging draws img at (x, y) like drawImageAt and records the place as damage, for
 // the next frame to repair.
-func (g *Game) drawDamaging(dst, img *ebiten.Image, x, y float64) {
+func (g *window) drawDamaging(dst, img *ebiten.Image, x, y float64) {
 	drawImageAt(dst, img, x, y)
 	b := img.Bounds()
 	g.damage.add(math.Round(x), math.Round(y), float64(b.Dx()), float64(b.Dy()))
