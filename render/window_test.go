@@ -23,7 +23,7 @@ type quietLink struct{ welcome wire.Welcome }
 
 func (l quietLink) Welcome() wire.Welcome                                { return l.welcome }
 func (quietLink) Drain(dst []client.Received) ([]client.Received, error) { return dst, nil }
-func (quietLink) Send(wire.ClientMessage) error                          { return nil }
+func (quietLink) Send(wire.GameMessage) error                            { return nil }
 
 func testArena() netcode.Arena { return netcode.DefaultArena() }
 
