@@ -122,9 +122,8 @@ func count(f reflect.Value) uint64 {
 }
 
 // metricsOf reads the metrics of S from the tags of its fields. A field with a metric tag
-// holds one metric, or one value of its label; a field with a counter tag must have one, so
-// every live count is exported. It panics, naming the field, on a tag it cannot read: that
-// is a mistake in this package, found when the program starts.
+// holds one metric, or one value of its label. It panics, naming the field, on a tag it
+// cannot read: that is a mistake in this package, found when the program starts.
 func metricsOf[S any]() []*Metric[S] {
 	t := reflect.TypeFor[S]()
 	var out []*Metric[S]
@@ -133,9 +132,6 @@ func metricsOf[S any]() []*Metric[S] {
 		where := t.String() + "." + f.Name
 		spec, ok := f.Tag.Lookup("metric")
 		if !ok {
-			if _, counted := f.Tag.Lookup("counter"); counted {
-				panic(fmt.Sprintf("server: %s has a counter but no metric tag", where))
-			}
 			continue
 		}
 		name, kind, err := metricKind(spec, f.Type)
