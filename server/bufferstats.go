@@ -14,14 +14,13 @@ import (
 // healthy buffer starves and doubles in under 1% of player-ticks.
 
 // InputBufferStats are one room's input buffer figures since it opened, read from its
-// bufferStats, and exported with the room's name as label "room" (InputBufferMetrics). Each
-// figure's metric is declared by its tag, as those of Stats are.
+// bufferStats. server/metrics exports them with the room's name as label "room".
 type InputBufferStats struct {
-	PlayerTicks uint64    `metric:"room_player_ticks_total" help:"Player-ticks of each open room: one tick of one player that has had an input applied and has not left."`
-	Starved     uint64    `metric:"room_player_ticks_starved_total" help:"Player-ticks that applied no input because none was waiting (the tank stood for lack of input)."`
-	Doubled     uint64    `metric:"room_player_ticks_doubled_total" help:"Player-ticks that applied more than one input (the tank moved two steps' worth or more in one tick)."`
-	Wait        Histogram `metric:"room_input_wait_seconds" help:"How long each applied input waited at the server, from its first copy's arrival to the tick that applied it."` // in seconds
-	Depth       Histogram `metric:"room_input_buffer_depth" help:"Inputs still waiting in a player's buffer after each player-tick."`
+	PlayerTicks uint64    // player-ticks: ticks of players that have had an input applied and have not left
+	Starved     uint64    // player-ticks that applied no input because none was waiting
+	Doubled     uint64    // player-ticks that applied more than one input
+	Wait        Histogram // how long each applied input waited, in seconds
+	Depth       Histogram // inputs still waiting in a player's buffer after each player-tick
 }
 
 // Histogram is a distribution: Counts[i] is how many observations were at most

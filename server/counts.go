@@ -4,7 +4,7 @@ import "sync/atomic"
 
 // counters are the live counts behind Stats, added to atomically by the rooms' games and
 // the sessions, and read by snapshot. A count added here needs a field of Stats that
-// snapshot copies it to, with its metric tag.
+// snapshot copies it to, and a metric reading that field in server/metrics.
 type counters struct {
 	ticks, joins, leaves                                                  atomic.Uint64
 	applied, staleInputs, clamped, deferred, contacts, badFrames, evicted atomic.Uint64

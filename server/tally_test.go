@@ -1,10 +1,8 @@
 package server
 
 import (
-	"fmt"
 	"maps"
 	"slices"
-	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -50,45 +48,27 @@ func TestDropReason_CodeGivesLabelAndText(t *testing.T) {
 	}
 }
 
-// Every labelled metric declares every value its label takes, so each is exported at zero
-// from the start; an empty Stats shows them all.
-func TestMetrics_LabelledCountsStartAtZero(t *testing.T) {
-	want := map[string][]string{
-		"drops_total":          {"cannot_keep_up", "not_acknowledging", "other", "protocol_error", "timeout"},
-		"inputs_refused_total": {"duration", "inbox_full", "not_finite", "too_far_ahead"},
-		"rejects_total":        {"bad_hello", "busy", "no_room", "server_full", "shutting_down", "version_mismatch"},
-		"shots_refused_total":  {"bad_view", "cooldown", "destroyed", "future_view", "stale_tick", "unplayed_tick", "view_too_old"},
-	}
-	names := map[string]bool{}
-	for _, m := range Metrics {
-		if names[m.Name] {
-			t.Errorf("metric %s declared twice", m.Name)
-		}
-		names[m.Name] = true
-		if m.Label == "" {
-			continue
-		}
-		series := m.Series(&Stats{})
-		if w, ok := want[m.Name]; ok && !slices.Equal(m.Values, w) {
-			t.Errorf("%s values %v, want %v", m.Name, m.Values, w)
-		}
-		for _, v := range m.Values {
-			if n, ok := series[v]; !ok || n != 0 {
-				t.Errorf("%s: an empty Stats gives %s=%d (present %v), want 0", m.Name, v, n, ok)
-			}
+// Every split of Stats lists every key it can take, so server/metrics exports each at zero
+// from the start; every drop is counted under one of DropLabels.
+func TestLabels_ListEveryKey(t *testing.T) {
+	for _, tt := range []struct {
+		name      string
+		got, want []string
+	}{
+		{"DropLabels", DropLabels(), []string{"cannot_keep_up", "not_acknowledging", "other", "protocol_error", "timeout"}},
+		{"InputRuleLabels", InputRuleLabels(), []string{"duration", "inbox_full", "not_finite", "too_far_ahead"}},
+		{"RejectLabels", RejectLabels(), []string{"bad_hello", "busy", "no_room", "server_full", "shutting_down", "version_mismatch"}},
+		{"ShotRefusalLabels", ShotRefusalLabels(), []string{"bad_view", "cooldown", "destroyed", "future_view", "stale_tick", "unplayed_tick", "view_too_old"}},
+		{"PushRefusalLabels", PushRefusalLabels(), []string{"no_contact", "not_predicted", "too_long"}},
+	} {
+		if !slices.Equal(tt.got, tt.want) {
+			t.Errorf("%s() = %v, want %v", tt.name, tt.got, tt.want)
 		}
 	}
-	for name := range want {
-		if !names[name] {
-			t.Errorf("metric %s missing from the table", name)
+	for _, k := range append(dropKinds, dropShutdown) {
+		if l := dropLabel(k); !slices.Contains(DropLabels(), l) {
+			t.Errorf("a drop of kind %q counts as %q, not among DropLabels", k.words, l)
 		}
-	}
-	st := Stats{DropsByReason: map[string]uint64{"timeout": 2}}
-	if got := Metrics[slices.IndexFunc(Metrics, func(m *Metric[Stats]) bool { return m.Name == "drops_total" })].Series(&st); got["timeout"] != 2 || got["other"] != 0 {
-		t.Errorf("drops_total series %v, want timeout=2 and the rest 0", got)
-	}
-	if got := MetricStates.SeriesName("moving"); got != `tanknet_snapshot_states_total{motion="moving"}` {
-		t.Errorf("SeriesName = %s", got)
 	}
 }
 
@@ -178,58 +158,6 @@ func TestBufferStats_SnapshotReadsEveryFigure(t *testing.T) {
 	}
 	if got := in.Wait.Sum; got < 0.004999 || got > 0.005001 {
 		t.Errorf("wait sum %v s, want 0.005", got)
-	}
-}
-
-// A mistake in the tags stops the program at its start, with the field named: a metric
-// without help or its label's values, one repeated, a gauge of the wrong type.
-func TestMetricTags_MistakesPanic(t *testing.T) {
-	type live struct{ a, b atomic.Uint64 }
-	for _, tt := range []struct {
-		name, want string
-		read       func()
-	}{
-		{"a metric without help", "no help", func() {
-			metricsOf[struct {
-				A uint64 `metric:"a_total"`
-			}]()
-		}},
-		{"a label without its values", "values", func() {
-			metricsOf[struct {
-				A map[string]uint64 `metric:"a_total" label:"kind" help:"As."`
-			}]()
-		}},
-		{"a metric repeated, not split", "repeats", func() {
-			metricsOf[struct {
-				A uint64 `metric:"a_total" help:"As."`
-				B uint64 `metric:"a_total"`
-			}]()
-		}},
-		{"a gauge that is a map", "cannot be", func() {
-			metricsOf[struct {
-				A map[string]uint64 `metric:"a,gauge" help:"As."`
-			}]()
-		}},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			defer func() {
-				if got := fmt.Sprint(recover()); !strings.Contains(got, tt.want) {
-					t.Errorf("panic %q, want one naming %q", got, tt.want)
-				}
-			}()
-			tt.read()
-		})
-	}
-}
-
-// A metric split over fields, one per value of its label, shows each field under its value.
-func TestMetric_SplitOverFields(t *testing.T) {
-	st := Stats{StatesMoving: 5, StatesIdle: 7, StateBytesMoving: 50, StateBytesIdle: 21}
-	if got := MetricStates.Series(&st); !maps.Equal(got, map[string]uint64{"moving": 5, "idle": 7}) {
-		t.Errorf("%s series %v, want moving=5 idle=7", MetricStates.Name, got)
-	}
-	if got := MetricStateBytes.Series(&st); !maps.Equal(got, map[string]uint64{"moving": 50, "idle": 21}) {
-		t.Errorf("%s series %v, want moving=50 idle=21", MetricStateBytes.Name, got)
 	}
 }
 

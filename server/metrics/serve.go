@@ -24,8 +24,7 @@ import (
 func Handler(stats func() server.Stats, drain func(), extra ...prometheus.Collector) http.Handler {
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(
-		newCollector(stats),
-		newGateCollector(stats),
+		Collector(stats),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		collectors.NewGoCollector(),
 	)
