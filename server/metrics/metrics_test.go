@@ -294,7 +294,10 @@ func TestCollector_EmptyStatsExportZeros(t *testing.T) {
 // and a handler without a drain has no such endpoint.
 func TestDrainEndpoint(t *testing.T) {
 	calls := 0
-	h := metrics.Handler(func() server.Stats { return server.Stats{} }, func() { calls++ })
+	h, err := metrics.Handler(func() server.Stats { return server.Stats{} }, func() { calls++ })
+	if err != nil {
+		t.Fatal(err)
+	}
 	do := func(h http.Handler, method string) int {
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, httptest.NewRequest(method, "/drain", nil))
@@ -306,7 +309,11 @@ func TestDrainEndpoint(t *testing.T) {
 	if code := do(h, http.MethodPost); code != http.StatusAccepted || calls != 1 {
 		t.Errorf("POST /drain: %d, %d drains; want 202 and one", code, calls)
 	}
-	if code := do(metrics.Handler(func() server.Stats { return server.Stats{} }, nil), http.MethodPost); code != http.StatusNotFound {
+	undrained, err := metrics.Handler(func() server.Stats { return server.Stats{} }, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code := do(undrained, http.MethodPost); code != http.StatusNotFound {
 		t.Errorf("POST /drain without a drain: %d, want 404", code)
 	}
 }
@@ -383,5 +390,24 @@ tanknet_room_input_buffer_depth_count{room="default"} 200
 		"tanknet_room_player_ticks_total", "tanknet_room_player_ticks_starved_total", "tanknet_room_player_ticks_doubled_total",
 		"tanknet_room_input_wait_seconds", "tanknet_room_input_buffer_depth"); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestHandler_RefusesACollectorTwice: a collector whose metrics are already registered is
+// an error of Handler and of Serve, which closes its listener; nothing panics.
+func TestHandler_RefusesACollectorTwice(t *testing.T) {
+	stats := func() server.Stats { return server.Stats{} }
+	if _, err := metrics.Handler(stats, nil, metrics.Collector(stats)); err == nil {
+		t.Error("Handler registered the tanknet_ metrics twice")
+	}
+	ln, err := metrics.Listen("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := metrics.Serve(context.Background(), ln, stats, nil, metrics.Collector(stats)); err == nil {
+		t.Error("Serve served the tanknet_ metrics twice")
+	}
+	if _, err := ln.Accept(); err == nil {
+		t.Error("Serve left its listener open after failing")
 	}
 }
