@@ -125,7 +125,19 @@ func TestCollector_ExactValues(t *testing.T) {
 			Counts:      []uint64{30, 9}, Count: 40, Sum: 50 * time.Millisecond,
 		},
 	}
-	want := `
+	if err := testutil.CollectAndCompare(metrics.Collector(func() server.Stats { return st }), strings.NewReader(exactValues),
+		"tanknet_players", "tanknet_rejects_total", "tanknet_drops_total", "tanknet_inputs_refused_total",
+		"tanknet_sent_bytes_total", "tanknet_tick_duration_seconds", "tanknet_shots_total", "tanknet_kills_total",
+		"tanknet_shots_refused_total", "tanknet_inputs_early_total", "tanknet_inputs_redundant_total",
+		"tanknet_inputs_past_gap_total", "tanknet_pings_ignored_total",
+		"tanknet_lane_datagrams_bad_total", "tanknet_lane_datagrams_ignored_total",
+		"tanknet_snapshot_states_total", "tanknet_snapshot_state_bytes_total"); err != nil {
+		t.Error(err)
+	}
+}
+
+// exactValues is the text TestCollector_ExactValues wants for its stats.
+const exactValues = `
 # HELP tanknet_players Players in the game.
 # TYPE tanknet_players gauge
 tanknet_players 3
@@ -202,16 +214,6 @@ tanknet_tick_duration_seconds_bucket{le="+Inf"} 40
 tanknet_tick_duration_seconds_sum 0.05
 tanknet_tick_duration_seconds_count 40
 `
-	if err := testutil.CollectAndCompare(metrics.Collector(func() server.Stats { return st }), strings.NewReader(want),
-		"tanknet_players", "tanknet_rejects_total", "tanknet_drops_total", "tanknet_inputs_refused_total",
-		"tanknet_sent_bytes_total", "tanknet_tick_duration_seconds", "tanknet_shots_total", "tanknet_kills_total",
-		"tanknet_shots_refused_total", "tanknet_inputs_early_total", "tanknet_inputs_redundant_total",
-		"tanknet_inputs_past_gap_total", "tanknet_pings_ignored_total",
-		"tanknet_lane_datagrams_bad_total", "tanknet_lane_datagrams_ignored_total",
-		"tanknet_snapshot_states_total", "tanknet_snapshot_state_bytes_total"); err != nil {
-		t.Error(err)
-	}
-}
 
 // exported is one series a collection sent: its metric's name, its labels, and its value
 // (a histogram's count of observations).
