@@ -13,15 +13,14 @@ import (
 // input waited in the buffer, and how many inputs were still waiting after the tick. A
 // healthy buffer starves and doubles in under 1% of player-ticks.
 
-// InputBufferStats are one room's input buffer figures since it opened, declared once like
-// those of Stats (see its tags): each is read from the bufferStats field its counter tag
-// names, and exported with the room's name as label "room" (InputBufferMetrics).
+// InputBufferStats are one room's input buffer figures since it opened, read from its
+// bufferStats. server/metrics exports them with the room's name as label "room".
 type InputBufferStats struct {
-	PlayerTicks uint64    `metric:"room_player_ticks_total" counter:"playerTicks" help:"Player-ticks of each open room: one tick of one player that has had an input applied and has not left."`
-	Starved     uint64    `metric:"room_player_ticks_starved_total" counter:"starved" help:"Player-ticks that applied no input because none was waiting (the tank stood for lack of input)."`
-	Doubled     uint64    `metric:"room_player_ticks_doubled_total" counter:"doubled" help:"Player-ticks that applied more than one input (the tank moved two steps' worth or more in one tick)."`
-	Wait        Histogram `metric:"room_input_wait_seconds" counter:"wait" help:"How long each applied input waited at the server, from its first copy's arrival to the tick that applied it."` // in seconds
-	Depth       Histogram `metric:"room_input_buffer_depth" counter:"depth" help:"Inputs still waiting in a player's buffer after each player-tick."`
+	PlayerTicks uint64    // player-ticks: ticks of players that have had an input applied and have not left
+	Starved     uint64    // player-ticks that applied no input because none was waiting
+	Doubled     uint64    // player-ticks that applied more than one input
+	Wait        Histogram // how long each applied input waited, in seconds
+	Depth       Histogram // inputs still waiting in a player's buffer after each player-tick
 }
 
 // Histogram is a distribution: Counts[i] is how many observations were at most
@@ -43,7 +42,7 @@ var waitBuckets = []float64{0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.4
 var depthBuckets = []float64{0, 1, 2, 3, 4, 5, 6, 7, 8, 16, 64}
 
 // bufferStats is the live form of InputBufferStats: the room's world writes it, anyone
-// reads it. What each field counts is declared by the InputBufferStats field naming it.
+// reads it (snapshot).
 type bufferStats struct {
 	playerTicks, starved, doubled atomic.Uint64
 	wait, depth                   liveHistogram
@@ -69,10 +68,16 @@ func (b *bufferStats) PlayerTick(starved bool, applied, waiting int) {
 // InputWait counts the wait of one applied input.
 func (b *bufferStats) InputWait(d time.Duration) { b.wait.observe(d.Seconds()) }
 
-// inputBufferOfLive reads bufferStats into InputBufferStats.
-var inputBufferOfLive = readerOf[bufferStats, InputBufferStats]()
-
-func (b *bufferStats) snapshot() InputBufferStats { return inputBufferOfLive.read(b) }
+// snapshot reads the live figures into InputBufferStats.
+func (b *bufferStats) snapshot() InputBufferStats {
+	return InputBufferStats{
+		PlayerTicks: b.playerTicks.Load(),
+		Starved:     b.starved.Load(),
+		Doubled:     b.doubled.Load(),
+		Wait:        b.wait.snapshot(),
+		Depth:       b.depth.snapshot(),
+	}
+}
 
 // liveHistogram is a Histogram one goroutine observes into while others read it.
 type liveHistogram struct {

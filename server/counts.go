@@ -1,101 +1,106 @@
 package server
 
-import (
-	"fmt"
-	"reflect"
-	"sync/atomic"
-)
+import "sync/atomic"
 
-// countReader reads the live counts L (counters, bufferStats) into the figures S that
-// export them (Stats, InputBufferStats). It holds no declaration of its own: the field of S
-// tagged counter:"x" is read from field x of L, and one tagged sum:"Y" is the total of the
-// map Y of S. readerOf checks the pairing when the program starts, so a count kept in L is
-// always shown in S, and from there, by its metric tag, on /metrics.
-type countReader[L, S any] struct {
-	copies []countCopy
-	sums   []countSum
+// counters are the live counts behind Stats, added to atomically by the rooms' games and
+// the sessions, and read by snapshot. A count added here needs a field of Stats that
+// snapshot copies it to, and a metric reading that field in server/metrics.
+type counters struct {
+	ticks, joins, leaves                                                  atomic.Uint64
+	applied, staleInputs, clamped, deferred, contacts, badFrames, evicted atomic.Uint64
+	pushes                                                                atomic.Uint64
+	players                                                               atomic.Int64
+	statesMoving, statesIdle, stateBytesMoving, stateBytesIdle            atomic.Uint64
+
+	rejectsByCode, dropsByReason, inputsRefused, pushesRefused              tally
+	tickDuration                                                            tickHistogram
+	pingsIgnored                                                            atomic.Uint64
+	shots, hits, kills, respawns, firesDropped                              atomic.Uint64
+	shotsRefused                                                            tally // by netcode.ShotRefusal.Label
+	earlyInputs, redundantInputs, gapInputs, badDatagrams, droppedDatagrams atomic.Uint64
 }
 
-type countCopy struct{ live, field int } // the index of a count in L and of its field in S
-type countSum struct{ of, field int }    // the index in S of a map and of the field its total goes to
-
-// readerOf pairs the fields of S with the counts of L their counter tags name. It panics,
-// naming the field, when a tag names no count of L or one of another type, when two fields
-// name one count, or when a count of L is named by no field: mistakes in this package, found
-// when the program starts.
-func readerOf[L, S any]() countReader[L, S] {
-	lt, st := reflect.TypeFor[L](), reflect.TypeFor[S]()
-	var r countReader[L, S]
-	shownBy := make([]string, lt.NumField()) // the field of S that shows each count of L
-	for i := range st.NumField() {
-		f := st.Field(i)
-		if name, ok := f.Tag.Lookup("counter"); ok {
-			live, ok := lt.FieldByName(name)
-			if !ok || len(live.Index) != 1 {
-				panic(fmt.Sprintf("server: %s.%s counts %s, which %s does not have", st, f.Name, name, lt))
-			}
-			if by := shownBy[live.Index[0]]; by != "" {
-				panic(fmt.Sprintf("server: %s.%s and %s.%s both show %s.%s", st, by, st, f.Name, lt, name))
-			}
-			if got := reflect.TypeOf(load(reflect.New(live.Type).Interface())); !got.ConvertibleTo(f.Type) {
-				panic(fmt.Sprintf("server: %s.%s is a %v and cannot hold %s.%s, a %v", st, f.Name, f.Type, lt, name, got))
-			}
-			shownBy[live.Index[0]] = f.Name
-			r.copies = append(r.copies, countCopy{live: live.Index[0], field: i})
-		}
-		if name, ok := f.Tag.Lookup("sum"); ok {
-			of, ok := st.FieldByName(name)
-			if !ok || of.Type != reflect.TypeFor[map[string]uint64]() || f.Type.Kind() != reflect.Uint64 {
-				panic(fmt.Sprintf("server: %s.%s sums %s, which is no map[string]uint64 of %s", st, f.Name, name, st))
-			}
-			r.sums = append(r.sums, countSum{of: of.Index[0], field: i})
-		}
+// snapshot reads the live counts into a Stats; Server.Stats adds the figures kept elsewhere.
+// Rejects and Drops are the totals of their splits as read, so the two agree.
+func (c *counters) snapshot() Stats {
+	st := Stats{
+		Ticks:            c.ticks.Load(),
+		Players:          int(c.players.Load()),
+		Joins:            c.joins.Load(),
+		Leaves:           c.leaves.Load(),
+		InputsApplied:    c.applied.Load(),
+		InputsStale:      c.staleInputs.Load(),
+		InputsClamped:    c.clamped.Load(),
+		InputsDeferred:   c.deferred.Load(),
+		Contacts:         c.contacts.Load(),
+		Pushes:           c.pushes.Load(),
+		BadFrames:        c.badFrames.Load(),
+		Evicted:          c.evicted.Load(),
+		PingsIgnored:     c.pingsIgnored.Load(),
+		RejectsByCode:    c.rejectsByCode.snapshot(),
+		DropsByReason:    c.dropsByReason.snapshot(),
+		InputsRefused:    c.inputsRefused.snapshot(),
+		PushesRefused:    c.pushesRefused.snapshot(),
+		TickDuration:     c.tickDuration.snapshot(),
+		Shots:            c.shots.Load(),
+		Hits:             c.hits.Load(),
+		Kills:            c.kills.Load(),
+		Respawns:         c.respawns.Load(),
+		FiresDropped:     c.firesDropped.Load(),
+		ShotsRefused:     c.shotsRefused.snapshot(),
+		InputsEarly:      c.earlyInputs.Load(),
+		InputsRedundant:  c.redundantInputs.Load(),
+		InputsPastGap:    c.gapInputs.Load(),
+		DatagramsBad:     c.badDatagrams.Load(),
+		DatagramsDropped: c.droppedDatagrams.Load(),
+		StatesMoving:     c.statesMoving.Load(),
+		StatesIdle:       c.statesIdle.Load(),
+		StateBytesMoving: c.stateBytesMoving.Load(),
+		StateBytesIdle:   c.stateBytesIdle.Load(),
 	}
-	for i, by := range shownBy {
-		if by == "" {
-			panic(fmt.Sprintf("server: %s.%s is counted but no field of %s shows it (tag one counter:%q)", lt, lt.Field(i).Name, st, lt.Field(i).Name))
-		}
-	}
-	return r
+	st.Rejects, st.Drops = total(st.RejectsByCode), total(st.DropsByReason)
+	return st
 }
 
-// read returns the figures of the live counts: each field of S its count in live, each sum
-// the total of its map as read, so the two agree.
-func (r countReader[L, S]) read(live *L) S {
-	var s S
-	lv, sv := reflect.ValueOf(live).Elem(), reflect.ValueOf(&s).Elem()
-	for _, c := range r.copies {
-		f := lv.Field(c.live)
-		// The counts are unexported fields: reach them through their address, as the
-		// package's own code does.
-		n := load(reflect.NewAt(f.Type(), f.Addr().UnsafePointer()).Interface())
-		to := sv.Field(c.field)
-		to.Set(reflect.ValueOf(n).Convert(to.Type()))
+// total adds up the counts of a split.
+func total(split map[string]uint64) uint64 {
+	var n uint64
+	for _, v := range split {
+		n += v
 	}
-	for _, sum := range r.sums {
-		var total uint64
-		for _, n := range sv.Field(sum.of).Interface().(map[string]uint64) {
-			total += n
-		}
-		sv.Field(sum.field).SetUint(total)
-	}
-	return s
+	return n
 }
 
-// load reads one live count, given its address, as a plain value. It panics on a type that
-// is no live count.
-func load(count any) any {
-	switch c := count.(type) {
-	case *atomic.Uint64:
-		return c.Load()
-	case *atomic.Int64:
-		return c.Load()
-	case *tally:
-		return c.snapshot()
-	case *tickHistogram:
-		return c.snapshot()
-	case *liveHistogram:
-		return c.snapshot()
+// snapCost is what the tank entries of one snapshot cost, moving and idle tanks apart.
+type snapCost struct{ moving, idle, movingBytes, idleBytes int }
+
+func (c *snapCost) add(moved bool, bytes int) {
+	if moved {
+		c.moving, c.movingBytes = c.moving+1, c.movingBytes+bytes
+	} else {
+		c.idle, c.idleBytes = c.idle+1, c.idleBytes+bytes
 	}
-	panic(fmt.Sprintf("server: %T is no live count", count))
+}
+
+// times returns what n copies of the snapshot cost, as when one is sent to n clients.
+func (c snapCost) times(n int) snapCost {
+	return snapCost{moving: c.moving * n, idle: c.idle * n, movingBytes: c.movingBytes * n, idleBytes: c.idleBytes * n}
+}
+
+// sentCost counts the entries of one snapshot sent to one client.
+func (c *counters) sentCost(s snapCost) {
+	c.statesMoving.Add(uint64(s.moving))
+	c.stateBytesMoving.Add(uint64(s.movingBytes))
+	c.statesIdle.Add(uint64(s.idle))
+	c.stateBytesIdle.Add(uint64(s.idleBytes))
+}
+
+// reject counts one refused handshake under its code.
+func (c *counters) reject(label string) {
+	c.rejectsByCode.add(label)
+}
+
+// drop counts one player the server removed, under the kind of its reason.
+func (c *counters) drop(reason dropReason) {
+	c.dropsByReason.add(dropLabel(reason.kind))
 }

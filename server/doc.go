@@ -11,8 +11,9 @@
 // players are the world's tanks, and a player refers to its tank by pointer. The world asks
 // a client only what the server knows of it: how it wants its inputs applied, its round
 // trip, and which tanks it was sent (shown.go).
-// Every exported count is declared once, in the tag of the Stats field that holds it
-// (stats.go), from which both Stats and the Metrics table are derived.
+// The server keeps its counts in atomics (counts.go, bufferstats.go) that Server.Stats
+// reads into Stats (stats.go); package server/metrics exports those on /metrics, so this
+// package knows nothing of Prometheus.
 //
 // Each tick's TickRecord says what the tick did: the world's Outcome (the inputs applied
 // as simulated, who was placed or left since the last tick, every tank's pose, ack and

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"tanknet/wire"
-	"tanknet/world"
 )
 
 // tally counts events by a short label such as a reject code or a drop reason. The events it
@@ -95,21 +94,10 @@ func dropLabel(k dropKind) string {
 	return k.code.String()
 }
 
-// dropLabels returns every Stats.DropsByReason label.
-func dropLabels() []string {
-	out := []string{dropOther}
-	for _, k := range dropKinds {
-		out = append(out, k.code.String())
-	}
-	return sorted(out)
-}
-
 // ruleInboxFull labels a client dropped for sending more inputs between two ticks than the
 // lead allows (its session's inbox); the world names the other rules (world.RuleLead, ...).
+// InputRuleLabels lists them all.
 const ruleInboxFull = "inbox_full"
-
-// inputRules lists every Stats.InputsRefused label.
-var inputRules = []string{world.RuleDuration, ruleInboxFull, world.RuleNotFinite, world.RuleLead}
 
 // tickBuckets are the upper bounds of the tick-duration histogram: fine steps up to the
 // 2 ms budget issue 10 sets for 256 players, then coarser ones up to a whole 50 ms tick.

@@ -1,11 +1,8 @@
 package server
 
 import (
-	"fmt"
 	"maps"
-	"reflect"
 	"slices"
-	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -51,45 +48,27 @@ func TestDropReason_CodeGivesLabelAndText(t *testing.T) {
 	}
 }
 
-// Every labelled metric declares every value its label takes, so each is exported at zero
-// from the start; an empty Stats shows them all.
-func TestMetrics_LabelledCountsStartAtZero(t *testing.T) {
-	want := map[string][]string{
-		"drops_total":          {"cannot_keep_up", "not_acknowledging", "other", "protocol_error", "timeout"},
-		"inputs_refused_total": {"duration", "inbox_full", "not_finite", "too_far_ahead"},
-		"rejects_total":        {"bad_hello", "busy", "no_room", "server_full", "shutting_down", "version_mismatch"},
-		"shots_refused_total":  {"bad_view", "cooldown", "destroyed", "future_view", "stale_tick", "unplayed_tick", "view_too_old"},
-	}
-	names := map[string]bool{}
-	for _, m := range Metrics {
-		if names[m.Name] {
-			t.Errorf("metric %s declared twice", m.Name)
-		}
-		names[m.Name] = true
-		if m.Label == "" {
-			continue
-		}
-		series := m.Series(&Stats{})
-		if w, ok := want[m.Name]; ok && !slices.Equal(m.Values, w) {
-			t.Errorf("%s values %v, want %v", m.Name, m.Values, w)
-		}
-		for _, v := range m.Values {
-			if n, ok := series[v]; !ok || n != 0 {
-				t.Errorf("%s: an empty Stats gives %s=%d (present %v), want 0", m.Name, v, n, ok)
-			}
+// Every split of Stats lists every key it can take, so server/metrics exports each at zero
+// from the start; every drop is counted under one of DropLabels.
+func TestLabels_ListEveryKey(t *testing.T) {
+	for _, tt := range []struct {
+		name      string
+		got, want []string
+	}{
+		{"DropLabels", DropLabels(), []string{"cannot_keep_up", "not_acknowledging", "other", "protocol_error", "timeout"}},
+		{"InputRuleLabels", InputRuleLabels(), []string{"duration", "inbox_full", "not_finite", "too_far_ahead"}},
+		{"RejectLabels", RejectLabels(), []string{"bad_hello", "busy", "no_room", "server_full", "shutting_down", "version_mismatch"}},
+		{"ShotRefusalLabels", ShotRefusalLabels(), []string{"bad_view", "cooldown", "destroyed", "future_view", "stale_tick", "unplayed_tick", "view_too_old"}},
+		{"PushRefusalLabels", PushRefusalLabels(), []string{"no_contact", "not_predicted", "too_long"}},
+	} {
+		if !slices.Equal(tt.got, tt.want) {
+			t.Errorf("%s() = %v, want %v", tt.name, tt.got, tt.want)
 		}
 	}
-	for name := range want {
-		if !names[name] {
-			t.Errorf("metric %s missing from the table", name)
+	for _, k := range append(dropKinds, dropShutdown) {
+		if l := dropLabel(k); !slices.Contains(DropLabels(), l) {
+			t.Errorf("a drop of kind %q counts as %q, not among DropLabels", k.words, l)
 		}
-	}
-	st := Stats{DropsByReason: map[string]uint64{"timeout": 2}}
-	if got := Metrics[slices.IndexFunc(Metrics, func(m *Metric[Stats]) bool { return m.Name == "drops_total" })].Series(&st); got["timeout"] != 2 || got["other"] != 0 {
-		t.Errorf("drops_total series %v, want timeout=2 and the rest 0", got)
-	}
-	if got := MetricStates.SeriesName("moving"); got != `tanknet_snapshot_states_total{motion="moving"}` {
-		t.Errorf("SeriesName = %s", got)
 	}
 }
 
@@ -110,182 +89,83 @@ func TestTickHistogram_BucketsByUpperBound(t *testing.T) {
 	}
 }
 
-// Every count the server keeps reaches Stats and the metrics: each live count of counters
-// and of bufferStats, set to a value of its own, shows in some metric's series (a tally as a
-// label counted once, a histogram as its count), so a count added without a Stats field and
-// a metric cannot go unnoticed.
-func TestMetrics_EveryLiveCountReachesStats(t *testing.T) {
-	c := new(counters)
-	want := bump(t, c)
-	st := c.snapshot()
-	for name, n := range want {
-		if !shows(Metrics, &st, n) {
-			t.Errorf("counters.%s = %v is in no series of Metrics (Stats %+v)", name, n, st)
-		}
-	}
-	if st.Rejects != 1 || st.Drops != 1 {
-		t.Errorf("Rejects %d, Drops %d, want 1 each, the sums of their splits", st.Rejects, st.Drops)
-	}
-
-	b := newBufferStats()
-	want = bump(t, b)
-	in := b.snapshot()
-	for name, n := range want {
-		if !shows(InputBufferMetrics, &in, n) {
-			t.Errorf("bufferStats.%s = %v is in no series of InputBufferMetrics (%+v)", name, n, in)
-		}
-	}
-}
-
-// bump sets every live count of *live to a value of its own, as the count's own methods
-// would, and returns that value by field name: a number, or a label counted once.
-func bump(t *testing.T, live any) map[string]any {
-	v := reflect.ValueOf(live).Elem()
-	want := map[string]any{}
-	for i := range v.NumField() {
-		f := v.Field(i)
-		name := v.Type().Field(i).Name
-		n := uint64(1000 + i)
-		switch p := reflect.NewAt(f.Type(), f.Addr().UnsafePointer()).Interface().(type) {
-		case *atomic.Uint64:
-			p.Store(n)
-			want[name] = n
-		case *atomic.Int64:
-			p.Store(int64(n))
-			want[name] = n
-		case *tally:
-			p.add(fmt.Sprint("label", i))
-			want[name] = fmt.Sprint("label", i)
-		case *tickHistogram:
-			for range n {
-				p.observe(time.Millisecond)
-			}
-			want[name] = n
-		case *liveHistogram:
-			for range n {
-				p.observe(0.5)
-			}
-			want[name] = n
-		default:
-			t.Fatalf("%T.%s: the test does not know how to count a %T", live, name, p)
-		}
-	}
-	return want
-}
-
-// shows reports whether one of ms shows want in s: a label counted once, or a value of a
-// series or a histogram's count.
-func shows[S any](ms []*Metric[S], s *S, want any) bool {
-	for _, m := range ms {
-		if m.Kind == HistogramMetric {
-			if m.Histogram(s).Count == want {
-				return true
-			}
-			continue
-		}
-		for label, n := range m.Series(s) {
-			if label == want && n == 1 || n == want {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// A mistake in the tags stops the program at its start, with the field named: a live count
-// no field shows, a tag naming no count or one of another type, a count shown twice, a
-// count with no metric, a metric without help or its label's values.
-func TestCountTags_MistakesPanic(t *testing.T) {
-	type live struct{ a, b atomic.Uint64 }
-	for _, tt := range []struct {
-		name, want string
-		read       func()
+// snapshot copies every live count of counters to its own field of Stats: each set to a
+// value of its own shows there, and Rejects and Drops are the totals of their splits.
+func TestCounters_SnapshotReadsEveryCount(t *testing.T) {
+	var c counters
+	st := new(Stats)
+	counts := []struct {
+		live  *atomic.Uint64
+		shown *uint64
 	}{
-		{"a count no field shows", "live.b", func() {
-			readerOf[live, struct {
-				A uint64 `counter:"a"`
-			}]()
-		}},
-		{"a count that does not exist", "c", func() {
-			readerOf[live, struct {
-				A uint64 `counter:"a"`
-				B uint64 `counter:"b"`
-				C uint64 `counter:"c"`
-			}]()
-		}},
-		{"a count shown twice", "both show", func() {
-			readerOf[live, struct {
-				A  uint64 `counter:"a"`
-				B  uint64 `counter:"b"`
-				A2 uint64 `counter:"a"`
-			}]()
-		}},
-		{"a count of another type", "cannot hold", func() {
-			readerOf[live, struct {
-				A map[string]uint64 `counter:"a"`
-				B uint64            `counter:"b"`
-			}]()
-		}},
-		{"a sum of no map", "sums", func() {
-			readerOf[live, struct {
-				A     uint64 `counter:"a"`
-				B     uint64 `counter:"b"`
-				Total uint64 `sum:"A"`
-			}]()
-		}},
-		{"a count without metric", "no metric", func() {
-			metricsOf[struct {
-				A uint64 `counter:"a"`
-			}]()
-		}},
-		{"a metric without help", "no help", func() {
-			metricsOf[struct {
-				A uint64 `metric:"a_total"`
-			}]()
-		}},
-		{"a label without its values", "values", func() {
-			metricsOf[struct {
-				A map[string]uint64 `metric:"a_total" label:"kind" help:"As."`
-			}]()
-		}},
-		{"a metric repeated, not split", "repeats", func() {
-			metricsOf[struct {
-				A uint64 `metric:"a_total" help:"As."`
-				B uint64 `metric:"a_total"`
-			}]()
-		}},
-		{"a gauge that is a map", "cannot be", func() {
-			metricsOf[struct {
-				A map[string]uint64 `metric:"a,gauge" help:"As."`
-			}]()
-		}},
+		{&c.ticks, &st.Ticks}, {&c.joins, &st.Joins}, {&c.leaves, &st.Leaves},
+		{&c.applied, &st.InputsApplied}, {&c.staleInputs, &st.InputsStale}, {&c.clamped, &st.InputsClamped},
+		{&c.deferred, &st.InputsDeferred}, {&c.contacts, &st.Contacts}, {&c.badFrames, &st.BadFrames},
+		{&c.evicted, &st.Evicted}, {&c.pushes, &st.Pushes}, {&c.pingsIgnored, &st.PingsIgnored},
+		{&c.statesMoving, &st.StatesMoving}, {&c.statesIdle, &st.StatesIdle},
+		{&c.stateBytesMoving, &st.StateBytesMoving}, {&c.stateBytesIdle, &st.StateBytesIdle},
+		{&c.shots, &st.Shots}, {&c.hits, &st.Hits}, {&c.kills, &st.Kills}, {&c.respawns, &st.Respawns},
+		{&c.firesDropped, &st.FiresDropped}, {&c.earlyInputs, &st.InputsEarly},
+		{&c.redundantInputs, &st.InputsRedundant}, {&c.gapInputs, &st.InputsPastGap},
+		{&c.badDatagrams, &st.DatagramsBad}, {&c.droppedDatagrams, &st.DatagramsDropped},
+	}
+	for i, n := range counts {
+		n.live.Store(uint64(100 + i))
+	}
+	c.players.Store(7)
+	c.rejectsByCode.addN("busy", 2)
+	c.dropsByReason.addN("timeout", 3)
+	c.inputsRefused.add("duration")
+	c.pushesRefused.add("too_long")
+	c.shotsRefused.add("cooldown")
+	c.tickDuration.observe(time.Millisecond)
+	*st = c.snapshot()
+	for i, n := range counts {
+		if *n.shown != uint64(100+i) {
+			t.Errorf("count %d shows as %d, want %d", i, *n.shown, 100+i)
+		}
+	}
+	for _, tt := range []struct {
+		name string
+		got  map[string]uint64
+		want map[string]uint64
+	}{
+		{"RejectsByCode", st.RejectsByCode, map[string]uint64{"busy": 2}},
+		{"DropsByReason", st.DropsByReason, map[string]uint64{"timeout": 3}},
+		{"InputsRefused", st.InputsRefused, map[string]uint64{"duration": 1}},
+		{"PushesRefused", st.PushesRefused, map[string]uint64{"too_long": 1}},
+		{"ShotsRefused", st.ShotsRefused, map[string]uint64{"cooldown": 1}},
 	} {
-		t.Run(tt.name, func(t *testing.T) {
-			defer func() {
-				if got := fmt.Sprint(recover()); !strings.Contains(got, tt.want) {
-					t.Errorf("panic %q, want one naming %q", got, tt.want)
-				}
-			}()
-			tt.read()
-		})
+		if !maps.Equal(tt.got, tt.want) {
+			t.Errorf("%s = %v, want %v", tt.name, tt.got, tt.want)
+		}
+	}
+	if st.Players != 7 || st.Rejects != 2 || st.Drops != 3 || st.TickDuration.Count != 1 {
+		t.Errorf("Players %d, Rejects %d, Drops %d, ticks timed %d; want 7, 2, 3 and 1", st.Players, st.Rejects, st.Drops, st.TickDuration.Count)
 	}
 }
 
-// A metric split over fields, one per value of its label, shows each field under its value.
-func TestMetric_SplitOverFields(t *testing.T) {
-	st := Stats{StatesMoving: 5, StatesIdle: 7, StateBytesMoving: 50, StateBytesIdle: 21}
-	if got := MetricStates.Series(&st); !maps.Equal(got, map[string]uint64{"moving": 5, "idle": 7}) {
-		t.Errorf("%s series %v, want moving=5 idle=7", MetricStates.Name, got)
+// bufferStats.snapshot reads every figure of the room's input buffer.
+func TestBufferStats_SnapshotReadsEveryFigure(t *testing.T) {
+	b := newBufferStats()
+	b.PlayerTick(true, 0, 0)
+	b.PlayerTick(false, 2, 3)
+	b.PlayerTick(false, 1, 0)
+	b.InputWait(5 * time.Millisecond)
+	in := b.snapshot()
+	if in.PlayerTicks != 3 || in.Starved != 1 || in.Doubled != 1 || in.Depth.Count != 3 || in.Depth.Sum != 3 || in.Wait.Count != 1 {
+		t.Errorf("snapshot %+v, want 3 player-ticks, 1 starved, 1 doubled, depths 0+3+0 and one wait", in)
 	}
-	if got := MetricStateBytes.Series(&st); !maps.Equal(got, map[string]uint64{"moving": 50, "idle": 21}) {
-		t.Errorf("%s series %v, want moving=50 idle=21", MetricStateBytes.Name, got)
+	if got := in.Wait.Sum; got < 0.004999 || got > 0.005001 {
+		t.Errorf("wait sum %v s, want 0.005", got)
 	}
 }
 
 func TestTickHistogram_Seconds(t *testing.T) {
 	h := TickHistogram{UpperBounds: []time.Duration{time.Millisecond, 50 * time.Millisecond}, Counts: []uint64{3, 1}, Count: 5, Sum: 1500 * time.Millisecond}
 	got := h.Seconds()
-	if want := (Histogram{UpperBounds: []float64{0.001, 0.05}, Counts: []uint64{3, 1}, Count: 5, Sum: 1.5}); !reflect.DeepEqual(got, want) {
+	want := Histogram{UpperBounds: []float64{0.001, 0.05}, Counts: []uint64{3, 1}, Count: 5, Sum: 1.5}
+	if !slices.Equal(got.UpperBounds, want.UpperBounds) || !slices.Equal(got.Counts, want.Counts) || got.Count != want.Count || got.Sum != want.Sum {
 		t.Errorf("Seconds() = %+v, want %+v", got, want)
 	}
 }

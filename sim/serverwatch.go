@@ -67,6 +67,15 @@ func watchInProcess(srv *server.Server) *serverWatch {
 	}}
 }
 
+// The snapshot entries and their bytes a tankserver's -metrics shows, by label motion.
+const (
+	statesSeries     = server.Namespace + "_snapshot_states_total"
+	stateBytesSeries = server.Namespace + "_snapshot_state_bytes_total"
+)
+
+// motionSeries names the series of metric with label motion, as the text format writes it.
+func motionSeries(metric, motion string) string { return metric + `{motion="` + motion + `"}` }
+
 // watchMetrics samples the Prometheus endpoint of a tankserver started with -metrics ADDR.
 func watchMetrics(addr string) *serverWatch {
 	url := "http://" + addr + "/metrics"
@@ -89,8 +98,8 @@ func watchMetrics(addr string) *serverWatch {
 			cpu = nan()
 		}
 		return serverSample{cpuSeconds: cpu,
-			moving: stateCount{m[server.MetricStates.SeriesName("moving")], m[server.MetricStateBytes.SeriesName("moving")]},
-			idle:   stateCount{m[server.MetricStates.SeriesName("idle")], m[server.MetricStateBytes.SeriesName("idle")]},
+			moving: stateCount{m[motionSeries(statesSeries, "moving")], m[motionSeries(stateBytesSeries, "moving")]},
+			idle:   stateCount{m[motionSeries(statesSeries, "idle")], m[motionSeries(stateBytesSeries, "idle")]},
 			rooms:  roomHistograms(m),
 		}, nil
 	}}

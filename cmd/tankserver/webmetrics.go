@@ -44,10 +44,17 @@ func (c *hubCollector) Describe(ch chan<- *prometheus.Desc) {
 // reason it can count (0 until counted).
 func (c *hubCollector) Collect(ch chan<- prometheus.Metric) {
 	st := c.stats()
-	ch <- prometheus.MustNewConstMetric(c.peers, prometheus.GaugeValue, float64(st.Peers))
-	counter := func(d *prometheus.Desc, v uint64, labels ...string) {
-		ch <- prometheus.MustNewConstMetric(d, prometheus.CounterValue, float64(v), labels...)
+	send := func(d *prometheus.Desc, kind prometheus.ValueType, v float64, labels ...string) {
+		m, err := prometheus.NewConstMetric(d, kind, v, labels...)
+		if err != nil { // the scrape fails with err; the program goes on
+			m = prometheus.NewInvalidMetric(d, err)
+		}
+		ch <- m
 	}
+	counter := func(d *prometheus.Desc, v uint64, labels ...string) {
+		send(d, prometheus.CounterValue, float64(v), labels...)
+	}
+	send(c.peers, prometheus.GaugeValue, float64(st.Peers))
 	counter(c.offers, st.Offers)
 	for _, why := range carriage.RefusalReasons {
 		counter(c.refused, st.Refused[why], why)

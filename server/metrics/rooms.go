@@ -6,42 +6,57 @@ import (
 	"tanknet/server"
 )
 
-// roomDescs describe the per-room series: one room label per open room, so a series goes
-// away when its room closes. Server.Config.MaxRooms bounds how many there are. The metrics
-// of a room's input buffer are server.InputBufferMetrics; the room count, players and tick
-// durations are declared here.
-type roomDescs struct {
-	open, players, tickDuration *prometheus.Desc
-	input                       []*prometheus.Desc // one per server.InputBufferMetrics entry
-}
+// roomFamilies are the metrics of each open room, labelled with its name: a room's series
+// go when it closes, and Server.Config.MaxRooms bounds how many there are.
+func roomFamilies() []family {
+	return []family{
+		gauge("rooms", "Rooms (matches) open on this server, the default room included.",
+			func(st *server.Stats) int { return len(st.Rooms) }),
+		roomGauge("room_players", "Players in each open room.",
+			func(r *server.RoomStats) int { return r.Players }),
+		roomHistogram("room_tick_duration_seconds", "Wall time of one tick of each open room, on that room's own goroutine.",
+			func(r *server.RoomStats) server.Histogram { return r.TickDuration.Seconds() }),
 
-func newRoomDescs() roomDescs {
-	room := []string{"room"}
-	return roomDescs{
-		open: prometheus.NewDesc(prometheus.BuildFQName(namespace, "", "rooms"),
-			"Rooms (matches) open on this server, the default room included.", nil, nil),
-		players: prometheus.NewDesc(prometheus.BuildFQName(namespace, "", "room_players"),
-			"Players in each open room.", room, nil),
-		tickDuration: prometheus.NewDesc(prometheus.BuildFQName(namespace, "", "room_tick_duration_seconds"),
-			"Wall time of one tick of each open room, on that room's own goroutine.", room, nil),
-		input: descsOf(server.InputBufferMetrics, room...),
+		// The room's input buffer (server.InputBufferStats).
+		roomCounter("room_player_ticks_total", "Player-ticks of each open room: one tick of one player that has had an input applied and has not left.",
+			func(r *server.RoomStats) uint64 { return r.Input.PlayerTicks }),
+		roomCounter("room_player_ticks_starved_total", "Player-ticks that applied no input because none was waiting (the tank stood for lack of input).",
+			func(r *server.RoomStats) uint64 { return r.Input.Starved }),
+		roomCounter("room_player_ticks_doubled_total", "Player-ticks that applied more than one input (the tank moved two steps' worth or more in one tick).",
+			func(r *server.RoomStats) uint64 { return r.Input.Doubled }),
+		roomHistogram("room_input_wait_seconds", "How long each applied input waited at the server, from its first copy's arrival to the tick that applied it.",
+			func(r *server.RoomStats) server.Histogram { return r.Input.Wait }),
+		roomHistogram("room_input_buffer_depth", "Inputs still waiting in a player's buffer after each player-tick.",
+			func(r *server.RoomStats) server.Histogram { return r.Input.Depth }),
 	}
 }
 
-func (r roomDescs) describe(ch chan<- *prometheus.Desc) {
-	ch <- r.open
-	ch <- r.players
-	ch <- r.tickDuration
-	for _, d := range r.input {
-		ch <- d
-	}
+// roomLabel is the label naming a room.
+var roomLabel = []string{"room"}
+
+// roomCounter is a running total of each open room, read from one field of its stats.
+func roomCounter(name, help string, read func(*server.RoomStats) uint64) family {
+	return newFamily(name, help, prometheus.CounterValue, roomLabel, func(out series, st *server.Stats) {
+		for i, r := range st.Rooms {
+			out.value(float64(read(&st.Rooms[i])), r.Name)
+		}
+	})
 }
 
-func (r roomDescs) collect(ch chan<- prometheus.Metric, rooms []server.RoomStats) {
-	ch <- prometheus.MustNewConstMetric(r.open, prometheus.GaugeValue, float64(len(rooms)))
-	for _, rs := range rooms {
-		ch <- prometheus.MustNewConstMetric(r.players, prometheus.GaugeValue, float64(rs.Players), rs.Name)
-		ch <- histogram(r.tickDuration, rs.TickDuration.Seconds(), rs.Name)
-		collect(ch, server.InputBufferMetrics, r.input, &rs.Input, rs.Name)
-	}
+// roomGauge is a level of each open room, read from one field of its stats.
+func roomGauge(name, help string, read func(*server.RoomStats) int) family {
+	return newFamily(name, help, prometheus.GaugeValue, roomLabel, func(out series, st *server.Stats) {
+		for i, r := range st.Rooms {
+			out.value(float64(read(&st.Rooms[i])), r.Name)
+		}
+	})
+}
+
+// roomHistogram is a distribution of each open room, read from one field of its stats.
+func roomHistogram(name, help string, read func(*server.RoomStats) server.Histogram) family {
+	return newFamily(name, help, prometheus.UntypedValue, roomLabel, func(out series, st *server.Stats) {
+		for i, r := range st.Rooms {
+			out.histogram(read(&st.Rooms[i]), r.Name)
+		}
+	})
 }

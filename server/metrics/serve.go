@@ -20,16 +20,19 @@ import (
 // scrape. stats is usually a running server's Stats method; extra collectors (tankserver's
 // browser door, with -web) join the same registry. With drain set it also answers POST
 // /drain by calling it: an operator's (or a script's) way to start the same drain a SIGTERM
-// starts.
-func Handler(stats func() server.Stats, drain func(), extra ...prometheus.Collector) http.Handler {
+// starts. It fails when a collector cannot join the registry (a name taken twice).
+func Handler(stats func() server.Stats, drain func(), extra ...prometheus.Collector) (http.Handler, error) {
 	reg := prometheus.NewRegistry()
-	reg.MustRegister(
-		newCollector(stats),
-		newGateCollector(stats),
+	all := []prometheus.Collector{
+		Collector(stats),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		collectors.NewGoCollector(),
-	)
-	reg.MustRegister(extra...)
+	}
+	for _, c := range append(all, extra...) {
+		if err := reg.Register(c); err != nil {
+			return nil, fmt.Errorf("metrics: %w", err)
+		}
+	}
 	mux := http.NewServeMux()
 	mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
 	mux.HandleFunc("/debug/pprof/", pprof.Index) // also serves heap, goroutine, allocs, ...
@@ -40,7 +43,7 @@ func Handler(stats func() server.Stats, drain func(), extra ...prometheus.Collec
 	if drain != nil {
 		mux.HandleFunc("/drain", drainHandler(drain))
 	}
-	return mux
+	return mux, nil
 }
 
 // drainHandler starts the drain on POST and says what it does; other methods get 405.
@@ -72,9 +75,14 @@ func Listen(addr string) (net.Listener, error) {
 const shutdownTimeout = 2 * time.Second
 
 // Serve answers Handler(stats, drain, extra...) on ln until ctx is done, then closes ln. It
-// returns nil after that shutdown and the error otherwise.
+// returns nil after that shutdown and the error otherwise (closing ln if Handler failed).
 func Serve(ctx context.Context, ln net.Listener, stats func() server.Stats, drain func(), extra ...prometheus.Collector) error {
-	hs := &http.Server{Handler: Handler(stats, drain, extra...), ReadHeaderTimeout: 5 * time.Second}
+	h, err := Handler(stats, drain, extra...)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	hs := &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second}
 	done := make(chan error, 1)
 	go func() { done <- hs.Serve(ln) }()
 	select {
