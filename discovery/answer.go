@@ -78,6 +78,10 @@ func (a Answer) check() error {
 	return nil
 }
 
+// CheckName reports why s cannot be a server's name in an answer: longer than MaxName
+// bytes, or not printable UTF-8.
+func CheckName(s string) error { return checkName("server name", s) }
+
 // checkName reports why s cannot be sent as a name.
 func checkName(what, s string) error {
 	if len(s) > MaxName {
