@@ -23,17 +23,19 @@ type BrowseConfig struct {
 	// Wait is how long a round collects answers, at most Refresh. The request goes again
 	// halfway through it, so one lost datagram does not hide a server.
 	Wait time.Duration
-	// RequestSize is each request's size in bytes (MinRequest to MaxDatagram): an answer
-	// is no longer, so a small one may list fewer rooms.
+	// RequestSize is the size in bytes (MinRequest to MaxDatagram) of the requests sent to
+	// every target. An answer is no longer than its request, so it may leave rooms out: a
+	// server whose answer does is asked again at once, directly, with MaxDatagram bytes.
+	// Small broadcasts with a direct follow-up put the fewest bytes on a shared network.
 	RequestSize int
 	// Local is the UDP address to ask from; empty: any port on every IPv4 interface.
 	Local string
 }
 
-// DefaultBrowseConfig returns a round every 2 s that waits 1 s for answers, with requests
-// large enough for every room a full answer can list.
+// DefaultBrowseConfig returns a round every 2 s that waits 1 s for answers, with 256-byte
+// requests (room in the answer for a dozen rooms).
 func DefaultBrowseConfig() BrowseConfig {
-	return BrowseConfig{Refresh: 2 * time.Second, Wait: time.Second, RequestSize: MaxDatagram}
+	return BrowseConfig{Refresh: 2 * time.Second, Wait: time.Second, RequestSize: 256}
 }
 
 // Validate reports the first setting that cannot work.
@@ -195,8 +197,17 @@ func (b *browser) round(ctx context.Context) ([]Server, error) {
 		if err != nil || !ok || a.Nonce != nonce {
 			continue
 		}
-		merge(servers, a, src.AddrPort())
+		if merge(servers, a, src.AddrPort()) && len(req) < MaxDatagram {
+			b.askAll(nonce, from)
+		}
 	}
+}
+
+// askAll asks the server at to again, directly, with a request of MaxDatagram bytes: its
+// answer to the smaller request left rooms out.
+func (b *browser) askAll(nonce uint32, to net.Addr) {
+	full, _ := AppendRequest(nil, nonce, MaxDatagram)
+	b.pc.WriteTo(full, to) // lost or refused: the round keeps the shorter list
 }
 
 // newNonce draws a request's nonce, so answers to an earlier round (or forged ones from

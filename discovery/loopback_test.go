@@ -211,3 +211,31 @@ func TestResponder_NoAmplification(t *testing.T) {
 		}
 	}
 }
+
+// TestDiscover_SmallRequestThenEveryRoom: a server whose answer to a small request leaves
+// rooms out is asked again directly with a full-size request, so the round lists every
+// room it has.
+func TestDiscover_SmallRequestThenEveryRoom(t *testing.T) {
+	many := sample()
+	many.Rooms = nil
+	for i := range 60 {
+		many.Rooms = append(many.Rooms, Room{Name: "room-" + strings.Repeat(string(rune('a'+i%26)), 1+i/26), Players: i % 17})
+	}
+	many.RoomsOpen = len(many.Rooms)
+	rs, _ := servers(t, func() (net.PacketConn, error) { return net.ListenPacket("udp4", "127.0.0.1:0") }, many, DefaultResponderConfig(), 0xf1)
+	cfg := DefaultBrowseConfig()
+	cfg.Targets, cfg.Ports, cfg.RequestSize = loopback(), []uint16{portOf(rs[0])}, MinRequest
+	for range 10 { // a loaded machine may miss a round's answers; it does not miss ten
+		list, err := Discover(context.Background(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(list) == 1 && len(list[0].Rooms) == len(many.Rooms) {
+			if !slices.Equal(list[0].Rooms, many.Rooms) {
+				t.Errorf("rooms %v, want %v", list[0].Rooms, many.Rooms)
+			}
+			return
+		}
+	}
+	t.Fatalf("ten rounds of %d-byte requests did not list all %d rooms", MinRequest, len(many.Rooms))
+}

@@ -39,18 +39,25 @@ type found struct {
 	from   []netip.AddrPort
 }
 
-// merge adds answer a, heard from src, to servers by its ServerID.
-func merge(servers map[uint64]*found, a Answer, src netip.AddrPort) {
+// merge adds answer a, heard from src, to servers by its ServerID. Of a server's answers
+// in a round the one that lists the most rooms is kept (the latest of those). It reports
+// whether a is the server's first answer and leaves rooms out: then it is worth asking the
+// server for all of them.
+func merge(servers map[uint64]*found, a Answer, src netip.AddrPort) (partial bool) {
 	src = netip.AddrPortFrom(src.Addr().Unmap(), src.Port())
 	f := servers[a.ServerID]
-	if f == nil {
-		f = &found{}
+	first := f == nil
+	if first {
+		f = &found{answer: a}
 		servers[a.ServerID] = f
 	}
-	f.answer = a
+	if len(a.Rooms) >= len(f.answer.Rooms) {
+		f.answer = a
+	}
 	if !slices.Contains(f.from, src) {
 		f.from = append(f.from, src)
 	}
+	return first && len(a.Rooms) < a.RoomsOpen
 }
 
 // list returns the servers found, sorted by name, then id.
@@ -91,15 +98,31 @@ func (f *found) server() Server {
 	return s
 }
 
-// DefaultTargets returns where a client asks by default: the limited broadcast address
-// (255.255.255.255), the broadcast address of every IPv4 network this host is on (some
-// systems send the limited one out of one card only), and the loopback address (servers
-// that listen on 127.0.0.1 only).
+// DefaultTargets returns where a client asks by default: the loopback address (servers
+// that listen on 127.0.0.1 only) and the broadcast address of every IPv4 network this host
+// is on, or when it finds none the limited broadcast address 255.255.255.255 (which some
+// systems send out of one network card only, and which a card's own broadcast already
+// covers).
 func DefaultTargets() []netip.Addr {
-	out := []netip.Addr{netip.AddrFrom4([4]byte{255, 255, 255, 255}), netip.AddrFrom4([4]byte{127, 0, 0, 1})}
+	out := []netip.Addr{netip.AddrFrom4([4]byte{127, 0, 0, 1})}
+	for _, b := range interfaceBroadcasts() {
+		if !slices.Contains(out, b) {
+			out = append(out, b)
+		}
+	}
+	if len(out) == 1 {
+		out = append(out, netip.AddrFrom4([4]byte{255, 255, 255, 255}))
+	}
+	return out
+}
+
+// interfaceBroadcasts returns the broadcast address of each IPv4 network of every network
+// card that is up and can broadcast.
+func interfaceBroadcasts() []netip.Addr {
+	var out []netip.Addr
 	ifaces, err := net.Interfaces()
 	if err != nil {
-		return out
+		return nil
 	}
 	for _, ifc := range ifaces {
 		if ifc.Flags&net.FlagUp == 0 || ifc.Flags&net.FlagBroadcast == 0 {
@@ -110,7 +133,7 @@ func DefaultTargets() []netip.Addr {
 			continue
 		}
 		for _, a := range addrs {
-			if b, ok := broadcastOf(a); ok && !slices.Contains(out, b) {
+			if b, ok := broadcastOf(a); ok {
 				out = append(out, b)
 			}
 		}
