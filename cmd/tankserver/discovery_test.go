@@ -85,7 +85,7 @@ func TestRun_AnswersDiscovery(t *testing.T) {
 
 // findServer asks the loopback's discovery ports, round after round (at most 30), until the
 // server named name answers as ok wants, and returns its answer.
-func findServer(t *testing.T, name string, ok func(discovery.Server) bool) discovery.Server {
+func findServer(t testing.TB, name string, ok func(discovery.Server) bool) discovery.Server {
 	t.Helper()
 	cfg := discovery.DefaultBrowseConfig()
 	cfg.Targets, cfg.Wait = []netip.Addr{netip.MustParseAddr("127.0.0.1")}, 500*time.Millisecond
