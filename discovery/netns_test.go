@@ -29,7 +29,7 @@ func TestDiscover_AcrossNetworkNamespaces(t *testing.T) {
 	}
 	a, b := twoHosts(t)
 
-	var summary = sample()
+	summary := sample()
 	pc, err := inNamespace(a, func() (net.PacketConn, error) { return Listen("", 0) })
 	if err != nil {
 		t.Fatalf("listen in the server's namespace: %v", err)
@@ -37,6 +37,16 @@ func TestDiscover_AcrossNetworkNamespaces(t *testing.T) {
 	rs := startResponder(t, pc, summary, 0xe1)
 	if p := portOf(rs); p != FirstPort {
 		t.Errorf("the only server in its namespace answers on %d, want %d", p, FirstPort)
+	}
+	for _, host := range []string{"0.0.0.0", "::"} { // the next ports of the range, on every IPv4 interface too
+		other, err := inNamespace(a, func() (net.PacketConn, error) { return Listen(host, 0) })
+		if err != nil {
+			t.Fatalf("Listen(%q, 0) beside the server: %v", host, err)
+		}
+		defer other.Close()
+		if got := other.LocalAddr().(*net.UDPAddr); got.IP.To4() == nil || !got.IP.IsUnspecified() || got.Port <= FirstPort || got.Port >= FirstPort+PortCount {
+			t.Errorf("Listen(%q, 0) beside the server = %v, want 0.0.0.0 and a later port of the range", host, got)
+		}
 	}
 
 	type result struct {

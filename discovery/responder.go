@@ -19,11 +19,14 @@ const (
 	PortCount = 10
 )
 
-// Listen opens a discovery socket on host (empty: every IPv4 interface, where broadcasts
-// arrive): on port, or when port is 0 on the first free port from FirstPort up.
+// Listen opens a discovery socket on host (empty, 0.0.0.0 or ::: every IPv4 interface,
+// where broadcasts arrive; an IPv6 address: that address, for unicast requests): on port,
+// or when port is 0 on the first free port from FirstPort up.
 func Listen(host string, port int) (net.PacketConn, error) {
 	network := "udp4"
-	if ip, err := netip.ParseAddr(host); err == nil && ip.Unmap().Is6() {
+	if ip, err := netip.ParseAddr(host); err == nil && ip.IsUnspecified() {
+		host = ""
+	} else if err == nil && ip.Unmap().Is6() {
 		network = "udp6"
 	}
 	if port != 0 {
@@ -103,11 +106,12 @@ func (r *Responder) Stats() ResponderStats {
 	return ResponderStats{Answered: r.answered.Load(), Limited: r.limited.Load(), Malformed: r.malformed.Load()}
 }
 
-// Serve answers requests until ctx ends, then closes the socket and returns nil; it returns
-// the error if reading the socket fails otherwise.
+// Serve answers requests until ctx ends and returns nil; it returns the error if reading
+// the socket fails otherwise. Either way it closes the socket.
 func (r *Responder) Serve(ctx context.Context) error {
 	stop := context.AfterFunc(ctx, func() { r.pc.Close() })
 	defer stop()
+	defer r.pc.Close()
 	lim := newLimiter(r.cfg.Limits, time.Now())
 	var summary Answer
 	var summarized time.Time
