@@ -105,3 +105,36 @@ func findServer(t testing.TB, name string, ok func(discovery.Server) bool) disco
 	t.Fatalf("30 rounds did not find %q as wanted; the last found %+v", name, last)
 	return discovery.Server{}
 }
+
+// TestSummarizer_SaysWhatTheServerIs: the summary carries the flags' capacity, the game and
+// page ports given, the protocol, and whether the server drains.
+func TestSummarizer_SaysWhatTheServerIs(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.Name, cfg.Server.MaxPlayers, cfg.Server.MaxRooms = "lab", 12, 3
+	cfg.Server.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	srv, err := server.New(cfg.Server)
+	if err != nil {
+		t.Fatal(err)
+	}
+	summarize := summarizer(cfg, srv, 7777, 8080)
+	a := summarize()
+	if a.Name != "lab" || a.GamePort != 7777 || a.WebPort != 8080 || a.RoomCapacity != 12 || a.MaxRooms != 3 || a.GameProtocol != 2 || a.Draining {
+		t.Errorf("summary = %+v, want lab on 7777/8080, rooms of 12, at most 3, protocol 2, not draining", a)
+	}
+	if _, err := discovery.AppendAnswer(nil, a, discovery.MinRequest); err != nil {
+		t.Errorf("the summary cannot be sent: %v", err)
+	}
+	srv.Drain()
+	if !summarize().Draining {
+		t.Error("after Drain the summary says not draining")
+	}
+}
+
+func TestServerName(t *testing.T) {
+	if got := serverName("lab"); got != "lab" {
+		t.Errorf("serverName(lab) = %q", got)
+	}
+	if got := serverName(""); got == "" || discovery.CheckName(got) != nil {
+		t.Errorf("serverName(\"\") = %q, want the host's name or tankserver, sendable", got)
+	}
+}
