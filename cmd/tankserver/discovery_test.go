@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"net"
 	"net/netip"
 	"strconv"
 	"testing"
@@ -136,5 +137,36 @@ func TestServerName(t *testing.T) {
 	}
 	if got := serverName(""); got == "" || discovery.CheckName(got) != nil {
 		t.Errorf("serverName(\"\") = %q, want the host's name or tankserver, sendable", got)
+	}
+}
+
+// addrListener is a net.Listener that only has an address: webPort reads nothing else.
+type addrListener struct {
+	net.Listener
+	a net.Addr
+}
+
+func (l addrListener) Addr() net.Addr { return l.a }
+
+func TestWebPort_OnlyWhereDiscoveryAnswers(t *testing.T) {
+	at := func(ip string) *web {
+		return &web{ln: addrListener{a: &net.TCPAddr{IP: net.ParseIP(ip), Port: 8080}}}
+	}
+	tests := []struct {
+		door *web
+		host string
+		want uint16
+	}{
+		{nil, "", 0},
+		{at("0.0.0.0"), "", 8080},
+		{at("::"), "127.0.0.1", 8080},
+		{at("127.0.0.1"), "127.0.0.1", 8080},
+		{at("127.0.0.1"), "", 0},         // discovery on every interface, the page on the loopback only
+		{at("10.0.0.5"), "127.0.0.1", 0}, // a client reaching discovery at 127.0.0.1 would not find the page there
+	}
+	for _, tt := range tests {
+		if got := webPort(tt.door, tt.host); got != tt.want {
+			t.Errorf("webPort(page %v, discovery host %q) = %d, want %d", tt.door, tt.host, got, tt.want)
+		}
 	}
 }
