@@ -67,7 +67,8 @@ func TestRun_AnswersDiscovery(t *testing.T) {
 		}
 	}()
 	gamePort := netip.MustParseAddrPort(cfg.Server.Addr).Port()
-	s := findServer(t, cfg.Name, func(s discovery.Server) bool { return true })
+	// Discovery answers from before Serve has opened the default room: wait for the room.
+	s := findServer(t, cfg.Name, func(s discovery.Server) bool { return s.RoomsOpen > 0 })
 	if s.Game != netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), gamePort) || s.Page != "" || s.Draining ||
 		s.RoomCapacity != cfg.Server.MaxPlayers || s.MaxRooms != cfg.Server.MaxRooms || s.RoomsOpen != 1 ||
 		len(s.Rooms) != 1 || s.Rooms[0].Name != server.DefaultRoom || s.GameProtocol != 2 {
