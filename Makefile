@@ -120,12 +120,13 @@ bench: deps ## run the benchmarks with allocation counts
 # the snapshot chunks it receives as datagrams (decoded and rebuilt by package wire, then
 # used by a client's Game), the InputBatch datagrams package wire decodes for the server,
 # the connect handshake's datagrams, the Agones sidecar's answers, server recordings, and the
-# WebRTC offers browsers post to tankserver -web.
+# WebRTC offers browsers post to tankserver -web, and LAN discovery's requests and answers.
 FUZZ_TARGETS := FuzzFrameReader:./transport FuzzWorld:./server FuzzArenaFromProto:./transport \
                 FuzzRulesFromProto:./transport FuzzDatagram:./server FuzzChunkDatagram:./client \
                 FuzzConnectDatagram:./transport FuzzDeltaChunk:./client FuzzChunk:./wire \
                 FuzzInputBatch:./wire FuzzClientRecording:./client FuzzSidecarAnswers:./agones \
-                FuzzReader:./server/recording FuzzMatch:./server/recording FuzzOffer:./carriage
+                FuzzReader:./server/recording FuzzMatch:./server/recording FuzzOffer:./carriage \
+                FuzzParseRequest:./discovery FuzzParseAnswer:./discovery
 
 fuzz: go ## fuzz every decoder of network bytes for FUZZTIME each (default 30s)
 	@for t in $(FUZZ_TARGETS); do \

@@ -6,6 +6,7 @@
 //	tankserver -arena large -max-players 256
 //	tankserver -max-rooms 8 -max-players 32 # up to 8 matches of 32; clients pick one with -room
 //	tankserver -web 127.0.0.1:8080      # browsers too: the page, and WebRTC on UDP port 8080
+//	tankserver -name lab -discovery off # a name for the LAN's lobbies, or no LAN discovery
 //
 // Each room (a match: the default one, and those clients open by naming them) ticks every
 // 50 ms on its own goroutine. The server logs every join, reject and drop with its reason,
@@ -36,6 +37,7 @@ import (
 
 	"tanknet/agones"
 	"tanknet/carriage"
+	"tanknet/discovery"
 	"tanknet/internal/cliflag"
 	"tanknet/linksim"
 	"tanknet/netcode"
@@ -64,11 +66,16 @@ type Config struct {
 	Record string
 	// Web is how browsers join (the page, offers, the ICE port); its Addr is empty: none.
 	Web WebConfig
+	// Discovery is where the server answers LAN discovery (discovery.go): "on" (and
+	// empty) a port of 47770-47779 on -addr's host, "off", a PORT, or HOST:PORT.
+	Discovery string
+	// Name is the server's name in discovery answers; empty: the host's name.
+	Name string
 }
 
 // DefaultConfig returns a server on :7777 with a perfect network.
 func DefaultConfig() Config {
-	return Config{Server: server.DefaultConfig(), Net: linksim.NetFlags{Preset: "none", Seed: 1}, Agones: DefaultAgonesConfig(), Web: DefaultWebConfig()}
+	return Config{Server: server.DefaultConfig(), Net: linksim.NetFlags{Preset: "none", Seed: 1}, Agones: DefaultAgonesConfig(), Web: DefaultWebConfig(), Discovery: "on"}
 }
 
 // parseFlags defines tankserver's flags on fs, parses args and returns the Config they
@@ -105,6 +112,8 @@ func parseFlags(fs *flag.FlagSet, args []string) (Config, error) {
 	fs.StringVar(&cfg.Record, "record", "", "record the default room's match to `file` (docs/RECORDINGS.md; check it with tankreplay verify)")
 	cfg.Net.Register(fs)
 	cfg.Web.register(fs)
+	fs.StringVar(&cfg.Discovery, "discovery", cfg.Discovery, "answer LAN discovery (tanksim -discover, the lobby): `on` (a free UDP port of 47770-47779 on -addr's host), off, a PORT, or HOST:PORT")
+	fs.StringVar(&cfg.Name, "name", "", "the server's `name` in LAN discovery answers (at most 32 bytes of printable UTF-8); empty: the host's name")
 	fs.BoolVar(&cfg.Verbose, "v", false, "log debug detail")
 	fs.DurationVar(&cfg.Drain, "drain", 0, "on SIGINT/SIGTERM (or an Agones Shutdown) refuse new players and let those playing go on for up to this `long` before disconnecting them (a second signal stops at once); 0 stops at once")
 	fs.DurationVar(&cfg.Agones.Health, "agones-health", cfg.Agones.Health, "under Agones (AGONES_SDK_HTTP_PORT set), the fleet's health check `period` (health.periodSeconds); tankserver pings Health twice in each")
@@ -127,6 +136,14 @@ func (c Config) Validate() error {
 	}
 	if err := c.Web.Validate(); err != nil {
 		return err
+	}
+	if _, err := c.discoverySpot(); err != nil {
+		return err
+	}
+	if c.Name != "" {
+		if err := discovery.CheckName(c.Name); err != nil {
+			return fmt.Errorf("-name: %w", err)
+		}
 	}
 	return c.Server.Validate()
 }
@@ -206,6 +223,12 @@ func run(ctx context.Context, cfg Config, signals <-chan os.Signal) error {
 		return fmt.Errorf("listen %s: %w", cfg.Server.Addr, err)
 	}
 	transport.TuneSocket(pc)
+	stopDiscovery, err := startDiscovery(cfg, srv, pc.LocalAddr().(*net.UDPAddr).Port, door)
+	if err != nil {
+		pc.Close()
+		return err
+	}
+	defer stopDiscovery()
 	if door != nil {
 		// Browsers' datagrams join the socket's under the game, each browser at an address
 		// of its own: the same gate, rooms and limits serve both.

@@ -11,6 +11,7 @@
 //	tanksim -bots 256 -arena large -bot-fps 20 -net none -contact=false
 //	tanksim -server 127.0.0.1:7777 -server-metrics 127.0.0.1:9100 -bots 64
 //	tanksim -rooms 8 -bots 256 -arena large -bot-fps 20    # 8 rooms of 32 on one server
+//	tanksim -discover -discover-timeout 2s           # the tankservers on the LAN, as JSON
 package main
 
 import (
@@ -32,7 +33,7 @@ import (
 
 func main() {
 	fs := flag.NewFlagSet(os.Args[0], flag.ContinueOnError)
-	cfg, asJSON, err := parseFlags(fs, os.Args[1:])
+	c, err := parseCommand(fs, os.Args[1:])
 	switch {
 	case errors.Is(err, flag.ErrHelp):
 		os.Exit(0) // the usage is printed
@@ -42,17 +43,37 @@ func main() {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, cfg, asJSON, os.Stdout, os.Stderr); err != nil {
+	run := func() error { return run(ctx, c.sim, c.json, os.Stdout, os.Stderr) }
+	if c.discover.on {
+		run = func() error { return discover(ctx, c.discover, os.Stdout) }
+	}
+	if err := run(); err != nil {
 		fmt.Fprintln(os.Stderr, "tanksim:", strings.TrimPrefix(err.Error(), "tanksim: "))
 		os.Exit(1)
 	}
 }
 
-// parseFlags defines tanksim's flags on fs, parses args and returns the sim.Config they
-// describe, and whether to print JSON. Like every tanknet command, tanksim parses its flags
-// here and nowhere else; main only runs the Config.
-func parseFlags(fs *flag.FlagSet, args []string) (cfg sim.Config, asJSON bool, err error) {
-	cfg = sim.DefaultConfig()
+// command is what tanksim was asked to do: measure (sim, printed as JSON if json) or,
+// with -discover, look for servers.
+type command struct {
+	sim      sim.Config
+	json     bool
+	discover discoverConfig
+}
+
+// parseFlags is parseCommand for measuring: the sim.Config and whether to print JSON.
+func parseFlags(fs *flag.FlagSet, args []string) (sim.Config, bool, error) {
+	c, err := parseCommand(fs, args)
+	return c.sim, c.json, err
+}
+
+// parseCommand defines tanksim's flags on fs, parses args and returns the command they
+// describe. Like every tanknet command, tanksim parses its flags here and nowhere else;
+// main only runs the command.
+func parseCommand(fs *flag.FlagSet, args []string) (command, error) {
+	cfg := sim.DefaultConfig()
+	var asJSON bool
+	d := defaultDiscoverConfig()
 	fs.StringVar(&cfg.Server, "server", "", "`address` of a running tankserver; empty starts one in-process on 127.0.0.1 (needed for ground truth)")
 	fs.IntVar(&cfg.Bots, "bots", cfg.Bots, "number of bots")
 	fs.IntVar(&cfg.Rooms, "rooms", 0, "spread the bots evenly over `N` rooms of the server (the default room, then room-2 and on), with each room's figures in the report")
@@ -81,10 +102,14 @@ func parseFlags(fs *flag.FlagSet, args []string) (cfg sim.Config, asJSON bool, e
 		}
 		return err
 	})
+	d.register(fs)
 	var link linksim.NetFlags
 	link.RegisterLink(fs)
 	if err := cliflag.Parse(fs, args); err != nil {
-		return cfg, false, err
+		return command{sim: cfg}, err
+	}
+	if err := d.validate(); err != nil {
+		return command{sim: cfg}, err
 	}
 	botsGiven, bufferGiven := false, false
 	fs.Visit(func(f *flag.Flag) {
@@ -101,7 +126,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (cfg sim.Config, asJSON bool, e
 		}
 	}
 	cfg.Link = link.Override() // only flags given on the command line override
-	return cfg, asJSON, nil
+	return command{sim: cfg, json: asJSON, discover: d}, nil
 }
 
 // run measures cfg, with progress on stderr, and prints the result to stdout.

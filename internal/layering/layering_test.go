@@ -46,6 +46,7 @@ func TestLayering(t *testing.T) {
 		{"tanknet/server", []string{"pion"}, "the server package serves a net.PacketConn; only cmd/tankserver -web puts the WebRTC carriage under it"},
 		{"tanknet/client", []string{"pion"}, "a client session runs over any net.PacketConn; only the browser build of cmd/tankclient puts the WebRTC carriage under it"},
 		{"tanknet/agones", []string{"*"}, "the Agones SDK client is plain HTTP at the edge: standard library only, and it knows no game"},
+		{"tanknet/discovery", []string{"*"}, "LAN discovery is a small package of its own: standard library only, no game types beyond the summary it is given"},
 	}
 	for _, r := range rules {
 		for _, d := range deps(t, r.pkg) {
