@@ -14,6 +14,51 @@ import (
 func (s *Server) runRoom(ctx context.Context, r *room) {
 	defer s.rooms.running.Done()
 	defer close(r.done)
+	l := s.newRoomLoop(r)
+	defer l.g.settle()
+	defer l.ticker.Stop()
+	for {
+		var closed bool
+		select {
+		case <-l.drainStarted:
+			l.draining, l.drainStarted = true, nil
+			closed = l.closing(time.Now())
+		case <-ctx.Done():
+			l.shutdown()
+			return
+		case req := <-l.joins:
+			l.join(req)
+		case note := <-r.leaves:
+			closed = l.leave(note)
+		case <-l.ticker.C:
+			closed = l.tick()
+		}
+		if closed {
+			return
+		}
+	}
+}
+
+// roomLoop is what runRoom keeps between the events it takes: the room's game, the
+// sessions of its players, its ticker and where the room stands on closing.
+type roomLoop struct {
+	s        *Server
+	r        *room
+	g        *game
+	peers    map[uint32]*session
+	every    time.Duration // the ticker's period: 50 ms of game time (clockrate.go)
+	ticker   *time.Ticker
+	lastTick time.Time
+	joins    <-chan joinRequest // r.joins; nil once this tick has seated MaxJoinsPerTick
+	seated   int                // joins seated this tick
+	// drainStarted is nil once the drain has begun, so it is read once.
+	drainStarted <-chan struct{}
+	draining     bool
+	emptySince   time.Time // when the room was last seen empty; zero while it has players
+}
+
+// newRoomLoop makes room r's game and starts its ticker.
+func (s *Server) newRoomLoop(r *room) *roomLoop {
 	g := newGame(&s.cfg, s.log, &s.stats)
 	g.room, g.idSource = r.name, &s.ids
 	g.countBuffer(r.input)
@@ -21,110 +66,108 @@ func (s *Server) runRoom(ctx context.Context, r *room) {
 		g.log = s.log.With("room", r.name)
 	}
 	g.setWorkers(snapshotWorkers()) // per-client snapshots off the tick (see fanout.go)
-	defer g.settle()
-	peers := map[uint32]*session{}
-	every := s.clock.tickEvery() // 50 ms of game time (clockrate.go)
-	ticker := time.NewTicker(every)
-	defer ticker.Stop()
-	lastTick := s.clock.now()
-	joins, seated := r.joins, 0     // joins is nil once this tick has seated MaxJoinsPerTick
-	drainStarted := s.drain.started // nil once the drain has begun, so it is read once
-	draining := false
-	var emptySince time.Time // when the room was last seen empty; zero while it has players
-	// closing reports whether the room may close now, and takes it out of the open rooms if so.
-	closing := func(now time.Time) bool {
-		if len(g.world.Tanks()) > 0 {
-			emptySince = time.Time{}
-			return false
-		}
-		if emptySince.IsZero() {
-			emptySince = now
-		}
-		due := draining || r.name != DefaultRoom && now.Sub(emptySince) >= s.cfg.RoomGrace
-		if !due || !s.closeRoom(r) {
-			return false
-		}
-		if r.name != DefaultRoom || draining {
-			g.log.Info("room closed: no player left", "room", r.name)
-		}
+	every := s.clock.tickEvery()
+	return &roomLoop{s: s, r: r, g: g, peers: map[uint32]*session{}, every: every, ticker: time.NewTicker(every),
+		lastTick: s.clock.now(), joins: r.joins, drainStarted: s.drain.started}
+}
+
+// closing reports whether the room may close now, and takes it out of the open rooms if so.
+func (l *roomLoop) closing(now time.Time) bool {
+	if len(l.g.world.Tanks()) > 0 {
+		l.emptySince = time.Time{}
+		return false
+	}
+	if l.emptySince.IsZero() {
+		l.emptySince = now
+	}
+	due := l.draining || l.r.name != DefaultRoom && now.Sub(l.emptySince) >= l.s.cfg.RoomGrace
+	if !due || !l.s.closeRoom(l.r) {
+		return false
+	}
+	if l.r.name != DefaultRoom || l.draining {
+		l.g.log.Info("room closed: no player left", "room", l.r.name)
+	}
+	return true
+}
+
+// shutdown drops every player and refuses the joins waiting: the server stops.
+func (l *roomLoop) shutdown() {
+	for _, p := range l.g.players() {
+		p.peer.kick(dropShutdown.reason(""))
+	}
+	l.s.refuseJoins(l.r)
+}
+
+// join seats req's player, or refuses it.
+func (l *roomLoop) join(req joinRequest) {
+	s := l.s
+	if l.draining { // it passed the handshake's check just before the drain began
+		s.stats.reject(wire.RejectShuttingDown.String())
+		req.reply <- joinReply{reject: &wire.Reject{Code: wire.RejectShuttingDown, Reason: drainedReason}}
+		return
+	}
+	if l.seated++; l.seated >= s.cfg.MaxJoinsPerTick {
+		l.joins = nil // the rest wait for the next tick
+	}
+	p, reject := l.g.join(s.clock.since(), req.hello.Name, req.sess)
+	if reject != nil {
+		s.stats.reject(reject.Code.String())
+		req.reply <- joinReply{reject: reject}
+		return
+	}
+	l.peers[p.tank.ID()] = req.sess
+	l.r.players.Store(int32(len(l.g.world.Tanks())))
+	req.reply <- joinReply{id: p.tank.ID()}
+}
+
+// leave takes a player out, dropped or parting; it reports whether the room closed.
+func (l *roomLoop) leave(note leaveNote) bool {
+	if _, ok := l.peers[note.id]; !ok {
+		return false
+	}
+	delete(l.peers, note.id)
+	if note.drop.dropping() {
+		l.s.stats.drop(note.drop)
+		l.g.leave(note.id, note.drop.String())
+	} else {
+		l.s.stats.leaves.Add(1)
+		l.g.part(note.id, note.left) // its last inputs first
+	}
+	l.r.players.Store(int32(len(l.g.world.Tanks())))
+	return l.draining && l.closing(time.Now())
+}
+
+// tick steps the game once and tells the room's observers; it reports whether the room
+// closed.
+func (l *roomLoop) tick() bool {
+	s, r, g := l.s, l.r, l.g
+	l.joins, l.seated = r.joins, 0
+	if e := s.clock.tickEvery(); e != l.every { // the clock's rate changed
+		l.every = e
+		l.ticker.Reset(e)
+	}
+	t0, now := time.Now(), s.clock.now()
+	g.world.Owe(now.Sub(l.lastTick), s.cfg.IdleTimeout)
+	l.lastTick = now
+	r.takeContact(g)
+	rec := g.step(s.clock.since())
+	took := time.Since(t0)
+	s.stats.tickDuration.observe(took)
+	r.ticks.observe(took)
+	r.tick.Store(rec.Tick)
+	for _, id := range rec.Dropped {
+		delete(l.peers, id)
+	}
+	r.players.Store(int32(len(g.world.Tanks())))
+	if s.observer != nil {
+		rec.Duration = time.Since(t0)
+		s.observer(rec)
+	}
+	if l.closing(t0) {
 		return true
 	}
-	for {
-		select {
-		case <-drainStarted:
-			draining, drainStarted = true, nil
-			if closing(time.Now()) {
-				return
-			}
-		case <-ctx.Done():
-			for _, p := range g.players() {
-				p.peer.kick(dropShutdown.reason(""))
-			}
-			s.refuseJoins(r)
-			return
-		case req := <-joins:
-			if draining { // it passed the handshake's check just before the drain began
-				s.stats.reject(wire.RejectShuttingDown.String())
-				req.reply <- joinReply{reject: &wire.Reject{Code: wire.RejectShuttingDown, Reason: drainedReason}}
-				continue
-			}
-			if seated++; seated >= s.cfg.MaxJoinsPerTick {
-				joins = nil // the rest wait for the next tick
-			}
-			p, reject := g.join(s.clock.since(), req.hello.Name, req.sess)
-			if reject != nil {
-				s.stats.reject(reject.Code.String())
-				req.reply <- joinReply{reject: reject}
-				continue
-			}
-			peers[p.tank.ID()] = req.sess
-			r.players.Store(int32(len(g.world.Tanks())))
-			req.reply <- joinReply{id: p.tank.ID()}
-		case note := <-r.leaves:
-			if _, ok := peers[note.id]; !ok {
-				continue
-			}
-			delete(peers, note.id)
-			if note.drop.dropping() {
-				s.stats.drop(note.drop)
-				g.leave(note.id, note.drop.String())
-			} else {
-				s.stats.leaves.Add(1)
-				g.part(note.id, note.left) // its last inputs first
-			}
-			r.players.Store(int32(len(g.world.Tanks())))
-			if draining && closing(time.Now()) {
-				return
-			}
-		case <-ticker.C:
-			joins, seated = r.joins, 0
-			if e := s.clock.tickEvery(); e != every { // the clock's rate changed
-				every = e
-				ticker.Reset(every)
-			}
-			t0, now := time.Now(), s.clock.now()
-			g.world.Owe(now.Sub(lastTick), s.cfg.IdleTimeout)
-			lastTick = now
-			r.takeContact(g)
-			rec := g.step(s.clock.since())
-			took := time.Since(t0)
-			s.stats.tickDuration.observe(took)
-			r.ticks.observe(took)
-			r.tick.Store(rec.Tick)
-			for _, id := range rec.Dropped {
-				delete(peers, id)
-			}
-			r.players.Store(int32(len(g.world.Tanks())))
-			if s.observer != nil {
-				rec.Duration = time.Since(t0)
-				s.observer(rec)
-			}
-			if closing(t0) {
-				return
-			}
-			yieldToWriters(peers)
-		}
-	}
+	yieldToWriters(l.peers)
+	return false
 }
 
 // refuseJoins refuses the handshakes waiting for room r when the server stops.

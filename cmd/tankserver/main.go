@@ -176,6 +176,9 @@ func main() {
 	}
 }
 
+// run serves the game with cfg until ctx ends or a signal in signals stops it (a drain
+// first, on SIGTERM): the browsers' door, the metrics endpoint, discovery and the recording
+// around the game's socket, each stopped when run returns.
 func run(ctx context.Context, cfg Config, signals <-chan os.Signal) error {
 	if err := cfg.Validate(); err != nil {
 		return err
@@ -203,32 +206,64 @@ func run(ctx context.Context, cfg Config, signals <-chan os.Signal) error {
 		extra = append(extra, newHubCollector(door.hub.Stats))
 	}
 	if cfg.Metrics != "" {
-		ln, err := metrics.Listen(cfg.Metrics)
+		stopMetrics, err := serveMetrics(ctx, cfg, srv, askDrain, extra)
 		if err != nil {
 			return err
 		}
-		cfg.Server.Logger.Info("serving metrics", "url", "http://"+ln.Addr().String()+"/metrics")
-		mctx, stopMetrics := context.WithCancel(ctx)
-		served := make(chan error, 1)
-		go func() { served <- metrics.Serve(mctx, ln, srv.Stats, askDrain, extra...) }()
-		defer func() {
-			stopMetrics()
-			if err := <-served; err != nil {
-				cfg.Server.Logger.Error("metrics endpoint failed", "err", err)
-			}
-		}()
+		defer stopMetrics()
 	}
+	pc, stopDiscovery, err := openSocket(cfg, srv, door, path)
+	if err != nil {
+		return err
+	}
+	defer stopDiscovery()
+	if cfg.Record != "" {
+		stopRecording, err := startRecording(cfg, srv)
+		if err != nil {
+			pc.Close()
+			return err
+		}
+		defer stopRecording()
+	}
+	member := joinFleet(cfg, srv, askDrain)
+	gameCtx, stop := stopOnSignals(ctx, srv, cfg.Drain, signals, drainNow, cfg.Server.Logger)
+	defer stop()
+	return serveGame(ctx, gameCtx, srv, pc, member)
+}
+
+// serveMetrics serves /metrics (and POST /drain, which calls askDrain) on cfg.Metrics until
+// the returned stop is called.
+func serveMetrics(ctx context.Context, cfg Config, srv *server.Server, askDrain func(), extra []prometheus.Collector) (stop func(), err error) {
+	ln, err := metrics.Listen(cfg.Metrics)
+	if err != nil {
+		return nil, err
+	}
+	cfg.Server.Logger.Info("serving metrics", "url", "http://"+ln.Addr().String()+"/metrics")
+	mctx, stopMetrics := context.WithCancel(ctx)
+	served := make(chan error, 1)
+	go func() { served <- metrics.Serve(mctx, ln, srv.Stats, askDrain, extra...) }()
+	return func() {
+		stopMetrics()
+		if err := <-served; err != nil {
+			cfg.Server.Logger.Error("metrics endpoint failed", "err", err)
+		}
+	}, nil
+}
+
+// openSocket binds the game's UDP socket and starts answering discovery for it; the
+// browsers' datagrams (door, with -web) join it under the game, and -net's simulated path
+// goes under it all.
+func openSocket(cfg Config, srv *server.Server, door *web, path linksim.Path) (net.PacketConn, func(), error) {
 	pc, err := net.ListenPacket("udp", cfg.Server.Addr)
 	if err != nil {
-		return fmt.Errorf("listen %s: %w", cfg.Server.Addr, err)
+		return nil, nil, fmt.Errorf("listen %s: %w", cfg.Server.Addr, err)
 	}
 	transport.TuneSocket(pc)
 	stopDiscovery, err := startDiscovery(cfg, srv, pc.LocalAddr().(*net.UDPAddr).Port, door)
 	if err != nil {
 		pc.Close()
-		return err
+		return nil, nil, err
 	}
-	defer stopDiscovery()
 	if door != nil {
 		// Browsers' datagrams join the socket's under the game, each browser at an address
 		// of its own: the same gate, rooms and limits serve both.
@@ -240,37 +275,42 @@ func run(ctx context.Context, cfg Config, signals <-chan os.Signal) error {
 		cpc, err := linksim.Condition(pc, path.AtServer(), cfg.Net.Seed)
 		if err != nil {
 			pc.Close()
-			return err
+			stopDiscovery()
+			return nil, nil, err
 		}
 		cfg.Server.Logger.Info("simulating network", "path", path.String())
 		pc = cpc
 	}
-	if cfg.Record != "" {
-		rec, err := recording.Create(cfg.Record, cfg.Server, cfg.Server.Logger)
-		if err != nil {
-			pc.Close()
-			return err
-		}
-		srv.Observe(rec.Tick) // the default room only: one world's story per file
-		defer func() {
-			if err := rec.Close(); err != nil {
-				cfg.Server.Logger.Error("recording incomplete", "file", cfg.Record, "err", err)
-			} else {
-				cfg.Server.Logger.Info("recording written", "file", cfg.Record)
-			}
-		}()
+	return pc, stopDiscovery, nil
+}
+
+// startRecording records the default room's ticks into cfg.Record until the returned stop
+// is called, which closes the file and says so.
+func startRecording(cfg Config, srv *server.Server) (stop func(), err error) {
+	rec, err := recording.Create(cfg.Record, cfg.Server, cfg.Server.Logger)
+	if err != nil {
+		return nil, err
 	}
-	member := joinFleet(cfg, srv, askDrain)
-	gameCtx, stop := stopOnSignals(ctx, srv, cfg.Drain, signals, drainNow, cfg.Server.Logger)
-	defer stop()
+	srv.Observe(rec.Tick) // the default room only: one world's story per file
+	return func() {
+		if err := rec.Close(); err != nil {
+			cfg.Server.Logger.Error("recording incomplete", "file", cfg.Record, "err", err)
+		} else {
+			cfg.Server.Logger.Info("recording written", "file", cfg.Record)
+		}
+	}, nil
+}
+
+// serveGame serves the game on pc until gameCtx ends, as a member of an Agones fleet when
+// member is not nil: the member marks the server Ready (the socket is bound), talks to
+// Agones until Serve has returned (health pings go on through a drain), then says it is done.
+func serveGame(ctx, gameCtx context.Context, srv *server.Server, pc net.PacketConn, member *fleetMember) error {
 	if member == nil {
 		return srv.Serve(gameCtx, pc)
 	}
-	// The socket is bound: the member may mark the server Ready. It talks to Agones until
-	// Serve has returned (health pings go on through a drain), then says the server is done.
 	memberCtx, stopMember := context.WithCancel(ctx)
 	wait := member.start(memberCtx)
-	err = srv.Serve(gameCtx, pc)
+	err := srv.Serve(gameCtx, pc)
 	stopMember()
 	wait()
 	member.shutdown()
