@@ -141,7 +141,7 @@ soak: go ## 32 bots across rooms (24 in three steady rooms; a room of 8 opening 
 	TANKNET_SOAK=$${SOAKTIME:-10m} $(GO) test -race -count=1 -run '^TestSoak$$' -v -timeout 60m ./server
 
 measurements: build web ## rerun every measurement and rewrite docs/MEASUREMENTS.md (about twenty minutes; needs a quiet machine and chromium)
-	$(GO) run ./internal/measurements -out docs/MEASUREMENTS.md
+	$(GO) run ./tools/measurements -out docs/MEASUREMENTS.md
 
 gif: build ## record docs/demo.gif from the demo with bots, under Xvfb (about ten seconds of play)
 	xvfb-run -a -s "-screen 0 1920x1080x24" $(BIN)/tankclient -demo -server 127.0.0.1:$(PORT) -bots 8 -width 1200 -height 540 \

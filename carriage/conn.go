@@ -1,10 +1,15 @@
 package carriage
 
 import (
+	"context"
 	"net"
 	"sync/atomic"
 	"time"
 )
+
+// Dial has one signature on every build target: through pion (dial.go) or the browser's
+// RTCPeerConnection (dial_js.go), a caller dials the same way.
+var _ func(ctx context.Context, offerURL string) (*Conn, error) = Dial
 
 // connCore is the reading side a client's Conn has on every platform: the datagrams the
 // data channel delivered, and the address the session above writes to.

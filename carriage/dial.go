@@ -23,13 +23,27 @@ type Conn struct {
 	once sync.Once
 }
 
-// Dial opens a peer connection through api (nil: pion's default API) to the server whose
-// offer endpoint is offerURL, and returns once the data channel is open. It fails with
-// ErrNoPath when ICE fails, with the server's message when it refuses the offer, and when
-// ctx ends (ConnectTimeout if it has no deadline).
-func Dial(ctx context.Context, api *webrtc.API, offerURL string) (*Conn, error) {
+// Dial opens a peer connection with pion's default API to the server whose offer endpoint
+// is offerURL, and returns once the data channel is open. It fails with ErrNoPath when ICE
+// fails, with the server's message when it refuses the offer, and when ctx ends
+// (ConnectTimeout if it has no deadline). The browser build has the same Dial (dial_js.go);
+// a Dialer chooses pion's API as well.
+func Dial(ctx context.Context, offerURL string) (*Conn, error) {
+	return Dialer{}.Dial(ctx, offerURL)
+}
+
+// Dialer dials as Dial does, through a pion API of its choosing: LoopbackAPI in tests, so
+// both ends pair on loopback only. The browser build has none: the browser's WebRTC stack
+// is the only one there.
+type Dialer struct {
+	API *webrtc.API // nil: pion's default API
+}
+
+// Dial is Dial through d.API.
+func (d Dialer) Dial(ctx context.Context, offerURL string) (*Conn, error) {
 	ctx, cancel := withConnectTimeout(ctx)
 	defer cancel()
+	api := d.API
 	if api == nil {
 		api = webrtc.NewAPI()
 	}

@@ -7,8 +7,9 @@
 // peer connection on one UDP port (ICE UDP mux) and reads as one net.PacketConn in which each
 // browser has an address of its own (PeerAddr); Merge joins it to the game's UDP socket, so
 // the KCP listener serves browsers and native clients in the same rooms. A client reaches
-// it with Dial: built for js/wasm through the browser's own RTCPeerConnection (dial_js.go,
-// so the page carries no WebRTC stack), elsewhere (tests, tools) through pion (dial.go).
+// it with Dial, the same call on every target: built for js/wasm through the browser's own
+// RTCPeerConnection (dial_js.go, so the page carries no WebRTC stack), elsewhere (tests,
+// tools) through pion (dial.go), where a Dialer may choose pion's API (LoopbackAPI).
 // docs/PROTOCOL.md's "Carriage" section (§1.9) describes the mapping.
 //
 // Package carriage knows no game: it never parses KCP or messages, only tells the connect

@@ -50,7 +50,7 @@ func dial(t *testing.T, th *testHub) *Conn {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	c, err := Dial(ctx, LoopbackAPI(), th.url)
+	c, err := Dialer{API: LoopbackAPI()}.Dial(ctx, th.url)
 	if err != nil {
 		t.Fatalf("Dial: %v", err)
 	}

@@ -11,8 +11,8 @@ import (
 )
 
 // LoopbackAPI returns a pion API whose peer connections gather loopback candidates only
-// and send nothing to the LAN (no mDNS): for tests and tools that Dial a server on the same
-// machine and must reach 127.0.0.1 and nothing else.
+// and send nothing to the LAN (no mDNS): a Dialer's API for tests and tools that dial a
+// server on the same machine and must reach 127.0.0.1 and nothing else.
 func LoopbackAPI() *webrtc.API {
 	var se webrtc.SettingEngine
 	se.SetIPFilter(func(ip net.IP) bool { return ip.IsLoopback() })

@@ -222,7 +222,7 @@ func TestDial_NoPathSaysSo(t *testing.T) {
 	th := startHubOn(t, DefaultHubConfig(), blockedUDP{udp})
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
-	_, err = Dial(ctx, LoopbackAPI(), th.url)
+	_, err = Dialer{API: LoopbackAPI()}.Dial(ctx, th.url)
 	if !errors.Is(err, ErrNoPath) {
 		t.Fatalf("Dial with no path = %v, want ErrNoPath", err)
 	}

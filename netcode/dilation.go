@@ -173,22 +173,37 @@ func (d *Dilation) Observe(r InputReport, tick, ack uint32) {
 		surplus, run = StepInterval*3/4, shiftRun
 	}
 	if !r.Starved {
-		if s, ok := d.shiftAt(ack); ok {
-			v := r.Wait - s - time.Duration(align)*StepInterval
-			if len(d.waits) == d.cfg.Window {
-				d.waits = d.waits[:copy(d.waits, d.waits[1:])]
-			}
-			d.waits = append(d.waits, v)
-			if v+now-d.cfg.Margin > surplus {
-				d.early = append(d.early, v)
-			} else {
-				d.early = d.early[:0]
-			}
-		}
+		d.keepWait(r.Wait, ack, align, now, surplus)
 	}
 	if len(d.waits) == 0 {
 		return
 	}
+	d.steer(now, run)
+}
+
+// keepWait keeps v = wait - s(ack) - align ticks in the window, and in the run of early
+// waits while v with the shift now (now) is more than surplus too long.
+func (d *Dilation) keepWait(wait time.Duration, ack uint32, align int64, now, surplus time.Duration) {
+	s, ok := d.shiftAt(ack)
+	if !ok {
+		return
+	}
+	v := wait - s - time.Duration(align)*StepInterval
+	if len(d.waits) == d.cfg.Window {
+		d.waits = d.waits[:copy(d.waits, d.waits[1:])]
+	}
+	d.waits = append(d.waits, v)
+	if v+now-d.cfg.Margin > surplus {
+		d.early = append(d.early, v)
+	} else {
+		d.early = d.early[:0]
+	}
+}
+
+// steer sets the rate from the window's low wait with the shift now (now), or jumps the
+// clock once run early waits in a row, or an error beyond Resync, say it is off by more
+// than a rate could close soon.
+func (d *Dilation) steer(now time.Duration, run int) {
 	e := d.low() + now - d.cfg.Margin // > 0: inputs come too early, run slower; < 0: too late, faster
 	jump := len(d.early) >= run
 	switch {

@@ -31,8 +31,7 @@ const (
 // drawn anew only in frames where a number in it changed; in a frame not drawn whole (full
 // false) the panel is not touched otherwise.
 func (g *window) drawHUD(dst *ebiten.Image, p *clientPane, f view.Frame, full bool) {
-	panel := f.Panel
-	if panel.W <= 0 || panel.H <= 0 {
+	if f.Panel.W <= 0 || f.Panel.H <= 0 {
 		return
 	}
 	refresh := full || time.Since(p.hudAt) >= hudRefresh
@@ -42,42 +41,12 @@ func (g *window) drawHUD(dst *ebiten.Image, p *clientPane, f view.Frame, full bo
 		p.hudLines = append(append(p.hudLines, view.CombatLines(p.game, p.lagComp)...), view.HUD(p.game, p.tech, p.netLines())...)
 		p.legend = readLegend(p)
 	}
-	lines := p.hudLines
-	if tl := g.tour.lines(g); tl != nil && !g.mode.tourLegend() { // the demo shows it in the server pane
-		lines = append(slices.Clip(tl), lines...)
-	}
-	if p.netErr != nil {
-		lines = append(lines, view.Line{Text: p.netErr.Error(), Style: view.Warn})
-	}
-	if g.notice != nil {
-		lines = append(lines, view.Line{Text: g.notice.Error(), Style: view.Warn})
-	}
-	lines = append(lines, view.Line{Text: "F1 help", Style: view.Dim})
-	all := lines
+	all := g.hudLinesOf(p)
+	l := g.layoutHUD(f.Panel, all)
+	panel := l.panel
 
-	graphH := float64(view.GraphHeight + 2*lineHeight)
-	textW := panel.W
-	var graph view.Rect
-	beside := panel.W-PanelTextWidth >= minGraphBeside && panel.H < textHeight(lines)+graphH+3*padding
-	if beside {
-		textW = PanelTextWidth
-		gh := min(float64(view.GraphHeight), panel.H-2*padding-2*lineHeight)
-		graph = view.Rect{X: panel.X + textW, Y: panel.Y + padding + 2*lineHeight, W: panel.W - textW - padding, H: gh}
-		lines = view.FitPanel(lines, g.columns(textW), int((panel.H-2*padding)/lineHeight)-1)
-	} else {
-		cols := g.columns(textW)
-		if textHeight(view.FitPanel(lines, cols, 1<<20)) > panel.H-graphH-3*padding {
-			graphH = 0 // a short panel keeps its text and drops the graph (E shows every line)
-		}
-		lines = fitHeight(lines, cols, panel.H-graphH-3*padding)
-		panel.H = min(panel.H, textHeight(lines)+graphH+3*padding)
-		if graphH > 0 {
-			graph = view.Rect{X: panel.X + padding, Y: panel.Y + panel.H - graphH - padding + 2*lineHeight, W: panel.W - 2*padding, H: view.GraphHeight}
-		}
-	}
-
-	p.hudLinesAll = len(view.FitPanel(all, g.columns(textW), 1<<20))
-	p.hudHidden = p.hudLinesAll - len(lines)
+	p.hudLinesAll = len(view.FitPanel(all, g.columns(l.textW), 1<<20))
+	p.hudHidden = p.hudLinesAll - len(l.lines)
 	if p.hudHidden > 0 {
 		p.hudHidden++ // the count replaced a line
 	}
@@ -90,26 +59,13 @@ func (g *window) drawHUD(dst *ebiten.Image, p *clientPane, f view.Frame, full bo
 	}
 	t := &p.hudText
 	t.begin(panel.X, panel.Y, panel.W, panel.H, fill)
-	y := panel.Y + padding
 	textBottom := panel.Y + panel.H - padding
-	if !beside {
-		textBottom -= graphH
+	if !l.beside {
+		textBottom -= l.graphH
 	}
-	for _, l := range lines {
-		if y+lineHeight > textBottom {
-			break
-		}
-		x := panel.X + padding
-		if l.Style != view.Heading {
-			x += 8
-		} else {
-			y += sectionGap
-		}
-		t.add(l.Text, g.fonts.mono, x, y, styleColor(l.Style))
-		y += lineHeight
-	}
-	if graph.H > 0 {
-		p.legend.add(g, t, graph)
+	g.addHUDText(t, l.lines, panel, textBottom)
+	if l.graph.H > 0 {
+		p.legend.add(g, t, l.graph)
 	}
 	repainted := t.update() || full
 	if repainted {
@@ -121,8 +77,77 @@ func (g *window) drawHUD(dst *ebiten.Image, p *clientPane, f view.Frame, full bo
 	}
 	// The graph is opaque and nothing else draws over it, so between HUD refreshes it stays
 	// on screen as it was; it is drawn again with the text, or over a repainted panel.
-	if graph.H > 10 && graph.W > 10 && (refresh || repainted) {
+	if graph := l.graph; graph.H > 10 && graph.W > 10 && (refresh || repainted) {
 		g.drawGraph(dst, p, graph, p.legend.rttTop, p.legend.corrTop)
+	}
+}
+
+// hudLinesOf is every line of p's HUD this frame: the tour's (unless the mode shows them
+// elsewhere), the lines read at the last refresh, the pane's and the window's errors, and
+// the help key.
+func (g *window) hudLinesOf(p *clientPane) []view.Line {
+	lines := p.hudLines
+	if tl := g.tour.lines(g); tl != nil && !g.mode.tourLegend() { // the demo shows it in the server pane
+		lines = append(slices.Clip(tl), lines...)
+	}
+	if p.netErr != nil {
+		lines = append(lines, view.Line{Text: p.netErr.Error(), Style: view.Warn})
+	}
+	if g.notice != nil {
+		lines = append(lines, view.Line{Text: g.notice.Error(), Style: view.Warn})
+	}
+	return append(lines, view.Line{Text: "F1 help", Style: view.Dim})
+}
+
+// hudLayout is where a HUD's text and graph go in its panel.
+type hudLayout struct {
+	panel  view.Rect   // the panel, shortened to what text and graph need when the graph is under
+	lines  []view.Line // the lines that fit
+	textW  float64     // the text's width
+	beside bool        // the graph is beside the text, not under it
+	graphH float64     // under: the height kept for the graph (0: no graph)
+	graph  view.Rect   // where the graph goes (H 0: none)
+}
+
+// layoutHUD puts lines and the graph in panel: in a tall panel the graph under the text, in
+// a wide, short one beside it, with the text fitted to what is left.
+func (g *window) layoutHUD(panel view.Rect, lines []view.Line) hudLayout {
+	l := hudLayout{panel: panel, textW: panel.W, graphH: float64(view.GraphHeight + 2*lineHeight)}
+	l.beside = panel.W-PanelTextWidth >= minGraphBeside && panel.H < textHeight(lines)+l.graphH+3*padding
+	if l.beside {
+		l.textW = PanelTextWidth
+		gh := min(float64(view.GraphHeight), panel.H-2*padding-2*lineHeight)
+		l.graph = view.Rect{X: panel.X + l.textW, Y: panel.Y + padding + 2*lineHeight, W: panel.W - l.textW - padding, H: gh}
+		l.lines = view.FitPanel(lines, g.columns(l.textW), int((panel.H-2*padding)/lineHeight)-1)
+		return l
+	}
+	cols := g.columns(l.textW)
+	if textHeight(view.FitPanel(lines, cols, 1<<20)) > panel.H-l.graphH-3*padding {
+		l.graphH = 0 // a short panel keeps its text and drops the graph (E shows every line)
+	}
+	l.lines = fitHeight(lines, cols, panel.H-l.graphH-3*padding)
+	l.panel.H = min(panel.H, textHeight(l.lines)+l.graphH+3*padding)
+	if l.graphH > 0 {
+		l.graph = view.Rect{X: panel.X + padding, Y: panel.Y + l.panel.H - l.graphH - padding + 2*lineHeight, W: panel.W - 2*padding, H: view.GraphHeight}
+	}
+	return l
+}
+
+// addHUDText adds lines to t from the top of panel down, as many as end above bottom.
+func (g *window) addHUDText(t *textLayer, lines []view.Line, panel view.Rect, bottom float64) {
+	y := panel.Y + padding
+	for _, l := range lines {
+		if y+lineHeight > bottom {
+			break
+		}
+		x := panel.X + padding
+		if l.Style != view.Heading {
+			x += 8
+		} else {
+			y += sectionGap
+		}
+		t.add(l.Text, g.fonts.mono, x, y, styleColor(l.Style))
+		y += lineHeight
 	}
 }
 

@@ -143,25 +143,7 @@ func (c Config) Validate() error {
 		}
 	}
 	if !c.Matrix {
-		if _, err := timeline(c.Interp); err != nil {
-			return err
-		}
-		if _, err := lane(c.Lane); err != nil {
-			return err
-		}
-		if len(c.Groups) == 0 {
-			_, err := c.conditions(c.Net)
-			return err
-		}
-		sum := 0
-		for _, g := range c.Groups {
-			sum += g.Bots
-		}
-		if sum != c.Bots {
-			return fmt.Errorf("tanksim: the groups hold %d bots, but -bots is %d (leave -bots out to take the groups' sum)", sum, c.Bots)
-		}
-		_, err := c.resolveGroups()
-		return err
+		return c.validateRun()
 	}
 	if len(c.Groups) > 0 {
 		return errors.New("tanksim: -group and -matrix do not mix: the matrix runs every preset on every bot")
@@ -172,6 +154,30 @@ func (c Config) Validate() error {
 		}
 	}
 	return nil
+}
+
+// validateRun is Validate's check of one run (not a matrix): its timeline, lane and network,
+// or its groups.
+func (c Config) validateRun() error {
+	if _, err := timeline(c.Interp); err != nil {
+		return err
+	}
+	if _, err := lane(c.Lane); err != nil {
+		return err
+	}
+	if len(c.Groups) == 0 {
+		_, err := c.conditions(c.Net)
+		return err
+	}
+	sum := 0
+	for _, g := range c.Groups {
+		sum += g.Bots
+	}
+	if sum != c.Bots {
+		return fmt.Errorf("tanksim: the groups hold %d bots, but -bots is %d (leave -bots out to take the groups' sum)", sum, c.Bots)
+	}
+	_, err := c.resolveGroups()
+	return err
 }
 
 // conditions returns the link conditions a bot runs under for preset name (or "custom"),

@@ -138,35 +138,12 @@ func (p *probe) observeInput(now time.Time, at time.Duration, in netcode.Input, 
 
 // onFrame is the bot's client.BotConfig.OnFrame: it runs after every Game.Update.
 func (p *probe) onFrame(now time.Time, g *client.Game) {
-	if p.frames == 0 {
-		p.first = now
-	}
-	p.last = now
-	p.frames++
-	at := now.Sub(p.start)
-	if p.up != nil {
-		p.lastBytes = traffic{up: int64(p.up.Traffic().BytesOut), down: int64(p.down.Traffic().BytesIn)}
-		if p.frames == 1 {
-			p.firstBytes = p.lastBytes
-		}
-	}
-
+	at := p.countFrame(now)
 	if st := g.Stats(); st.RTTSamples > p.rttSamples {
 		p.rttSamples = st.RTTSamples
 		p.rtts.add(rttSample{at: at, rtt: st.RTT})
 	}
-	if l := g.Local(); l != nil && p.truth != nil && len(p.sent) < maxSentInputs {
-		if pend := l.Pending(); len(pend) > 0 && pend[len(pend)-1].Tick > p.lastSent {
-			if sn, ok := p.truth.serverNow(now); ok { // the inputs new since the last frame left in this Update
-				for _, in := range pend {
-					if in.Tick > p.lastSent {
-						p.sent[in.Tick] = sn
-					}
-				}
-			}
-			p.lastSent = pend[len(pend)-1].Tick
-		}
-	}
+	p.noteSent(now, g)
 	if len(p.dilation) < maxSentInputs {
 		rate, _ := g.Dilation()
 		p.dilation = append(p.dilation, timedValue{at: at, v: rate * 100})
@@ -181,7 +158,47 @@ func (p *probe) onFrame(now time.Time, g *client.Game) {
 		p.local.add(s)
 		p.observeInput(now, at, g.Input(), l)
 	}
+	p.sampleRemotes(now, at, g)
+}
 
+// countFrame counts a frame at now and the bytes so far, and returns how long after the
+// probe's start the frame came.
+func (p *probe) countFrame(now time.Time) time.Duration {
+	if p.frames == 0 {
+		p.first = now
+	}
+	p.last = now
+	p.frames++
+	at := now.Sub(p.start)
+	if p.up != nil {
+		p.lastBytes = traffic{up: int64(p.up.Traffic().BytesOut), down: int64(p.down.Traffic().BytesIn)}
+		if p.frames == 1 {
+			p.firstBytes = p.lastBytes
+		}
+	}
+	return at
+}
+
+// noteSent notes the server's time when each input new since the last frame left (needs
+// the in-process server's truth), up to maxSentInputs.
+func (p *probe) noteSent(now time.Time, g *client.Game) {
+	if l := g.Local(); l != nil && p.truth != nil && len(p.sent) < maxSentInputs {
+		if pend := l.Pending(); len(pend) > 0 && pend[len(pend)-1].Tick > p.lastSent {
+			if sn, ok := p.truth.serverNow(now); ok { // the inputs new since the last frame left in this Update
+				for _, in := range pend {
+					if in.Tick > p.lastSent {
+						p.sent[in.Tick] = sn
+					}
+				}
+			}
+			p.lastSent = pend[len(pend)-1].Tick
+		}
+	}
+}
+
+// sampleRemotes samples every remote tank g draws this frame, at at: against the server's
+// truth when there is one.
+func (p *probe) sampleRemotes(now time.Time, at time.Duration, g *client.Game) {
 	var serverNow time.Duration
 	hasNow := false
 	if p.truth != nil {

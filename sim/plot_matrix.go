@@ -21,52 +21,9 @@ func writeMatrixPlots(dir string, runs []Report) ([]string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("tanksim: plot: %w", err)
 	}
-	charts := []struct {
-		name, title, unit string
-		bars              []barSeries
-	}{
-		{"matrix-holds-ratio", "Holds: remote frames with no bracketing snapshots", "% of remote frames",
-			timelineBars(runs, func(r Report) *float64 { return percentOf(r.HoldsRatio) })},
-		{"matrix-playback-error", "Remote playback error: drawn pose vs server at a steady delay (RMS)", "world units",
-			timelineBars(runs, func(r Report) *float64 {
-				if r.RemotePlaybackError == nil {
-					return nil
-				}
-				return &r.RemotePlaybackError.RMS
-			})},
-		{"matrix-remote-delay", "Remote delay behind the server (median)", "delay (ms)",
-			timelineBars(runs, func(r Report) *float64 {
-				if r.RemoteDelay == nil {
-					return nil
-				}
-				return &r.RemoteDelay.P50
-			})},
-		{"matrix-corrections", "Own tank: corrections, all bots together", "count",
-			timelineBars(runs, func(r Report) *float64 { return ptr(float64(r.Corrections)) })},
-		{"matrix-stalls", "Snapshot stalls: head-of-line (reliable) and lost snapshots (datagram), all bots", "count",
-			timelineBars(runs, func(r Report) *float64 { return ptr(float64(r.HOLStalls + r.SnapshotsLost)) })},
-		{"matrix-input-late", "Inputs: ticks after their due tick the server applied them (p99)", "ticks",
-			timelineBars(runs, func(r Report) *float64 {
-				if r.InputLateTicks == nil {
-					return nil
-				}
-				return &r.InputLateTicks.P99
-			})},
-		{"matrix-input-starved", "Inputs: player-ticks the server had no input for (the tank stands)", "% of player-ticks",
-			timelineBars(runs, func(r Report) *float64 { return percentOf(r.InputStarvedRatio) })},
-		{"matrix-motion-uneven", "Server truth: moving ticks whose step differs from the one before by over 30%", "% of moving player-ticks",
-			timelineBars(runs, func(r Report) *float64 { return percentOf(r.MotionUnevenRatio) })},
-		{"matrix-input-wait", "Inputs: wait at the server from arrival to the tick that applied them (median)", "wait (ms)",
-			timelineBars(runs, func(r Report) *float64 {
-				if r.InputWait == nil {
-					return nil
-				}
-				return &r.InputWait.P50
-			})},
-	}
 	profiles := runProfiles(runs)
 	var files []string
-	for _, c := range charts {
+	for _, c := range matrixCharts(runs) {
 		p := newChart(fmt.Sprintf("%s (%d bots, %.0f s per run)", c.title, runs[0].Bots, runs[0].DurationSeconds), c.unit)
 		p.X.Label.Text = "network profile"
 		if err := addBars(p, profiles, c.bars); err != nil {
@@ -79,6 +36,57 @@ func writeMatrixPlots(dir string, runs []Report) ([]string, error) {
 		files = append(files, f)
 	}
 	return files, nil
+}
+
+// matrixChart is one chart of a matrix: its file name (without .png), title, unit and bars.
+type matrixChart struct {
+	name, title, unit string
+	bars              []barSeries
+}
+
+// matrixCharts returns the charts of runs, a metric each.
+func matrixCharts(runs []Report) []matrixChart {
+	return []matrixChart{
+		{"matrix-holds-ratio", "Holds: remote frames with no bracketing snapshots", "% of remote frames",
+			timelineBars(runs, func(r Report) *float64 { return percentOf(r.HoldsRatio) })},
+		{"matrix-playback-error", "Remote playback error: drawn pose vs server at a steady delay (RMS)", "world units",
+			timelineBars(runs, func(r Report) *float64 {
+				if r.RemotePlaybackError == nil {
+					return nil
+				}
+				return &r.RemotePlaybackError.RMS
+			})},
+		{"matrix-remote-delay", "Remote delay behind the server (median)", "delay (ms)",
+			timelineBars(runs, func(r Report) *float64 { return p50Of(r.RemoteDelay) })},
+		{"matrix-corrections", "Own tank: corrections, all bots together", "count",
+			timelineBars(runs, func(r Report) *float64 { return ptr(float64(r.Corrections)) })},
+		{"matrix-stalls", "Snapshot stalls: head-of-line (reliable) and lost snapshots (datagram), all bots", "count",
+			timelineBars(runs, func(r Report) *float64 { return ptr(float64(r.HOLStalls + r.SnapshotsLost)) })},
+		{"matrix-input-late", "Inputs: ticks after their due tick the server applied them (p99)", "ticks",
+			timelineBars(runs, func(r Report) *float64 { return p99Of(r.InputLateTicks) })},
+		{"matrix-input-starved", "Inputs: player-ticks the server had no input for (the tank stands)", "% of player-ticks",
+			timelineBars(runs, func(r Report) *float64 { return percentOf(r.InputStarvedRatio) })},
+		{"matrix-motion-uneven", "Server truth: moving ticks whose step differs from the one before by over 30%", "% of moving player-ticks",
+			timelineBars(runs, func(r Report) *float64 { return percentOf(r.MotionUnevenRatio) })},
+		{"matrix-input-wait", "Inputs: wait at the server from arrival to the tick that applied them (median)", "wait (ms)",
+			timelineBars(runs, func(r Report) *float64 { return p50Of(r.InputWait) })},
+	}
+}
+
+// p50Of returns a distribution's median, nil for nil.
+func p50Of(q *Quantiles) *float64 {
+	if q == nil {
+		return nil
+	}
+	return &q.P50
+}
+
+// p99Of returns a distribution's 99th percentile, nil for nil.
+func p99Of(q *Quantiles) *float64 {
+	if q == nil {
+		return nil
+	}
+	return &q.P99
 }
 
 // percentOf returns a ratio as a percentage, nil for nil.

@@ -225,8 +225,30 @@ type Rates struct {
 
 // buildReport turns a run's measurements into its Report.
 func buildReport(d *runData) Report {
-	cfg := d.spec.cfg
 	cpu, perTank := d.serverCosts() // first: it may add notes
+	r := d.reportHeader()
+	r.ServerCPUCores, r.BytesPerTank = cpu, perTank
+	r.SnapshotsRatioMin = d.snapshotsRatioMin()
+	if d.truth != nil {
+		r.ContactFigures = d.truth.contactFigures(d.start.Add(d.windowStart), d.start.Add(d.windowEnd))
+	}
+	r.Dilation = dilationSummary(d.dilationInWindow())
+	var s windowSamples
+	for _, b := range d.bots {
+		d.addBot(&r, &s, b)
+	}
+	d.summarize(&r, &s)
+	if d.truth != nil {
+		d.addInputFigures(&r)
+		r.ServerTick = d.serverTick()
+	}
+	return r
+}
+
+// reportHeader is the Report with what the run was: its configuration, window and notes so
+// far, before any bot's figures.
+func (d *runData) reportHeader() Report {
+	cfg := d.spec.cfg
 	r := Report{
 		Bots: cfg.Bots, DurationSeconds: cfg.Duration.Seconds(),
 		Profile: d.spec.profile, Link: linkLabel(d.spec), Interp: d.spec.interp, Lane: d.spec.lane.String(),
@@ -244,16 +266,11 @@ func buildReport(d *runData) Report {
 		r.Contact = ""
 		r.Arena = ""
 	}
-	r.ServerCPUCores, r.BytesPerTank = cpu, perTank
-	r.SnapshotsRatioMin = d.snapshotsRatioMin()
-	if d.truth != nil {
-		r.ContactFigures = d.truth.contactFigures(d.start.Add(d.windowStart), d.start.Add(d.windowEnd))
-	}
-	var errs, delays, rtts, inputs, rewinds, stalls []float64
-	judged, agreed := 0, 0
-	var configured float64 // sum over nConfigured samples
-	var holds int64
-	nConfigured, sampled, inexact := 0, false, false
+	return r
+}
+
+// dilationInWindow is every bot's clock dilation sampled in the window.
+func (d *runData) dilationInWindow() []float64 {
 	var dilation []float64
 	for _, b := range d.bots {
 		for _, s := range b.probe.dilation {
@@ -262,94 +279,118 @@ func buildReport(d *runData) Report {
 			}
 		}
 	}
-	r.Dilation = dilationSummary(dilation)
-	for _, b := range d.bots {
-		c := b.report
-		r.Reconciliations += c.Reconciliations
-		r.ResidualNonZero += c.ResidualNonZero
-		r.ResidualMax = max(r.ResidualMax, c.ResidualMax)
-		r.Corrections += c.Corrections
-		r.Snaps += c.Snaps
-		r.Holds += c.Holds
-		r.StaleRejects += c.StaleRejects
-		r.Shots += c.Shots
-		r.Hits += c.Hits
-		r.ClientHits += c.ClientHits
-		r.Kills += int(c.Kills)
-		judged += c.ShotsJudged
-		agreed += c.ShotsAgreed
-		for k, n := range c.ShotsRefused {
-			r.ShotsRefused[k] += n
-		}
-		rewinds = append(rewinds, c.RewindsMs...)
-		r.HOLStalls += c.HOLStalls
-		r.SnapshotsLost += c.SnapshotsLost
-		stalls = append(stalls, c.HOLStallMillis...)
-		if c.Lane != "" && cfg.Server != "" {
-			r.Lane = c.Lane // an external server chose
-		}
-		p := b.probe
-		cr := ClientReport{Report: c, BytesPerSecond: p.rates()}
-		r.BytesPerSecond.Up += cr.BytesPerSecond.Up / float64(len(d.bots))
-		r.BytesPerSecond.Down += cr.BytesPerSecond.Down / float64(len(d.bots))
-		r.Clients = append(r.Clients, cr)
+	return dilation
+}
 
-		sampled = sampled || p.remote.sampled() || p.rtts.sampled()
-		r.RemoteUnmatched += p.unmatched
-		n, h, exact := p.counted.between(d.windowStart, d.windowEnd)
-		r.RemoteFrames += int(n)
-		holds += h
-		inexact = inexact || !exact
-		for _, s := range p.rtts.items {
-			if d.inWindow(s.at) {
-				rtts = append(rtts, millis(s.rtt))
-			}
-		}
-		for _, s := range p.inputs.items {
-			if d.inWindow(s.at) {
-				inputs = append(inputs, millis(s.latency))
-			}
-		}
-		for _, s := range p.remote.items {
-			if !d.inWindow(s.at) {
-				continue
-			}
-			configured += millis(s.configured)
-			nConfigured++
-			if !math.IsNaN(s.err) {
-				errs = append(errs, s.err)
-				delays = append(delays, millis(s.delay))
-			}
+// windowSamples is what buildReport gathers from every bot before it summarizes: the
+// samples in the window (milliseconds, or world units for errs) and the sums behind ratios.
+type windowSamples struct {
+	errs, delays, rtts, inputs, rewinds, stalls []float64
+
+	judged, agreed int
+	configured     float64 // sum over nConfigured samples
+	nConfigured    int
+	holds          int64
+	sampled        bool // a probe kept a random subset of its frames
+	inexact        bool // a probe's window edge fell among frames it no longer kept
+}
+
+// addBot adds one bot's counts to r, its client report to r.Clients and its samples to s.
+func (d *runData) addBot(r *Report, s *windowSamples, b botRun) {
+	c := b.report
+	r.Reconciliations += c.Reconciliations
+	r.ResidualNonZero += c.ResidualNonZero
+	r.ResidualMax = max(r.ResidualMax, c.ResidualMax)
+	r.Corrections += c.Corrections
+	r.Snaps += c.Snaps
+	r.Holds += c.Holds
+	r.StaleRejects += c.StaleRejects
+	r.Shots += c.Shots
+	r.Hits += c.Hits
+	r.ClientHits += c.ClientHits
+	r.Kills += int(c.Kills)
+	s.judged += c.ShotsJudged
+	s.agreed += c.ShotsAgreed
+	for k, n := range c.ShotsRefused {
+		r.ShotsRefused[k] += n
+	}
+	s.rewinds = append(s.rewinds, c.RewindsMs...)
+	r.HOLStalls += c.HOLStalls
+	r.SnapshotsLost += c.SnapshotsLost
+	s.stalls = append(s.stalls, c.HOLStallMillis...)
+	if c.Lane != "" && d.spec.cfg.Server != "" {
+		r.Lane = c.Lane // an external server chose
+	}
+	p := b.probe
+	cr := ClientReport{Report: c, BytesPerSecond: p.rates()}
+	r.BytesPerSecond.Up += cr.BytesPerSecond.Up / float64(len(d.bots))
+	r.BytesPerSecond.Down += cr.BytesPerSecond.Down / float64(len(d.bots))
+	r.Clients = append(r.Clients, cr)
+	r.RemoteUnmatched += p.unmatched
+	r.RemoteFrames += int(d.addProbe(s, p))
+}
+
+// addProbe adds what one bot's probe saw in the window to s, and returns how many remote
+// tank frames it counted there.
+func (d *runData) addProbe(s *windowSamples, p *probe) int64 {
+	s.sampled = s.sampled || p.remote.sampled() || p.rtts.sampled()
+	n, h, exact := p.counted.between(d.windowStart, d.windowEnd)
+	s.holds += h
+	s.inexact = s.inexact || !exact
+	for _, x := range p.rtts.items {
+		if d.inWindow(x.at) {
+			s.rtts = append(s.rtts, millis(x.rtt))
 		}
 	}
+	for _, x := range p.inputs.items {
+		if d.inWindow(x.at) {
+			s.inputs = append(s.inputs, millis(x.latency))
+		}
+	}
+	for _, x := range p.remote.items {
+		if !d.inWindow(x.at) {
+			continue
+		}
+		s.configured += millis(x.configured)
+		s.nConfigured++
+		if !math.IsNaN(x.err) {
+			s.errs = append(s.errs, x.err)
+			s.delays = append(s.delays, millis(x.delay))
+		}
+	}
+	return n
+}
+
+// summarize turns every bot's sums and samples into r's ratios, quantiles and notes.
+func (d *runData) summarize(r *Report, s *windowSamples) {
 	if r.Reconciliations > 0 {
 		r.ResidualRatio = ptr(float64(r.ResidualNonZero) / float64(r.Reconciliations))
 	}
-	if botMinutes := float64(len(d.bots)) * cfg.Duration.Minutes(); botMinutes > 0 {
+	if botMinutes := float64(len(d.bots)) * d.spec.cfg.Duration.Minutes(); botMinutes > 0 {
 		r.SnapsPerBotMinute = float64(r.Snaps) / botMinutes
 	}
-	if sampled {
+	if s.sampled {
 		r.Notes = append(r.Notes, "long run: remote and RTT metrics come from a uniform random subset of frames; remote_frames and holds_ratio count every frame")
 	}
-	if inexact {
+	if s.inexact {
 		r.Notes = append(r.Notes, "remote_frames and holds_ratio are approximate: a bot's window edge fell among frames it no longer kept")
 	}
-	if nConfigured > 0 {
-		r.ConfiguredDelayMillis = ptr(configured / float64(nConfigured))
+	if s.nConfigured > 0 {
+		r.ConfiguredDelayMillis = ptr(s.configured / float64(s.nConfigured))
 	}
 	if r.RemoteFrames > 0 {
-		r.HoldsRatio = ptr(float64(holds) / float64(r.RemoteFrames))
+		r.HoldsRatio = ptr(float64(s.holds) / float64(r.RemoteFrames))
 	} else {
 		r.Notes = append(r.Notes, "no remote tank frames measured: holds_ratio and remote metrics need at least 2 bots")
 	}
-	if judged > 0 {
-		r.HitAgreement = ptr(float64(agreed) / float64(judged))
+	if s.judged > 0 {
+		r.HitAgreement = ptr(float64(s.agreed) / float64(s.judged))
 	}
-	r.RewindMs = quantiles(rewinds)
-	r.RTT = quantiles(rtts)
-	r.InputToVisible = quantiles(inputs)
-	r.RemoteError = errorSummary(errs)
-	r.RemoteDelay = quantiles(delays)
+	r.RewindMs = quantiles(s.rewinds)
+	r.RTT = quantiles(s.rtts)
+	r.InputToVisible = quantiles(s.inputs)
+	r.RemoteError = errorSummary(s.errs)
+	r.RemoteDelay = quantiles(s.delays)
 	if r.RemoteDelay != nil && r.ConfiguredDelayMillis != nil && len(d.spec.groups) == 0 { // groups: each has its own one-way
 		if want := r.OneWayMillis + *r.ConfiguredDelayMillis; want > 0 {
 			r.RemoteDelayRatio = ptr(r.RemoteDelay.P50 / want)
@@ -358,43 +399,52 @@ func buildReport(d *runData) Report {
 	if r.RemoteDelay != nil && d.truth != nil {
 		r.RemotePlaybackError = playbackError(d, r.RemoteDelay.P50)
 	}
-	r.HOLStallMillis = quantiles(stalls)
-	if d.truth != nil {
-		if start, ok := d.truth.wallOffset(); ok {
-			inWindow := func(now time.Duration) bool { return d.inWindow(start.Add(now).Sub(d.start)) }
-			sent := map[uint32]map[uint32]time.Duration{} // player id -> move tick -> server time sent
-			full := false                                 // a bot stopped recording send times (maxSentInputs)
-			for _, b := range d.bots {
-				sent[b.report.PlayerID] = b.probe.sent
-				full = full || len(b.probe.sent) >= maxSentInputs
-			}
-			sentAt := func(player, moveTick uint32) (time.Duration, bool) {
-				t, ok := sent[player][moveTick]
-				return t, ok
-			}
-			// The figures of this report's bots (a group's, or all of them) in the window.
-			in := func(now time.Duration, player uint32) bool {
-				_, ours := sent[player]
-				return ours && inWindow(now)
-			}
-			m, truncated := d.truth.inputMetrics(in, sentAt)
-			r.InputLateTicks, r.InputStarvedRatio = quantiles(m.late), m.starved
-			r.InputWait, r.InputDoubleRatio, r.MotionUnevenRatio = quantiles(m.waits), m.doubles, m.uneven
-			if truncated || full {
-				r.Notes = append(r.Notes, "long run: input_late_ticks covers only the first inputs recorded")
-			}
-		}
-		var ticks []float64
-		room := d.room // a room's report: its own; a run in one room: that room's, not the idle default's
-		if room == "" && cfg.Rooms <= 1 {
-			room = cfg.roomNames()[0]
-		}
-		for _, t := range d.truth.tickDurations(room) {
-			ticks = append(ticks, millis(t))
-		}
-		r.ServerTick = quantiles(ticks)
+	r.HOLStallMillis = quantiles(s.stalls)
+}
+
+// addInputFigures adds to r how the in-process server's buffer treated this report's
+// bots' inputs in the window (needs d.truth).
+func (d *runData) addInputFigures(r *Report) {
+	start, ok := d.truth.wallOffset()
+	if !ok {
+		return
 	}
-	return r
+	inWindow := func(now time.Duration) bool { return d.inWindow(start.Add(now).Sub(d.start)) }
+	sent := map[uint32]map[uint32]time.Duration{} // player id -> move tick -> server time sent
+	full := false                                 // a bot stopped recording send times (maxSentInputs)
+	for _, b := range d.bots {
+		sent[b.report.PlayerID] = b.probe.sent
+		full = full || len(b.probe.sent) >= maxSentInputs
+	}
+	sentAt := func(player, moveTick uint32) (time.Duration, bool) {
+		t, ok := sent[player][moveTick]
+		return t, ok
+	}
+	// The figures of this report's bots (a group's, or all of them) in the window.
+	in := func(now time.Duration, player uint32) bool {
+		_, ours := sent[player]
+		return ours && inWindow(now)
+	}
+	m, truncated := d.truth.inputMetrics(in, sentAt)
+	r.InputLateTicks, r.InputStarvedRatio = quantiles(m.late), m.starved
+	r.InputWait, r.InputDoubleRatio, r.MotionUnevenRatio = quantiles(m.waits), m.doubles, m.uneven
+	if truncated || full {
+		r.Notes = append(r.Notes, "long run: input_late_ticks covers only the first inputs recorded")
+	}
+}
+
+// serverTick is the in-process server's tick durations (needs d.truth): this report's
+// room's.
+func (d *runData) serverTick() *Quantiles {
+	var ticks []float64
+	room := d.room // a room's report: its own; a run in one room: that room's, not the idle default's
+	if room == "" && d.spec.cfg.Rooms <= 1 {
+		room = d.spec.cfg.roomNames()[0]
+	}
+	for _, t := range d.truth.tickDurations(room) {
+		ticks = append(ticks, millis(t))
+	}
+	return quantiles(ticks)
 }
 
 // playbackError summarizes eachPlaybackError.

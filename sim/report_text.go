@@ -15,8 +15,24 @@ func opt(format string, v *float64) string {
 	return fmt.Sprintf(format, *v)
 }
 
-// WriteText writes r for people: a summary, then one row per bot.
+// WriteText writes r for people: a summary, then a table of its rooms and of its groups if
+// it has them, then one row per bot.
 func (r Report) WriteText(w io.Writer) error {
+	r.writeTanks(w)
+	r.writeCosts(w)
+	fmt.Fprintln(w)
+	if err := r.writeRooms(w); err != nil {
+		return err
+	}
+	if err := r.writeGroups(w); err != nil {
+		return err
+	}
+	return r.writeClients(w)
+}
+
+// writeTanks writes the summary's first lines: what ran, then what the bots saw of their own
+// tanks and the others (corrections, contact, remote tanks, snapshots, their inputs' wait).
+func (r Report) writeTanks(w io.Writer) {
 	contact := "decided by the server"
 	if r.Contact != "" {
 		contact = r.Contact
@@ -47,6 +63,11 @@ func (r Report) WriteText(w io.Writer) error {
 	fmt.Fprintf(w, "snapshots: %d lost, %d head-of-line stalls (gap %s ms)\n", r.SnapshotsLost, r.HOLStalls, quantileString(r.HOLStallMillis))
 	fmt.Fprintf(w, "inputs:    buffer %s: late %s ticks, starved %s and doubled %s of player-ticks, waited %s ms\n", r.InputBuffer,
 		quantileString(r.InputLateTicks), optPercent(r.InputStarvedRatio), optPercent(r.InputDoubleRatio), quantileString(r.InputWait))
+}
+
+// writeCosts writes the rest of the summary: the clocks' dilation, the network, the
+// server, the shots, and the notes.
+func (r Report) writeCosts(w io.Writer) {
 	if dl := r.Dilation; dl != nil {
 		fmt.Fprintf(w, "           clock dilation p50 %+.2f%%, p99 %+.2f%%, max |%.2f|%%; motion uneven in %s of moving ticks\n", dl.P50, dl.P99, dl.MaxAbsPct, optPercent(r.MotionUnevenRatio))
 	}
@@ -68,7 +89,10 @@ func (r Report) WriteText(w io.Writer) error {
 	for _, n := range r.Notes {
 		fmt.Fprintf(w, "note:      %s\n", n)
 	}
-	fmt.Fprintln(w)
+}
+
+// writeRooms writes one row per room, if the run had more than one, and a blank line.
+func (r Report) writeRooms(w io.Writer) error {
 	if len(r.Rooms) > 0 {
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "room\tbots\ttick p50 ms\ttick p99 ms\tresiduals\tsnaps\tsnapshots ratio min\tup B/s\tdown B/s\t")
@@ -88,6 +112,11 @@ func (r Report) WriteText(w io.Writer) error {
 		}
 		fmt.Fprintln(w)
 	}
+	return nil
+}
+
+// writeGroups writes one row per group, if the run had groups, and a blank line.
+func (r Report) writeGroups(w io.Writer) error {
 	if len(r.Groups) > 0 {
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "group\tbots\tlink\tresiduals\tsnaps\tholds\tdelay p50 ms\tRTT p50 ms\tstarved\tup B/s\tdown B/s\t")
@@ -100,6 +129,11 @@ func (r Report) WriteText(w io.Writer) error {
 		}
 		fmt.Fprintln(w)
 	}
+	return nil
+}
+
+// writeClients writes one row per bot.
+func (r Report) writeClients(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "player\tinputs\tsnapshots\tlast ack\tplayers seen\tresiduals\tcorrections\tsnaps\tholds\tRTT ms\tup B/s\tdown B/s\t")
 	for _, c := range r.Clients {

@@ -19,7 +19,35 @@ func gatewayError(w http.ResponseWriter, status int, msg string) {
 	json.NewEncoder(w).Encode(map[string]any{"code": status, "message": msg})
 }
 
+// serve answers one request to the sidecar, after taking the call (takeCall).
 func (s *Sidecar) serve(w http.ResponseWriter, r *http.Request) {
+	if !s.takeCall(w, r) {
+		return
+	}
+	switch {
+	case r.Method == http.MethodPost && (r.URL.Path == "/ready" || r.URL.Path == "/health" || r.URL.Path == "/shutdown"):
+		s.lifecycle(w, r)
+	case r.Method == http.MethodGet && r.URL.Path == "/gameserver":
+		s.mu.Lock()
+		gs := s.gs
+		s.mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(gs)
+	case r.Method == http.MethodGet && r.URL.Path == "/watch/gameserver":
+		s.watch(w, r)
+	case r.Method == http.MethodPut && r.URL.Path == "/metadata/label":
+		s.setLabel(w, r)
+	case r.Method == http.MethodPatch && strings.HasPrefix(r.URL.Path, "/v1beta1/counters/"):
+		s.updateCounter(w, r, strings.TrimPrefix(r.URL.Path, "/v1beta1/counters/"))
+	default:
+		gatewayError(w, http.StatusNotFound, "Not Found")
+	}
+}
+
+// takeCall records a call (waking whoever waits for one, and the test's OnCall), then holds
+// it while the test hangs the sidecar, and fails it if the test asked for that. It reports
+// whether the call is still to be answered.
+func (s *Sidecar) takeCall(w http.ResponseWriter, r *http.Request) bool {
 	s.mu.Lock()
 	s.calls = append(s.calls, r.Method+" "+r.URL.Path)
 	s.notifyLocked()
@@ -32,53 +60,47 @@ func (s *Sidecar) serve(w http.ResponseWriter, r *http.Request) {
 		select {
 		case <-hang:
 		case <-s.closed:
-			return
+			return false
 		case <-r.Context().Done():
-			return
+			return false
 		}
 	}
 	if status != 0 {
 		gatewayError(w, status, "failing on purpose: the test asked for it")
+		return false
+	}
+	return true
+}
+
+// lifecycle answers POST /ready, /health and /shutdown, moving the GameServer's state on
+// the first and the last.
+func (s *Sidecar) lifecycle(w http.ResponseWriter, r *http.Request) {
+	var body map[string]any
+	if err := json.NewDecoder(r.Body).Decode(&body); err != nil {
+		gatewayError(w, http.StatusBadRequest, "the body must be a JSON object: "+err.Error())
 		return
 	}
-	switch {
-	case r.Method == http.MethodPost && (r.URL.Path == "/ready" || r.URL.Path == "/health" || r.URL.Path == "/shutdown"):
-		var body map[string]any
-		if err := json.NewDecoder(r.Body).Decode(&body); err != nil {
-			gatewayError(w, http.StatusBadRequest, "the body must be a JSON object: "+err.Error())
-			return
-		}
-		switch r.URL.Path {
-		case "/ready":
-			s.SetState(agones.StateReady)
-		case "/shutdown":
-			s.SetState(agones.StateShutdown)
-		}
-		w.Header().Set("Content-Type", "application/json")
-		fmt.Fprint(w, "{}")
-	case r.Method == http.MethodGet && r.URL.Path == "/gameserver":
-		s.mu.Lock()
-		gs := s.gs
-		s.mu.Unlock()
-		w.Header().Set("Content-Type", "application/json")
-		json.NewEncoder(w).Encode(gs)
-	case r.Method == http.MethodGet && r.URL.Path == "/watch/gameserver":
-		s.watch(w, r)
-	case r.Method == http.MethodPut && r.URL.Path == "/metadata/label":
-		var kv struct{ Key, Value string }
-		if err := json.NewDecoder(r.Body).Decode(&kv); err != nil || kv.Key == "" {
-			gatewayError(w, http.StatusBadRequest, "want {\"key\": ..., \"value\": ...}")
-			return
-		}
-		s.mu.Lock()
-		s.labels["agones.dev/sdk-"+kv.Key] = kv.Value
-		s.mu.Unlock()
-		fmt.Fprint(w, "{}")
-	case r.Method == http.MethodPatch && strings.HasPrefix(r.URL.Path, "/v1beta1/counters/"):
-		s.updateCounter(w, r, strings.TrimPrefix(r.URL.Path, "/v1beta1/counters/"))
-	default:
-		gatewayError(w, http.StatusNotFound, "Not Found")
+	switch r.URL.Path {
+	case "/ready":
+		s.SetState(agones.StateReady)
+	case "/shutdown":
+		s.SetState(agones.StateShutdown)
 	}
+	w.Header().Set("Content-Type", "application/json")
+	fmt.Fprint(w, "{}")
+}
+
+// setLabel answers PUT /metadata/label: the label is kept with the SDK's prefix.
+func (s *Sidecar) setLabel(w http.ResponseWriter, r *http.Request) {
+	var kv struct{ Key, Value string }
+	if err := json.NewDecoder(r.Body).Decode(&kv); err != nil || kv.Key == "" {
+		gatewayError(w, http.StatusBadRequest, "want {\"key\": ..., \"value\": ...}")
+		return
+	}
+	s.mu.Lock()
+	s.labels["agones.dev/sdk-"+kv.Key] = kv.Value
+	s.mu.Unlock()
+	fmt.Fprint(w, "{}")
 }
 
 // watch streams the GameServer: the current one at once, then each change, one JSON

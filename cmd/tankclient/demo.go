@@ -80,65 +80,21 @@ func runDemo(ctx context.Context, cfg Config) (err error) {
 		return err
 	}
 	defer func() { err = errors.Join(err, closeRecordings()) }()
-	pc, err := net.ListenPacket("udp", cfg.Server)
-	if err != nil {
-		if errors.Is(err, syscall.EADDRINUSE) {
-			return &joinError{fmt.Errorf("the demo's server cannot listen on %s: the port is in use (by another tankserver or demo?); pick a free one with -server 127.0.0.1:PORT (make demo PORT=7778)", cfg.Server)}
-		}
-		return &joinError{fmt.Errorf("the demo's server cannot listen on %s: %w", cfg.Server, err)}
+	serverRec := "" // FILE-server: the in-process server's own recording
+	if len(paths) == 3 {
+		serverRec = paths[2]
 	}
-	transport.TuneSocket(pc)
-	scfg := server.DefaultConfig()
-	scfg.Addr = pc.LocalAddr().String()
-	scfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
-	scfg.MaxRooms = 1 // the middle pane shows one match: a client asking for another room is refused
-	srv, err := server.New(scfg)
+	ds, err := startDemoServer(cfg, serverRec)
 	if err != nil {
-		pc.Close()
 		return err
 	}
-	var truth truthBox
-	var serverRec *recording.File // FILE-server: the in-process server's own recording
-	if len(paths) == 3 {
-		// Its logger is the program's: a recording that stops says so, where the server's
-		// own log is discarded.
-		if serverRec, err = recording.Create(paths[2], scfg, slog.Default()); err != nil {
-			pc.Close()
-			return err
-		}
-	}
-	srv.Observe(func(r server.TickRecord) {
-		if r.Room != server.DefaultRoom {
-			return // the demo plays one room (MaxRooms 1), the default one
-		}
-		truth.observe(r)
-		if serverRec != nil {
-			serverRec.Tick(r)
-		}
-	})
-	srvCtx, stopServer := context.WithCancel(context.Background())
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(srvCtx, pc) }()
 	defer func() {
-		stopServer()
-		stopped := true
-		select {
-		case <-served:
-		case <-time.After(serverStopWait):
-			stopped = false
-		}
-		switch {
-		case serverRec == nil:
-		case !stopped: // the server may still tick: closing the recorder under it would race
-			err = errors.Join(err, fmt.Errorf("-record: the server did not stop within %v; %s is incomplete", serverStopWait, paths[2]))
-		default:
-			if cerr := serverRec.Close(); cerr != nil {
-				err = errors.Join(err, fmt.Errorf("-record: %s: %w", paths[2], cerr))
-			}
+		if serr := ds.stop(); serr != nil {
+			err = errors.Join(err, serr)
 		}
 	}()
 
-	addr := pc.LocalAddr().String()
+	addr := ds.addr
 	near, nearNet, err := join(ctx, cfg, addr, "near", cfg.Conditions, cfg.Net, cfg.Seed)
 	if err != nil {
 		return err
@@ -163,11 +119,90 @@ func runDemo(ctx context.Context, cfg Config) (err error) {
 	opts := cfg.renderOptions(nil)
 	opts.Title = "tanknet demo — near player | server | far player @ " + addr
 	opts.Record = recs
+	srv := ds.srv
 	err = render.RunDemo(ctx, render.DemoOptions{Options: opts, Near: near, Far: far, NearNet: nearNet, FarNet: farNet,
-		Truth: truth.read, Bots: bots, Clock: clock, ServerRate: srv.SetClockRate,
+		Truth: ds.truth.read, Bots: bots, Clock: clock, ServerRate: srv.SetClockRate,
 		SetContact: func(m netcode.ContactMode) error { return srv.SetContact(server.DefaultRoom, m) }})
 	time.Sleep(transport.CloseLinger) // let the goodbyes cross the simulated links
 	return err
+}
+
+// demoServer is the demo's in-process server, serving on its own goroutine: its address,
+// the truth box the middle pane reads and, with -record, its own recording.
+type demoServer struct {
+	srv     *server.Server
+	addr    string
+	truth   truthBox
+	rec     *recording.File // nil without -record
+	recPath string
+	cancel  context.CancelFunc
+	served  chan error
+}
+
+// startDemoServer listens on cfg.Server and serves one room there, recording its ticks to
+// recPath unless that is "".
+func startDemoServer(cfg Config, recPath string) (*demoServer, error) {
+	pc, err := net.ListenPacket("udp", cfg.Server)
+	if err != nil {
+		if errors.Is(err, syscall.EADDRINUSE) {
+			return nil, &joinError{fmt.Errorf("the demo's server cannot listen on %s: the port is in use (by another tankserver or demo?); pick a free one with -server 127.0.0.1:PORT (make demo PORT=7778)", cfg.Server)}
+		}
+		return nil, &joinError{fmt.Errorf("the demo's server cannot listen on %s: %w", cfg.Server, err)}
+	}
+	transport.TuneSocket(pc)
+	scfg := server.DefaultConfig()
+	scfg.Addr = pc.LocalAddr().String()
+	scfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	scfg.MaxRooms = 1 // the middle pane shows one match: a client asking for another room is refused
+	srv, err := server.New(scfg)
+	if err != nil {
+		pc.Close()
+		return nil, err
+	}
+	ds := &demoServer{srv: srv, addr: pc.LocalAddr().String(), recPath: recPath, served: make(chan error, 1)}
+	if recPath != "" {
+		// Its logger is the program's: a recording that stops says so, where the server's
+		// own log is discarded.
+		if ds.rec, err = recording.Create(recPath, scfg, slog.Default()); err != nil {
+			pc.Close()
+			return nil, err
+		}
+	}
+	srv.Observe(func(r server.TickRecord) {
+		if r.Room != server.DefaultRoom {
+			return // the demo plays one room (MaxRooms 1), the default one
+		}
+		ds.truth.observe(r)
+		if ds.rec != nil {
+			ds.rec.Tick(r)
+		}
+	})
+	var srvCtx context.Context
+	srvCtx, ds.cancel = context.WithCancel(context.Background())
+	go func() { ds.served <- srv.Serve(srvCtx, pc) }()
+	return ds, nil
+}
+
+// stop stops the server, waiting up to serverStopWait, then closes its recording: what
+// went wrong with that recording is the error.
+func (ds *demoServer) stop() error {
+	ds.cancel()
+	stopped := true
+	select {
+	case <-ds.served:
+	case <-time.After(serverStopWait):
+		stopped = false
+	}
+	switch {
+	case ds.rec == nil:
+	case !stopped: // the server may still tick: closing the recorder under it would race
+		return fmt.Errorf("-record: the server did not stop within %v; %s is incomplete", serverStopWait, ds.recPath)
+	default:
+		if cerr := ds.rec.Close(); cerr != nil {
+			return fmt.Errorf("-record: %s: %w", ds.recPath, cerr)
+		}
+	}
+	return nil
 }
 
 // join connects one demo player to addr over a new conditioned socket.

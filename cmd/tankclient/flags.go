@@ -16,24 +16,47 @@ import (
 // flags here and nowhere else; main only runs the Config.
 func parseFlags(fs *flag.FlagSet, args []string) (Config, error) {
 	cfg := DefaultConfig()
-	nf := linksim.NetFlags{Preset: cfg.Net, Seed: cfg.Seed}
+	text := defineFlags(fs, &cfg)
+	fs.Usage = func() { usage(fs) }
+	if err := cliflag.Parse(fs, args); err != nil {
+		return cfg, err
+	}
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	if err := text.apply(&cfg, given); err != nil {
+		return cfg, err
+	}
+	return cfg, cfg.Validate()
+}
+
+// textFlags are the flags parseFlags reads as text and turns into cfg's fields once every
+// flag is parsed (textFlags.apply).
+type textFlags struct {
+	net                linksim.NetFlags
+	interp, skill, pos *string
+}
+
+// defineFlags defines every flag on fs: those that set a field of cfg directly, and those
+// it returns to be read once parsed.
+func defineFlags(fs *flag.FlagSet, cfg *Config) *textFlags {
+	t := &textFlags{net: linksim.NetFlags{Preset: cfg.Net, Seed: cfg.Seed}}
 	fs.StringVar(&cfg.Server, "server", cfg.Server, "tankserver UDP `address`")
 	fs.StringVar(&cfg.Name, "name", cfg.Name, "player `name` shown above your tank")
 	fs.StringVar(&cfg.Room, "room", "", "the `room` (match) to join on the server: letters, digits, - and _; it opens if the server has room for it (default: the server's default room)")
 	fs.DurationVar(&cfg.DialTimeout, "timeout", cfg.DialTimeout, "give up joining after this long")
-	nf.Register(fs)
-	tl := fs.String("interp", cfg.Game.Interp.Timeline.String(), "remote interpolation `timeline`: receive (fixed delay) or adaptive (delay sized for late and lost snapshots)")
+	t.net.Register(fs)
+	t.interp = fs.String("interp", cfg.Game.Interp.Timeline.String(), "remote interpolation `timeline`: receive (fixed delay) or adaptive (delay sized for late and lost snapshots)")
 	fs.DurationVar(&cfg.Game.Interp.Delay, "interp-delay", cfg.Game.Interp.Delay, "render `delay` of the receive timeline")
 	fs.BoolVar(&cfg.Techniques.Prediction, "prediction", cfg.Techniques.Prediction, "start with prediction on (reconciliation waits while it is off: it replays predicted inputs)")
 	fs.BoolVar(&cfg.Techniques.Reconciliation, "reconciliation", cfg.Techniques.Reconciliation, "start with reconciliation on")
 	fs.BoolVar(&cfg.Techniques.Interpolation, "interpolation", cfg.Techniques.Interpolation, "start with interpolation on")
 	fs.BoolVar(&cfg.Demo, "demo", false, "the three-pane demo: run a server on -server's address and play a near and a far player in one window, the server's truth between them")
 	fs.IntVar(&cfg.Bots, "bots", cfg.Bots, "gunner `bots` joining the demo at start (+ and - add and remove them)")
-	skill := fs.String("bot-skill", "fair", "how well the demo's bots play: "+strings.Join(client.SkillNames(), ", "))
+	t.skill = fs.String("bot-skill", "fair", "how well the demo's bots play: "+strings.Join(client.SkillNames(), ", "))
 	fs.StringVar(&cfg.FarNet, "far-net", cfg.FarNet, "the demo's far player's network `preset`: "+strings.Join(linksim.PresetNames(), ", ")+", or up=PRESET,down=PRESET")
 	fs.IntVar(&cfg.Width, "width", cfg.Width, fmt.Sprintf("initial window `width` (demo: %d)", demoWidth))
 	fs.IntVar(&cfg.Height, "height", cfg.Height, fmt.Sprintf("initial window `height` (demo: %d)", demoHeight))
-	pos := fs.String("pos", "", "where the window opens: `x,y` of its top-left corner in screen pixels")
+	t.pos = fs.String("pos", "", "where the window opens: `x,y` of its top-left corner in screen pixels")
 	fs.StringVar(&cfg.Screenshot, "screenshot", "", "write a PNG of the window to `file` after -frames frames, then exit")
 	fs.IntVar(&cfg.Frames, "frames", cfg.Frames, "frames to draw before -screenshot")
 	fs.BoolVar(&cfg.ScreenshotDetails, "screenshot-details", false, "with -screenshot, also print the server's tanks as the demo's server pane drew them and how each HUD fitted its panel, a line each (tests compare them with the picture)")
@@ -50,14 +73,14 @@ func parseFlags(fs *flag.FlagSet, args []string) (Config, error) {
 	fs.IntVar(&cfg.TourScene, "tour-scene", 0, "start the guided tour at this `scene` (1 is the first; screenshots)")
 	fs.IntVar(&cfg.Slow, "slow", cfg.Slow, "with -demo, start in slow motion this many `times` slower: 1, 4 or 8 (M steps through them)")
 	fs.StringVar(&cfg.CPUProfile, "cpuprofile", "", "write a CPU profile of the whole run to `file` (go tool pprof reads it)")
-	fs.Usage = func() { usage(fs) }
-	if err := cliflag.Parse(fs, args); err != nil {
-		return cfg, err
-	}
+	return t
+}
 
+// apply sets cfg's fields from t's flags once parsed, and with -demo the far player's
+// network and the demo's window size where given (the flags set on the command line) has
+// none.
+func (t *textFlags) apply(cfg *Config, given map[string]bool) error {
 	var err error
-	given := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
 	cfg.widthGiven, cfg.heightGiven = given["width"], given["height"]
 	if cfg.Demo {
 		if !given["width"] {
@@ -68,28 +91,28 @@ func parseFlags(fs *flag.FlagSet, args []string) (Config, error) {
 		}
 		far, err := linksim.PathFor(cfg.FarNet, linksim.Overrides{})
 		if err != nil {
-			return cfg, fmt.Errorf("-far-net: %w", err)
+			return fmt.Errorf("-far-net: %w", err)
 		}
 		cfg.FarConditions = far.AtClient()
 	}
-	if cfg.BotSkill, err = client.SkillFor(*skill); err != nil {
-		return cfg, fmt.Errorf("-bot-skill: %w", err)
+	if cfg.BotSkill, err = client.SkillFor(*t.skill); err != nil {
+		return fmt.Errorf("-bot-skill: %w", err)
 	}
-	if *pos != "" {
-		if cfg.Position, err = parsePosition(*pos); err != nil {
-			return cfg, err
+	if *t.pos != "" {
+		if cfg.Position, err = parsePosition(*t.pos); err != nil {
+			return err
 		}
 	}
-	path, err := nf.Path()
+	path, err := t.net.Path()
 	if err != nil {
-		return cfg, err
+		return err
 	}
 	cfg.Conditions = path.AtClient()
-	cfg.Net, cfg.Seed = nf.Name(), nf.Seed
-	if cfg.Game.Interp.Timeline, err = netcode.ParseTimeline(*tl); err != nil {
-		return cfg, err
+	cfg.Net, cfg.Seed = t.net.Name(), t.net.Seed
+	if cfg.Game.Interp.Timeline, err = netcode.ParseTimeline(*t.interp); err != nil {
+		return err
 	}
-	return cfg, cfg.Validate()
+	return nil
 }
 
 // usage prints the help: what tankclient is and its flags. With no display the same text

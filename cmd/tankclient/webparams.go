@@ -45,31 +45,8 @@ func parseWebParams(q url.Values, serverAddr string) (Config, WebPage, error) {
 		cfg.Name = v
 	}
 	cfg.Room = q.Get("room")
-	flagOn := func(k string) (bool, error) {
-		switch q.Get(k) {
-		case "", "0", "false":
-			return false, nil
-		case "1", "true":
-			return true, nil
-		}
-		return false, fmt.Errorf("%s=%q: want 1 or 0", k, q.Get(k))
-	}
-	var err error
-	if cfg.Demo, err = flagOn("demo"); err != nil {
+	if err := readWebSwitches(q, &cfg, &page); err != nil {
 		return cfg, page, err
-	}
-	if cfg.Tour, err = flagOn("tour"); err != nil {
-		return cfg, page, err
-	}
-	if page.Record, err = flagOn("record"); err != nil {
-		return cfg, page, err
-	}
-	bot, err := flagOn("bot")
-	if err != nil {
-		return cfg, page, err
-	}
-	if bot {
-		cfg.Bot = 1
 	}
 	if v := q.Get("net"); v != "" {
 		nf := linksim.NetFlags{Preset: v, Seed: cfg.Seed}
@@ -80,26 +57,68 @@ func parseWebParams(q url.Values, serverAddr string) (Config, WebPage, error) {
 		cfg.Conditions, cfg.Net = path.AtClient(), nf.Name()
 	}
 	if v := q.Get("report"); v != "" {
+		var err error
 		if page.ReportAfter, err = strconv.Atoi(v); err != nil || page.ReportAfter < 1 {
 			return cfg, page, fmt.Errorf("report=%q: want a whole number of seconds", v)
 		}
 	}
 	if cfg.Demo {
-		cfg.Width, cfg.Height = demoWidth, demoHeight
-		far, err := linksim.PathFor(cfg.FarNet, linksim.Overrides{})
-		if err != nil {
+		if err := webDemo(&cfg, page); err != nil {
 			return cfg, page, err
-		}
-		cfg.FarConditions = far.AtClient()
-		cfg.Server = "127.0.0.1:7777" // the tab's own in-memory network
-		if cfg.Room != "" {
-			return cfg, page, fmt.Errorf("room=%s: the demo plays in its own server", cfg.Room)
-		}
-		if page.Record {
-			return cfg, page, errors.New("record=1 records one player's game against a server; the demo in a tab does not record")
 		}
 	}
 	return cfg, page, cfg.Validate()
+}
+
+// readWebSwitches reads the parameters that are on or off (1 or 0, true or false, or
+// absent: off): demo, tour, record and bot.
+func readWebSwitches(q url.Values, cfg *Config, page *WebPage) error {
+	on := func(k string) (bool, error) {
+		switch q.Get(k) {
+		case "", "0", "false":
+			return false, nil
+		case "1", "true":
+			return true, nil
+		}
+		return false, fmt.Errorf("%s=%q: want 1 or 0", k, q.Get(k))
+	}
+	var err error
+	if cfg.Demo, err = on("demo"); err != nil {
+		return err
+	}
+	if cfg.Tour, err = on("tour"); err != nil {
+		return err
+	}
+	if page.Record, err = on("record"); err != nil {
+		return err
+	}
+	bot, err := on("bot")
+	if err != nil {
+		return err
+	}
+	if bot {
+		cfg.Bot = 1
+	}
+	return nil
+}
+
+// webDemo sets cfg up for the three-pane demo in the tab, with its own server, and refuses
+// what the demo cannot do there.
+func webDemo(cfg *Config, page WebPage) error {
+	cfg.Width, cfg.Height = demoWidth, demoHeight
+	far, err := linksim.PathFor(cfg.FarNet, linksim.Overrides{})
+	if err != nil {
+		return err
+	}
+	cfg.FarConditions = far.AtClient()
+	cfg.Server = "127.0.0.1:7777" // the tab's own in-memory network
+	if cfg.Room != "" {
+		return fmt.Errorf("room=%s: the demo plays in its own server", cfg.Room)
+	}
+	if page.Record {
+		return errors.New("record=1 records one player's game against a server; the demo in a tab does not record")
+	}
+	return nil
 }
 
 // webServerAddr returns the address the KCP session over the carriage names the server by:

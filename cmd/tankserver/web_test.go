@@ -85,7 +85,7 @@ func TestWeb_BrowserAndNativeBotShareTheRoom(t *testing.T) {
 
 	dialCtx, dialCancel := context.WithTimeout(ctx, 20*time.Second)
 	defer dialCancel()
-	pc, err := carriage.Dial(dialCtx, carriage.LoopbackAPI(), strings.TrimSuffix(page, "/")+carriage.OfferPath)
+	pc, err := carriage.Dialer{API: carriage.LoopbackAPI()}.Dial(dialCtx, strings.TrimSuffix(page, "/")+carriage.OfferPath)
 	if err != nil {
 		t.Fatalf("carriage.Dial: %v", err)
 	}

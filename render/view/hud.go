@@ -31,36 +31,49 @@ type Line struct {
 // remote tanks' interpolation state and the counters (the switches are TechniqueLines). net describes
 // the network conditions, a line each, shown under the connection.
 func HUD(g *client.Game, t Techniques, net []string) []Line {
+	var ls hudLines
 	st := g.Stats()
-	w := g.Welcome()
-	var ls []Line
-	add := func(s Style, format string, args ...any) {
-		ls = append(ls, Line{Text: fmt.Sprintf(format, args...), Style: s})
-	}
+	ls.connection(g, st, net)
+	ls.local(g, st)
+	ls.remote(g)
+	return ls
+}
 
-	add(Heading, "Connection")
+// hudLines is the HUD's text as it is written, a section at a time.
+type hudLines []Line
+
+// add adds a line in style s.
+func (ls *hudLines) add(s Style, format string, args ...any) {
+	*ls = append(*ls, Line{Text: fmt.Sprintf(format, args...), Style: s})
+}
+
+// connection adds the Connection section: who we are, the round trips, the lane, the
+// network (net) and the input buffer.
+func (ls *hudLines) connection(g *client.Game, st client.Stats, net []string) {
+	w := g.Welcome()
+	ls.add(Heading, "Connection")
 	if w.Room != "" && w.Room != "default" { // the server's default room needs no name
-		add(Plain, "player #%d %s in room %s", w.PlayerID, g.Name(w.PlayerID), w.Room)
+		ls.add(Plain, "player #%d %s in room %s", w.PlayerID, g.Name(w.PlayerID), w.Room)
 	} else {
-		add(Plain, "player #%d %s", w.PlayerID, g.Name(w.PlayerID))
+		ls.add(Plain, "player #%d %s", w.PlayerID, g.Name(w.PlayerID))
 	}
 	rtt := "-"
 	if st.RTTSamples > 0 {
 		rtt = ms(st.RTT)
 	}
-	add(Plain, "RTT %s ping, %s KCP", rtt, ms(g.SmoothedRTT()))
-	add(Dim, "ping: game message; KCP: transport")
-	add(Plain, "server tick %d  snapshots %d", st.ServerTick, st.Snapshots)
+	ls.add(Plain, "RTT %s ping, %s KCP", rtt, ms(g.SmoothedRTT()))
+	ls.add(Dim, "ping: game message; KCP: transport")
+	ls.add(Plain, "server tick %d  snapshots %d", st.ServerTick, st.Snapshots)
 	if st.Lane == wire.LaneReliable {
-		add(Plain, "lane reliable  HOL stalls %d", st.HOLStalls)
+		ls.add(Plain, "lane reliable  HOL stalls %d", st.HOLStalls)
 	} else {
-		add(Plain, "lane datagram  snapshots lost %d", st.SnapshotsLost)
+		ls.add(Plain, "lane datagram  snapshots lost %d", st.SnapshotsLost)
 	}
 	for _, n := range net {
-		add(Dim, "%s", n)
+		ls.add(Dim, "%s", n)
 	}
 	if g.InputOnArrival() {
-		add(Warn, "inputs on arrival (U): no buffer")
+		ls.add(Warn, "inputs on arrival (U): no buffer")
 	} else {
 		r := g.InputReport()
 		rate, _ := g.Dilation()
@@ -68,49 +81,53 @@ func HUD(g *client.Game, t Techniques, net []string) []Line {
 		if w, ok := g.InputWait(); ok {
 			wait = ms(w)
 		}
-		add(Plain, "buffer %d, wait %s, clock %+.1f%%", r.Waiting, wait, rate*100) // wait: the 2 s median
+		ls.add(Plain, "buffer %d, wait %s, clock %+.1f%%", r.Waiting, wait, rate*100) // wait: the 2 s median
 	}
+}
 
-	add(Heading, "Local tank")
+// local adds the Local tank section: its inputs, correction and counters.
+func (ls *hudLines) local(g *client.Game, st client.Stats) {
+	ls.add(Heading, "Local tank")
 	l := g.Local()
 	if l == nil {
-		add(Warn, "waiting for the first snapshot")
-	} else {
-		c := l.Counters()
-		pend := l.Pending()
-		move := l.Baseline().Ack
-		if len(pend) > 0 {
-			move = pend[len(pend)-1].Tick
-		}
-		add(Plain, "move tick %d  acked %d  pending %d", move, st.LastAck, c.Pending)
-		off := l.Offset()
-		add(Plain, "correction %.3f u  residual %.3f u", math.Hypot(off.X, off.Y), c.LastResidual)
-		add(Dim, "residual max %.3f u  nonzero %d", c.MaxResidual, c.NonZeroResiduals)
-		add(Dim, "corrections %d, folded %d, converged %d", c.CorrectionsStarted, c.CorrectionsFolded, c.CorrectionsConverged)
-		add(Dim, "escalated %d  snaps %d  stale %d", c.CorrectionsEscalated, c.Snaps, c.StaleRejects)
+		ls.add(Warn, "waiting for the first snapshot")
+		return
 	}
+	c := l.Counters()
+	pend := l.Pending()
+	move := l.Baseline().Ack
+	if len(pend) > 0 {
+		move = pend[len(pend)-1].Tick
+	}
+	ls.add(Plain, "move tick %d  acked %d  pending %d", move, st.LastAck, c.Pending)
+	off := l.Offset()
+	ls.add(Plain, "correction %.3f u  residual %.3f u", math.Hypot(off.X, off.Y), c.LastResidual)
+	ls.add(Dim, "residual max %.3f u  nonzero %d", c.MaxResidual, c.NonZeroResiduals)
+	ls.add(Dim, "corrections %d, folded %d, converged %d", c.CorrectionsStarted, c.CorrectionsFolded, c.CorrectionsConverged)
+	ls.add(Dim, "escalated %d  snaps %d  stale %d", c.CorrectionsEscalated, c.Snaps, c.StaleRejects)
+}
 
-	add(Heading, "Remote tanks")
+// remote adds the Remote tanks section: their interpolation, over all of them.
+func (ls *hudLines) remote(g *client.Game) {
+	ls.add(Heading, "Remote tanks")
 	rs := g.Remotes()
 	if len(rs) == 0 {
-		add(Dim, "none yet")
-	} else {
-		var delay time.Duration
-		depthMin, depthMax, holds, frames, stale := math.MaxInt, 0, 0, 0, 0
-		for _, id := range sortedIDs(rs) {
-			c := rs[id].Interp.Counters()
-			delay = max(delay, c.Delay)
-			depthMin, depthMax = min(depthMin, c.Depth), max(depthMax, c.Depth)
-			holds += c.Holds
-			frames += c.Frames
-			stale += c.StaleRejects
-		}
-		add(Plain, "%d remote  interp delay %s", len(rs), ms(delay))
-		add(Plain, "buffer depth %d..%d  holds %d/%d", depthMin, depthMax, holds, frames)
-		add(Dim, "stale snapshots %d", stale)
+		ls.add(Dim, "none yet")
+		return
 	}
-
-	return ls
+	var delay time.Duration
+	depthMin, depthMax, holds, frames, stale := math.MaxInt, 0, 0, 0, 0
+	for _, id := range sortedIDs(rs) {
+		c := rs[id].Interp.Counters()
+		delay = max(delay, c.Delay)
+		depthMin, depthMax = min(depthMin, c.Depth), max(depthMax, c.Depth)
+		holds += c.Holds
+		frames += c.Frames
+		stale += c.StaleRejects
+	}
+	ls.add(Plain, "%d remote  interp delay %s", len(rs), ms(delay))
+	ls.add(Plain, "buffer depth %d..%d  holds %d/%d", depthMin, depthMax, holds, frames)
+	ls.add(Dim, "stale snapshots %d", stale)
 }
 
 // TechniqueLines are the HUD's first lines: every technique switch and whether it acts, short

@@ -93,89 +93,117 @@ const slotInset = 0.12
 // outside the last second are left out.
 func TimelineMarks(s TimelineState, dst []Mark) []Mark {
 	dst = dst[:0]
-	slot := func(row int, first, tick uint32, kind MarkKind) {
-		if tick < first || tick >= first+TimelineTicks {
-			return
-		}
-		i := float64(tick - first)
-		dst = append(dst, Mark{Row: row, X0: (i + slotInset) / TimelineTicks, X1: (i + 1 - slotInset) / TimelineTicks, Kind: kind})
-	}
-	at := func(first uint32, tick float64) (float64, bool) {
-		x := (tick - float64(first) + 0.5) / TimelineTicks
-		return x, x >= 0 && x <= 1
-	}
-	firstOf := func(newest uint32) uint32 {
-		if newest < TimelineTicks-1 {
-			return 0
-		}
-		return newest - (TimelineTicks - 1)
-	}
-
 	if s.NewestTick > 0 {
-		first := firstOf(s.NewestTick)
-		off := TimelineTicks - len(s.Arrivals) // Arrivals ends with the newest tick
-		for i, a := range s.Arrivals {
-			tick := first + uint32(off+i)
-			switch a {
-			case ArrivalComplete:
-				slot(RowSnapshots, first, tick, MarkReceived)
-			case ArrivalPartial:
-				slot(RowSnapshots, first, tick, MarkPartial)
-			case ArrivalMissing:
-				slot(RowSnapshots, first, tick, MarkMissing)
-			}
-		}
+		m := marker{first: firstShown(s.NewestTick), dst: dst}
+		m.snapshots(s)
 		if s.HasRemote {
-			for _, t := range s.Buffered {
-				slot(RowRemote, first, t, MarkBuffered)
-			}
-			v := s.View
-			if x0, ok0 := at(first, float64(v.From)); ok0 && !v.Held() {
-				x1, _ := at(first, float64(v.To))
-				dst = append(dst, Mark{Row: RowRemote, X0: x0, X1: math.Min(1, x1), Kind: MarkBracket})
-			}
-			if x, ok := at(first, v.Tick()); ok && v != (netcode.View{}) {
-				kind := MarkCursor
-				if v.Held() {
-					kind = MarkHeldCursor
-				}
-				dst = append(dst, Mark{Row: RowRemote, X0: x, X1: x, Kind: kind})
-			}
-			for _, h := range s.Holds {
-				if x, ok := at(first, h); ok {
-					dst = append(dst, Mark{Row: RowRemote, X0: x, X1: x, Kind: MarkHold})
-				}
-			}
+			m.remote(s)
 		}
+		dst = m.dst
 	}
-
 	if s.HasLocal && s.MoveTick > 0 {
-		first := firstOf(s.MoveTick)
-		for t := first; t <= s.MoveTick; t++ {
-			if t == 0 {
-				continue // move ticks start at 1
-			}
-			kind := MarkPending
-			if t <= s.Acked {
-				kind = MarkAcked
-			}
-			slot(RowLocal, first, t, kind)
-		}
-		for _, t := range s.Corrections {
-			if x, ok := at(first, float64(t)); ok {
-				dst = append(dst, Mark{Row: RowLocal, X0: x, X1: x, Kind: MarkCorrection})
-			}
-		}
-		for _, t := range s.Snaps {
-			if x, ok := at(first, float64(t)); ok {
-				dst = append(dst, Mark{Row: RowLocal, X0: x, X1: x, Kind: MarkSnap})
-			}
-		}
-		for _, t := range s.Pushes {
-			if x, ok := at(first, float64(t)); ok {
-				dst = append(dst, Mark{Row: RowLocal, X0: x, X1: x, Kind: MarkPush})
-			}
-		}
+		m := marker{first: firstShown(s.MoveTick), dst: dst}
+		m.local(s)
+		dst = m.dst
 	}
 	return dst
+}
+
+// firstShown is the oldest tick of the last second when newest is the newest.
+func firstShown(newest uint32) uint32 {
+	if newest < TimelineTicks-1 {
+		return 0
+	}
+	return newest - (TimelineTicks - 1)
+}
+
+// marker appends the marks of rows whose last second starts at tick first.
+type marker struct {
+	first uint32
+	dst   []Mark
+}
+
+// slot marks tick's whole slot, if it is in the last second.
+func (m *marker) slot(row int, tick uint32, kind MarkKind) {
+	if tick < m.first || tick >= m.first+TimelineTicks {
+		return
+	}
+	i := float64(tick - m.first)
+	m.dst = append(m.dst, Mark{Row: row, X0: (i + slotInset) / TimelineTicks, X1: (i + 1 - slotInset) / TimelineTicks, Kind: kind})
+}
+
+// at is where a fractional tick sits, and whether that is on the strip.
+func (m *marker) at(tick float64) (float64, bool) {
+	x := (tick - float64(m.first) + 0.5) / TimelineTicks
+	return x, x >= 0 && x <= 1
+}
+
+// line marks a fractional tick with a line, if it is on the strip.
+func (m *marker) line(row int, tick float64, kind MarkKind) {
+	if x, ok := m.at(tick); ok {
+		m.dst = append(m.dst, Mark{Row: row, X0: x, X1: x, Kind: kind})
+	}
+}
+
+// snapshots marks how each snapshot of the last second arrived.
+func (m *marker) snapshots(s TimelineState) {
+	off := TimelineTicks - len(s.Arrivals) // Arrivals ends with the newest tick
+	for i, a := range s.Arrivals {
+		tick := m.first + uint32(off+i)
+		switch a {
+		case ArrivalComplete:
+			m.slot(RowSnapshots, tick, MarkReceived)
+		case ArrivalPartial:
+			m.slot(RowSnapshots, tick, MarkPartial)
+		case ArrivalMissing:
+			m.slot(RowSnapshots, tick, MarkMissing)
+		}
+	}
+}
+
+// remote marks the remote tank's buffered states, the pair it is drawn between, where
+// between them, and the recent holds.
+func (m *marker) remote(s TimelineState) {
+	for _, t := range s.Buffered {
+		m.slot(RowRemote, t, MarkBuffered)
+	}
+	v := s.View
+	if x0, ok0 := m.at(float64(v.From)); ok0 && !v.Held() {
+		x1, _ := m.at(float64(v.To))
+		m.dst = append(m.dst, Mark{Row: RowRemote, X0: x0, X1: math.Min(1, x1), Kind: MarkBracket})
+	}
+	if v != (netcode.View{}) {
+		kind := MarkCursor
+		if v.Held() {
+			kind = MarkHeldCursor
+		}
+		m.line(RowRemote, v.Tick(), kind)
+	}
+	for _, h := range s.Holds {
+		m.line(RowRemote, h, MarkHold)
+	}
+}
+
+// local marks the own tank's inputs, acknowledged or pending, and the corrections, snaps
+// and pushes among them.
+func (m *marker) local(s TimelineState) {
+	for t := m.first; t <= s.MoveTick; t++ {
+		if t == 0 {
+			continue // move ticks start at 1
+		}
+		kind := MarkPending
+		if t <= s.Acked {
+			kind = MarkAcked
+		}
+		m.slot(RowLocal, t, kind)
+	}
+	for _, t := range s.Corrections {
+		m.line(RowLocal, float64(t), MarkCorrection)
+	}
+	for _, t := range s.Snaps {
+		m.line(RowLocal, float64(t), MarkSnap)
+	}
+	for _, t := range s.Pushes {
+		m.line(RowLocal, float64(t), MarkPush)
+	}
 }

@@ -4,7 +4,7 @@
 // process's CPU cores. Given two builds it compares them, and it draws both measures
 // against the player count as PNG charts.
 //
-//	go run ./internal/scalesweep -before /tmp/before/bin -after bin -out docs/plots
+//	go run ./tools/scalesweep -before /tmp/before/bin -after bin -out docs/plots
 //
 // Each directory holds tankserver and tanksim binaries (go build -o DIR/ ./cmd/...). The
 // tanksim of -after drives both servers, so the bots are the same; only the server differs.

@@ -1,7 +1,7 @@
 // Command webmeasure measures the browser client against a real tankserver on this
 // machine's loopback and prints one JSON object, for docs/MEASUREMENTS.md:
 //
-//	make build web && go run ./internal/webmeasure -connects 10 -pages 8 -bots 8 -duration 60s
+//	make build web && go run ./tools/webmeasure -connects 10 -pages 8 -bots 8 -duration 60s
 //
 // It runs bin/tankserver -web (contact off) and headless Chromium (internal/cdp). First it
 // opens the page -connects times, one after another, for the time from opening it to the

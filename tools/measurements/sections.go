@@ -186,10 +186,10 @@ var sections = []section{
 	},
 	{
 		title: "In a browser",
-		about: "The browser client (make web) in headless Chromium against bin/tankserver -web on loopback, contact off, measured by internal/webmeasure: the time from opening the page to the Welcome over ten page loads one after another (loading and compiling the wasm, the WebRTC connection, the join), then pages whose tanks drive themselves beside native bots (tanksim -server): one page beside one bot for 30 s, for the two round trips side by side, and eight beside eight for 60 s. Every page is a 480×320 window that draws with Chromium's software renderer on the same cores as the server and the bots, so its round trip includes the time the page's single thread takes to come back to the data channel's messages; the native bots' round trip is beside it. The eight pages' drops are the ten timed page loads, closed without a goodbye. The wasm's size is the gzipped copy tankserver sends.",
+		about: "The browser client (make web) in headless Chromium against bin/tankserver -web on loopback, contact off, measured by tools/webmeasure: the time from opening the page to the Welcome over ten page loads one after another (loading and compiling the wasm, the WebRTC connection, the join), then pages whose tanks drive themselves beside native bots (tanksim -server): one page beside one bot for 30 s, for the two round trips side by side, and eight beside eight for 60 s. Every page is a 480×320 window that draws with Chromium's software renderer on the same cores as the server and the bots, so its round trip includes the time the page's single thread takes to come back to the data channel's messages; the native bots' round trip is beside it. The eight pages' drops are the ten timed page loads, closed without a goodbye. The wasm's size is the gzipped copy tankserver sends.",
 		rows: []row{
-			{"1 page + 1 native bot", []string{"go", "run", "./internal/webmeasure", "-connects", "10", "-pages", "1", "-bots", "1", "-duration", "30s"}, ""},
-			{"8 pages + 8 native bots", []string{"go", "run", "./internal/webmeasure", "-connects", "10", "-pages", "8", "-bots", "8", "-duration", "60s"}, ""},
+			{"1 page + 1 native bot", []string{"go", "run", "./tools/webmeasure", "-connects", "10", "-pages", "1", "-bots", "1", "-duration", "30s"}, ""},
+			{"8 pages + 8 native bots", []string{"go", "run", "./tools/webmeasure", "-connects", "10", "-pages", "8", "-bots", "8", "-duration", "60s"}, ""},
 		},
 		cols: []column{{"connect ms p50 / max", "connect_ms.p50 connect_ms.max"}, {"browser RTT p50 ms", "browser.rtt_ms.p50"},
 			{"native RTT p50 ms", "native.rtt_ms.p50"}, {"browser snapshots lost", "browser.snapshots_lost"},
@@ -197,9 +197,9 @@ var sections = []section{
 	},
 	{
 		title: "The demo in a tab",
-		about: "The three-pane demo with its six bots at its default size (1800 × 800), in a headless Chromium page (?demo=1: its server, links and bots in the tab, no server needed; internal/webmeasure serves bin/web and reads the page's report after 20 s) beside the native window under Xvfb. Both draw in software on the same two cores; in the tab everything, the server included, shares one thread. Stated, not a goal: a browser drawing with a GPU is not measured here. The far player's lost snapshots are its mobile-3g link's 5% loss.",
+		about: "The three-pane demo with its six bots at its default size (1800 × 800), in a headless Chromium page (?demo=1: its server, links and bots in the tab, no server needed; tools/webmeasure serves bin/web and reads the page's report after 20 s) beside the native window under Xvfb. Both draw in software on the same two cores; in the tab everything, the server included, shares one thread. Stated, not a goal: a browser drawing with a GPU is not measured here. The far player's lost snapshots are its mobile-3g link's 5% loss.",
 		rows: []row{
-			{"in headless Chromium", []string{"go", "run", "./internal/webmeasure", "-demo", "20"}, ""},
+			{"in headless Chromium", []string{"go", "run", "./tools/webmeasure", "-demo", "20"}, ""},
 			{"native window", frameReport("-demo", "-server", "127.0.0.1:7864", "-frame-report", "600"), ""},
 		},
 		cols: []column{{"fps", "fps"}, {"near snapshots lost", "near_snapshots_lost"}, {"far snapshots lost", "far_snapshots_lost"}},

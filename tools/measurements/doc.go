@@ -3,8 +3,8 @@
 // one table per section with the commands that produced it and the machine it ran on.
 //
 //	make measurements            # all of it: about twenty minutes
-//	go run ./internal/measurements -only matrix   # one section again, the others kept
-//	go run ./internal/measurements -only 'Frame rate' -out /tmp/m.md
+//	go run ./tools/measurements -only matrix   # one section again, the others kept
+//	go run ./tools/measurements -only 'Frame rate' -out /tmp/m.md
 //
 // It writes no clock times, commit hashes or names: a table says what ran and where, so
 // anyone can run it again. It is slow and timing-sensitive, so it is not part of make test.

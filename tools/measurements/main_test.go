@@ -84,7 +84,7 @@ func TestSectionsAreRunnable(t *testing.T) {
 				}
 				continue
 			}
-			if strings.HasPrefix(cmd, "go run ./internal/webmeasure ") { // runs bin/tankserver, bin/tanksim and Chromium; prints JSON
+			if strings.HasPrefix(cmd, "go run ./tools/webmeasure ") { // runs bin/tankserver, bin/tanksim and Chromium; prints JSON
 				if _, err := os.Stat("../webmeasure/main.go"); err != nil {
 					t.Errorf("%s / %s: %v", s.title, r.label, err)
 				}
