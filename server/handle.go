@@ -56,19 +56,34 @@ func (s *Server) handle(ctx context.Context, sess *session, op opening) {
 // on the session is no longer a silent one that a newer connection may evict (heard
 // returning false means it was evicted meanwhile).
 func (s *Server) handshake(ctx context.Context, sess *session, addr string, op opening) (uint32, *room) {
-	reject := func(code wire.RejectCode, reason string) (uint32, *room) {
-		s.stats.reject(code.String())
-		s.log.Warn("rejecting client", "addr", addr, "reason", reason)
-		_ = sess.conn.Send(wire.ServerMessageToProto(wire.Reject{Code: code, Reason: reason}))
+	hello, name, refused, heard := s.readHello(sess, op)
+	switch {
+	case !heard:
+		return 0, nil // evicted and closed: nobody to answer
+	case refused == nil && s.Draining():
+		refused = &wire.Reject{Code: wire.RejectShuttingDown, Reason: drainedReason}
+	}
+	if refused != nil {
+		s.stats.reject(refused.Code.String())
+		s.log.Warn("rejecting client", "addr", addr, "reason", refused.Reason)
+		_ = sess.conn.Send(wire.ServerMessageToProto(*refused))
 		return 0, nil
 	}
+	return s.seat(ctx, sess, addr, hello, name)
+}
+
+// readHello reads the session's first message (op's, when it came with the connection) and
+// checks it is a Hello of our protocol naming a valid room; refused says why not. heard is
+// false when the session was evicted meanwhile.
+func (s *Server) readHello(sess *session, op opening) (hello wire.Hello, room string, refused *wire.Reject, heard bool) {
+	bad := func(reason string) *wire.Reject { return &wire.Reject{Code: wire.RejectBadHello, Reason: reason} }
 	m, err := op.first, op.err
 	if m == nil && err == nil {
 		m = new(wire.FromClient)
 		err = sess.conn.Recv(m.Target(), s.cfg.HelloTimeout)
 	}
 	if !op.heard() {
-		return 0, nil // evicted and closed: nobody to answer
+		return hello, "", nil, false
 	}
 	if err != nil {
 		drop := readError(err, s.cfg.HelloTimeout)
@@ -79,45 +94,52 @@ func (s *Server) handshake(ctx context.Context, sess *session, addr string, op o
 		if drop.kind == dropProtocol {
 			s.stats.badFrames.Add(1)
 		}
-		return reject(wire.RejectBadHello, "handshake failed: "+reason)
+		return hello, "", bad("handshake failed: " + reason), true
 	}
 	hello, isHello := m.Decode().(wire.Hello)
 	switch {
 	case !isHello:
-		return reject(wire.RejectBadHello, fmt.Sprintf("first message must be Hello, got %s", m.Kind()))
+		return hello, "", bad(fmt.Sprintf("first message must be Hello, got %s", m.Kind())), true
 	case hello.ProtocolVersion != transport.ProtocolVersion:
 		r := wire.VersionMismatch(hello.ProtocolVersion)
-		return reject(r.Code, r.Reason)
+		return hello, "", &r, true
 	}
-	name, err := roomName(hello.Room)
+	room, err = roomName(hello.Room)
 	if err != nil {
-		return reject(wire.RejectBadHello, err.Error())
+		return hello, "", bad(err.Error()), true
 	}
-	if s.Draining() {
-		return reject(wire.RejectShuttingDown, drainedReason)
+	return hello, room, nil, true
+}
+
+// seat asks room name to seat hello's player, opening the room if it must, and answers the
+// client when it is refused; it returns the player's id and room, 0 and nil when refused.
+func (s *Server) seat(ctx context.Context, sess *session, addr string, hello wire.Hello, name string) (uint32, *room) {
+	refuse := func(r wire.Reject) (uint32, *room) {
+		s.log.Warn("rejecting client", "addr", addr, "reason", r.Reason)
+		_ = sess.conn.Send(wire.ServerMessageToProto(r))
+		return 0, nil
 	}
+	counted := func(r wire.Reject) (uint32, *room) { s.stats.reject(r.Code.String()); return refuse(r) }
 	if n := s.queued.Add(1); int(n) > s.cfg.queuedJoins() {
 		s.queued.Add(-1)
-		return reject(wire.RejectBusy,
-			fmt.Sprintf("server busy: %d joins already waiting for a seat; try again in a second", n-1))
+		return counted(wire.Reject{Code: wire.RejectBusy,
+			Reason: fmt.Sprintf("server busy: %d joins already waiting for a seat; try again in a second", n-1)})
 	}
 	defer s.queued.Add(-1)
 	r, refused := s.enter(name, sess.conn.RemoteAddr(), time.Now(), func(r *room) { go s.runRoom(ctx, r) })
 	if refused != nil {
-		return reject(refused.Code, refused.Reason)
+		return counted(*refused)
 	}
 	defer s.settle(r)
 	req := joinRequest{sess: sess, hello: hello, reply: make(chan joinReply, 1)}
 	select {
 	case r.joins <- req:
 	case <-ctx.Done():
-		return reject(wire.RejectShuttingDown, "server shutting down")
+		return counted(wire.Reject{Code: wire.RejectShuttingDown, Reason: "server shutting down"})
 	}
 	reply := <-req.reply
 	if reply.reject != nil {
-		s.log.Warn("rejecting client", "addr", addr, "reason", reply.reject.Reason)
-		_ = sess.conn.Send(wire.ServerMessageToProto(*reply.reject))
-		return 0, nil
+		return refuse(*reply.reject) // counted by the room
 	}
 	sess.joined.Store(true)
 	if name != DefaultRoom {

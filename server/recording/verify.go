@@ -75,78 +75,102 @@ func Verify(r io.Reader) (Report, error) {
 	if err != nil {
 		return Report{}, err
 	}
-	known := rd.Header.GetFirstTick() == 1
-	judge := known && rd.Header.GetShots()
-	if _, err := wire.RulesFromProto(rd.Header.GetRules()); judge && err != nil {
+	v := verifier{known: rd.Header.GetFirstTick() == 1, last: rd.Header.GetFirstTick() - 1}
+	v.judge = v.known && rd.Header.GetShots()
+	if _, err := wire.RulesFromProto(rd.Header.GetRules()); v.judge && err != nil {
 		return Report{}, fmt.Errorf("recording: header rules: %w", err) // no rules to judge by
 	}
-	w := world.New(cfg)
-	var rep Report
-	var tanks []world.TankState
-	last := rd.Header.GetFirstTick() - 1
+	v.w = world.New(cfg)
 	for {
 		at := rd.Offset()
 		m, err := rd.Next()
 		if errors.Is(err, io.EOF) {
-			return rep, nil
+			return v.rep, nil
 		}
 		if err != nil {
-			return rep, err
+			return v.rep, err
 		}
+		var done bool
 		switch k := m.GetKind().(type) {
 		case *tankv1.Record_Header:
-			return rep, fmt.Errorf("recording: at byte %d: a second header", at)
+			return v.rep, fmt.Errorf("recording: at byte %d: a second header", at)
 		case *tankv1.Record_Tick:
-			t := k.Tick
-			if t.GetTick() != last+1 {
-				return rep, fmt.Errorf("recording: at byte %d: tick %d follows tick %d", at, t.GetTick(), last)
-			}
-			last = t.GetTick()
-			rep.Ticks++
-			rep.Moves += len(t.GetMoves())
-			if known {
-				r := replayed(t)
-				r.Judge = judge
-				shots, err := w.Replay(r)
-				if err != nil {
-					return rep, fmt.Errorf("recording: at byte %d: %w", at, err)
-				}
-				rep.Shots += len(shots)
-				// A shot names the difference only when it is the first: after a state hash
-				// differed, shots differ too, and the next keyframe names the cause.
-				if judge && rep.FirstTick == 0 {
-					if d := compareShots(t.GetTick(), r.Shots, shots); d != nil {
-						rep.First, rep.FirstTick = d, d.Tick
-						return rep, nil
-					}
-				}
-				tanks = w.State(tanks[:0])
-				if rep.FirstTick == 0 && t.GetStateHash() != hashOf(tanks) {
-					rep.FirstTick = t.GetTick() // the keyframe at or after it names the field
-				}
-			}
+			done, err = v.tick(k.Tick)
 		case *tankv1.Record_Keyframe:
-			kf := k.Keyframe
-			if kf.GetTick() != last {
-				return rep, fmt.Errorf("recording: at byte %d: keyframe of tick %d after tick %d", at, kf.GetTick(), last)
-			}
-			if !known {
-				if err := w.Restore(kf.GetTick(), tanksOf(kf)); err != nil {
-					return rep, fmt.Errorf("recording: at byte %d: %w", at, err)
-				}
-				known = true
-				continue
-			}
-			rep.Keyframes++
-			if d := compare(kf.GetTick(), tanksOf(kf), tanks, judge); d != nil {
-				rep.First = d
-				return rep, nil
-			}
-			if rep.FirstTick != 0 { // differed between keyframes and came back: say so
-				return rep, nil
-			}
+			done, err = v.keyframe(k.Keyframe)
+		}
+		if err != nil {
+			return v.rep, fmt.Errorf("recording: at byte %d: %w", at, err)
+		}
+		if done {
+			return v.rep, nil
 		}
 	}
+}
+
+// verifier is Verify's world and what it has found so far.
+type verifier struct {
+	w     *world.World
+	known bool // the world holds the recording's state: it started at tick 1, or a keyframe came
+	judge bool // shots are judged again (from an empty world, with the header's shots)
+	last  uint32
+	tanks []world.TankState // the world's state after the last tick replayed
+	rep   Report
+}
+
+// tick replays one recorded tick and checks its shots and state hash; done is true once a
+// difference is named.
+func (v *verifier) tick(t *tankv1.RecordedTick) (done bool, err error) {
+	if t.GetTick() != v.last+1 {
+		return false, fmt.Errorf("tick %d follows tick %d", t.GetTick(), v.last)
+	}
+	v.last = t.GetTick()
+	v.rep.Ticks++
+	v.rep.Moves += len(t.GetMoves())
+	if !v.known {
+		return false, nil
+	}
+	r := replayed(t)
+	r.Judge = v.judge
+	shots, err := v.w.Replay(r)
+	if err != nil {
+		return false, err
+	}
+	v.rep.Shots += len(shots)
+	// A shot names the difference only when it is the first: after a state hash differed,
+	// shots differ too, and the next keyframe names the cause.
+	if v.judge && v.rep.FirstTick == 0 {
+		if d := compareShots(t.GetTick(), r.Shots, shots); d != nil {
+			v.rep.First, v.rep.FirstTick = d, d.Tick
+			return true, nil
+		}
+	}
+	v.tanks = v.w.State(v.tanks[:0])
+	if v.rep.FirstTick == 0 && t.GetStateHash() != hashOf(v.tanks) {
+		v.rep.FirstTick = t.GetTick() // the keyframe at or after it names the field
+	}
+	return false, nil
+}
+
+// keyframe starts the world from kf when it holds no state yet, and otherwise compares kf
+// with it; done is true once a difference is named, or the state came back after one.
+func (v *verifier) keyframe(kf *tankv1.Keyframe) (done bool, err error) {
+	if kf.GetTick() != v.last {
+		return false, fmt.Errorf("keyframe of tick %d after tick %d", kf.GetTick(), v.last)
+	}
+	if !v.known {
+		if err := v.w.Restore(kf.GetTick(), tanksOf(kf)); err != nil {
+			return false, err
+		}
+		v.known = true
+		return false, nil
+	}
+	v.rep.Keyframes++
+	if d := compare(kf.GetTick(), tanksOf(kf), v.tanks, v.judge); d != nil {
+		v.rep.First = d
+		return true, nil
+	}
+	return v.rep.FirstTick != 0, nil // differed between keyframes and came back: say so
 }
 
 // maxTanks is the most tanks a server holds (Config.MaxPlayers' limit); a recording with
