@@ -30,11 +30,11 @@ func armedGame(t *testing.T, extra map[uint32]func(*tankv1.PlayerState)) *Game {
 		sess.queue = append(sess.queue, Received{At: at, Msg: decoded(msg)})
 	}
 	at = at.Add(120 * time.Millisecond)
-	g.last = at
+	g.pace.last = at
 	if err := g.Update(at, netcode.Input{}); err != nil {
 		t.Fatal(err)
 	}
-	g.lastMove = 7 // as if seven steps had been sent
+	g.pred.lastMove = 7 // as if seven steps had been sent
 	return g
 }
 
@@ -52,11 +52,11 @@ func TestGame_ShotReportsWhatWasDrawn(t *testing.T) {
 	if !shot.Trace.Hit || shot.Trace.TargetID != 2 || shot.Aimed != rm.Pose || shot.Trace.Distance != 4-0.6 {
 		t.Errorf("aimShot() verdict = %+v aimed %v, want a hit on 2 at distance 3.4, aimed at %v", shot.Trace, shot.Aimed, rm.Pose)
 	}
-	g.record(shot)
+	g.combat.record(shot, g.welcome.PlayerID)
 	if g.canFire() {
 		t.Error("canFire() = true right after a shot: the cooldown must hold")
 	}
-	g.lastMove += netcode.Ticks(g.rules.Cooldown)
+	g.pred.lastMove += netcode.Ticks(g.rules.Cooldown)
 	if !g.canFire() {
 		t.Error("canFire() = false a full cooldown of move ticks later")
 	}
@@ -104,7 +104,7 @@ func TestGame_ShotResultsCounted(t *testing.T) {
 		if r.sawHit {
 			shot.Trace.TargetID = 2
 		}
-		g.record(shot)
+		g.combat.record(shot, g.welcome.PlayerID)
 		r.result.MoveTick = shot.MoveTick
 		g.receive(Received{Msg: decoded(&tankv1.ServerMessage{Kind: &tankv1.ServerMessage_ShotResult{ShotResult: r.result}})})
 	}
@@ -132,21 +132,21 @@ func TestGame_AimTurnsTowardTheNearestTarget(t *testing.T) {
 	if a := g.Aim(); a.TargetID != 2 || !a.Aligned || a.Turn != 0 {
 		t.Errorf("Aim() dead ahead = %+v, want target 2, aligned, no turn", a)
 	}
-	g.remotes[2].Pose = netcode.Pose{X: 5, Y: 14} // straight above us: a quarter turn left
+	g.others.tanks[2].Pose = netcode.Pose{X: 5, Y: 14} // straight above us: a quarter turn left
 	if a := g.Aim(); a.TargetID != 2 || a.Aligned || a.Turn != 1 {
 		t.Errorf("Aim() at a tank to our left = %+v, want a full left turn, not aligned", a)
 	}
-	g.remotes[2].Pose = netcode.Pose{X: 9, Y: 9.5} // a little to the right: within the hull
+	g.others.tanks[2].Pose = netcode.Pose{X: 9, Y: 9.5} // a little to the right: within the hull
 	want := -math.Atan2(0.5, 4) / (2.5 * 0.05)
 	if a := g.Aim(); !a.Aligned || math.Abs(a.Turn-want) > 1e-12 {
 		t.Errorf("Aim() at a tank a little to the right = %+v, want aligned, turn %v", a, want)
 	}
-	g.remotes[2].Pose = netcode.Pose{X: 39, Y: 10} // dead ahead, beyond range
+	g.others.tanks[2].Pose = netcode.Pose{X: 39, Y: 10} // dead ahead, beyond range
 	if a := g.Aim(); a.TargetID != 2 || a.Aligned || a.Turn != 0 {
 		t.Errorf("Aim() at a tank beyond range = %+v, want it as the target, not aligned", a)
 	}
-	g.remotes[2].Combat.Destroyed = true
-	g.remotes[2].alive.record(4, false)
+	g.others.tanks[2].Combat.Destroyed = true
+	g.others.tanks[2].alive.record(4, false)
 	if a := g.Aim(); a.TargetID != 0 {
 		t.Errorf("Aim() with only a wreck = %+v, want nothing to aim at", a)
 	}
@@ -158,7 +158,7 @@ func TestGame_ShotsAndKillsFromOthers(t *testing.T) {
 	g.receive(Received{At: at, Msg: decoded(&tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Shot{Shot: &tankv1.Shot{
 		ShooterId: 2, Origin: &tankv1.Vec2{X: 9, Y: 10}, End: &tankv1.Vec2{X: 5.6, Y: 10}, TargetId: 1}}})})
 	g.receive(Received{At: at, Msg: decoded(&tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Kill{Kill: &tankv1.Kill{KillerId: 2, VictimId: 1}}})})
-	now := at.Sub(g.epoch)
+	now := at.Sub(g.pace.epoch)
 	if tr := g.Tracers(now); len(tr) != 1 || tr[0].Own || tr[0].ShooterID != 2 || tr[0].ToX != 5.6 {
 		t.Errorf("Tracers() = %+v, want player 2's shot", tr)
 	}
@@ -173,7 +173,7 @@ func TestGame_ShotsAndKillsFromOthers(t *testing.T) {
 func TestGame_WreckIsNotDrawnMoving(t *testing.T) {
 	for _, destroyed := range []bool{false, true} {
 		g := armedGame(t, map[uint32]func(*tankv1.PlayerState){1: func(ps *tankv1.PlayerState) { ps.Destroyed = destroyed }})
-		at := g.last.Add(30 * time.Millisecond) // within a step: nothing is sent
+		at := g.pace.last.Add(30 * time.Millisecond) // within a step: nothing is sent
 		if err := g.Update(at, netcode.Input{Throttle: 1}); err != nil {
 			t.Fatal(err)
 		}
