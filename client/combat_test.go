@@ -7,6 +7,7 @@ import (
 
 	"tanknet/netcode"
 	tankv1 "tanknet/proto/tank/v1"
+	"tanknet/wire"
 )
 
 // armedGame is an offline Game with the default rules, us at (5, 10) facing east and
@@ -205,5 +206,81 @@ func TestGame_AWreckClaimsNoPush(t *testing.T) {
 		if got := g.contactOthers(); (len(got) == 0) != destroyed {
 			t.Errorf("destroyed %v: contactOthers() = %v, want tank 2 alive and nothing as a wreck", destroyed, got)
 		}
+	}
+}
+
+func TestCombat_CooldownAndWreck(t *testing.T) {
+	var c combat
+	cd := netcode.DefaultRules().Cooldown
+	if c.canFire(0, cd) {
+		t.Error("a shot before any step was sent")
+	}
+	if !c.canFire(7, cd) {
+		t.Fatal("no first shot")
+	}
+	c.record(Shot{MoveTick: 7}, 1)
+	if c.canFire(7+netcode.Ticks(cd)-1, cd) {
+		t.Error("a shot within the cooldown")
+	}
+	if !c.canFire(7+netcode.Ticks(cd), cd) {
+		t.Error("no shot a whole cooldown later")
+	}
+	if !c.ownState(wire.Combat{Destroyed: true, Deaths: 1}, 9) || c.canFire(100, cd) {
+		t.Error("a wreck may fire")
+	}
+	if c.ownState(wire.Combat{}, 8) || c.own.Deaths != 1 {
+		t.Errorf("an older state replaced the newer: own %+v", c.own)
+	}
+}
+
+func TestCombat_AFireIsTakenOnce(t *testing.T) {
+	var c combat
+	if fire, _ := c.take(); fire {
+		t.Fatal("a fire never asked for")
+	}
+	c.ask(true)
+	if fire, lagComp := c.take(); !fire || !lagComp {
+		t.Errorf("take() = %v, %v; want the fire with lag compensation", fire, lagComp)
+	}
+	if fire, _ := c.take(); fire {
+		t.Error("one Fire fired twice")
+	}
+}
+
+// TestCombat_JudgeHitsWhatWasDrawn: our verdict is the server's hitscan on the targets as
+// drawn, and a hit remembers where the target was drawn.
+func TestCombat_JudgeHitsWhatWasDrawn(t *testing.T) {
+	arena := netcode.DefaultArena()
+	c := combat{targets: []netcode.Target{{ID: 3, Pose: netcode.Pose{X: 9, Y: 30}}, {ID: 2, Pose: netcode.Pose{X: 9, Y: 10}}}}
+	origin := netcode.Pose{X: 5, Y: 10} // facing east, at 2
+	shot := c.judge(&arena, netcode.DefaultRules().ShotRange, 7, time.Second, origin, true)
+	if !shot.Trace.Hit || shot.Trace.TargetID != 2 || shot.Aimed != c.targets[1].Pose || shot.MoveTick != 7 || !shot.LagComp {
+		t.Errorf("judge = %+v, want a hit on 2 aimed where it was drawn", shot)
+	}
+	c.targets = c.targets[:1]
+	if shot := c.judge(&arena, netcode.DefaultRules().ShotRange, 8, time.Second, origin, false); shot.Trace.Hit || shot.Aimed != (netcode.Pose{}) {
+		t.Errorf("judge with nothing ahead = %+v, want a miss", shot)
+	}
+}
+
+func TestCombat_TheFeedKeepsTheNewest(t *testing.T) {
+	var c combat
+	for i := range maxKillNotes + 2 {
+		c.kill(time.Duration(i)*time.Second, netcode.Kill{KillerID: uint32(i + 1), VictimID: 9})
+	}
+	if len(c.kills) != maxKillNotes || c.kills[0].KillerID != 3 {
+		t.Errorf("kills %+v, want the newest %d from killer 3", c.kills, maxKillNotes)
+	}
+	c.shotSeen(0, netcode.Shot{ShooterID: 1}, 1)
+	if len(c.tracers) != 0 {
+		t.Error("our own shot, told back by the server, drew a second tracer")
+	}
+	c.shotSeen(0, netcode.Shot{ShooterID: 2, TargetID: 1}, 1)
+	c.shotSeen(tracerLife/2, netcode.Shot{ShooterID: 3}, 1)
+	if got := c.tracersAt(tracerLife + time.Millisecond); len(got) != 1 || got[0].ShooterID != 3 {
+		t.Errorf("tracers after the first faded = %+v, want only 3's", got)
+	}
+	if got := c.tracersAt(0); len(got) != 2 || !got[0].Hit || got[1].Hit {
+		t.Errorf("tracers at 0 = %+v, want 2's hit then 3's miss", got)
 	}
 }
