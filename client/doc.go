@@ -4,8 +4,10 @@
 // bots drive it for tests and for tanksim; the Ebitengine client in package render drives
 // the same Game with a keyboard.
 //
-// A Game is made of parts, each a small type with its own state, methods and test, and
-// Game's own methods only hand each message and frame to the parts that take it:
+// A Game is made of parts, each a small type with its own state, methods and test. Game's
+// methods hand each message and frame to the parts that take it, and do themselves only what
+// joins parts: a shot and the bots' aim (our tank, the others as drawn, our combat), and
+// which tanks our contact pushes answer (our tank's state, the others, the rules in force):
 //
 //   - uplink (uplink.go): the Link, each prediction step's Move, the InputBatch that repeats
 //     the unacknowledged inputs on the datagram lane, and the pings;

@@ -32,8 +32,10 @@ type Stats struct {
 	DeltaUnusable int
 }
 
-// statistics keeps a Game's Stats as things happen; the figures of arrivals (lost
-// snapshots, stalls) are read from the lanes when asked (Game.Stats).
+// statistics keeps a Game's Stats as things happen: its methods are the counts with a rule
+// (the newest tick, distinct players, a round trip that makes sense), and the Game adds the
+// plain counts to st itself. The figures of arrivals (lost snapshots, stalls) are read from
+// the lanes when asked (Game.Stats).
 type statistics struct {
 	st   Stats
 	seen map[uint32]bool // every player seen in a snapshot
