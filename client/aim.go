@@ -17,51 +17,50 @@ type Aim struct {
 // predicted tank at it, and whether a shot now would hit any tank (in range, not behind an
 // obstacle). It is the bots' gunner; the zero Aim means nothing to aim at.
 func (g *Game) Aim() Aim {
-	if g.local == nil || g.own.Destroyed {
+	if g.pred.local == nil || g.combat.own.Destroyed {
 		return Aim{}
 	}
-	self := g.local.Predicted()
-	var best *Remote
-	bestD := math.Inf(1)
-	g.targets = g.targets[:0]
-	for _, rm := range g.remotes {
-		if !rm.target() {
-			continue
-		}
-		g.targets = append(g.targets, netcode.Target{ID: rm.ID, Pose: rm.Pose})
-		if d := self.Distance(rm.Pose); d < bestD || (d == bestD && best != nil && rm.ID < best.ID) {
-			best, bestD = rm, d
-		}
-	}
-	if best == nil {
+	self := g.pred.local.Predicted()
+	g.combat.targets = g.others.targets(g.combat.targets[:0])
+	best, ok := nearest(self, g.combat.targets)
+	if !ok {
 		return Aim{}
 	}
 	return g.aimAt(self, best, false)
+}
+
+// nearest returns the target nearest self (the lower id of two as near), false when there is
+// none.
+func nearest(self netcode.Pose, targets []netcode.Target) (netcode.Target, bool) {
+	var best netcode.Target
+	found := false
+	bestD := math.Inf(1)
+	for _, t := range targets {
+		if d := self.Distance(t.Pose); d < bestD || (d == bestD && found && t.ID < best.ID) {
+			best, bestD, found = t, d, true
+		}
+	}
+	return best, found
 }
 
 // AimAt returns the steering that points our predicted tank at the remote tank id as drawn,
 // and whether a shot now would hit that tank (not another in the way); the zero Aim when it
 // is not drawn as a live target. The guided tour's scripted gunner aims with it.
 func (g *Game) AimAt(id uint32) Aim {
-	rm := g.remotes[id]
-	if g.local == nil || g.own.Destroyed || rm == nil || !rm.target() {
+	rm := g.others.tanks[id]
+	if g.pred.local == nil || g.combat.own.Destroyed || rm == nil || !rm.target() {
 		return Aim{}
 	}
-	g.targets = g.targets[:0]
-	for _, o := range g.remotes {
-		if o.target() {
-			g.targets = append(g.targets, netcode.Target{ID: o.ID, Pose: o.Pose})
-		}
-	}
-	return g.aimAt(g.local.Predicted(), rm, true)
+	g.combat.targets = g.others.targets(g.combat.targets[:0])
+	return g.aimAt(g.pred.local.Predicted(), netcode.Target{ID: id, Pose: rm.Pose}, true)
 }
 
-// aimAt steers self toward best; Aligned says a shot on g.targets would hit a tank (only
-// best, when only is set).
-func (g *Game) aimAt(self netcode.Pose, best *Remote, only bool) Aim {
+// aimAt steers self toward best; Aligned says a shot on the targets drawn would hit a tank
+// (only best, when only is set).
+func (g *Game) aimAt(self netcode.Pose, best netcode.Target, only bool) Aim {
 	want := math.Atan2(best.Pose.Y-self.Y, best.Pose.X-self.X)
 	perStep := g.welcome.Arena.TurnRate * netcode.StepInterval.Seconds()
 	turn := max(-1, min(1, netcode.WrapAngle(want-self.Heading)/perStep))
-	tr := netcode.Hitscan(&g.welcome.Arena, self, g.rules.ShotRange, g.targets)
+	tr := netcode.Hitscan(&g.welcome.Arena, self, g.rules.ShotRange, g.combat.targets)
 	return Aim{TargetID: best.ID, Turn: turn, Aligned: tr.Hit && (!only || tr.TargetID == best.ID)}
 }

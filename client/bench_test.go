@@ -17,12 +17,12 @@ func BenchmarkFrame(b *testing.B) {
 	sess := &Session{welcome: wire.Welcome{PlayerID: 1, Arena: arena}}
 	start := time.Unix(0, 0)
 	g := NewGame(sess, DefaultOptions(), start)
-	g.lastPing = start.Add(100 * 365 * 24 * time.Hour) // no pings: the session has no connection
+	g.uplink.lastPing = start.Add(100 * 365 * 24 * time.Hour) // no pings: the session has no connection
 
 	// Our tank exists and has 6 inputs (300 ms) in flight.
-	g.local = netcode.NewLocal(&g.welcome.Arena, g.opts.Local, netcode.State{Pose: netcode.Pose{X: 5, Y: 5}})
+	g.pred.local = netcode.NewLocal(&g.welcome.Arena, g.opts.Local, netcode.State{Pose: netcode.Pose{X: 5, Y: 5}})
 	for range 6 {
-		g.local.Predict(netcode.Input{Turn: 0.5, Throttle: 1})
+		g.pred.local.Predict(netcode.Input{Turn: 0.5, Throttle: 1})
 	}
 	snaps := make([]*wire.Snapshot, 64)
 	for i := range snaps {
@@ -43,12 +43,12 @@ func BenchmarkFrame(b *testing.B) {
 		snap.Tick = round + uint32(i%len(snaps)) + 1
 		at := start.Add(time.Duration(i) * 50 * time.Millisecond)
 		sess.queue = append(sess.queue, Received{At: at, Msg: snap})
-		g.last = at // a zero-length frame: no prediction step to send, the session has no connection
+		g.pace.last = at // a zero-length frame: no prediction step to send, the session has no connection
 		if err := g.Update(at, netcode.Input{}); err != nil {
 			b.Fatal(err)
 		}
 	}
-	if got := len(g.remotes); got != remotes {
+	if got := len(g.others.tanks); got != remotes {
 		b.Fatalf("remotes = %d, want %d", got, remotes)
 	}
 }

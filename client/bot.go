@@ -91,78 +91,106 @@ func RunBot(ctx context.Context, cfg BotConfig) (Report, error) {
 	}
 	runErr := make(chan error, 1)
 	go func() { runErr <- sess.Run() }()
-	frame := cfg.Frame
+	b, err := newBot(sess, cfg)
+	if err != nil {
+		sess.Close("error")
+		<-runErr
+		return Report{}, err
+	}
+	goodbye, err := b.play(ctx)
+	sess.Close(goodbye)
+	<-runErr
+	return b.report(), err
+}
+
+// bot is one running bot: its Game, the driver and gunner that make its inputs, and the game
+// time it plays in.
+type bot struct {
+	cfg    BotConfig
+	g      *Game
+	at     func(wall time.Time) time.Time // game time at a wall time
+	driver *Driver
+	gun    gunner
+	in     netcode.Input // the driver's input in force
+	steps  int           // prediction steps the driver has decided
+}
+
+// newBot starts a bot's Game on sess, recording it if cfg says so.
+func newBot(sess *Session, cfg BotConfig) (*bot, error) {
+	var link Link = sess
+	b := &bot{cfg: cfg, at: func(t time.Time) time.Time { return t }, driver: NewDriver(cfg.Seed), gun: gunner{skill: cfg.Skill}}
+	if cfg.Clock != nil {
+		link, b.at = cfg.Clock.Link(sess), cfg.Clock.At
+	}
+	b.g = NewGame(link, cfg.Options, b.at(time.Now()))
+	b.g.NoteNetwork(cfg.Network)
+	if cfg.Record != nil {
+		if err := b.g.RecordTo(cfg.Record); err != nil {
+			return nil, err
+		}
+	}
+	b.in = b.driver.Next()
+	return b, nil
+}
+
+// play runs a frame every cfg.Frame until cfg.Duration has passed, ctx is done or the session
+// ends, and returns the goodbye to say and the error that ended it, if one did.
+func (b *bot) play(ctx context.Context) (goodbye string, err error) {
+	frame := b.cfg.Frame
 	if frame <= 0 {
 		frame = time.Second / 60
 	}
-	var link Link = sess
-	at := func(t time.Time) time.Time { return t }
-	if cfg.Clock != nil {
-		link, at = cfg.Clock.Link(sess), cfg.Clock.At
-	}
-	start := at(time.Now())
-	g := NewGame(link, cfg.Options, start)
-	g.NoteNetwork(cfg.Network)
-	if cfg.Record != nil {
-		if err := g.RecordTo(cfg.Record); err != nil {
-			sess.Close("error")
-			<-runErr
-			return Report{}, err
-		}
-	}
-	// finish is the bot's report once its session is over, with the recording flushed.
-	finish := func() Report {
-		r := g.Report()
-		if err := g.StopRecording(); err != nil {
-			r.RecordError = err.Error()
-		}
-		return r
-	}
-	driver := NewDriver(cfg.Seed)
-	gun := gunner{skill: cfg.Skill}
 	var end <-chan time.Time
-	if cfg.Duration > 0 {
-		timer := time.NewTimer(cfg.Duration)
+	if b.cfg.Duration > 0 {
+		timer := time.NewTimer(b.cfg.Duration)
 		defer timer.Stop()
 		end = timer.C
 	}
 	ticker := time.NewTicker(frame)
 	defer ticker.Stop()
-	in := driver.Next()
-	steps := 0
 	for {
 		select {
 		case <-ctx.Done():
-			sess.Close("bot stopped")
-			<-runErr
-			return finish(), nil
+			return "bot stopped", nil
 		case <-end:
-			sess.Close("bot finished")
-			<-runErr
-			return finish(), nil
+			return "bot finished", nil
 		case wall := <-ticker.C:
-			now := at(wall)
-			if err := g.Update(now, in); err != nil {
-				sess.Close("error")
-				<-runErr
-				return finish(), fmt.Errorf("bot %s: %w", cfg.Name, err)
-			}
-			// One new driver decision per prediction step taken.
-			for ; steps < g.Stats().InputsSent; steps++ {
-				in = driver.Next()
-			}
-			if cfg.Fire && (cfg.HoldFire == nil || !cfg.HoldFire()) {
-				turn, steer, fire := gun.decide(now, g.Aim())
-				if steer {
-					in.Turn = turn
-				}
-				if fire {
-					g.Fire(cfg.LagComp)
-				}
-			}
-			if cfg.OnFrame != nil {
-				cfg.OnFrame(now, g)
+			if err := b.frame(b.at(wall)); err != nil {
+				return "error", fmt.Errorf("bot %s: %w", b.cfg.Name, err)
 			}
 		}
 	}
+}
+
+// frame runs one Update at game time now, then lets the driver decide each step taken and
+// the gunner steer and fire.
+func (b *bot) frame(now time.Time) error {
+	if err := b.g.Update(now, b.in); err != nil {
+		return err
+	}
+	for ; b.steps < b.g.Stats().InputsSent; b.steps++ { // one driver decision per step taken
+		b.in = b.driver.Next()
+	}
+	if b.cfg.Fire && (b.cfg.HoldFire == nil || !b.cfg.HoldFire()) {
+		turn, steer, fire := b.gun.decide(now, b.g.Aim())
+		if steer {
+			b.in.Turn = turn
+		}
+		if fire {
+			b.g.Fire(b.cfg.LagComp)
+		}
+	}
+	if b.cfg.OnFrame != nil {
+		b.cfg.OnFrame(now, b.g)
+	}
+	return nil
+}
+
+// report is the bot's report once its session is over, with the recording flushed.
+func (b *bot) report() Report {
+	r := b.g.Report()
+	if err := b.g.StopRecording(); err != nil {
+		r.RecordError = err.Error()
+	}
+	return r
 }

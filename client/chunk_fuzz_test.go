@@ -37,12 +37,12 @@ func FuzzChunkDatagram(f *testing.F) {
 		if queued := len(sess.queue); queued+int(bad) != 2 {
 			t.Fatalf("2 datagrams: %d queued and %d counted bad", queued, bad)
 		}
-		g.last = start
+		g.pace.last = start
 		if err := g.Update(start.Add(time.Millisecond), netcode.Input{}); err != nil {
 			t.Fatal(err)
 		}
 		for id := range g.Remotes() {
-			if g.names[id] == "" {
+			if g.others.names[id] == "" {
 				t.Fatalf("remote %d tracked without a roster entry", id)
 			}
 		}

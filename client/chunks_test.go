@@ -1,7 +1,6 @@
 package client
 
 import (
-	"slices"
 	"testing"
 	"time"
 
@@ -18,9 +17,9 @@ func datagramGame(t *testing.T) (*Game, *Session, time.Time) {
 	sess := &Session{welcome: wire.Welcome{PlayerID: 1, Arena: netcode.DefaultArena(), Lane: wire.LaneDatagram}}
 	start := time.Unix(1000, 0)
 	g := NewGame(sess, DefaultOptions(), start)
-	g.lastPing = start.Add(time.Hour)
+	g.uplink.lastPing = start.Add(time.Hour)
 	for id := uint32(1); id <= 6; id++ {
-		g.names[id] = "p"
+		g.others.names[id] = "p"
 	}
 	return g, sess, start
 }
@@ -40,7 +39,7 @@ func feed(t *testing.T, g *Game, sess *Session, at time.Time, msgs ...*tankv1.Se
 	for _, m := range msgs {
 		sess.queue = append(sess.queue, Received{At: at, Msg: decoded(m), Datagram: true})
 	}
-	g.last = at
+	g.pace.last = at
 	if err := g.Update(at, netcode.Input{}); err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +75,7 @@ func TestChunks_ALostChunkSkipsOnlyItsTanks(t *testing.T) {
 			t.Errorf("player %d: newest tick %d after tick 3, want 3", id, got)
 		}
 	}
-	if tick, mask := g.arrivals.ack(); tick != 3 || mask != 0b10 {
+	if tick, mask := g.lanes.arrivals.ack(); tick != 3 || mask != 0b10 {
 		t.Errorf("ack = %d, %b; want tick 3 complete, 2 not, 1 complete (mask 10)", tick, mask)
 	}
 }
@@ -186,62 +185,6 @@ func TestArrivals_HOLStallIsABurstAfterAGap(t *testing.T) {
 	off.chunk(200*ms, 4, 0, 0)
 	if off.stalls != 0 {
 		t.Error("HOL detection ran on the datagram lane")
-	}
-}
-
-func TestGame_InputBatchRepeatsOnlyUnacknowledged(t *testing.T) {
-	g, _, _ := datagramGame(t)
-	for tick := uint32(1); tick <= 15; tick++ {
-		g.remember(netcode.PendingInput{Tick: tick, Duration: netcode.StepInterval})
-	}
-	if len(g.recent) != redundantInputs || g.recent[0].Tick != 6 {
-		t.Fatalf("remembered %d inputs from tick %d, want %d from tick 6", len(g.recent), g.recent[0].Tick, redundantInputs)
-	}
-	for _, tt := range []struct {
-		ack        uint32
-		first, got int // first tick repeated (0: none), how many
-	}{{0, 6, 10}, {5, 6, 10}, {6, 7, 9}, {12, 13, 3}, {15, 0, 0}, {20, 0, 0}} {
-		g.stats.LastAck = tt.ack
-		u := g.unacked()
-		if len(u) != tt.got || (tt.got > 0 && u[0].Tick != uint32(tt.first)) {
-			t.Errorf("acknowledged up to %d: repeats %v, want %d from tick %d", tt.ack, u, tt.got, tt.first)
-		}
-	}
-}
-
-// TestGame_InputBatchRepeatsTheOldestUnacknowledged: when more inputs are unacknowledged
-// than the newest ten (a slow round trip, or a gap the server waits on), every batch also
-// carries the four oldest, so an input every copy of which was lost still reaches the
-// server with the next datagram that does.
-func TestGame_InputBatchRepeatsTheOldestUnacknowledged(t *testing.T) {
-	g, _, _ := datagramGame(t)
-	g.local = netcode.NewLocal(&g.welcome.Arena, g.opts.Local, netcode.State{})
-	g.local.Advance(30 * netcode.StepInterval)
-	for range 30 {
-		g.remember(g.local.Predict(netcode.Input{Throttle: 1}))
-	}
-	ticks := func() (out []uint32) {
-		for _, p := range g.unacked() {
-			out = append(out, p.Tick)
-		}
-		return out
-	}
-	for _, tt := range []struct {
-		ack  uint32
-		want []uint32
-	}{
-		{0, []uint32{1, 2, 3, 4, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30}},
-		{17, []uint32{18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30}}, // three older than the newest ten
-		{20, []uint32{21, 22, 23, 24, 25, 26, 27, 28, 29, 30}},             // the newest ten cover them all
-		{25, []uint32{26, 27, 28, 29, 30}},
-	} {
-		g.stats.LastAck = tt.ack
-		if got := ticks(); !slices.Equal(got, tt.want) {
-			t.Errorf("acknowledged up to %d: batch repeats ticks %v, want %v", tt.ack, got, tt.want)
-		}
-	}
-	if n := len(g.unacked()); n > wire.MaxBatchInputs {
-		t.Errorf("a batch of %d inputs, over the %d one may carry", n, wire.MaxBatchInputs)
 	}
 }
 

@@ -106,14 +106,130 @@ const (
 	maxRewinds   = 4096                   // rewind samples kept for percentiles: minutes of play
 )
 
+// combat is our tank's fight: its health and score, our shots and the server's answers to
+// them, and the tracers and kills to draw (feed.go).
+type combat struct {
+	own         wire.Combat // our tank's health and score, from our newest state
+	ownTick     uint32      // server tick of own
+	lastShot    uint32      // move tick of our newest shot
+	wantFire    bool        // Fire was called since the last Update
+	wantLagComp bool
+	targets     []netcode.Target // scratch: the tanks a shot or an aim may hit, as drawn
+	shots       ShotStats
+	pending     []Shot // fired, not yet answered, oldest first
+	last1       Shot   // the newest shot, with its answer once it came
+	tracers     []Tracer
+	kills       []KillNote
+	rewinds     []float64
+}
+
+// ownState takes our tank's health and score c from our state of server tick tick, and
+// reports whether that state is the newest yet (an older one changes nothing).
+func (c *combat) ownState(cb wire.Combat, tick uint32) bool {
+	if tick <= c.ownTick {
+		return false
+	}
+	c.own, c.ownTick = cb, tick
+	return true
+}
+
+// canFire reports whether a shot at move tick lastMove (0: none sent yet) would be one the
+// server accepts as far as we know: our tank is alive and the cooldown has passed.
+func (c *combat) canFire(lastMove uint32, cooldown time.Duration) bool {
+	if lastMove == 0 || c.own.Destroyed {
+		return false
+	}
+	return c.lastShot == 0 || lastMove >= c.lastShot+netcode.Ticks(cooldown)
+}
+
+// ask notes a Fire for the next Update; take returns it and clears it.
+func (c *combat) ask(lagComp bool) { c.wantFire, c.wantLagComp = true, lagComp }
+
+func (c *combat) take() (fire, lagComp bool) {
+	fire, c.wantFire = c.wantFire, false
+	return fire, c.wantLagComp
+}
+
+// judge returns our shot of move tick from origin at local time at, with our own verdict on
+// it: the hitscan the server runs, against c.targets as we drew them.
+func (c *combat) judge(arena *netcode.Arena, shotRange float64, tick uint32, at time.Duration, origin netcode.Pose, lagComp bool) Shot {
+	shot := Shot{MoveTick: tick, At: at, LagComp: lagComp, Origin: origin,
+		Trace: netcode.Hitscan(arena, origin, shotRange, c.targets)}
+	if shot.Trace.Hit {
+		i := slices.IndexFunc(c.targets, func(t netcode.Target) bool { return t.ID == shot.Trace.TargetID })
+		shot.Aimed = c.targets[i].Pose
+	}
+	return shot
+}
+
+// record counts a shot of player self just sent and shows its predicted tracer.
+func (c *combat) record(shot Shot, self uint32) {
+	if shot.Trace.Hit {
+		c.shots.ClientHits++
+	}
+	c.lastShot = shot.MoveTick
+	c.shots.Fired++
+	if len(c.pending) == maxPending {
+		c.pending = c.pending[1:]
+	}
+	c.pending = append(c.pending, shot)
+	c.last1 = shot
+	c.addTracer(Tracer{ShooterID: self, Own: true, At: shot.At, FromX: shot.Origin.X, FromY: shot.Origin.Y,
+		ToX: shot.Trace.EndX, ToY: shot.Trace.EndY, Hit: shot.Trace.Hit})
+}
+
+// result matches the server's judgement to the shot it belongs to and counts it.
+func (c *combat) result(r netcode.ShotResult) {
+	i := slices.IndexFunc(c.pending, func(s Shot) bool { return s.MoveTick == r.MoveTick })
+	if i < 0 {
+		return // forgotten (beyond maxPending) or not ours to judge
+	}
+	shot := c.pending[i]
+	c.pending = slices.Delete(c.pending, i, i+1)
+	shot.Result = &r
+	if c.last1.MoveTick == shot.MoveTick {
+		c.last1 = shot
+	}
+	if r.Verdict == netcode.VerdictRefused {
+		if c.shots.Refused == nil {
+			c.shots.Refused = map[string]int{}
+		}
+		c.shots.Refused[r.Refusal.Label()]++
+		return
+	}
+	c.shots.judged(shot, r)
+	if r.LagCompensated && len(c.rewinds) < maxRewinds {
+		c.rewinds = append(c.rewinds, r.RewindMs)
+	}
+}
+
+// judged counts the server's verdict r on shot, which it accepted.
+func (s *ShotStats) judged(shot Shot, r netcode.ShotResult) {
+	serverHit := r.Verdict == netcode.VerdictHit
+	if serverHit {
+		s.Hits++
+	}
+	s.Judged++
+	if shot.LagComp {
+		s.LagCompJudged++
+		if serverHit {
+			s.LagCompHits++
+		}
+	}
+	if serverHit == shot.Trace.Hit && r.TargetID == shot.Trace.TargetID {
+		s.Agreed++
+	} else if shot.Trace.Hit && !serverHit {
+		s.SawHitServerMiss++
+		if math.Hypot(r.OriginX-shot.Origin.X, r.OriginY-shot.Origin.Y) > originSlack {
+			s.SawHitMoved++
+		}
+	}
+}
+
 // canFire reports whether a shot now would be one the server accepts as far as this client
 // knows: we are in the game and alive, a step has been sent, and the cooldown has passed.
 func (g *Game) canFire() bool {
-	if g.local == nil || g.lastMove == 0 || g.own.Destroyed {
-		return false
-	}
-	cd := netcode.Ticks(g.rules.Cooldown)
-	return g.lastShot == 0 || g.lastMove >= g.lastShot+cd
+	return g.pred.local != nil && g.combat.canFire(g.pred.lastMove, g.rules.Cooldown)
 }
 
 // fire sends a Fire for the newest move tick with how every remote tank was drawn this
@@ -123,110 +239,31 @@ func (g *Game) fire(lagComp bool) (bool, error) {
 		return false, nil
 	}
 	req, shot := g.aimShot(lagComp)
-	if err := g.link.Send(wire.Fire(req)); err != nil {
+	if err := g.uplink.link.Send(wire.Fire(req)); err != nil {
 		return false, err
 	}
-	g.record(shot)
+	g.combat.record(shot, g.welcome.PlayerID)
 	return true, nil
 }
 
 // aimShot builds the Fire for the newest move tick, listing how every remote tank was drawn
 // this frame, and our own verdict: the same hitscan the server runs, on what we drew.
 func (g *Game) aimShot(lagComp bool) (netcode.ShotRequest, Shot) {
-	req := netcode.ShotRequest{MoveTick: g.lastMove, LagCompensation: lagComp}
-	g.targets = g.targets[:0]
-	ids := make([]uint32, 0, len(g.remotes))
-	for id := range g.remotes {
-		ids = append(ids, id)
-	}
-	slices.Sort(ids)
-	for _, id := range ids {
-		rm := g.remotes[id]
-		if rm.Interp.Len() == 0 {
-			continue
-		}
-		req.Views = append(req.Views, netcode.TankView{ID: id, View: rm.Interp.View()})
-		if rm.target() {
-			g.targets = append(g.targets, netcode.Target{ID: id, Pose: rm.Pose})
-		}
-	}
-	origin := g.local.Predicted()
-	shot := Shot{MoveTick: req.MoveTick, At: g.Now(), LagComp: lagComp, Origin: origin,
-		Trace: netcode.Hitscan(&g.welcome.Arena, origin, g.rules.ShotRange, g.targets)}
-	if shot.Trace.Hit {
-		shot.Aimed = g.remotes[shot.Trace.TargetID].Pose
-	}
+	req := netcode.ShotRequest{MoveTick: g.pred.lastMove, LagCompensation: lagComp}
+	req.Views, g.combat.targets = g.others.drawn(req.Views, g.combat.targets[:0])
+	shot := g.combat.judge(&g.welcome.Arena, g.rules.ShotRange, req.MoveTick, g.Now(), g.pred.local.Predicted(), lagComp)
 	return req, shot
-}
-
-// record counts a shot just sent and shows its predicted tracer.
-func (g *Game) record(shot Shot) {
-	if shot.Trace.Hit {
-		g.shots.ClientHits++
-	}
-	g.lastShot = shot.MoveTick
-	g.shots.Fired++
-	if len(g.pending) == maxPending {
-		g.pending = g.pending[1:]
-	}
-	g.pending = append(g.pending, shot)
-	g.last1 = shot
-	g.addTracer(Tracer{ShooterID: g.welcome.PlayerID, Own: true, At: shot.At, FromX: shot.Origin.X, FromY: shot.Origin.Y,
-		ToX: shot.Trace.EndX, ToY: shot.Trace.EndY, Hit: shot.Trace.Hit})
-}
-
-// receiveShotResult matches the server's judgement to the shot it belongs to.
-func (g *Game) receiveShotResult(r netcode.ShotResult) {
-	i := slices.IndexFunc(g.pending, func(s Shot) bool { return s.MoveTick == r.MoveTick })
-	if i < 0 {
-		return // forgotten (beyond maxPending) or not ours to judge
-	}
-	shot := g.pending[i]
-	g.pending = slices.Delete(g.pending, i, i+1)
-	shot.Result = &r
-	if g.last1.MoveTick == shot.MoveTick {
-		g.last1 = shot
-	}
-	switch r.Verdict {
-	case netcode.VerdictRefused:
-		if g.shots.Refused == nil {
-			g.shots.Refused = map[string]int{}
-		}
-		g.shots.Refused[r.Refusal.Label()]++
-		return
-	case netcode.VerdictHit:
-		g.shots.Hits++
-	}
-	g.shots.Judged++
-	serverHit := r.Verdict == netcode.VerdictHit
-	if shot.LagComp {
-		g.shots.LagCompJudged++
-		if serverHit {
-			g.shots.LagCompHits++
-		}
-	}
-	if serverHit == shot.Trace.Hit && r.TargetID == shot.Trace.TargetID {
-		g.shots.Agreed++
-	} else if shot.Trace.Hit && !serverHit {
-		g.shots.SawHitServerMiss++
-		if math.Hypot(r.OriginX-shot.Origin.X, r.OriginY-shot.Origin.Y) > originSlack {
-			g.shots.SawHitMoved++
-		}
-	}
-	if r.LagCompensated && len(g.rewinds) < maxRewinds {
-		g.rewinds = append(g.rewinds, r.RewindMs)
-	}
 }
 
 // Fire asks for a shot on the next Update, with lag compensation as lagComp says. A shot the
 // cooldown or a destroyed tank does not allow is skipped without asking the server.
-func (g *Game) Fire(lagComp bool) { g.wantFire, g.wantLagComp = true, lagComp }
+func (g *Game) Fire(lagComp bool) { g.combat.ask(lagComp) }
 
 // ShotStats returns the shot counters so far.
-func (g *Game) ShotStats() ShotStats { return g.shots }
+func (g *Game) ShotStats() ShotStats { return g.combat.shots }
 
 // LastShot returns our most recent shot and whether there has been one.
-func (g *Game) LastShot() (Shot, bool) { return g.last1, g.last1.MoveTick != 0 }
+func (g *Game) LastShot() (Shot, bool) { return g.combat.last1, g.combat.last1.MoveTick != 0 }
 
 // Own returns our tank's health and score as the newest snapshot showed them.
-func (g *Game) Own() wire.Combat { return g.own }
+func (g *Game) Own() wire.Combat { return g.combat.own }

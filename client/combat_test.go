@@ -7,6 +7,7 @@ import (
 
 	"tanknet/netcode"
 	tankv1 "tanknet/proto/tank/v1"
+	"tanknet/wire"
 )
 
 // armedGame is an offline Game with the default rules, us at (5, 10) facing east and
@@ -30,11 +31,11 @@ func armedGame(t *testing.T, extra map[uint32]func(*tankv1.PlayerState)) *Game {
 		sess.queue = append(sess.queue, Received{At: at, Msg: decoded(msg)})
 	}
 	at = at.Add(120 * time.Millisecond)
-	g.last = at
+	g.pace.last = at
 	if err := g.Update(at, netcode.Input{}); err != nil {
 		t.Fatal(err)
 	}
-	g.lastMove = 7 // as if seven steps had been sent
+	g.pred.lastMove = 7 // as if seven steps had been sent
 	return g
 }
 
@@ -52,11 +53,11 @@ func TestGame_ShotReportsWhatWasDrawn(t *testing.T) {
 	if !shot.Trace.Hit || shot.Trace.TargetID != 2 || shot.Aimed != rm.Pose || shot.Trace.Distance != 4-0.6 {
 		t.Errorf("aimShot() verdict = %+v aimed %v, want a hit on 2 at distance 3.4, aimed at %v", shot.Trace, shot.Aimed, rm.Pose)
 	}
-	g.record(shot)
+	g.combat.record(shot, g.welcome.PlayerID)
 	if g.canFire() {
 		t.Error("canFire() = true right after a shot: the cooldown must hold")
 	}
-	g.lastMove += netcode.Ticks(g.rules.Cooldown)
+	g.pred.lastMove += netcode.Ticks(g.rules.Cooldown)
 	if !g.canFire() {
 		t.Error("canFire() = false a full cooldown of move ticks later")
 	}
@@ -104,7 +105,7 @@ func TestGame_ShotResultsCounted(t *testing.T) {
 		if r.sawHit {
 			shot.Trace.TargetID = 2
 		}
-		g.record(shot)
+		g.combat.record(shot, g.welcome.PlayerID)
 		r.result.MoveTick = shot.MoveTick
 		g.receive(Received{Msg: decoded(&tankv1.ServerMessage{Kind: &tankv1.ServerMessage_ShotResult{ShotResult: r.result}})})
 	}
@@ -132,21 +133,21 @@ func TestGame_AimTurnsTowardTheNearestTarget(t *testing.T) {
 	if a := g.Aim(); a.TargetID != 2 || !a.Aligned || a.Turn != 0 {
 		t.Errorf("Aim() dead ahead = %+v, want target 2, aligned, no turn", a)
 	}
-	g.remotes[2].Pose = netcode.Pose{X: 5, Y: 14} // straight above us: a quarter turn left
+	g.others.tanks[2].Pose = netcode.Pose{X: 5, Y: 14} // straight above us: a quarter turn left
 	if a := g.Aim(); a.TargetID != 2 || a.Aligned || a.Turn != 1 {
 		t.Errorf("Aim() at a tank to our left = %+v, want a full left turn, not aligned", a)
 	}
-	g.remotes[2].Pose = netcode.Pose{X: 9, Y: 9.5} // a little to the right: within the hull
+	g.others.tanks[2].Pose = netcode.Pose{X: 9, Y: 9.5} // a little to the right: within the hull
 	want := -math.Atan2(0.5, 4) / (2.5 * 0.05)
 	if a := g.Aim(); !a.Aligned || math.Abs(a.Turn-want) > 1e-12 {
 		t.Errorf("Aim() at a tank a little to the right = %+v, want aligned, turn %v", a, want)
 	}
-	g.remotes[2].Pose = netcode.Pose{X: 39, Y: 10} // dead ahead, beyond range
+	g.others.tanks[2].Pose = netcode.Pose{X: 39, Y: 10} // dead ahead, beyond range
 	if a := g.Aim(); a.TargetID != 2 || a.Aligned || a.Turn != 0 {
 		t.Errorf("Aim() at a tank beyond range = %+v, want it as the target, not aligned", a)
 	}
-	g.remotes[2].Combat.Destroyed = true
-	g.remotes[2].alive.record(4, false)
+	g.others.tanks[2].Combat.Destroyed = true
+	g.others.tanks[2].alive.record(4, false)
 	if a := g.Aim(); a.TargetID != 0 {
 		t.Errorf("Aim() with only a wreck = %+v, want nothing to aim at", a)
 	}
@@ -158,7 +159,7 @@ func TestGame_ShotsAndKillsFromOthers(t *testing.T) {
 	g.receive(Received{At: at, Msg: decoded(&tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Shot{Shot: &tankv1.Shot{
 		ShooterId: 2, Origin: &tankv1.Vec2{X: 9, Y: 10}, End: &tankv1.Vec2{X: 5.6, Y: 10}, TargetId: 1}}})})
 	g.receive(Received{At: at, Msg: decoded(&tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Kill{Kill: &tankv1.Kill{KillerId: 2, VictimId: 1}}})})
-	now := at.Sub(g.epoch)
+	now := at.Sub(g.pace.epoch)
 	if tr := g.Tracers(now); len(tr) != 1 || tr[0].Own || tr[0].ShooterID != 2 || tr[0].ToX != 5.6 {
 		t.Errorf("Tracers() = %+v, want player 2's shot", tr)
 	}
@@ -173,7 +174,7 @@ func TestGame_ShotsAndKillsFromOthers(t *testing.T) {
 func TestGame_WreckIsNotDrawnMoving(t *testing.T) {
 	for _, destroyed := range []bool{false, true} {
 		g := armedGame(t, map[uint32]func(*tankv1.PlayerState){1: func(ps *tankv1.PlayerState) { ps.Destroyed = destroyed }})
-		at := g.last.Add(30 * time.Millisecond) // within a step: nothing is sent
+		at := g.pace.last.Add(30 * time.Millisecond) // within a step: nothing is sent
 		if err := g.Update(at, netcode.Input{Throttle: 1}); err != nil {
 			t.Fatal(err)
 		}
@@ -205,5 +206,81 @@ func TestGame_AWreckClaimsNoPush(t *testing.T) {
 		if got := g.contactOthers(); (len(got) == 0) != destroyed {
 			t.Errorf("destroyed %v: contactOthers() = %v, want tank 2 alive and nothing as a wreck", destroyed, got)
 		}
+	}
+}
+
+func TestCombat_CooldownAndWreck(t *testing.T) {
+	var c combat
+	cd := netcode.DefaultRules().Cooldown
+	if c.canFire(0, cd) {
+		t.Error("a shot before any step was sent")
+	}
+	if !c.canFire(7, cd) {
+		t.Fatal("no first shot")
+	}
+	c.record(Shot{MoveTick: 7}, 1)
+	if c.canFire(7+netcode.Ticks(cd)-1, cd) {
+		t.Error("a shot within the cooldown")
+	}
+	if !c.canFire(7+netcode.Ticks(cd), cd) {
+		t.Error("no shot a whole cooldown later")
+	}
+	if !c.ownState(wire.Combat{Destroyed: true, Deaths: 1}, 9) || c.canFire(100, cd) {
+		t.Error("a wreck may fire")
+	}
+	if c.ownState(wire.Combat{}, 8) || c.own.Deaths != 1 {
+		t.Errorf("an older state replaced the newer: own %+v", c.own)
+	}
+}
+
+func TestCombat_AFireIsTakenOnce(t *testing.T) {
+	var c combat
+	if fire, _ := c.take(); fire {
+		t.Fatal("a fire never asked for")
+	}
+	c.ask(true)
+	if fire, lagComp := c.take(); !fire || !lagComp {
+		t.Errorf("take() = %v, %v; want the fire with lag compensation", fire, lagComp)
+	}
+	if fire, _ := c.take(); fire {
+		t.Error("one Fire fired twice")
+	}
+}
+
+// TestCombat_JudgeHitsWhatWasDrawn: our verdict is the server's hitscan on the targets as
+// drawn, and a hit remembers where the target was drawn.
+func TestCombat_JudgeHitsWhatWasDrawn(t *testing.T) {
+	arena := netcode.DefaultArena()
+	c := combat{targets: []netcode.Target{{ID: 3, Pose: netcode.Pose{X: 9, Y: 30}}, {ID: 2, Pose: netcode.Pose{X: 9, Y: 10}}}}
+	origin := netcode.Pose{X: 5, Y: 10} // facing east, at 2
+	shot := c.judge(&arena, netcode.DefaultRules().ShotRange, 7, time.Second, origin, true)
+	if !shot.Trace.Hit || shot.Trace.TargetID != 2 || shot.Aimed != c.targets[1].Pose || shot.MoveTick != 7 || !shot.LagComp {
+		t.Errorf("judge = %+v, want a hit on 2 aimed where it was drawn", shot)
+	}
+	c.targets = c.targets[:1]
+	if shot := c.judge(&arena, netcode.DefaultRules().ShotRange, 8, time.Second, origin, false); shot.Trace.Hit || shot.Aimed != (netcode.Pose{}) {
+		t.Errorf("judge with nothing ahead = %+v, want a miss", shot)
+	}
+}
+
+func TestCombat_TheFeedKeepsTheNewest(t *testing.T) {
+	var c combat
+	for i := range maxKillNotes + 2 {
+		c.kill(time.Duration(i)*time.Second, netcode.Kill{KillerID: uint32(i + 1), VictimID: 9})
+	}
+	if len(c.kills) != maxKillNotes || c.kills[0].KillerID != 3 {
+		t.Errorf("kills %+v, want the newest %d from killer 3", c.kills, maxKillNotes)
+	}
+	c.shotSeen(0, netcode.Shot{ShooterID: 1}, 1)
+	if len(c.tracers) != 0 {
+		t.Error("our own shot, told back by the server, drew a second tracer")
+	}
+	c.shotSeen(0, netcode.Shot{ShooterID: 2, TargetID: 1}, 1)
+	c.shotSeen(tracerLife/2, netcode.Shot{ShooterID: 3}, 1)
+	if got := c.tracersAt(tracerLife + time.Millisecond); len(got) != 1 || got[0].ShooterID != 3 {
+		t.Errorf("tracers after the first faded = %+v, want only 3's", got)
+	}
+	if got := c.tracersAt(0); len(got) != 2 || !got[0].Hit || got[1].Hit {
+		t.Errorf("tracers at 0 = %+v, want 2's hit then 3's miss", got)
 	}
 }

@@ -23,7 +23,7 @@ func chunkOf(tick, baseline uint32, whole []*tankv1.PlayerState, unchanged []uin
 // client lost is used for its whole states only, counted, and its tick never acknowledged.
 func TestDelta_OldLostAndGoodBaselines(t *testing.T) {
 	g, _, start := offlineGame(t)
-	g.names[2], g.names[3] = "still", "mover"
+	g.others.names[2], g.others.names[3] = "still", "mover"
 	state := func(id, tick uint32, p netcode.Pose) *tankv1.PlayerState {
 		return wire.StateToProto(id, netcode.State{Tick: tick, Pose: p})
 	}
@@ -43,7 +43,7 @@ func TestDelta_OldLostAndGoodBaselines(t *testing.T) {
 	if n, ok := g.Remotes()[2].Interp.Newest(); !ok || n.Tick != 15 || n.Pose != netcode.ToGrid(still).Pose() {
 		t.Errorf("still tank rebuilt as %+v, want tick 15 at %v", n, still)
 	}
-	if tick, _ := g.arrivals.ack(); tick != 15 {
+	if tick, _ := g.lanes.arrivals.ack(); tick != 15 {
 		t.Errorf("acknowledged %d, want 15", tick)
 	}
 
@@ -52,7 +52,7 @@ func TestDelta_OldLostAndGoodBaselines(t *testing.T) {
 	if g.Stats().DeltaUnusable != 1 {
 		t.Errorf("DeltaUnusable = %d, want 1", g.Stats().DeltaUnusable)
 	}
-	if tick, _ := g.arrivals.ack(); tick != 15 {
+	if tick, _ := g.lanes.arrivals.ack(); tick != 15 {
 		t.Errorf("acknowledged %d after an unusable tick 16, want still 15", tick)
 	}
 	if n, _ := g.Remotes()[3].Interp.Newest(); n.Tick != 15 {
@@ -100,12 +100,12 @@ func FuzzDeltaChunk(f *testing.F) {
 		g, sess, start := datagramGame(t)
 		sess.onDatagram(base)
 		sess.onDatagram(b)
-		g.last = start
+		g.pace.last = start
 		if err := g.Update(start.Add(time.Millisecond), netcode.Input{}); err != nil {
 			t.Fatal(err)
 		}
 		for id, rm := range g.Remotes() {
-			if g.names[id] == "" {
+			if g.others.names[id] == "" {
 				t.Fatalf("remote %d tracked without a roster entry", id)
 			}
 			if n, ok := rm.Interp.Newest(); ok && (math.IsNaN(n.Pose.X+n.Pose.Y+n.Pose.Heading) || math.IsInf(n.Pose.X+n.Pose.Y+n.Pose.Heading, 0)) {

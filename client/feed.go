@@ -27,43 +27,50 @@ type KillNote struct {
 	ServerTick         uint32 // the tick the victim was destroyed
 }
 
-// receiveShot adds another player's tracer; our own was drawn when we fired.
-func (g *Game) receiveShot(at time.Duration, s netcode.Shot) {
-	if s.ShooterID == g.welcome.PlayerID {
+// shotSeen adds the tracer of another player's shot, which arrived at local time at; our
+// own (a shot of player self) was drawn when we fired.
+func (c *combat) shotSeen(at time.Duration, s netcode.Shot, self uint32) {
+	if s.ShooterID == self {
 		return
 	}
-	g.addTracer(Tracer{ShooterID: s.ShooterID, At: at, FromX: s.OriginX, FromY: s.OriginY,
+	c.addTracer(Tracer{ShooterID: s.ShooterID, At: at, FromX: s.OriginX, FromY: s.OriginY,
 		ToX: s.EndX, ToY: s.EndY, Hit: s.TargetID != 0})
 }
 
-func (g *Game) addTracer(t Tracer) {
+// addTracer keeps t, dropping the tracers that have faded by its start and, beyond
+// maxTracers, the oldest.
+func (c *combat) addTracer(t Tracer) {
 	now := t.At
-	g.tracers = slices.DeleteFunc(g.tracers, func(o Tracer) bool { return now-o.At > tracerLife })
-	if len(g.tracers) == maxTracers {
-		g.tracers = g.tracers[1:]
+	c.tracers = slices.DeleteFunc(c.tracers, func(o Tracer) bool { return now-o.At > tracerLife })
+	if len(c.tracers) == maxTracers {
+		c.tracers = c.tracers[1:]
 	}
-	g.tracers = append(g.tracers, t)
+	c.tracers = append(c.tracers, t)
 }
 
-func (g *Game) receiveKill(at time.Duration, k netcode.Kill) {
-	if len(g.kills) == maxKillNotes {
-		g.kills = g.kills[1:]
+// kill keeps the newest maxKillNotes kills.
+func (c *combat) kill(at time.Duration, k netcode.Kill) {
+	if len(c.kills) == maxKillNotes {
+		c.kills = c.kills[1:]
 	}
-	g.kills = append(g.kills, KillNote{At: at, KillerID: k.KillerID, VictimID: k.VictimID, ServerTick: k.ServerTick})
+	c.kills = append(c.kills, KillNote{At: at, KillerID: k.KillerID, VictimID: k.VictimID, ServerTick: k.ServerTick})
+}
+
+// tracersAt returns the tracers younger than tracerLife at local time now.
+func (c *combat) tracersAt(now time.Duration) []Tracer {
+	i := 0
+	for i < len(c.tracers) && now-c.tracers[i].At > tracerLife {
+		i++
+	}
+	return c.tracers[i:]
 }
 
 // Tracers returns the tracers younger than tracerLife at local time now; the slice belongs
 // to the Game.
-func (g *Game) Tracers(now time.Duration) []Tracer {
-	i := 0
-	for i < len(g.tracers) && now-g.tracers[i].At > tracerLife {
-		i++
-	}
-	return g.tracers[i:]
-}
+func (g *Game) Tracers(now time.Duration) []Tracer { return g.combat.tracersAt(now) }
 
 // TracerLife is how long a tracer is shown.
 func TracerLife() time.Duration { return tracerLife }
 
 // Kills returns the newest kill notes, oldest first; the slice belongs to the Game.
-func (g *Game) Kills() []KillNote { return g.kills }
+func (g *Game) Kills() []KillNote { return g.combat.kills }

@@ -36,7 +36,7 @@ func offlineGame(t *testing.T) (*Game, *Session, time.Time) {
 	sess := &Session{welcome: wire.Welcome{PlayerID: 1, Arena: netcode.DefaultArena()}}
 	start := time.Unix(1000, 0)
 	g := NewGame(sess, DefaultOptions(), start)
-	g.lastPing = start.Add(time.Hour) // no pings: there is no connection to send them on
+	g.uplink.lastPing = start.Add(time.Hour) // no pings: there is no connection to send them on
 	return g, sess, start
 }
 
@@ -62,7 +62,7 @@ func TestGame_SnapshotsFeedLocalAndRemotes(t *testing.T) {
 		other.X += 0.25
 		sess.queue = append(sess.queue, Received{At: at, Msg: decoded(snapshotMsg(uint32(i+1), map[uint32]netcode.State{
 			1: {Pose: me}, 2: {Pose: other}}))})
-		g.last = at // zero-length frames: no prediction steps to send
+		g.pace.last = at // zero-length frames: no prediction steps to send
 		if err := g.Update(at, netcode.Input{}); err != nil {
 			t.Fatal(err)
 		}
@@ -94,7 +94,7 @@ func TestGame_RosterAndRTT(t *testing.T) {
 		Received{At: at, Msg: decoded(snapshotMsg(1, map[uint32]netcode.State{2: {}}))},
 		Received{At: at, Msg: decoded(&tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Pong{Pong: &tankv1.Pong{ClientTimeUs: uint64((time.Second - 80*time.Millisecond) / time.Microsecond)}}})},
 	)
-	g.last = at
+	g.pace.last = at
 	if err := g.Update(at, netcode.Input{}); err != nil {
 		t.Fatal(err)
 	}

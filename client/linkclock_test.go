@@ -18,7 +18,7 @@ func TestGame_TankComingIntoViewJoinsTheLinkClock(t *testing.T) {
 	opts := DefaultOptions()
 	opts.Interp.Timeline = netcode.ServerTimeline
 	g := NewGame(sess, opts, start)
-	g.lastPing = start.Add(time.Hour) // no pings: there is no connection to send them on
+	g.uplink.lastPing = start.Add(time.Hour) // no pings: there is no connection to send them on
 
 	// 8 s of snapshots, each 40-110 ms after its tick and never overtaking the one before;
 	// tank 2 is in all of them, tank 3 comes into view after 5 s.

@@ -40,7 +40,7 @@ func (g *Game) RecordTo(w io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("client: record: options: %w", err)
 	}
-	r := &recorder{w: bufio.NewWriterSize(w, 64<<10), epoch: g.epoch}
+	r := &recorder{w: bufio.NewWriterSize(w, 64<<10), epoch: g.pace.epoch}
 	if err := wire.WriteRecordingHeader(r.w, wire.RecordingHeader{Welcome: g.welcome, OptionsJSON: opts}); err != nil {
 		return fmt.Errorf("client: record: %w", err)
 	}

@@ -65,17 +65,17 @@ type Report struct {
 
 // Report summarises the Game's counters so far.
 func (g *Game) Report() Report {
+	st := g.Stats()
 	r := Report{
 		PlayerID:    g.welcome.PlayerID,
 		Room:        g.welcome.Room,
-		Name:        g.names[g.welcome.PlayerID],
-		InputsSent:  g.stats.InputsSent,
-		Snapshots:   g.stats.Snapshots,
-		LastAck:     g.stats.LastAck,
-		PlayersSeen: g.stats.PlayersSeen,
-		RTTMillis:   float64(g.stats.RTT.Microseconds()) / 1000,
+		Name:        g.Name(g.welcome.PlayerID),
+		InputsSent:  st.InputsSent,
+		Snapshots:   st.Snapshots,
+		LastAck:     st.LastAck,
+		PlayersSeen: st.PlayersSeen,
+		RTTMillis:   float64(st.RTT.Microseconds()) / 1000,
 	}
-	st := g.Stats()
 	r.Lane, r.Chunks, r.SnapshotsLost = st.Lane.String(), st.Chunks, st.SnapshotsLost
 	r.UnknownStates, r.HOLStalls = st.UnknownStates, st.HOLStalls
 	r.LeftView, r.Reentered, r.DeltaUnusable = st.LeftView, st.Reentered, st.DeltaUnusable
@@ -83,35 +83,33 @@ func (g *Game) Report() Report {
 	for _, d := range g.HOLStallDurations() {
 		r.HOLStallMillis = append(r.HOLStallMillis, float64(d)/float64(time.Millisecond))
 	}
-	if g.local != nil {
-		c := g.local.Counters()
-		r.Reconciliations = c.Reconciliations
-		r.ReplayedSubsteps = c.ReplayedSubsteps
-		r.ResidualNonZero = c.NonZeroResiduals
-		r.ResidualMax = c.MaxResidual
-		r.Corrections = c.CorrectionsStarted
-		r.CorrectionsFold = c.CorrectionsFolded
-		r.Converged = c.CorrectionsConverged
-		r.Escalated = c.CorrectionsEscalated
-		r.Snaps = c.Snaps
-		r.PendingDropped = c.PendingDropped
-		r.StaleRejects = c.StaleRejects
+	if g.pred.local != nil {
+		r.addLocal(g.pred.local.Counters())
 	}
-	add := func(c netcode.InterpCounters) {
+	g.others.counters(func(c netcode.InterpCounters) {
 		r.StaleRejects += c.StaleRejects
 		r.Holds += c.Holds
 		r.InterpFrames += c.Frames
-	}
-	for _, rm := range g.remotes {
-		add(rm.Interp.Counters())
-	}
-	for _, c := range g.departed {
-		add(c)
-	}
-	s := g.shots
+	})
+	s := g.combat.shots
 	r.Shots, r.ClientHits, r.ShotsJudged, r.Hits = s.Fired, s.ClientHits, s.Judged, s.Hits
 	r.ShotsAgreed, r.SawHitServerMiss, r.ShotsRefused = s.Agreed, s.SawHitServerMiss, s.Refused
-	r.Kills, r.Deaths = g.own.Kills, g.own.Deaths
-	r.RewindsMs = append([]float64(nil), g.rewinds...)
+	r.Kills, r.Deaths = g.combat.own.Kills, g.combat.own.Deaths
+	r.RewindsMs = append([]float64(nil), g.combat.rewinds...)
 	return r
+}
+
+// addLocal copies our own tank's prediction counters into r.
+func (r *Report) addLocal(c netcode.LocalCounters) {
+	r.Reconciliations = c.Reconciliations
+	r.ReplayedSubsteps = c.ReplayedSubsteps
+	r.ResidualNonZero = c.NonZeroResiduals
+	r.ResidualMax = c.MaxResidual
+	r.Corrections = c.CorrectionsStarted
+	r.CorrectionsFold = c.CorrectionsFolded
+	r.Converged = c.CorrectionsConverged
+	r.Escalated = c.CorrectionsEscalated
+	r.Snaps = c.Snaps
+	r.PendingDropped = c.PendingDropped
+	r.StaleRejects = c.StaleRejects
 }

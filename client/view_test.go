@@ -15,7 +15,7 @@ func feedTick(t *testing.T, g *Game, sess *Session, start time.Time, tick uint32
 	msg := snapshotMsg(tick, states)
 	msg.GetSnapshot().LeftView = left
 	sess.queue = append(sess.queue, Received{At: at, Msg: decoded(msg)})
-	g.last = at // zero-length frames: no prediction steps to send
+	g.pace.last = at // zero-length frames: no prediction steps to send
 	if err := g.Update(at, netcode.Input{}); err != nil {
 		t.Fatal(err)
 	}
@@ -26,7 +26,7 @@ func feedTick(t *testing.T, g *Game, sess *Session, start time.Time, tick uint32
 // do not count as holds meanwhile.
 func TestGame_TankLeavesAndReentersView(t *testing.T) {
 	g, sess, start := offlineGame(t)
-	g.names[2] = "walker"
+	g.others.names[2] = "walker"
 	me := netcode.Pose{X: 5, Y: 5}
 	walker := netcode.Pose{X: 20, Y: 10}
 	tick := uint32(0)
@@ -67,7 +67,7 @@ func TestGame_TankLeavesAndReentersView(t *testing.T) {
 // state after a gap of reenterGap ticks or more still starts its interpolation afresh.
 func TestGame_ReentryWithoutNoticeIsATeleport(t *testing.T) {
 	g, sess, start := offlineGame(t)
-	g.names[2] = "walker"
+	g.others.names[2] = "walker"
 	me := netcode.Pose{X: 5, Y: 5}
 	for tick := uint32(1); tick <= 5; tick++ {
 		feedTick(t, g, sess, start, tick, map[uint32]netcode.State{1: {Pose: me}, 2: {Pose: netcode.Pose{X: 20, Y: 10}}})
