@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"fmt"
 	"image"
 	"os"
 	"os/exec"
@@ -101,8 +102,8 @@ func TestDemoWindowsSideBySide(t *testing.T) {
 	want := map[string]image.Point{"near": a.Min, "far": b.Min}
 	deadline := time.Now().Add(pollTimeout)
 	for {
-		got := windowPositions(t, w.addr)
-		ok := len(got) == 2
+		got, err := windowPositions(w.addr)
+		ok := err == nil && len(got) == 2
 		for name, p := range want {
 			ok = ok && got[name] == p
 		}
@@ -110,7 +111,7 @@ func TestDemoWindowsSideBySide(t *testing.T) {
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("windows at %v, want %v", got, want)
+			t.Fatalf("windows at %v, want %v (last xwininfo error: %v)", got, want, err)
 		}
 		time.Sleep(10 * pollEvery)
 	}
@@ -121,11 +122,16 @@ func TestDemoWindowsSideBySide(t *testing.T) {
 var xwinLine = regexp.MustCompile(`"tanknet — (\w+) @ ([^"]+)".*\s\+(-?\d+)\+(-?\d+)\s*$`)
 
 // windowPositions returns where X has the tanknet windows playing on addr, by player name.
-func windowPositions(t *testing.T, addr string) map[string]image.Point {
-	t.Helper()
-	out, err := exec.Command("xwininfo", "-root", "-tree").Output()
+// xwininfo fails now and then while it walks the tree, when a window it listed is gone
+// before it asks for its geometry (a client starting up opens and closes windows): the
+// caller asks again.
+func windowPositions(addr string) (map[string]image.Point, error) {
+	cmd := exec.Command("xwininfo", "-root", "-tree")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
 	if err != nil {
-		t.Fatalf("xwininfo: %v", err)
+		return nil, fmt.Errorf("xwininfo: %v: %s", err, strings.TrimSpace(stderr.String()))
 	}
 	got := map[string]image.Point{}
 	for _, line := range strings.Split(string(out), "\n") {
@@ -137,7 +143,7 @@ func windowPositions(t *testing.T, addr string) map[string]image.Point {
 		y, _ := strconv.Atoi(m[4])
 		got[m[1]] = image.Point{X: x, Y: y}
 	}
-	return got
+	return got, nil
 }
 
 // rootWidth returns the X screen's width in pixels.
