@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # roomscale ROOMS [PORT]: 256 bots on one tankserver process, spread over ROOMS rooms (8:
-# eight matches of 32; 1: one match of 256), on the large arena with contact off, for 20 s.
+# eight matches of 32; 1: one match of 256), on the large arena, for 20 s.
 # The server is a process of its own, so its CPU time is its own (read from -metrics); each
 # room's tick times come from the server's per-room histogram. Prints tanksim's JSON report;
 # fails if a bot cannot join or is dropped. Every bot comes from 127.0.0.1, so that one address
@@ -11,7 +11,7 @@ rooms=${1:?usage: scripts/roomscale.sh ROOMS [PORT]}
 port=${2:-7796}
 per=$(( (256 + rooms - 1) / rooms ))
 log=bin/roomscale-$rooms-server.log
-bin/tankserver -addr "127.0.0.1:$port" -metrics "127.0.0.1:$((port + 100))" -arena large -contact=false \
+bin/tankserver -addr "127.0.0.1:$port" -metrics "127.0.0.1:$((port + 100))" -arena large \
   -max-rooms "$rooms" -max-rooms-per-address "$rooms" -extra-rooms "$rooms" -max-players "$per" 2>"$log" &
 server=$!
 trap 'kill -INT $server 2>/dev/null || true; wait $server 2>/dev/null || true' EXIT

@@ -8,7 +8,7 @@
 //	tanksim -net custom -latency 80ms -loss 0.02      # a link of your own
 //	tanksim -matrix -duration 10s -plot docs/plots    # every profile x both timelines, charts
 //	tanksim -server 127.0.0.1:7777                    # against a running tankserver
-//	tanksim -bots 256 -arena large -bot-fps 20 -net none -contact=false
+//	tanksim -bots 256 -arena large -bot-fps 20 -net none
 //	tanksim -server 127.0.0.1:7777 -server-metrics 127.0.0.1:9100 -bots 64
 //	tanksim -rooms 8 -bots 256 -arena large -bot-fps 20    # 8 rooms of 32 on one server
 //	tanksim -discover -discover-timeout 2s           # the tankservers on the LAN, as JSON

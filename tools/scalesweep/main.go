@@ -102,7 +102,7 @@ func main() {
 func measure(server, tanksim string, n int, d time.Duration, port int) result {
 	r := result{Players: n}
 	addr, maddr := fmt.Sprintf("127.0.0.1:%d", port), fmt.Sprintf("127.0.0.1:%d", port+100)
-	srv := exec.Command(server, "-addr", addr, "-max-players", "256", "-arena", "large", "-contact=false", "-metrics", maddr)
+	srv := exec.Command(server, "-addr", addr, "-max-players", "256", "-arena", "large", "-metrics", maddr)
 	if err := srv.Start(); err != nil {
 		r.Failed = err.Error()
 		return r

@@ -3,7 +3,7 @@
 //
 //	make build web && go run ./tools/webmeasure -connects 10 -pages 8 -bots 8 -duration 60s
 //
-// It runs bin/tankserver -web (contact off) and headless Chromium (internal/cdp). First it
+// It runs bin/tankserver -web and headless Chromium (internal/cdp). First it
 // opens the page -connects times, one after another, for the time from opening it to the
 // Welcome (connect_ms: loading the wasm, the WebRTC connection and the join); then -pages
 // pages whose tanks drive themselves (?bot=1) play for -duration beside -bots native bots

@@ -252,7 +252,7 @@ func startServer(ctx context.Context, players int) (*server, string, string, err
 	// Every page comes from 127.0.0.1, and a closed page's peer lingers until the server
 	// drops it: the per-address limit is raised past the pages of a run.
 	cmd := exec.CommandContext(ctx, "bin/tankserver", "-addr", addr, "-web", "127.0.0.1:0", "-web-dir", "bin/web", "-web-per-address", "64",
-		"-contact=false", "-max-players", fmt.Sprint(max(players, 16)))
+		"-max-players", fmt.Sprint(max(players, 16)))
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		return nil, "", "", err
