@@ -205,6 +205,11 @@ func run(ctx context.Context, cfg Config, signals <-chan os.Signal) error {
 		defer door.stop()
 		extra = append(extra, newHubCollector(door.hub.Stats))
 	}
+	var discoveryCounts *discoveryCollector
+	if spot, err := cfg.discoverySpot(); err == nil && !spot.off {
+		discoveryCounts = newDiscoveryCollector()
+		extra = append(extra, discoveryCounts)
+	}
 	if cfg.Metrics != "" {
 		stopMetrics, err := serveMetrics(ctx, cfg, srv, askDrain, extra)
 		if err != nil {
@@ -212,7 +217,7 @@ func run(ctx context.Context, cfg Config, signals <-chan os.Signal) error {
 		}
 		defer stopMetrics()
 	}
-	pc, stopDiscovery, err := openSocket(cfg, srv, door, path)
+	pc, stopDiscovery, err := openSocket(cfg, srv, door, path, discoveryCounts)
 	if err != nil {
 		return err
 	}
@@ -253,13 +258,13 @@ func serveMetrics(ctx context.Context, cfg Config, srv *server.Server, askDrain 
 // openSocket binds the game's UDP socket and starts answering discovery for it; the
 // browsers' datagrams (door, with -web) join it under the game, and -net's simulated path
 // goes under it all.
-func openSocket(cfg Config, srv *server.Server, door *web, path linksim.Path) (net.PacketConn, func(), error) {
+func openSocket(cfg Config, srv *server.Server, door *web, path linksim.Path, counts *discoveryCollector) (net.PacketConn, func(), error) {
 	pc, err := net.ListenPacket("udp", cfg.Server.Addr)
 	if err != nil {
 		return nil, nil, fmt.Errorf("listen %s: %w", cfg.Server.Addr, err)
 	}
 	transport.TuneSocket(pc)
-	stopDiscovery, err := startDiscovery(cfg, srv, pc.LocalAddr().(*net.UDPAddr).Port, door)
+	stopDiscovery, err := startDiscovery(cfg, srv, pc.LocalAddr().(*net.UDPAddr).Port, door, counts)
 	if err != nil {
 		pc.Close()
 		return nil, nil, err
