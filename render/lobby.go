@@ -84,7 +84,7 @@ type lobbyScreen struct {
 	top    int
 	chars  []rune
 
-	dialing  chan joined       // the dial under way; nil when none
+	dialing  chan joined        // the dial under way; nil when none
 	cancel   context.CancelFunc // cancels it
 	dialJoin view.Join
 }

@@ -99,4 +99,3 @@ func (s *lobbyScreen) button(dst *ebiten.Image, f *fonts, tc *textCache, r view.
 	img := tc.image(label, f.mono, view.TextColor, false)
 	drawImageAt(dst, img, r.X+r.W/2-float64(img.Bounds().Dx())/2, r.Y+r.H/2-float64(img.Bounds().Dy())/2)
 }
-
