@@ -101,19 +101,21 @@ const (
 func PlaceLobby(w, h, lineH float64) LobbyPlaces {
 	m := float64(lobbyMargin)
 	inner := max(w-2*m, 1)
-	fieldW := max(min(inner-lobbyLabelW, 420), 40)
+	labelW := min(lobbyLabelW, inner*0.3) // a narrow window keeps most of its width for the fields
+	fieldW := max(min(inner-labelW, 420), 1)
+	bw := max(min(buttonW, (inner-labelW-12)/2), 1)
 	rowH := lineH + 7
-	p := LobbyPlaces{RowH: rowH, LabelW: lobbyLabelW}
+	p := LobbyPlaces{RowH: rowH, LabelW: labelW}
 	p.Title = Rect{X: m, Y: m, W: inner, H: 2 * lineH}
-	p.NameField = Rect{X: m + lobbyLabelW, Y: p.Title.Y + p.Title.H + 12, W: fieldW, H: rowH}
+	p.NameField = Rect{X: m + labelW, Y: p.Title.Y + p.Title.H + 12, W: fieldW, H: rowH}
 	listY := p.NameField.Y + rowH + 16 + lineH // a heading line above the list
 	bottom := h - m - 3*lineH - buttonH - rowH - 36
 	p.Rows = max(int((bottom-listY)/rowH), 1)
 	p.List = Rect{X: m, Y: listY, W: inner, H: float64(p.Rows) * rowH}
-	p.AddressField = Rect{X: m + lobbyLabelW, Y: p.List.Y + p.List.H + 12, W: fieldW, H: rowH}
+	p.AddressField = Rect{X: m + labelW, Y: p.List.Y + p.List.H + 12, W: fieldW, H: rowH}
 	by := p.AddressField.Y + rowH + 12
-	p.Join = Rect{X: m + lobbyLabelW, Y: by, W: buttonW, H: buttonH}
-	p.Quit = Rect{X: p.Join.X + buttonW + 12, Y: by, W: buttonW, H: buttonH}
+	p.Join = Rect{X: m + labelW, Y: by, W: bw, H: buttonH}
+	p.Quit = Rect{X: p.Join.X + bw + 12, Y: by, W: bw, H: buttonH}
 	p.Status = Rect{X: m, Y: by + buttonH + 12, W: inner, H: lineH}
 	p.Keys = Rect{X: m, Y: p.Status.Y + lineH + 8, W: inner, H: lineH}
 	return p
