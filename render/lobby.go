@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -87,6 +88,8 @@ type lobbyScreen struct {
 	dialing  chan joined        // the dial under way; nil when none
 	cancel   context.CancelFunc // cancels it
 	dialJoin view.Join
+
+	lastFound string // the servers the Log last listed
 }
 
 func newLobbyScreen(cfg LobbyConfig) *lobbyScreen {
@@ -108,6 +111,7 @@ func (s *lobbyScreen) update(ctx context.Context, bg *sync.WaitGroup) (j *joined
 		if ok {
 			s.seen = gen
 			s.lobby.SetServers(list)
+			s.logFound(list)
 		}
 		if err != nil && s.lobby.BrowseError() == "" {
 			s.lobby.SetBrowseError(err)
@@ -177,6 +181,23 @@ func (s *lobbyScreen) abandon(bg *sync.WaitGroup) {
 			_ = r.sess.Close("join cancelled")
 		}
 	}()
+}
+
+// logFound writes the servers found to the Log when they differ from the last list's.
+func (s *lobbyScreen) logFound(list []discovery.Server) {
+	names := make([]string, len(list))
+	for i, sv := range list {
+		names[i] = sv.Name + " (" + sv.Game.String() + ")"
+	}
+	found := strings.Join(names, ", ")
+	if s.cfg.Log == nil || (found == s.lastFound && s.seen > 1) {
+		return
+	}
+	s.lastFound = found
+	if found == "" {
+		found = "no server"
+	}
+	fmt.Fprintf(s.cfg.Log, "tankclient: the lobby lists %s\n", found)
 }
 
 // back shows the lobby again after a match on label, which ended with err (nil: the player
