@@ -9,10 +9,11 @@ HOST     ?=
 ARGS     ?=
 BIN      := bin
 # What the window client needs to build (cgo, X11/GL headers) and what its tests need to run
-# without a screen (Xvfb, and xwininfo from x11-utils to see where windows opened). Debian/Ubuntu
+# without a screen (Xvfb, xwininfo from x11-utils to see where windows opened, xdotool to press the
+# lobby's keys). Debian/Ubuntu
 # package names.
 APT_PKGS := gcc libc6-dev pkg-config libgl1-mesa-dev libxcursor-dev libxi-dev libxinerama-dev \
-            libxrandr-dev libxxf86vm-dev xvfb xauth libgl1-mesa-dri x11-utils
+            libxrandr-dev libxxf86vm-dev xvfb xauth libgl1-mesa-dri x11-utils xdotool
 # What the browser tests need: chromium (the page over WebRTC), node (recordings verified
 # under js/wasm) and qemu-user-static (and under linux/arm64).
 APT_PKGS += chromium nodejs qemu-user-static iproute2

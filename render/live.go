@@ -43,10 +43,19 @@ type liveWindow struct {
 	onePane
 	fixed
 	live
-	steering steering
+	steering  steering
+	fromLobby bool // started from the lobby: Esc goes back there, F10 quits
 }
 
 func (m *liveWindow) drive(w *window) { m.steering.steer(w.panes[0]) }
+
+// help is the single window's key help, with Esc and F10 as a match from the lobby has them.
+func (m *liveWindow) help() []view.Line {
+	if m.fromLobby {
+		return view.LobbyMatchHelp()
+	}
+	return m.onePane.help()
+}
 
 // steering is what drives the live window's tank: the keys, or a bot's driver.
 type steering interface {
