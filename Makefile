@@ -105,6 +105,9 @@ server: go ## run a server on PORT (default 7777) of every interface (HOST=127.0
 client: build ## run a window client against 127.0.0.1:PORT; pass flags in ARGS="..."
 	$(BIN)/tankclient -server 127.0.0.1:$(PORT) $(ARGS)
 
+lobby: build ## open the window's lobby: the servers on the LAN and their rooms, no address typed; pass flags in ARGS="..."
+	$(BIN)/tankclient $(ARGS)
+
 sim: go ## run a short headless simulation (8 bots, 10 s, broadband) and print its report
 	$(GO) run ./cmd/tanksim $(ARGS)
 
