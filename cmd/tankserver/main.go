@@ -117,6 +117,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (Config, error) {
 	fs.BoolVar(&cfg.Verbose, "v", false, "log debug detail")
 	fs.DurationVar(&cfg.Drain, "drain", 0, "on SIGINT/SIGTERM (or an Agones Shutdown) refuse new players and let those playing go on for up to this `long` before disconnecting them (a second signal stops at once); 0 stops at once")
 	fs.DurationVar(&cfg.Agones.Health, "agones-health", cfg.Agones.Health, "under Agones (AGONES_SDK_HTTP_PORT set), the fleet's health check `period` (health.periodSeconds); tankserver pings Health twice in each")
+	fs.DurationVar(&cfg.Agones.RoomHold, "agones-room-hold", cfg.Agones.RoomHold, "under Agones, how long a room an allocation added to the rooms counter is held for its match before a room opens for it (docs/DEPLOY.md)")
 	if err := cliflag.Parse(fs, args); err != nil {
 		return cfg, err
 	}
