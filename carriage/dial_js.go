@@ -78,7 +78,7 @@ func (c *Conn) connect(ctx context.Context, offerURL string) error {
 	opened, open := closer()
 	failed, fail := closer()
 	gathered, gather := closer()
-	c.on(c.dc, "onopen", func([]js.Value) { open() })
+	c.on(c.dc, "onopen", func([]js.Value) { mark("channel"); open() })
 	c.on(c.dc, "onmessage", func(args []js.Value) {
 		data := js.Global().Get("Uint8Array").New(args[0].Get("data"))
 		b := make([]byte, data.Length())
@@ -88,6 +88,8 @@ func (c *Conn) connect(ctx context.Context, offerURL string) error {
 	c.on(c.dc, "onclose", func([]js.Value) { c.in.close() })
 	c.on(c.pc, "oniceconnectionstatechange", func([]js.Value) {
 		switch c.pc.Get("iceConnectionState").String() {
+		case "connected":
+			mark("ice")
 		case "failed":
 			fail()
 			c.in.close()
@@ -115,10 +117,12 @@ func (c *Conn) connect(ctx context.Context, offerURL string) error {
 		}
 	}
 	sdp := c.pc.Get("localDescription").Get("sdp").String()
+	mark("offer")
 	answer, err := postOffer(ctx, offerURL, sessionDescription{Type: "offer", SDP: sdp})
 	if err != nil {
 		return err
 	}
+	mark("answer")
 	desc := js.Global().Get("Object").New()
 	desc.Set("type", answer.Type)
 	desc.Set("sdp", answer.SDP)
@@ -126,6 +130,14 @@ func (c *Conn) connect(ctx context.Context, offerURL string) error {
 		return fmt.Errorf("carriage: the server's answer: %w", err)
 	}
 	return waitOpen(ctx, opened, failed)
+}
+
+// mark notes a step of connecting on the page's performance timeline, as "tanknet-" + step
+// (the page's report reads them back as its phase breakdown).
+func mark(step string) {
+	if p := js.Global().Get("performance"); p.Truthy() && p.Get("mark").Truthy() {
+		p.Call("mark", "tanknet-"+step)
+	}
 }
 
 // await waits for a JavaScript promise and returns what it resolved to, or its rejection
@@ -176,7 +188,7 @@ func postOffer(ctx context.Context, url string, offer sessionDescription) (sessi
 	init.Set("cache", "no-store")
 	resp, err := await(ctx, js.Global().Call("fetch", url, init))
 	if err != nil {
-		return sessionDescription{}, fmt.Errorf("carriage: offer to %s: %w", url, err)
+		return sessionDescription{}, fmt.Errorf("%w (offer to %s: %w)", ErrNoServer, url, err)
 	}
 	text, err := await(ctx, resp.Call("text"))
 	if err != nil {

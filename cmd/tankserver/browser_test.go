@@ -155,11 +155,16 @@ func browserJoins(t *testing.T, chromium, webDir string) {
 
 	var r struct {
 		client.Report
-		Transport string  `json:"transport"`
-		ConnectMs float64 `json:"connect_ms"`
+		Transport string             `json:"transport"`
+		Joined    bool               `json:"joined"`
+		ConnectMs float64            `json:"connect_ms"`
+		PhasesMs  map[string]float64 `json:"phases_ms"`
 	}
 	if err := json.Unmarshal([]byte(strings.TrimPrefix(line, "tanknet-report ")), &r); err != nil {
 		t.Fatalf("the report does not parse: %v\n%s", err, line)
+	}
+	if step := phasesInOrder(r.PhasesMs); step != "" || !r.Joined || r.PhasesMs["welcome"] != r.ConnectMs {
+		t.Errorf("the report's phases %v (joined %v, connect_ms %v): %q missing or out of order, want every step in order ending at connect_ms", r.PhasesMs, r.Joined, r.ConnectMs, step)
 	}
 	t.Logf("browser: %s", line)
 	if r.Transport != "webrtc" || r.Name != "web" || r.LastAck == 0 || r.Snapshots == 0 ||
@@ -189,6 +194,7 @@ func browserJoins(t *testing.T, chromium, webDir string) {
 		t.Logf("the page's console:\n%s", console)
 	}
 	recordInTab(t, ctx, b, page)
+	pageWords(t, ctx, b, page, webDir)
 	blockedUDP(t, ctx, b, webDir)
 	demoInTab(t, ctx, b, page)
 }
@@ -258,6 +264,9 @@ func demoInTab(t *testing.T, ctx context.Context, b *cdp.Browser, page string) {
 	}
 	if r.Transport != "in-tab" || len(r.Clients) != 2 || r.Clients[0].Name != "near" || r.Clients[1].Name != "far" {
 		t.Fatalf("the demo's report: transport %q, clients %+v; want in-tab, near and far; console:\n%s", r.Transport, r.Clients, console)
+	}
+	if status := evalString(t, ctx, b, session, "document.getElementById('status').textContent"); status != "" {
+		t.Errorf("the demo runs but the page still says %q", status)
 	}
 	near := r.Clients[0]
 	if near.Snapshots == 0 || near.SnapshotsLost != 0 {
