@@ -68,13 +68,14 @@ func closer() (chan struct{}, func()) {
 	return ch, func() { once.Do(func() { close(ch) }) }
 }
 
-// connect negotiates the data channel and waits for it to open.
-func (c *Conn) connect(ctx context.Context, offerURL string) error {
-	init := js.Global().Get("Object").New()
-	init.Set("ordered", false) // unordered and never retransmitted: lost as over UDP
-	init.Set("maxRetransmits", 0)
-	c.dc = c.pc.Call("createDataChannel", Label, init)
-	c.dc.Set("binaryType", "arraybuffer")
+// signals are the moments of a peer connection its event handlers report.
+type signals struct {
+	opened, failed, gathered <-chan struct{}
+}
+
+// watch hands c.dc's datagrams to the inbox and reports the connection's moments; a moment
+// already past when it is called (a connection the page started) is reported at once.
+func (c *Conn) watch() signals {
 	opened, open := closer()
 	failed, fail := closer()
 	gathered, gather := closer()
@@ -86,7 +87,7 @@ func (c *Conn) connect(ctx context.Context, offerURL string) error {
 		c.in.put(b, nil)
 	})
 	c.on(c.dc, "onclose", func([]js.Value) { c.in.close() })
-	c.on(c.pc, "oniceconnectionstatechange", func([]js.Value) {
+	iceState := func([]js.Value) {
 		switch c.pc.Get("iceConnectionState").String() {
 		case "connected":
 			mark("ice")
@@ -96,12 +97,30 @@ func (c *Conn) connect(ctx context.Context, offerURL string) error {
 		case "closed":
 			c.in.close()
 		}
-	})
-	c.on(c.pc, "onicegatheringstatechange", func([]js.Value) {
+	}
+	c.on(c.pc, "oniceconnectionstatechange", iceState)
+	gatherState := func([]js.Value) {
 		if c.pc.Get("iceGatheringState").String() == "complete" {
 			gather()
 		}
-	})
+	}
+	c.on(c.pc, "onicegatheringstatechange", gatherState)
+	iceState(nil)
+	gatherState(nil)
+	if c.dc.Get("readyState").String() == "open" {
+		open()
+	}
+	return signals{opened, failed, gathered}
+}
+
+// connect negotiates the data channel and waits for it to open.
+func (c *Conn) connect(ctx context.Context, offerURL string) error {
+	init := js.Global().Get("Object").New()
+	init.Set("ordered", false) // unordered and never retransmitted: lost as over UDP
+	init.Set("maxRetransmits", 0)
+	c.dc = c.pc.Call("createDataChannel", Label, init)
+	c.dc.Set("binaryType", "arraybuffer")
+	sig := c.watch()
 	offer, err := await(ctx, c.pc.Call("createOffer"))
 	if err != nil {
 		return fmt.Errorf("carriage: create offer: %w", err)
@@ -111,7 +130,7 @@ func (c *Conn) connect(ctx context.Context, offerURL string) error {
 	}
 	if c.pc.Get("iceGatheringState").String() != "complete" {
 		select { // no trickle: the offer carries every candidate
-		case <-gathered:
+		case <-sig.gathered:
 		case <-ctx.Done():
 			return fmt.Errorf("carriage: gathering candidates: %w", ctx.Err())
 		}
@@ -129,7 +148,7 @@ func (c *Conn) connect(ctx context.Context, offerURL string) error {
 	if _, err := await(ctx, c.pc.Call("setRemoteDescription", desc)); err != nil {
 		return fmt.Errorf("carriage: the server's answer: %w", err)
 	}
-	return waitOpen(ctx, opened, failed)
+	return waitOpen(ctx, sig.opened, sig.failed)
 }
 
 // mark notes a step of connecting on the page's performance timeline, as "tanknet-" + step

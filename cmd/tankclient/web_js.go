@@ -62,7 +62,7 @@ func main() {
 func runWeb(ctx context.Context, cfg Config, page WebPage, origin string, rep *webReporter) error {
 	showStatus("connecting to " + origin + " over WebRTC…")
 	dctx, cancel := context.WithTimeout(ctx, carriage.ConnectTimeout)
-	conn, err := carriage.Dial(dctx, origin+carriage.OfferPath)
+	conn, err := carriage.DialEarly(dctx, origin+carriage.OfferPath, js.Global().Get("tanknetSignal"))
 	cancel()
 	if err != nil {
 		return errors.New(joinWords(origin, err))
@@ -76,8 +76,7 @@ func runWeb(ctx context.Context, cfg Config, page WebPage, origin string, rep *w
 	if err != nil {
 		return fmt.Errorf("tanknet could not join: %w", err)
 	}
-	markPhase("welcome")
-	rep.connectMs = pageMillis()
+	rep.connectMs = markPhase("welcome")
 	showStatus("")
 	opts := cfg.renderOptions(cc)
 	var rec bytes.Buffer
@@ -139,11 +138,15 @@ func (r *webReporter) onFrame(_ time.Time, games []*client.Game) {
 	fmt.Println(webReportLine(r.transport, r.connectMs, ebiten.ActualFPS(), pagePhases(), games))
 }
 
-// markPhase marks a step of connecting on the page's performance timeline (webPhases).
-func markPhase(name string) {
+// markPhase marks a step of connecting on the page's performance timeline (webPhases) and
+// returns when it was, ms from navigation start.
+func markPhase(name string) float64 {
 	if p := js.Global().Get("performance"); p.Get("mark").Truthy() {
-		p.Call("mark", "tanknet-"+name)
+		if m := p.Call("mark", "tanknet-"+name); m.Truthy() {
+			return m.Get("startTime").Float()
+		}
 	}
+	return pageMillis()
 }
 
 // pagePhases returns when each step of connecting happened (webPhases), ms from navigation

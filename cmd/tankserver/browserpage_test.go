@@ -4,9 +4,11 @@ import (
 	"context"
 	"net"
 	"net/http"
+	"os"
 	"strings"
 	"testing"
 
+	"tanknet/carriage"
 	"tanknet/internal/cdp"
 )
 
@@ -86,15 +88,34 @@ func evalString(t *testing.T, ctx context.Context, b *cdp.Browser, session, expr
 }
 
 // phasesInOrder reports the first step of connecting missing from phases or earlier than
-// the one before it ("" when all are there, in order).
+// one it must follow ("" when all are there, in order). Loading the program and signalling
+// are two chains that overlap (the page signals while the wasm compiles); both end at the
+// Welcome.
 func phasesInOrder(phases map[string]float64) string {
-	prev := 0.0
-	for _, step := range []string{"fetch", "compile", "start", "offer", "answer", "ice", "channel", "welcome"} {
-		at, ok := phases[step]
-		if !ok || at < prev {
-			return step
+	for _, chain := range [][]string{{"fetch", "compile", "start", "welcome"}, {"offer", "answer", "ice", "channel", "welcome"}} {
+		prev := 0.0
+		for _, step := range chain {
+			at, ok := phases[step]
+			if !ok || at < prev {
+				return step
+			}
+			prev = at
 		}
-		prev = at
 	}
 	return ""
+}
+
+// TestPageSignalsAsTheCarriage: the page's own script starts signalling before the program
+// runs, so it must open the channel the carriage's server takes (Label) at the path it
+// takes offers on (OfferPath), as the program itself would.
+func TestPageSignalsAsTheCarriage(t *testing.T) {
+	html, err := os.ReadFile("../tankclient/web/index.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`createDataChannel("` + carriage.Label + `"`, `fetch("` + carriage.OfferPath + `"`} {
+		if !strings.Contains(string(html), want) {
+			t.Errorf("index.html does not contain %s", want)
+		}
+	}
 }
