@@ -71,7 +71,7 @@ func runInNamespace(t *testing.T) {
 		browserJoins(t, chromium, dir)
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "unshare", "-n", "sh", "-c", netnsSetup, os.Args[0],
 		"-test.run", "^"+t.Name()+"$", "-test.count", "1", "-test.v")
@@ -110,7 +110,7 @@ func webGame(t *testing.T, ctx context.Context, webDir, publicIP string) (page, 
 
 // browserJoins is the test itself, in the namespace.
 func browserJoins(t *testing.T, chromium, webDir string) {
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 	defer cancel()
 	page, addr, logs := webGame(t, ctx, webDir, "")
 
@@ -195,6 +195,7 @@ func browserJoins(t *testing.T, chromium, webDir string) {
 	}
 	recordInTab(t, ctx, b, page)
 	pageWords(t, ctx, b, page, webDir)
+	lobbyInTab(t, ctx, b, page)
 	blockedUDP(t, ctx, b, webDir)
 	demoInTab(t, ctx, b, page)
 }

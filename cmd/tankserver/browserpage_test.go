@@ -42,6 +42,7 @@ func pageWords(t *testing.T, ctx context.Context, b *cdp.Browser, page, webDir s
 	if got := evalString(t, ctx, b, session, icon); !strings.HasPrefix(got, "200 image/svg") {
 		t.Errorf("the favicon answers %q, want 200 and an SVG", got)
 	}
+	b.Call(ctx, session, "Page.close", nil, nil) // a page left playing slows the next ones
 }
 
 // staticHost serves webDir as a plain static web host that knows no POST (501), and returns

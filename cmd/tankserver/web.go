@@ -85,9 +85,9 @@ type web struct {
 }
 
 // startWeb listens for the page and offers on cfg.Addr and for peer connections on the ICE
-// port, and serves HTTP until stop; while stopping says so, offers are refused. The Hub it
-// returns belongs under the game (Merge).
-func startWeb(cfg WebConfig, log *slog.Logger, stopping func() bool) (*web, error) {
+// port, and serves HTTP until stop; while stopping says so, offers are refused. rooms serves
+// the lobby's RoomsPath. The Hub it returns belongs under the game (Merge).
+func startWeb(cfg WebConfig, log *slog.Logger, stopping func() bool, rooms http.Handler) (*web, error) {
 	iceAddr, err := cfg.iceAddr()
 	if err != nil {
 		return nil, err
@@ -114,6 +114,7 @@ func startWeb(cfg WebConfig, log *slog.Logger, stopping func() bool) (*web, erro
 	}
 	mux := http.NewServeMux()
 	mux.Handle(carriage.OfferPath, hub)
+	mux.Handle(RoomsPath, rooms)
 	mux.Handle("/", pageHandler(cfg.Dir))
 	w := &web{log: log, ln: ln, hub: hub, served: make(chan error, 1), http: &http.Server{
 		Handler:           mux,
