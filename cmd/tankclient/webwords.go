@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"net/http"
 
 	"tanknet/carriage"
 )
@@ -32,14 +31,15 @@ func refusalWords(origin string, r *carriage.RefusedError) string {
 	if r.Body != "" {
 		reason = " It said: " + r.Body
 	}
+	// Plain numbers, not net/http's names: the page must not carry an HTTP stack of its own.
 	switch r.Status {
-	case http.StatusNotImplemented, http.StatusMethodNotAllowed, http.StatusNotFound:
+	case 501, 405, 404: // a static host: no POST, or no such path
 		return fmt.Sprintf("The web server at %s serves this page but is not tankserver: it refused the game's connection "+
 			"(HTTP %d). Serve the page with tankserver -web (or make web-demo) instead of a static web host.", origin, r.Status)
-	case http.StatusServiceUnavailable:
+	case 503:
 		return fmt.Sprintf("The tanknet server at %s is busy or shutting down and takes no new players now (HTTP 503): "+
 			"try again in a moment.%s", origin, reason)
-	case http.StatusTooManyRequests:
+	case 429:
 		return fmt.Sprintf("The tanknet server at %s has as many browsers from your address as it takes, or too many "+
 			"connection attempts from it just now (HTTP 429): close another tanknet tab, or wait a few seconds.%s", origin, reason)
 	}
