@@ -3,6 +3,8 @@
 GO       ?= go
 BUF      := $(GO) run github.com/bufbuild/buf/cmd/buf@v1.75.0
 PORT     ?= 7777
+# make web-demo serves the page (and every browser's WebRTC traffic, over UDP) on this port.
+WEBPORT  ?= 8080
 # make server listens on every interface, so players on the LAN can join; HOST=127.0.0.1
 # keeps it to this machine.
 HOST     ?=
@@ -23,7 +25,7 @@ SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 GOFILES   = $(shell git ls-files -co --exclude-standard '*.go' 2>/dev/null || find . -name '*.go' -not -path './.git/*')
 
 .DEFAULT_GOAL := help
-.PHONY: help deps go build install web demo demo-windows demo-rooms server client sim test bench fuzz squeeze soak measurements gif gen lint fmt clean
+.PHONY: help deps go build install web web-demo demo demo-windows demo-rooms server client sim test bench fuzz squeeze soak measurements gif gen lint fmt clean
 
 help: ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  make %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -55,6 +57,10 @@ install: deps ## go install tankserver, tankclient, tanksim and tankreplay (into
 
 web: go ## build the browser client into bin/web (index.html, tankclient.wasm and .wasm.gz, wasm_exec.js): tankserver -web serves it, as can any static host
 	GO=$(GO) ./scripts/build-web.sh $(BIN)/web
+
+web-demo: web ## the page on the LAN: builds it, serves it with tankserver -web on every interface (WEBPORT, default 8080) and prints the URLs (play, demo, tour) and a QR code for a phone
+	CGO_ENABLED=0 $(GO) build -o $(BIN)/ ./cmd/tankserver
+	$(BIN)/tankserver -addr $(HOST):$(PORT) -web $(HOST):$(WEBPORT) -web-dir $(BIN)/web -web-urls $(ARGS)
 
 demo: ## one window: near player | the server's truth | far player on a bad network (Esc quits)
 	@if [ -z "$$DISPLAY" ] && [ -z "$$WAYLAND_DISPLAY" ]; then \

@@ -200,7 +200,7 @@ func run(ctx context.Context, cfg Config, signals <-chan os.Signal) error {
 	var door *web // the browsers' way in, with -web
 	var extra []prometheus.Collector
 	if cfg.Web.Addr != "" {
-		if door, err = startWeb(cfg.Web, cfg.Server.Logger, srv.Draining); err != nil {
+		if door, err = startWeb(cfg.Web, cfg.Server.Logger, srv.Draining, newRoomsHandler(summarizer(cfg, srv, 0, 0), time.Now)); err != nil {
 			return err
 		}
 		defer door.stop()
