@@ -132,7 +132,7 @@ func startWeb(cfg WebConfig, log *slog.Logger, stopping func() bool, rooms http.
 	url := "http://" + ln.Addr().String() + "/"
 	log.Info("serving the browser client", "url", url, "ice", hub.ICEAddr().String(), "page", cfg.Dir)
 	if cfg.PrintURLs {
-		if err := printURLs(os.Stdout, ln.Addr().(*net.TCPAddr).Port); err != nil {
+		if err := printURLs(os.Stdout, ln.Addr().(*net.TCPAddr)); err != nil {
 			log.Warn("cannot print the page's URLs", "err", err)
 		}
 	}

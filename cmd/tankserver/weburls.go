@@ -10,21 +10,27 @@ import (
 	"rsc.io/qr"
 )
 
-// printURLs writes where the page can be opened (-web-urls): for every IPv4 address of this
-// host's interfaces that are up, the play, demo and tour URLs at port, then a QR code of the
-// first LAN address's page for a phone's camera (loopback when the host has no LAN).
-func printURLs(w io.Writer, port int) error {
-	hosts := lanHosts()
-	first := "127.0.0.1"
-	if len(hosts) > 0 {
-		first = hosts[0]
+// printURLs writes where the page listening at addr can be opened (-web-urls): the play,
+// demo and tour URLs at each address it answers on (every IPv4 address of this host's
+// interfaces that are up, and loopback, when it listens on all of them), then a QR code of
+// the first LAN address's page for a phone's camera; a page on loopback alone gets no
+// code, as no phone can reach it.
+func printURLs(w io.Writer, addr *net.TCPAddr) error {
+	hosts := []string{addr.IP.String()}
+	if addr.IP.IsUnspecified() {
+		hosts = append(lanHosts(), "127.0.0.1")
 	}
+	port := strconv.Itoa(addr.Port)
 	fmt.Fprintln(w, "tanknet in a browser; open one of these:")
-	for _, h := range append(hosts, "127.0.0.1") {
-		base := "http://" + net.JoinHostPort(h, strconv.Itoa(port)) + "/"
+	for _, h := range hosts {
+		base := "http://" + net.JoinHostPort(h, port) + "/"
 		fmt.Fprintf(w, "  play  %s\n  demo  %s?demo=1\n  tour  %s?tour=1\n", base, base, base)
 	}
-	url := "http://" + net.JoinHostPort(first, strconv.Itoa(port)) + "/"
+	if ip := net.ParseIP(hosts[0]); ip == nil || ip.IsLoopback() {
+		fmt.Fprintln(w, "\nThe page listens on this machine only: for phones and other computers, serve it on every interface (make web-demo without HOST, or -web :PORT).")
+		return nil
+	}
+	url := "http://" + net.JoinHostPort(hosts[0], port) + "/"
 	code, err := qr.Encode(url, qr.M)
 	if err != nil {
 		return fmt.Errorf("QR code of %s: %w", url, err)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"net"
 	"strings"
 	"testing"
 
@@ -36,16 +37,29 @@ func TestTerminalQR(t *testing.T) {
 	}
 }
 
-// TestPrintURLs: the play, demo and tour URLs at the port, for loopback at least, and a code.
+// TestPrintURLs: the play, demo and tour URLs at the port; on every interface, loopback
+// among them and a code for a phone; on loopback alone, those URLs only and no code.
 func TestPrintURLs(t *testing.T) {
 	var out bytes.Buffer
-	if err := printURLs(&out, 8123); err != nil {
+	if err := printURLs(&out, &net.TCPAddr{IP: net.IPv4zero, Port: 8123}); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"play  http://127.0.0.1:8123/\n", "demo  http://127.0.0.1:8123/?demo=1\n", "tour  http://127.0.0.1:8123/?tour=1\n", "scan this for http://", "█"} {
-		if !strings.Contains(out.String(), want) {
-			t.Errorf("printURLs wrote:\n%s\nwant it to contain %q", out.String(), want)
+	want := []string{"play  http://127.0.0.1:8123/\n", "demo  http://127.0.0.1:8123/?demo=1\n", "tour  http://127.0.0.1:8123/?tour=1\n"}
+	if len(lanHosts()) > 0 {
+		want = append(want, "scan this for http://", "█")
+	}
+	for _, w := range want {
+		if !strings.Contains(out.String(), w) {
+			t.Errorf("printURLs(0.0.0.0:8123) wrote:\n%s\nwant it to contain %q", out.String(), w)
 		}
+	}
+	out.Reset()
+	if err := printURLs(&out, &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 8124}); err != nil {
+		t.Fatal(err)
+	}
+	if got := out.String(); strings.Count(got, "http://") != 3 || !strings.Contains(got, "play  http://127.0.0.1:8124/\n") ||
+		strings.Contains(got, "█") || !strings.Contains(got, "this machine only") {
+		t.Errorf("printURLs(127.0.0.1:8124) wrote:\n%s\nwant the three loopback URLs, no code, and that it is this machine only", got)
 	}
 	for _, h := range lanHosts() {
 		if strings.HasPrefix(h, "127.") {
