@@ -49,6 +49,8 @@ func (noTransport) DatagramStats() (bad, dropped uint64) { return 0, 0 }
 
 var (
 	_ Link           = (*Session)(nil)
+	_ Arrivals       = (*Session)(nil)
+	_ Arrivals       = (*clockLink)(nil)
 	_ transportStats = (*Session)(nil)
 	_ transportStats = (*clockLink)(nil)
 )
