@@ -124,9 +124,9 @@ func (r *Runner) Start() {
 
 // Stop ends the goroutine, waits for it, and returns the error that ended the session in one
 // of its Updates, nil if none did. After Stop the Game belongs to the caller again. Safe to
-// call more than once, and without Start.
+// call more than once, without Start, and on a nil Runner.
 func (r *Runner) Stop() error {
-	if r.stop == nil {
+	if r == nil || r.stop == nil {
 		return nil
 	}
 	r.errOnce.Do(func() { close(r.stop) })
@@ -177,9 +177,9 @@ func (r *Runner) wallTime(d time.Duration) time.Duration {
 }
 
 // Err returns the error that ended the session in one of the Runner's Updates, once its
-// goroutine has stopped for it; nil while it runs.
+// goroutine has stopped for it; nil while it runs, and for a nil Runner.
 func (r *Runner) Err() error {
-	if r.done == nil {
+	if r == nil || r.done == nil {
 		return nil
 	}
 	select {

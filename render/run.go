@@ -49,6 +49,7 @@ func (g *window) run() error {
 	ebiten.SetScreenClearedEveryFrame(false) // every Draw repaints or repairs what it changes
 	err := ebiten.RunGame(g)
 	for _, p := range g.panes {
+		_ = p.runner.Stop() // the game is ours again; why a session ended, the window said
 		err = errors.Join(err, p.game.StopRecording())
 	}
 	switch {
