@@ -110,7 +110,9 @@ func (l *live) begin(w *window) error {
 				return err
 			}
 		}
-		l.startRunner(w, p)
+		if !w.opts.FrameDriven {
+			l.startRunner(w, p)
+		}
 	}
 	return nil
 }
