@@ -12,8 +12,8 @@ import (
 // recording's feed (replay.go), the server's lockstep test, or a test's script (feed_test.go).
 // A Link that has nothing to do with a message it is sent returns nil.
 //
-// A Game calls its Link from the one goroutine that calls Update; the Link's own
-// goroutines, if any, are its business.
+// A Game calls its Link from whichever goroutine calls Update, one at a time; the Link's
+// own goroutines, if any, are its business.
 type Link interface {
 	// Welcome is what the server said when the client joined.
 	Welcome() wire.Welcome
