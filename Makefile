@@ -3,16 +3,19 @@
 GO       ?= go
 BUF      := $(GO) run github.com/bufbuild/buf/cmd/buf@v1.75.0
 PORT     ?= 7777
+# make web-demo serves the page (and every browser's WebRTC traffic, over UDP) on this port.
+WEBPORT  ?= 8080
 # make server listens on every interface, so players on the LAN can join; HOST=127.0.0.1
 # keeps it to this machine.
 HOST     ?=
 ARGS     ?=
 BIN      := bin
 # What the window client needs to build (cgo, X11/GL headers) and what its tests need to run
-# without a screen (Xvfb, and xwininfo from x11-utils to see where windows opened). Debian/Ubuntu
+# without a screen (Xvfb, xwininfo from x11-utils to see where windows opened, xdotool to press the
+# lobby's keys). Debian/Ubuntu
 # package names.
 APT_PKGS := gcc libc6-dev pkg-config libgl1-mesa-dev libxcursor-dev libxi-dev libxinerama-dev \
-            libxrandr-dev libxxf86vm-dev xvfb xauth libgl1-mesa-dri x11-utils
+            libxrandr-dev libxxf86vm-dev xvfb xauth libgl1-mesa-dri x11-utils xdotool
 # What the browser tests need: chromium (the page over WebRTC), node (recordings verified
 # under js/wasm) and qemu-user-static (and under linux/arm64).
 APT_PKGS += chromium nodejs qemu-user-static iproute2
@@ -22,7 +25,7 @@ SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 GOFILES   = $(shell git ls-files -co --exclude-standard '*.go' 2>/dev/null || find . -name '*.go' -not -path './.git/*')
 
 .DEFAULT_GOAL := help
-.PHONY: help deps go build install web demo demo-windows demo-rooms server client sim test bench fuzz squeeze soak measurements gif gen lint fmt clean
+.PHONY: help deps go build install web web-demo demo demo-windows demo-rooms server client sim test bench fuzz squeeze soak measurements gif gen lint fmt clean
 
 help: ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  make %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -54,6 +57,10 @@ install: deps ## go install tankserver, tankclient, tanksim and tankreplay (into
 
 web: go ## build the browser client into bin/web (index.html, tankclient.wasm and .wasm.gz, wasm_exec.js): tankserver -web serves it, as can any static host
 	GO=$(GO) ./scripts/build-web.sh $(BIN)/web
+
+web-demo: web ## the page on the LAN: builds it, serves it with tankserver -web on every interface (WEBPORT, default 8080) and prints the URLs (play, demo, tour) and a QR code for a phone
+	CGO_ENABLED=0 $(GO) build -o $(BIN)/ ./cmd/tankserver
+	$(BIN)/tankserver -addr $(HOST):$(PORT) -web $(HOST):$(WEBPORT) -web-dir $(BIN)/web -web-urls $(ARGS)
 
 demo: ## one window: near player | the server's truth | far player on a bad network (Esc quits)
 	@if [ -z "$$DISPLAY" ] && [ -z "$$WAYLAND_DISPLAY" ]; then \
@@ -103,6 +110,9 @@ server: go ## run a server on PORT (default 7777) of every interface (HOST=127.0
 
 client: build ## run a window client against 127.0.0.1:PORT; pass flags in ARGS="..."
 	$(BIN)/tankclient -server 127.0.0.1:$(PORT) $(ARGS)
+
+lobby: build ## open the window's lobby: the servers on the LAN and their rooms, no address typed; pass flags in ARGS="..."
+	$(BIN)/tankclient $(ARGS)
 
 sim: go ## run a short headless simulation (8 bots, 10 s, broadband) and print its report
 	$(GO) run ./cmd/tanksim $(ARGS)

@@ -12,6 +12,7 @@ require (
 	golang.org/x/image v0.31.0
 	gonum.org/v1/plot v0.15.2
 	google.golang.org/protobuf v1.36.12
+	rsc.io/qr v0.2.0
 )
 
 require (

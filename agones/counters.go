@@ -30,6 +30,11 @@ type counterJSON struct {
 // flexInt is an int64 written as a JSON string or a JSON number.
 type flexInt int64
 
+// MarshalJSON writes n as the gateway does: a JSON string.
+func (n flexInt) MarshalJSON() ([]byte, error) {
+	return []byte(`"` + strconv.FormatInt(int64(n), 10) + `"`), nil
+}
+
 func (n *flexInt) UnmarshalJSON(b []byte) error {
 	if len(b) >= 2 && b[0] == '"' && b[len(b)-1] == '"' {
 		b = b[1 : len(b)-1]

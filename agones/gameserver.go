@@ -34,11 +34,31 @@ type ObjectMeta struct {
 	Annotations map[string]string `json:"annotations,omitempty"`
 }
 
-// Status is where and in which state the GameServer is.
+// Status is where and in which state the GameServer is, and its counters as Agones has
+// them (an allocation may have changed them since the game server last did).
 type Status struct {
-	State   string `json:"state"`
-	Address string `json:"address"`
-	Ports   []Port `json:"ports,omitempty"`
+	State    string                   `json:"state"`
+	Address  string                   `json:"address"`
+	Ports    []Port                   `json:"ports,omitempty"`
+	Counters map[string]CounterStatus `json:"counters,omitempty"`
+}
+
+// CounterStatus is one counter in a GameServer's status: 64-bit numbers the gateway
+// writes as JSON strings (numbers are read too).
+type CounterStatus struct {
+	Count    flexInt `json:"count"`
+	Capacity flexInt `json:"capacity"`
+}
+
+// NewCounterStatus returns a counter's status of count out of capacity.
+func NewCounterStatus(count, capacity int64) CounterStatus {
+	return CounterStatus{Count: flexInt(count), Capacity: flexInt(capacity)}
+}
+
+// Counter returns the counter name of the status, and whether the status has it.
+func (s Status) Counter(name string) (Counter, bool) {
+	c, ok := s.Counters[name]
+	return Counter{Name: name, Count: int64(c.Count), Capacity: int64(c.Capacity)}, ok
 }
 
 // Port is one of the GameServer's published ports.

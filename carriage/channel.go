@@ -39,6 +39,22 @@ const inboxSize = 512
 // working candidate pair (UDP blocked on the way, or the server's ICE port unreachable).
 var ErrNoPath = errors.New("carriage: no UDP path to the server (ICE failed: is UDP blocked here?)")
 
+// ErrNoServer reports an offer that reached no HTTP server at all (the browser's fetch
+// failed: nothing listens there, or the page was opened from a file).
+var ErrNoServer = errors.New("carriage: no HTTP server answered the offer")
+
+// RefusedError is an offer endpoint's refusal: an HTTP status other than 200, with the
+// server's reason (its plain-text body). A page says which it was in words.
+type RefusedError struct {
+	Status     int
+	StatusText string
+	Body       string
+}
+
+func (e *RefusedError) Error() string {
+	return fmt.Sprintf("carriage: the server refused the offer: %s: %s", e.StatusText, e.Body)
+}
+
 // sessionDescription is an offer or an answer as the offer endpoint carries it: the JSON of
 // a browser's RTCSessionDescription.
 type sessionDescription struct {
@@ -50,7 +66,7 @@ type sessionDescription struct {
 // 200, else an error carrying the server's reason (body, its plain text).
 func answerFrom(url string, status int, statusText string, body []byte) (sessionDescription, error) {
 	if status != 200 {
-		return sessionDescription{}, fmt.Errorf("carriage: the server refused the offer: %s: %s", statusText, bytes.TrimSpace(body))
+		return sessionDescription{}, &RefusedError{Status: status, StatusText: statusText, Body: string(bytes.TrimSpace(body))}
 	}
 	var answer sessionDescription
 	if err := json.Unmarshal(body, &answer); err != nil || answer.Type != "answer" || answer.SDP == "" {

@@ -68,17 +68,18 @@ func closer() (chan struct{}, func()) {
 	return ch, func() { once.Do(func() { close(ch) }) }
 }
 
-// connect negotiates the data channel and waits for it to open.
-func (c *Conn) connect(ctx context.Context, offerURL string) error {
-	init := js.Global().Get("Object").New()
-	init.Set("ordered", false) // unordered and never retransmitted: lost as over UDP
-	init.Set("maxRetransmits", 0)
-	c.dc = c.pc.Call("createDataChannel", Label, init)
-	c.dc.Set("binaryType", "arraybuffer")
+// signals are the moments of a peer connection its event handlers report.
+type signals struct {
+	opened, failed, gathered <-chan struct{}
+}
+
+// watch hands c.dc's datagrams to the inbox and reports the connection's moments; a moment
+// already past when it is called (a connection the page started) is reported at once.
+func (c *Conn) watch() signals {
 	opened, open := closer()
 	failed, fail := closer()
 	gathered, gather := closer()
-	c.on(c.dc, "onopen", func([]js.Value) { open() })
+	c.on(c.dc, "onopen", func([]js.Value) { mark("channel"); open() })
 	c.on(c.dc, "onmessage", func(args []js.Value) {
 		data := js.Global().Get("Uint8Array").New(args[0].Get("data"))
 		b := make([]byte, data.Length())
@@ -86,20 +87,40 @@ func (c *Conn) connect(ctx context.Context, offerURL string) error {
 		c.in.put(b, nil)
 	})
 	c.on(c.dc, "onclose", func([]js.Value) { c.in.close() })
-	c.on(c.pc, "oniceconnectionstatechange", func([]js.Value) {
+	iceState := func([]js.Value) {
 		switch c.pc.Get("iceConnectionState").String() {
+		case "connected":
+			mark("ice")
 		case "failed":
 			fail()
 			c.in.close()
 		case "closed":
 			c.in.close()
 		}
-	})
-	c.on(c.pc, "onicegatheringstatechange", func([]js.Value) {
+	}
+	c.on(c.pc, "oniceconnectionstatechange", iceState)
+	gatherState := func([]js.Value) {
 		if c.pc.Get("iceGatheringState").String() == "complete" {
 			gather()
 		}
-	})
+	}
+	c.on(c.pc, "onicegatheringstatechange", gatherState)
+	iceState(nil)
+	gatherState(nil)
+	if c.dc.Get("readyState").String() == "open" {
+		open()
+	}
+	return signals{opened, failed, gathered}
+}
+
+// connect negotiates the data channel and waits for it to open.
+func (c *Conn) connect(ctx context.Context, offerURL string) error {
+	init := js.Global().Get("Object").New()
+	init.Set("ordered", false) // unordered and never retransmitted: lost as over UDP
+	init.Set("maxRetransmits", 0)
+	c.dc = c.pc.Call("createDataChannel", Label, init)
+	c.dc.Set("binaryType", "arraybuffer")
+	sig := c.watch()
 	offer, err := await(ctx, c.pc.Call("createOffer"))
 	if err != nil {
 		return fmt.Errorf("carriage: create offer: %w", err)
@@ -109,23 +130,33 @@ func (c *Conn) connect(ctx context.Context, offerURL string) error {
 	}
 	if c.pc.Get("iceGatheringState").String() != "complete" {
 		select { // no trickle: the offer carries every candidate
-		case <-gathered:
+		case <-sig.gathered:
 		case <-ctx.Done():
 			return fmt.Errorf("carriage: gathering candidates: %w", ctx.Err())
 		}
 	}
 	sdp := c.pc.Get("localDescription").Get("sdp").String()
+	mark("offer")
 	answer, err := postOffer(ctx, offerURL, sessionDescription{Type: "offer", SDP: sdp})
 	if err != nil {
 		return err
 	}
+	mark("answer")
 	desc := js.Global().Get("Object").New()
 	desc.Set("type", answer.Type)
 	desc.Set("sdp", answer.SDP)
 	if _, err := await(ctx, c.pc.Call("setRemoteDescription", desc)); err != nil {
 		return fmt.Errorf("carriage: the server's answer: %w", err)
 	}
-	return waitOpen(ctx, opened, failed)
+	return waitOpen(ctx, sig.opened, sig.failed)
+}
+
+// mark notes a step of connecting on the page's performance timeline, as "tanknet-" + step
+// (the page's report reads them back as its phase breakdown).
+func mark(step string) {
+	if p := js.Global().Get("performance"); p.Truthy() && p.Get("mark").Truthy() {
+		p.Call("mark", "tanknet-"+step)
+	}
 }
 
 // await waits for a JavaScript promise and returns what it resolved to, or its rejection
@@ -176,7 +207,7 @@ func postOffer(ctx context.Context, url string, offer sessionDescription) (sessi
 	init.Set("cache", "no-store")
 	resp, err := await(ctx, js.Global().Call("fetch", url, init))
 	if err != nil {
-		return sessionDescription{}, fmt.Errorf("carriage: offer to %s: %w", url, err)
+		return sessionDescription{}, fmt.Errorf("%w (offer to %s: %w)", ErrNoServer, url, err)
 	}
 	text, err := await(ctx, resp.Call("text"))
 	if err != nil {

@@ -197,7 +197,7 @@ func (b *browser) round(ctx context.Context) ([]Server, error) {
 		if err != nil || !ok || a.Nonce != nonce {
 			continue
 		}
-		if merge(servers, a, src.AddrPort()) && len(req) < MaxDatagram {
+		if merge(servers, a, src.AddrPort(), time.Since(start)) && len(req) < MaxDatagram {
 			b.askAll(nonce, from)
 		}
 	}

@@ -13,7 +13,7 @@ import (
 
 // servers starts responders that answer with summary, each with its id, on sockets from
 // listen, and stops them when the test ends. stop[i] stops the i-th and waits for it.
-func servers(t *testing.T, listen func() (net.PacketConn, error), summary Answer, cfg ResponderConfig, ids ...uint64) (rs []*Responder, stop []func()) {
+func servers(t testing.TB, listen func() (net.PacketConn, error), summary Answer, cfg ResponderConfig, ids ...uint64) (rs []*Responder, stop []func()) {
 	t.Helper()
 	for _, id := range ids {
 		pc, err := listen()
@@ -79,6 +79,9 @@ func TestDiscover_TwoServersOnOneHost(t *testing.T) {
 		if s.Name != summary.Name || s.Game.String() != "127.0.0.1:7777" || s.Page != "http://127.0.0.1:8080/" ||
 			!s.Draining || s.RoomsOpen != 3 || len(s.Rooms) != 3 || s.Rooms[0] != (Room{"default", 4}) {
 			t.Errorf("server %s = %+v, want what its summary says", id, s)
+		}
+		if wait := float64(cfg.Wait.Milliseconds()); s.AnswerMS <= 0 || s.AnswerMS > wait {
+			t.Errorf("server %s answered after %v ms, want within the round's %v ms", id, s.AnswerMS, wait)
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"net/netip"
 	"slices"
 	"strings"
+	"time"
 )
 
 // Server is one server found, from its latest answer, with every address it answered from.
@@ -31,24 +32,28 @@ type Server struct {
 	RoomsOpen    int            `json:"rooms_open"`
 	Players      int            `json:"players"`
 	Rooms        []Room         `json:"rooms"`
+	// AnswerMS is how long the server's first answer in the round took, in milliseconds
+	// from the round's first request: the LAN's round trip and the server's reply together.
+	AnswerMS float64 `json:"answer_ms"`
 }
 
 // found is a server heard in a round, before its addresses are settled.
 type found struct {
 	answer Answer
 	from   []netip.AddrPort
+	after  time.Duration // from the round's first request to the first answer
 }
 
 // merge adds answer a, heard from src, to servers by its ServerID. Of a server's answers
 // in a round the one that lists the most rooms is kept (the latest of those). It reports
 // whether a is the server's first answer and leaves rooms out: then it is worth asking the
-// server for all of them.
-func merge(servers map[uint64]*found, a Answer, src netip.AddrPort) (partial bool) {
+// server for all of them. after is how long after the round's first request a came.
+func merge(servers map[uint64]*found, a Answer, src netip.AddrPort, after time.Duration) (partial bool) {
 	src = netip.AddrPortFrom(src.Addr().Unmap(), src.Port())
 	f := servers[a.ServerID]
 	first := f == nil
 	if first {
-		f = &found{answer: a}
+		f = &found{answer: a, after: after}
 		servers[a.ServerID] = f
 	}
 	if len(a.Rooms) >= len(f.answer.Rooms) {
@@ -83,6 +88,7 @@ func (f *found) server() Server {
 		Game:         netip.AddrPortFrom(f.from[0].Addr(), a.GamePort),
 		GameProtocol: int(a.GameProtocol), Draining: a.Draining, RoomCapacity: a.RoomCapacity,
 		MaxRooms: a.MaxRooms, RoomsOpen: a.RoomsOpen, Players: a.Players, Rooms: a.Rooms,
+		AnswerMS: float64(f.after.Microseconds()) / 1000,
 	}
 	if s.Rooms == nil {
 		s.Rooms = []Room{}

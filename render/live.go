@@ -43,9 +43,18 @@ type liveWindow struct {
 	onePane
 	fixed
 	live
+	fromLobby bool // started from the lobby: Esc goes back there, F10 quits
 }
 
 func (m *liveWindow) drive(w *window) { keyboard{}.steer(w.panes[0]) }
+
+// help is the single window's key help, with Esc and F10 as a match from the lobby has them.
+func (m *liveWindow) help() []view.Line {
+	if m.fromLobby {
+		return view.LobbyMatchHelp()
+	}
+	return m.onePane.help()
+}
 
 // keyboard makes WASD and the arrows alike drive the tank, and Space fire. Under
 // Options.Bot the pane's autopilot overrides the driving keys.

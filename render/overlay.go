@@ -42,7 +42,11 @@ func (g *window) drawOverlays(dst *ebiten.Image) {
 	if g.failure != nil {
 		vector.FillRect(dst, 0, 0, float32(win.W), float32(win.H), color.NRGBA{0, 0, 0, 0xa0}, false)
 		left := failureLinger - time.Since(g.failAt)
-		lines := []string{wrap(g.failure.Error(), 70), fmt.Sprintf("closing in %.0f s (Esc quits now)", max(0, left.Seconds()))}
+		after := fmt.Sprintf("closing in %.0f s (Esc quits now)", max(0, left.Seconds()))
+		if g.fromLobby {
+			after = fmt.Sprintf("back to the lobby in %.0f s (Esc: now)", max(0, left.Seconds()))
+		}
+		lines := []string{wrap(g.failure.Error(), 70), after}
 		g.messageBox(dst, win, "Connection lost", lines, view.ErrorText)
 	}
 	if g.expandHUD && g.failure == nil {

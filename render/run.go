@@ -29,9 +29,8 @@ func runSession(sess *client.Session) (stop func()) {
 	}
 }
 
-// run opens the window and plays until the game ends.
-func (g *window) run() error {
-	opts := g.opts
+// openWindow sets up the window opts describe, before ebiten.RunGame opens it.
+func openWindow(opts Options) {
 	w, h := opts.size()
 	title := opts.Title
 	if title == "" {
@@ -47,9 +46,15 @@ func (g *window) run() error {
 	ebiten.SetTPS(60)
 	ebiten.SetVsyncEnabled(true)
 	ebiten.SetScreenClearedEveryFrame(false) // every Draw repaints or repairs what it changes
+}
+
+// run opens the window and plays until the game ends.
+func (g *window) run() error {
+	opts := g.opts
+	openWindow(opts)
 	err := ebiten.RunGame(g)
+	g.stopRunners()
 	for _, p := range g.panes {
-		_ = p.runner.Stop() // the game is ours again; why a session ended, the window said
 		err = errors.Join(err, p.game.StopRecording())
 	}
 	switch {

@@ -37,6 +37,9 @@ type window struct {
 	showScores bool // the scoreboard is open (Tab held, or Options.ShowScores)
 	// notice is the mode's last failed switch (the demo's contact key), a warning in every HUD.
 	notice error
+	// fromLobby is set on a match started from the lobby (RunLobby): Esc and a lost session
+	// go back there rather than closing the window.
+	fromLobby bool
 
 	frames     int       // drawn so far
 	reported   bool      // the -frame-report run has its frames; the game ends
@@ -75,6 +78,11 @@ func newWindow(ctx context.Context, arena netcode.Arena, opts Options, m mode) (
 	if err != nil {
 		return nil, err
 	}
+	return newWindowWith(ctx, arena, opts, m, f), nil
+}
+
+// newWindowWith is newWindow drawing with fonts f: a lobby's matches share the lobby's.
+func newWindowWith(ctx context.Context, arena netcode.Arena, opts Options, m mode, f *fonts) *window {
 	return &window{
 		ctx:        ctx,
 		opts:       opts,
@@ -87,7 +95,7 @@ func newWindow(ctx context.Context, arena netcode.Arena, opts Options, m mode) (
 		showScores: opts.ShowScores,
 		shot:       screenshot{path: opts.ScreenshotPath, frames: opts.ScreenshotFrames},
 		gif:        recording{path: opts.GIFPath},
-	}, nil
+	}
 }
 
 // Update runs one 60 Hz tick: keys, then the mode's step of every pane.
@@ -150,6 +158,14 @@ func (g *window) release() {
 	}
 	clear(g.held)
 	g.held = g.held[:0]
+}
+
+// stopRunners stops every pane's runner once the window is done with its games: they are the
+// caller's again. Why a session ended, the window has already said.
+func (g *window) stopRunners() {
+	for _, p := range g.panes {
+		_ = p.runner.Stop()
+	}
 }
 
 // Draw draws the frame and, when a screenshot is due, saves it.
@@ -270,6 +286,11 @@ func (g *window) Layout(outsideWidth, outsideHeight int) (int, int) {
 // frame is opaque, so it is copied rather than blended: under a software renderer that is
 // one read of the window's pixels saved every frame.
 func (g *window) DrawFinalScreen(screen ebiten.FinalScreen, offscreen *ebiten.Image, geoM ebiten.GeoM) {
+	drawFinal(screen, offscreen, geoM)
+}
+
+// drawFinal copies offscreen, the finished frame, to the window's screen through geoM.
+func drawFinal(screen ebiten.FinalScreen, offscreen *ebiten.Image, geoM ebiten.GeoM) {
 	op := &ebiten.DrawImageOptions{GeoM: geoM, Blend: ebiten.BlendCopy}
 	if s := geoM.Element(0, 0); s != math.Floor(s) {
 		op.Filter = ebiten.FilterLinear

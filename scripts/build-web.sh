@@ -8,7 +8,7 @@ dir=${1:?usage: build-web.sh DIR}
 go=${GO:-go}
 mkdir -p "$dir"
 GOOS=js GOARCH=wasm "$go" build -trimpath -ldflags="-s -w" -o "$dir/tankclient.wasm" ./cmd/tankclient
-cp cmd/tankclient/web/index.html "$dir/index.html"
+cp cmd/tankclient/web/index.html cmd/tankclient/web/lobby.js cmd/tankclient/web/favicon.svg "$dir/"
 # A compressed copy beside it: tankserver -web sends it to browsers that accept gzip (about a
 # quarter of the size); other static hosts may serve it the same way, or ignore it.
 gzip -9 -c "$dir/tankclient.wasm" > "$dir/tankclient.wasm.gz"

@@ -170,7 +170,7 @@ func (s *Sidecar) updateCounter(w http.ResponseWriter, r *http.Request, name str
 		c.Count = v
 	}
 	s.counters[name] = c
-	s.notifyLocked()
+	s.publishLocked()
 	w.Header().Set("Content-Type", "application/json")
 	json.NewEncoder(w).Encode(map[string]string{
 		"name": name, "count": strconv.FormatInt(c.Count, 10), "capacity": strconv.FormatInt(c.Capacity, 10),

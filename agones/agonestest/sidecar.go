@@ -125,6 +125,15 @@ func (s *Sidecar) SetState(state string) {
 
 func (s *Sidecar) setStateLocked(state string) {
 	s.gs.Status.State = state
+	s.publishLocked()
+}
+
+// publishLocked sends the GameServer, its counters as they are now, to every watcher.
+func (s *Sidecar) publishLocked() {
+	s.gs.Status.Counters = map[string]agones.CounterStatus{}
+	for name, c := range s.counters {
+		s.gs.Status.Counters[name] = agones.NewCounterStatus(c.Count, c.Capacity)
+	}
 	for w := range s.watchers {
 		select {
 		case w <- s.gs:
@@ -137,6 +146,28 @@ func (s *Sidecar) setStateLocked(state string) {
 		}
 	}
 	s.notifyLocked()
+}
+
+// Allocate does what a GameServerAllocation that picked this GameServer does: it moves
+// it to Allocated and adds amount to each counter named (the allocation's counter
+// actions), then tells every watcher. It changes nothing and returns false when a counter
+// is not declared or would pass its capacity, as Agones refuses such an allocation.
+func (s *Sidecar) Allocate(amounts map[string]int64) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for name, n := range amounts {
+		c, ok := s.counters[name]
+		if !ok || c.Count+n > c.Capacity || c.Count+n < 0 {
+			return false
+		}
+	}
+	for name, n := range amounts {
+		c := s.counters[name]
+		c.Count += n
+		s.counters[name] = c
+	}
+	s.setStateLocked(agones.StateAllocated)
+	return true
 }
 
 // Fail makes requests to path (e.g. "/health") answer status with a gateway error body;

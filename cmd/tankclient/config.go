@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"tanknet/client"
+	"tanknet/discovery"
 	"tanknet/linksim"
 	"tanknet/render"
 	"tanknet/render/view"
@@ -19,6 +20,10 @@ import (
 type Config struct {
 	// Server is the tankserver's UDP address, host:port.
 	Server string
+	// Lobby opens the lobby instead of joining Server (tankclient without -server): the
+	// servers Discovery finds, a match in the same window for each room joined.
+	Lobby     bool
+	Discovery discovery.BrowseConfig
 	// Name is the player name shown above our tank; the server may shorten it.
 	Name string
 	// Room is the room (match) on the server to join; "" is its default room.
@@ -98,6 +103,7 @@ type Config struct {
 func DefaultConfig() Config {
 	return Config{
 		Server:      "127.0.0.1:7777",
+		Discovery:   discovery.DefaultBrowseConfig(),
 		Name:        "player",
 		DialTimeout: 5 * time.Second, // the server answers in one round trip; 5 s covers any real link
 		Net:         "none",
@@ -140,10 +146,31 @@ func (c Config) Validate() error {
 	case c.FrameReport < 0:
 		return fmt.Errorf("-frame-report %d: want a number of frames", c.FrameReport)
 	}
+	if err := c.validateLobby(); err != nil {
+		return err
+	}
 	if err := c.Conditions.Validate(); err != nil {
 		return err
 	}
 	return c.renderOptions(nil).Validate()
+}
+
+// validateLobby reports the first flag the lobby cannot honour: what records, reports on or
+// waits in one match is for a window that plays one (-server).
+func (c Config) validateLobby() error {
+	if !c.Lobby {
+		return nil
+	}
+	for _, f := range []struct {
+		flag string
+		set  bool
+	}{{"-room", c.Room != ""}, {"-record", c.Record != ""}, {"-frame-report", c.FrameReport > 0}, {"-gif", c.GIF != ""},
+		{"-screenshot-when", c.ScreenshotWhen != ""}, {"-screenshot-details", c.ScreenshotDetails}, {"-tour-advance", c.TourAdvance > 0}} {
+		if f.set {
+			return fmt.Errorf("%s needs -server: without it tankclient opens the lobby, where you choose the server and room", f.flag)
+		}
+	}
+	return c.Discovery.Validate()
 }
 
 // renderOptions returns the window options for c over the conditioner cc (nil: none).

@@ -1,11 +1,15 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
+	"net/netip"
+	"strconv"
 	"strings"
 
 	"tanknet/client"
+	"tanknet/discovery"
 	"tanknet/internal/cliflag"
 	"tanknet/linksim"
 	"tanknet/netcode"
@@ -32,15 +36,18 @@ func parseFlags(fs *flag.FlagSet, args []string) (Config, error) {
 // textFlags are the flags parseFlags reads as text and turns into cfg's fields once every
 // flag is parsed (textFlags.apply).
 type textFlags struct {
-	net                linksim.NetFlags
-	interp, skill, pos *string
+	net                       linksim.NetFlags
+	interp, skill, pos        *string
+	discoverTo, discoverPorts *string
 }
 
 // defineFlags defines every flag on fs: those that set a field of cfg directly, and those
 // it returns to be read once parsed.
 func defineFlags(fs *flag.FlagSet, cfg *Config) *textFlags {
 	t := &textFlags{net: linksim.NetFlags{Preset: cfg.Net, Seed: cfg.Seed}}
-	fs.StringVar(&cfg.Server, "server", cfg.Server, "tankserver UDP `address`")
+	fs.StringVar(&cfg.Server, "server", cfg.Server, "tankserver UDP `address` to join straight away; without it (and -demo, -replay) the window opens the lobby: the servers on the LAN and their rooms")
+	t.discoverTo = fs.String("discover-to", "", "the lobby asks these IP `addresses` (comma-separated) for servers instead of 127.0.0.1 and every broadcast address of this host")
+	t.discoverPorts = fs.String("discover-ports", "", fmt.Sprintf("the lobby asks these UDP `ports` (comma-separated) instead of %d-%d", discovery.FirstPort, discovery.FirstPort+discovery.PortCount-1))
 	fs.StringVar(&cfg.Name, "name", cfg.Name, "player `name` shown above your tank")
 	fs.StringVar(&cfg.Room, "room", "", "the `room` (match) to join on the server: letters, digits, - and _; it opens if the server has room for it (default: the server's default room)")
 	fs.DurationVar(&cfg.DialTimeout, "timeout", cfg.DialTimeout, "give up joining after this long")
@@ -83,6 +90,10 @@ func defineFlags(fs *flag.FlagSet, cfg *Config) *textFlags {
 func (t *textFlags) apply(cfg *Config, given map[string]bool) error {
 	var err error
 	cfg.widthGiven, cfg.heightGiven = given["width"], given["height"]
+	cfg.Lobby = !given["server"] && !cfg.Demo && cfg.Replay == ""
+	if err := t.applyDiscovery(cfg); err != nil {
+		return err
+	}
 	if cfg.Demo {
 		if !given["width"] {
 			cfg.Width = demoWidth
@@ -120,6 +131,43 @@ func (t *textFlags) apply(cfg *Config, given map[string]bool) error {
 // comes from displaycheck.Help, which a test keeps equal to this.
 func usage(fs *flag.FlagSet) {
 	w := fs.Output()
-	fmt.Fprint(w, "tankclient: the tanknet window. Play against a tankserver, or run the three-pane demo (-demo).\n\nUsage: tankclient [flags]\n\n")
+	fmt.Fprint(w, "tankclient: the tanknet window. Choose a server and room in the lobby, join one with -server, or run the three-pane demo (-demo).\n\nUsage: tankclient [flags]\n\n")
 	fs.PrintDefaults()
+}
+
+// applyDiscovery reads -discover-to and -discover-ports into cfg.Discovery; they are the
+// lobby's, so they need it.
+func (t *textFlags) applyDiscovery(cfg *Config) error {
+	if *t.discoverTo == "" && *t.discoverPorts == "" {
+		return nil
+	}
+	if !cfg.Lobby {
+		return errors.New("-discover-to and -discover-ports are the lobby's: not with -server, -demo or -replay")
+	}
+	for _, s := range splitList(*t.discoverTo) {
+		a, err := netip.ParseAddr(s)
+		if err != nil {
+			return fmt.Errorf("-discover-to %q: %q is not an IP address", *t.discoverTo, s)
+		}
+		cfg.Discovery.Targets = append(cfg.Discovery.Targets, a)
+	}
+	for _, s := range splitList(*t.discoverPorts) {
+		p, err := strconv.ParseUint(s, 10, 16)
+		if err != nil || p == 0 {
+			return fmt.Errorf("-discover-ports %q: %q is not a UDP port (1-65535)", *t.discoverPorts, s)
+		}
+		cfg.Discovery.Ports = append(cfg.Discovery.Ports, uint16(p))
+	}
+	return nil
+}
+
+// splitList splits a comma-separated flag value, dropping blanks.
+func splitList(s string) []string {
+	var out []string
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
 }

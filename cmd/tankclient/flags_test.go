@@ -2,12 +2,14 @@ package main
 
 import (
 	"flag"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
 	"time"
 
 	"tanknet/client"
+	"tanknet/discovery"
 	"tanknet/linksim"
 	"tanknet/netcode"
 )
@@ -70,7 +72,7 @@ func TestParseFlags_EveryFlag(t *testing.T) {
 	if cfg, err := parse("-replay", "m.tnrec", "-replay-at", "30s"); err != nil || cfg.Replay != "m.tnrec" || cfg.ReplayAt != 30*time.Second {
 		t.Errorf("-replay m.tnrec -replay-at 30s: %q %v (%v)", cfg.Replay, cfg.ReplayAt, err)
 	}
-	if cfg, err := parse("-room", "blue"); err != nil || cfg.Room != "blue" || !strings.HasSuffix(cfg.renderOptions(nil).Title, " / blue") {
+	if cfg, err := parse("-server", "127.0.0.1:7777", "-room", "blue"); err != nil || cfg.Room != "blue" || !strings.HasSuffix(cfg.renderOptions(nil).Title, " / blue") {
 		t.Errorf("-room blue: %q, title %q (%v); want the room in the Config and the window's title", cfg.Room, cfg.renderOptions(nil).Title, err)
 	}
 	if cfg, err := parse("-demo", "-width", "800"); err != nil || cfg.Width != 800 || cfg.Height != demoHeight {
@@ -85,9 +87,38 @@ func TestParseFlags_Refuses(t *testing.T) {
 		{"-replay-at", "5s"}, {"-replay", "m.tnrec", "-replay-at", "-1s"}, {"-replay", "m.tnrec", "-demo"}, {"-replay", "m.tnrec", "-record", "n.tnrec"},
 		{"-demo", "-room", "blue"}, {"-replay", "m.tnrec", "-room", "blue"},
 		{"-slow", "4"}, {"-demo", "-slow", "3"}, {"-demo", "-tour-scene", "-1"},
+		// The lobby chooses the server and room, and plays one match after another.
+		{"-room", "blue"}, {"-record", "m.tnrec"}, {"-frame-report", "60"}, {"-tour-advance", "5"},
+		{"-server", "127.0.0.1:7777", "-discover-to", "127.0.0.1"}, {"-demo", "-discover-ports", "47770"},
+		{"-discover-to", "lan"}, {"-discover-ports", "0"}, {"-discover-ports", "70000"},
 	} {
 		if _, err := parse(args...); err == nil {
 			t.Errorf("parseFlags(%q) = nil error, want it refused", args)
 		}
+	}
+}
+
+// TestParseFlags_Lobby: without -server (and -demo, -replay) tankclient opens the lobby,
+// asking where -discover-to and -discover-ports say; -server keeps today's direct start.
+func TestParseFlags_Lobby(t *testing.T) {
+	cases := []struct {
+		args  []string
+		lobby bool
+	}{
+		{nil, true}, {[]string{"-name", "ada", "-net", "mobile-3g"}, true}, {[]string{"-server", "127.0.0.1:7777"}, false},
+		{[]string{"-demo"}, false}, {[]string{"-replay", "m.tnrec"}, false},
+	}
+	for _, c := range cases {
+		if cfg, err := parse(c.args...); err != nil || cfg.Lobby != c.lobby {
+			t.Errorf("parseFlags(%q): lobby %v (%v), want %v", c.args, cfg.Lobby, err, c.lobby)
+		}
+	}
+	cfg, err := parse("-discover-to", "127.0.0.1, 10.0.0.255", "-discover-ports", "40001,40002")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := cfg.Discovery
+	if fmt.Sprint(d.Targets) != "[127.0.0.1 10.0.0.255]" || fmt.Sprint(d.Ports) != "[40001 40002]" || d.Refresh != discovery.DefaultBrowseConfig().Refresh {
+		t.Errorf("-discover-to -discover-ports: %+v, want two targets, two ports and the default refresh", d)
 	}
 }

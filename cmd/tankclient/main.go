@@ -3,16 +3,18 @@
 // Command tankclient is the tanknet window: drive a tank with WASD or the arrow keys against
 // a tankserver, and watch the netcode work.
 //
-//	tankclient -server 127.0.0.1:7777 -name ada
-//	tankclient -net mobile-3g                   # play over a simulated 3G link
+//	tankclient -name ada                        # the lobby: servers on the LAN, their rooms; join one
+//	tankclient -server 127.0.0.1:7777 -name ada # straight into the server's default room
+//	tankclient -net mobile-3g                   # the lobby; its matches over a simulated 3G link
 //	tankclient -latency 80ms -jitter 10ms -loss 0.02
-//	tankclient -screenshot shot.png -frames 120 # write a PNG after 120 frames, print the fps, exit
+//	tankclient -server 127.0.0.1:7777 -screenshot shot.png -frames 120 # a PNG after 120 frames, the fps, exit
 //	tankclient -demo -frame-report 600          # draw 600 frames, print {"frames": 600, "fps": ...}, exit
 //	tankclient -demo                            # server + near and far player in one window
 //
 // Keys: W/S or Up/Down drive, A/D or Left/Right turn; P, R and I switch prediction,
 // reconciliation and interpolation off and on (reconciliation acts only with prediction on); G the ghosts, H the HUD, T the timeline strip, B the remote tank it follows; N and
-// Shift+N step through the network presets; F1 shows the keys; Esc quits. In the -demo
+// Shift+N step through the network presets; F1 shows the keys; Esc quits (in a match joined
+// from the lobby Esc goes back to the lobby, and F10 quits). In the -demo
 // window WASD drives the near player and the arrows the far one, P, R, I, N, L, B and U act
 // on the pane under the mouse (both over the server pane), and M slows the whole demo.
 //
@@ -60,6 +62,8 @@ func main() {
 		err = runReplay(ctx, cfg)
 	case cfg.Demo:
 		err = runDemo(ctx, cfg)
+	case cfg.Lobby:
+		err = runLobby(ctx, cfg)
 	default:
 		err = run(ctx, cfg)
 	}

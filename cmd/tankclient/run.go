@@ -32,19 +32,7 @@ func run(ctx context.Context, cfg Config) error {
 	if err != nil {
 		return err
 	}
-	udp, err := net.ListenUDP("udp", nil)
-	if err != nil {
-		_ = closeRecordings()
-		return fmt.Errorf("open socket: %w", err)
-	}
-	cc, err := linksim.Condition(udp, cfg.Conditions, cfg.Seed)
-	if err != nil {
-		udp.Close()
-		_ = closeRecordings()
-		return err
-	}
-	// The session owns cc from here on and closes it a linger after the goodbye.
-	sess, err := client.DialRoom(ctx, cfg.Server, cfg.Name, cfg.Room, cc, cfg.DialTimeout)
+	sess, cc, err := dial(ctx, cfg)
 	if err != nil {
 		_ = closeRecordings()
 		return &joinError{err}
@@ -56,4 +44,24 @@ func run(ctx context.Context, cfg Config) error {
 	// from the conditioner's delay queue, and the server would only notice by timing out.
 	time.Sleep(transport.CloseLinger)
 	return err
+}
+
+// dial joins c.Room on c.Server as c.Name over a fresh UDP socket under c's link
+// conditioner. The session owns the socket from then on and closes it a linger after its
+// goodbye.
+func dial(ctx context.Context, c Config) (*client.Session, *linksim.ConditionedConn, error) {
+	udp, err := net.ListenUDP("udp", nil)
+	if err != nil {
+		return nil, nil, fmt.Errorf("open socket: %w", err)
+	}
+	cc, err := linksim.Condition(udp, c.Conditions, c.Seed)
+	if err != nil {
+		udp.Close()
+		return nil, nil, err
+	}
+	sess, err := client.DialRoom(ctx, c.Server, c.Name, c.Room, cc, c.DialTimeout)
+	if err != nil {
+		return nil, nil, err
+	}
+	return sess, cc, nil
 }

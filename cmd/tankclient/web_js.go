@@ -5,8 +5,10 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net/url"
 	"strings"
 	"syscall/js"
@@ -25,6 +27,7 @@ import (
 // or the three-pane demo with its own server in the tab. Messages go to the page's #status
 // element and the console.
 func main() {
+	markPhase("start")
 	loc := js.Global().Get("location")
 	q, err := url.ParseQuery(strings.TrimPrefix(loc.Get("search").String(), "?"))
 	if err != nil {
@@ -41,12 +44,16 @@ func main() {
 	ctx := context.Background()
 	if cfg.Demo {
 		rep.transport = "in-tab" // the demo's server and players share the tab's own network
+		rep.demo = true
 		showStatus("starting the demo: its server and players run in this tab…")
 		err = runDemo(ctx, cfg)
 	} else {
 		err = runWeb(ctx, cfg, page, loc.Get("origin").String(), &rep)
 	}
 	if err != nil {
+		if !rep.joined() && page.ReportAfter > 0 {
+			fmt.Println(neverJoinedLine(cfg.Name, rep.transport, err, pagePhases()))
+		}
 		showError(err)
 	}
 }
@@ -55,10 +62,10 @@ func main() {
 func runWeb(ctx context.Context, cfg Config, page WebPage, origin string, rep *webReporter) error {
 	showStatus("connecting to " + origin + " over WebRTC…")
 	dctx, cancel := context.WithTimeout(ctx, carriage.ConnectTimeout)
-	conn, err := carriage.Dial(dctx, origin+carriage.OfferPath)
+	conn, err := carriage.DialEarly(dctx, origin+carriage.OfferPath, js.Global().Get("tanknetSignal"))
 	cancel()
 	if err != nil {
-		return fmt.Errorf("tanknet cannot reach the game server at %s: %w\n\nThe game travels over UDP (WebRTC) to the server's port: a network that blocks UDP (some offices, VPNs, proxies) stops it.", origin, err)
+		return errors.New(joinWords(origin, err))
 	}
 	cc, err := linksim.Condition(conn, cfg.Conditions, cfg.Seed)
 	if err != nil {
@@ -69,7 +76,7 @@ func runWeb(ctx context.Context, cfg Config, page WebPage, origin string, rep *w
 	if err != nil {
 		return fmt.Errorf("tanknet could not join: %w", err)
 	}
-	rep.connectMs = pageMillis()
+	rep.connectMs = markPhase("welcome")
 	showStatus("")
 	opts := cfg.renderOptions(cc)
 	var rec bytes.Buffer
@@ -104,27 +111,61 @@ func offerDownload(name string, data []byte) {
 	a.Call("click")
 }
 
-// webReporter logs the page's report once, ReportAfter seconds after the page started.
+// webReporter logs the page's report once, ReportAfter seconds after the page joined.
 type webReporter struct {
 	after     int // seconds; 0: never
 	transport string
-	connectMs float64 // page start to Welcome; for the demo, to its first frame
+	demo      bool    // the demo's first frame is its join, and clears its banner
+	connectMs float64 // navigation start to Welcome; for the demo, to its first frame
 	done      bool
 }
+
+// joined reports whether the page has joined its game.
+func (r *webReporter) joined() bool { return r.connectMs > 0 }
 
 // onFrame is the window's per-frame hook (render.Options.OnFrame).
 func (r *webReporter) onFrame(_ time.Time, games []*client.Game) {
 	if r.connectMs == 0 {
 		r.connectMs = pageMillis()
+		if r.demo {
+			showStatus("") // the demo runs: "starting the demo…" has done its work
+		}
 	}
-	if r.done || r.after == 0 || pageMillis() < float64(r.after)*1000 {
+	if r.done || r.after == 0 || pageMillis() < r.connectMs+float64(r.after)*1000 {
 		return
 	}
 	r.done = true
-	fmt.Println(webReportLine(r.transport, r.connectMs, ebiten.ActualFPS(), games))
+	fmt.Println(webReportLine(r.transport, r.connectMs, ebiten.ActualFPS(), pagePhases(), games))
 }
 
-// pageMillis returns the milliseconds since the page started loading.
+// markPhase marks a step of connecting on the page's performance timeline (webPhases) and
+// returns when it was, ms from navigation start.
+func markPhase(name string) float64 {
+	if p := js.Global().Get("performance"); p.Get("mark").Truthy() {
+		if m := p.Call("mark", "tanknet-"+name); m.Truthy() {
+			return m.Get("startTime").Float()
+		}
+	}
+	return pageMillis()
+}
+
+// pagePhases returns when each step of connecting happened (webPhases), ms from navigation
+// start, as the page and the carriage marked them; steps not reached are absent.
+func pagePhases() map[string]float64 {
+	perf := js.Global().Get("performance")
+	out := map[string]float64{}
+	if !perf.Get("getEntriesByName").Truthy() {
+		return out
+	}
+	for _, name := range webPhases {
+		if marks := perf.Call("getEntriesByName", "tanknet-"+name); marks.Length() > 0 {
+			out[name] = math.Round(marks.Index(0).Get("startTime").Float())
+		}
+	}
+	return out
+}
+
+// pageMillis returns the milliseconds since navigation started.
 func pageMillis() float64 { return js.Global().Get("performance").Call("now").Float() }
 
 // showStatus puts text in the page's status line ("" hides it).

@@ -16,8 +16,9 @@ import (
 
 // WebPage is what the browser client's URL asks for beyond its Config.
 type WebPage struct {
-	// ReportAfter, if positive, is when (seconds after the page started) the page logs
-	// one console line "tanknet-report {json}" (webReport).
+	// ReportAfter, if positive, is when (seconds after the page joined its game) the page
+	// logs one console line "tanknet-report {json}" (webReport); a page that never joins
+	// logs one at once, saying so.
 	ReportAfter int
 	// Record keeps a client recording of the game (docs/RECORDINGS.md) and offers it as a
 	// download when the game ends (Esc, or the server lost).
@@ -148,21 +149,31 @@ func contains(list []string, s string) bool {
 	return false
 }
 
+// webPhases are the steps of a page's connecting, in order, as the report's phases_ms names
+// them: each is the moment (ms from navigation start) the page marked "tanknet-" + name with
+// performance.mark. fetch: the wasm's last byte arrived; compile: it is compiled; start: Go's
+// main runs; offer: the WebRTC offer was posted; answer: the server's answer came back; ice:
+// ICE connected; channel: the data channel opened; welcome: the server's Welcome arrived.
+var webPhases = []string{"fetch", "compile", "start", "offer", "answer", "ice", "channel", "welcome"}
+
 // webReport is the browser page's report: tanksim's per-client fields of the page's player
-// (the demo's near player), how it travels, how long joining took, and in the demo every
-// pane's player.
+// (the demo's near player), how it travels, whether and how fast it joined, and in the demo
+// every pane's player.
 type webReport struct {
 	client.Report
-	Transport string          `json:"transport"`  // "webrtc", or "in-tab" for the demo
-	ConnectMs float64         `json:"connect_ms"` // page start to the Welcome (demo: to its first frame)
-	FPS       float64         `json:"fps"`        // frames the page drew a second, lately (Ebitengine's ActualFPS)
-	Clients   []client.Report `json:"clients,omitempty"`
+	Transport string             `json:"transport"` // "webrtc", or "in-tab" for the demo
+	Joined    bool               `json:"joined"`    // false: the page never joined (Error says why)
+	Error     string             `json:"error,omitempty"`
+	ConnectMs float64            `json:"connect_ms"` // navigation start to the Welcome (demo: to its first frame)
+	PhasesMs  map[string]float64 `json:"phases_ms,omitempty"`
+	FPS       float64            `json:"fps"` // frames the page drew a second, lately (Ebitengine's ActualFPS)
+	Clients   []client.Report    `json:"clients,omitempty"`
 }
 
 // webReportLine returns the console line "tanknet-report {json}" for games (the window's
 // panes, the page's player first).
-func webReportLine(transport string, connectMs, fps float64, games []*client.Game) string {
-	r := webReport{Transport: transport, ConnectMs: math.Round(connectMs), FPS: math.Round(fps*10) / 10}
+func webReportLine(transport string, connectMs, fps float64, phases map[string]float64, games []*client.Game) string {
+	r := webReport{Transport: transport, Joined: true, ConnectMs: math.Round(connectMs), PhasesMs: phases, FPS: math.Round(fps*10) / 10}
 	for i, g := range games {
 		gr := g.Report()
 		if i == 0 {
@@ -172,6 +183,17 @@ func webReportLine(transport string, connectMs, fps float64, games []*client.Gam
 			r.Clients = append(r.Clients, gr)
 		}
 	}
+	return reportLine(r)
+}
+
+// neverJoinedLine returns the report of a page named name that never joined, and why.
+func neverJoinedLine(name, transport string, err error, phases map[string]float64) string {
+	r := webReport{Transport: transport, Error: err.Error(), PhasesMs: phases}
+	r.Name = name
+	return reportLine(r)
+}
+
+func reportLine(r webReport) string {
 	b, err := json.Marshal(r)
 	if err != nil {
 		return "tanknet-report {}" // a Report is plain numbers and strings: it always encodes

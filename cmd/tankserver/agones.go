@@ -26,6 +26,9 @@ type AgonesConfig struct {
 	Retry time.Duration
 	// CountEvery is how often the player count is read for the players counter.
 	CountEvery time.Duration
+	// RoomHold is how long a room an allocation added to the rooms counter is held for
+	// the match it was allocated for before a room opens to use it (roomLedger).
+	RoomHold time.Duration
 }
 
 // DefaultAgonesConfig returns the settings that match deploy/agones/fleet.yaml, with no
@@ -36,6 +39,7 @@ func DefaultAgonesConfig() AgonesConfig {
 		Timeout:    2 * time.Second,        // a sidecar on the same pod answers in milliseconds
 		Retry:      time.Second,            // the sidecar may start after us: try again soon
 		CountEvery: 500 * time.Millisecond, // an allocator sees a join within a second
+		RoomHold:   time.Minute,            // a matchmaker's players join within seconds
 	}
 }
 
@@ -43,6 +47,9 @@ func DefaultAgonesConfig() AgonesConfig {
 func (c AgonesConfig) Validate() error {
 	if c.Health <= 0 || c.Timeout <= 0 || c.Retry <= 0 || c.CountEvery <= 0 {
 		return fmt.Errorf("-agones-health %v: the Agones periods must be positive", c.Health)
+	}
+	if c.RoomHold <= 0 {
+		return fmt.Errorf("-agones-room-hold %v: must be positive", c.RoomHold)
 	}
 	return nil
 }
@@ -64,7 +71,11 @@ type fleetMember struct {
 	players    func() int // the server's player count now
 	maxRooms   int
 	rooms      func() int // the server's open rooms now
-	drain      func()     // starts the same drain as SIGTERM
+	draining   func() bool
+	drain      func() // starts the same drain as SIGTERM
+
+	mu     sync.Mutex // guards ledger, which the watch and the counters both use
+	ledger roomLedger
 }
 
 // joinFleet returns tankserver's fleet member for cfg and srv, which calls drain when Agones
@@ -78,7 +89,8 @@ func joinFleet(cfg Config, srv *server.Server, drain func()) *fleetMember {
 	return &fleetMember{
 		cfg: cfg.Agones, sdk: agones.New(cfg.Agones.SDK, cfg.Agones.Timeout), log: cfg.Server.Logger,
 		maxPlayers: cfg.Server.MaxPlayers * cfg.Server.MaxRooms, players: srv.Players, drain: drain,
-		maxRooms: cfg.Server.MaxRooms, rooms: srv.Rooms,
+		maxRooms: cfg.Server.MaxRooms, rooms: srv.Rooms, draining: srv.Draining,
+		ledger: roomLedger{hold: cfg.Agones.RoomHold},
 	}
 }
 
@@ -127,11 +139,26 @@ func (m *fleetMember) keepHealthy(ctx context.Context) {
 	})
 }
 
+// setCounters asks for the counters' values now: the rooms the ledger counts and the
+// players in play, each out of its capacity, except while the server drains, when each
+// capacity is its count, so no allocation finds room here.
+func (m *fleetMember) setCounters(counters *agones.CounterSync) {
+	m.mu.Lock()
+	rooms := m.ledger.count(time.Now(), m.rooms(), m.maxRooms)
+	m.mu.Unlock()
+	players := int64(m.players())
+	roomCap, playerCap := int64(m.maxRooms), int64(m.maxPlayers)
+	if m.draining() {
+		roomCap, playerCap = rooms, players
+	}
+	counters.Set(roomsCounter, rooms, roomCap)
+	counters.Set(playersCounter, players, playerCap)
+}
+
 // keepCounters follows the open rooms and the player count, sending only changes.
 func (m *fleetMember) keepCounters(ctx context.Context) {
 	counters := m.sdk.NewCounterSync()
-	counters.Set(roomsCounter, int64(m.rooms()), int64(m.maxRooms))
-	counters.Set(playersCounter, int64(m.players()), int64(m.maxPlayers))
+	m.setCounters(counters)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -157,8 +184,7 @@ func (m *fleetMember) keepCounters(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case <-tick.C:
-			counters.Set(roomsCounter, int64(m.rooms()), int64(m.maxRooms))
-			counters.Set(playersCounter, int64(m.players()), int64(m.maxPlayers))
+			m.setCounters(counters)
 		}
 	}
 }
@@ -168,6 +194,11 @@ func (m *fleetMember) keepCounters(ctx context.Context) {
 func (m *fleetMember) watch(ctx context.Context) {
 	state := ""
 	onChange := func(gs agones.GameServer) {
+		if c, ok := gs.Status.Counter(roomsCounter); ok {
+			m.mu.Lock()
+			m.ledger.seen(time.Now(), c.Count)
+			m.mu.Unlock()
+		}
 		if gs.Status.State == state {
 			return
 		}

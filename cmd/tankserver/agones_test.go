@@ -28,7 +28,8 @@ func agonesGameAt(t *testing.T, ctx context.Context, sc *agonestest.Sidecar, add
 	cfg.Server.Addr = addr
 	cfg.Server.Logger = slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	cfg.Drain = drain
-	cfg.Agones = AgonesConfig{SDK: sc.URL(), Health: 40 * time.Millisecond, Timeout: timeout, Retry: 20 * time.Millisecond, CountEvery: 10 * time.Millisecond}
+	cfg.Server.RoomGrace = 0 // an empty room closes at once: the rooms counter follows it without a wait
+	cfg.Agones = AgonesConfig{SDK: sc.URL(), Health: 40 * time.Millisecond, Timeout: timeout, Retry: 20 * time.Millisecond, CountEvery: 10 * time.Millisecond, RoomHold: time.Minute}
 	done := make(chan error, 1)
 	go func() { done <- run(ctx, cfg, nil) }()
 	t.Cleanup(func() {
@@ -107,11 +108,39 @@ func TestAgones_ReadyHealthCountersAllocatedShutdown(t *testing.T) {
 	sc.WaitFor(t, "players back to 1", func() bool { return sc.Counter("players").Count == 1 })
 	// The default room stays open, empty; the stayer's room goes on.
 
-	sc.SetState(agones.StateAllocated)
+	// A matchmaker's allocation adds the room its match will play in (DEPLOY.md): tankserver
+	// holds it while the match's players are on their way, and their room uses it.
+	if !sc.Allocate(map[string]int64{"rooms": 1}) {
+		t.Fatal("the fake sidecar refused the allocation")
+	}
 	logs.waitFor(t, "agones: allocated")
+	// The watch may show tankserver's own earlier count after it lowered it, which it
+	// takes for an allocation's: a room held too long errs on the side of a fuller server,
+	// never an overfull one. So a count may read one above the rooms open and held.
+	roomsAfterPings := func(want int64, why string) {
+		t.Helper()
+		pings := sc.Count("POST /health")
+		sc.WaitFor(t, "three more health pings", func() bool { return sc.Count("POST /health") >= pings+3 })
+		if got := sc.Counter("rooms"); got.Count < want || got.Count > want+1 {
+			t.Errorf("rooms %d %s, want %d (or one more, an echo held)", got.Count, why, want)
+		}
+	}
+	roomsAfterPings(3, "after an allocation added one to 2 open (the room held for the match)")
+	stayerLeaves() // its room closes while the match is on its way: the held room stays
+	stayer.wait()
+	sc.WaitFor(t, "players 0", func() bool { return sc.Counter("players").Count == 0 })
+	roomsAfterPings(2, "with the default room open and one held")
+	matchCtx, matchEnds := context.WithCancel(ctx)
+	match := playBotsIn(t, matchCtx, addr, "allocated-match", 1)
+	sc.WaitFor(t, "players 1", func() bool { return sc.Counter("players").Count == 1 })
+	roomsAfterPings(2, "once the match's room opened in the room held for it")
 
 	sc.SetState(agones.StateShutdown)
 	logs.waitFor(t, "draining: new players are refused")
+	sc.WaitFor(t, "no room left to allocate while draining", func() bool {
+		r, p := sc.Counter("rooms"), sc.Counter("players")
+		return r.Capacity == r.Count && p.Capacity == p.Count
+	})
 	_, err := client.Dial(ctx, addr, "late", nil, 5*time.Second)
 	var rej *client.RejectedError
 	if !errors.As(err, &rej) || rej.Code != wire.RejectShuttingDown {
@@ -120,8 +149,8 @@ func TestAgones_ReadyHealthCountersAllocatedShutdown(t *testing.T) {
 	if n := sc.Count("POST /shutdown"); n != 0 {
 		t.Errorf("tankserver called /shutdown %d times while a player was still in play", n)
 	}
-	stayerLeaves()
-	stayer.wait()
+	matchEnds()
+	match.wait()
 	if err := runResult(t, done, "the last player left the drain"); err != nil {
 		t.Errorf("run = %v, want a clean stop", err)
 	}

@@ -71,7 +71,7 @@ func runInNamespace(t *testing.T) {
 		browserJoins(t, chromium, dir)
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "unshare", "-n", "sh", "-c", netnsSetup, os.Args[0],
 		"-test.run", "^"+t.Name()+"$", "-test.count", "1", "-test.v")
@@ -110,7 +110,7 @@ func webGame(t *testing.T, ctx context.Context, webDir, publicIP string) (page, 
 
 // browserJoins is the test itself, in the namespace.
 func browserJoins(t *testing.T, chromium, webDir string) {
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 	defer cancel()
 	page, addr, logs := webGame(t, ctx, webDir, "")
 
@@ -155,11 +155,16 @@ func browserJoins(t *testing.T, chromium, webDir string) {
 
 	var r struct {
 		client.Report
-		Transport string  `json:"transport"`
-		ConnectMs float64 `json:"connect_ms"`
+		Transport string             `json:"transport"`
+		Joined    bool               `json:"joined"`
+		ConnectMs float64            `json:"connect_ms"`
+		PhasesMs  map[string]float64 `json:"phases_ms"`
 	}
 	if err := json.Unmarshal([]byte(strings.TrimPrefix(line, "tanknet-report ")), &r); err != nil {
 		t.Fatalf("the report does not parse: %v\n%s", err, line)
+	}
+	if step := phasesInOrder(r.PhasesMs); step != "" || !r.Joined || r.PhasesMs["welcome"] != r.ConnectMs {
+		t.Errorf("the report's phases %v (joined %v, connect_ms %v): %q missing or out of order, want every step in order ending at connect_ms", r.PhasesMs, r.Joined, r.ConnectMs, step)
 	}
 	t.Logf("browser: %s", line)
 	if r.Transport != "webrtc" || r.Name != "web" || r.LastAck == 0 || r.Snapshots == 0 ||
@@ -189,6 +194,8 @@ func browserJoins(t *testing.T, chromium, webDir string) {
 		t.Logf("the page's console:\n%s", console)
 	}
 	recordInTab(t, ctx, b, page)
+	pageWords(t, ctx, b, page, webDir)
+	lobbyInTab(t, ctx, b, page)
 	blockedUDP(t, ctx, b, webDir)
 	demoInTab(t, ctx, b, page)
 }
@@ -258,6 +265,9 @@ func demoInTab(t *testing.T, ctx context.Context, b *cdp.Browser, page string) {
 	}
 	if r.Transport != "in-tab" || len(r.Clients) != 2 || r.Clients[0].Name != "near" || r.Clients[1].Name != "far" {
 		t.Fatalf("the demo's report: transport %q, clients %+v; want in-tab, near and far; console:\n%s", r.Transport, r.Clients, console)
+	}
+	if status := evalString(t, ctx, b, session, "document.getElementById('status').textContent"); status != "" {
+		t.Errorf("the demo runs but the page still says %q", status)
 	}
 	near := r.Clients[0]
 	if near.Snapshots == 0 || near.SnapshotsLost != 0 {

@@ -210,3 +210,35 @@ func TestFleetYAML(t *testing.T) {
 		t.Errorf("fleet.yaml's terminationGracePeriodSeconds %d is not longer than its -drain %v: a drain would be killed", grace, cfg.Drain)
 	}
 }
+
+// TestAllocationYAML checks deploy/agones/allocation.yaml against fleet.yaml and what
+// tankserver does with its counters: it allocates from fleet.yaml's fleet, by the rooms
+// counter tankserver keeps, one room at a time.
+func TestAllocationYAML(t *testing.T) {
+	data, err := os.ReadFile("../../deploy/agones/allocation.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(data)
+	for _, want := range []string{
+		"kind: GameServerAllocation",
+		"agones.dev/fleet: tankserver",
+		"gameServerState: Allocated",
+		"gameServerState: Ready",
+		"key: " + roomsCounter,
+		"order: Ascending",
+		"        " + roomsCounter + ":\n          minAvailable: 1",
+		"    " + roomsCounter + ":\n      action: Increment\n      amount: 1",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("allocation.yaml lacks %q", want)
+		}
+	}
+	fleet, err := os.ReadFile("../../deploy/agones/fleet.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if keys := yamlKeys(t, string(fleet)); keys["metadata.name"] != "tankserver" {
+		t.Errorf("fleet.yaml's fleet is named %q; allocation.yaml allocates from tankserver", keys["metadata.name"])
+	}
+}

@@ -74,10 +74,11 @@ func serverName(name string) string {
 }
 
 // startDiscovery answers LAN discovery for srv, whose game listens on gamePort (and whose
-// page, when door is not nil, on door's port), until the returned stop is called. With
+// page, when door is not nil, on door's port), until the returned stop is called; counts,
+// when not nil, reads its responder's counts for /metrics. With
 // the default port range full it logs a warning and answers nothing; a port asked for
 // that cannot be had is an error.
-func startDiscovery(cfg Config, srv *server.Server, gamePort int, door *web) (stop func(), err error) {
+func startDiscovery(cfg Config, srv *server.Server, gamePort int, door *web, counts *discoveryCollector) (stop func(), err error) {
 	spot, err := cfg.discoverySpot()
 	if err != nil || spot.off {
 		return func() {}, err
@@ -99,6 +100,9 @@ func startDiscovery(cfg Config, srv *server.Server, gamePort int, door *web) (st
 	if err != nil {
 		pc.Close()
 		return nil, err
+	}
+	if counts != nil {
+		counts.responder.Store(r)
 	}
 	log.Info("answering LAN discovery", "addr", pc.LocalAddr().String(), "name", summary().Name)
 	ctx, cancel := context.WithCancel(context.Background())

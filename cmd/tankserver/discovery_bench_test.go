@@ -35,7 +35,7 @@ func BenchmarkDiscoveryFlood_Tick(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	stopDiscovery, err := startDiscovery(cfg, srv, pc.LocalAddr().(*net.UDPAddr).Port, nil)
+	stopDiscovery, err := startDiscovery(cfg, srv, pc.LocalAddr().(*net.UDPAddr).Port, nil, nil)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -117,6 +117,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (Config, error) {
 	fs.BoolVar(&cfg.Verbose, "v", false, "log debug detail")
 	fs.DurationVar(&cfg.Drain, "drain", 0, "on SIGINT/SIGTERM (or an Agones Shutdown) refuse new players and let those playing go on for up to this `long` before disconnecting them (a second signal stops at once); 0 stops at once")
 	fs.DurationVar(&cfg.Agones.Health, "agones-health", cfg.Agones.Health, "under Agones (AGONES_SDK_HTTP_PORT set), the fleet's health check `period` (health.periodSeconds); tankserver pings Health twice in each")
+	fs.DurationVar(&cfg.Agones.RoomHold, "agones-room-hold", cfg.Agones.RoomHold, "under Agones, how long a room an allocation added to the rooms counter is held for its match before a room opens for it (docs/DEPLOY.md)")
 	if err := cliflag.Parse(fs, args); err != nil {
 		return cfg, err
 	}
@@ -199,11 +200,16 @@ func run(ctx context.Context, cfg Config, signals <-chan os.Signal) error {
 	var door *web // the browsers' way in, with -web
 	var extra []prometheus.Collector
 	if cfg.Web.Addr != "" {
-		if door, err = startWeb(cfg.Web, cfg.Server.Logger, srv.Draining); err != nil {
+		if door, err = startWeb(cfg.Web, cfg.Server.Logger, srv.Draining, newRoomsHandler(summarizer(cfg, srv, 0, 0), time.Now)); err != nil {
 			return err
 		}
 		defer door.stop()
 		extra = append(extra, newHubCollector(door.hub.Stats))
+	}
+	var discoveryCounts *discoveryCollector
+	if spot, err := cfg.discoverySpot(); err == nil && !spot.off {
+		discoveryCounts = newDiscoveryCollector()
+		extra = append(extra, discoveryCounts)
 	}
 	if cfg.Metrics != "" {
 		stopMetrics, err := serveMetrics(ctx, cfg, srv, askDrain, extra)
@@ -212,7 +218,7 @@ func run(ctx context.Context, cfg Config, signals <-chan os.Signal) error {
 		}
 		defer stopMetrics()
 	}
-	pc, stopDiscovery, err := openSocket(cfg, srv, door, path)
+	pc, stopDiscovery, err := openSocket(cfg, srv, door, path, discoveryCounts)
 	if err != nil {
 		return err
 	}
@@ -253,13 +259,13 @@ func serveMetrics(ctx context.Context, cfg Config, srv *server.Server, askDrain 
 // openSocket binds the game's UDP socket and starts answering discovery for it; the
 // browsers' datagrams (door, with -web) join it under the game, and -net's simulated path
 // goes under it all.
-func openSocket(cfg Config, srv *server.Server, door *web, path linksim.Path) (net.PacketConn, func(), error) {
+func openSocket(cfg Config, srv *server.Server, door *web, path linksim.Path, counts *discoveryCollector) (net.PacketConn, func(), error) {
 	pc, err := net.ListenPacket("udp", cfg.Server.Addr)
 	if err != nil {
 		return nil, nil, fmt.Errorf("listen %s: %w", cfg.Server.Addr, err)
 	}
 	transport.TuneSocket(pc)
-	stopDiscovery, err := startDiscovery(cfg, srv, pc.LocalAddr().(*net.UDPAddr).Port, door)
+	stopDiscovery, err := startDiscovery(cfg, srv, pc.LocalAddr().(*net.UDPAddr).Port, door, counts)
 	if err != nil {
 		pc.Close()
 		return nil, nil, err

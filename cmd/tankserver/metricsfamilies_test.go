@@ -207,6 +207,8 @@ tanknet_bad_frames_total counter
 	Undecodable or oversized frames and unknown message kinds received.
 tanknet_contacts_total counter
 	Tank pairs pushed apart by contact resolution.
+tanknet_discovery_requests_total counter outcome=answered|limited|malformed
+	Datagrams read on the LAN discovery port, by what became of them (PROTOCOL.md §12).
 tanknet_drops_total counter reason=cannot_keep_up|not_acknowledging|other|protocol_error|timeout
 	Players the server removed, by kind of reason.
 tanknet_fires_dropped_total counter

@@ -33,6 +33,9 @@ type WebConfig struct {
 	PublicIP string
 	// Hub holds the carriage's limits.
 	Hub carriage.HubConfig
+	// PrintURLs prints the page's URLs on this host's addresses and a QR code of the LAN one
+	// once it is served (make web-demo).
+	PrintURLs bool
 }
 
 // DefaultWebConfig returns no browsers (Addr empty), the page from bin/web.
@@ -46,6 +49,7 @@ func (c *WebConfig) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.ICE, "web-ice", c.ICE, "the UDP `address` every browser's WebRTC connection uses (one port for all); empty: -web's address, over UDP")
 	fs.StringVar(&c.Dir, "web-dir", c.Dir, "the `folder` of the browser client's page (make web builds bin/web)")
 	fs.StringVar(&c.PublicIP, "web-public-ip", c.PublicIP, "the `IP` browsers reach -web-ice at, when it is not the host's own (a 1:1 NAT); empty: the socket's")
+	fs.BoolVar(&c.PrintURLs, "web-urls", c.PrintURLs, "once the page is served, print its URLs (play, demo, tour) on every address of this host, and a QR code of the LAN one for a phone, on stdout")
 	fs.IntVar(&c.Hub.MaxPeersPerAddress, "web-per-address", c.Hub.MaxPeersPerAddress, "the most browsers one address (an IPv6 one by its /64) may have connected at once: raise it for a classroom behind one NAT; beyond it an offer gets 429")
 }
 
@@ -85,9 +89,9 @@ type web struct {
 }
 
 // startWeb listens for the page and offers on cfg.Addr and for peer connections on the ICE
-// port, and serves HTTP until stop; while stopping says so, offers are refused. The Hub it
-// returns belongs under the game (Merge).
-func startWeb(cfg WebConfig, log *slog.Logger, stopping func() bool) (*web, error) {
+// port, and serves HTTP until stop; while stopping says so, offers are refused. rooms serves
+// the lobby's RoomsPath. The Hub it returns belongs under the game (Merge).
+func startWeb(cfg WebConfig, log *slog.Logger, stopping func() bool, rooms http.Handler) (*web, error) {
 	iceAddr, err := cfg.iceAddr()
 	if err != nil {
 		return nil, err
@@ -114,6 +118,7 @@ func startWeb(cfg WebConfig, log *slog.Logger, stopping func() bool) (*web, erro
 	}
 	mux := http.NewServeMux()
 	mux.Handle(carriage.OfferPath, hub)
+	mux.Handle(RoomsPath, rooms)
 	mux.Handle("/", pageHandler(cfg.Dir))
 	w := &web{log: log, ln: ln, hub: hub, served: make(chan error, 1), http: &http.Server{
 		Handler:           mux,
@@ -126,6 +131,11 @@ func startWeb(cfg WebConfig, log *slog.Logger, stopping func() bool) (*web, erro
 	go func() { w.served <- w.http.Serve(ln) }()
 	url := "http://" + ln.Addr().String() + "/"
 	log.Info("serving the browser client", "url", url, "ice", hub.ICEAddr().String(), "page", cfg.Dir)
+	if cfg.PrintURLs {
+		if err := printURLs(os.Stdout, ln.Addr().(*net.TCPAddr)); err != nil {
+			log.Warn("cannot print the page's URLs", "err", err)
+		}
+	}
 	return w, nil
 }
 

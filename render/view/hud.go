@@ -219,7 +219,7 @@ func Help(demo bool) []Line {
 		Line{"E            every HUD line over the pane, on/off", Plain},
 		Line{"O            the guided tour on/off (. next, , back)", Plain},
 		Line{"F1           this help", Plain},
-		Line{"Esc          quit", Plain},
+		Line{escQuit, Plain},
 		Line{"Ghosts", Heading},
 		Line{"outline      last server state (yours and others')", Dim},
 		Line{"translucent  your predicted pose", Dim},
@@ -235,6 +235,9 @@ func Help(demo bool) []Line {
 		Line{"             (a respawn is marked RESPAWNED, not snapped)", Dim},
 	)
 }
+
+// escQuit is the help's line for Esc in a window that quits on it.
+const escQuit = "Esc          quit"
 
 // FitHelp returns the help lines cut to at most n for a short window: all of them when they
 // fit, else the keys alone (the first section, without the legends of ghosts and strip),

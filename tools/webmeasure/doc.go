@@ -5,7 +5,8 @@
 //
 // It runs bin/tankserver -web and headless Chromium (internal/cdp). First it
 // opens the page -connects times, one after another, for the time from opening it to the
-// Welcome (connect_ms: loading the wasm, the WebRTC connection and the join); then -pages
+// Welcome (connect_ms: loading the wasm, the WebRTC connection and the join; phases_ms: when
+// each step of it happened, from navigation start, p50 and max); then -pages
 // pages whose tanks drive themselves (?bot=1) play for -duration beside -bots native bots
 // (bin/tanksim -server), and it reports both sides' round trips, snapshots lost, residuals
 // and the players the server dropped, with the wasm's size, whole and gzipped.

@@ -31,6 +31,10 @@ type page struct {
 	ResidualNonZero int     `json:"residual_nonzero"`
 	PlayersSeen     int     `json:"players_seen"`
 	Transport       string  `json:"transport"`
+	Joined          bool    `json:"joined"`
+	Error           string  `json:"error"`
+	// PhasesMs is when each step of connecting happened, ms from navigation start.
+	PhasesMs map[string]float64 `json:"phases_ms"`
 }
 
 func main() {
@@ -80,13 +84,21 @@ func run(chromium string, connects, pages, bots int, duration time.Duration, ext
 
 	pace := &offerPace{tokens: carriage.DefaultHubConfig().OfferBurst, cfg: carriage.DefaultHubConfig()}
 	var connectMs []float64
+	phases := map[string][]float64{}
 	for i := range connects {
 		fmt.Fprintln(os.Stderr, "webmeasure: connect", i+1)
-		reps, err := openPages(ctx, b, pace, url, []string{fmt.Sprintf("?name=c%d&report=2", i)})
+		reps, err := openPages(ctx, b, pace, url, []string{fmt.Sprintf("?name=c%d&report=1", i)})
 		if err != nil {
 			return fmt.Errorf("connect %d: %w", i+1, err)
 		}
 		connectMs = append(connectMs, reps[0].ConnectMs)
+		for k, v := range reps[0].PhasesMs {
+			phases[k] = append(phases[k], v)
+		}
+	}
+	phaseSummary := map[string]any{}
+	for k, v := range phases {
+		phaseSummary[k] = summary(v)
 	}
 
 	native := make(chan map[string]any, 1)
@@ -103,6 +115,7 @@ func run(chromium string, connects, pages, bots int, duration time.Duration, ext
 	srv.stop() // for its closing lines
 	out := map[string]any{
 		"connect_ms":  summary(connectMs),
+		"phases_ms":   phaseSummary,
 		"pages":       pages,
 		"browser":     browserSummary(reps),
 		"native":      pick(sim, "bots", "rtt_ms", "residual_nonzero", "snapshots_lost", "reconciliations"),
@@ -169,6 +182,9 @@ func openPages(ctx context.Context, b *cdp.Browser, pace *offerPace, url string,
 		var p page
 		if err := json.Unmarshal([]byte(line), &p); err != nil {
 			return nil, fmt.Errorf("a report does not parse: %w", err)
+		}
+		if !p.Joined {
+			return nil, fmt.Errorf("page %s never joined: %s", p.Name, p.Error)
 		}
 		byName[p.Name] = p
 	}
