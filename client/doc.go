@@ -35,6 +35,10 @@
 // (replay.go) runs one through a new Game, which then does exactly what the first did
 // (docs/RECORDINGS.md).
 //
-// Package client never imports Ebitengine, so it runs headless. Its netcode state belongs to
-// whichever goroutine calls Game.Update; only the network reader runs beside it.
+// Package client never imports Ebitengine, so it runs headless. A Game is not safe for
+// concurrent use: bots call Game.Update from one goroutine and read it between Updates. A
+// window's Game is owned by a Runner (runner.go), whose goroutine runs Update when a message
+// arrives and when a prediction step falls due, so inputs leave on the 50 ms clock and not
+// when a frame happens to be drawn; the frame loop holds the Runner's lock while it drives
+// or reads the Game. The network reader (Session.Run) runs beside both and only queues.
 package client

@@ -26,7 +26,8 @@ func DefaultOptions() Options {
 }
 
 // Game is a playing client: the session's link and the parts of the player it orchestrates.
-// One goroutine calls Update once per frame and reads the rest between Updates.
+// One goroutine at a time calls Update, as often as it likes (once a frame, or a Runner's
+// goroutine at each arrival and step), and reads the rest between Updates.
 type Game struct {
 	welcome wire.Welcome
 	rules   netcode.Rules // the rules in force: the Welcome's, or the newest RulesChanged's

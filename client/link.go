@@ -12,8 +12,8 @@ import (
 // recording's feed (replay.go), the server's lockstep test, or a test's script (feed_test.go).
 // A Link that has nothing to do with a message it is sent returns nil.
 //
-// A Game calls its Link from the one goroutine that calls Update; the Link's own
-// goroutines, if any, are its business.
+// A Game calls its Link from whichever goroutine calls Update, one at a time; the Link's
+// own goroutines, if any, are its business.
 type Link interface {
 	// Welcome is what the server said when the client joined.
 	Welcome() wire.Welcome
@@ -49,6 +49,8 @@ func (noTransport) DatagramStats() (bad, dropped uint64) { return 0, 0 }
 
 var (
 	_ Link           = (*Session)(nil)
+	_ Arrivals       = (*Session)(nil)
+	_ Arrivals       = (*clockLink)(nil)
 	_ transportStats = (*Session)(nil)
 	_ transportStats = (*clockLink)(nil)
 )

@@ -61,6 +61,9 @@ type Session struct {
 	queue  []Received
 	err    error // why Run ended; nil while running
 	closed bool
+	// arrived is signalled, without blocking, whenever a message is queued or Run ends
+	// (Arrived): a Runner wakes on it.
+	arrived chan struct{}
 
 	badDatagrams     atomic.Uint64     // undecodable, not a chunk, or a chunk breaking the rules
 	droppedDatagrams atomic.Uint64     // good chunks the full queue had no room for
@@ -88,7 +91,7 @@ func DialRoom(ctx context.Context, addr, name, room string, pc net.PacketConn, t
 		}
 		return nil, err
 	}
-	s := &Session{conn: conn}
+	s := &Session{conn: conn, arrived: make(chan struct{}, 1)}
 	if err := s.handshake(ctx, name, room, timeout); err != nil {
 		conn.Close()
 		return nil, err
@@ -172,6 +175,7 @@ func (s *Session) Run() error {
 		}
 		s.err = err
 		s.mu.Unlock()
+		s.signal() // a Runner's next Update finds the session's end
 		s.conn.Close()
 		return err
 	}
@@ -219,8 +223,22 @@ func (s *Session) push(r Received) bool {
 		return false
 	}
 	s.queue = append(s.queue, r)
+	s.signal()
 	return true
 }
+
+// signal tells a waiting Runner that something arrived; one pending signal stands for any
+// number of arrivals.
+func (s *Session) signal() {
+	select {
+	case s.arrived <- struct{}{}:
+	default:
+	}
+}
+
+// Arrived returns a channel that is signalled whenever a message is queued for Drain or the
+// session ends (nil for a Session that was not dialled, which never signals).
+func (s *Session) Arrived() <-chan struct{} { return s.arrived }
 
 // dropOldestSnapshot removes the oldest snapshot (stream or chunk) from the queue and reports
 // whether there was one. The caller holds s.mu.

@@ -13,7 +13,9 @@
 // that use needs:
 //
 //   - liveWindow (live.go, Run): one player's session; the keys or Options.Bot drive it.
-//     The browser page runs it too (cmd/tankclient/web_js.go).
+//     The browser page runs it too (cmd/tankclient/web_js.go). Its pane's game, like each
+//     of the demo's two, runs on a client.Runner between frames; the window holds the
+//     runners' locks across each Update and Draw (window.go: hold, release).
 //   - demo (demo.go, RunDemo): the near and far players' sessions and the server's truth
 //     between them (server_pane.go), with the demo's bots, contact switch and slow motion.
 //   - replay (replay.go, RunReplay): a client recording drives the one pane, under the

@@ -25,15 +25,15 @@ func Run(ctx context.Context, sess *client.Session, opts Options) error {
 		return err
 	}
 	defer runSession(sess)()
-	m := &liveWindow{live: live{clock: client.NewClock(time.Now())}, steering: keyboard{}}
-	if opts.Bot != 0 {
-		m.steering = newAutopilot(opts.Bot)
-	}
+	m := &liveWindow{live: live{clock: client.NewClock(time.Now())}}
 	g, err := newWindow(ctx, sess.Welcome().Arena, opts, m)
 	if err != nil {
 		return err
 	}
 	g.panes = []*clientPane{newClientPane("", "player", m.clock.Link(sess), opts, opts.Net, time.Now())}
+	if opts.Bot != 0 {
+		g.panes[0].pilot = newAutopilot(opts.Bot)
+	}
 	return g.run()
 }
 
@@ -43,11 +43,10 @@ type liveWindow struct {
 	onePane
 	fixed
 	live
-	steering  steering
 	fromLobby bool // started from the lobby: Esc goes back there, F10 quits
 }
 
-func (m *liveWindow) drive(w *window) { m.steering.steer(w.panes[0]) }
+func (m *liveWindow) drive(w *window) { keyboard{}.steer(w.panes[0]) }
 
 // help is the single window's key help, with Esc and F10 as a match from the lobby has them.
 func (m *liveWindow) help() []view.Line {
@@ -57,12 +56,8 @@ func (m *liveWindow) help() []view.Line {
 	return m.onePane.help()
 }
 
-// steering is what drives the live window's tank: the keys, or a bot's driver.
-type steering interface {
-	steer(p *clientPane)
-}
-
-// keyboard makes WASD and the arrows alike drive the tank, and Space fire.
+// keyboard makes WASD and the arrows alike drive the tank, and Space fire. Under
+// Options.Bot the pane's autopilot overrides the driving keys.
 type keyboard struct{}
 
 func (keyboard) steer(p *clientPane) {
@@ -73,7 +68,9 @@ func (keyboard) steer(p *clientPane) {
 }
 
 // autopilot drives the tank as tanksim's bots do (Options.Bot): one new decision of its
-// driver per prediction step taken, as client.RunBot does. Space still fires.
+// driver per prediction step taken, as client.RunBot does, made before every Update (the
+// frame's and the runner's, so a step the runner takes between frames has its own). Space
+// still fires.
 type autopilot struct {
 	driver *client.Driver
 	next   netcode.Input // the driver's current decision
@@ -85,12 +82,12 @@ func newAutopilot(seed uint64) *autopilot {
 	return &autopilot{driver: d, next: d.Next()}
 }
 
-func (a *autopilot) steer(p *clientPane) {
-	keyboard{}.steer(p)
-	for n := p.game.Stats().InputsSent; a.steps < n; a.steps++ {
+// decide returns the driver's decision for g's next prediction step.
+func (a *autopilot) decide(g *client.Game) netcode.Input {
+	for n := g.Stats().InputsSent; a.steps < n; a.steps++ {
 		a.next = a.driver.Next()
 	}
-	p.input = a.next
+	return a.next
 }
 
 func wasdKeys() view.Keys {
@@ -107,7 +104,7 @@ type live struct {
 	clock *client.Clock
 }
 
-// begin starts the panes' games at the first frame. Opening the window takes a moment after
+// begin starts the panes' games, and their runners, at the first frame. Opening the window takes a moment after
 // the sessions joined; starting the games' clocks then keeps that moment from counting as a
 // stall that drops prediction steps, and what the server sent meanwhile waits in the
 // sessions' queues. One instant for every pane: the demo's two Games share a clock, and so
@@ -122,8 +119,28 @@ func (l *live) begin(w *window) error {
 				return err
 			}
 		}
+		if !w.opts.FrameDriven {
+			l.startRunner(w, p)
+		}
 	}
 	return nil
+}
+
+// startRunner gives p's game a runner that takes what arrives and sends each prediction step
+// on time between frames (client.Runner). The window holds the runner's lock for the rest of
+// this Update, as for every Update and Draw after it.
+func (l *live) startRunner(w *window, p *clientPane) {
+	p.runner = client.NewRunner(p.game, l.clock)
+	p.runner.SetStep(func(now time.Time) error {
+		err := p.update(now, &w.arena)
+		if err == nil && w.warmedUp && w.opts.FrameReport > 0 {
+			p.noteWait()
+		}
+		return err
+	})
+	p.runner.Lock()
+	w.held = append(w.held, p.runner)
+	p.runner.Start()
 }
 
 // step runs every pane's game one frame on the clock, until a session ends; then tells
@@ -131,7 +148,11 @@ func (l *live) begin(w *window) error {
 func (l *live) step(w *window, now time.Time) error {
 	if w.failure == nil {
 		for _, p := range w.panes {
-			if err := p.update(l.clock.At(now), &w.arena); err != nil {
+			err := p.runner.Err()
+			if err == nil {
+				err = p.update(l.clock.At(now), &w.arena)
+			}
+			if err != nil {
 				w.failure, w.failAt = err, now
 				break
 			}

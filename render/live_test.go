@@ -7,19 +7,21 @@ import (
 	"time"
 
 	"tanknet/client"
+	"tanknet/netcode"
 	"tanknet/render/view"
 )
 
 // TestLiveWindow: the live window's mode starts its one pane's game afresh at the first
-// frame, recording it; steps it on the clock and hands it to OnFrame; lays it out alone; and
-// gives the tour nothing to change beyond the pane.
+// frame, recording it, with a runner held by the window until the Update ends; steps it on
+// the clock and hands it to OnFrame; lays it out alone; and gives the tour nothing to change
+// beyond the pane.
 func TestLiveWindow(t *testing.T) {
 	_, opts := report()
 	var rec bytes.Buffer
 	var seen []*client.Game
 	opts.Record = append(opts.Record, &rec)
 	opts.OnFrame = func(_ time.Time, games []*client.Game) { seen = games }
-	m := &liveWindow{live: live{clock: client.NewClock(time.Now())}, steering: keyboard{}}
+	m := &liveWindow{live: live{clock: client.NewClock(time.Now())}}
 	p := livePane("", "player", 1, m.clock, opts)
 	w := testWindow(t, m, opts, p)
 	joined := p.game
@@ -29,11 +31,18 @@ func TestLiveWindow(t *testing.T) {
 	if p.game == joined || p.game.Link() != joined.Link() {
 		t.Error("begin did not start a new game on the pane's link")
 	}
+	if p.runner == nil || p.runner.Game() != p.game || len(w.held) != 1 {
+		t.Fatal("begin did not give the new game a runner held by the window")
+	}
 	if err := m.step(w, time.Now()); err != nil || w.failure != nil {
 		t.Fatalf("step: %v, failure %v", err, w.failure)
 	}
 	if len(seen) != 1 || seen[0] != p.game {
 		t.Errorf("OnFrame saw %v, want the pane's game", seen)
+	}
+	w.release()
+	if err := p.runner.Stop(); err != nil {
+		t.Errorf("the runner stopped with %v", err)
 	}
 	if err := p.game.StopRecording(); err != nil || rec.Len() == 0 {
 		t.Errorf("recording: %v, %d bytes", err, rec.Len())
@@ -59,13 +68,17 @@ func TestLiveWindow(t *testing.T) {
 	}
 }
 
-// TestAutopilot: Options.Bot's autopilot puts its driver's decision in place of the keys',
-// the first before any step is taken, as a fresh driver of the same seed decides it.
+// TestAutopilot: Options.Bot's autopilot puts its driver's decision in place of the keys' at
+// each Update, the first before any step is taken, as a fresh driver of the same seed decides it.
 func TestAutopilot(t *testing.T) {
 	_, opts := report()
 	p := livePane("", "player", 1, client.NewClock(time.Now()), opts)
 	a := newAutopilot(7)
-	a.steer(p)
+	p.pilot = a
+	keyboard{}.steer(p)
+	if err := p.update(time.Now(), &netcode.Arena{}); err != nil {
+		t.Fatal(err)
+	}
 	if want := client.NewDriver(7).Next(); p.input != want || a.steps != 0 {
 		t.Errorf("input %+v after %d steps, want the driver's first decision %+v", p.input, a.steps, want)
 	}

@@ -46,6 +46,10 @@ type Options struct {
 	// second, write one JSON line of their rate and frame-time percentiles to Report (see
 	// view.FrameSummary.JSON) and close. It needs Report.
 	FrameReport int
+	// FrameDriven runs a live game only when a frame is drawn, with no client.Runner between
+	// frames: what arrives waits for the next frame and the steps due since the last one
+	// leave together. The old way, kept to measure what the Runner changes.
+	FrameDriven bool
 	// Gunner makes the window aim and fire by itself like a bot (client.Game.Aim): for
 	// demos and screenshot tests. The keys still drive.
 	Gunner bool

@@ -23,8 +23,12 @@ type clientPane struct {
 	// reportName names the pane in a frame report: "near", "far" or "player".
 	reportName string
 	game       *client.Game
-	tech       view.Techniques
-	input      netcode.Input
+	// runner advances a live pane's game between frames (client.Runner): the window holds its
+	// lock while it drives or draws the pane. nil for a replay, which only the frames drive.
+	runner *client.Runner
+	pilot  *autopilot // decides the input before each Update when Options.Bot drives the tank
+	tech   view.Techniques
+	input  netcode.Input
 
 	lagComp bool // this player's shots ask for lag compensation (key L)
 	firing  bool // its fire key is held
@@ -129,8 +133,12 @@ func (p *clientPane) aim() {
 	}
 }
 
-// update runs the pane's game one frame with its input; it returns the session's end.
+// update runs the pane's game one Update with its input, from a frame or from its runner;
+// it returns the session's end.
 func (p *clientPane) update(now time.Time, a *netcode.Arena) error {
+	if p.pilot != nil {
+		p.input = p.pilot.decide(p.game)
+	}
 	p.aim()
 	if err := p.game.Update(now, p.input); err != nil {
 		return err

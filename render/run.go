@@ -53,6 +53,7 @@ func (g *window) run() error {
 	opts := g.opts
 	openWindow(opts)
 	err := ebiten.RunGame(g)
+	g.stopRunners()
 	for _, p := range g.panes {
 		err = errors.Join(err, p.game.StopRecording())
 	}

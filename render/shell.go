@@ -107,13 +107,13 @@ func (s *shell) play(j *joined) error {
 		_ = j.sess.Close("client misconfigured")
 		return err
 	}
-	m := &liveWindow{live: live{clock: client.NewClock(time.Now())}, steering: keyboard{}, fromLobby: true}
-	if opts.Bot != 0 {
-		m.steering = newAutopilot(opts.Bot)
-	}
+	m := &liveWindow{live: live{clock: client.NewClock(time.Now())}, fromLobby: true}
 	g := newWindowWith(s.ctx, j.sess.Welcome().Arena, opts, m, s.fonts)
 	g.fromLobby = true
 	g.panes = []*clientPane{newClientPane("", "player", m.clock.Link(j.sess), opts, opts.Net, time.Now())}
+	if opts.Bot != 0 {
+		g.panes[0].pilot = newAutopilot(opts.Bot)
+	}
 	s.match, s.matchLabel, s.endSession = g, s.lobby.dialJoin.Label, runSession(j.sess)
 	if opts.Title != "" {
 		ebiten.SetWindowTitle(opts.Title)
@@ -128,6 +128,7 @@ func (s *shell) play(j *joined) error {
 // when the player left it. The goodbye and the wait for the session's reader run on a
 // goroutine, so the lobby's first frame does not wait for them.
 func (s *shell) leave(err error) {
+	s.match.stopRunners()
 	end := s.endSession
 	s.bg.Add(1)
 	go func() {

@@ -15,7 +15,7 @@ import (
 // the pane's switches.
 func TestTourOnTheLiveWindow(t *testing.T) {
 	out, opts := report()
-	m := &liveWindow{live: live{clock: client.NewClock(time.Now())}, steering: keyboard{}}
+	m := &liveWindow{live: live{clock: client.NewClock(time.Now())}}
 	w := testWindow(t, m, opts, livePane("", "player", 1, m.clock, opts))
 	w.tour.start(w)
 	s, n, of, ok := w.tour.tour.Scene()

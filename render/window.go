@@ -8,6 +8,7 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"tanknet/client"
 	"tanknet/netcode"
 	"tanknet/render/view"
 )
@@ -68,6 +69,8 @@ type window struct {
 	waitShown  bool // the last frame showed a "waiting for the first snapshot" box: the next one is drawn whole
 	// viewChanged is set by a key that changes what is drawn; the next frame is drawn whole.
 	viewChanged bool
+	// held are the panes' runners whose locks this Update or Draw holds (hold, release).
+	held []*client.Runner
 }
 
 func newWindow(ctx context.Context, arena netcode.Arena, opts Options, m mode) (*window, error) {
@@ -97,6 +100,8 @@ func newWindowWith(ctx context.Context, arena netcode.Arena, opts Options, m mod
 
 // Update runs one 60 Hz tick: keys, then the mode's step of every pane.
 func (g *window) Update() error {
+	g.hold()
+	defer g.release()
 	if g.ctx.Err() != nil {
 		return ebiten.Termination
 	}
@@ -135,8 +140,38 @@ func (g *window) Update() error {
 	return nil
 }
 
+// hold takes every live pane's game from its runner (client.Runner) for the rest of an
+// Update or Draw, so the window drives and draws each game as one consistent state.
+func (g *window) hold() {
+	for _, p := range g.panes {
+		if p.runner != nil {
+			p.runner.Lock()
+			g.held = append(g.held, p.runner)
+		}
+	}
+}
+
+// release gives the games back to their runners.
+func (g *window) release() {
+	for _, r := range g.held {
+		r.Unlock()
+	}
+	clear(g.held)
+	g.held = g.held[:0]
+}
+
+// stopRunners stops every pane's runner once the window is done with its games: they are the
+// caller's again. Why a session ended, the window has already said.
+func (g *window) stopRunners() {
+	for _, p := range g.panes {
+		_ = p.runner.Stop()
+	}
+}
+
 // Draw draws the frame and, when a screenshot is due, saves it.
 func (g *window) Draw(screen *ebiten.Image) {
+	g.hold()
+	defer g.release()
 	g.countFrame(time.Now())
 	g.frames++
 	if g.shot.path != "" && g.frames >= g.shot.frames && !g.shot.due {

@@ -41,6 +41,12 @@ func testWindow(t *testing.T, m mode, opts Options, panes ...*clientPane) *windo
 		t.Fatal(err)
 	}
 	w.panes = panes
+	t.Cleanup(func() { // a mode's begin starts runners and holds them as an Update would
+		w.release()
+		for _, p := range w.panes {
+			_ = p.runner.Stop()
+		}
+	})
 	return w
 }
 

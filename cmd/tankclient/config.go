@@ -79,6 +79,8 @@ type Config struct {
 	// FrameReport, if positive, draws that many frames after the first second, prints their
 	// rate and frame-time percentiles as JSON on stdout and exits.
 	FrameReport int
+	// FrameDriven advances the game only when a frame is drawn (render.Options.FrameDriven).
+	FrameDriven bool
 	// CPUProfile, if set, is where a CPU profile of the whole run goes.
 	CPUProfile string
 	// Gunner aims and fires by itself, like a bot; Scores pins the scoreboard open.
@@ -186,6 +188,7 @@ func (c Config) renderOptions(cc *linksim.ConditionedConn) render.Options {
 		ScreenshotWhen:    c.ScreenshotWhen,
 		GIFPath:           c.GIF,
 		FrameReport:       c.FrameReport,
+		FrameDriven:       c.FrameDriven,
 		Tour:              c.Tour || c.TourAdvance > 0 || c.TourScene > 0,
 		TourScene:         c.TourScene,
 		TourAdvance:       c.TourAdvance,

@@ -73,6 +73,7 @@ func defineFlags(fs *flag.FlagSet, cfg *Config) *textFlags {
 	fs.StringVar(&cfg.GIF, "gif", "", "with -screenshot, also record the run, 15 frames a second at half size, into this animated GIF `file`")
 	fs.IntVar(&cfg.FrameReport, "frame-report", 0, "draw this many `frames` after the first second, print their rate and frame-time percentiles as JSON on stdout, and exit")
 	fs.StringVar(&cfg.ScreenshotWhen, "screenshot-when", "", "after -frames, wait for a `moment` before the screenshot: hit (our shot confirmed) or destroyed")
+	fs.BoolVar(&cfg.FrameDriven, "frame-driven", false, "advance the game only when a frame is drawn, as before it ran on its own clock between frames (to compare input waits with -frame-report)")
 	fs.BoolVar(&cfg.Gunner, "gunner", false, "aim and fire by yourself like a bot (demos, screenshots)")
 	fs.BoolVar(&cfg.Scores, "scores", false, "keep the scoreboard open (otherwise hold Tab)")
 	fs.BoolVar(&cfg.Tour, "tour", false, "start the guided tour: scene by scene through the netcode (O starts and ends it at any time)")

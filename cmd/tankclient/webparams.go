@@ -26,11 +26,12 @@ type WebPage struct {
 }
 
 // webParams are the URL parameters the browser client reads in place of flags.
-var webParams = []string{"name", "room", "net", "bot", "demo", "tour", "report", "record"}
+var webParams = []string{"name", "room", "net", "bot", "demo", "tour", "report", "record", "frame-driven"}
 
 // parseWebParams returns the Config and page settings the URL query q asks for: name, room,
 // net (a preset, as -net), bot=1 (drive as tanksim's bots do), demo=1 (the three-pane demo
-// with its own server in the tab), tour=1, report=N and record=1. serverAddr is the game's address
+// with its own server in the tab), tour=1, report=N, record=1 and frame-driven=1 (as
+// -frame-driven). serverAddr is the game's address
 // as the KCP session names it (webServerAddr). Unknown parameters are refused, so a typo
 // says so instead of being ignored.
 func parseWebParams(q url.Values, serverAddr string) (Config, WebPage, error) {
@@ -72,7 +73,7 @@ func parseWebParams(q url.Values, serverAddr string) (Config, WebPage, error) {
 }
 
 // readWebSwitches reads the parameters that are on or off (1 or 0, true or false, or
-// absent: off): demo, tour, record and bot.
+// absent: off): demo, tour, record, bot and frame-driven.
 func readWebSwitches(q url.Values, cfg *Config, page *WebPage) error {
 	on := func(k string) (bool, error) {
 		switch q.Get(k) {
@@ -91,6 +92,9 @@ func readWebSwitches(q url.Values, cfg *Config, page *WebPage) error {
 		return err
 	}
 	if page.Record, err = on("record"); err != nil {
+		return err
+	}
+	if cfg.FrameDriven, err = on("frame-driven"); err != nil {
 		return err
 	}
 	bot, err := on("bot")

@@ -15,8 +15,9 @@ func TestParseWebParams(t *testing.T) {
 		err   string // "" means accepted
 	}{
 		{"", func(c Config, p WebPage) bool {
-			return c.Name == "player" && c.Server == "127.0.0.1:8080" && !c.Demo && c.Bot == 0 && p.ReportAfter == 0 && !p.Record
+			return c.Name == "player" && c.Server == "127.0.0.1:8080" && !c.Demo && c.Bot == 0 && p.ReportAfter == 0 && !p.Record && !c.FrameDriven
 		}, ""},
+		{"frame-driven=1", func(c Config, _ WebPage) bool { return c.FrameDriven }, ""},
 		{"name=ada&room=red&bot=1&report=15&tour=1&record=1", func(c Config, p WebPage) bool {
 			return c.Name == "ada" && c.Room == "red" && c.Bot != 0 && c.Tour && p.ReportAfter == 15 && p.Record
 		}, ""},

@@ -88,6 +88,18 @@ var sections = []section{
 		cols: []column{{"fps", "fps"}, {"frame p50 ms", "frame_ms.p50"}, {"frame p99 ms", "frame_ms.p99"}, {"frame max ms", "frame_ms.max"}},
 	},
 	{
+		title: "The network off the frame loop",
+		about: "The demo's players run on their own clock between frames (client.Runner): what arrives is taken at once and each 50 ms prediction step's input leaves when it falls due, whatever the frame rate. With -frame-driven they run only when a frame is drawn, as before: the inputs of the steps due since the last frame leave together, and the server's input buffer has to hold them for longer. Wait: how long the near and far players' inputs waited in the server's buffer (the demo's -frame-report), under Xvfb's software renderer.",
+		rows: []row{
+			{"demo, 14 bots", frameReport("-demo", "-server", "127.0.0.1:7865", "-bots", "14", "-frame-report", "600"), ""},
+			{"demo, 14 bots, -frame-driven", frameReport("-demo", "-server", "127.0.0.1:7866", "-bots", "14", "-frame-report", "600", "-frame-driven"), ""},
+			{"demo at 1280 × 720, 14 bots", frameReport("-demo", "-server", "127.0.0.1:7867", "-bots", "14", "-width", "1280", "-height", "720", "-frame-report", "600"), ""},
+			{"demo at 1280 × 720, 14 bots, -frame-driven", frameReport("-demo", "-server", "127.0.0.1:7868", "-bots", "14", "-width", "1280", "-height", "720", "-frame-report", "600", "-frame-driven"), ""},
+		},
+		cols: []column{{"fps", "fps"}, {"near wait p50 / p99 ms", "input_wait_ms.0.p50 input_wait_ms.0.p99"},
+			{"far wait p50 / p99 ms", "input_wait_ms.1.p50 input_wait_ms.1.p99"}, {"clock jumps near / far", "input_wait_ms.0.clock_resyncs input_wait_ms.1.clock_resyncs"}},
+	},
+	{
 		title: "Two snapshot lanes on a bad network",
 		about: "Snapshots travel as unreliable datagrams by default: a lost one is skipped and interpolation bridges the gap, where the ordered KCP stream (-lane reliable) holds every later snapshot behind the retransmission (head-of-line stalls). Tank contact is on (predicted, the default): a reconciliation moves a prediction (residual ≠ 0) only where the server had to separate a pile-up itself, on either lane.",
 		rows: []row{

@@ -43,6 +43,7 @@ func main() {
 	bots := flag.Int("bots", 8, "native bots (bin/tanksim) beside them")
 	duration := flag.Duration("duration", 60*time.Second, "how long the load run plays")
 	chromium := flag.String("chromium", "chromium", "the Chromium `binary`")
+	frameDriven := flag.Bool("frame-driven", false, "the load run's pages advance their game only when they draw a frame (frame-driven=1), to compare with the default")
 	demo := flag.Int("demo", 0, "instead, open the three-pane demo in one 1800x800 page (?demo=1, no server) for this many `seconds` and report its frame rate")
 	flag.Parse()
 	if *demo > 0 {
@@ -52,13 +53,19 @@ func main() {
 		}
 		return
 	}
-	if err := run(*chromium, *connects, *pages, *bots, *duration); err != nil {
+	extra := ""
+	if *frameDriven {
+		extra = "&frame-driven=1"
+	}
+	if err := run(*chromium, *connects, *pages, *bots, *duration, extra); err != nil {
 		fmt.Fprintln(os.Stderr, "webmeasure:", err)
 		os.Exit(1)
 	}
 }
 
-func run(chromium string, connects, pages, bots int, duration time.Duration) error {
+// run times connects page loads, then plays pages beside bots for duration; extra is added to
+// the load run's URL parameters.
+func run(chromium string, connects, pages, bots int, duration time.Duration, extra string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Duration(connects)*30*time.Second+duration+2*time.Minute)
 	defer cancel()
 	srv, url, addr, err := startServer(ctx, pages+bots)
@@ -98,7 +105,7 @@ func run(chromium string, connects, pages, bots int, duration time.Duration) err
 	go func() { native <- runTanksim(ctx, addr, bots, duration) }()
 	queries := make([]string, pages)
 	for i := range queries {
-		queries[i] = fmt.Sprintf("?name=web%d&bot=1&report=%d", i, int(duration.Seconds()))
+		queries[i] = fmt.Sprintf("?name=web%d&bot=1&report=%d%s", i, int(duration.Seconds()), extra)
 	}
 	reps, err := openPages(ctx, b, pace, url, queries)
 	if err != nil {
