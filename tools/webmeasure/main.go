@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -43,6 +44,8 @@ func main() {
 	bots := flag.Int("bots", 8, "native bots (bin/tanksim) beside them")
 	duration := flag.Duration("duration", 60*time.Second, "how long the load run plays")
 	chromium := flag.String("chromium", "chromium", "the Chromium `binary`")
+	size := flag.String("size", "480x320", "each page's window `WxH` (eight pages drawing in software on two cores: keep them small)")
+	fresh := flag.Bool("fresh", false, "time each page load in a Chromium of its own with an empty profile (nothing cached), as a first visit")
 	frameDriven := flag.Bool("frame-driven", false, "the load run's pages advance their game only when they draw a frame (frame-driven=1), to compare with the default")
 	demo := flag.Int("demo", 0, "instead, open the three-pane demo in one 1800x800 page (?demo=1, no server) for this many `seconds` and report its frame rate")
 	flag.Parse()
@@ -57,50 +60,58 @@ func main() {
 	if *frameDriven {
 		extra = "&frame-driven=1"
 	}
-	if err := run(*chromium, *connects, *pages, *bots, *duration, extra); err != nil {
+	w, h, ok := strings.Cut(*size, "x")
+	if _, err := strconv.ParseUint(w+h, 10, 32); !ok || err != nil {
+		fmt.Fprintf(os.Stderr, "webmeasure: -size %q: want WIDTHxHEIGHT, as 480x320\n", *size)
+		os.Exit(2)
+	}
+	opts := runOptions{chromium: *chromium, connects: *connects, pages: *pages, bots: *bots, duration: *duration,
+		extra: extra, window: "--window-size=" + w + "," + h, fresh: *fresh}
+	if err := run(opts); err != nil {
 		fmt.Fprintln(os.Stderr, "webmeasure:", err)
 		os.Exit(1)
 	}
 }
 
-// run times connects page loads, then plays pages beside bots for duration; extra is added to
-// the load run's URL parameters.
-func run(chromium string, connects, pages, bots int, duration time.Duration, extra string) error {
-	ctx, cancel := context.WithTimeout(context.Background(), time.Duration(connects)*30*time.Second+duration+2*time.Minute)
+// runOptions is what one measurement run does: connects timed page loads (each in a fresh
+// Chromium with fresh), then pages beside bots for duration, every page in a window of
+// the given --window-size flag, extra added to the load run's URL parameters.
+type runOptions struct {
+	chromium              string
+	connects, pages, bots int
+	duration              time.Duration
+	extra, window         string
+	fresh                 bool
+}
+
+// chromiumFlags are the flags every measured Chromium runs with.
+func (o runOptions) chromiumFlags() []string {
+	return []string{"--allow-loopback-in-peer-connection", "--disable-features=WebRtcHideLocalIpsWithMdns",
+		// Every page plays at once: none may be throttled as a tab in the background.
+		"--disable-background-timer-throttling", "--disable-renderer-backgrounding", "--disable-backgrounding-occluded-windows",
+		o.window}
+}
+
+// run times the page loads, then plays pages beside bots, and prints the report.
+func run(o runOptions) error {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Duration(o.connects)*30*time.Second+o.duration+2*time.Minute)
 	defer cancel()
-	srv, url, addr, err := startServer(ctx, pages+bots)
+	srv, url, addr, err := startServer(ctx, o.pages+o.bots)
 	if err != nil {
 		return err
 	}
 	defer srv.stop()
-	b, done, err := startChromium(chromium, "--allow-loopback-in-peer-connection", "--disable-features=WebRtcHideLocalIpsWithMdns",
-		// Every page plays at once: none may be throttled as a tab in the background.
-		"--disable-background-timer-throttling", "--disable-renderer-backgrounding", "--disable-backgrounding-occluded-windows",
-		"--window-size=480,320") // eight pages drawing in software on two cores: keep each small
+	b, done, err := startChromium(o.chromium, o.chromiumFlags()...)
 	if err != nil {
 		return err
 	}
 	defer done()
-
 	pace := &offerPace{tokens: carriage.DefaultHubConfig().OfferBurst, cfg: carriage.DefaultHubConfig()}
-	var connectMs []float64
-	phases := map[string][]float64{}
-	for i := range connects {
-		fmt.Fprintln(os.Stderr, "webmeasure: connect", i+1)
-		reps, err := openPages(ctx, b, pace, url, []string{fmt.Sprintf("?name=c%d&report=1", i)})
-		if err != nil {
-			return fmt.Errorf("connect %d: %w", i+1, err)
-		}
-		connectMs = append(connectMs, reps[0].ConnectMs)
-		for k, v := range reps[0].PhasesMs {
-			phases[k] = append(phases[k], v)
-		}
+	connectMs, phaseSummary, err := timeConnects(ctx, o, b, pace, url)
+	if err != nil {
+		return err
 	}
-	phaseSummary := map[string]any{}
-	for k, v := range phases {
-		phaseSummary[k] = summary(v)
-	}
-
+	connects, pages, bots, duration, extra := o.connects, o.pages, o.bots, o.duration, o.extra
 	native := make(chan map[string]any, 1)
 	go func() { native <- runTanksim(ctx, addr, bots, duration) }()
 	queries := make([]string, pages)
@@ -126,10 +137,44 @@ func run(chromium string, connects, pages, bots int, duration time.Duration, ext
 		"native_bots": bots,
 		// The timed page loads were closed without a goodbye: the server's drops count them.
 		"connect_pages_closed": connects,
+		"window":               strings.TrimPrefix(o.window, "--window-size="),
+		"fresh_profiles":       o.fresh,
 	}
 	enc := json.NewEncoder(os.Stdout)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
+}
+
+// timeConnects opens o.connects pages one after another, each in b or, with o.fresh, in a
+// Chromium of its own, and returns each one's time to its Welcome and the summary of its
+// phases.
+func timeConnects(ctx context.Context, o runOptions, b *cdp.Browser, pace *offerPace, url string) ([]float64, map[string]any, error) {
+	var connectMs []float64
+	phases := map[string][]float64{}
+	for i := range o.connects {
+		fmt.Fprintln(os.Stderr, "webmeasure: connect", i+1)
+		in, done := b, func() {}
+		if o.fresh {
+			var err error
+			if in, done, err = startChromium(o.chromium, o.chromiumFlags()...); err != nil {
+				return nil, nil, err
+			}
+		}
+		reps, err := openPages(ctx, in, pace, url, []string{fmt.Sprintf("?name=c%d&report=1", i)})
+		done()
+		if err != nil {
+			return nil, nil, fmt.Errorf("connect %d: %w", i+1, err)
+		}
+		connectMs = append(connectMs, reps[0].ConnectMs)
+		for k, v := range reps[0].PhasesMs {
+			phases[k] = append(phases[k], v)
+		}
+	}
+	phaseSummary := map[string]any{}
+	for k, v := range phases {
+		phaseSummary[k] = summary(v)
+	}
+	return connectMs, phaseSummary, nil
 }
 
 // offerPace keeps the pages' offers within what the server takes from one address
