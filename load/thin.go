@@ -26,9 +26,9 @@ const sentSlots = 256
 // thin is one thin client: its session and what it needs to speak the protocol and check
 // the server, nothing more. One driver goroutine calls its methods.
 type thin struct {
-	sess    *client.Session
-	welcome wire.Welcome
-	script  Script
+	sess      *client.Session
+	welcome   wire.Welcome
+	script    Script
 	datagrams bool
 
 	start  time.Time // the intended send time of move tick first
