@@ -36,6 +36,10 @@ type Config struct {
 	// Script is the input of every client's move tick; nil drives in circles, each
 	// client turning its own way.
 	Script func(player int) Script
+	// Playing, if set, is called with true when every client has joined and play begins,
+	// and with false when it ends (before the settling second): a caller measuring the
+	// server reads its counters there, so the joins and the settling stay out of them.
+	Playing func(bool)
 }
 
 // DefaultConfig returns a run of 256 players in rooms of 32 for 20 s.

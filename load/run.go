@@ -44,10 +44,16 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if len(clients) == 0 {
 		return rep, fmt.Errorf("tankload: no client joined %s: %s", cfg.Server, rep.FirstJoinError)
 	}
+	if cfg.Playing != nil {
+		cfg.Playing(true)
+	}
 	cpu0, t0 := processCPU(), time.Now()
 	meters := drive(ctx, cfg, clients, t0.Add(cfg.Duration), true)
 	rep.Wall = time.Since(t0)
 	rep.CPU = processCPU() - cpu0
+	if cfg.Playing != nil {
+		cfg.Playing(false)
+	}
 	drive(ctx, cfg, clients, time.Now().Add(settleFor), false)
 	rep.take(meters, clients)
 	return rep, nil
