@@ -23,6 +23,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"syscall"
 
 	"tanknet/internal/cliflag"
@@ -31,7 +32,7 @@ import (
 
 func main() {
 	fs := flag.NewFlagSet(os.Args[0], flag.ContinueOnError)
-	cfg, asJSON, err := parseFlags(fs, os.Args[1:])
+	cfg, opts, err := parseFlags(fs, os.Args[1:])
 	switch {
 	case errors.Is(err, flag.ErrHelp):
 		os.Exit(0)
@@ -41,14 +42,20 @@ func main() {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, cfg, asJSON, os.Stdout); err != nil {
+	if err := run(ctx, cfg, opts, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
 }
 
-// parseFlags maps the command line to a load.Config.
-func parseFlags(fs *flag.FlagSet, args []string) (load.Config, bool, error) {
+// options are the flags that are not the run's: how to report it.
+type options struct {
+	json       bool
+	cpuProfile string
+}
+
+// parseFlags maps the command line to a load.Config and the options.
+func parseFlags(fs *flag.FlagSet, args []string) (load.Config, options, error) {
 	cfg := load.DefaultConfig()
 	fs.StringVar(&cfg.Server, "server", "", "the tankserver's UDP address, host:port (required)")
 	fs.IntVar(&cfg.Players, "players", cfg.Players, "thin clients to join")
@@ -57,23 +64,36 @@ func parseFlags(fs *flag.FlagSet, args []string) (load.Config, bool, error) {
 	fs.IntVar(&cfg.Drivers, "drivers", cfg.Drivers, "goroutines driving the clients, each on its own 50 ms clock")
 	fs.IntVar(&cfg.JoinParallel, "join-parallel", cfg.JoinParallel, "handshakes in flight at once while joining")
 	fs.DurationVar(&cfg.JoinTimeout, "join-timeout", cfg.JoinTimeout, "how long one handshake may take")
-	asJSON := fs.Bool("json", false, "print the report as JSON")
+	var o options
+	fs.BoolVar(&o.json, "json", false, "print the report as JSON")
+	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the whole run to this `file` (go tool pprof reads it)")
 	if err := cliflag.Parse(fs, args); err != nil {
-		return cfg, false, err
+		return cfg, o, err
 	}
 	if fs.NArg() > 0 {
-		return cfg, false, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+		return cfg, o, fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
-	return cfg, *asJSON, cfg.Validate()
+	return cfg, o, cfg.Validate()
 }
 
 // run plays the load and prints its report.
-func run(ctx context.Context, cfg load.Config, asJSON bool, out io.Writer) error {
+func run(ctx context.Context, cfg load.Config, o options, out io.Writer) error {
+	if o.cpuProfile != "" {
+		f, err := os.Create(o.cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
 	rep, err := load.Run(ctx, cfg)
 	if err != nil {
 		return err
 	}
-	if asJSON {
+	if o.json {
 		return rep.WriteJSON(out)
 	}
 	return rep.WriteText(out)
