@@ -25,7 +25,7 @@ SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 GOFILES   = $(shell git ls-files -co --exclude-standard '*.go' 2>/dev/null || find . -name '*.go' -not -path './.git/*')
 
 .DEFAULT_GOAL := help
-.PHONY: help deps go build install web web-demo demo demo-windows demo-rooms server client sim test bench fuzz squeeze soak measurements gif gen lint fmt clean
+.PHONY: help deps go build install web web-demo demo demo-windows demo-rooms server client lobby sim test bench fuzz squeeze soak measurements loadtest gif gen lint fmt clean
 
 help: ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  make %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -48,7 +48,7 @@ deps: go ## install the system packages the window client and its tests need, wh
 	    || { echo "could not install: $$missing (need root or sudo)" >&2; exit 1; }; \
 	fi
 
-build: deps ## build tankserver, tankclient, tanksim and tankreplay into bin/
+build: deps ## build tankserver, tankclient, tanksim, tankreplay and tankload into bin/
 	$(GO) build -o $(BIN)/ ./cmd/...
 
 install: deps ## go install tankserver, tankclient, tanksim and tankreplay (into GOBIN, or GOPATH/bin): put that on your PATH
@@ -152,6 +152,9 @@ soak: go ## 32 bots across rooms (24 in three steady rooms; a room of 8 opening 
 
 measurements: build web ## rerun every measurement and rewrite docs/MEASUREMENTS.md (about twenty minutes; needs a quiet machine and chromium)
 	$(GO) run ./tools/measurements -out docs/MEASUREMENTS.md
+
+loadtest: build ## the cost curve: 256 to 2,048 thin players (tankload's) in rooms of 32 on one tankserver; rewrites its section of docs/MEASUREMENTS.md and docs/plots/cost-curve.png (about three minutes; needs a quiet machine)
+	$(GO) run ./tools/measurements -only '^The cost curve' -out docs/MEASUREMENTS.md
 
 gif: build ## record docs/demo.gif from the demo with bots, under Xvfb (about ten seconds of play)
 	xvfb-run -a -s "-screen 0 1920x1080x24" $(BIN)/tankclient -demo -server 127.0.0.1:$(PORT) -bots 8 -width 1200 -height 540 \

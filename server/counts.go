@@ -13,7 +13,7 @@ type counters struct {
 	statesMoving, statesIdle, stateBytesMoving, stateBytesIdle            atomic.Uint64
 
 	rejectsByCode, dropsByReason, inputsRefused, pushesRefused              tally
-	tickDuration                                                            tickHistogram
+	tickDuration, tickCPU, tickHandoff                                      tickHistogram
 	pingsIgnored                                                            atomic.Uint64
 	shots, hits, kills, respawns, firesDropped                              atomic.Uint64
 	shotsRefused                                                            tally // by netcode.ShotRefusal.Label
@@ -42,6 +42,8 @@ func (c *counters) snapshot() Stats {
 		InputsRefused:    c.inputsRefused.snapshot(),
 		PushesRefused:    c.pushesRefused.snapshot(),
 		TickDuration:     c.tickDuration.snapshot(),
+		TickCPU:          c.tickCPU.snapshot(),
+		TickHandoff:      c.tickHandoff.snapshot(),
 		Shots:            c.shots.Load(),
 		Hits:             c.hits.Load(),
 		Kills:            c.kills.Load(),

@@ -146,14 +146,16 @@ func (l *roomLoop) tick() bool {
 		l.every = e
 		l.ticker.Reset(e)
 	}
-	t0, now := time.Now(), s.clock.now()
+	holdWakes(l.peers)
+	clock := startTick()
+	t0, now := clock.wall0, s.clock.now()
 	g.world.Owe(now.Sub(l.lastTick), s.cfg.IdleTimeout)
 	l.lastTick = now
 	r.takeContact(g)
 	rec := g.step(s.clock.since())
-	took := time.Since(t0)
-	s.stats.tickDuration.observe(took)
-	r.ticks.observe(took)
+	l.observe(clock.stop())
+	handoff := time.Now()
+	releaseWakes(l.peers) // before a dropped peer leaves the map: its goodbye must go
 	r.tick.Store(rec.Tick)
 	for _, id := range rec.Dropped {
 		delete(l.peers, id)
@@ -167,7 +169,36 @@ func (l *roomLoop) tick() bool {
 		return true
 	}
 	yieldToWriters(l.peers)
+	s.stats.tickHandoff.observe(time.Since(handoff))
 	return false
+}
+
+// observe counts one tick's own wall time and, when known, its CPU time.
+func (l *roomLoop) observe(wall, cpu time.Duration, cpuOK bool) {
+	l.s.stats.tickDuration.observe(wall)
+	l.r.ticks.observe(wall)
+	if cpuOK {
+		l.s.stats.tickCPU.observe(cpu)
+		l.r.ticksCPU.observe(cpu)
+	}
+}
+
+// holdWakes has every peer's session keep the wakes of its writer until releaseWakes: a
+// writer woken in the middle of a tick runs beside it (on a second core, or by taking the
+// tick's own) and contends with it for the core and the outbox lock while the tick still
+// hands the other players their snapshots. Waking them all at once after the tick's work
+// keeps that work's wall time close to its CPU time.
+func holdWakes(peers map[uint32]*session) {
+	for _, s := range peers {
+		s.holdWake()
+	}
+}
+
+// releaseWakes wakes the writers whose wake holdWakes held back.
+func releaseWakes(peers map[uint32]*session) {
+	for _, s := range peers {
+		s.releaseWake()
+	}
 }
 
 // refuseJoins refuses the handshakes waiting for room r when the server stops.

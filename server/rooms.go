@@ -67,11 +67,12 @@ type room struct {
 	leaves chan leaveNote
 	done   chan struct{} // closed when the room's goroutine has ended
 
-	tick    atomic.Uint32 // its latest tick, for Pong
-	contact atomic.Uint32 // the netcode.ContactMode it is asked to play (SetContact; contact.go)
-	players atomic.Int32
-	ticks   tickHistogram // wall time of its ticks
-	input   *bufferStats  // its input buffer figures
+	tick     atomic.Uint32 // its latest tick, for Pong
+	contact  atomic.Uint32 // the netcode.ContactMode it is asked to play (SetContact; contact.go)
+	players  atomic.Int32
+	ticks    tickHistogram // wall time of its ticks
+	ticksCPU tickHistogram // thread CPU time of its ticks, where known
+	input    *bufferStats  // its input buffer figures
 
 	pending int        // handshakes on their way to joins; guarded by roomSet.mu
 	opener  netip.Addr // the address (an IPv6 one by its /64) whose Hello opened it; none for the default room
@@ -92,8 +93,9 @@ type roomSet struct {
 type RoomStats struct {
 	Name         string
 	Players      int
-	Ticks        uint64 // ticks the room has run since it opened
-	TickDuration TickHistogram
+	Ticks        uint64           // ticks the room has run since it opened
+	TickDuration TickHistogram    // wall time of its ticks' own work
+	TickCPU      TickHistogram    // their thread CPU time, where known (Stats.TickCPU)
 	Input        InputBufferStats // how its players' inputs met its ticks
 }
 
@@ -103,7 +105,7 @@ func (s *Server) roomStats() []RoomStats {
 	defer s.rooms.mu.Unlock()
 	out := make([]RoomStats, 0, len(s.rooms.open))
 	for _, r := range s.rooms.open {
-		out = append(out, RoomStats{Name: r.name, Players: int(r.players.Load()), Ticks: uint64(r.tick.Load()), TickDuration: r.ticks.snapshot(), Input: r.input.snapshot()})
+		out = append(out, RoomStats{Name: r.name, Players: int(r.players.Load()), Ticks: uint64(r.tick.Load()), TickDuration: r.ticks.snapshot(), TickCPU: r.ticksCPU.snapshot(), Input: r.input.snapshot()})
 	}
 	slices.SortFunc(out, func(a, b RoomStats) int { return strings.Compare(a.Name, b.Name) })
 	return out

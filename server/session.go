@@ -36,8 +36,11 @@ type session struct {
 	goodbye  dropReason // set once by kick: the writer sends Disconnect and closes
 	closing  bool
 	wake     chan struct{} // capacity 1: "the outbox changed"
-	done     chan struct{} // closed when the connection is closed
-	doneOnce sync.Once
+	// wakeHeld is set while the room's tick runs (holdWakes, room.go): wakes are noted in
+	// wakeOwed and given once the tick's work is done.
+	wakeHeld, wakeOwed atomic.Bool
+	done               chan struct{} // closed when the connection is closed
+	doneOnce           sync.Once
 }
 
 func newSession(conn *transport.Conn, cfg *Config, stats *counters, clock *serverClock) *session {
@@ -70,10 +73,35 @@ const maxStreamInputsPerTick = 2 * 512
 // four full batches, where an honest client sends one. Beyond it datagrams are dropped.
 const maxDatagramCopies = 4 * wire.MaxBatchInputs
 
+// notify wakes the writer: "the outbox changed". While the room's tick holds wakes
+// (holdWake) it only notes the wake as owed, for releaseWake.
 func (s *session) notify() {
+	if s.wakeHeld.Load() {
+		s.wakeOwed.Store(true)
+		if s.wakeHeld.Load() {
+			return // releaseWake, still to come, sees the owed wake
+		}
+	}
+	s.wakeWriter()
+}
+
+func (s *session) wakeWriter() {
 	select {
 	case s.wake <- struct{}{}:
 	default:
+	}
+}
+
+// holdWake has notify keep the writer's wakes until releaseWake.
+func (s *session) holdWake() { s.wakeHeld.Store(true) }
+
+// releaseWake ends holdWake and wakes the writer if a wake was held back. A notify racing
+// with it wakes the writer itself or leaves the wake to it: none is lost, a wake may come
+// twice.
+func (s *session) releaseWake() {
+	s.wakeHeld.Store(false)
+	if s.wakeOwed.Swap(false) {
+		s.wakeWriter()
 	}
 }
 

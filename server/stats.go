@@ -53,9 +53,16 @@ type Stats struct {
 	// from addresses not admitted or for the wrong conversation dropped.
 	Gate transport.GateStats
 
-	// TickDuration is the wall time each tick took: admit, simulate, contact and snapshots.
-	// It counts the ticks of every room.
+	// TickDuration is the wall time each tick's own work took: admit, simulate, contact and
+	// snapshots. It counts the ticks of every room.
 	TickDuration TickHistogram
+	// TickCPU is the CPU time of the same work, on the thread that ran it: the ticks whose
+	// goroutine stayed on one thread throughout, on Linux (elsewhere it stays empty).
+	// TickDuration above it is time the tick waited (for a core, a lock, the scheduler).
+	TickCPU TickHistogram
+	// TickHandoff is what follows each tick's work on its goroutine: waking the session
+	// writers given its snapshots and yielding until they took them (room.go).
+	TickHandoff TickHistogram
 	// Rooms are the open rooms, by name (see rooms.go). Players above is their sum;
 	// TickDuration and Ticks also count the ticks of rooms that have closed.
 	Rooms []RoomStats

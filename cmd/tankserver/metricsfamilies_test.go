@@ -283,8 +283,10 @@ tanknet_room_player_ticks_total counter room=default
 	Player-ticks of each open room: one tick of one player that has had an input applied and has not left.
 tanknet_room_players gauge room=default
 	Players in each open room.
+tanknet_room_tick_cpu_seconds histogram le=5e-05|0.0001|0.00025|0.0005|0.001|0.002|0.005|0.01|0.025|0.05|+Inf room=default
+	Thread CPU time of each open room's ticks that stayed on one OS thread (Linux only).
 tanknet_room_tick_duration_seconds histogram le=5e-05|0.0001|0.00025|0.0005|0.001|0.002|0.005|0.01|0.025|0.05|+Inf room=default
-	Wall time of one tick of each open room, on that room's own goroutine.
+	Wall time of the work of one tick of each open room, on that room's own goroutine.
 tanknet_rooms gauge
 	Rooms (matches) open on this server, the default room included.
 tanknet_sent_bytes_total counter
@@ -301,8 +303,12 @@ tanknet_snapshot_state_bytes_total counter motion=idle|moving
 	Bytes of the tank entries sent in snapshots, by whether the tank moved that tick.
 tanknet_snapshot_states_total counter motion=idle|moving
 	Tank entries sent in snapshots, one per tank per receiving client, by whether the tank moved that tick.
+tanknet_tick_cpu_seconds histogram le=5e-05|0.0001|0.00025|0.0005|0.001|0.002|0.005|0.01|0.025|0.05|+Inf
+	Thread CPU time of the same work as tanknet_tick_duration_seconds, for the ticks that stayed on one OS thread (Linux only); wall time above it is waiting for a core, a lock or the scheduler.
 tanknet_tick_duration_seconds histogram le=5e-05|0.0001|0.00025|0.0005|0.001|0.002|0.005|0.01|0.025|0.05|+Inf
-	Wall time of one server tick on its room's world goroutine, every room's ticks together: admit inputs, simulate, resolve contact, encode tank states; with interest management, per-client snapshots are built after it on worker goroutines.
+	Wall time of one server tick's own work on its room's world goroutine, every room's ticks together: admit inputs, simulate, resolve contact, encode tank states; with interest management, per-client snapshots are built after it on worker goroutines.
+tanknet_tick_handoff_seconds histogram le=5e-05|0.0001|0.00025|0.0005|0.001|0.002|0.005|0.01|0.025|0.05|+Inf
+	Wall time after each tick's work on its room's goroutine: waking the session writers and yielding until they took its snapshots.
 tanknet_ticks_total counter
 	Server ticks run, in every room.
 tanknet_web_buffer_drops_total counter

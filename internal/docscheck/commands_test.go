@@ -11,7 +11,7 @@ import (
 
 // programs are the commands docs/COMMANDS.md documents, each with the section that
 // documents it ("**tankserver**" up to the next bold heading).
-var programs = []string{"tankserver", "tankclient", "tanksim", "tankreplay"}
+var programs = []string{"tankserver", "tankclient", "tanksim", "tankreplay", "tankload"}
 
 // linkFlagPrograms share the network simulation flags, documented once in their own section.
 var linkFlagPrograms = map[string]bool{"tankserver": true, "tankclient": true, "tanksim": true}

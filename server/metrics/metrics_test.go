@@ -206,7 +206,7 @@ tanknet_snapshot_states_total{motion="moving"} 12
 # TYPE tanknet_snapshot_state_bytes_total counter
 tanknet_snapshot_state_bytes_total{motion="idle"} 15
 tanknet_snapshot_state_bytes_total{motion="moving"} 240
-# HELP tanknet_tick_duration_seconds Wall time of one server tick on its room's world goroutine, every room's ticks together: admit inputs, simulate, resolve contact, encode tank states; with interest management, per-client snapshots are built after it on worker goroutines.
+# HELP tanknet_tick_duration_seconds Wall time of one server tick's own work on its room's world goroutine, every room's ticks together: admit inputs, simulate, resolve contact, encode tank states; with interest management, per-client snapshots are built after it on worker goroutines.
 # TYPE tanknet_tick_duration_seconds histogram
 tanknet_tick_duration_seconds_bucket{le="0.001"} 30
 tanknet_tick_duration_seconds_bucket{le="0.002"} 39
@@ -335,7 +335,7 @@ tanknet_rooms 2
 # TYPE tanknet_room_players gauge
 tanknet_room_players{room="blue"} 0
 tanknet_room_players{room="default"} 3
-# HELP tanknet_room_tick_duration_seconds Wall time of one tick of each open room, on that room's own goroutine.
+# HELP tanknet_room_tick_duration_seconds Wall time of the work of one tick of each open room, on that room's own goroutine.
 # TYPE tanknet_room_tick_duration_seconds histogram
 tanknet_room_tick_duration_seconds_bucket{room="blue",le="0.001"} 4
 tanknet_room_tick_duration_seconds_bucket{room="blue",le="+Inf"} 4

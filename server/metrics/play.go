@@ -3,7 +3,7 @@ package metrics
 import "tanknet/server"
 
 // tickDurationHelp describes the tick duration histogram of every room's ticks together.
-const tickDurationHelp = "Wall time of one server tick on its room's world goroutine, every room's ticks together: " +
+const tickDurationHelp = "Wall time of one server tick's own work on its room's world goroutine, every room's ticks together: " +
 	"admit inputs, simulate, resolve contact, encode tank states; " +
 	"with interest management, per-client snapshots are built after it on worker goroutines."
 
@@ -15,6 +15,11 @@ func playFamilies() []family {
 			func(st *server.Stats) uint64 { return st.Ticks }),
 		histogram("tick_duration_seconds", tickDurationHelp,
 			func(st *server.Stats) server.Histogram { return st.TickDuration.Seconds() }),
+		histogram("tick_cpu_seconds", "Thread CPU time of the same work as tanknet_tick_duration_seconds, for the ticks that stayed on one OS thread (Linux only); "+
+			"wall time above it is waiting for a core, a lock or the scheduler.",
+			func(st *server.Stats) server.Histogram { return st.TickCPU.Seconds() }),
+		histogram("tick_handoff_seconds", "Wall time after each tick's work on its room's goroutine: waking the session writers and yielding until they took its snapshots.",
+			func(st *server.Stats) server.Histogram { return st.TickHandoff.Seconds() }),
 		counter("contacts_total", "Tank pairs pushed apart by contact resolution.",
 			func(st *server.Stats) uint64 { return st.Contacts }),
 		counter("pushes_total", "Contact pushes of clients' MoveInputs applied (contact predicted).",

@@ -14,8 +14,10 @@ func roomFamilies() []family {
 			func(st *server.Stats) int { return len(st.Rooms) }),
 		roomGauge("room_players", "Players in each open room.",
 			func(r *server.RoomStats) int { return r.Players }),
-		roomHistogram("room_tick_duration_seconds", "Wall time of one tick of each open room, on that room's own goroutine.",
+		roomHistogram("room_tick_duration_seconds", "Wall time of the work of one tick of each open room, on that room's own goroutine.",
 			func(r *server.RoomStats) server.Histogram { return r.TickDuration.Seconds() }),
+		roomHistogram("room_tick_cpu_seconds", "Thread CPU time of each open room's ticks that stayed on one OS thread (Linux only).",
+			func(r *server.RoomStats) server.Histogram { return r.TickCPU.Seconds() }),
 
 		// The room's input buffer (server.InputBufferStats).
 		roomCounter("room_player_ticks_total", "Player-ticks of each open room: one tick of one player that has had an input applied and has not left.",

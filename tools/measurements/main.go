@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"flag"
@@ -50,7 +51,10 @@ func main() {
 		write(&doc)
 	}
 	for _, s := range sections {
-		run(s.title, func(w io.Writer) { writeSection(w, s, runCommand) })
+		limit := cmp.Or(s.timeout, runTimeout)
+		run(s.title, func(w io.Writer) {
+			writeSection(w, s, func(cmd []string) ([]byte, error) { return runCommandFor(cmd, limit) })
+		})
 	}
 	run(matrix.title, func(w io.Writer) {
 		writeMatrix(w, matrix, path.Dir(filepath.ToSlash(*out)), func(cmd []string) ([]byte, error) { return runCommandFor(cmd, matrixTimeout) })
@@ -82,10 +86,8 @@ func fail(err error) {
 // runTimeout bounds one command: the longest runs 20 s plus joining and the report.
 const runTimeout = 3 * time.Minute
 
-// runCommand runs cmd and returns what it printed on stdout: one JSON report.
-func runCommand(cmd []string) ([]byte, error) { return runCommandFor(cmd, runTimeout) }
-
-// runCommandFor is runCommand with a time limit of its own.
+// runCommandFor runs cmd for at most limit and returns what it printed on stdout: one JSON
+// report.
 func runCommandFor(cmd []string, limit time.Duration) ([]byte, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()

@@ -84,6 +84,12 @@ func TestSectionsAreRunnable(t *testing.T) {
 				}
 				continue
 			}
+			if strings.HasPrefix(cmd, "go run ./tools/loadcurve ") { // runs bin/tankserver; prints JSON
+				if _, err := os.Stat("../loadcurve/main.go"); err != nil {
+					t.Errorf("%s / %s: %v", s.title, r.label, err)
+				}
+				continue
+			}
 			if strings.HasPrefix(cmd, "go run ./tools/webmeasure ") { // runs bin/tankserver, bin/tanksim and Chromium; prints JSON
 				if _, err := os.Stat("../webmeasure/main.go"); err != nil {
 					t.Errorf("%s / %s: %v", s.title, r.label, err)

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"strconv"
+	"time"
 )
 
 // A section is one table of docs/MEASUREMENTS.md: what it shows, and one row per command.
@@ -11,6 +12,8 @@ type section struct {
 	about string // a paragraph: what the figures mean and what to look for
 	rows  []row
 	cols  []column
+	// timeout bounds one command of the section; 0 is runTimeout.
+	timeout time.Duration
 }
 
 // A row is one run: a label and the command (bin/ programs; "xvfb" wraps a window in Xvfb).
@@ -197,6 +200,18 @@ var sections = []section{
 			{"snapshots ratio min", "snapshots_ratio_min"}, {"residual ≠ 0", "residual_nonzero"}},
 	},
 	{
+		title:   "The cost curve: thin players in rooms of 32",
+		about:   "tools/loadcurve starts bin/tankserver alone in its process on the large arena for each size and fills rooms of 32 with thin clients (tankload's, package load) from its own process: each sends a MoveInput every 50 ms with the InputBatch datagram, acknowledges snapshots and pings, and predicts and draws nothing. The server's figures are read from its -metrics endpoint at the start and end of 20 s of play, after every client has joined: the slowest room's and the median room's tick p99 (the upper edge of the per-room histogram's bucket that holds it; -1 is above 50 ms), every tick's mean wall and thread CPU time (their gap is waiting for a core), process CPU and RSS, heap allocations per room tick (the whole process's, writers and readers included), and socket bytes per client each way. Join burst: every handshake, 64 in flight at once. Drops: sessions the server ended; unapplied: inputs the server had not acknowledged a second after the play; missing: snapshot ticks that never came whole. The chart is docs/plots/cost-curve.png.",
+		rows:    curveRows(),
+		timeout: 10 * time.Minute, // four sizes, each 20 s of play with its joins
+		cols: []column{{"room tick p99 ms, slowest / median", "room_tick_p99_max_ms room_tick_p99_median_ms"},
+			{"tick µs wall / CPU", "tick_wall_mean_us tick_cpu_mean_us"}, {"server CPU cores", "server_cpu_cores"},
+			{"RSS MB", "server_rss_mb"}, {"allocs per room tick", "allocs_per_room_tick"},
+			{"down / up bytes/s per client", "down_bytes_per_s_per_client up_bytes_per_s_per_client"},
+			{"join burst ms", "join_burst_ms"}, {"drops server / client", "server_drops clients_dropped"},
+			{"unapplied / missing", "inputs_unapplied snapshot_ticks_missing"}},
+	},
+	{
 		title: "In a browser",
 		about: "The browser client (make web) in headless Chromium against bin/tankserver -web on loopback, measured by tools/webmeasure: the time from opening the page to the Welcome over ten page loads one after another (loading and compiling the wasm, the WebRTC connection, the join), then pages whose tanks drive themselves beside native bots (tanksim -server): one page beside one bot for 30 s, for the two round trips side by side, and eight beside eight for 60 s. Every page is a 480×320 window that draws with Chromium's software renderer on the same cores as the server and the bots, so its round trip includes the time the page's single thread takes to come back to the data channel's messages; the native bots' round trip is beside it. The eight pages' drops are the ten timed page loads, closed without a goodbye. The wasm's size is the gzipped copy tankserver sends.",
 		rows: []row{
@@ -216,6 +231,19 @@ var sections = []section{
 		},
 		cols: []column{{"fps", "fps"}, {"near snapshots lost", "near_snapshots_lost"}, {"far snapshots lost", "far_snapshots_lost"}},
 	},
+}
+
+// curveSizes are the cost curve's player counts.
+var curveSizes = []int{256, 512, 1024, 2048}
+
+// curveRows are the cost curve's sizes, a row each, from one tools/loadcurve run.
+func curveRows() []row {
+	cmd := []string{"go", "run", "./tools/loadcurve", "-plot", "docs/plots"}
+	var rows []row
+	for k, n := range curveSizes {
+		rows = append(rows, row{fmt.Sprintf("%d players, %d rooms", n, n/32), cmd, fmt.Sprintf("points.%d", k)})
+	}
+	return rows
 }
 
 // roomScale is scripts/roomscale.sh with rooms: a tankserver of its own and tanksim's JSON.

@@ -1,0 +1,125 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// tankserver is one tankserver process of the curve, on 127.0.0.1, with its metrics endpoint.
+type tankserver struct {
+	cmd     *exec.Cmd
+	addr    string // the game's UDP address
+	metrics string // the -metrics address
+}
+
+// startServer starts bin with room for players in rooms of roomSize, logging to logPath,
+// and waits until its metrics answer.
+func startServer(ctx context.Context, bin, arena, logPath string, players, roomSize int) (*tankserver, error) {
+	rooms := (players + roomSize - 1) / roomSize
+	udp, err := freePort("udp")
+	if err != nil {
+		return nil, err
+	}
+	tcp, err := freePort("tcp")
+	if err != nil {
+		return nil, err
+	}
+	s := &tankserver{addr: "127.0.0.1:" + udp, metrics: "127.0.0.1:" + tcp}
+	log, err := os.Create(logPath)
+	if err != nil {
+		return nil, err
+	}
+	s.cmd = exec.CommandContext(ctx, bin, "-addr", s.addr, "-metrics", s.metrics, "-arena", arena, "-discovery", "off",
+		"-max-players", strconv.Itoa(roomSize), "-max-rooms", strconv.Itoa(rooms),
+		// every thin client comes from 127.0.0.1: that one address may open every room
+		"-max-rooms-per-address", strconv.Itoa(rooms), "-extra-rooms", strconv.Itoa(rooms))
+	s.cmd.Stdout, s.cmd.Stderr = log, log
+	if err := s.cmd.Start(); err != nil {
+		log.Close()
+		return nil, fmt.Errorf("loadcurve: start %s: %w", bin, err)
+	}
+	log.Close()     // the child has its own descriptor
+	for range 100 { // up to 10 s for the endpoint to answer
+		if _, err := s.scrape(); err == nil {
+			return s, nil
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	s.stop()
+	return nil, fmt.Errorf("loadcurve: %s did not answer on %s (see %s)", bin, s.metrics, logPath)
+}
+
+// stop asks the server to stop and waits for it.
+func (s *tankserver) stop() {
+	_ = s.cmd.Process.Signal(syscall.SIGINT)
+	_ = s.cmd.Wait()
+}
+
+// freePort returns a port of 127.0.0.1 that was free a moment ago.
+func freePort(network string) (string, error) {
+	var addr net.Addr
+	if network == "udp" {
+		pc, err := net.ListenPacket("udp", "127.0.0.1:0")
+		if err != nil {
+			return "", err
+		}
+		addr = pc.LocalAddr()
+		pc.Close()
+	} else {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return "", err
+		}
+		addr = l.Addr()
+		l.Close()
+	}
+	_, port, err := net.SplitHostPort(addr.String())
+	return port, err
+}
+
+// scrape reads the server's metrics: each series, by its name and labels as written, to
+// its value.
+func (s *tankserver) scrape() (metrics, error) {
+	c := http.Client{Timeout: 5 * time.Second}
+	resp, err := c.Get("http://" + s.metrics + "/metrics")
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	m := metrics{}
+	sc := bufio.NewScanner(resp.Body)
+	for sc.Scan() {
+		line := sc.Text()
+		i := strings.LastIndexByte(line, ' ')
+		if line == "" || line[0] == '#' || i < 0 {
+			continue
+		}
+		if v, err := strconv.ParseFloat(line[i+1:], 64); err == nil {
+			m[line[:i]] = v
+		}
+	}
+	return m, sc.Err()
+}
+
+// metrics is one scrape: series to value.
+type metrics map[string]float64
+
+// sum adds every series of family name (any labels).
+func (m metrics) sum(name string) float64 {
+	total := 0.0
+	for k, v := range m {
+		if k == name || strings.HasPrefix(k, name+"{") {
+			total += v
+		}
+	}
+	return total
+}
