@@ -165,6 +165,7 @@ func timeConnects(ctx context.Context, o runOptions, b *cdp.Browser, pace *offer
 		if err != nil {
 			return nil, nil, fmt.Errorf("connect %d: %w", i+1, err)
 		}
+		fmt.Fprintf(os.Stderr, "webmeasure: connect %d: %v ms, phases %v\n", i+1, reps[0].ConnectMs, reps[0].PhasesMs)
 		connectMs = append(connectMs, reps[0].ConnectMs)
 		for k, v := range reps[0].PhasesMs {
 			phases[k] = append(phases[k], v)
