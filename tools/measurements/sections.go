@@ -213,12 +213,16 @@ var sections = []section{
 	},
 	{
 		title: "In a browser",
-		about: "The browser client (make web) in headless Chromium against bin/tankserver -web on loopback, measured by tools/webmeasure: the time from opening the page to the Welcome over ten page loads one after another (loading and compiling the wasm, the WebRTC connection, the join), then pages whose tanks drive themselves beside native bots (tanksim -server): one page beside one bot for 30 s, for the two round trips side by side, and eight beside eight for 60 s. Every page is a 480×320 window that draws with Chromium's software renderer on the same cores as the server and the bots, so its round trip includes the time the page's single thread takes to come back to the data channel's messages; the native bots' round trip is beside it. The eight pages' drops are the ten timed page loads, closed without a goodbye. The wasm's size is the gzipped copy tankserver sends.",
+		about: "The browser client (make web) in headless Chromium against bin/tankserver -web on loopback, measured by tools/webmeasure. First ten page loads one after another, timed from opening the page to the Welcome, with when each step of it happened (ms from navigation start, p50 over the ten): the wasm fetched and compiled, Go's main started, the page's WebRTC offer posted (the page's script signals while the wasm still loads), the answer, ICE connected, the data channel open, the Welcome. The first row's loads each run in a Chromium with an empty profile, as a first visit (-fresh); the others reuse one browser, which has the wasm cached after the first. Then pages whose tanks drive themselves beside native bots (tanksim -server): one page beside one bot for 30 s, for the two round trips side by side, at 480×320 and at 1280×720, and eight 480×320 pages beside eight bots for 60 s. Every page draws with Chromium's software renderer on the same cores as the server and the bots; each runs its game on a clock of its own between frames (client.Runner), so what arrives is read as soon as the page's one thread is free. The native bots' round trip is beside it. The eight pages' drops are the ten timed page loads, closed without a goodbye. The wasm's size is the gzipped copy tankserver sends.",
 		rows: []row{
-			{"1 page + 1 native bot", []string{"go", "run", "./tools/webmeasure", "-connects", "10", "-pages", "1", "-bots", "1", "-duration", "30s"}, ""},
-			{"8 pages + 8 native bots", []string{"go", "run", "./tools/webmeasure", "-connects", "10", "-pages", "8", "-bots", "8", "-duration", "60s"}, ""},
+			{"1 page + 1 native bot, first visits", webmeasure("-fresh", "-connects", "10", "-pages", "1", "-bots", "1", "-duration", "30s"), ""},
+			{"1 page at 1280 × 720 + 1 native bot", webmeasure("-connects", "10", "-pages", "1", "-bots", "1", "-duration", "30s", "-size", "1280x720"), ""},
+			{"8 pages + 8 native bots", webmeasure("-connects", "10", "-pages", "8", "-bots", "8", "-duration", "60s"), ""},
 		},
-		cols: []column{{"connect ms p50 / max", "connect_ms.p50 connect_ms.max"}, {"browser RTT p50 ms", "browser.rtt_ms.p50"},
+		cols: []column{{"connect ms p50 / max", "connect_ms.p50 connect_ms.max"},
+			{"fetch / compile / start ms", "phases_ms.fetch.p50 phases_ms.compile.p50 phases_ms.start.p50"},
+			{"offer / answer / ICE / channel / Welcome ms", "phases_ms.offer.p50 phases_ms.answer.p50 phases_ms.ice.p50 phases_ms.channel.p50 phases_ms.welcome.p50"},
+			{"browser RTT p50 ms", "browser.rtt_ms.p50"},
 			{"native RTT p50 ms", "native.rtt_ms.p50"}, {"browser snapshots lost", "browser.snapshots_lost"},
 			{"residual ≠ 0 (browser / native)", "browser.residual_nonzero native.residual_nonzero"}, {"wasm gzipped bytes", "wasm_gzip"}},
 	},
@@ -244,6 +248,11 @@ func curveRows() []row {
 		rows = append(rows, row{fmt.Sprintf("%d players, %d rooms", n, n/32), cmd, fmt.Sprintf("points.%d", k)})
 	}
 	return rows
+}
+
+// webmeasure is tools/webmeasure with args.
+func webmeasure(args ...string) []string {
+	return append([]string{"go", "run", "./tools/webmeasure"}, args...)
 }
 
 // roomScale is scripts/roomscale.sh with rooms: a tankserver of its own and tanksim's JSON.
