@@ -39,6 +39,8 @@ type config struct {
 	arena    string
 	plotDir  string
 	logDir   string
+	split    bool
+	prefix   []string // what starts the server (taskset with -split), before its binary
 }
 
 func main() {
@@ -65,6 +67,7 @@ func parseFlags(args []string) (config, error) {
 	fs.StringVar(&c.arena, "arena", "large", "the server's -arena")
 	fs.StringVar(&c.plotDir, "plot", "", "write cost-curve.png into this folder")
 	fs.StringVar(&c.logDir, "logs", "bin", "where each size's server log goes")
+	fs.BoolVar(&c.split, "split", false, "run the server on CPU 0 alone and the thin clients on the other CPUs (Linux, taskset), so the server's figures are one core's")
 	if err := cliflag.Parse(fs, args); err != nil {
 		return c, err
 	}
@@ -85,6 +88,15 @@ func parseFlags(args []string) (config, error) {
 func run(ctx context.Context, c config) error {
 	var out struct {
 		Points []point `json:"points"`
+		Split  bool    `json:"split"`
+	}
+	out.Split = c.split
+	if c.split {
+		prefix, err := splitCPUs()
+		if err != nil {
+			return err
+		}
+		c.prefix = prefix
 	}
 	for _, n := range c.sizes {
 		p, err := measure(ctx, c, n)
@@ -108,7 +120,7 @@ func run(ctx context.Context, c config) error {
 // measure plays n thin clients on a server of their own.
 func measure(ctx context.Context, c config, n int) (point, error) {
 	logPath := filepath.Join(c.logDir, fmt.Sprintf("loadcurve-%d-server.log", n))
-	srv, err := startServer(ctx, c.bin, c.arena, logPath, n, c.roomSize)
+	srv, err := startServer(ctx, append(c.prefix, c.bin), c.arena, logPath, n, c.roomSize)
 	if err != nil {
 		return point{}, err
 	}

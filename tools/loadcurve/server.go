@@ -21,9 +21,10 @@ type tankserver struct {
 	metrics string // the -metrics address
 }
 
-// startServer starts bin with room for players in rooms of roomSize, logging to logPath,
-// and waits until its metrics answer.
-func startServer(ctx context.Context, bin, arena, logPath string, players, roomSize int) (*tankserver, error) {
+// startServer starts the server (bin: its binary, after any command that runs it, as
+// taskset) with room for players in rooms of roomSize, logging to logPath, and waits until
+// its metrics answer.
+func startServer(ctx context.Context, bin []string, arena, logPath string, players, roomSize int) (*tankserver, error) {
 	rooms := (players + roomSize - 1) / roomSize
 	udp, err := freePort("udp")
 	if err != nil {
@@ -38,14 +39,15 @@ func startServer(ctx context.Context, bin, arena, logPath string, players, roomS
 	if err != nil {
 		return nil, err
 	}
-	s.cmd = exec.CommandContext(ctx, bin, "-addr", s.addr, "-metrics", s.metrics, "-arena", arena, "-discovery", "off",
+	args := append(bin[1:len(bin):len(bin)], "-addr", s.addr, "-metrics", s.metrics, "-arena", arena, "-discovery", "off",
 		"-max-players", strconv.Itoa(roomSize), "-max-rooms", strconv.Itoa(rooms),
 		// every thin client comes from 127.0.0.1: that one address may open every room
 		"-max-rooms-per-address", strconv.Itoa(rooms), "-extra-rooms", strconv.Itoa(rooms))
+	s.cmd = exec.CommandContext(ctx, bin[0], args...)
 	s.cmd.Stdout, s.cmd.Stderr = log, log
 	if err := s.cmd.Start(); err != nil {
 		log.Close()
-		return nil, fmt.Errorf("loadcurve: start %s: %w", bin, err)
+		return nil, fmt.Errorf("loadcurve: start %s: %w", strings.Join(bin, " "), err)
 	}
 	log.Close()     // the child has its own descriptor
 	for range 100 { // up to 10 s for the endpoint to answer
@@ -55,7 +57,7 @@ func startServer(ctx context.Context, bin, arena, logPath string, players, roomS
 		time.Sleep(100 * time.Millisecond)
 	}
 	s.stop()
-	return nil, fmt.Errorf("loadcurve: %s did not answer on %s (see %s)", bin, s.metrics, logPath)
+	return nil, fmt.Errorf("loadcurve: %s did not answer on %s (see %s)", strings.Join(bin, " "), s.metrics, logPath)
 }
 
 // stop asks the server to stop and waits for it.

@@ -201,7 +201,7 @@ var sections = []section{
 	},
 	{
 		title:   "The cost curve: thin players in rooms of 32",
-		about:   "tools/loadcurve starts bin/tankserver alone in its process on the large arena for each size and fills rooms of 32 with thin clients (tankload's, package load) from its own process: each sends a MoveInput every 50 ms with the InputBatch datagram, acknowledges snapshots and pings, and predicts and draws nothing. The server's figures are read from its -metrics endpoint at the start and end of 20 s of play, after every client has joined: the slowest room's and the median room's tick p99 (the upper edge of the per-room histogram's bucket that holds it; -1 is above 50 ms), every tick's mean wall and thread CPU time (their gap is waiting for a core), process CPU and RSS, heap allocations per room tick (the whole process's, writers and readers included), and socket bytes per client each way. Join burst: every handshake, 64 in flight at once. Drops: sessions the server ended; unapplied: inputs the server had not acknowledged a second after the play; missing: snapshot ticks that never came whole. The chart is docs/plots/cost-curve.png.",
+		about:   "tools/loadcurve starts bin/tankserver alone in its process on the large arena for each size, on the machine's first CPU alone (-split: taskset -c 0, so Go gives it one core and the figures are one core's), and fills rooms of 32 with thin clients (tankload's, package load) from its own process on the other CPU: each sends a MoveInput every 50 ms with the InputBatch datagram, acknowledges snapshots and pings, and predicts and draws nothing. The server's figures are read from its -metrics endpoint at the start and end of 20 s of play, after every client has joined: the slowest room's and the median room's tick p99 (the upper edge of the per-room histogram's bucket that holds it; -1 is above 50 ms), every tick's mean wall and thread CPU time (their gap is waiting for a core), process CPU and RSS, heap allocations per room tick (the whole process's, writers and readers included), and socket bytes per client each way. Join burst: every handshake, 64 in flight at once. Drops: sessions the server ended; unapplied: inputs the server had not acknowledged a second after the play; missing: snapshot ticks that never came whole. The chart is docs/plots/cost-curve.png.",
 		rows:    curveRows(),
 		timeout: 10 * time.Minute, // four sizes, each 20 s of play with its joins
 		cols: []column{{"room tick p99 ms, slowest / median", "room_tick_p99_max_ms room_tick_p99_median_ms"},
@@ -242,7 +242,7 @@ var curveSizes = []int{256, 512, 1024, 2048}
 
 // curveRows are the cost curve's sizes, a row each, from one tools/loadcurve run.
 func curveRows() []row {
-	cmd := []string{"go", "run", "./tools/loadcurve", "-plot", "docs/plots"}
+	cmd := []string{"go", "run", "./tools/loadcurve", "-split", "-plot", "docs/plots"}
 	var rows []row
 	for k, n := range curveSizes {
 		rows = append(rows, row{fmt.Sprintf("%d players, %d rooms", n, n/32), cmd, fmt.Sprintf("points.%d", k)})
