@@ -24,6 +24,9 @@ type point struct {
 	TickWallMeanUs    float64 `json:"tick_wall_mean_us"`
 	TickCPUMeanUs     float64 `json:"tick_cpu_mean_us"`
 	TickHandoffMeanUs float64 `json:"tick_handoff_mean_us"`
+	// TicksWithinHalfMs is the share of every room's ticks whose wall time was 0.5 ms or
+	// less (the histogram has a bucket edge there, so it is exact).
+	TicksWithinHalfMs float64 `json:"ticks_within_half_ms"`
 	ServerCores       float64 `json:"server_cpu_cores"`
 	ServerRSSMB       float64 `json:"server_rss_mb"`
 	AllocsPerTick     float64 `json:"allocs_per_room_tick"`
@@ -63,6 +66,7 @@ func figures(before, after metrics, rep *load.Report) point {
 	if ticks := d("tanknet_tick_duration_seconds_count"); ticks > 0 {
 		p.TickWallMeanUs = d("tanknet_tick_duration_seconds_sum") / ticks * 1e6
 		p.AllocsPerTick = d("go_memstats_mallocs_total") / ticks
+		p.TicksWithinHalfMs = d(`tanknet_tick_duration_seconds_bucket{le="0.0005"}`) / ticks
 	}
 	if n := d("tanknet_tick_handoff_seconds_count"); n > 0 { // a server before the handoff histogram has none
 		p.TickHandoffMeanUs = d("tanknet_tick_handoff_seconds_sum") / n * 1e6
