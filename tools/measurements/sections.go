@@ -224,6 +224,7 @@ var sections = []section{
 			{"offer / answer / ICE / channel / Welcome ms", "phases_ms.offer.p50 phases_ms.answer.p50 phases_ms.ice.p50 phases_ms.channel.p50 phases_ms.welcome.p50"},
 			{"browser RTT p50 ms", "browser.rtt_ms.p50"},
 			{"native RTT p50 ms", "native.rtt_ms.p50"}, {"browser snapshots lost", "browser.snapshots_lost"},
+			{"snapshots/s, slowest page", "browser.snapshots_per_s_min"},
 			{"residual ≠ 0 (browser / native)", "browser.residual_nonzero native.residual_nonzero"}, {"wasm gzipped bytes", "wasm_gzip"}},
 	},
 	{

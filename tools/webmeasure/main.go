@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"net"
 	"net/http"
 	"os"
@@ -128,7 +129,7 @@ func run(o runOptions) error {
 		"connect_ms":  summary(connectMs),
 		"phases_ms":   phaseSummary,
 		"pages":       pages,
-		"browser":     browserSummary(reps),
+		"browser":     browserSummary(reps, duration),
 		"native":      pick(sim, "bots", "rtt_ms", "residual_nonzero", "snapshots_lost", "reconciliations"),
 		"server_log":  srv.summary(),
 		"wasm_bytes":  fileSize("bin/web/tankclient.wasm"),
@@ -245,11 +246,15 @@ func openPages(ctx context.Context, b *cdp.Browser, pace *offerPace, url string,
 	return out, nil
 }
 
-// browserSummary condenses the pages' reports.
-func browserSummary(reps []page) map[string]any {
+// browserSummary condenses the pages' reports, each over played.
+func browserSummary(reps []page, played time.Duration) map[string]any {
 	var rtt []float64
 	lost, residual, seenMin, snaps := 0, 0, -1, 0
+	rateMin := -1.0 // the slowest page's snapshots a second over its report's span
 	for _, r := range reps {
+		if rate := float64(r.Snapshots) / played.Seconds(); rateMin < 0 || rate < rateMin {
+			rateMin = rate
+		}
 		rtt = append(rtt, r.RTTMs)
 		lost += r.SnapshotsLost
 		residual += r.ResidualNonZero
@@ -259,7 +264,7 @@ func browserSummary(reps []page) map[string]any {
 		}
 	}
 	return map[string]any{"rtt_ms": summary(rtt), "snapshots": snaps, "snapshots_lost": lost,
-		"residual_nonzero": residual, "players_seen_min": seenMin}
+		"residual_nonzero": residual, "players_seen_min": seenMin, "snapshots_per_s_min": math.Round(rateMin*10) / 10}
 }
 
 // summary returns the median and maximum of xs.
