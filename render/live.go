@@ -25,9 +25,9 @@ func Run(ctx context.Context, sess *client.Session, opts Options) error {
 		return err
 	}
 	defer runSession(sess)()
-	m := &liveWindow{live: live{clock: client.NewClock(time.Now())}, steering: keyboard{}}
+	m := &liveWindow{live: live{clock: client.NewClock(time.Now())}, steering: keyboard{opts.Touch}}
 	if opts.Bot != 0 {
-		m.steering = newAutopilot(opts.Bot)
+		m.steering = newAutopilot(opts.Bot, keyboard{opts.Touch})
 	}
 	g, err := newWindow(ctx, sess.Welcome().Arena, opts, m)
 	if err != nil {
@@ -62,31 +62,39 @@ type steering interface {
 	steer(p *clientPane)
 }
 
-// keyboard makes WASD and the arrows alike drive the tank, and Space fire.
-type keyboard struct{}
+// keyboard makes WASD and the arrows alike drive the tank, and Space fire; a touch pad, if
+// there is one, adds its stick to the keys' input (clamped) and fires too.
+type keyboard struct{ touch *view.TouchPad }
 
-func (keyboard) steer(p *clientPane) {
+func (k keyboard) steer(p *clientPane) {
 	wasd, arrows := wasdKeys(), arrowKeys()
 	p.input = view.Keys{Forward: wasd.Forward || arrows.Forward, Back: wasd.Back || arrows.Back,
 		Left: wasd.Left || arrows.Left, Right: wasd.Right || arrows.Right}.Input()
 	p.firing = held(ebiten.KeySpace)
+	if k.touch != nil {
+		in, fire := k.touch.Read()
+		p.input = netcode.Input{Turn: p.input.Turn + in.Turn, Throttle: p.input.Throttle + in.Throttle}.Clamp()
+		p.firing = p.firing || fire
+	}
 }
 
 // autopilot drives the tank as tanksim's bots do (Options.Bot): one new decision of its
-// driver per prediction step taken, as client.RunBot does. Space still fires.
+// driver per prediction step taken, as client.RunBot does. Space (and a touch pad's fire
+// button) still fires.
 type autopilot struct {
+	keys   keyboard
 	driver *client.Driver
 	next   netcode.Input // the driver's current decision
 	steps  int           // prediction steps the driver has decided
 }
 
-func newAutopilot(seed uint64) *autopilot {
+func newAutopilot(seed uint64, keys keyboard) *autopilot {
 	d := client.NewDriver(seed)
-	return &autopilot{driver: d, next: d.Next()}
+	return &autopilot{keys: keys, driver: d, next: d.Next()}
 }
 
 func (a *autopilot) steer(p *clientPane) {
-	keyboard{}.steer(p)
+	a.keys.steer(p)
 	for n := p.game.Stats().InputsSent; a.steps < n; a.steps++ {
 		a.next = a.driver.Next()
 	}

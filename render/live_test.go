@@ -64,7 +64,7 @@ func TestLiveWindow(t *testing.T) {
 func TestAutopilot(t *testing.T) {
 	_, opts := report()
 	p := livePane("", "player", 1, client.NewClock(time.Now()), opts)
-	a := newAutopilot(7)
+	a := newAutopilot(7, keyboard{})
 	a.steer(p)
 	if want := client.NewDriver(7).Next(); p.input != want || a.steps != 0 {
 		t.Errorf("input %+v after %d steps, want the driver's first decision %+v", p.input, a.steps, want)

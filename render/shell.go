@@ -109,7 +109,7 @@ func (s *shell) play(j *joined) error {
 	}
 	m := &liveWindow{live: live{clock: client.NewClock(time.Now())}, steering: keyboard{}, fromLobby: true}
 	if opts.Bot != 0 {
-		m.steering = newAutopilot(opts.Bot)
+		m.steering = newAutopilot(opts.Bot, keyboard{})
 	}
 	g := newWindowWith(s.ctx, j.sess.Welcome().Arena, opts, m, s.fonts)
 	g.fromLobby = true
