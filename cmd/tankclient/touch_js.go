@@ -10,7 +10,8 @@ import (
 
 // startTouch hands the page's touch controls (web/touch.js, window.tanknetTouch) a function
 // they call on every change of a touch, set(x, y, fire): the stick's offset in its radii
-// (view.Stick) and whether the fire button is held. It returns the pad the window reads each
+// (view.Stick) and whether the fire button is held; and one they call when the HUD button
+// is tapped (H on a keyboard). It returns the pad the window reads each
 // frame (render.Options.Touch), and a stop that hides the controls and releases the
 // function. A page without touch.js gets a pad nothing sets.
 func startTouch() (*view.TouchPad, func()) {
@@ -25,9 +26,14 @@ func startTouch() (*view.TouchPad, func()) {
 		}
 		return nil
 	})
-	controls.Call("start", set)
+	hud := js.FuncOf(func(js.Value, []js.Value) any {
+		pad.ToggleHUD()
+		return nil
+	})
+	controls.Call("start", set, hud)
 	return pad, func() {
 		controls.Call("stop")
 		set.Release()
+		hud.Release()
 	}
 }

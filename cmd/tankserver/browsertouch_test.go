@@ -28,8 +28,9 @@ var phoneLayouts = []struct {
 // another. A native watcher in the same match (joined first, so the page's tank spawns at the
 // far corner, clear of it) sees the page's tank drive forward along its heading without
 // turning, and the server's word of its shot. In both layouts the stick and the button are
-// inside the screen, apart, and off the game's canvas; TANKNET_TOUCH_SHOTS names a folder
-// for a screenshot of each (docs/phone-*.png).
+// (and the HUD button) inside the screen, apart, and off the game's canvas;
+// TANKNET_TOUCH_SHOTS names a folder for a screenshot of each (docs/phone-*.png), the
+// landscape one after a tap of HUD.
 func touchInTab(t *testing.T, ctx context.Context, b *cdp.Browser, webDir string) {
 	page, addr, _ := webGame(t, ctx, webDir, "")
 	w := watch(t, ctx, addr, "touch")
@@ -87,6 +88,10 @@ func touchInTab(t *testing.T, ctx context.Context, b *cdp.Browser, webDir string
 		c := awaitLayout(t, ctx, b, session, l.width, l.height)
 		if problem := c.problem(); problem != "" {
 			t.Errorf("%s %dx%d: %s (stick %+v, fire %+v, canvas %+v)", l.name, l.width, l.height, problem, c.Stick, c.Fire, c.Canvas)
+		}
+		if i > 0 { // the HUD button hides the panel over the arena (H): the shot shows the arena
+			touch(t, ctx, b, session, "touchStart", point{c.HUD.X + c.HUD.W/2, c.HUD.Y + c.HUD.H/2})
+			touch(t, ctx, b, session, "touchEnd")
 		}
 		if dir := os.Getenv("TANKNET_TOUCH_SHOTS"); dir != "" { // to look at them
 			shot, err := b.Screenshot(ctx, session)
@@ -167,20 +172,20 @@ func (r rect) overlaps(o rect) bool {
 
 // controls is where the page put its touch controls and the game's canvas.
 type controls struct {
-	Width, Height       float64 // the viewport
-	Stick, Fire, Canvas rect
+	Width, Height            float64 // the viewport
+	Stick, Fire, HUD, Canvas rect
 }
 
-// problem says what is wrong with the layout, "" when nothing is: both controls inside the
-// viewport, neither over the other or over the canvas, the stick on the left half and fire
+// problem says what is wrong with the layout, "" when nothing is: the three controls inside
+// the viewport, none over another or over the canvas, the stick on the left half and fire
 // on the right, and a canvas of some size.
 func (c controls) problem() string {
 	switch {
-	case !c.Stick.inside(c.Width, c.Height) || !c.Fire.inside(c.Width, c.Height):
+	case !c.Stick.inside(c.Width, c.Height) || !c.Fire.inside(c.Width, c.Height) || !c.HUD.inside(c.Width, c.Height):
 		return "a control is outside the screen"
-	case c.Stick.overlaps(c.Fire):
-		return "the stick and the fire button overlap"
-	case c.Stick.overlaps(c.Canvas) || c.Fire.overlaps(c.Canvas):
+	case c.Stick.overlaps(c.Fire) || c.HUD.overlaps(c.Stick) || c.HUD.overlaps(c.Fire):
+		return "two controls overlap"
+	case c.Stick.overlaps(c.Canvas) || c.Fire.overlaps(c.Canvas) || c.HUD.overlaps(c.Canvas):
 		return "a control covers the game's canvas"
 	case c.Stick.X+c.Stick.W > c.Width/2 || c.Fire.X < c.Width/2:
 		return "want the stick on the left and fire on the right"
@@ -195,7 +200,7 @@ func controlRects(t *testing.T, ctx context.Context, b *cdp.Browser, session str
 	t.Helper()
 	expr := `(() => {
 		const r = (sel) => { const b = document.querySelector(sel).getBoundingClientRect(); return {X: b.x, Y: b.y, W: b.width, H: b.height}; };
-		return JSON.stringify({Width: innerWidth, Height: innerHeight, Stick: r('.touch-stick'), Fire: r('.touch-fire'), Canvas: r('canvas')});
+		return JSON.stringify({Width: innerWidth, Height: innerHeight, Stick: r('.touch-stick'), Fire: r('.touch-fire'), HUD: r('.touch-hud'), Canvas: r('canvas')});
 	})()`
 	var c controls
 	if err := json.Unmarshal([]byte(evalString(t, ctx, b, session, expr)), &c); err != nil {

@@ -37,7 +37,8 @@ func stickAxis(v float64) float64 {
 	return math.Copysign(min(m, 1), v)
 }
 
-// TouchPad is what a page's touch controls ask for: the stick, and the fire button. The
+// TouchPad is what a page's touch controls ask for: the stick, the fire button, and the HUD
+// button that does what H does on a keyboard. The
 // page sets it on every change of a touch (Set, from the browser's event handlers) and the
 // window reads it each frame (Read), from another goroutine: it is safe for concurrent use.
 // A tap of the fire button shorter than a frame still fires once. The zero TouchPad asks
@@ -47,6 +48,7 @@ type TouchPad struct {
 	stick  Stick
 	fire   bool // the fire button is held
 	tapped bool // it was pressed since the last Read
+	hud    bool // the HUD button was pressed since the last HUDToggled
 }
 
 // Set records the stick's offset and whether the fire button is held.
@@ -66,4 +68,24 @@ func (p *TouchPad) Read() (netcode.Input, bool) {
 	fire := p.fire || p.tapped
 	p.tapped = false
 	return p.stick.Input(), fire
+}
+
+// ToggleHUD records a press of the HUD button.
+func (p *TouchPad) ToggleHUD() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.hud = true
+}
+
+// HUDToggled reports whether the HUD button was pressed since the last call; presses
+// between two calls count once. A nil pad has no button.
+func (p *TouchPad) HUDToggled() bool {
+	if p == nil {
+		return false
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	pressed := p.hud
+	p.hud = false
+	return pressed
 }

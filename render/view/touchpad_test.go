@@ -74,3 +74,17 @@ func TestTouchPad(t *testing.T) {
 		t.Errorf("after Set(up and right) Read() = %+v, want full forward turning clockwise", in)
 	}
 }
+
+func TestTouchPadHUDButton(t *testing.T) {
+	var p TouchPad
+	if p.HUDToggled() {
+		t.Error("HUDToggled() before any press = true, want false")
+	}
+	p.ToggleHUD()
+	if !p.HUDToggled() || p.HUDToggled() {
+		t.Error("after one press HUDToggled() twice, want true then false")
+	}
+	if (*TouchPad)(nil).HUDToggled() {
+		t.Error("a nil pad's HUDToggled() = true, want false")
+	}
+}

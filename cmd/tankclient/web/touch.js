@@ -1,14 +1,16 @@
 // The page's touch controls: a stick at the bottom left (drag: up drives forward, down back,
 // left and right turn, as W/S/A/D do, by how far it is pushed) and a fire button at the
-// bottom right (Space), both usable at once with two thumbs. The program starts them when it
-// joins a match (tanknetTouch.start, from touch_js.go) with a function to call on every change:
+// bottom right (Space), both usable at once with two thumbs, and a small HUD button (H: the
+// panel of figures on or off, for a small screen). The program starts them when it joins a
+// match (tanknetTouch.start, from touch_js.go) with a function to call on every change:
 // set(x, y, fire), the thumb's offset from the stick's centre in stick radii (+x right, +y
-// down) and whether fire is held. They show on a touch screen only: at once where the main
+// down) and whether fire is held; and one to call when HUD is tapped. They show on a touch screen only: at once where the main
 // pointer is coarse, elsewhere at the first touch. touch.css lays them out; while they show,
 // the page's body has the class "touch".
 "use strict";
 (() => {
   let set = null; // the program's setter while a match is played
+  let toggleHUD = null; // the program's H
   let pad = null; // the controls' elements, made at the first start
   const stick = { id: null, x: 0, y: 0 }; // the pointer holding the stick, and its offset
   let fireId = null; // the pointer holding the fire button
@@ -44,8 +46,14 @@
     const knob = el("touch-knob");
     const fire = el("touch-fire", "fire");
     fire.textContent = "FIRE";
+    const hud = el("touch-hud", "show or hide the HUD");
+    hud.textContent = "HUD";
     base.append(knob);
-    root.append(base, fire);
+    root.append(base, fire, hud);
+    hud.addEventListener("pointerdown", (e) => {
+      e.preventDefault();
+      if (toggleHUD) toggleHUD();
+    });
     root.hidden = true;
     document.body.append(root);
 
@@ -89,9 +97,11 @@
   const coarse = () => window.matchMedia && window.matchMedia("(pointer: coarse)").matches;
 
   window.tanknetTouch = {
-    // start shows the controls on a touch screen and sends their changes to setter.
-    start(setter) {
+    // start shows the controls on a touch screen and sends their changes to setter, and
+    // the HUD button's taps to hud.
+    start(setter, hud) {
       set = setter;
+      toggleHUD = hud;
       if (!pad) pad = build();
       if (coarse()) show();
       else window.addEventListener("touchstart", show, { once: true, passive: true });
@@ -99,6 +109,7 @@
     // stop hides the controls: the match is over.
     stop() {
       set = null;
+      toggleHUD = null;
       if (!pad) return;
       pad.root.hidden = true;
       document.body.classList.remove("touch");
