@@ -30,6 +30,8 @@ func (g *window) handleKeys() (quit bool) {
 	g.showScores = scores
 
 	pressed := inpututil.IsKeyJustPressed
+	hudTapped := g.opts.Touch.HUDToggled() // a touch screen's H
+	g.viewChanged = g.viewChanged || hudTapped
 	for _, k := range viewKeys {
 		g.viewChanged = g.viewChanged || pressed(k)
 	}
@@ -43,7 +45,7 @@ func (g *window) handleKeys() (quit bool) {
 		g.showHelp = !g.showHelp
 	case pressed(ebiten.KeyG):
 		g.showGhosts = !g.showGhosts
-	case pressed(ebiten.KeyH):
+	case pressed(ebiten.KeyH) || hudTapped:
 		g.showHUD = !g.showHUD
 	case pressed(ebiten.KeyE):
 		g.expandHUD = !g.expandHUD

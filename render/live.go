@@ -46,7 +46,7 @@ type liveWindow struct {
 	fromLobby bool // started from the lobby: Esc goes back there, F10 quits
 }
 
-func (m *liveWindow) drive(w *window) { keyboard{}.steer(w.panes[0]) }
+func (m *liveWindow) drive(w *window) { keyboard{w.opts.Touch}.steer(w.panes[0]) }
 
 // help is the single window's key help, with Esc and F10 as a match from the lobby has them.
 func (m *liveWindow) help() []view.Line {
@@ -56,21 +56,27 @@ func (m *liveWindow) help() []view.Line {
 	return m.onePane.help()
 }
 
-// keyboard makes WASD and the arrows alike drive the tank, and Space fire. Under
-// Options.Bot the pane's autopilot overrides the driving keys.
-type keyboard struct{}
+// keyboard makes WASD and the arrows alike drive the tank, and Space fire; a touch pad, if
+// there is one, adds its stick to the keys' input (clamped) and fires too. Under
+// Options.Bot the pane's autopilot overrides the driving.
+type keyboard struct{ touch *view.TouchPad }
 
-func (keyboard) steer(p *clientPane) {
+func (k keyboard) steer(p *clientPane) {
 	wasd, arrows := wasdKeys(), arrowKeys()
 	p.input = view.Keys{Forward: wasd.Forward || arrows.Forward, Back: wasd.Back || arrows.Back,
 		Left: wasd.Left || arrows.Left, Right: wasd.Right || arrows.Right}.Input()
 	p.firing = held(ebiten.KeySpace)
+	if k.touch != nil {
+		in, fire := k.touch.Read()
+		p.input = netcode.Input{Turn: p.input.Turn + in.Turn, Throttle: p.input.Throttle + in.Throttle}.Clamp()
+		p.firing = p.firing || fire
+	}
 }
 
 // autopilot drives the tank as tanksim's bots do (Options.Bot): one new decision of its
 // driver per prediction step taken, as client.RunBot does, made before every Update (the
 // frame's and the runner's, so a step the runner takes between frames has its own). Space
-// still fires.
+// (and a touch pad's fire button) still fires.
 type autopilot struct {
 	driver *client.Driver
 	next   netcode.Input // the driver's current decision

@@ -82,6 +82,10 @@ type Options struct {
 	// window's, or the demo's near then far player's), on the window's goroutine: a page or a
 	// test reads its counters there (client.Game.Report).
 	OnFrame func(now time.Time, games []*client.Game)
+	// Touch, if set, is a touch screen's stick and fire button (the browser page's): the
+	// single window's tank drives by its stick and the keys together, and fires by either.
+	// The demo ignores it.
+	Touch *view.TouchPad
 }
 
 // Network is the link conditioner the session runs over, and what it is set to.

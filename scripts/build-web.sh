@@ -1,14 +1,15 @@
 #!/bin/sh
-# build-web.sh DIR: builds the browser client into DIR — index.html, tankclient.wasm
-# (cmd/tankclient for js/wasm, and tankclient.wasm.gz) and Go's wasm_exec.js loader — a
-# folder any static web host can serve; tankserver -web -web-dir DIR serves it along with the game.
+# build-web.sh DIR: builds the browser client into DIR — the page (index.html, its scripts
+# and styles), tankclient.wasm (cmd/tankclient for js/wasm, and tankclient.wasm.gz) and Go's
+# wasm_exec.js loader — a folder any static web host can serve; tankserver -web -web-dir DIR
+# serves it along with the game.
 # Run from the repository's root (make web does).
 set -eu
 dir=${1:?usage: build-web.sh DIR}
 go=${GO:-go}
 mkdir -p "$dir"
 GOOS=js GOARCH=wasm "$go" build -trimpath -ldflags="-s -w" -o "$dir/tankclient.wasm" ./cmd/tankclient
-cp cmd/tankclient/web/index.html cmd/tankclient/web/lobby.js cmd/tankclient/web/favicon.svg "$dir/"
+cp cmd/tankclient/web/index.html cmd/tankclient/web/lobby.js cmd/tankclient/web/touch.js cmd/tankclient/web/touch.css cmd/tankclient/web/favicon.svg "$dir/"
 # A compressed copy beside it: tankserver -web sends it to browsers that accept gzip (about a
 # quarter of the size); other static hosts may serve it the same way, or ignore it.
 gzip -9 -c "$dir/tankclient.wasm" > "$dir/tankclient.wasm.gz"

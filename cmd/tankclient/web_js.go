@@ -79,6 +79,9 @@ func runWeb(ctx context.Context, cfg Config, page WebPage, origin string, rep *w
 	rep.connectMs = markPhase("welcome")
 	showStatus("")
 	opts := cfg.renderOptions(cc)
+	var stopTouch func()
+	opts.Touch, stopTouch = startTouch()
+	defer stopTouch()
 	var rec bytes.Buffer
 	if page.Record {
 		opts.Record = []io.Writer{&rec}

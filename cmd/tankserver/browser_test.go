@@ -38,8 +38,8 @@ ip route add default via 10.255.0.2 dev tn0 && exec "$0" "$@"`
 // native bot: its report says transport webrtc, inputs acknowledged, reconciliations with
 // residual 0 and two players seen; the native bot sees two players too; the page's
 // screenshot is not blank. Then a page whose server cannot be reached over UDP says so on
-// the page (blockedUDP), and the demo in a tab loses none of its near player's snapshots
-// (demoInTab).
+// the page (blockedUDP), a phone's touch controls drive and fire (touchInTab), and the demo
+// in a tab loses none of its near player's snapshots (demoInTab).
 func TestBrowser_JoinsBesideANativeBot(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a browser")
@@ -197,6 +197,7 @@ func browserJoins(t *testing.T, chromium, webDir string) {
 	pageWords(t, ctx, b, page, webDir)
 	lobbyInTab(t, ctx, b, page)
 	blockedUDP(t, ctx, b, webDir)
+	touchInTab(t, ctx, b, webDir)
 	demoInTab(t, ctx, b, page)
 }
 
