@@ -23,8 +23,8 @@ type session struct {
 	mode    atomic.Int32  // an inputMode: how the client asked for its inputs to be applied
 	// away is set by an Away and cleared by the next MoveInput on the stream: the reader then
 	// waits AwayTimeout of silence, not IdleTimeout (see away.go).
-	away atomic.Bool
-	clock   *serverClock  // server time, for when inputs arrive
+	away  atomic.Bool
+	clock *serverClock // server time, for when inputs arrive
 
 	inMu    sync.Mutex
 	inbox   []netcode.PendingInput
