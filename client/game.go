@@ -44,6 +44,7 @@ type Game struct {
 	others timeline   // the other tanks, interpolated (remotes.go)
 	combat combat     // our shots and their answers, tracers, kills (combat.go, feed.go)
 	stats  statistics // the counters Stats and Report give (stats.go)
+	away   away       // the player's page is hidden or frozen: no steps run (away.go)
 }
 
 // NewGame returns a Game on link (an established Session, or any other Link). now is the
@@ -68,6 +69,9 @@ func NewGame(link Link, opts Options, now time.Time) *Game {
 // if it has ended.
 func (g *Game) Update(now time.Time, in netcode.Input) error {
 	frame := g.pace.frame(now)
+	if g.away.back {
+		frame, g.away.back = 0, false // the clock starts again from this frame (away.go)
+	}
 	if err := g.drain(now, in); err != nil {
 		return err
 	}
@@ -85,7 +89,7 @@ func (g *Game) Update(now time.Time, in netcode.Input) error {
 	}
 	g.input = in
 	g.stats.st.LeftView += g.others.sample(g.Now())
-	if fire, lagComp := g.combat.take(); fire {
+	if fire, lagComp := g.combat.take(); fire && !g.away.on {
 		if _, err := g.fire(lagComp); err != nil {
 			return err
 		}
@@ -99,7 +103,7 @@ func (g *Game) drain(now time.Time, in netcode.Input) error {
 	var err error
 	g.recv, err = g.uplink.link.Drain(g.recv[:0])
 	if g.rec != nil {
-		g.rec.record(now, in, g.combat.wantFire, g.combat.wantLagComp, g.pace.onArrival, g.recv, err, g.network)
+		g.rec.record(now, in, g.combat.wantFire, g.combat.wantLagComp, g.pace.onArrival, g.away.on, g.recv, err, g.network)
 	}
 	for i := range g.recv {
 		g.receive(g.recv[i])
@@ -111,7 +115,7 @@ func (g *Game) drain(now time.Time, in netcode.Input) error {
 // predict runs the prediction steps due after a frame of length frame with input in, sends
 // each (and on the datagram lane an InputBatch after them), and presents the partial step.
 func (g *Game) predict(frame time.Duration, in netcode.Input) error {
-	if g.pred.local == nil {
+	if g.pred.local == nil || g.away.on {
 		return nil
 	}
 	sent := false

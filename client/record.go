@@ -67,14 +67,14 @@ func (g *Game) StopRecording() error {
 
 // record writes one frame: what Update was given at now, with the messages it drained and
 // the error that ended the link, if one did.
-func (r *recorder) record(now time.Time, in netcode.Input, fire, lagComp, onArrival bool, msgs []Received, linkErr error, network string) {
+func (r *recorder) record(now time.Time, in netcode.Input, fire, lagComp, onArrival, away bool, msgs []Received, linkErr error, network string) {
 	if r.err != nil {
 		return
 	}
 	f := &r.frame
 	*f = wire.RecordingFrame{
 		At: now.Sub(r.epoch), Input: in, Fire: fire, LagComp: lagComp, InputOnArrival: onArrival,
-		Arrivals: f.Arrivals[:0],
+		Away: away, Arrivals: f.Arrivals[:0],
 	}
 	for _, m := range msgs {
 		f.Arrivals = append(f.Arrivals, wire.Arrival{At: m.At.Sub(r.epoch), Datagram: m.Datagram, Msg: m.Msg})

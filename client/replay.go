@@ -66,6 +66,9 @@ func (p *Replay) Step() (time.Time, error) {
 		p.game.NoteNetwork(f.Network)
 	}
 	p.game.SetInputOnArrival(f.InputOnArrival)
+	if f.Away != p.game.Away() {
+		p.game.replayAway(f.Away)
+	}
 	now := p.epoch.Add(f.At)
 	p.frames++
 	return now, p.game.Update(now, f.Input)

@@ -70,6 +70,7 @@ type Session struct {
 	droppedStale     atomic.Uint64     // old snapshots dropped to make room in a full queue
 	newestTick       atomic.Uint32     // newest snapshot tick taken, to refuse far-future ones
 	batch            wire.BatchEncoder // the InputBatch datagram's reused message and buffer (Send)
+	away             sessionAway       // our Aways, which excuse a silence of the server's (away.go)
 }
 
 // Dial connects to addr over pc (nil: a new UDP socket), says hello as name and waits up to
@@ -164,7 +165,7 @@ func (s *Session) Run() error {
 				err = errors.New("client: the window took no messages while 80 that are not snapshots queued up; giving up")
 			}
 		} else if transport.IsTimeout(err) {
-			if s.conn.SilentFor() < serverGone {
+			if s.conn.SilentFor() < serverGone || s.awayGrace(time.Now()) {
 				continue // the server's packets arrive (the stream is stalled behind a loss), or it is paused
 			}
 			err = fmt.Errorf("client: lost the server: nothing received for %v", serverGone)
@@ -271,6 +272,7 @@ func (s *Session) Drain(dst []Received) ([]Received, error) {
 // datagram that cannot leave is lost like any other, so for it only a closed session is an
 // error.
 func (s *Session) Send(m wire.GameMessage) error {
+	s.noteAway(m, time.Now())
 	batch, isBatch := m.(wire.InputBatch)
 	if !isBatch {
 		return s.conn.Send(wire.ClientMessageToProto(m))

@@ -63,6 +63,11 @@ type Config struct {
 	MaxHandshakes int
 	// IdleTimeout drops a client that has sent nothing for this long.
 	IdleTimeout time.Duration
+	// AwayTimeout is IdleTimeout for a client that said it is away (an Away message: a
+	// hidden or frozen browser tab), and AckTimeout too if it is longer: the client is dropped
+	// after this long silent, or leaving our data unacknowledged, while away. Its next
+	// MoveInput ends it.
+	AwayTimeout time.Duration
 	// AckTimeout drops a client that has left the server's reliable data unacknowledged,
 	// or its receive window shut, for this long: one that cannot hear us (a spoofed source)
 	// or does not read. Sending alone does not keep a slot.
@@ -126,6 +131,7 @@ func DefaultConfig() Config {
 		HelloTimeout:       5 * time.Second,
 		MaxHandshakes:      64,               // far more than honest players mid-handshake (each takes one RTT)
 		IdleTimeout:        5 * time.Second,  // clients send every 50 ms; 5 s of silence is gone
+		AwayTimeout:        2 * time.Minute,  // a tab hidden or frozen for a minute or two stays in; longer is gone
 		AckTimeout:         30 * time.Second, // a 1 s link (RTO ~2.5 s) that loses one segment five times running still recovers within it
 		MaxJoinsPerTick:    32,               // 640 joins/s: 256 players seated in 8 ticks
 		MaxRooms:           8,                // a LAN party's worth of matches on one port
@@ -153,7 +159,7 @@ func (c Config) Validate() error {
 		return fmt.Errorf("server: max simulated time per second %v must exceed 1s and the per-tick cap %v", c.MaxSimPerSecond, c.MaxSimPerTick)
 	case c.TimeSlack < 0:
 		return fmt.Errorf("server: negative time slack %v", c.TimeSlack)
-	case c.HelloTimeout <= 0 || c.IdleTimeout <= 0 || c.AckTimeout <= 0:
+	case c.HelloTimeout <= 0 || c.IdleTimeout <= 0 || c.AckTimeout <= 0 || c.AwayTimeout <= 0:
 		return errors.New("server: timeouts must be positive")
 	case c.MaxJoinsPerTick < 1 || c.MaxQueuedJoins < 0:
 		return fmt.Errorf("server: max joins per tick %d must be at least 1 and max queued joins %d not negative", c.MaxJoinsPerTick, c.MaxQueuedJoins)

@@ -15,6 +15,7 @@ type counters struct {
 	rejectsByCode, dropsByReason, inputsRefused, pushesRefused              tally
 	tickDuration, tickCPU, tickHandoff                                      tickHistogram
 	pingsIgnored                                                            atomic.Uint64
+	aways, awayTicks                                                        atomic.Uint64
 	shots, hits, kills, respawns, firesDropped                              atomic.Uint64
 	shotsRefused                                                            tally // by netcode.ShotRefusal.Label
 	earlyInputs, redundantInputs, gapInputs, badDatagrams, droppedDatagrams atomic.Uint64
@@ -37,6 +38,8 @@ func (c *counters) snapshot() Stats {
 		BadFrames:        c.badFrames.Load(),
 		Evicted:          c.evicted.Load(),
 		PingsIgnored:     c.pingsIgnored.Load(),
+		Aways:            c.aways.Load(),
+		AwayTicks:        c.awayTicks.Load(),
 		RejectsByCode:    c.rejectsByCode.snapshot(),
 		DropsByReason:    c.dropsByReason.snapshot(),
 		InputsRefused:    c.inputsRefused.snapshot(),

@@ -42,6 +42,9 @@ type peer interface {
 	inputArrival(tick uint32) (time.Duration, bool)
 	// inputMode returns how the client asked for its inputs to be applied (InputMode).
 	inputMode() world.InputMode
+	// takeAway returns the last move tick of the newest Away received since the last call,
+	// false when none came.
+	takeAway() (lastMoveTick uint32, ok bool)
 }
 
 // player is what the server keeps for one client in the room: its peer, name, roster and
@@ -272,6 +275,9 @@ func (g *game) feed(p *player) world.InputDrop {
 	}
 	g.inputs = p.peer.takeDatagramInputs(g.inputs[:0])
 	g.world.QueueCopies(p.tank, g.inputs...)
+	if last, ok := p.peer.takeAway(); ok {
+		g.world.Away(p.tank, last) // after every input that came before it (or after it: then it is out of date)
+	}
 	return world.InputDrop{}
 }
 
@@ -311,7 +317,8 @@ func (g *game) count(c *world.Counts) {
 		n  uint64
 	}{{&s.applied, c.Applied}, {&s.deferred, c.Deferred}, {&s.clamped, c.Clamped}, {&s.staleInputs, c.Stale},
 		{&s.redundantInputs, c.Redundant}, {&s.gapInputs, c.Gaps}, {&s.earlyInputs, c.Early},
-		{&s.badDatagrams, c.BadCopies}, {&s.contacts, c.Contacts}, {&s.respawns, c.Respawns}, {&s.pushes, c.Pushes}} {
+		{&s.badDatagrams, c.BadCopies}, {&s.contacts, c.Contacts}, {&s.respawns, c.Respawns}, {&s.pushes, c.Pushes},
+		{&s.aways, c.Aways}, {&s.awayTicks, c.AwayTicks}} {
 		if f.n != 0 {
 			f.to.Add(f.n)
 		}

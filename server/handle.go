@@ -160,17 +160,18 @@ func (s *Server) readLoop(sess *session, id uint32, r *room) (left string, drop 
 	wait := min(s.cfg.IdleTimeout, s.cfg.AckTimeout)
 	for {
 		err := sess.conn.Recv(in.Target(), wait)
-		if d := sess.conn.AckStall(); d > s.cfg.AckTimeout {
+		idle, ackLimit := sess.limits(&s.cfg)
+		if d := sess.conn.AckStall(); d > ackLimit {
 			return "", dropNoAck.reason(fmt.Sprintf("nothing acknowledged for %v", d.Truncate(time.Second)))
 		}
 		if err != nil {
-			if transport.IsTimeout(err) && sess.conn.SilentFor() < s.cfg.IdleTimeout {
-				continue // its packets arrive; only the stream is stalled behind a loss, or quiet
+			if transport.IsTimeout(err) && sess.conn.SilentFor() < idle {
+				continue // its packets arrive; only the stream is stalled behind a loss, or quiet (or it is away)
 			}
 			if transport.IsTimeout(err) && s.heart.pausedRecently(time.Now(), s.cfg.IdleTimeout) {
 				continue // the server itself was stopped: its socket's backlog is the client's packets
 			}
-			drop := readError(err, s.cfg.IdleTimeout)
+			drop := readError(err, idle)
 			if !drop.dropping() {
 				return closedReason, dropReason{}
 			}
@@ -181,12 +182,15 @@ func (s *Server) readLoop(sess *session, id uint32, r *room) (left string, drop 
 		}
 		switch m := in.Decode().(type) {
 		case wire.Move:
+			sess.away.Store(false) // back: the idle timeout holds again
 			if !sess.pushInput(netcode.PendingInput(m)) {
 				s.stats.inputsRefused.add(ruleInboxFull)
 				return "", dropProtocol.reason(fmt.Sprintf("more than %d inputs in one tick", maxStreamInputsPerTick))
 			}
 		case wire.InputMode:
 			sess.setInputMode(m.OnArrival)
+		case wire.Away:
+			sess.pushAway(m.LastMoveTick)
 		case wire.Fire:
 			if !sess.pushFire(netcode.ShotRequest(m)) {
 				s.stats.firesDropped.Add(1)

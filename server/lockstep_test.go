@@ -52,6 +52,7 @@ type lockPeer struct {
 	welcome  wire.Welcome
 
 	toServer []inFlight[netcode.PendingInput]
+	aways    []inFlight[uint32] // Aways, by their last move tick
 	toClient []inFlight[*tankv1.ServerMessage]
 	arrived  map[uint32]time.Duration
 	mode     world.InputMode
@@ -86,6 +87,12 @@ func (p *lockPeer) sendChunks([][]byte)                                       {}
 func (p *lockPeer) kick(reason dropReason)                                    { p.kicked = reason.String() }
 func (p *lockPeer) rtt() time.Duration                                        { return p.up.latency + p.down.latency }
 func (p *lockPeer) inputMode() world.InputMode                                { return p.mode }
+func (p *lockPeer) takeAway() (last uint32, ok bool) {
+	for len(p.aways) > 0 && p.aways[0].at <= *p.now {
+		last, ok, p.aways = p.aways[0].v, true, p.aways[1:]
+	}
+	return last, ok
+}
 func (p *lockPeer) inputArrival(tick uint32) (time.Duration, bool) {
 	at, ok := p.arrived[tick]
 	return at, ok
@@ -118,8 +125,11 @@ func (p *lockPeer) Drain(dst []client.Received) ([]client.Received, error) {
 // Send carries a prediction step to the server, arriving a link's latency later; nothing
 // else a Game sends (batches, shots, the input mode, pings) plays a part here.
 func (p *lockPeer) Send(m wire.GameMessage) error {
-	if in, ok := m.(wire.Move); ok {
-		p.toServer = append(p.toServer, inFlight[netcode.PendingInput]{p.up.arrival(*p.now), netcode.PendingInput(in)})
+	switch m := m.(type) {
+	case wire.Move:
+		p.toServer = append(p.toServer, inFlight[netcode.PendingInput]{p.up.arrival(*p.now), netcode.PendingInput(m)})
+	case wire.Away:
+		p.aways = append(p.aways, inFlight[uint32]{p.up.arrival(*p.now), m.LastMoveTick})
 	}
 	return nil
 }

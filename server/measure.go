@@ -107,4 +107,5 @@ func (p *sinkPeer) snapshotAck() uint32                                       { 
 func (p *sinkPeer) kick(dropReason)                                           {}
 func (p *sinkPeer) sendChunks([][]byte)                                       {}
 func (p *sinkPeer) inputArrival(uint32) (time.Duration, bool)                 { return 0, false }
+func (p *sinkPeer) takeAway() (uint32, bool)                                  { return 0, false }
 func (p *sinkPeer) inputMode() world.InputMode                                { return world.ModeServerDefault }

@@ -21,13 +21,18 @@ type session struct {
 	joined  atomic.Bool   // set once Welcome is queued: datagrams count from then on
 	ackTick atomic.Uint32 // InputBatch.snapshot_ack_tick, newest seen (for delta snapshots)
 	mode    atomic.Int32  // an inputMode: how the client asked for its inputs to be applied
-	clock   *serverClock  // server time, for when inputs arrive
+	// away is set by an Away and cleared by the next MoveInput on the stream: the reader then
+	// waits AwayTimeout of silence, not IdleTimeout (see away.go).
+	away  atomic.Bool
+	clock *serverClock // server time, for when inputs arrive
 
 	inMu    sync.Mutex
 	inbox   []netcode.PendingInput
 	fires   []netcode.ShotRequest
 	copies  []netcode.PendingInput // from InputBatch datagrams, as they came
 	arrived inputArrivals          // when each recent move tick first came
+	awayAt  uint32                 // the newest Away's last move tick, for the game, when awayNew
+	awayNew bool
 
 	outMu    sync.Mutex
 	control  [][]byte

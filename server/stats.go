@@ -26,6 +26,8 @@ type Stats struct {
 	Evicted        uint64 // silent handshakes closed to make room for newer connections
 	Handshaking    int    // connections that have not finished their Hello
 	PingsIgnored   uint64 // pings beyond the allowed rate, not answered
+	Aways          uint64 // players that said they are away (an Away that took), once until back
+	AwayTicks      uint64 // player-ticks an away player's tank stood still, not counted as starved
 
 	// RejectsByCode splits Rejects by reject code: "version_mismatch", "server_full",
 	// "bad_hello", "shutting_down", "busy" (the join queue was full), "no_room" (see

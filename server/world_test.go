@@ -30,6 +30,8 @@ type fakePeer struct {
 	roundTrip time.Duration            // the round trip it reports
 	mode      world.InputMode          // how the client asked for its inputs to be applied
 	arrived   map[uint32]time.Duration // when each move tick arrived, for the input buffer's report
+	away      uint32                   // the last move tick of the Away it sent, when awaySent
+	awaySent  bool
 }
 
 func (p *fakePeer) takeInputs(dst []netcode.PendingInput) []netcode.PendingInput {
@@ -54,6 +56,11 @@ func (p *fakePeer) kick(reason dropReason)     { p.kicked, p.kickCode = reason.S
 func (p *fakePeer) snapshotAck() uint32        { return p.ack }
 func (p *fakePeer) rtt() time.Duration         { return p.roundTrip }
 func (p *fakePeer) inputMode() world.InputMode { return p.mode }
+func (p *fakePeer) takeAway() (uint32, bool) {
+	last, ok := p.away, p.awaySent
+	p.away, p.awaySent = 0, false
+	return last, ok
+}
 func (p *fakePeer) inputArrival(tick uint32) (time.Duration, bool) {
 	at, ok := p.arrived[tick]
 	return at, ok

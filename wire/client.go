@@ -24,6 +24,7 @@ type ClientMessage interface {
 //	Fire        a shot
 //	InputMode   inputs applied on arrival, or from the server's buffer
 //	Ping        a latency probe
+//	Away        we stop sending for a while (a hidden page): hold the tank still
 type GameMessage interface {
 	ClientMessage
 	gameMessage()
@@ -49,6 +50,11 @@ type InputBatch struct {
 // server's input buffer.
 type InputMode struct{ OnArrival bool }
 
+// Away says the client stops sending inputs for a while, after the move of LastMoveTick
+// (0: none yet): the server holds its tank still and waits longer for it (PROTOCOL.md §6b).
+// Its next Move ends it.
+type Away struct{ LastMoveTick uint32 }
+
 // Ping asks for a Pong echoing ClientTimeUs (microseconds, any epoch).
 type Ping struct{ ClientTimeUs uint64 }
 
@@ -67,6 +73,7 @@ func (Fire) gameMessage()       {}
 func (InputBatch) gameMessage() {}
 func (InputMode) gameMessage()  {}
 func (Ping) gameMessage()       {}
+func (Away) gameMessage()       {}
 
 func (m Move) clientEnvelope() *tankv1.ClientMessage {
 	in := new(tankv1.MoveInput)
@@ -94,6 +101,10 @@ func (i InputMode) clientEnvelope() *tankv1.ClientMessage {
 
 func (p Ping) clientEnvelope() *tankv1.ClientMessage {
 	return &tankv1.ClientMessage{Kind: &tankv1.ClientMessage_Ping{Ping: &tankv1.Ping{ClientTimeUs: p.ClientTimeUs}}}
+}
+
+func (a Away) clientEnvelope() *tankv1.ClientMessage {
+	return &tankv1.ClientMessage{Kind: &tankv1.ClientMessage_Away{Away: &tankv1.Away{LastMoveTick: a.LastMoveTick}}}
 }
 
 func (h Hello) clientEnvelope() *tankv1.ClientMessage {

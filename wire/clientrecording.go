@@ -49,6 +49,7 @@ type RecordingFrame struct {
 	Input          netcode.Input
 	Fire, LagComp  bool
 	InputOnArrival bool
+	Away           bool // the Game was away (client.Game.Away): no prediction step ran
 	Arrivals       []Arrival
 	LinkError      string
 	Network        string
@@ -80,7 +81,7 @@ func (fw *FrameWriter) Write(w io.Writer, f *RecordingFrame) error {
 	m := &fw.m
 	*m = tankv1.ClientRecordingFrame{
 		AtNs: int64(f.At), Turn: f.Input.Turn, Throttle: f.Input.Throttle,
-		Fire: f.Fire, LagComp: f.LagComp, InputOnArrival: f.InputOnArrival, Arrivals: m.Arrivals[:0],
+		Fire: f.Fire, LagComp: f.LagComp, InputOnArrival: f.InputOnArrival, Away: f.Away, Arrivals: m.Arrivals[:0],
 		LinkError: f.LinkError, Network: f.Network,
 	}
 	for _, a := range f.Arrivals {
@@ -151,7 +152,7 @@ func (rr *RecordingReader) ReadFrame(f *RecordingFrame, n int) error {
 	}
 	*f = RecordingFrame{
 		At: time.Duration(m.GetAtNs()), Input: netcode.Input{Turn: m.GetTurn(), Throttle: m.GetThrottle()},
-		Fire: m.GetFire(), LagComp: m.GetLagComp(), InputOnArrival: m.GetInputOnArrival(),
+		Fire: m.GetFire(), LagComp: m.GetLagComp(), InputOnArrival: m.GetInputOnArrival(), Away: m.GetAway(),
 		Arrivals: f.Arrivals[:0], LinkError: m.GetLinkError(), Network: m.GetNetwork(),
 	}
 	if err := f.Input.Validate(); err != nil {

@@ -25,7 +25,7 @@ type FromClient struct {
 func (in *FromClient) Target() proto.Message { return &in.m }
 
 // Decode returns what arrived: a Hello, a Move, an InputMode, a Fire (its views in storage
-// of their own), a Ping, a Goodbye, or an InputBatch (which belongs on the datagram lane);
+// of their own), a Ping, an Away, a Goodbye, or an InputBatch (which belongs on the datagram lane);
 // nil for an empty envelope or a kind this version does not know.
 func (in *FromClient) Decode() ClientMessage {
 	switch k := in.m.GetKind().(type) {
@@ -39,6 +39,8 @@ func (in *FromClient) Decode() ClientMessage {
 		return Fire(FireFromProto(k.Fire, nil))
 	case *tankv1.ClientMessage_Ping:
 		return Ping{ClientTimeUs: k.Ping.GetClientTimeUs()}
+	case *tankv1.ClientMessage_Away:
+		return Away{LastMoveTick: k.Away.GetLastMoveTick()}
 	case *tankv1.ClientMessage_Goodbye:
 		return Goodbye{Reason: k.Goodbye.GetReason()}
 	case *tankv1.ClientMessage_InputBatch:

@@ -30,6 +30,8 @@ func TestFromClient_ReadsWhatAClientSends(t *testing.T) {
 		"input mode":  {InputMode{OnArrival: true}, "*tankv1.ClientMessage_InputMode"},
 		"fire":        {Fire(shot), "*tankv1.ClientMessage_Fire"},
 		"ping":        {Ping{ClientTimeUs: 1 << 50}, "*tankv1.ClientMessage_Ping"},
+		"away":        {Away{LastMoveTick: 9}, "*tankv1.ClientMessage_Away"},
+		"away, none":  {Away{}, "*tankv1.ClientMessage_Away"},
 		"goodbye":     {Goodbye{Reason: "window closed"}, "*tankv1.ClientMessage_Goodbye"},
 		"input batch": {batch, "*tankv1.ClientMessage_InputBatch"},
 		"empty":       {nil, "an empty or unknown message"},

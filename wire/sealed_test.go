@@ -21,8 +21,8 @@ func TestSealed_OnlyTheMessageTypes(t *testing.T) {
 		t.Fatal(err)
 	}
 	for union, want := range map[string][]string{
-		"ClientMessage": {"Fire", "Goodbye", "Hello", "InputBatch", "InputMode", "Move", "Ping"},
-		"GameMessage":   {"Fire", "InputBatch", "InputMode", "Move", "Ping"},
+		"ClientMessage": {"Away", "Fire", "Goodbye", "Hello", "InputBatch", "InputMode", "Move", "Ping"},
+		"GameMessage":   {"Away", "Fire", "InputBatch", "InputMode", "Move", "Ping"},
 		"ServerMessage": {"*Snapshot", "Disconnect", "Kill", "Pong", "Reject", "Roster", "RulesChanged", "Shot", "ShotResult", "Welcome"},
 	} {
 		iface := wire.Scope().Lookup(union).Type().Underlying().(*types.Interface)

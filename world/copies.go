@@ -33,7 +33,7 @@ func (w *World) QueueCopies(t *Tank, ins ...netcode.PendingInput) {
 			continue
 		}
 		t.queue = append(t.queue, in)
-		t.last = in.Tick
+		t.last, t.away = in.Tick, false
 		w.counts.Early++
 	}
 }

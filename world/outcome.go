@@ -113,4 +113,6 @@ type Counts struct {
 	Pushes        uint64
 	PushesRefused [pushRefusals]uint64
 	Respawns      uint64 // wrecks brought back
+	Aways         uint64 // players that said they are away (Away), each counted once until back
+	AwayTicks     uint64 // player-ticks an away player stood still with nothing to apply
 }

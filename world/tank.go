@@ -52,6 +52,8 @@ type Tank struct {
 	// partTicks counts the ticks since (see parting.go).
 	parting   bool
 	partTicks int
+	// away: the player said it stops sending for a while (away.go); its next input ends it.
+	away bool
 
 	// Combat (combat.go, fire.go).
 	health         uint32

@@ -129,7 +129,7 @@ func (w *World) Queue(t *Tank, ins ...netcode.PendingInput) InputDrop {
 			w.counts.Clamped++
 		}
 		t.queue = append(t.queue, in)
-		t.last, t.streamed = in.Tick, in.Tick
+		t.last, t.streamed, t.away = in.Tick, in.Tick, false
 	}
 	return InputDrop{}
 }
@@ -189,7 +189,10 @@ func (w *World) contact() {
 // simulate applies as many of t's queued inputs as are due and its time budget allows,
 // and notes the tick's input buffer figures.
 func (w *World) simulate(t *Tank, now time.Duration) {
-	playing := t.ack > 0 && !t.parting // a player-tick of the input buffer's figures
+	playing := t.ack > 0 && !t.parting && !t.standing() // a player-tick of the input buffer's figures
+	if t.standing() {
+		w.counts.AwayTicks++
+	}
 	starved := playing && len(t.queue) == 0
 	if starved {
 		w.out.Starved = append(w.out.Starved, t.id)
@@ -234,7 +237,7 @@ func (w *World) apply(t *Tank, now time.Duration) int {
 	w.counts.Applied += uint64(n)
 	t.queue = t.queue[:copy(t.queue, t.queue[n:])]
 	t.report.Waiting = len(t.queue)
-	t.report.Starved = queued == 0 && t.ack > 0 // none had come (a tick the budget held is not late)
+	t.report.Starved = queued == 0 && t.ack > 0 && !t.away // none had come (a tick the budget held is not late; an away player sends none)
 	if w.onArrival(t) {
 		t.report = netcode.InputReport{} // no buffer, nothing to report: a client's clock keeps its rate
 	}

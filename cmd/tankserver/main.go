@@ -108,6 +108,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (Config, error) {
 		return nil
 	})
 	fs.DurationVar(&cfg.Server.IdleTimeout, "idle-timeout", cfg.Server.IdleTimeout, "drop a client silent this long")
+	fs.DurationVar(&cfg.Server.AwayTimeout, "away-timeout", cfg.Server.AwayTimeout, "drop a client that said it is away (a hidden or frozen page) after this long silent")
 	fs.StringVar(&cfg.Metrics, "metrics", "", "serve Prometheus metrics on http://`address`/metrics and profiles on /debug/pprof/, e.g. 127.0.0.1:9100 (off when empty)")
 	fs.StringVar(&cfg.Record, "record", "", "record the default room's match to `file` (docs/RECORDINGS.md; check it with tankreplay verify)")
 	cfg.Net.Register(fs)

@@ -203,6 +203,10 @@ process_virtual_memory_bytes gauge
 	Virtual memory size in bytes.
 process_virtual_memory_max_bytes gauge
 	Maximum amount of virtual memory available in bytes.
+tanknet_away_ticks_total counter
+	Ticks an away player's tank stood still with nothing to apply; not counted as starved.
+tanknet_aways_total counter
+	Players that said they are away (an Away message: a hidden or frozen page), once until their next input.
 tanknet_bad_frames_total counter
 	Undecodable or oversized frames and unknown message kinds received.
 tanknet_contacts_total counter

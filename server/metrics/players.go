@@ -24,5 +24,9 @@ func playerFamilies() []family {
 			func(st *server.Stats) uint64 { return st.Evicted }),
 		counter("pings_ignored_total", "Pings beyond the allowed rate, not answered.",
 			func(st *server.Stats) uint64 { return st.PingsIgnored }),
+		counter("aways_total", "Players that said they are away (an Away message: a hidden or frozen page), once until their next input.",
+			func(st *server.Stats) uint64 { return st.Aways }),
+		counter("away_ticks_total", "Ticks an away player's tank stood still with nothing to apply; not counted as starved.",
+			func(st *server.Stats) uint64 { return st.AwayTicks }),
 	}
 }

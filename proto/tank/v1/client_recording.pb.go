@@ -127,7 +127,11 @@ type ClientRecordingFrame struct {
 	// How the window described the link's simulated conditions ("network lan: 1ms ± 1ms each
 	// way"), on the first frame and whenever it changed since (the demo's preset keys); ""
 	// when unchanged. For a replay's title and HUD: the netcode does not read it.
-	Network       string `protobuf:"bytes,9,opt,name=network,proto3" json:"network,omitempty"`
+	Network string `protobuf:"bytes,9,opt,name=network,proto3" json:"network,omitempty"`
+	// The player was away this frame (its page hidden or frozen, client.Game.Away): the client
+	// ran no prediction step. The frame after the last away one starts the prediction clock
+	// again from its own time.
+	Away          bool `protobuf:"varint,10,opt,name=away,proto3" json:"away,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -225,6 +229,13 @@ func (x *ClientRecordingFrame) GetNetwork() string {
 	return ""
 }
 
+func (x *ClientRecordingFrame) GetAway() bool {
+	if x != nil {
+		return x.Away
+	}
+	return false
+}
+
 // ClientRecordingArrival is one server message and when it arrived.
 type ClientRecordingArrival struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -297,7 +308,7 @@ const file_tank_v1_client_recording_proto_rawDesc = "" +
 	"\x05magic\x18\x01 \x01(\tR\x05magic\x12%\n" +
 	"\x0eformat_version\x18\x02 \x01(\rR\rformatVersion\x12*\n" +
 	"\awelcome\x18\x03 \x01(\v2\x10.tank.v1.WelcomeR\awelcome\x12!\n" +
-	"\foptions_json\x18\x04 \x01(\fR\voptionsJson\"\xaa\x02\n" +
+	"\foptions_json\x18\x04 \x01(\fR\voptionsJson\"\xbe\x02\n" +
 	"\x14ClientRecordingFrame\x12\x13\n" +
 	"\x05at_ns\x18\x01 \x01(\x03R\x04atNs\x12\x12\n" +
 	"\x04turn\x18\x02 \x01(\x01R\x04turn\x12\x1a\n" +
@@ -308,7 +319,9 @@ const file_tank_v1_client_recording_proto_rawDesc = "" +
 	"\barrivals\x18\a \x03(\v2\x1f.tank.v1.ClientRecordingArrivalR\barrivals\x12\x1d\n" +
 	"\n" +
 	"link_error\x18\b \x01(\tR\tlinkError\x12\x18\n" +
-	"\anetwork\x18\t \x01(\tR\anetwork\"{\n" +
+	"\anetwork\x18\t \x01(\tR\anetwork\x12\x12\n" +
+	"\x04away\x18\n" +
+	" \x01(\bR\x04away\"{\n" +
 	"\x16ClientRecordingArrival\x12\x13\n" +
 	"\x05at_ns\x18\x01 \x01(\x03R\x04atNs\x12\x1a\n" +
 	"\bdatagram\x18\x02 \x01(\bR\bdatagram\x120\n" +

@@ -431,6 +431,7 @@ type ClientMessage struct {
 	//	*ClientMessage_Fire
 	//	*ClientMessage_InputBatch
 	//	*ClientMessage_InputMode
+	//	*ClientMessage_Away
 	Kind          isClientMessage_Kind `protobuf_oneof:"kind"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -536,6 +537,15 @@ func (x *ClientMessage) GetInputMode() *InputMode {
 	return nil
 }
 
+func (x *ClientMessage) GetAway() *Away {
+	if x != nil {
+		if x, ok := x.Kind.(*ClientMessage_Away); ok {
+			return x.Away
+		}
+	}
+	return nil
+}
+
 type isClientMessage_Kind interface {
 	isClientMessage_Kind()
 }
@@ -577,6 +587,13 @@ type ClientMessage_InputMode struct {
 	InputMode *InputMode `protobuf:"bytes,11,opt,name=input_mode,json=inputMode,proto3,oneof"`
 }
 
+type ClientMessage_Away struct {
+	// The player stops sending for a while (a hidden or frozen browser tab), on the stream,
+	// after its last MoveInput: the server holds its tank still and waits longer for it
+	// (docs/PROTOCOL.md §6b). Its next MoveInput ends it.
+	Away *Away `protobuf:"bytes,12,opt,name=away,proto3,oneof"`
+}
+
 func (*ClientMessage_Hello) isClientMessage_Kind() {}
 
 func (*ClientMessage_MoveInput) isClientMessage_Kind() {}
@@ -590,6 +607,60 @@ func (*ClientMessage_Fire) isClientMessage_Kind() {}
 func (*ClientMessage_InputBatch) isClientMessage_Kind() {}
 
 func (*ClientMessage_InputMode) isClientMessage_Kind() {}
+
+func (*ClientMessage_Away) isClientMessage_Kind() {}
+
+// Away says the client stops sending inputs for a while: its page is hidden or frozen.
+// Client -> server, on the stream, after the MoveInput of last_move_tick. From the tick after
+// that input is applied the server applies nothing (the tank holds its pose), counts none of
+// those ticks as starved, and drops the client only after the away timeout of silence
+// instead of the idle timeout (docs/PROTOCOL.md §6b). The next MoveInput ends it.
+type Away struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The newest move tick the client sent before stopping (0: none yet). An Away older than
+	// an input the server already has (the stream was overtaken by a datagram of a later
+	// input) is out of date and ignored.
+	LastMoveTick  uint32 `protobuf:"varint,1,opt,name=last_move_tick,json=lastMoveTick,proto3" json:"last_move_tick,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Away) Reset() {
+	*x = Away{}
+	mi := &file_tank_v1_tank_proto_msgTypes[1]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Away) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Away) ProtoMessage() {}
+
+func (x *Away) ProtoReflect() protoreflect.Message {
+	mi := &file_tank_v1_tank_proto_msgTypes[1]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Away.ProtoReflect.Descriptor instead.
+func (*Away) Descriptor() ([]byte, []int) {
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{1}
+}
+
+func (x *Away) GetLastMoveTick() uint32 {
+	if x != nil {
+		return x.LastMoveTick
+	}
+	return 0
+}
 
 // InputMode chooses how the server applies one client's MoveInputs. Client -> server, on the
 // stream, rarely (a demonstration's switch).
@@ -605,7 +676,7 @@ type InputMode struct {
 
 func (x *InputMode) Reset() {
 	*x = InputMode{}
-	mi := &file_tank_v1_tank_proto_msgTypes[1]
+	mi := &file_tank_v1_tank_proto_msgTypes[2]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -617,7 +688,7 @@ func (x *InputMode) String() string {
 func (*InputMode) ProtoMessage() {}
 
 func (x *InputMode) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[1]
+	mi := &file_tank_v1_tank_proto_msgTypes[2]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -630,7 +701,7 @@ func (x *InputMode) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use InputMode.ProtoReflect.Descriptor instead.
 func (*InputMode) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{1}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{2}
 }
 
 func (x *InputMode) GetOnArrival() bool {
@@ -662,7 +733,7 @@ type ServerMessage struct {
 
 func (x *ServerMessage) Reset() {
 	*x = ServerMessage{}
-	mi := &file_tank_v1_tank_proto_msgTypes[2]
+	mi := &file_tank_v1_tank_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -674,7 +745,7 @@ func (x *ServerMessage) String() string {
 func (*ServerMessage) ProtoMessage() {}
 
 func (x *ServerMessage) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[2]
+	mi := &file_tank_v1_tank_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -687,7 +758,7 @@ func (x *ServerMessage) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ServerMessage.ProtoReflect.Descriptor instead.
 func (*ServerMessage) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{2}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *ServerMessage) GetKind() isServerMessage_Kind {
@@ -884,7 +955,7 @@ type Hello struct {
 
 func (x *Hello) Reset() {
 	*x = Hello{}
-	mi := &file_tank_v1_tank_proto_msgTypes[3]
+	mi := &file_tank_v1_tank_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -896,7 +967,7 @@ func (x *Hello) String() string {
 func (*Hello) ProtoMessage() {}
 
 func (x *Hello) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[3]
+	mi := &file_tank_v1_tank_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -909,7 +980,7 @@ func (x *Hello) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Hello.ProtoReflect.Descriptor instead.
 func (*Hello) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{3}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *Hello) GetProtocolVersion() uint32 {
@@ -960,7 +1031,7 @@ type Welcome struct {
 
 func (x *Welcome) Reset() {
 	*x = Welcome{}
-	mi := &file_tank_v1_tank_proto_msgTypes[4]
+	mi := &file_tank_v1_tank_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -972,7 +1043,7 @@ func (x *Welcome) String() string {
 func (*Welcome) ProtoMessage() {}
 
 func (x *Welcome) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[4]
+	mi := &file_tank_v1_tank_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -985,7 +1056,7 @@ func (x *Welcome) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Welcome.ProtoReflect.Descriptor instead.
 func (*Welcome) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{4}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *Welcome) GetPlayerId() uint32 {
@@ -1060,7 +1131,7 @@ type RulesChanged struct {
 
 func (x *RulesChanged) Reset() {
 	*x = RulesChanged{}
-	mi := &file_tank_v1_tank_proto_msgTypes[5]
+	mi := &file_tank_v1_tank_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1072,7 +1143,7 @@ func (x *RulesChanged) String() string {
 func (*RulesChanged) ProtoMessage() {}
 
 func (x *RulesChanged) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[5]
+	mi := &file_tank_v1_tank_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1085,7 +1156,7 @@ func (x *RulesChanged) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RulesChanged.ProtoReflect.Descriptor instead.
 func (*RulesChanged) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{5}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *RulesChanged) GetRules() *Rules {
@@ -1131,7 +1202,7 @@ type Rules struct {
 
 func (x *Rules) Reset() {
 	*x = Rules{}
-	mi := &file_tank_v1_tank_proto_msgTypes[6]
+	mi := &file_tank_v1_tank_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1143,7 +1214,7 @@ func (x *Rules) String() string {
 func (*Rules) ProtoMessage() {}
 
 func (x *Rules) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[6]
+	mi := &file_tank_v1_tank_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1156,7 +1227,7 @@ func (x *Rules) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Rules.ProtoReflect.Descriptor instead.
 func (*Rules) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{6}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *Rules) GetShotRange() float64 {
@@ -1227,7 +1298,7 @@ type Reject struct {
 
 func (x *Reject) Reset() {
 	*x = Reject{}
-	mi := &file_tank_v1_tank_proto_msgTypes[7]
+	mi := &file_tank_v1_tank_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1239,7 +1310,7 @@ func (x *Reject) String() string {
 func (*Reject) ProtoMessage() {}
 
 func (x *Reject) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[7]
+	mi := &file_tank_v1_tank_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1252,7 +1323,7 @@ func (x *Reject) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Reject.ProtoReflect.Descriptor instead.
 func (*Reject) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{7}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *Reject) GetCode() RejectCode {
@@ -1298,7 +1369,7 @@ type MoveInput struct {
 
 func (x *MoveInput) Reset() {
 	*x = MoveInput{}
-	mi := &file_tank_v1_tank_proto_msgTypes[8]
+	mi := &file_tank_v1_tank_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1310,7 +1381,7 @@ func (x *MoveInput) String() string {
 func (*MoveInput) ProtoMessage() {}
 
 func (x *MoveInput) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[8]
+	mi := &file_tank_v1_tank_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1323,7 +1394,7 @@ func (x *MoveInput) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MoveInput.ProtoReflect.Descriptor instead.
 func (*MoveInput) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{8}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *MoveInput) GetTick() uint32 {
@@ -1379,7 +1450,7 @@ type Vec2 struct {
 
 func (x *Vec2) Reset() {
 	*x = Vec2{}
-	mi := &file_tank_v1_tank_proto_msgTypes[9]
+	mi := &file_tank_v1_tank_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1391,7 +1462,7 @@ func (x *Vec2) String() string {
 func (*Vec2) ProtoMessage() {}
 
 func (x *Vec2) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[9]
+	mi := &file_tank_v1_tank_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1404,7 +1475,7 @@ func (x *Vec2) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Vec2.ProtoReflect.Descriptor instead.
 func (*Vec2) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{9}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *Vec2) GetX() float64 {
@@ -1432,7 +1503,7 @@ type Rect struct {
 
 func (x *Rect) Reset() {
 	*x = Rect{}
-	mi := &file_tank_v1_tank_proto_msgTypes[10]
+	mi := &file_tank_v1_tank_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1444,7 +1515,7 @@ func (x *Rect) String() string {
 func (*Rect) ProtoMessage() {}
 
 func (x *Rect) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[10]
+	mi := &file_tank_v1_tank_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1457,7 +1528,7 @@ func (x *Rect) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Rect.ProtoReflect.Descriptor instead.
 func (*Rect) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{10}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *Rect) GetMin() *Vec2 {
@@ -1494,7 +1565,7 @@ type Arena struct {
 
 func (x *Arena) Reset() {
 	*x = Arena{}
-	mi := &file_tank_v1_tank_proto_msgTypes[11]
+	mi := &file_tank_v1_tank_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1506,7 +1577,7 @@ func (x *Arena) String() string {
 func (*Arena) ProtoMessage() {}
 
 func (x *Arena) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[11]
+	mi := &file_tank_v1_tank_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1519,7 +1590,7 @@ func (x *Arena) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Arena.ProtoReflect.Descriptor instead.
 func (*Arena) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{11}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *Arena) GetWidth() float64 {
@@ -1613,7 +1684,7 @@ type PlayerState struct {
 
 func (x *PlayerState) Reset() {
 	*x = PlayerState{}
-	mi := &file_tank_v1_tank_proto_msgTypes[12]
+	mi := &file_tank_v1_tank_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1625,7 +1696,7 @@ func (x *PlayerState) String() string {
 func (*PlayerState) ProtoMessage() {}
 
 func (x *PlayerState) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[12]
+	mi := &file_tank_v1_tank_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1638,7 +1709,7 @@ func (x *PlayerState) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlayerState.ProtoReflect.Descriptor instead.
 func (*PlayerState) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{12}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *PlayerState) GetPlayerId() uint32 {
@@ -1785,7 +1856,7 @@ type Snapshot struct {
 
 func (x *Snapshot) Reset() {
 	*x = Snapshot{}
-	mi := &file_tank_v1_tank_proto_msgTypes[13]
+	mi := &file_tank_v1_tank_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1797,7 +1868,7 @@ func (x *Snapshot) String() string {
 func (*Snapshot) ProtoMessage() {}
 
 func (x *Snapshot) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[13]
+	mi := &file_tank_v1_tank_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1810,7 +1881,7 @@ func (x *Snapshot) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Snapshot.ProtoReflect.Descriptor instead.
 func (*Snapshot) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{13}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *Snapshot) GetServerTick() uint32 {
@@ -1888,7 +1959,7 @@ type InputBatch struct {
 
 func (x *InputBatch) Reset() {
 	*x = InputBatch{}
-	mi := &file_tank_v1_tank_proto_msgTypes[14]
+	mi := &file_tank_v1_tank_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1900,7 +1971,7 @@ func (x *InputBatch) String() string {
 func (*InputBatch) ProtoMessage() {}
 
 func (x *InputBatch) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[14]
+	mi := &file_tank_v1_tank_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1913,7 +1984,7 @@ func (x *InputBatch) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use InputBatch.ProtoReflect.Descriptor instead.
 func (*InputBatch) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{14}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *InputBatch) GetInputs() []*MoveInput {
@@ -1957,7 +2028,7 @@ type Fire struct {
 
 func (x *Fire) Reset() {
 	*x = Fire{}
-	mi := &file_tank_v1_tank_proto_msgTypes[15]
+	mi := &file_tank_v1_tank_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1969,7 +2040,7 @@ func (x *Fire) String() string {
 func (*Fire) ProtoMessage() {}
 
 func (x *Fire) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[15]
+	mi := &file_tank_v1_tank_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1982,7 +2053,7 @@ func (x *Fire) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Fire.ProtoReflect.Descriptor instead.
 func (*Fire) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{15}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *Fire) GetMoveTick() uint32 {
@@ -2024,7 +2095,7 @@ type TankView struct {
 
 func (x *TankView) Reset() {
 	*x = TankView{}
-	mi := &file_tank_v1_tank_proto_msgTypes[16]
+	mi := &file_tank_v1_tank_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2036,7 +2107,7 @@ func (x *TankView) String() string {
 func (*TankView) ProtoMessage() {}
 
 func (x *TankView) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[16]
+	mi := &file_tank_v1_tank_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2049,7 +2120,7 @@ func (x *TankView) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TankView.ProtoReflect.Descriptor instead.
 func (*TankView) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{16}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *TankView) GetPlayerId() uint32 {
@@ -2113,7 +2184,7 @@ type ShotResult struct {
 
 func (x *ShotResult) Reset() {
 	*x = ShotResult{}
-	mi := &file_tank_v1_tank_proto_msgTypes[17]
+	mi := &file_tank_v1_tank_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2125,7 +2196,7 @@ func (x *ShotResult) String() string {
 func (*ShotResult) ProtoMessage() {}
 
 func (x *ShotResult) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[17]
+	mi := &file_tank_v1_tank_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2138,7 +2209,7 @@ func (x *ShotResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ShotResult.ProtoReflect.Descriptor instead.
 func (*ShotResult) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{17}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *ShotResult) GetMoveTick() uint32 {
@@ -2243,7 +2314,7 @@ type Shot struct {
 
 func (x *Shot) Reset() {
 	*x = Shot{}
-	mi := &file_tank_v1_tank_proto_msgTypes[18]
+	mi := &file_tank_v1_tank_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2255,7 +2326,7 @@ func (x *Shot) String() string {
 func (*Shot) ProtoMessage() {}
 
 func (x *Shot) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[18]
+	mi := &file_tank_v1_tank_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2268,7 +2339,7 @@ func (x *Shot) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Shot.ProtoReflect.Descriptor instead.
 func (*Shot) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{18}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *Shot) GetShooterId() uint32 {
@@ -2318,7 +2389,7 @@ type Kill struct {
 
 func (x *Kill) Reset() {
 	*x = Kill{}
-	mi := &file_tank_v1_tank_proto_msgTypes[19]
+	mi := &file_tank_v1_tank_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2330,7 +2401,7 @@ func (x *Kill) String() string {
 func (*Kill) ProtoMessage() {}
 
 func (x *Kill) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[19]
+	mi := &file_tank_v1_tank_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2343,7 +2414,7 @@ func (x *Kill) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Kill.ProtoReflect.Descriptor instead.
 func (*Kill) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{19}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *Kill) GetKillerId() uint32 {
@@ -2379,7 +2450,7 @@ type Ping struct {
 
 func (x *Ping) Reset() {
 	*x = Ping{}
-	mi := &file_tank_v1_tank_proto_msgTypes[20]
+	mi := &file_tank_v1_tank_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2391,7 +2462,7 @@ func (x *Ping) String() string {
 func (*Ping) ProtoMessage() {}
 
 func (x *Ping) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[20]
+	mi := &file_tank_v1_tank_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2404,7 +2475,7 @@ func (x *Ping) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Ping.ProtoReflect.Descriptor instead.
 func (*Ping) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{20}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *Ping) GetClientTimeUs() uint64 {
@@ -2426,7 +2497,7 @@ type Pong struct {
 
 func (x *Pong) Reset() {
 	*x = Pong{}
-	mi := &file_tank_v1_tank_proto_msgTypes[21]
+	mi := &file_tank_v1_tank_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2438,7 +2509,7 @@ func (x *Pong) String() string {
 func (*Pong) ProtoMessage() {}
 
 func (x *Pong) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[21]
+	mi := &file_tank_v1_tank_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2451,7 +2522,7 @@ func (x *Pong) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Pong.ProtoReflect.Descriptor instead.
 func (*Pong) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{21}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *Pong) GetClientTimeUs() uint64 {
@@ -2485,7 +2556,7 @@ type RosterUpdate struct {
 
 func (x *RosterUpdate) Reset() {
 	*x = RosterUpdate{}
-	mi := &file_tank_v1_tank_proto_msgTypes[22]
+	mi := &file_tank_v1_tank_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2497,7 +2568,7 @@ func (x *RosterUpdate) String() string {
 func (*RosterUpdate) ProtoMessage() {}
 
 func (x *RosterUpdate) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[22]
+	mi := &file_tank_v1_tank_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2510,7 +2581,7 @@ func (x *RosterUpdate) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RosterUpdate.ProtoReflect.Descriptor instead.
 func (*RosterUpdate) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{22}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *RosterUpdate) GetJoined() []*PlayerJoined {
@@ -2538,7 +2609,7 @@ type PlayerJoined struct {
 
 func (x *PlayerJoined) Reset() {
 	*x = PlayerJoined{}
-	mi := &file_tank_v1_tank_proto_msgTypes[23]
+	mi := &file_tank_v1_tank_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2550,7 +2621,7 @@ func (x *PlayerJoined) String() string {
 func (*PlayerJoined) ProtoMessage() {}
 
 func (x *PlayerJoined) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[23]
+	mi := &file_tank_v1_tank_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2563,7 +2634,7 @@ func (x *PlayerJoined) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlayerJoined.ProtoReflect.Descriptor instead.
 func (*PlayerJoined) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{23}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *PlayerJoined) GetPlayerId() uint32 {
@@ -2592,7 +2663,7 @@ type PlayerLeft struct {
 
 func (x *PlayerLeft) Reset() {
 	*x = PlayerLeft{}
-	mi := &file_tank_v1_tank_proto_msgTypes[24]
+	mi := &file_tank_v1_tank_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2604,7 +2675,7 @@ func (x *PlayerLeft) String() string {
 func (*PlayerLeft) ProtoMessage() {}
 
 func (x *PlayerLeft) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[24]
+	mi := &file_tank_v1_tank_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2617,7 +2688,7 @@ func (x *PlayerLeft) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlayerLeft.ProtoReflect.Descriptor instead.
 func (*PlayerLeft) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{24}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *PlayerLeft) GetPlayerId() uint32 {
@@ -2644,7 +2715,7 @@ type Goodbye struct {
 
 func (x *Goodbye) Reset() {
 	*x = Goodbye{}
-	mi := &file_tank_v1_tank_proto_msgTypes[25]
+	mi := &file_tank_v1_tank_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2656,7 +2727,7 @@ func (x *Goodbye) String() string {
 func (*Goodbye) ProtoMessage() {}
 
 func (x *Goodbye) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[25]
+	mi := &file_tank_v1_tank_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2669,7 +2740,7 @@ func (x *Goodbye) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Goodbye.ProtoReflect.Descriptor instead.
 func (*Goodbye) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{25}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *Goodbye) GetReason() string {
@@ -2691,7 +2762,7 @@ type Disconnect struct {
 
 func (x *Disconnect) Reset() {
 	*x = Disconnect{}
-	mi := &file_tank_v1_tank_proto_msgTypes[26]
+	mi := &file_tank_v1_tank_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2703,7 +2774,7 @@ func (x *Disconnect) String() string {
 func (*Disconnect) ProtoMessage() {}
 
 func (x *Disconnect) ProtoReflect() protoreflect.Message {
-	mi := &file_tank_v1_tank_proto_msgTypes[26]
+	mi := &file_tank_v1_tank_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2716,7 +2787,7 @@ func (x *Disconnect) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Disconnect.ProtoReflect.Descriptor instead.
 func (*Disconnect) Descriptor() ([]byte, []int) {
-	return file_tank_v1_tank_proto_rawDescGZIP(), []int{26}
+	return file_tank_v1_tank_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *Disconnect) GetReason() string {
@@ -2737,7 +2808,7 @@ var File_tank_v1_tank_proto protoreflect.FileDescriptor
 
 const file_tank_v1_tank_proto_rawDesc = "" +
 	"\n" +
-	"\x12tank/v1/tank.proto\x12\atank.v1\"\xd9\x02\n" +
+	"\x12tank/v1/tank.proto\x12\atank.v1\"\xfe\x02\n" +
 	"\rClientMessage\x12&\n" +
 	"\x05hello\x18\x01 \x01(\v2\x0e.tank.v1.HelloH\x00R\x05hello\x123\n" +
 	"\n" +
@@ -2749,8 +2820,11 @@ const file_tank_v1_tank_proto_rawDesc = "" +
 	"\vinput_batch\x18\x05 \x01(\v2\x13.tank.v1.InputBatchH\x00R\n" +
 	"inputBatch\x123\n" +
 	"\n" +
-	"input_mode\x18\v \x01(\v2\x12.tank.v1.InputModeH\x00R\tinputModeB\x06\n" +
-	"\x04kind\"*\n" +
+	"input_mode\x18\v \x01(\v2\x12.tank.v1.InputModeH\x00R\tinputMode\x12#\n" +
+	"\x04away\x18\f \x01(\v2\r.tank.v1.AwayH\x00R\x04awayB\x06\n" +
+	"\x04kind\",\n" +
+	"\x04Away\x12$\n" +
+	"\x0elast_move_tick\x18\x01 \x01(\rR\flastMoveTick\"*\n" +
 	"\tInputMode\x12\x1d\n" +
 	"\n" +
 	"on_arrival\x18\x01 \x01(\bR\tonArrival\"\xa3\x04\n" +
@@ -2972,7 +3046,7 @@ func file_tank_v1_tank_proto_rawDescGZIP() []byte {
 }
 
 var file_tank_v1_tank_proto_enumTypes = make([]protoimpl.EnumInfo, 6)
-var file_tank_v1_tank_proto_msgTypes = make([]protoimpl.MessageInfo, 27)
+var file_tank_v1_tank_proto_msgTypes = make([]protoimpl.MessageInfo, 28)
 var file_tank_v1_tank_proto_goTypes = []any{
 	(Contact)(0),          // 0: tank.v1.Contact
 	(SnapshotLane)(0),     // 1: tank.v1.SnapshotLane
@@ -2981,78 +3055,80 @@ var file_tank_v1_tank_proto_goTypes = []any{
 	(ShotRefusal)(0),      // 4: tank.v1.ShotRefusal
 	(DisconnectCode)(0),   // 5: tank.v1.DisconnectCode
 	(*ClientMessage)(nil), // 6: tank.v1.ClientMessage
-	(*InputMode)(nil),     // 7: tank.v1.InputMode
-	(*ServerMessage)(nil), // 8: tank.v1.ServerMessage
-	(*Hello)(nil),         // 9: tank.v1.Hello
-	(*Welcome)(nil),       // 10: tank.v1.Welcome
-	(*RulesChanged)(nil),  // 11: tank.v1.RulesChanged
-	(*Rules)(nil),         // 12: tank.v1.Rules
-	(*Reject)(nil),        // 13: tank.v1.Reject
-	(*MoveInput)(nil),     // 14: tank.v1.MoveInput
-	(*Vec2)(nil),          // 15: tank.v1.Vec2
-	(*Rect)(nil),          // 16: tank.v1.Rect
-	(*Arena)(nil),         // 17: tank.v1.Arena
-	(*PlayerState)(nil),   // 18: tank.v1.PlayerState
-	(*Snapshot)(nil),      // 19: tank.v1.Snapshot
-	(*InputBatch)(nil),    // 20: tank.v1.InputBatch
-	(*Fire)(nil),          // 21: tank.v1.Fire
-	(*TankView)(nil),      // 22: tank.v1.TankView
-	(*ShotResult)(nil),    // 23: tank.v1.ShotResult
-	(*Shot)(nil),          // 24: tank.v1.Shot
-	(*Kill)(nil),          // 25: tank.v1.Kill
-	(*Ping)(nil),          // 26: tank.v1.Ping
-	(*Pong)(nil),          // 27: tank.v1.Pong
-	(*RosterUpdate)(nil),  // 28: tank.v1.RosterUpdate
-	(*PlayerJoined)(nil),  // 29: tank.v1.PlayerJoined
-	(*PlayerLeft)(nil),    // 30: tank.v1.PlayerLeft
-	(*Goodbye)(nil),       // 31: tank.v1.Goodbye
-	(*Disconnect)(nil),    // 32: tank.v1.Disconnect
+	(*Away)(nil),          // 7: tank.v1.Away
+	(*InputMode)(nil),     // 8: tank.v1.InputMode
+	(*ServerMessage)(nil), // 9: tank.v1.ServerMessage
+	(*Hello)(nil),         // 10: tank.v1.Hello
+	(*Welcome)(nil),       // 11: tank.v1.Welcome
+	(*RulesChanged)(nil),  // 12: tank.v1.RulesChanged
+	(*Rules)(nil),         // 13: tank.v1.Rules
+	(*Reject)(nil),        // 14: tank.v1.Reject
+	(*MoveInput)(nil),     // 15: tank.v1.MoveInput
+	(*Vec2)(nil),          // 16: tank.v1.Vec2
+	(*Rect)(nil),          // 17: tank.v1.Rect
+	(*Arena)(nil),         // 18: tank.v1.Arena
+	(*PlayerState)(nil),   // 19: tank.v1.PlayerState
+	(*Snapshot)(nil),      // 20: tank.v1.Snapshot
+	(*InputBatch)(nil),    // 21: tank.v1.InputBatch
+	(*Fire)(nil),          // 22: tank.v1.Fire
+	(*TankView)(nil),      // 23: tank.v1.TankView
+	(*ShotResult)(nil),    // 24: tank.v1.ShotResult
+	(*Shot)(nil),          // 25: tank.v1.Shot
+	(*Kill)(nil),          // 26: tank.v1.Kill
+	(*Ping)(nil),          // 27: tank.v1.Ping
+	(*Pong)(nil),          // 28: tank.v1.Pong
+	(*RosterUpdate)(nil),  // 29: tank.v1.RosterUpdate
+	(*PlayerJoined)(nil),  // 30: tank.v1.PlayerJoined
+	(*PlayerLeft)(nil),    // 31: tank.v1.PlayerLeft
+	(*Goodbye)(nil),       // 32: tank.v1.Goodbye
+	(*Disconnect)(nil),    // 33: tank.v1.Disconnect
 }
 var file_tank_v1_tank_proto_depIdxs = []int32{
-	9,  // 0: tank.v1.ClientMessage.hello:type_name -> tank.v1.Hello
-	14, // 1: tank.v1.ClientMessage.move_input:type_name -> tank.v1.MoveInput
-	26, // 2: tank.v1.ClientMessage.ping:type_name -> tank.v1.Ping
-	31, // 3: tank.v1.ClientMessage.goodbye:type_name -> tank.v1.Goodbye
-	21, // 4: tank.v1.ClientMessage.fire:type_name -> tank.v1.Fire
-	20, // 5: tank.v1.ClientMessage.input_batch:type_name -> tank.v1.InputBatch
-	7,  // 6: tank.v1.ClientMessage.input_mode:type_name -> tank.v1.InputMode
-	10, // 7: tank.v1.ServerMessage.welcome:type_name -> tank.v1.Welcome
-	13, // 8: tank.v1.ServerMessage.reject:type_name -> tank.v1.Reject
-	19, // 9: tank.v1.ServerMessage.snapshot:type_name -> tank.v1.Snapshot
-	27, // 10: tank.v1.ServerMessage.pong:type_name -> tank.v1.Pong
-	32, // 11: tank.v1.ServerMessage.disconnect:type_name -> tank.v1.Disconnect
-	28, // 12: tank.v1.ServerMessage.roster_update:type_name -> tank.v1.RosterUpdate
-	23, // 13: tank.v1.ServerMessage.shot_result:type_name -> tank.v1.ShotResult
-	24, // 14: tank.v1.ServerMessage.shot:type_name -> tank.v1.Shot
-	25, // 15: tank.v1.ServerMessage.kill:type_name -> tank.v1.Kill
-	11, // 16: tank.v1.ServerMessage.rules_changed:type_name -> tank.v1.RulesChanged
-	17, // 17: tank.v1.Welcome.arena:type_name -> tank.v1.Arena
-	1,  // 18: tank.v1.Welcome.snapshot_lane:type_name -> tank.v1.SnapshotLane
-	12, // 19: tank.v1.Welcome.rules:type_name -> tank.v1.Rules
-	12, // 20: tank.v1.RulesChanged.rules:type_name -> tank.v1.Rules
-	0,  // 21: tank.v1.Rules.contact:type_name -> tank.v1.Contact
-	2,  // 22: tank.v1.Reject.code:type_name -> tank.v1.RejectCode
-	15, // 23: tank.v1.Rect.min:type_name -> tank.v1.Vec2
-	15, // 24: tank.v1.Rect.max:type_name -> tank.v1.Vec2
-	16, // 25: tank.v1.Arena.obstacles:type_name -> tank.v1.Rect
-	18, // 26: tank.v1.Snapshot.players:type_name -> tank.v1.PlayerState
-	14, // 27: tank.v1.InputBatch.inputs:type_name -> tank.v1.MoveInput
-	22, // 28: tank.v1.Fire.views:type_name -> tank.v1.TankView
-	3,  // 29: tank.v1.ShotResult.verdict:type_name -> tank.v1.ShotVerdict
-	4,  // 30: tank.v1.ShotResult.refusal:type_name -> tank.v1.ShotRefusal
-	15, // 31: tank.v1.ShotResult.target_position:type_name -> tank.v1.Vec2
-	15, // 32: tank.v1.ShotResult.origin:type_name -> tank.v1.Vec2
-	15, // 33: tank.v1.ShotResult.end:type_name -> tank.v1.Vec2
-	15, // 34: tank.v1.Shot.origin:type_name -> tank.v1.Vec2
-	15, // 35: tank.v1.Shot.end:type_name -> tank.v1.Vec2
-	29, // 36: tank.v1.RosterUpdate.joined:type_name -> tank.v1.PlayerJoined
-	30, // 37: tank.v1.RosterUpdate.left:type_name -> tank.v1.PlayerLeft
-	5,  // 38: tank.v1.Disconnect.code:type_name -> tank.v1.DisconnectCode
-	39, // [39:39] is the sub-list for method output_type
-	39, // [39:39] is the sub-list for method input_type
-	39, // [39:39] is the sub-list for extension type_name
-	39, // [39:39] is the sub-list for extension extendee
-	0,  // [0:39] is the sub-list for field type_name
+	10, // 0: tank.v1.ClientMessage.hello:type_name -> tank.v1.Hello
+	15, // 1: tank.v1.ClientMessage.move_input:type_name -> tank.v1.MoveInput
+	27, // 2: tank.v1.ClientMessage.ping:type_name -> tank.v1.Ping
+	32, // 3: tank.v1.ClientMessage.goodbye:type_name -> tank.v1.Goodbye
+	22, // 4: tank.v1.ClientMessage.fire:type_name -> tank.v1.Fire
+	21, // 5: tank.v1.ClientMessage.input_batch:type_name -> tank.v1.InputBatch
+	8,  // 6: tank.v1.ClientMessage.input_mode:type_name -> tank.v1.InputMode
+	7,  // 7: tank.v1.ClientMessage.away:type_name -> tank.v1.Away
+	11, // 8: tank.v1.ServerMessage.welcome:type_name -> tank.v1.Welcome
+	14, // 9: tank.v1.ServerMessage.reject:type_name -> tank.v1.Reject
+	20, // 10: tank.v1.ServerMessage.snapshot:type_name -> tank.v1.Snapshot
+	28, // 11: tank.v1.ServerMessage.pong:type_name -> tank.v1.Pong
+	33, // 12: tank.v1.ServerMessage.disconnect:type_name -> tank.v1.Disconnect
+	29, // 13: tank.v1.ServerMessage.roster_update:type_name -> tank.v1.RosterUpdate
+	24, // 14: tank.v1.ServerMessage.shot_result:type_name -> tank.v1.ShotResult
+	25, // 15: tank.v1.ServerMessage.shot:type_name -> tank.v1.Shot
+	26, // 16: tank.v1.ServerMessage.kill:type_name -> tank.v1.Kill
+	12, // 17: tank.v1.ServerMessage.rules_changed:type_name -> tank.v1.RulesChanged
+	18, // 18: tank.v1.Welcome.arena:type_name -> tank.v1.Arena
+	1,  // 19: tank.v1.Welcome.snapshot_lane:type_name -> tank.v1.SnapshotLane
+	13, // 20: tank.v1.Welcome.rules:type_name -> tank.v1.Rules
+	13, // 21: tank.v1.RulesChanged.rules:type_name -> tank.v1.Rules
+	0,  // 22: tank.v1.Rules.contact:type_name -> tank.v1.Contact
+	2,  // 23: tank.v1.Reject.code:type_name -> tank.v1.RejectCode
+	16, // 24: tank.v1.Rect.min:type_name -> tank.v1.Vec2
+	16, // 25: tank.v1.Rect.max:type_name -> tank.v1.Vec2
+	17, // 26: tank.v1.Arena.obstacles:type_name -> tank.v1.Rect
+	19, // 27: tank.v1.Snapshot.players:type_name -> tank.v1.PlayerState
+	15, // 28: tank.v1.InputBatch.inputs:type_name -> tank.v1.MoveInput
+	23, // 29: tank.v1.Fire.views:type_name -> tank.v1.TankView
+	3,  // 30: tank.v1.ShotResult.verdict:type_name -> tank.v1.ShotVerdict
+	4,  // 31: tank.v1.ShotResult.refusal:type_name -> tank.v1.ShotRefusal
+	16, // 32: tank.v1.ShotResult.target_position:type_name -> tank.v1.Vec2
+	16, // 33: tank.v1.ShotResult.origin:type_name -> tank.v1.Vec2
+	16, // 34: tank.v1.ShotResult.end:type_name -> tank.v1.Vec2
+	16, // 35: tank.v1.Shot.origin:type_name -> tank.v1.Vec2
+	16, // 36: tank.v1.Shot.end:type_name -> tank.v1.Vec2
+	30, // 37: tank.v1.RosterUpdate.joined:type_name -> tank.v1.PlayerJoined
+	31, // 38: tank.v1.RosterUpdate.left:type_name -> tank.v1.PlayerLeft
+	5,  // 39: tank.v1.Disconnect.code:type_name -> tank.v1.DisconnectCode
+	40, // [40:40] is the sub-list for method output_type
+	40, // [40:40] is the sub-list for method input_type
+	40, // [40:40] is the sub-list for extension type_name
+	40, // [40:40] is the sub-list for extension extendee
+	0,  // [0:40] is the sub-list for field type_name
 }
 
 func init() { file_tank_v1_tank_proto_init() }
@@ -3068,8 +3144,9 @@ func file_tank_v1_tank_proto_init() {
 		(*ClientMessage_Fire)(nil),
 		(*ClientMessage_InputBatch)(nil),
 		(*ClientMessage_InputMode)(nil),
+		(*ClientMessage_Away)(nil),
 	}
-	file_tank_v1_tank_proto_msgTypes[2].OneofWrappers = []any{
+	file_tank_v1_tank_proto_msgTypes[3].OneofWrappers = []any{
 		(*ServerMessage_Welcome)(nil),
 		(*ServerMessage_Reject)(nil),
 		(*ServerMessage_Snapshot)(nil),
@@ -3087,7 +3164,7 @@ func file_tank_v1_tank_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_tank_v1_tank_proto_rawDesc), len(file_tank_v1_tank_proto_rawDesc)),
 			NumEnums:      6,
-			NumMessages:   27,
+			NumMessages:   28,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

@@ -1,0 +1,38 @@
+package server
+
+import "time"
+
+// A player whose browser tab is hidden or frozen stops sending, and says so first with an
+// Away on the stream (PROTOCOL.md §6b). The world then holds its tank still without
+// counting its ticks as starved (world/away.go); the session waits for it Config.AwayTimeout
+// of silence instead of IdleTimeout, and leaves our reliable data unacknowledged that long
+// too (a frozen page runs no code at all, so it acknowledges nothing). Snapshots go on as
+// usual: on the datagram lane nothing waits for them; on the stream only the newest waits
+// (latest-wins), so an away client costs the server what a present one does, and the first
+// snapshot it reads when it comes back is a current one. Its next MoveInput ends it.
+
+// pushAway is called by the reader goroutine with an Away's last move tick.
+func (s *session) pushAway(lastMoveTick uint32) {
+	s.inMu.Lock()
+	s.awayAt, s.awayNew = lastMoveTick, true
+	s.inMu.Unlock()
+	s.away.Store(true)
+}
+
+// takeAway returns the newest Away's last move tick since the last call; false if none came.
+func (s *session) takeAway() (uint32, bool) {
+	s.inMu.Lock()
+	defer s.inMu.Unlock()
+	last, ok := s.awayAt, s.awayNew
+	s.awayNew = false
+	return last, ok
+}
+
+// limits returns how long the client may stay silent, and leave our data unacknowledged,
+// before it is dropped: longer while it is away.
+func (s *session) limits(cfg *Config) (idle, ack time.Duration) {
+	if s.away.Load() {
+		return cfg.AwayTimeout, max(cfg.AckTimeout, cfg.AwayTimeout)
+	}
+	return cfg.IdleTimeout, cfg.AckTimeout
+}
