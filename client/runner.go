@@ -31,6 +31,7 @@ type Runner struct {
 
 	stop    chan struct{}
 	done    chan struct{}
+	wake    chan struct{} // Wake's signal: one pending at most
 	errOnce sync.Once
 	err     error // why the goroutine stopped, read after done closes
 }
@@ -52,7 +53,7 @@ const minSleep = time.Millisecond
 // NewRunner returns a Runner of g, on clock's game time (nil: the wall clock). Until SetStep
 // says otherwise, each of its Updates is g.Update with the input last given to SetInput.
 func NewRunner(g *Game, clock *Clock) *Runner {
-	r := &Runner{game: g, clock: clock}
+	r := &Runner{game: g, clock: clock, wake: make(chan struct{}, 1)}
 	r.step = func(now time.Time) error { return g.Update(now, r.Input()) }
 	return r
 }
@@ -70,6 +71,19 @@ func (r *Runner) Lock() { r.mu.Lock() }
 
 // Unlock gives the Game back to the Runner's goroutine.
 func (r *Runner) Unlock() { r.mu.Unlock() }
+
+// TryLock takes the Game, as Lock does, if no one holds it now, and reports whether it did.
+func (r *Runner) TryLock() bool { return r.mu.TryLock() }
+
+// Wake has the Runner's goroutine run an Update now rather than when it next would: for a
+// change its Update applies (a page going away). It never blocks; safe from any goroutine,
+// before Start too (the goroutine's first pass then runs at once anyway).
+func (r *Runner) Wake() {
+	select {
+	case r.wake <- struct{}{}:
+	default:
+	}
+}
 
 // SetInput publishes the controls held now, for the Runner's Updates. Safe from any goroutine.
 func (r *Runner) SetInput(in netcode.Input) {
@@ -150,6 +164,7 @@ func (r *Runner) run() {
 		case <-r.stop:
 			return
 		case <-arrived:
+		case <-r.wake:
 		case <-timer.C:
 		}
 		r.mu.Lock()

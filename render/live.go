@@ -34,6 +34,7 @@ func Run(ctx context.Context, sess *client.Session, opts Options) error {
 	if opts.Bot != 0 {
 		g.panes[0].pilot = newAutopilot(opts.Bot)
 	}
+	g.panes[0].away = opts.Away
 	return g.run()
 }
 
@@ -147,6 +148,7 @@ func (l *live) startRunner(w *window, p *clientPane) {
 	p.runner.Lock()
 	w.held = append(w.held, p.runner)
 	p.runner.Start()
+	l.followAway(p)
 }
 
 // step runs every pane's game one frame on the clock, until a session ends; then tells

@@ -86,6 +86,9 @@ type Options struct {
 	// single window's tank drives by its stick and the keys together, and fires by either.
 	// The demo ignores it.
 	Touch *view.TouchPad
+	// Away, if set, says when the page's tab is hidden or frozen: the single window's Game
+	// goes away while it is (client.Game.GoAway), and comes back after. The demo ignores it.
+	Away *AwaySwitch
 }
 
 // Network is the link conditioner the session runs over, and what it is set to.

@@ -27,6 +27,7 @@ type clientPane struct {
 	// lock while it drives or draws the pane. nil for a replay, which only the frames drive.
 	runner *client.Runner
 	pilot  *autopilot // decides the input before each Update when Options.Bot drives the tank
+	away   *AwaySwitch // the page's hidden or frozen tab (Options.Away); nil in a window
 	tech   view.Techniques
 	input  netcode.Input
 
@@ -136,6 +137,9 @@ func (p *clientPane) aim() {
 // update runs the pane's game one Update with its input, from a frame or from its runner;
 // it returns the session's end.
 func (p *clientPane) update(now time.Time, a *netcode.Arena) error {
+	if err := p.syncAway(); err != nil {
+		return err
+	}
 	if p.pilot != nil {
 		p.input = p.pilot.decide(p.game)
 	}

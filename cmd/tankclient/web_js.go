@@ -82,6 +82,9 @@ func runWeb(ctx context.Context, cfg Config, page WebPage, origin string, rep *w
 	var stopTouch func()
 	opts.Touch, stopTouch = startTouch()
 	defer stopTouch()
+	var stopAway func()
+	opts.Away, stopAway = watchAway()
+	defer stopAway()
 	var rec bytes.Buffer
 	if page.Record {
 		opts.Record = []io.Writer{&rec}

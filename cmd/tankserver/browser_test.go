@@ -71,7 +71,7 @@ func runInNamespace(t *testing.T) {
 		browserJoins(t, chromium, dir)
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 210*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "unshare", "-n", "sh", "-c", netnsSetup, os.Args[0],
 		"-test.run", "^"+t.Name()+"$", "-test.count", "1", "-test.v")
@@ -88,12 +88,19 @@ func runInNamespace(t *testing.T) {
 // ctx ends or t's cleanup. It returns the page's URL, the game's address and the log.
 func webGame(t *testing.T, ctx context.Context, webDir, publicIP string) (page, addr string, logs *serverLog) {
 	t.Helper()
+	return webGameWith(t, ctx, webDir, func(c *Config) { c.Web.PublicIP = publicIP })
+}
+
+// webGameWith is webGame with the config change makes.
+func webGameWith(t *testing.T, ctx context.Context, webDir string, change func(*Config)) (page, addr string, logs *serverLog) {
+	t.Helper()
 	logs = new(serverLog)
 	cfg := DefaultConfig()
 	cfg.Server.Addr = freeUDPAddr(t)
 	cfg.Server.Logger = slog.New(slog.NewTextHandler(logs, nil))
-	cfg.Web.Addr, cfg.Web.Dir, cfg.Web.PublicIP = "127.0.0.1:0", webDir, publicIP
+	cfg.Web.Addr, cfg.Web.Dir = "127.0.0.1:0", webDir
 	cfg.Web.Hub.AllowCandidate = carriage.IsLoopback
+	change(&cfg)
 	gameCtx, stopGame := context.WithCancel(ctx)
 	served := make(chan error, 1)
 	go func() { served <- run(gameCtx, cfg, nil) }()
@@ -110,7 +117,7 @@ func webGame(t *testing.T, ctx context.Context, webDir, publicIP string) (page, 
 
 // browserJoins is the test itself, in the namespace.
 func browserJoins(t *testing.T, chromium, webDir string) {
-	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 180*time.Second)
 	defer cancel()
 	page, addr, logs := webGame(t, ctx, webDir, "")
 
@@ -198,6 +205,7 @@ func browserJoins(t *testing.T, chromium, webDir string) {
 	lobbyInTab(t, ctx, b, page)
 	blockedUDP(t, ctx, b, webDir)
 	touchInTab(t, ctx, b, webDir)
+	awayInTab(t, ctx, b, webDir)
 	demoInTab(t, ctx, b, page)
 }
 
