@@ -48,8 +48,16 @@ func main() {
 	size := flag.String("size", "480x320", "each page's window `WxH` (eight pages drawing in software on two cores: keep them small)")
 	fresh := flag.Bool("fresh", false, "time each page load in a Chromium of its own with an empty profile (nothing cached), as a first visit")
 	frameDriven := flag.Bool("frame-driven", false, "the load run's pages advance their game only when they draw a frame (frame-driven=1), to compare with the default")
+	away := flag.Duration("away", 0, "instead, play one page, hide it for this long, freeze it as long (Page Lifecycle), bring it back and report whether it stayed in without a snap")
 	demo := flag.Int("demo", 0, "instead, open the three-pane demo in one 1800x800 page (?demo=1, no server) for this many `seconds` and report its frame rate")
 	flag.Parse()
+	if *away > 0 {
+		if err := runAway(*chromium, *away); err != nil {
+			fmt.Fprintln(os.Stderr, "webmeasure:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if *demo > 0 {
 		if err := runDemo(*chromium, *demo); err != nil {
 			fmt.Fprintln(os.Stderr, "webmeasure:", err)
