@@ -25,7 +25,7 @@ SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 GOFILES   = $(shell git ls-files -co --exclude-standard '*.go' 2>/dev/null || find . -name '*.go' -not -path './.git/*')
 
 .DEFAULT_GOAL := help
-.PHONY: help deps go build install web web-demo demo demo-windows demo-rooms server client lobby sim test bench fuzz squeeze soak measurements loadtest gif gen lint fmt clean
+.PHONY: help deps go build install web web-demo demo demo-windows demo-rooms server client lobby lan-check sim test bench fuzz squeeze soak measurements loadtest gif gen lint fmt clean
 
 help: ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  make %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -113,6 +113,9 @@ client: build ## run a window client against 127.0.0.1:PORT; pass flags in ARGS=
 
 lobby: build ## open the window's lobby: the servers on the LAN and their rooms, no address typed; pass flags in ARGS="..."
 	$(BIN)/tankclient $(ARGS)
+
+lan-check: build ## LAN play with no address typed, checked: a server and a lobby on two network namespaces joined by a veth pair find each other and play (root, Xvfb, xdotool)
+	./scripts/lan-check.sh
 
 sim: go ## run a short headless simulation (8 bots, 10 s, broadband) and print its report
 	$(GO) run ./cmd/tanksim $(ARGS)

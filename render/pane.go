@@ -26,7 +26,7 @@ type clientPane struct {
 	// runner advances a live pane's game between frames (client.Runner): the window holds its
 	// lock while it drives or draws the pane. nil for a replay, which only the frames drive.
 	runner *client.Runner
-	pilot  *autopilot // decides the input before each Update when Options.Bot drives the tank
+	pilot  *autopilot  // decides the input before each Update when Options.Bot drives the tank
 	away   *AwaySwitch // the page's hidden or frozen tab (Options.Away); nil in a window
 	tech   view.Techniques
 	input  netcode.Input
