@@ -144,6 +144,9 @@ func measure(ctx context.Context, c config, n int) (point, error) {
 	if err != nil {
 		return point{}, fmt.Errorf("loadcurve: %d players: %w", n, err)
 	}
+	if rep.JoinFailed > 0 { // a curve point with players missing is not one
+		return point{}, fmt.Errorf("loadcurve: %d players: %d could not join (%s; server log %s)", n, rep.JoinFailed, rep.FirstJoinError, logPath)
+	}
 	if scrapeErr != nil {
 		return point{}, fmt.Errorf("loadcurve: %d players: metrics: %w", n, scrapeErr)
 	}

@@ -42,7 +42,7 @@ func startServer(ctx context.Context, bin []string, arena, logPath string, playe
 	args := append(bin[1:len(bin):len(bin)], "-addr", s.addr, "-metrics", s.metrics, "-arena", arena, "-discovery", "off",
 		"-max-players", strconv.Itoa(roomSize), "-max-rooms", strconv.Itoa(rooms),
 		// every thin client comes from 127.0.0.1: that one address may open every room
-		"-max-rooms-per-address", strconv.Itoa(rooms), "-extra-rooms", strconv.Itoa(rooms))
+		"-max-rooms-per-address", strconv.Itoa(rooms), "-extra-rooms", strconv.Itoa(rooms), "-room-open-burst", strconv.Itoa(rooms))
 	s.cmd = exec.CommandContext(ctx, bin[0], args...)
 	s.cmd.Stdout, s.cmd.Stderr = log, log
 	if err := s.cmd.Start(); err != nil {
