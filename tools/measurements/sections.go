@@ -209,7 +209,7 @@ var sections = []section{
 			{"RSS MB", "server_rss_mb"}, {"allocs per room tick", "allocs_per_room_tick"},
 			{"down / up bytes/s per client", "down_bytes_per_s_per_client up_bytes_per_s_per_client"},
 			{"join burst ms", "join_burst_ms"}, {"drops server / client", "server_drops clients_dropped"},
-			{"unapplied / missing", "inputs_unapplied snapshot_ticks_missing"}},
+			{"unapplied / missing", "inputs_unapplied snapshot_ticks_missing"}, {"thin client cores each", "load_cores_per_client"}},
 	},
 	{
 		title: "In a browser",

@@ -105,7 +105,7 @@ func (o runOptions) chromiumFlags() []string {
 func run(o runOptions) error {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Duration(o.connects)*30*time.Second+o.duration+2*time.Minute)
 	defer cancel()
-	srv, url, addr, err := startServer(ctx, o.pages+o.bots)
+	srv, url, addr, err := startServer(ctx, o.pages+o.bots+o.connects) // the timed loads' players stay seated until the server notices they are gone
 	if err != nil {
 		return err
 	}
