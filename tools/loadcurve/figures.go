@@ -36,6 +36,7 @@ type point struct {
 	// The clients' side (package load's report).
 	JoinBurstMs        float64 `json:"join_burst_ms"`
 	JoinP99Ms          float64 `json:"join_p99_ms"`
+	Joined             int     `json:"joined"`
 	JoinFailed         int     `json:"join_failed"`
 	ClientsDropped     int     `json:"clients_dropped"`
 	InputsUnapplied    uint64  `json:"inputs_unapplied"`
@@ -56,6 +57,7 @@ func figures(before, after metrics, rep *load.Report) point {
 		ServerDrops:        d("tanknet_drops_total"),
 		JoinBurstMs:        ms(rep.JoinBurst),
 		JoinP99Ms:          ms(rep.JoinP99),
+		Joined:             rep.Joined,
 		JoinFailed:         rep.JoinFailed,
 		ClientsDropped:     rep.Dropped,
 		InputsUnapplied:    rep.InputsUnapplied,

@@ -34,10 +34,13 @@ func main() {
 		}
 	}
 	var doc bytes.Buffer
+	here := machine()
+	elsewhere := false // the sections kept were measured on another machine than this one
 	if kept, ok := header(old); ok {
-		doc.WriteString(kept) // the machine line describes the sections kept, too
+		doc.WriteString(kept) // the machine line describes the sections kept
+		elsewhere = !strings.Contains(kept, "**Machine:** "+withoutLoad(here)+";")
 	} else {
-		writeHeader(&doc, machine())
+		writeHeader(&doc, here)
 	}
 	run := func(title string, write func(w io.Writer)) {
 		if kept, ok := sectionText(old, title); ok && !re.MatchString(title) {
@@ -48,7 +51,14 @@ func main() {
 			return
 		}
 		fmt.Fprintf(os.Stderr, "measuring: %s\n", title)
-		write(&doc)
+		if !elsewhere {
+			write(&doc)
+			return
+		}
+		var sec bytes.Buffer // its own machine line, under its title
+		write(&sec)
+		title, rest, _ := strings.Cut(sec.String(), "\n")
+		fmt.Fprintf(&doc, "%s\n\n**Measured on:** %s.\n%s", title, here, rest)
 	}
 	for _, s := range sections {
 		limit := cmp.Or(s.timeout, runTimeout)
@@ -126,6 +136,12 @@ func machine() string {
 	}
 	return fmt.Sprintf("%s, %d cores, %s/%s, Linux %s, %s; load average at the start %s (1, 5, 15 min)",
 		cpu, runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, kernel, runtime.Version(), load)
+}
+
+// withoutLoad returns a machine line without the load average at its end.
+func withoutLoad(machine string) string {
+	m, _, _ := strings.Cut(machine, "; load average")
+	return m
 }
 
 func writeHeader(w io.Writer, machine string) {
