@@ -57,8 +57,7 @@ func main() {
 		}
 		var sec bytes.Buffer // its own machine line, under its title
 		write(&sec)
-		title, rest, _ := strings.Cut(sec.String(), "\n")
-		fmt.Fprintf(&doc, "%s\n\n**Measured on:** %s.\n%s", title, here, rest)
+		doc.WriteString(underTitle(sec.String(), "**Measured on:** "+here+"."))
 	}
 	for _, s := range sections {
 		limit := cmp.Or(s.timeout, runTimeout)
@@ -136,6 +135,21 @@ func machine() string {
 	}
 	return fmt.Sprintf("%s, %d cores, %s/%s, Linux %s, %s; load average at the start %s (1, 5, 15 min)",
 		cpu, runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, kernel, runtime.Version(), load)
+}
+
+// underTitle returns section with line put after its "## " title line, a blank line on
+// either side.
+func underTitle(section, line string) string {
+	i := strings.Index(section, "## ")
+	if i < 0 {
+		return section
+	}
+	end := strings.IndexByte(section[i:], '\n')
+	if end < 0 {
+		return section + "\n\n" + line + "\n"
+	}
+	end += i + 1
+	return section[:end] + "\n" + line + "\n" + section[end:]
 }
 
 // withoutLoad returns a machine line without the load average at its end.

@@ -180,3 +180,11 @@ func TestMatrixSectionIsRunnable(t *testing.T) {
 		t.Error("the matrix section shows no chart or no column")
 	}
 }
+
+// TestUnderTitle: a section measured elsewhere gets its machine line under its title.
+func TestUnderTitle(t *testing.T) {
+	got := underTitle("\n## One\n\nabout\n| a |\n", "**Measured on:** here.")
+	if want := "\n## One\n\n**Measured on:** here.\n\nabout\n| a |\n"; got != want {
+		t.Errorf("underTitle = %q, want %q", got, want)
+	}
+}
