@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"tanknet/netcode"
+	"tanknet/wire"
 )
 
 // arrivalWindow is how many recent server ticks arrivals remembers, per tick which chunks
@@ -133,22 +134,10 @@ func (a *arrivals) spoil(tick uint32) {
 // ack returns the snapshot acknowledgement: the newest tick of which every chunk came, and
 // a mask whose bit i says the same of the tick i+1 before it.
 func (a *arrivals) ack() (tick, mask uint32) {
-	for t := a.newest; t > 0 && t+arrivalWindow > a.newest; t-- {
+	return wire.SnapshotAck(a.newest, arrivalWindow, func(t uint32) bool {
 		s := a.slots[t%arrivalWindow]
-		complete := s.tick == t && bits.OnesCount64(s.got) >= int(s.count) && !s.spoiled
-		if tick == 0 {
-			if complete {
-				tick = t
-			}
-			continue
-		}
-		if d := tick - t - 1; d >= 32 {
-			break
-		} else if complete {
-			mask |= 1 << d
-		}
-	}
-	return tick, mask
+		return s.tick == t && bits.OnesCount64(s.got) >= int(s.count) && !s.spoiled
+	})
 }
 
 // seen reports whether tick is known (at or after the first tick seen and within the

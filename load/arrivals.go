@@ -1,6 +1,10 @@
 package load
 
-import "math/bits"
+import (
+	"math/bits"
+
+	"tanknet/wire"
+)
 
 // arrivalSlots is how many recent ticks a thin client remembers chunks of: the 32 ticks
 // an acknowledgement mask covers, and as many again for chunks that come late.
@@ -60,22 +64,10 @@ func (a *arrivals) settle(tick uint32, spoiled bool) {
 // ack returns the newest complete tick and the mask of the 32 before it that are complete
 // too, as an InputBatch carries them.
 func (a *arrivals) ack() (tick, mask uint32) {
-	for t := a.newest; t > 0 && t+arrivalSlots > a.newest; t-- {
+	return wire.SnapshotAck(a.newest, arrivalSlots, func(t uint32) bool {
 		s := &a.slots[t%arrivalSlots]
-		done := s.tick == t && s.done
-		if tick == 0 {
-			if done {
-				tick = t
-			}
-			continue
-		}
-		if d := tick - t - 1; d >= 32 {
-			break
-		} else if done {
-			mask |= 1 << d
-		}
-	}
-	return tick, mask
+		return s.tick == t && s.done
+	})
 }
 
 // missing returns how many ticks from the first seen to the newest were not complete.
