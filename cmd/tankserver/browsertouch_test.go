@@ -30,7 +30,7 @@ var phoneLayouts = []struct {
 // turning, and the server's word of its shot. In both layouts the stick and the button are
 // (and the HUD button) inside the screen, apart, and off the game's canvas;
 // TANKNET_TOUCH_SHOTS names a folder for a screenshot of each (docs/phone-*.png), the
-// landscape one after a tap of HUD.
+// landscape one after two taps of HUD (the panel starts put away on a touch screen).
 func touchInTab(t *testing.T, ctx context.Context, b *cdp.Browser, webDir string) {
 	page, addr, _ := webGame(t, ctx, webDir, "")
 	w := watch(t, ctx, addr, "touch")
@@ -89,9 +89,12 @@ func touchInTab(t *testing.T, ctx context.Context, b *cdp.Browser, webDir string
 		if problem := c.problem(); problem != "" {
 			t.Errorf("%s %dx%d: %s (stick %+v, fire %+v, canvas %+v)", l.name, l.width, l.height, problem, c.Stick, c.Fire, c.Canvas)
 		}
-		if i > 0 { // the HUD button hides the panel over the arena (H): the shot shows the arena
-			touch(t, ctx, b, session, "touchStart", point{c.HUD.X + c.HUD.W/2, c.HUD.Y + c.HUD.H/2})
-			touch(t, ctx, b, session, "touchEnd")
+		if i > 0 { // the HUD button shows the panel (put away when the controls first showed) and hides it again
+			for range 2 {
+				touch(t, ctx, b, session, "touchStart", point{c.HUD.X + c.HUD.W/2, c.HUD.Y + c.HUD.H/2})
+				touch(t, ctx, b, session, "touchEnd")
+				time.Sleep(200 * time.Millisecond) // a frame or more: each tap is its own
+			}
 		}
 		if dir := os.Getenv("TANKNET_TOUCH_SHOTS"); dir != "" { // to look at them
 			shot, err := b.Screenshot(ctx, session)

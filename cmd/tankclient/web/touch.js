@@ -88,9 +88,16 @@
     return { root, base, knob };
   };
 
+  let hudPut = false; // the HUD panel was put away once, when the controls first showed
   const show = () => {
     if (!set) return;
     pad.root.hidden = false;
+    // A phone's screen has no room for the HUD panel beside the arena, and it floats over
+    // the tanks: it starts put away, and the HUD button brings it back.
+    if (!hudPut && toggleHUD) {
+      hudPut = true;
+      toggleHUD();
+    }
     document.body.classList.add("touch");
     window.dispatchEvent(new Event("resize")); // the canvas's share of the page changed
   };
