@@ -110,7 +110,7 @@ type Hub struct {
 
 	mu      sync.Mutex
 	peers   map[PeerAddr]*peer
-	offers  *offerLimiter
+	offers  *AddressLimiter
 	refused map[string]uint64
 	dropped map[string]uint64
 	closed  bool
@@ -157,7 +157,7 @@ func NewHub(cfg HubConfig, iceSocket net.PacketConn) (*Hub, error) {
 	h := &Hub{
 		cfg: cfg, api: webrtc.NewAPI(webrtc.WithSettingEngine(se)), mux: mux, ice: iceSocket,
 		in: newInbox(hubInboxSize), log: log, peers: map[PeerAddr]*peer{},
-		offers:  newOfferLimiter(cfg.OfferBurst, cfg.OfferEvery),
+		offers:  NewAddressLimiter(cfg.OfferBurst, cfg.OfferEvery),
 		refused: map[string]uint64{}, dropped: map[string]uint64{}, stop: make(chan struct{}),
 	}
 	h.swept.Add(1)

@@ -82,7 +82,7 @@ func (h *fakeHub) SetWriteDeadline(time.Time) error { return nil }
 
 // TestOfferLimiter steps one address's bucket through its burst, refusal and refill.
 func TestOfferLimiter(t *testing.T) {
-	l := newOfferLimiter(2, time.Second)
+	l := NewAddressLimiter(2, time.Second)
 	a, b := netip.MustParseAddr("192.0.2.1"), netip.MustParseAddr("192.0.2.2")
 	t0 := time.Unix(1000, 0)
 	steps := []struct {
@@ -97,7 +97,7 @@ func TestOfferLimiter(t *testing.T) {
 		{a, time.Second, false},
 	}
 	for i, s := range steps {
-		if ok, retry := l.allow(s.host, t0.Add(s.at)); ok != s.want || (!ok && retry <= 0) {
+		if ok, retry := l.Allow(s.host, t0.Add(s.at)); ok != s.want || (!ok && retry <= 0) {
 			t.Errorf("step %d: allow(%v, +%v) = %v (retry %v), want %v", i, s.host, s.at, ok, retry, s.want)
 		}
 	}

@@ -66,9 +66,9 @@ func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.refuse(w, http.StatusRequestEntityTooLarge, refuseSize, fmt.Sprintf("at most %d bytes", MaxOfferBytes))
 		return
 	}
-	host := hostOf(remoteIP(r))
+	host := RequestHost(r)
 	h.mu.Lock()
-	ok, retry := h.offers.allow(host, time.Now())
+	ok, retry := h.offers.Allow(host, time.Now())
 	h.mu.Unlock()
 	if !ok {
 		w.Header().Set("Retry-After", strconv.Itoa(int(retry.Seconds())+1))

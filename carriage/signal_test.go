@@ -94,7 +94,7 @@ func offerAndAnswer(t *testing.T, th *testHub, pc *webrtc.PeerConnection, sdp st
 func TestOffer_Refusals(t *testing.T) {
 	th := startHub(t, DefaultHubConfig())
 	th.cfg.OfferBurst = 100 // these refusals are not about the rate
-	th.offers = newOfferLimiter(100, time.Hour)
+	th.offers = NewAddressLimiter(100, time.Hour)
 	good := offerSDP(t)
 	var sd webrtc.SessionDescription
 	json.Unmarshal([]byte(good), &sd)

@@ -2,12 +2,12 @@ package main
 
 import (
 	"encoding/json"
-	"net"
 	"net/http"
 	"net/netip"
 	"sync"
 	"time"
 
+	"tanknet/carriage"
 	"tanknet/discovery"
 )
 
@@ -19,10 +19,9 @@ const RoomsPath = "/rooms"
 // costs the server one Stats call a second; each source address may ask roomsBurst times at
 // once and then once every roomsEvery (a lobby refreshes every few seconds).
 const (
-	roomsFresh   = time.Second
-	roomsBurst   = 5
-	roomsEvery   = 500 * time.Millisecond
-	roomsSources = 4096 // addresses remembered before the oldest counts are forgotten
+	roomsFresh = time.Second
+	roomsBurst = 5
+	roomsEvery = 500 * time.Millisecond
 )
 
 // roomsAnswer is the JSON the lobby reads.
@@ -40,20 +39,14 @@ type roomsHandler struct {
 	summary func() discovery.Answer
 	now     func() time.Time
 
-	mu      sync.Mutex
+	mu      sync.Mutex // guards the cache and the limiter
 	body    []byte
 	at      time.Time
-	sources map[netip.Addr]*allowance
-}
-
-// allowance is one source's tokens, refilled one per roomsEvery.
-type allowance struct {
-	tokens float64
-	at     time.Time
+	sources *carriage.AddressLimiter // the offers' limiter, as the page's browsers count
 }
 
 func newRoomsHandler(summary func() discovery.Answer, now func() time.Time) *roomsHandler {
-	return &roomsHandler{summary: summary, now: now, sources: map[netip.Addr]*allowance{}}
+	return &roomsHandler{summary: summary, now: now, sources: carriage.NewAddressLimiter(roomsBurst, roomsEvery)}
 }
 
 func (h *roomsHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -62,7 +55,7 @@ func (h *roomsHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "tanknet: GET the rooms", http.StatusMethodNotAllowed)
 		return
 	}
-	body, ok := h.answer(sourceOf(r))
+	body, ok := h.answer(carriage.RequestHost(r))
 	if !ok {
 		w.Header().Set("Retry-After", "1")
 		http.Error(w, "tanknet: too many requests for the rooms from your address: wait a second", http.StatusTooManyRequests)
@@ -78,7 +71,7 @@ func (h *roomsHandler) answer(src netip.Addr) ([]byte, bool) {
 	now := h.now()
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if !h.take(src, now) {
+	if ok, _ := h.sources.Allow(src, now); !ok {
 		return nil, false
 	}
 	if h.body == nil || now.Sub(h.at) >= roomsFresh {
@@ -92,42 +85,4 @@ func (h *roomsHandler) answer(src netip.Addr) ([]byte, bool) {
 		h.at = now
 	}
 	return h.body, true
-}
-
-// take spends one of src's tokens at now, if it has one.
-func (h *roomsHandler) take(src netip.Addr, now time.Time) bool {
-	a, ok := h.sources[src]
-	if !ok {
-		if len(h.sources) >= roomsSources {
-			clear(h.sources) // a flood of sources forgets the counts rather than grow without bound
-		}
-		a = &allowance{tokens: roomsBurst, at: now}
-		h.sources[src] = a
-	}
-	a.tokens = min(roomsBurst, a.tokens+float64(now.Sub(a.at))/float64(roomsEvery))
-	a.at = now
-	if a.tokens < 1 {
-		return false
-	}
-	a.tokens--
-	return true
-}
-
-// sourceOf returns the address a request came from (an IPv6 one by its /64, as the
-// carriage counts browsers), or the zero Addr when it does not parse.
-func sourceOf(r *http.Request) netip.Addr {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return netip.Addr{}
-	}
-	a, err := netip.ParseAddr(host)
-	if err != nil {
-		return netip.Addr{}
-	}
-	a = a.Unmap()
-	if a.Is6() {
-		p, _ := a.Prefix(64)
-		return p.Addr()
-	}
-	return a
 }
