@@ -282,8 +282,8 @@ func roomRows() []row {
 // off, and its bar charts.
 var matrix = matrixSection{
 	title:   "Every preset, lane and timeline, with the input buffer on and off",
-	about:   "tanksim -matrix plays eight bots for 10 s on every preset but the perfect link, on both snapshot lanes, with both remote timelines (receive: interpolate behind the newest snapshot's arrival; adaptive: behind an estimate of the server's clock), each with the server's input buffer on and off: 40 runs, one after another, with contact off. Each pair of rows differs only in the buffer. Holds: remote frames drawn with no pair of snapshots around them; starved, doubled and uneven motion as in the input buffer section above. The charts draw each lane and timeline in one colour, the buffer-off run in its lighter shade beside it.",
-	cmd:     tanksim("-matrix", "-bots", "8", "-duration", "10s", "-contact=false", "-seed", "7", "-plot", "docs/plots"),
+	about:   "tanksim -matrix plays eight bots for 10 s on every preset but the perfect link, on both snapshot lanes, with both remote timelines (receive: interpolate behind the newest snapshot's arrival; adaptive: behind an estimate of the server's clock), each with the server's input buffer on and off: 40 runs, one after another, with tank contact on (predicted, as players have it). Each pair of rows differs only in the buffer. Holds: remote frames drawn with no pair of snapshots around them; starved, doubled and uneven motion as in the input buffer section above. The charts draw each lane and timeline in one colour, the buffer-off run in its lighter shade beside it.",
+	cmd:     tanksim("-matrix", "-bots", "8", "-duration", "10s", "-seed", "7", "-plot", "docs/plots"),
 	plotDir: "docs/plots",
 	plots: []string{"matrix-input-starved", "matrix-motion-uneven", "matrix-input-wait", "matrix-holds-ratio",
 		"matrix-remote-delay", "matrix-playback-error", "matrix-stalls", "matrix-corrections", "matrix-input-late"},
