@@ -14,12 +14,14 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"tanknet/carriage"
 	"tanknet/client"
 	"tanknet/internal/cdp"
+	"tanknet/server"
 )
 
 // The browser test runs in a network namespace of its own (unshare -n): loopback, and a
@@ -36,7 +38,8 @@ ip route add default via 10.255.0.2 dev tn0 && exec "$0" "$@"`
 // TestBrowser_JoinsBesideANativeBot: headless Chromium opens the page tankserver -web
 // serves (?name=web&bot=1&report=8) and joins a game (contact predicted, the default) over WebRTC beside a
 // native bot: its report says transport webrtc, inputs acknowledged, reconciliations with
-// residual 0 and two players seen; the native bot sees two players too; the page's
+// no residual but those the server's own separations and refused pushes explain (none when
+// the tanks never pile up), and two players seen; the native bot sees two players too; the page's
 // screenshot is not blank. Then a page whose server cannot be reached over UDP says so on
 // the page (blockedUDP), a phone's touch controls drive and fire (touchInTab), and the demo
 // in a tab loses none of its near player's snapshots (demoInTab).
@@ -119,7 +122,18 @@ func webGameWith(t *testing.T, ctx context.Context, webDir string, change func(*
 func browserJoins(t *testing.T, chromium, webDir string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 180*time.Second)
 	defer cancel()
-	page, addr, logs := webGame(t, ctx, webDir, "")
+	// The server's own separations and the pushes it refused change a tank from what its
+	// client predicted (§7c): a residual each may cause is explained, any other is a fault.
+	var explained atomic.Uint64
+	page, addr, logs := webGameWith(t, ctx, webDir, func(c *Config) {
+		c.observe = func(rec server.TickRecord) {
+			n := rec.Counts.Contacts
+			for _, r := range rec.Counts.PushesRefused {
+				n += r
+			}
+			explained.Add(n)
+		}
+	})
 
 	botCtx, stopBot := context.WithCancel(ctx)
 	native := make(chan client.Report, 1)
@@ -174,13 +188,14 @@ func browserJoins(t *testing.T, chromium, webDir string) {
 		t.Errorf("the report's phases %v (joined %v, connect_ms %v): %q missing or out of order, want every step in order ending at connect_ms", r.PhasesMs, r.Joined, r.ConnectMs, step)
 	}
 	t.Logf("browser: %s", line)
+	allowed := int(explained.Load()) // read after the bot stopped and the page reported
 	if r.Transport != "webrtc" || r.Name != "web" || r.LastAck == 0 || r.Snapshots == 0 ||
-		r.Reconciliations == 0 || r.ResidualNonZero != 0 || r.PlayersSeen < 2 || r.ConnectMs <= 0 {
-		t.Errorf("the browser's report: transport %q, name %q, last_ack %d, snapshots %d, reconciliations %d, residual_nonzero %d, players_seen %d, connect_ms %v; want webrtc, web, inputs acknowledged, snapshots, reconciliations, residual 0, 2 players seen and a connect time",
-			r.Transport, r.Name, r.LastAck, r.Snapshots, r.Reconciliations, r.ResidualNonZero, r.PlayersSeen, r.ConnectMs)
+		r.Reconciliations == 0 || r.ResidualNonZero > allowed || r.PlayersSeen < 2 || r.ConnectMs <= 0 {
+		t.Errorf("the browser's report: transport %q, name %q, last_ack %d, snapshots %d, reconciliations %d, residual_nonzero %d (the server separated or refused %d), players_seen %d, connect_ms %v; want webrtc, web, inputs acknowledged, snapshots, reconciliations, no residual the server did not cause, 2 players seen and a connect time",
+			r.Transport, r.Name, r.LastAck, r.Snapshots, r.Reconciliations, r.ResidualNonZero, allowed, r.PlayersSeen, r.ConnectMs)
 	}
-	if nr.PlayersSeen < 2 || nr.ResidualNonZero != 0 {
-		t.Errorf("the native bot saw %d players (residual_nonzero %d), want the browser's too and residual 0", nr.PlayersSeen, nr.ResidualNonZero)
+	if nr.PlayersSeen < 2 || nr.ResidualNonZero > allowed {
+		t.Errorf("the native bot saw %d players (residual_nonzero %d, the server separated or refused %d), want the browser's too and no residual the server did not cause", nr.PlayersSeen, nr.ResidualNonZero, allowed)
 	}
 	// The server's ICE socket is bound to 127.0.0.1 and keeps only loopback candidates of
 	// the offer; the pair it used says the browser was reached there too.

@@ -71,6 +71,10 @@ type Config struct {
 	Discovery string
 	// Name is the server's name in discovery answers; empty: the host's name.
 	Name string
+
+	// observe, when not nil, is called after every tick of every room, as server.Observe
+	// calls its function: tests read the server's truth through it. Not with Record.
+	observe func(server.TickRecord)
 }
 
 // DefaultConfig returns a server on :7777 with a perfect network.
@@ -232,6 +236,8 @@ func run(ctx context.Context, cfg Config, signals <-chan os.Signal) error {
 			return err
 		}
 		defer stopRecording()
+	} else if cfg.observe != nil {
+		srv.Observe(cfg.observe)
 	}
 	member := joinFleet(cfg, srv, askDrain)
 	gameCtx, stop := stopOnSignals(ctx, srv, cfg.Drain, signals, drainNow, cfg.Server.Logger)
