@@ -34,9 +34,12 @@ func (g *Game) Away() bool { return g.away.on }
 // GoAway tells the server we stop sending for a while (a hidden or frozen page), after the
 // last input we sent, and stops the prediction steps until Back: Updates still take what
 // arrives. Call it between Updates, on the goroutine that calls Update; it does nothing when
-// already away. It returns the error of the send (which ends the session).
+// already away, and nothing against a server whose Welcome did not say it takes Away (one
+// older than the message, which would end the session for a kind it does not know): such a
+// Game carries on, and a hidden page may be dropped for its silence. It returns the error
+// of the send (which ends the session).
 func (g *Game) GoAway() error {
-	if g.away.on {
+	if g.away.on || g.welcome.AwayTimeout <= 0 {
 		return nil
 	}
 	g.away.on, g.away.back = true, false

@@ -31,7 +31,7 @@ func TestLockstep_AwayHoldsTheTankAndComesBackClean(t *testing.T) {
 	if reject != nil {
 		t.Fatalf("join rejected: %v", reject)
 	}
-	peer.welcome = wire.Welcome{PlayerID: p.tank.ID(), Arena: w.cfg.Arena, Rules: w.cfg.Rules, Lane: wire.LaneReliable, MaxInputLead: w.cfg.inputLead()}
+	peer.welcome = wire.Welcome{PlayerID: p.tank.ID(), Arena: w.cfg.Arena, Rules: w.cfg.Rules, Lane: wire.LaneReliable, MaxInputLead: w.cfg.inputLead(), AwayTimeout: w.cfg.AwayTimeout}
 	g := client.NewGame(peer, client.DefaultOptions(), epoch)
 	driver := client.NewDriver(17)
 	const (

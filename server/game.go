@@ -171,7 +171,8 @@ func (g *game) join(now time.Duration, name string, p peer) (*player, *wire.Reje
 	pl.tank = t
 	pl.name = g.uniqueName(cleanName(name, id))
 	p.send(g.encode(wire.Welcome{PlayerID: id, Arena: g.cfg.Arena, Rules: g.world.Config().Rules, // the room's, as SetContact left them
-		ServerTick: g.tick(), MaxInputLead: g.cfg.inputLead(), Lane: g.cfg.Lane, Room: g.room}))
+		ServerTick: g.tick(), MaxInputLead: g.cfg.inputLead(), Lane: g.cfg.Lane, Room: g.room,
+		AwayTimeout: g.cfg.AwayTimeout}))
 	g.sendFullRoster(pl)
 	g.noteJoin(pl)
 	pl.rosterSeen = len(g.changes) // its roster already has every change so far

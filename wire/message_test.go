@@ -21,7 +21,7 @@ func sampleServerMessages() map[string]ServerMessage {
 	tank.Input = netcode.InputReport{Wait: 12 * time.Millisecond, Waiting: 1, Starved: true}
 	return map[string]ServerMessage{
 		"welcome": Welcome{PlayerID: 3, Arena: netcode.DefaultArena(), Rules: netcode.DefaultRules(), ServerTick: 900,
-			MaxInputLead: 40, Lane: LaneDatagram, Room: "blue"},
+			MaxInputLead: 40, Lane: LaneDatagram, Room: "blue", AwayTimeout: 90 * time.Second},
 		"reject":   Reject{Code: RejectNoRoom, Reason: "no room"},
 		"snapshot": &Snapshot{Header: Header{Tick: 70}, Tanks: []Tank{tank}},
 		"delta chunk": &Snapshot{Header: Header{Tick: 71, Left: []uint32{4, 9}}, Index: 1, Count: 3, Tanks: []Tank{tank},

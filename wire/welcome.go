@@ -3,6 +3,7 @@ package wire
 import (
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"time"
 
@@ -22,6 +23,9 @@ type Welcome struct {
 	MaxInputLead uint32
 	Lane         Lane   // where snapshots come: chunk datagrams or the stream
 	Room         string // the room (match) the server seated the client in; "" from a server without rooms
+	// AwayTimeout is how long the server waits for a client that said it is away; 0 from a
+	// server that does not take Away (older than it), to which a client must not send one.
+	AwayTimeout time.Duration
 }
 
 // WelcomeToProto returns the wire form of w, with the tick interval every server ticks at.
@@ -30,6 +34,7 @@ func WelcomeToProto(w Welcome) *tankv1.Welcome {
 		PlayerId: w.PlayerID, TickIntervalMs: uint32(netcode.StepInterval / time.Millisecond), ServerTick: w.ServerTick,
 		Arena: ArenaToProto(&w.Arena), MaxInputLead: w.MaxInputLead,
 		SnapshotLane: LaneToProto(w.Lane), Rules: RulesToProto(w.Rules), Room: w.Room,
+		AwayTimeoutMs: uint32(min(w.AwayTimeout/time.Millisecond, math.MaxUint32)),
 	}
 }
 
@@ -53,7 +58,8 @@ func WelcomeFromProto(m *tankv1.Welcome) (Welcome, error) {
 		return Welcome{}, errors.New("wire: welcome: player id 0")
 	}
 	return Welcome{PlayerID: m.GetPlayerId(), Arena: arena, Rules: rules, ServerTick: m.GetServerTick(),
-		MaxInputLead: m.GetMaxInputLead(), Lane: LaneFromProto(m.GetSnapshotLane()), Room: m.GetRoom()}, nil
+		MaxInputLead: m.GetMaxInputLead(), Lane: LaneFromProto(m.GetSnapshotLane()), Room: m.GetRoom(),
+		AwayTimeout: time.Duration(m.GetAwayTimeoutMs()) * time.Millisecond}, nil
 }
 
 // RulesChanged is the server's word that the room's rules changed during the match: the

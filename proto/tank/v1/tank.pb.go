@@ -1024,7 +1024,11 @@ type Welcome struct {
 	Room string `protobuf:"bytes,7,opt,name=room,proto3" json:"room,omitempty"`
 	// The combat rules: cannon, health, respawn and lag compensation. Clients read every value
 	// from here and hard-code none.
-	Rules         *Rules `protobuf:"bytes,10,opt,name=rules,proto3" json:"rules,omitempty"`
+	Rules *Rules `protobuf:"bytes,10,opt,name=rules,proto3" json:"rules,omitempty"`
+	// How long this server waits for a client that said it is away (ClientMessage.away) before
+	// dropping it, in milliseconds. 0 (a server older than Away) means the server does not take
+	// Away: a client must not send one, as the server would end the session for an unknown kind.
+	AwayTimeoutMs uint32 `protobuf:"varint,8,opt,name=away_timeout_ms,json=awayTimeoutMs,proto3" json:"away_timeout_ms,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1113,6 +1117,13 @@ func (x *Welcome) GetRules() *Rules {
 		return x.Rules
 	}
 	return nil
+}
+
+func (x *Welcome) GetAwayTimeoutMs() uint32 {
+	if x != nil {
+		return x.AwayTimeoutMs
+	}
+	return 0
 }
 
 // RulesChanged replaces the rules of the Welcome (or of the last RulesChanged) while the
@@ -2846,7 +2857,7 @@ const file_tank_v1_tank_proto_rawDesc = "" +
 	"\x05Hello\x12)\n" +
 	"\x10protocol_version\x18\x01 \x01(\rR\x0fprotocolVersion\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12\x12\n" +
-	"\x04room\x18\x03 \x01(\tR\x04room\"\xb3\x02\n" +
+	"\x04room\x18\x03 \x01(\tR\x04room\"\xdb\x02\n" +
 	"\aWelcome\x12\x1b\n" +
 	"\tplayer_id\x18\x01 \x01(\rR\bplayerId\x12(\n" +
 	"\x10tick_interval_ms\x18\x02 \x01(\rR\x0etickIntervalMs\x12\x1f\n" +
@@ -2857,7 +2868,8 @@ const file_tank_v1_tank_proto_rawDesc = "" +
 	"\rsnapshot_lane\x18\x06 \x01(\x0e2\x15.tank.v1.SnapshotLaneR\fsnapshotLane\x12\x12\n" +
 	"\x04room\x18\a \x01(\tR\x04room\x12$\n" +
 	"\x05rules\x18\n" +
-	" \x01(\v2\x0e.tank.v1.RulesR\x05rules\"Q\n" +
+	" \x01(\v2\x0e.tank.v1.RulesR\x05rules\x12&\n" +
+	"\x0faway_timeout_ms\x18\b \x01(\rR\rawayTimeoutMs\"Q\n" +
 	"\fRulesChanged\x12$\n" +
 	"\x05rules\x18\x01 \x01(\v2\x0e.tank.v1.RulesR\x05rules\x12\x1b\n" +
 	"\tfrom_tick\x18\x02 \x01(\rR\bfromTick\"\xa3\x02\n" +
