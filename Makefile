@@ -51,9 +51,9 @@ deps: go ## install the system packages the window client and its tests need, wh
 build: deps ## build tankserver, tankclient, tanksim, tankreplay and tankload into bin/
 	$(GO) build -o $(BIN)/ ./cmd/...
 
-install: deps ## go install tankserver, tankclient, tanksim and tankreplay (into GOBIN, or GOPATH/bin): put that on your PATH
+install: deps ## go install tankserver, tankclient, tanksim, tankreplay and tankload (into GOBIN, or GOPATH/bin): put that on your PATH
 	$(GO) install ./cmd/...
-	@echo "installed into $$($(GO) env GOBIN | grep . || echo $$($(GO) env GOPATH)/bin): put it on your PATH to run tankclient, tankserver, tanksim and tankreplay by name"
+	@echo "installed into $$($(GO) env GOBIN | grep . || echo $$($(GO) env GOPATH)/bin): put it on your PATH to run tankclient, tankserver, tanksim, tankreplay and tankload by name"
 
 web: go ## build the browser client into bin/web (index.html, tankclient.wasm and .wasm.gz, wasm_exec.js): tankserver -web serves it, as can any static host
 	GO=$(GO) ./scripts/build-web.sh $(BIN)/web

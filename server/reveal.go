@@ -12,6 +12,11 @@ import (
 // shooter and to every client whose tank is within the radius plus hysteresis of both the
 // shell's origin and where it ended; the rest are told nothing of it. Kills name players and
 // carry no position, so every client hears of them.
+//
+// A player who said it is away (PROTOCOL.md §6b) is told no other players' shots and no
+// kills but its own (as killer or victim): a hidden page draws none of them, and a frozen
+// one acknowledges nothing, so each would wait in its stream's window until the window is
+// full and the server has to drop it. What it missed is in the snapshots it reads back.
 
 // tellShots tells the clients about this tick's judged shots, in order: a Kill to everyone,
 // the ShotResult to its shooter, and the tracer to the shooter and the clients near it.
@@ -36,7 +41,9 @@ func (g *game) tellShots(shots []world.JudgedShot) {
 			g.stats.kills.Add(1)
 			kill := g.encode(wire.Kill(*js.Kill))
 			for _, o := range players {
-				o.peer.send(kill)
+				if !o.tank.Away() || o.tank.ID() == js.Kill.KillerID || o.tank.ID() == js.Kill.VictimID {
+					o.peer.send(kill)
+				}
 			}
 		}
 		if shooter == nil {
@@ -49,7 +56,7 @@ func (g *game) tellShots(shots []world.JudgedShot) {
 		}
 		shot := g.encode(wire.Shot(tracer))
 		for _, o := range players {
-			if o == shooter || g.withinView(o, tracer.OriginX, tracer.OriginY, tracer.EndX, tracer.EndY) {
+			if o == shooter || !o.tank.Away() && g.withinView(o, tracer.OriginX, tracer.OriginY, tracer.EndX, tracer.EndY) {
 				o.peer.send(shot)
 			}
 		}

@@ -23,8 +23,9 @@ type session struct {
 	mode    atomic.Int32  // an inputMode: how the client asked for its inputs to be applied
 	// away is set by an Away and cleared by the next MoveInput on the stream: the reader then
 	// waits AwayTimeout of silence, not IdleTimeout (see away.go).
-	away  atomic.Bool
-	clock *serverClock // server time, for when inputs arrive
+	away        atomic.Bool
+	awayTimeout time.Duration // Config.AwayTimeout: the idle and write limits while away
+	clock       *serverClock  // server time, for when inputs arrive
 
 	inMu    sync.Mutex
 	inbox   []netcode.PendingInput
@@ -50,12 +51,13 @@ type session struct {
 
 func newSession(conn *transport.Conn, cfg *Config, stats *counters, clock *serverClock) *session {
 	return &session{
-		conn:  conn,
-		lane:  cfg.Lane,
-		stats: stats,
-		clock: clock,
-		wake:  make(chan struct{}, 1),
-		done:  make(chan struct{}),
+		conn:        conn,
+		awayTimeout: cfg.AwayTimeout,
+		lane:        cfg.Lane,
+		stats:       stats,
+		clock:       clock,
+		wake:        make(chan struct{}, 1),
+		done:        make(chan struct{}),
 	}
 }
 
@@ -312,7 +314,7 @@ func (s *session) writeLoop() error {
 		closing, reason := s.closing, s.goodbye
 		s.outMu.Unlock()
 		for _, f := range batch {
-			if err := s.conn.SendFrame(f); err != nil {
+			if err := s.conn.SendFrameWithin(f, s.writeTimeout()); err != nil {
 				select {
 				case <-s.done: // we closed the connection under this write: not the client's fault
 					return nil
@@ -333,4 +335,14 @@ func (s *session) writeLoop() error {
 			return nil
 		}
 	}
+}
+
+// writeTimeout is how long one stream write may block before the client is dropped as too
+// slow: transport.WriteTimeout, or the away timeout while the client is away (a frozen page
+// acknowledges nothing, and its stream waits for it as its idle timeout does).
+func (s *session) writeTimeout() time.Duration {
+	if s.away.Load() {
+		return max(transport.WriteTimeout, s.awayTimeout)
+	}
+	return transport.WriteTimeout
 }

@@ -21,6 +21,7 @@ type shotDuel struct {
 	shooter, mark, bystander *player
 	peers                    []*fakePeer // shooter, mark, bystander
 	move                     uint32      // last move tick sent by each
+	quiet                    *fakePeer   // a peer that sends no inputs (away), if any
 }
 
 func newShotDuel(t *testing.T, mutate func(*Config)) *shotDuel {
@@ -52,7 +53,9 @@ func newShotDuel(t *testing.T, mutate func(*Config)) *shotDuel {
 func (d *shotDuel) tick() {
 	d.move++
 	for _, fp := range d.peers {
-		fp.inputs = append(fp.inputs, netcode.PendingInput{Tick: d.move, Duration: netcode.StepInterval})
+		if fp != d.quiet {
+			fp.inputs = append(fp.inputs, netcode.PendingInput{Tick: d.move, Duration: netcode.StepInterval})
+		}
 		fp.control = nil
 	}
 	d.g.step(time.Duration(d.g.tick()+1) * netcode.StepInterval)
@@ -248,5 +251,73 @@ func TestShots_BeyondTheViewRadiusRefused(t *testing.T) {
 	d.place(40, 50, 2.5)
 	if r := d.fire(d.heldView()); r.GetVerdict() != tankv1.ShotVerdict_SHOT_VERDICT_HIT {
 		t.Fatalf("a view of a tank sent: %v, want a hit", r)
+	}
+}
+
+// A player who said it is away is told no other players' shots and no kill it took no part
+// in (its stream waits unacknowledged while its page is frozen); it is still told a kill of
+// its own, and the snapshot still shows it all. The others hear of everything as before.
+func TestShots_AwayPlayerIsToldOnlyItsOwnKills(t *testing.T) {
+	d := newShotDuel(t, nil)
+	d.place(5, 10, 4)
+	by := d.peers[2]
+	by.away, by.awaySent = d.move, true
+	d.quiet = by
+	d.tick()
+	if !d.bystander.tank.Away() {
+		t.Fatal("the bystander's Away was not taken")
+	}
+	rules := d.g.cfg.Rules
+	shots := int(rules.MaxHealth / rules.Damage)
+	var toldShots, toldKills int
+	for i := range shots {
+		if i > 0 {
+			d.wait()
+		}
+		if r := d.fire(d.heldView()); r.GetVerdict() != tankv1.ShotVerdict_SHOT_VERDICT_HIT {
+			t.Fatalf("shot %d: %v, want a hit", i+1, r)
+		}
+		toldShots += len(controlOf(by, (*tankv1.ServerMessage).GetShot))
+		toldKills += len(controlOf(by, (*tankv1.ServerMessage).GetKill))
+		if n := len(controlOf(d.peers[1], (*tankv1.ServerMessage).GetShot)); n != 1 {
+			t.Fatalf("shot %d: the mark was told %d Shots, want 1", i+1, n)
+		}
+	}
+	if toldShots != 0 || toldKills != 0 {
+		t.Errorf("the away bystander was told %d Shots and %d Kills of others, want none", toldShots, toldKills)
+	}
+	if !d.bystander.tank.Away() {
+		t.Fatal("the bystander came back without sending an input")
+	}
+	snap := decodeFrame(by.snapshot).GetSnapshot().GetPlayers()
+	if !snap[1].GetDestroyed() || snap[0].GetKills() != 1 {
+		t.Errorf("the away bystander's snapshot %v, want the mark destroyed and the kill counted", snap)
+	}
+
+	// The mark goes away while wrecked; when it is whole again it is killed a second time:
+	// an away victim hears of its own death.
+	d.peers[1].away, d.peers[1].awaySent = d.move, true
+	d.quiet = d.peers[1]
+	for d.mark.tank.Destroyed() && d.g.tick() < 400 {
+		d.tick()
+	}
+	if !d.mark.tank.Away() {
+		t.Fatal("the mark's Away was not taken")
+	}
+	placeAt(d.g, d.mark, netcode.Pose{X: 9, Y: 10})
+	d.tick()
+	var victimKills int
+	for i := range shots {
+		d.wait()
+		if r := d.fire(d.heldView()); r.GetVerdict() != tankv1.ShotVerdict_SHOT_VERDICT_HIT {
+			t.Fatalf("second kill, shot %d: %v, want a hit", i+1, r)
+		}
+		if n := len(controlOf(d.peers[1], (*tankv1.ServerMessage).GetShot)); n != 0 {
+			t.Fatalf("second kill, shot %d: the away mark was told %d Shots, want none", i+1, n)
+		}
+		victimKills += len(controlOf(d.peers[1], (*tankv1.ServerMessage).GetKill))
+	}
+	if victimKills != 1 {
+		t.Errorf("the away mark was told %d Kills of its own death, want 1", victimKills)
 	}
 }

@@ -165,8 +165,18 @@ func (c *Conn) SendFrame(frame []byte) error {
 	return c.write(frame)
 }
 
-func (c *Conn) write(b []byte) error {
-	c.sess.SetWriteDeadline(time.Now().Add(WriteTimeout))
+// SendFrameWithin is SendFrame blocking at most timeout instead of WriteTimeout: the server
+// gives a client that said it is away (a frozen page acknowledges nothing) its away timeout.
+func (c *Conn) SendFrameWithin(frame []byte, timeout time.Duration) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.writeWithin(frame, timeout)
+}
+
+func (c *Conn) write(b []byte) error { return c.writeWithin(b, WriteTimeout) }
+
+func (c *Conn) writeWithin(b []byte, timeout time.Duration) error {
+	c.sess.SetWriteDeadline(time.Now().Add(timeout))
 	if _, err := c.sess.Write(b); err != nil {
 		return fmt.Errorf("transport: write to %s: %w", c.sess.RemoteAddr(), err)
 	}
