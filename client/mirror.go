@@ -23,6 +23,7 @@ type Mirror struct {
 
 	replay  *Replay // nil until the header has come
 	stepped int
+	at      map[int]func(*Game) // At's calls, by frame
 	kept    []byte // every byte received, when Keep asked for them
 	keep    bool
 }
@@ -58,6 +59,23 @@ func (m *Mirror) End(why error) {
 	m.closed = why
 }
 
+// At has Step call fn with the Game just after it runs frame n (counted from 1), before
+// any later frame: to compare the Game with the recorder's at a moment the recorder named.
+// It reports false, and never calls fn, when frame n has already been run. Safe from any
+// goroutine.
+func (m *Mirror) At(n int, fn func(*Game)) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if n <= m.stepped {
+		return false
+	}
+	if m.at == nil {
+		m.at = map[int]func(*Game){}
+	}
+	m.at[n] = fn
+	return true
+}
+
 // Recording returns every byte received, when Keep was called.
 func (m *Mirror) Recording() []byte {
 	m.mu.Lock()
@@ -74,7 +92,11 @@ func (m *Mirror) Game() *Game {
 }
 
 // Frames returns how many frames have been stepped.
-func (m *Mirror) Frames() int { return m.stepped }
+func (m *Mirror) Frames() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.stepped
+}
 
 // Step runs every whole frame received and not yet run, calling after (if not nil) with the
 // Game after each, and returns how many it ran. It returns the error that ended the recorded
@@ -100,7 +122,14 @@ func (m *Mirror) Step(after func(*Game)) (int, error) {
 	n := 0
 	for m.stepped < avail {
 		_, err := m.replay.Step()
+		m.mu.Lock()
 		m.stepped++
+		at := m.at[m.stepped]
+		delete(m.at, m.stepped)
+		m.mu.Unlock()
+		if at != nil {
+			at(m.replay.Game())
+		}
 		if errors.Is(err, io.EOF) {
 			return n, errors.New("client: mirror: a frame was announced but did not come")
 		}

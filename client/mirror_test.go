@@ -60,11 +60,24 @@ func TestMirror_FollowsTheGameAsItRecords(t *testing.T) {
 		}
 		nextDraw = nextDraw.Add(50 * time.Millisecond)
 		hand(unsent)
+		// At the newest frame handed over, the Game the mirror runs is the recorder's now.
+		last, want, called := m.Frames()+unsent, mirrorLook(g), false
+		if !m.At(last, func(game *Game) {
+			called = true
+			if got := mirrorLook(game); got != want {
+				t.Errorf("at frame %d the mirror shows %+v, the Game showed %+v", last, got, want)
+			}
+		}) && unsent > 0 {
+			t.Fatalf("At(%d) refused with %d frames run", last, m.Frames())
+		}
 		stepped := unsent
 		unsent = 0
 		n, err := m.Step(nil)
 		if err != nil || n != stepped {
 			t.Fatalf("at %v: the mirror stepped %d of %d frames: %v", now.Sub(start), n, stepped, err)
+		}
+		if stepped > 0 && !called {
+			t.Fatalf("At(%d) was not called", last)
 		}
 		if got, want := mirrorLook(m.Game()), mirrorLook(g); got != want {
 			t.Fatalf("at %v the mirror shows %+v, the Game %+v", now.Sub(start), got, want)

@@ -321,14 +321,19 @@ func (p *clientPane) netTitle() string {
 		}
 		return "network unknown"
 	}
-	c := p.netBase
+	return NetworkTitle(p.net.Preset, p.netBase)
+}
+
+// NetworkTitle describes a link conditioned by preset's conditions c in a few words, as a
+// pane's title does (and a recording keeps: client.Game.NoteNetwork).
+func NetworkTitle(preset string, c linksim.Conditions) string {
 	switch {
 	case c == (linksim.Conditions{}):
-		return "network " + p.net.Preset + " (nothing added)"
+		return "network " + preset + " (nothing added)"
 	case c.Outbound == c.Inbound:
-		return "network " + p.net.Preset + ": " + c.Outbound.String() + " each way"
+		return "network " + preset + ": " + c.Outbound.String() + " each way"
 	}
-	return "network " + p.net.Preset + ": up " + c.Outbound.String() + ", down " + c.Inbound.String()
+	return "network " + preset + ": up " + c.Outbound.String() + ", down " + c.Inbound.String()
 }
 
 // cyclePreset switches the link conditioner to the next (step 1) or previous (-1) preset.

@@ -60,6 +60,9 @@ type Controls struct {
 type Report struct {
 	client.Report
 	InputWait client.WaitSummary `json:"input_wait"`
+	// Frames is how many frames the recording had when the report was made: a page that
+	// replays them (client.Mirror.At) has there the Game that reported.
+	Frames int `json:"frames"`
 }
 
 // Page is where the worker's output goes: the frames it records (the header first, with
@@ -152,9 +155,11 @@ func (w *Worker) Run(ctx context.Context, page Page) error {
 	if err := g.RecordTo(&out); err != nil {
 		return err
 	}
+	handed := 0
 	hand := func(frames int) {
 		if err := g.FlushRecording(); err == nil && out.Len() > 0 {
 			page.Frames(out.Bytes(), frames)
+			handed += frames
 		}
 		out.Reset()
 	}
@@ -181,7 +186,7 @@ func (w *Worker) Run(ctx context.Context, page Page) error {
 		waits.Note(g)
 		if !reported && now.Sub(began) >= w.spec.ReportAfter {
 			reported = true
-			page.Report(Report{Report: g.Report(), InputWait: waits.Summary()})
+			page.Report(Report{Report: g.Report(), InputWait: waits.Summary(), Frames: handed})
 		}
 		return nil
 	})

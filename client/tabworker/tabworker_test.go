@@ -48,6 +48,9 @@ func TestWorker_ThePageDrawsTheWorkersGame(t *testing.T) {
 		Report: func(r tabworker.Report) {
 			mu.Lock()
 			report, reportedAt = r, handed
+			if r.Frames != handed {
+				t.Errorf("the report says %d frames, %d were handed over", r.Frames, handed)
+			}
 			mu.Unlock()
 		},
 	}
