@@ -24,7 +24,7 @@ type Mirror struct {
 	replay  *Replay // nil until the header has come
 	stepped int
 	at      map[int]func(*Game) // At's calls, by frame
-	kept    []byte // every byte received, when Keep asked for them
+	kept    []byte              // every byte received, when Keep asked for them
 	keep    bool
 }
 

@@ -188,7 +188,7 @@ type webReport struct {
 	// DrawnMatches, for a page whose game ran in its worker, says whether the Game the page
 	// drew (client.Mirror) reported, at the worker's report's frame, exactly what the
 	// worker's did; absent when the page had drawn past that frame before the report came.
-	DrawnMatches *bool          `json:"drawn_matches,omitempty"`
+	DrawnMatches *bool           `json:"drawn_matches,omitempty"`
 	Clients      []client.Report `json:"clients,omitempty"`
 }
 
