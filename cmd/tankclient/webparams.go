@@ -167,7 +167,9 @@ func contains(list []string, s string) bool {
 // performance.mark. fetch: the wasm's last byte arrived; compile: it is compiled; start: Go's
 // main runs; offer: the WebRTC offer was posted; answer: the server's answer came back; ice:
 // ICE connected; channel: the data channel opened; welcome: the server's Welcome arrived.
-var webPhases = []string{"fetch", "compile", "start", "offer", "answer", "ice", "channel", "welcome"}
+// A page whose game runs in its worker adds worker: the worker's program runs (the channel
+// and the Welcome are then the worker's).
+var webPhases = []string{"fetch", "compile", "start", "worker", "offer", "answer", "ice", "channel", "welcome"}
 
 // webReport is the browser page's report: tanksim's per-client fields of the page's player
 // (the demo's near player), how it travels, whether and how fast it joined, and in the demo

@@ -78,9 +78,10 @@ func main() {
 		}
 		return nil
 	})
+	postPhase("worker")
 	self.Call("tanknetTake", onMessage)
 
-	spec := <-specs
+	// The channel opens while the page's own program is still starting: it needs no spec.
 	ctx := context.Background()
 	conn, err := openChannel(ctx, channels)
 	if err != nil {
@@ -88,6 +89,7 @@ func main() {
 		return
 	}
 	postPhase("channel")
+	spec := <-specs
 	joined, err := tabworker.Join(ctx, conn, spec)
 	if err != nil {
 		postError("join", err)
