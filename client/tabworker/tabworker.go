@@ -60,8 +60,9 @@ type Controls struct {
 type Report struct {
 	client.Report
 	InputWait client.WaitSummary `json:"input_wait"`
-	// Frames is how many frames the recording had when the report was made: a page that
-	// replays them (client.Mirror.At) has there the Game that reported.
+	// Frames is the frame of the recording the report was made at (counted from 1): a page
+	// that replays them (client.Mirror.At) has there the Game that reported. The report goes
+	// out just before that frame does.
 	Frames int `json:"frames"`
 }
 
@@ -178,16 +179,19 @@ func (w *Worker) Run(ctx context.Context, page Page) error {
 	r := client.NewRunner(g, nil)
 	r.SetStep(func(now time.Time) error {
 		err := w.update(g, now, pilot, &next, &steps)
-		hand(1)
 		if err != nil {
+			hand(1)
 			endOnce.Do(func() { close(ended) })
 			return err
 		}
 		waits.Note(g)
 		if !reported && now.Sub(began) >= w.spec.ReportAfter {
+			// Reported before its frame is handed over: a page that replays the frames has
+			// not run that one yet, and can be asked to compare there (client.Mirror.At).
 			reported = true
-			page.Report(Report{Report: g.Report(), InputWait: waits.Summary(), Frames: handed})
+			page.Report(Report{Report: g.Report(), InputWait: waits.Summary(), Frames: handed + 1})
 		}
+		hand(1)
 		return nil
 	})
 	w.mu.Lock()

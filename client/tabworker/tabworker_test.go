@@ -47,9 +47,9 @@ func TestWorker_ThePageDrawsTheWorkersGame(t *testing.T) {
 		},
 		Report: func(r tabworker.Report) {
 			mu.Lock()
-			report, reportedAt = r, handed
-			if r.Frames != handed {
-				t.Errorf("the report says %d frames, %d were handed over", r.Frames, handed)
+			report, reportedAt = r, r.Frames
+			if r.Frames != handed+1 {
+				t.Errorf("the report says its frame is %d, %d were handed over before it: want the next", r.Frames, handed)
 			}
 			mu.Unlock()
 		},
