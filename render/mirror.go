@@ -27,6 +27,8 @@ type Controls struct {
 // which takes them to the worker. Under Options.Bot the worker drives, and send still
 // carries fire. m must already have its recording's header (m.Game() not nil).
 //
+// Options.OnFrame is called every tick with the mirrored Game, as a live window's is.
+//
 // RunMirror returns nil after a quit or a cancelled ctx, and the recorded session's end
 // (shown for a few seconds first) when the worker's session ended. It must be called from
 // the main goroutine.
@@ -81,6 +83,9 @@ func (m *mirror) step(w *window, now time.Time) error {
 		return nil
 	}
 	_, err := m.m.Step(func(game *client.Game) { w.followStep(0, game) })
+	if w.opts.OnFrame != nil {
+		w.opts.OnFrame(now, []*client.Game{w.panes[0].game})
+	}
 	switch {
 	case errors.Is(err, io.EOF):
 		w.failure, w.failAt = errors.New("render: the game's worker stopped"), now

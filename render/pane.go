@@ -321,19 +321,7 @@ func (p *clientPane) netTitle() string {
 		}
 		return "network unknown"
 	}
-	return NetworkTitle(p.net.Preset, p.netBase)
-}
-
-// NetworkTitle describes a link conditioned by preset's conditions c in a few words, as a
-// pane's title does (and a recording keeps: client.Game.NoteNetwork).
-func NetworkTitle(preset string, c linksim.Conditions) string {
-	switch {
-	case c == (linksim.Conditions{}):
-		return "network " + preset + " (nothing added)"
-	case c.Outbound == c.Inbound:
-		return "network " + preset + ": " + c.Outbound.String() + " each way"
-	}
-	return "network " + preset + ": up " + c.Outbound.String() + ", down " + c.Inbound.String()
+	return linksim.Describe(p.net.Preset, p.netBase)
 }
 
 // cyclePreset switches the link conditioner to the next (step 1) or previous (-1) preset.

@@ -128,6 +128,7 @@ type webReporter struct {
 	done      bool
 	waits     client.WaitLog // the player's input waits, noted every frame
 	worker    bool           // the game runs in the page's worker, which reports (worker_js.go)
+	drawn     bool           // the first frame is marked
 }
 
 // joined reports whether the page has joined its game.
@@ -135,6 +136,10 @@ func (r *webReporter) joined() bool { return r.connectMs > 0 }
 
 // onFrame is the window's per-frame hook (render.Options.OnFrame).
 func (r *webReporter) onFrame(_ time.Time, games []*client.Game) {
+	if !r.drawn {
+		r.drawn = true
+		markPhase("drawn")
+	}
 	if r.connectMs == 0 {
 		r.connectMs = pageMillis()
 		if r.demo {

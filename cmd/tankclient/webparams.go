@@ -5,10 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"net/netip"
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 
 	"tanknet/client"
 	"tanknet/client/tabworker"
@@ -139,19 +139,17 @@ func webDemo(cfg *Config, page WebPage) error {
 	return nil
 }
 
-// webServerAddr returns the address the KCP session over the carriage names the server by:
-// the page's host and port when the host is an IP address, else 0.0.0.0 and the port (a
-// browser resolves no names for Go; the carriage has one peer, whatever the address).
-func webServerAddr(host string) string {
-	if ap, err := netip.ParseAddrPort(host); err == nil {
-		return ap.String()
-	}
-	port := "80"
-	if i := strings.LastIndex(host, ":"); i >= 0 && !strings.HasSuffix(host, "]") {
-		port = host[i+1:]
-	}
-	return "0.0.0.0:" + port
+// workerSpec returns what the page's worker plays for cfg and page: what
+// tabworker.PageSpec reads from the same URL for itself (TestWorkerSpec holds them together).
+func workerSpec(cfg Config, page WebPage) tabworker.Spec {
+	return tabworker.Spec{Server: cfg.Server, Name: cfg.Name, Room: cfg.Room, DialTimeout: cfg.DialTimeout,
+		Conditions: cfg.Conditions, Seed: cfg.Seed, Game: cfg.Game, Bot: cfg.Bot,
+		Network: linksim.Describe(cfg.Net, cfg.Conditions), ReportAfter: time.Duration(page.ReportAfter) * time.Second}
 }
+
+// webServerAddr returns the address the KCP session over the carriage names the server by
+// (tabworker.ServerAddr: the page's worker names it the same way).
+func webServerAddr(host string) string { return tabworker.ServerAddr(host) }
 
 func contains(list []string, s string) bool {
 	for _, v := range list {
@@ -168,8 +166,10 @@ func contains(list []string, s string) bool {
 // main runs; offer: the WebRTC offer was posted; answer: the server's answer came back; ice:
 // ICE connected; channel: the data channel opened; welcome: the server's Welcome arrived.
 // A page whose game runs in its worker adds worker: the worker's program runs (the channel
-// and the Welcome are then the worker's).
-var webPhases = []string{"fetch", "compile", "start", "worker", "offer", "answer", "ice", "channel", "welcome"}
+// and the Welcome are then the worker's, and may come before start: the worker joins while
+// the page's program still loads). drawn: the page's first frame of the game, the moment
+// the player sees it.
+var webPhases = []string{"fetch", "compile", "start", "worker", "offer", "answer", "ice", "channel", "welcome", "drawn"}
 
 // webReport is the browser page's report: tanksim's per-client fields of the page's player
 // (the demo's near player), how it travels, whether and how fast it joined, and in the demo

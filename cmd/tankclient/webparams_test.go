@@ -2,10 +2,12 @@ package main
 
 import (
 	"net/url"
+	"reflect"
 	"strings"
 	"testing"
 
 	"tanknet/client"
+	"tanknet/client/tabworker"
 )
 
 // TestParseWebParams: the browser page's URL parameters become the Config and page settings
@@ -86,5 +88,28 @@ func TestSameReport(t *testing.T) {
 	b.Snapshots++
 	if sameReport(a, b) {
 		t.Error("reports with different snapshots are the same")
+	}
+}
+
+// TestWorkerSpec: the spec the page's worker reads from the URL for itself
+// (tabworker.PageSpec) is the one the page's own settings make, whatever the parameters.
+func TestWorkerSpec(t *testing.T) {
+	for _, query := range []string{"", "name=ada", "name=ada&room=red&bot=1&report=15", "name=b&net=wifi-bad",
+		"name=c&net=up=lan,down=mobile-3g&record=1", "name=d&worker=1&bot=true", "name=e&net=none"} {
+		q, err := url.ParseQuery(query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg, page, err := parseWebParams(q, "127.0.0.1:8080")
+		if err != nil {
+			t.Fatalf("%q: %v", query, err)
+		}
+		got, err := tabworker.PageSpec(q, "127.0.0.1:8080")
+		if err != nil {
+			t.Fatalf("PageSpec(%q): %v", query, err)
+		}
+		if want := workerSpec(cfg, page); !reflect.DeepEqual(got, want) {
+			t.Errorf("%q: the worker reads\n%+v\nthe page plays\n%+v", query, got, want)
+		}
 	}
 }

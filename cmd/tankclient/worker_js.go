@@ -83,12 +83,16 @@ func runWorkerPage(ctx context.Context, cfg Config, page WebPage, origin string,
 		}
 		return nil
 	})
-	worker.Call("addEventListener", "message", onMessage) // for the page's life: the worker may speak last
+	// For the page's life (the worker may speak last), and from what it said before the
+	// program ran: index.html kept that.
+	if take := js.Global().Get("tanknetFromWorker"); take.Type() == js.TypeFunction {
+		take.Invoke(onMessage)
+	} else {
+		worker.Call("addEventListener", "message", onMessage)
+	}
 	post := func(msg map[string]any) { worker.Call("postMessage", js.ValueOf(msg)) }
 
-	spec := tabworker.Spec{Server: cfg.Server, Name: cfg.Name, Room: cfg.Room, DialTimeout: cfg.DialTimeout,
-		Conditions: cfg.Conditions, Seed: cfg.Seed, Game: cfg.Game, Bot: cfg.Bot,
-		Network: render.NetworkTitle(cfg.Net, cfg.Conditions), ReportAfter: time.Duration(page.ReportAfter) * time.Second}
+	spec := workerSpec(cfg, page)
 	b, err := json.Marshal(spec)
 	if err != nil {
 		return err

@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
+	"strings"
 	"syscall/js"
 	"time"
 
@@ -19,9 +21,11 @@ import (
 // page to hand it a fresh one (it signals afresh when its early answer was stale).
 const channelGrace = 2 * time.Second
 
-// main runs in the worker (tankworker.js started it). The page posts it, in any order, the
-// data channel its signalling created ({type: "channel", dc}), what to play ({type: "start",
-// spec}: tabworker.Spec as JSON), and then, while it plays, the controls held ({type:
+// main runs in the worker (tankworker.js started it, with the page's URL parameters as its
+// own, from which it reads what to play: tabworker.PageSpec). The page posts it, in any
+// order, the data channel its signalling created ({type: "channel", dc}), what to play
+// ({type: "start", spec}: tabworker.Spec as JSON; the worker's own reading of the URL comes
+// first, and the page's is for a worker started without it), and then, while it plays, the controls held ({type:
 // "controls", turn, throttle, fire, lagComp}), the tab's visibility ({type: "away", away})
 // and the end ({type: "quit"}). The worker posts back the phases of connecting it saw
 // ({type: "phase", name, at}, at in ms since the Unix epoch as performance.timeOrigin +
@@ -68,7 +72,7 @@ func main() {
 			}
 			select {
 			case specs <- spec:
-			default:
+			default: // the worker read its own
 			}
 		case "quit":
 			if !quitted {
@@ -80,6 +84,14 @@ func main() {
 	})
 	postPhase("worker")
 	self.Call("tanknetTake", onMessage)
+	// The worker joins as soon as its channel opens, while the page's own, larger program
+	// may still be loading: it reads the page's parameters itself.
+	loc := self.Get("location")
+	if q, err := url.ParseQuery(strings.TrimPrefix(loc.Get("search").String(), "?")); err == nil && q.Get("name") != "" {
+		if spec, err := tabworker.PageSpec(q, tabworker.ServerAddr(loc.Get("host").String())); err == nil {
+			specs <- spec
+		}
+	}
 
 	// The channel opens while the page's own program is still starting: it needs no spec.
 	ctx := context.Background()
