@@ -7,8 +7,8 @@
 // nothing: the session and the Game run as a native client's do. The worker records the Game
 // (client.Game.RecordTo) and hands the page each Update's frame as it is written; the page
 // replays them into a Game of its own (client.Mirror), which is therefore frame for frame the
-// worker's, and draws it. The page sends the controls held back (SetControls): each one wakes
-// the Runner for an Update, so a frame is recorded for every frame the page draws.
+// worker's, and draws it. The page sends the controls held back when they change
+// (SetControls), and each change wakes the Runner for an Update that applies it at once.
 //
 // The package knows nothing of browsers: the worker's glue (cmd/tankworker) hands it a
 // net.PacketConn over the data channel and carries its frames and reports to the page, and a
@@ -103,8 +103,8 @@ func Join(ctx context.Context, pc net.PacketConn, spec Spec) (*Worker, error) {
 	return &Worker{spec: spec, sess: sess, ctl: Controls{LagComp: true}}, nil
 }
 
-// SetControls gives the Game the controls held now and has it run an Update with them:
-// the page sends them every tick it draws. Safe from any goroutine.
+// SetControls gives the Game the controls held now and has it run an Update with them at
+// once: the page sends them when they change. Safe from any goroutine.
 func (w *Worker) SetControls(c Controls) {
 	w.mu.Lock()
 	w.ctl = c
