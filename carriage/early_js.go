@@ -53,8 +53,10 @@ var ErrDialAfresh = errors.New("carriage: the early connection is of no use: dia
 // EarlyAnswer waits for the page's early signalling (DialEarly's early) and returns what it
 // resolved to, {pc, dc, answeredAt}, once the server's answer is set and fresh. It fails
 // with ErrNoServer or the server's refusal as Dial does (closing the peer connection), and
-// with ErrDialAfresh when the early connection cannot be used. A page whose data channel went
-// to a worker at its creation (the channel cannot move later) waits for the answer with it.
+// with ErrDialAfresh when the early connection cannot be used (for a connection whose data
+// channel went to a worker at its creation, which the worker joins on as soon as it opens,
+// only when ICE failed or closed). A page whose channel is in a worker waits for the answer
+// with it.
 func EarlyAnswer(ctx context.Context, offerURL string, early js.Value) (js.Value, error) {
 	got, err := await(ctx, early)
 	if err != nil || !got.Truthy() {
@@ -74,12 +76,15 @@ func EarlyAnswer(ctx context.Context, offerURL string, early js.Value) (js.Value
 		_, err := answerFrom(offerURL, got.Get("status").Int(), fmt.Sprintf("%d %s", got.Get("status").Int(), got.Get("statusText").String()), []byte(body))
 		return js.Undefined(), err
 	}
+	// An answer grows stale while the page's program loads (the server drops a peer that does
+	// not join in time); a channel that went to a worker (no dc here) is the worker's to
+	// join on, which it does as soon as it opens, and only ICE says it is no use.
 	age := time.Duration(js.Global().Get("performance").Call("now").Float()-got.Get("answeredAt").Float()) * time.Millisecond
-	state, ice := "", pc.Get("iceConnectionState").String()
+	stale, state, ice := false, "", pc.Get("iceConnectionState").String()
 	if dc := got.Get("dc"); dc.Truthy() {
-		state = dc.Get("readyState").String()
+		stale, state = age > earlyFresh, dc.Get("readyState").String()
 	}
-	if age > earlyFresh || state == "closing" || state == "closed" || ice == "failed" || ice == "closed" {
+	if stale || state == "closing" || state == "closed" || ice == "failed" || ice == "closed" {
 		pc.Call("close")
 		return js.Undefined(), ErrDialAfresh
 	}
