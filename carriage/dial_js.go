@@ -87,6 +87,12 @@ func (c *Conn) watch() signals {
 		c.in.put(b, nil)
 	})
 	c.on(c.dc, "onclose", func([]js.Value) { c.in.close() })
+	if c.dc.Get("readyState").String() == "open" {
+		open()
+	}
+	if !c.pc.Truthy() { // a worker's channel (OverChannel): its peer connection is the page's
+		return signals{opened, failed, gathered}
+	}
 	iceState := func([]js.Value) {
 		switch c.pc.Get("iceConnectionState").String() {
 		case "connected":
@@ -107,9 +113,6 @@ func (c *Conn) watch() signals {
 	c.on(c.pc, "onicegatheringstatechange", gatherState)
 	iceState(nil)
 	gatherState(nil)
-	if c.dc.Get("readyState").String() == "open" {
-		open()
-	}
 	return signals{opened, failed, gathered}
 }
 
@@ -254,7 +257,9 @@ func (c *Conn) Close() error {
 		if c.dc.Truthy() {
 			c.dc.Call("close")
 		}
-		c.pc.Call("close")
+		if c.pc.Truthy() {
+			c.pc.Call("close")
+		}
 		c.mu.Lock()
 		hs := c.handlers
 		c.handlers = nil

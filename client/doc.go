@@ -33,7 +33,8 @@
 // wire turns them into protocol messages and back, and this package reads no protobuf
 // message. A Game can keep a recording of what it was given (record.go), and Replay
 // (replay.go) runs one through a new Game, which then does exactly what the first did
-// (docs/RECORDINGS.md).
+// (docs/RECORDINGS.md). A Mirror (mirror.go) does so while the recording is still being
+// written: the browser page draws the Game its worker runs that way (client/tabworker).
 //
 // Package client never imports Ebitengine, so it runs headless. A Game is not safe for
 // concurrent use: bots call Game.Update from one goroutine and read it between Updates. A

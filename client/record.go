@@ -97,3 +97,17 @@ func (g *Game) NoteNetwork(description string) { g.network = description }
 // Network is the link's description last noted (NoteNetwork), or replayed from a recording;
 // "" when none was.
 func (g *Game) Network() string { return g.network }
+
+// FlushRecording writes out what the recording holds buffered, so that every frame recorded
+// so far has reached the writer given to RecordTo: for a recording read while it is written
+// (Mirror). It returns the error that stopped the recording, if one did.
+func (g *Game) FlushRecording() error {
+	r := g.rec
+	if r == nil {
+		return nil
+	}
+	if r.err == nil {
+		r.err = r.w.Flush()
+	}
+	return r.err
+}

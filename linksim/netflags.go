@@ -208,3 +208,15 @@ func (f *NetFlags) Path() (Path, error) {
 	}
 	return PathFor(f.Preset, f.Override())
 }
+
+// Describe says in a few words what preset's conditions c add to a link, as a window's pane
+// titles it: "network wifi-bad: up ..., down ...".
+func Describe(preset string, c Conditions) string {
+	switch {
+	case c == (Conditions{}):
+		return "network " + preset + " (nothing added)"
+	case c.Outbound == c.Inbound:
+		return "network " + preset + ": " + c.Outbound.String() + " each way"
+	}
+	return "network " + preset + ": up " + c.Outbound.String() + ", down " + c.Inbound.String()
+}

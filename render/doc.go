@@ -13,13 +13,16 @@
 // that use needs:
 //
 //   - liveWindow (live.go, Run): one player's session; the keys or Options.Bot drive it.
-//     The browser page runs it too (cmd/tankclient/web_js.go). Its pane's game, like each
+//     The browser page runs it with worker=0 (cmd/tankclient/web_js.go). Its pane's game, like each
 //     of the demo's two, runs on a client.Runner between frames; the window holds the
 //     runners' locks across each Update and Draw (window.go: hold, release).
 //   - demo (demo.go, RunDemo): the near and far players' sessions and the server's truth
 //     between them (server_pane.go), with the demo's bots, contact switch and slow motion.
 //   - replay (replay.go, RunReplay): a client recording drives the one pane, under the
 //     playback bar.
+//   - mirror (mirror.go, RunMirror): the browser page's game, which runs in its worker
+//     (client/tabworker): the worker's recording, stepped to its newest frame every tick
+//     (client.Mirror), drives the one pane, and the keys go back to the worker.
 //   - matchReplay (match_replay.go, RunMatchReplay): a demo's recording set, the three panes
 //     on one clock (render/matchplay, headless, decides what each pane shows when), with the
 //     server's truth rebuilt from its recording and the same playback bar.

@@ -321,14 +321,7 @@ func (p *clientPane) netTitle() string {
 		}
 		return "network unknown"
 	}
-	c := p.netBase
-	switch {
-	case c == (linksim.Conditions{}):
-		return "network " + p.net.Preset + " (nothing added)"
-	case c.Outbound == c.Inbound:
-		return "network " + p.net.Preset + ": " + c.Outbound.String() + " each way"
-	}
-	return "network " + p.net.Preset + ": up " + c.Outbound.String() + ", down " + c.Inbound.String()
+	return linksim.Describe(p.net.Preset, p.netBase)
 }
 
 // cyclePreset switches the link conditioner to the next (step 1) or previous (-1) preset.

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"syscall/js"
 	"time"
-
-	"tanknet/render"
 )
 
 // awaySaidFor is how long the page says it was paused once it is back.
@@ -18,9 +16,10 @@ const awaySaidFor = 4 * time.Second
 // all) goes away, so the server holds its tank still and waits for it instead of starving
 // its input buffer or dropping it (PROTOCOL.md §6b); shown again, it comes back, and the
 // page says for how long it was paused. The Away leaves when the tab is hidden, since
-// Chromium hides a tab before it freezes it. It returns what stops following.
-func watchAway() (*render.AwaySwitch, func()) {
-	sw := new(render.AwaySwitch)
+// Chromium hides a tab before it freezes it. set is told each change: the live window's
+// render.AwaySwitch, or the page's worker, which plays the game. It returns what stops
+// following.
+func watchAway(set func(away bool)) func() {
 	doc := js.Global().Get("document")
 	var since time.Time
 	update := func() {
@@ -28,12 +27,12 @@ func watchAway() (*render.AwaySwitch, func()) {
 		switch {
 		case hidden && since.IsZero():
 			since = time.Now()
-			sw.Set(true)
+			set(true)
 			showStatus("paused: this tab is hidden, and the server holds your tank still until it is shown again")
 		case !hidden && !since.IsZero():
 			away := time.Since(since).Round(100 * time.Millisecond)
 			since = time.Time{}
-			sw.Set(false)
+			set(false)
 			showStatus(fmt.Sprintf("paused for %v while the tab was hidden; playing again", away))
 			time.AfterFunc(awaySaidFor, func() {
 				if since.IsZero() {
@@ -46,7 +45,7 @@ func watchAway() (*render.AwaySwitch, func()) {
 	onFreeze := js.FuncOf(func(js.Value, []js.Value) any {
 		if since.IsZero() { // frozen while still shown (a test's lifecycle call): away all the same
 			since = time.Now()
-			sw.Set(true)
+			set(true)
 		}
 		return nil
 	})
@@ -55,7 +54,7 @@ func watchAway() (*render.AwaySwitch, func()) {
 	doc.Call("addEventListener", "freeze", onFreeze)
 	doc.Call("addEventListener", "resume", onResume)
 	update() // a page opened in the background starts away
-	return sw, func() {
+	return func() {
 		doc.Call("removeEventListener", "visibilitychange", onVisibility)
 		doc.Call("removeEventListener", "freeze", onFreeze)
 		doc.Call("removeEventListener", "resume", onResume)

@@ -24,6 +24,8 @@
 //
 // Built for js/wasm (make web) it is the browser client instead (web_js.go): URL parameters
 // in place of flags, the game over a WebRTC data channel to the server that served the page.
+// The page's game runs in a Web Worker (cmd/tankworker, worker_js.go) and the page draws
+// it; worker=0 runs it on the page's thread as the window does.
 package main
 
 import (

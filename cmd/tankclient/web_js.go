@@ -47,6 +47,9 @@ func main() {
 		rep.demo = true
 		showStatus("starting the demo: its server and players run in this tab…")
 		err = runDemo(ctx, cfg)
+	} else if w := js.Global().Get("tanknetWorker"); page.Worker && w.Truthy() {
+		rep.worker = true
+		err = runWorkerPage(ctx, cfg, page, loc.Get("origin").String(), &rep, w)
 	} else {
 		err = runWeb(ctx, cfg, page, loc.Get("origin").String(), &rep)
 	}
@@ -82,9 +85,8 @@ func runWeb(ctx context.Context, cfg Config, page WebPage, origin string, rep *w
 	var stopTouch func()
 	opts.Touch, stopTouch = startTouch()
 	defer stopTouch()
-	var stopAway func()
-	opts.Away, stopAway = watchAway()
-	defer stopAway()
+	opts.Away = new(render.AwaySwitch)
+	defer watchAway(opts.Away.Set)()
 	var rec bytes.Buffer
 	if page.Record {
 		opts.Record = []io.Writer{&rec}
@@ -124,6 +126,9 @@ type webReporter struct {
 	demo      bool    // the demo's first frame is its join, and clears its banner
 	connectMs float64 // navigation start to Welcome; for the demo, to its first frame
 	done      bool
+	waits     client.WaitLog // the player's input waits, noted every frame
+	worker    bool           // the game runs in the page's worker, which reports (worker_js.go)
+	drawn     bool           // the first frame is marked
 }
 
 // joined reports whether the page has joined its game.
@@ -131,17 +136,32 @@ func (r *webReporter) joined() bool { return r.connectMs > 0 }
 
 // onFrame is the window's per-frame hook (render.Options.OnFrame).
 func (r *webReporter) onFrame(_ time.Time, games []*client.Game) {
+	if !r.drawn {
+		r.drawn = true
+		markPhase("drawn")
+	}
 	if r.connectMs == 0 {
 		r.connectMs = pageMillis()
 		if r.demo {
 			showStatus("") // the demo runs: "starting the demo…" has done its work
 		}
 	}
+	if r.worker {
+		return
+	}
+	if len(games) > 0 {
+		r.waits.Note(games[0])
+	}
 	if r.done || r.after == 0 || pageMillis() < r.connectMs+float64(r.after)*1000 {
 		return
 	}
 	r.done = true
-	fmt.Println(webReportLine(r.transport, r.connectMs, ebiten.ActualFPS(), pagePhases(), games))
+	var waits *client.WaitSummary
+	if !r.demo {
+		s := r.waits.Summary()
+		waits = &s
+	}
+	fmt.Println(webReportLine(r.transport, r.connectMs, ebiten.ActualFPS(), pagePhases(), games, waits))
 }
 
 // markPhase marks a step of connecting on the page's performance timeline (webPhases) and

@@ -5,12 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"net/netip"
 	"net/url"
 	"strconv"
 	"strings"
-	"tanknet/client"
+	"time"
 
+	"tanknet/client"
+	"tanknet/client/tabworker"
 	"tanknet/linksim"
 )
 
@@ -23,15 +24,20 @@ type WebPage struct {
 	// Record keeps a client recording of the game (docs/RECORDINGS.md) and offers it as a
 	// download when the game ends (Esc, or the server lost).
 	Record bool
+	// Worker runs the game (its connection, session and prediction clock) in a Web Worker
+	// and has the page only draw it (package client/tabworker); worker=0 keeps everything on
+	// the page's one thread, as before. The demo, the tour and frame-driven=1 stay on it.
+	Worker bool
 }
 
 // webParams are the URL parameters the browser client reads in place of flags.
-var webParams = []string{"name", "room", "net", "bot", "demo", "tour", "report", "record", "frame-driven"}
+var webParams = []string{"name", "room", "net", "bot", "demo", "tour", "report", "record", "frame-driven", "worker"}
 
 // parseWebParams returns the Config and page settings the URL query q asks for: name, room,
 // net (a preset, as -net), bot=1 (drive as tanksim's bots do), demo=1 (the three-pane demo
 // with its own server in the tab), tour=1, report=N, record=1 and frame-driven=1 (as
-// -frame-driven). serverAddr is the game's address
+// -frame-driven), and worker=0 (the game on the page's own thread, not in a worker).
+// serverAddr is the game's address
 // as the KCP session names it (webServerAddr). Unknown parameters are refused, so a typo
 // says so instead of being ignored.
 func parseWebParams(q url.Values, serverAddr string) (Config, WebPage, error) {
@@ -73,7 +79,7 @@ func parseWebParams(q url.Values, serverAddr string) (Config, WebPage, error) {
 }
 
 // readWebSwitches reads the parameters that are on or off (1 or 0, true or false, or
-// absent: off): demo, tour, record, bot and frame-driven.
+// absent: off): demo, tour, record, bot and frame-driven; and worker (absent: on).
 func readWebSwitches(q url.Values, cfg *Config, page *WebPage) error {
 	on := func(k string) (bool, error) {
 		switch q.Get(k) {
@@ -101,6 +107,13 @@ func readWebSwitches(q url.Values, cfg *Config, page *WebPage) error {
 	if err != nil {
 		return err
 	}
+	page.Worker = q.Get("worker") == "" // on unless said
+	if !page.Worker {
+		if page.Worker, err = on("worker"); err != nil {
+			return err
+		}
+	}
+	page.Worker = page.Worker && !cfg.Demo && !cfg.Tour && !cfg.FrameDriven
 	if bot {
 		cfg.Bot = 1
 	}
@@ -126,19 +139,17 @@ func webDemo(cfg *Config, page WebPage) error {
 	return nil
 }
 
-// webServerAddr returns the address the KCP session over the carriage names the server by:
-// the page's host and port when the host is an IP address, else 0.0.0.0 and the port (a
-// browser resolves no names for Go; the carriage has one peer, whatever the address).
-func webServerAddr(host string) string {
-	if ap, err := netip.ParseAddrPort(host); err == nil {
-		return ap.String()
-	}
-	port := "80"
-	if i := strings.LastIndex(host, ":"); i >= 0 && !strings.HasSuffix(host, "]") {
-		port = host[i+1:]
-	}
-	return "0.0.0.0:" + port
+// workerSpec returns what the page's worker plays for cfg and page: what
+// tabworker.PageSpec reads from the same URL for itself (TestWorkerSpec holds them together).
+func workerSpec(cfg Config, page WebPage) tabworker.Spec {
+	return tabworker.Spec{Server: cfg.Server, Name: cfg.Name, Room: cfg.Room, DialTimeout: cfg.DialTimeout,
+		Conditions: cfg.Conditions, Seed: cfg.Seed, Game: cfg.Game, Bot: cfg.Bot,
+		Network: linksim.Describe(cfg.Net, cfg.Conditions), ReportAfter: time.Duration(page.ReportAfter) * time.Second}
 }
+
+// webServerAddr returns the address the KCP session over the carriage names the server by
+// (tabworker.ServerAddr: the page's worker names it the same way).
+func webServerAddr(host string) string { return tabworker.ServerAddr(host) }
 
 func contains(list []string, s string) bool {
 	for _, v := range list {
@@ -154,7 +165,11 @@ func contains(list []string, s string) bool {
 // performance.mark. fetch: the wasm's last byte arrived; compile: it is compiled; start: Go's
 // main runs; offer: the WebRTC offer was posted; answer: the server's answer came back; ice:
 // ICE connected; channel: the data channel opened; welcome: the server's Welcome arrived.
-var webPhases = []string{"fetch", "compile", "start", "offer", "answer", "ice", "channel", "welcome"}
+// A page whose game runs in its worker adds worker: the worker's program runs (the channel
+// and the Welcome are then the worker's, and may come before start: the worker joins while
+// the page's program still loads). drawn: the page's first frame of the game, the moment
+// the player sees it.
+var webPhases = []string{"fetch", "compile", "start", "worker", "offer", "answer", "ice", "channel", "welcome", "drawn"}
 
 // webReport is the browser page's report: tanksim's per-client fields of the page's player
 // (the demo's near player), how it travels, whether and how fast it joined, and in the demo
@@ -167,13 +182,23 @@ type webReport struct {
 	ConnectMs float64            `json:"connect_ms"` // navigation start to the Welcome (demo: to its first frame)
 	PhasesMs  map[string]float64 `json:"phases_ms,omitempty"`
 	FPS       float64            `json:"fps"` // frames the page drew a second, lately (Ebitengine's ActualFPS)
-	Clients   []client.Report    `json:"clients,omitempty"`
+	// Worker says the game ran in a Web Worker (WebPage.Worker), the page only drawing it.
+	Worker bool `json:"worker"`
+	// InputWait is how long the player's inputs waited in the server's buffer (its reports,
+	// one per tick), as a window's frame report gives it.
+	InputWait *client.WaitSummary `json:"input_wait,omitempty"`
+	// DrawnMatches, for a page whose game ran in its worker, says whether the Game the page
+	// drew (client.Mirror) reported, at the worker's report's frame, exactly what the
+	// worker's did; absent when the page had drawn past that frame before the report came.
+	DrawnMatches *bool           `json:"drawn_matches,omitempty"`
+	Clients      []client.Report `json:"clients,omitempty"`
 }
 
 // webReportLine returns the console line "tanknet-report {json}" for games (the window's
 // panes, the page's player first).
-func webReportLine(transport string, connectMs, fps float64, phases map[string]float64, games []*client.Game) string {
-	r := webReport{Transport: transport, Joined: true, ConnectMs: math.Round(connectMs), PhasesMs: phases, FPS: math.Round(fps*10) / 10}
+// waits, if not nil, are the player's input waits.
+func webReportLine(transport string, connectMs, fps float64, phases map[string]float64, games []*client.Game, waits *client.WaitSummary) string {
+	r := webReport{Transport: transport, Joined: true, ConnectMs: math.Round(connectMs), PhasesMs: phases, FPS: math.Round(fps*10) / 10, InputWait: waits}
 	for i, g := range games {
 		gr := g.Report()
 		if i == 0 {
@@ -184,6 +209,28 @@ func webReportLine(transport string, connectMs, fps float64, phases map[string]f
 		}
 	}
 	return reportLine(r)
+}
+
+// workerReportLine returns the console line of a page whose game ran in its worker: the
+// worker's report wr, with what the page knows (its phases, its frame rate).
+// drawn, if not nil, is the page's Game at the report's frame.
+func workerReportLine(wr tabworker.Report, drawn *client.Game, connectMs, fps float64, phases map[string]float64) string {
+	r := webReport{Report: wr.Report, Transport: "webrtc", Joined: true, ConnectMs: math.Round(connectMs), PhasesMs: phases,
+		FPS: math.Round(fps*10) / 10, Worker: true, InputWait: &wr.InputWait}
+	if drawn != nil {
+		same := sameReport(drawn.Report(), wr.Report)
+		r.DrawnMatches = &same
+	}
+	return reportLine(r)
+}
+
+// sameReport reports whether a and b say the same in their JSON, leaving out the link's
+// count of bad datagrams (a replayed Game has no link to count them).
+func sameReport(a, b client.Report) bool {
+	a.BadDatagrams, b.BadDatagrams = 0, 0
+	ja, errA := json.Marshal(a)
+	jb, errB := json.Marshal(b)
+	return errA == nil && errB == nil && string(ja) == string(jb)
 }
 
 // neverJoinedLine returns the report of a page named name that never joined, and why.

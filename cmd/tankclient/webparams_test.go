@@ -2,8 +2,12 @@ package main
 
 import (
 	"net/url"
+	"reflect"
 	"strings"
 	"testing"
+
+	"tanknet/client"
+	"tanknet/client/tabworker"
 )
 
 // TestParseWebParams: the browser page's URL parameters become the Config and page settings
@@ -15,9 +19,14 @@ func TestParseWebParams(t *testing.T) {
 		err   string // "" means accepted
 	}{
 		{"", func(c Config, p WebPage) bool {
-			return c.Name == "player" && c.Server == "127.0.0.1:8080" && !c.Demo && c.Bot == 0 && p.ReportAfter == 0 && !p.Record && !c.FrameDriven
+			return c.Name == "player" && c.Server == "127.0.0.1:8080" && !c.Demo && c.Bot == 0 && p.ReportAfter == 0 && !p.Record && !c.FrameDriven && p.Worker
 		}, ""},
-		{"frame-driven=1", func(c Config, _ WebPage) bool { return c.FrameDriven }, ""},
+		{"frame-driven=1", func(c Config, p WebPage) bool { return c.FrameDriven && !p.Worker }, ""},
+		{"worker=0", func(_ Config, p WebPage) bool { return !p.Worker }, ""},
+		{"worker=1&bot=1", func(_ Config, p WebPage) bool { return p.Worker }, ""},
+		{"tour=1", func(_ Config, p WebPage) bool { return !p.Worker }, ""}, // the tour stays on the page's thread
+		{"demo=1&worker=1", func(_ Config, p WebPage) bool { return !p.Worker }, ""},
+		{"worker=maybe", nil, "want 1 or 0"},
 		{"name=ada&room=red&bot=1&report=15&tour=1&record=1", func(c Config, p WebPage) bool {
 			return c.Name == "ada" && c.Room == "red" && c.Bot != 0 && c.Tour && p.ReportAfter == 15 && p.Record
 		}, ""},
@@ -63,6 +72,44 @@ func TestWebServerAddr(t *testing.T) {
 	} {
 		if got := webServerAddr(host); got != want {
 			t.Errorf("webServerAddr(%q) = %q, want %q", host, got, want)
+		}
+	}
+}
+
+// TestSameReport: a page's Game replayed from its worker's frames matches the worker's
+// report although it has no link to count bad datagrams, and any other difference shows.
+func TestSameReport(t *testing.T) {
+	a := client.Report{Name: "ada", Snapshots: 40, RTTMillis: 1.5, BadDatagrams: 3, RewindsMs: []float64{20}}
+	b := a
+	b.BadDatagrams, b.RewindsMs = 0, nil // the worker's, through JSON
+	if !sameReport(a, b) {
+		t.Error("reports differing only in bad datagrams and unencoded fields differ")
+	}
+	b.Snapshots++
+	if sameReport(a, b) {
+		t.Error("reports with different snapshots are the same")
+	}
+}
+
+// TestWorkerSpec: the spec the page's worker reads from the URL for itself
+// (tabworker.PageSpec) is the one the page's own settings make, whatever the parameters.
+func TestWorkerSpec(t *testing.T) {
+	for _, query := range []string{"", "name=ada", "name=ada&room=red&bot=1&report=15", "name=b&net=wifi-bad",
+		"name=c&net=up=lan,down=mobile-3g&record=1", "name=d&worker=1&bot=true", "name=e&net=none"} {
+		q, err := url.ParseQuery(query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg, page, err := parseWebParams(q, "127.0.0.1:8080")
+		if err != nil {
+			t.Fatalf("%q: %v", query, err)
+		}
+		got, err := tabworker.PageSpec(q, "127.0.0.1:8080")
+		if err != nil {
+			t.Fatalf("PageSpec(%q): %v", query, err)
+		}
+		if want := workerSpec(cfg, page); !reflect.DeepEqual(got, want) {
+			t.Errorf("%q: the worker reads\n%+v\nthe page plays\n%+v", query, got, want)
 		}
 	}
 }

@@ -91,9 +91,15 @@ func evalString(t *testing.T, ctx context.Context, b *cdp.Browser, session, expr
 // phasesInOrder reports the first step of connecting missing from phases or earlier than
 // one it must follow ("" when all are there, in order). Loading the program and signalling
 // are two chains that overlap (the page signals while the wasm compiles); both end at the
-// Welcome.
+// first frame drawn. The page's program joins after it starts; a page whose game runs in its
+// worker (phase worker) joins when the worker has started and may do so before the page's
+// program has.
 func phasesInOrder(phases map[string]float64) string {
-	for _, chain := range [][]string{{"fetch", "compile", "start", "welcome"}, {"offer", "answer", "ice", "channel", "welcome"}} {
+	joiner := "start"
+	if _, ok := phases["worker"]; ok {
+		joiner = "worker"
+	}
+	for _, chain := range [][]string{{"fetch", "compile", "start", "drawn"}, {joiner, "welcome"}, {"offer", "answer", "ice", "channel", "welcome", "drawn"}} {
 		prev := 0.0
 		for _, step := range chain {
 			at, ok := phases[step]

@@ -9,7 +9,11 @@
 // each step of it happened, from navigation start, p50 and max); then -pages
 // pages whose tanks drive themselves (?bot=1) play for -duration beside -bots native bots
 // (bin/tanksim -server), and it reports both sides' round trips, snapshots lost, residuals
-// and the players the server dropped, with the wasm's size, whole and gzipped. Every page
+// and the players the server dropped, the pages' input waits (the server's reports of how
+// long their inputs waited in its buffer, each page's p50 and p90) and frame rates, with the
+// wasm's size, whole and gzipped, and the game worker's. By default the pages run their game
+// in a Web Worker, as the page does unless told worker=0; -worker=false measures the page
+// with everything on its one thread, to compare. Every page
 // is a -size window (480x320 by default); with -fresh each timed load runs in a Chromium of
 // its own with an empty profile, as a first visit does, instead of one browser that has
 // the wasm cached after the first load.

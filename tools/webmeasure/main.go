@@ -37,6 +37,18 @@ type page struct {
 	Error           string  `json:"error"`
 	// PhasesMs is when each step of connecting happened, ms from navigation start.
 	PhasesMs map[string]float64 `json:"phases_ms"`
+	FPS      float64            `json:"fps"`
+	// Worker says the page's game ran in its Web Worker; DrawnMatches that the Game it drew
+	// matched the worker's at the report's frame (absent: not checked).
+	Worker       bool  `json:"worker"`
+	DrawnMatches *bool `json:"drawn_matches"`
+	// InputWait is how long the page's inputs waited in the server's buffer.
+	InputWait *struct {
+		Samples int     `json:"samples"`
+		P50Ms   float64 `json:"p50_ms"`
+		P90Ms   float64 `json:"p90_ms"`
+		Starved int     `json:"starved"`
+	} `json:"input_wait"`
 }
 
 func main() {
@@ -48,6 +60,7 @@ func main() {
 	size := flag.String("size", "480x320", "each page's window `WxH` (eight pages drawing in software on two cores: keep them small)")
 	fresh := flag.Bool("fresh", false, "time each page load in a Chromium of its own with an empty profile (nothing cached), as a first visit")
 	frameDriven := flag.Bool("frame-driven", false, "the load run's pages advance their game only when they draw a frame (frame-driven=1), to compare with the default")
+	worker := flag.Bool("worker", true, "the pages run their game in a Web Worker, the page only drawing it (the default page); -worker=false adds worker=0, everything on the page's one thread, to compare")
 	away := flag.Duration("away", 0, "instead, play one page, hide it for this long, freeze it as long (Page Lifecycle), bring it back and report whether it stayed in without a snap")
 	demo := flag.Int("demo", 0, "instead, open the three-pane demo in one 1800x800 page (?demo=1, no server) for this many `seconds` and report its frame rate")
 	flag.Parse()
@@ -65,7 +78,10 @@ func main() {
 		}
 		return
 	}
-	extra := ""
+	extra, every := "", ""
+	if !*worker {
+		every = "&worker=0"
+	}
 	if *frameDriven {
 		extra = "&frame-driven=1"
 	}
@@ -75,7 +91,7 @@ func main() {
 		os.Exit(2)
 	}
 	opts := runOptions{chromium: *chromium, connects: *connects, pages: *pages, bots: *bots, duration: *duration,
-		extra: extra, window: "--window-size=" + w + "," + h, fresh: *fresh}
+		extra: extra + every, every: every, window: "--window-size=" + w + "," + h, fresh: *fresh}
 	if err := run(opts); err != nil {
 		fmt.Fprintln(os.Stderr, "webmeasure:", err)
 		os.Exit(1)
@@ -84,12 +100,13 @@ func main() {
 
 // runOptions is what one measurement run does: connects timed page loads (each in a fresh
 // Chromium with fresh), then pages beside bots for duration, every page in a window of
-// the given --window-size flag, extra added to the load run's URL parameters.
+// the given --window-size flag, extra added to the load run's URL parameters and every to
+// the timed loads' too.
 type runOptions struct {
 	chromium              string
 	connects, pages, bots int
 	duration              time.Duration
-	extra, window         string
+	extra, every, window  string
 	fresh                 bool
 }
 
@@ -134,16 +151,19 @@ func run(o runOptions) error {
 	sim := <-native
 	srv.stop() // for its closing lines
 	out := map[string]any{
-		"connect_ms":  summary(connectMs),
-		"phases_ms":   phaseSummary,
-		"pages":       pages,
-		"browser":     browserSummary(reps, duration),
-		"native":      pick(sim, "bots", "rtt_ms", "residual_nonzero", "snapshots_lost", "reconciliations"),
-		"server_log":  srv.summary(),
-		"wasm_bytes":  fileSize("bin/web/tankclient.wasm"),
-		"wasm_gzip":   fileSize("bin/web/tankclient.wasm.gz"),
-		"duration_s":  duration.Seconds(),
-		"native_bots": bots,
+		"connect_ms": summary(connectMs),
+		"phases_ms":  phaseSummary,
+		"pages":      pages,
+		"browser":    browserSummary(reps, duration),
+		"native":     pick(sim, "bots", "rtt_ms", "residual_nonzero", "snapshots_lost", "reconciliations"),
+		"server_log": srv.summary(),
+		"wasm_bytes": fileSize("bin/web/tankclient.wasm"),
+		"wasm_gzip":  fileSize("bin/web/tankclient.wasm.gz"),
+		// The page's game worker's program (cmd/tankworker), loaded beside the page's.
+		"worker_wasm_bytes": fileSize("bin/web/tankworker.wasm"),
+		"worker_wasm_gzip":  fileSize("bin/web/tankworker.wasm.gz"),
+		"duration_s":        duration.Seconds(),
+		"native_bots":       bots,
 		// The timed page loads were closed without a goodbye: the server's drops count them.
 		"connect_pages_closed": connects,
 		"window":               strings.TrimPrefix(o.window, "--window-size="),
@@ -169,7 +189,7 @@ func timeConnects(ctx context.Context, o runOptions, b *cdp.Browser, pace *offer
 				return nil, nil, err
 			}
 		}
-		reps, err := openPages(ctx, in, pace, url, []string{fmt.Sprintf("?name=c%d&report=1", i)})
+		reps, err := openPages(ctx, in, pace, url, []string{fmt.Sprintf("?name=c%d&report=1%s", i, o.every)})
 		done()
 		if err != nil {
 			return nil, nil, fmt.Errorf("connect %d: %w", i+1, err)
@@ -256,14 +276,24 @@ func openPages(ctx context.Context, b *cdp.Browser, pace *offerPace, url string,
 
 // browserSummary condenses the pages' reports, each over played.
 func browserSummary(reps []page, played time.Duration) map[string]any {
-	var rtt []float64
-	lost, residual, seenMin, snaps := 0, 0, -1, 0
+	var rtt, waits, waits90, fps []float64
+	lost, residual, seenMin, snaps, inWorker, matched := 0, 0, -1, 0, 0, 0
 	rateMin := -1.0 // the slowest page's snapshots a second over its report's span
 	for _, r := range reps {
 		if rate := float64(r.Snapshots) / played.Seconds(); rateMin < 0 || rate < rateMin {
 			rateMin = rate
 		}
 		rtt = append(rtt, r.RTTMs)
+		fps = append(fps, r.FPS)
+		if r.InputWait != nil && r.InputWait.Samples > 0 {
+			waits, waits90 = append(waits, r.InputWait.P50Ms), append(waits90, r.InputWait.P90Ms)
+		}
+		if r.Worker {
+			inWorker++
+		}
+		if r.DrawnMatches != nil && *r.DrawnMatches {
+			matched++
+		}
 		lost += r.SnapshotsLost
 		residual += r.ResidualNonZero
 		snaps += r.Snapshots
@@ -272,7 +302,11 @@ func browserSummary(reps []page, played time.Duration) map[string]any {
 		}
 	}
 	return map[string]any{"rtt_ms": summary(rtt), "snapshots": snaps, "snapshots_lost": lost,
-		"residual_nonzero": residual, "players_seen_min": seenMin, "snapshots_per_s_min": math.Round(rateMin*10) / 10}
+		"residual_nonzero": residual, "players_seen_min": seenMin, "snapshots_per_s_min": math.Round(rateMin*10) / 10,
+		// Each page's median and 90th percentile of its input waits (the server's reports),
+		// summarised over the pages.
+		"input_wait_p50_ms": summary(waits), "input_wait_p90_ms": summary(waits90), "fps": summary(fps),
+		"pages_in_worker": inWorker, "drawn_matches": matched}
 }
 
 // summary returns the median and maximum of xs.

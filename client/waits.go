@@ -1,0 +1,58 @@
+package client
+
+import (
+	"math"
+	"slices"
+	"time"
+
+	"tanknet/netcode"
+)
+
+// WaitLog keeps the server's reports of how long a Game's inputs waited in its buffer
+// (Game.InputReport), one per server tick seen: what a page reports as its input wait, as a
+// window's frame report does. Note it after Updates; a report seen twice (no new tick) is
+// kept once. The zero value is ready to use.
+type WaitLog struct {
+	waits   []time.Duration
+	starved int
+	tick    uint32
+}
+
+// Note keeps g's newest input report, if it is of a server tick not noted yet. A Game sending
+// its input on arrival (Game.InputOnArrival) has no buffer wait of its own to keep.
+func (w *WaitLog) Note(g *Game) {
+	r, tick := g.InputReport(), g.Stats().ServerTick
+	if tick == w.tick || g.InputOnArrival() || r == (netcode.InputReport{}) {
+		return
+	}
+	w.tick = tick
+	if r.Starved {
+		w.starved++
+		return
+	}
+	w.waits = append(w.waits, r.Wait)
+}
+
+// WaitSummary is a WaitLog's figures in milliseconds, as a page's report gives them.
+type WaitSummary struct {
+	Samples int     `json:"samples"`
+	P50Ms   float64 `json:"p50_ms"`
+	P90Ms   float64 `json:"p90_ms"`
+	Starved int     `json:"starved"` // ticks that applied no input of ours: it had not arrived
+}
+
+// Summary returns the waits' median and 90th percentile; zeros when none was noted.
+func (w *WaitLog) Summary() WaitSummary {
+	s := WaitSummary{Samples: len(w.waits), Starved: w.starved}
+	if len(w.waits) == 0 {
+		return s
+	}
+	sorted := slices.Clone(w.waits)
+	slices.Sort(sorted)
+	at := func(q float64) float64 {
+		d := sorted[min(len(sorted)-1, int(q*float64(len(sorted))))]
+		return math.Round(float64(d)/float64(time.Millisecond)*10) / 10
+	}
+	s.P50Ms, s.P90Ms = at(0.5), at(0.9)
+	return s
+}

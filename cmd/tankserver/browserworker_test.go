@@ -1,0 +1,135 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"tanknet/client"
+	"tanknet/internal/cdp"
+	"tanknet/server"
+)
+
+// workerReport is a page's tanknet-report line, in the fields the worker test reads.
+type workerReport struct {
+	client.Report
+	Transport    string              `json:"transport"`
+	Joined       bool                `json:"joined"`
+	ConnectMs    float64             `json:"connect_ms"`
+	PhasesMs     map[string]float64  `json:"phases_ms"`
+	Worker       bool                `json:"worker"`
+	InputWait    *client.WaitSummary `json:"input_wait"`
+	DrawnMatches *bool               `json:"drawn_matches"`
+}
+
+// TestBrowser_WorkerPageDrawsItsWorkersGame opens the page with its game in a Web Worker
+// (the default) beside a native bot: the worker joins over the data channel the page handed
+// it, its report (relayed to the page's console) says so, with every phase of connecting in
+// order, a round trip, snapshots, the server's input waits and no residual the server did
+// not cause, and the Game the page drew from the worker's frames reports, at the report's
+// frame, exactly what the worker's Game did. Then the same page with worker=0 plays on its
+// own thread and reports as before, with its input waits too.
+func TestBrowser_WorkerPageDrawsItsWorkersGame(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a browser")
+	}
+	chromium, err := exec.LookPath("chromium")
+	if err != nil {
+		t.Skip("chromium is not installed (make deps installs Debian's chromium): the browser test cannot run")
+	}
+	if os.Getenv(inNamespaceEnv) == "" {
+		runInNamespace(t)
+		return
+	}
+	workerPage(t, chromium, os.Getenv(webDirEnv))
+}
+
+func workerPage(t *testing.T, chromium, webDir string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
+	defer cancel()
+	var explained atomic.Uint64
+	page, addr, _ := webGameWith(t, ctx, webDir, func(c *Config) {
+		c.observe = func(rec server.TickRecord) {
+			n := rec.Counts.Contacts
+			for _, r := range rec.Counts.PushesRefused {
+				n += r
+			}
+			explained.Add(n)
+		}
+	})
+	botCtx, stopBot := context.WithCancel(ctx)
+	defer stopBot()
+	native := make(chan client.Report, 1)
+	go func() {
+		r, err := client.RunBot(botCtx, client.BotConfig{Addr: addr, Name: "native", Seed: 7,
+			Options: client.DefaultOptions(), DialTimeout: 20 * time.Second})
+		if err != nil {
+			t.Errorf("native bot: %v", err)
+		}
+		native <- r
+	}()
+	var stderr bytes.Buffer
+	b, err := cdp.Start(chromium, &stderr, append(slices.Clone(cdp.Headless),
+		"--allow-loopback-in-peer-connection", "--user-data-dir="+t.TempDir(), "--window-size=1280,720",
+		"--disable-features=WebRtcHideLocalIpsWithMdns")...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		b.Close()
+		if t.Failed() {
+			t.Logf("chromium's stderr:\n%s", tail(stderr.String(), 4000))
+		}
+	}()
+
+	read := func(query string) workerReport {
+		t.Helper()
+		session, err := b.OpenPage(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer b.Call(ctx, session, "Page.close", nil, nil)
+		navigate(t, ctx, b, session, page+query)
+		line, console := awaitConsole(t, ctx, b, "tanknet-report ")
+		t.Logf("%s: %s", query, line)
+		var r workerReport
+		if err := json.Unmarshal([]byte(strings.TrimPrefix(line, "tanknet-report ")), &r); err != nil {
+			t.Fatalf("the report does not parse: %v\n%s", err, console)
+		}
+		return r
+	}
+
+	r := read("?name=inworker&bot=1&report=8")
+	allowed := int(explained.Load())
+	if step := phasesInOrder(r.PhasesMs); step != "" || !r.Joined || r.PhasesMs["welcome"] != r.ConnectMs {
+		t.Errorf("the worker page's phases %v (joined %v, connect_ms %v): %q missing or out of order", r.PhasesMs, r.Joined, r.ConnectMs, step)
+	}
+	if !r.Worker || r.Transport != "webrtc" || r.Name != "inworker" || r.RTTMillis <= 0 || r.Snapshots == 0 || r.LastAck == 0 ||
+		r.PlayersSeen < 2 || r.ResidualNonZero > allowed {
+		t.Errorf("the worker page's report: worker %v, transport %q, name %q, rtt_ms %v, snapshots %d, last_ack %d, players_seen %d, residual_nonzero %d (the server separated or refused %d); want its game in the worker, over webrtc, playing beside the bot with no residual the server did not cause",
+			r.Worker, r.Transport, r.Name, r.RTTMillis, r.Snapshots, r.LastAck, r.PlayersSeen, r.ResidualNonZero, allowed)
+	}
+	if r.InputWait == nil || r.InputWait.Samples == 0 {
+		t.Errorf("the worker page's report has no input waits: %+v", r.InputWait)
+	}
+	if r.DrawnMatches == nil || !*r.DrawnMatches {
+		t.Errorf("the Game the page drew, at the report's frame: matches the worker's %v; want true", r.DrawnMatches)
+	}
+
+	old := read("?name=onpage&worker=0&bot=1&report=5")
+	if old.Worker || !old.Joined || old.Snapshots == 0 || old.InputWait == nil || old.InputWait.Samples == 0 || old.DrawnMatches != nil {
+		t.Errorf("the worker=0 page's report: worker %v, joined %v, snapshots %d, input wait %+v, drawn_matches %v; want its game on the page's thread, playing, with input waits",
+			old.Worker, old.Joined, old.Snapshots, old.InputWait, old.DrawnMatches)
+	}
+	stopBot()
+	if nr := <-native; nr.PlayersSeen < 3 {
+		t.Errorf("the native bot saw %d players; want itself and both pages", nr.PlayersSeen)
+	}
+}

@@ -1,0 +1,182 @@
+//go:build js
+
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+	"syscall/js"
+	"time"
+
+	"tanknet/carriage"
+	"tanknet/client/tabworker"
+	"tanknet/netcode"
+)
+
+// channelGrace is how long, after a data channel failed to open, the worker waits for the
+// page to hand it a fresh one (it signals afresh when its early answer was stale).
+const channelGrace = 2 * time.Second
+
+// main runs in the worker (tankworker.js started it, with the page's URL parameters as its
+// own, from which it reads what to play: tabworker.PageSpec). The page posts it, in any
+// order, the data channel its signalling created ({type: "channel", dc}), what to play
+// ({type: "start", spec}: tabworker.Spec as JSON; the worker's own reading of the URL comes
+// first, and the page's is for a worker started without it), and then, while it plays, the controls held ({type:
+// "controls", turn, throttle, fire, lagComp}), the tab's visibility ({type: "away", away})
+// and the end ({type: "quit"}). The worker posts back the phases of connecting it saw
+// ({type: "phase", name, at}, at in ms since the Unix epoch as performance.timeOrigin +
+// now), {type: "joined"} or {type: "error", what, message}, the Game's recording as it is
+// written ({type: "frames", n, data}, data an ArrayBuffer moved, not copied), its report
+// ({type: "report", json}) and the end of the game ({type: "ended", message}).
+func main() {
+	self := js.Global()
+	specs := make(chan tabworker.Spec, 1)
+	channels := make(chan js.Value, 8)
+	quit := make(chan struct{})
+	var (
+		w       *tabworker.Worker
+		pending = tabworker.Controls{LagComp: true}
+		away    bool
+		quitted bool
+	)
+	onMessage := js.FuncOf(func(_ js.Value, args []js.Value) any {
+		m := args[0]
+		switch m.Get("type").String() {
+		case "controls":
+			c := tabworker.Controls{Input: netcode.Input{Turn: m.Get("turn").Float(), Throttle: m.Get("throttle").Float()}.Clamp(),
+				Fire: m.Get("fire").Truthy(), LagComp: m.Get("lagComp").Truthy()}
+			if w != nil {
+				w.SetControls(c)
+			} else {
+				pending = c
+			}
+		case "away":
+			away = m.Get("away").Truthy()
+			if w != nil {
+				w.SetAway(away)
+			}
+		case "channel":
+			select {
+			case channels <- m.Get("dc"):
+			default:
+			}
+		case "start":
+			var spec tabworker.Spec
+			if err := json.Unmarshal([]byte(m.Get("spec").String()), &spec); err != nil {
+				postError("join", fmt.Errorf("the page's spec does not parse: %w", err))
+				break
+			}
+			select {
+			case specs <- spec:
+			default: // the worker read its own
+			}
+		case "quit":
+			if !quitted {
+				quitted = true
+				close(quit)
+			}
+		}
+		return nil
+	})
+	postPhase("worker")
+	self.Call("tanknetTake", onMessage)
+	// The worker joins as soon as its channel opens, while the page's own, larger program
+	// may still be loading: it reads the page's parameters itself.
+	loc := self.Get("location")
+	if q, err := url.ParseQuery(strings.TrimPrefix(loc.Get("search").String(), "?")); err == nil && q.Get("name") != "" {
+		if spec, err := tabworker.PageSpec(q, tabworker.ServerAddr(loc.Get("host").String())); err == nil {
+			specs <- spec
+		}
+	}
+
+	// The channel opens while the page's own program is still starting: it needs no spec.
+	ctx := context.Background()
+	conn, err := openChannel(ctx, channels)
+	if err != nil {
+		postError("nopath", err)
+		return
+	}
+	postPhase("channel")
+	spec := <-specs
+	joined, err := tabworker.Join(ctx, conn, spec)
+	if err != nil {
+		postError("join", err)
+		return
+	}
+	postPhase("welcome")
+	post(map[string]any{"type": "joined"})
+	joined.SetControls(pending)
+	joined.SetAway(away)
+	w = joined
+	playCtx, stop := context.WithCancel(ctx)
+	go func() { <-quit; stop() }()
+	err = w.Run(playCtx, tabworker.Page{Frames: postFrames, Report: postReport})
+	msg := ""
+	if err != nil {
+		msg = err.Error()
+	}
+	post(map[string]any{"type": "ended", "message": msg})
+}
+
+// openChannel returns the carriage over the first data channel the page hands over that
+// opens; one that fails is replaced by the next the page hands over within channelGrace.
+func openChannel(ctx context.Context, channels <-chan js.Value) (*carriage.Conn, error) {
+	dc := <-channels
+	for {
+		conn, err := carriage.OverChannel(ctx, dc)
+		if err == nil {
+			return conn, nil
+		}
+		select {
+		case dc = <-channels:
+		case <-time.After(channelGrace):
+			return nil, err
+		}
+	}
+}
+
+// post posts msg to the page.
+func post(msg map[string]any, transfer ...any) {
+	if len(transfer) > 0 {
+		js.Global().Call("postMessage", js.ValueOf(msg), js.ValueOf(transfer))
+		return
+	}
+	js.Global().Call("postMessage", js.ValueOf(msg))
+}
+
+// postFrames hands the page the recording's bytes b, frames frames (0: the header), in a
+// buffer of their own that is moved to it.
+func postFrames(b []byte, frames int) {
+	arr := js.Global().Get("Uint8Array").New(len(b))
+	js.CopyBytesToJS(arr, b)
+	buf := arr.Get("buffer")
+	post(map[string]any{"type": "frames", "n": frames, "data": buf}, buf)
+}
+
+func postReport(r tabworker.Report) {
+	b, err := json.Marshal(r)
+	if err != nil {
+		return
+	}
+	post(map[string]any{"type": "report", "json": string(b)})
+}
+
+// postPhase tells the page a step of connecting happened now, on the clock both share.
+func postPhase(name string) {
+	perf := js.Global().Get("performance")
+	at := perf.Get("timeOrigin").Float() + perf.Call("now").Float()
+	post(map[string]any{"type": "phase", "name": name, "at": at})
+}
+
+// postError tells the page why the worker could not play: what is "nopath" when the data
+// channel never opened, "join" otherwise.
+func postError(what string, err error) {
+	if errors.Is(err, carriage.ErrNoPath) {
+		what = "nopath"
+	}
+	post(map[string]any{"type": "error", "what": what, "message": err.Error()})
+}
