@@ -213,10 +213,11 @@ var sections = []section{
 	},
 	{
 		title: "In a browser",
-		about: "The browser client (make web) in headless Chromium against bin/tankserver -web on loopback, measured by tools/webmeasure. First ten page loads one after another, timed from opening the page to the Welcome, with when each step of it happened (ms from navigation start, p50 over the ten): the wasm fetched and compiled, Go's main started, the page's WebRTC offer posted (the page's script signals while the wasm still loads), the answer, ICE connected, the data channel open, the Welcome. The first row's loads each run in a Chromium with an empty profile, as a first visit (-fresh); the others reuse one browser, which has the wasm cached after the first. Then pages whose tanks drive themselves beside native bots (tanksim -server): one page beside one bot for 30 s, for the two round trips side by side, at 480×320 and at 1280×720, and eight 480×320 pages beside eight bots for 60 s. Every page draws with Chromium's software renderer on the same cores as the server and the bots; each runs its game on a clock of its own between frames (client.Runner), so what arrives is read as soon as the page's one thread is free. The native bots' round trip is beside it. The eight pages' drops are the ten timed page loads, closed without a goodbye. The wasm's size is the gzipped copy tankserver sends.",
+		about: "The browser client (make web) in headless Chromium against bin/tankserver -web on loopback, measured by tools/webmeasure. First ten page loads one after another, timed from opening the page to the Welcome, with when each step of it happened (ms from navigation start, p50 over the ten): the wasm fetched and compiled, Go's main started, the page's WebRTC offer posted (the page's script signals while the wasm still loads), the answer, ICE connected, the data channel open, the Welcome. The first row's loads each run in a Chromium with an empty profile, as a first visit (-fresh); the others reuse one browser, which has the wasm cached after the first. Then pages whose tanks drive themselves beside native bots (tanksim -server): one page beside one bot for 30 s, for the two round trips side by side, at 480×320 and at 1280×720, and eight 480×320 pages beside eight bots for 60 s. Every page draws with Chromium's software renderer on the same cores as the server and the bots. Its game (the data channel's KCP, the session, the prediction and its 50 ms clock) runs in a Web Worker, and the page draws a replay of it from the frames the worker hands over, so what arrives is read at once whatever the frame costs; one row has the page run it all on its one thread between frames instead (worker=0, webmeasure -worker=false), as before. The native bots' round trip is beside it. Input wait: how long the server held each of the page's inputs before the tick that applied it (its reports), the median page's p50. The eight pages' drops are the ten timed page loads, closed without a goodbye. The wasm's sizes are the gzipped copies tankserver sends, the page's and the worker's.",
 		rows: []row{
 			{"1 page + 1 native bot, first visits", webmeasure("-fresh", "-connects", "10", "-pages", "1", "-bots", "1", "-duration", "30s"), ""},
 			{"1 page at 1280 × 720 + 1 native bot", webmeasure("-connects", "10", "-pages", "1", "-bots", "1", "-duration", "30s", "-size", "1280x720"), ""},
+			{"the same, the game on the page's thread (worker=0)", webmeasure("-connects", "10", "-pages", "1", "-bots", "1", "-duration", "30s", "-size", "1280x720", "-worker=false"), ""},
 			{"8 pages + 8 native bots", webmeasure("-connects", "10", "-pages", "8", "-bots", "8", "-duration", "60s"), ""},
 		},
 		cols: []column{{"connect ms p50 / max", "connect_ms.p50 connect_ms.max"},
@@ -225,7 +226,9 @@ var sections = []section{
 			{"browser RTT p50 ms", "browser.rtt_ms.p50"},
 			{"native RTT p50 ms", "native.rtt_ms.p50"}, {"browser snapshots lost", "browser.snapshots_lost"},
 			{"snapshots/s, slowest page", "browser.snapshots_per_s_min"},
-			{"residual ≠ 0 (browser / native)", "browser.residual_nonzero native.residual_nonzero"}, {"wasm gzipped bytes", "wasm_gzip"}},
+			{"residual ≠ 0 (browser / native)", "browser.residual_nonzero native.residual_nonzero"},
+			{"input wait p50 ms", "browser.input_wait_p50_ms.p50"}, {"page fps", "browser.fps.p50"},
+			{"wasm gzipped bytes, page / worker", "wasm_gzip worker_wasm_gzip"}},
 	},
 	{
 		title:   "A tab hidden, then frozen",
