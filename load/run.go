@@ -3,12 +3,14 @@ package load
 import (
 	"context"
 	"fmt"
+	"net"
 	"sync"
 	"syscall"
 	"time"
 
 	"tanknet/client"
 	"tanknet/netcode"
+	"tanknet/transport"
 )
 
 // settleFor is how long clients keep reading, sending nothing, after the run: time for the
@@ -47,10 +49,11 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if cfg.Playing != nil {
 		cfg.Playing(true)
 	}
-	cpu0, t0 := processCPU(), time.Now()
+	cpu0, t0, traffic0 := processCPU(), time.Now(), traffic(clients)
 	meters := drive(ctx, cfg, clients, t0.Add(cfg.Duration), true)
 	rep.Wall = time.Since(t0)
 	rep.CPU = processCPU() - cpu0
+	rep.Traffic = traffic(clients).minus(traffic0)
 	if cfg.Playing != nil {
 		cfg.Playing(false)
 	}
@@ -78,19 +81,29 @@ func join(ctx context.Context, cfg Config, rep *Report) ([]*thin, *sync.WaitGrou
 			defer func() { <-slots; dials.Done() }()
 			t0 := time.Now()
 			name := fmt.Sprintf("load-%d", i+1)
-			sess, err := client.DialRoom(ctx, cfg.Server, name, cfg.RoomOf(i), nil, cfg.JoinTimeout)
+			pc, err := net.ListenUDP("udp", nil)
+			if err != nil {
+				mu.Lock()
+				defer mu.Unlock()
+				rep.JoinFailed++
+				rep.FirstJoinError = cmpOr(rep.FirstJoinError, err.Error())
+				return
+			}
+			transport.TuneSocket(pc)
+			count := transport.NewCountingConn(pc)
+			sess, err := client.DialRoom(ctx, cfg.Server, name, cfg.RoomOf(i), count, cfg.JoinTimeout)
 			took := time.Since(t0)
 			mu.Lock()
 			defer mu.Unlock()
 			if err != nil {
 				rep.JoinFailed++
-				if rep.FirstJoinError == "" {
-					rep.FirstJoinError = err.Error()
-				}
+				rep.FirstJoinError = cmpOr(rep.FirstJoinError, err.Error())
 				return
 			}
 			joins.Record(took)
-			clients = append(clients, newThin(sess, cfg.Script(i)))
+			c := newThin(sess, cfg.Script(i))
+			c.count = count
+			clients = append(clients, c)
 			runs.Add(1)
 			go func() {
 				defer runs.Done()
@@ -145,6 +158,27 @@ func driveShare(ctx context.Context, share []*thin, m *meter, first, end time.Ti
 			}
 		}
 	}
+}
+
+// cmpOr returns a, or b when a is empty.
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// traffic returns every client's socket traffic so far, summed: the handshakes' too.
+func traffic(clients []*thin) Traffic {
+	var t Traffic
+	for _, c := range clients {
+		x := c.count.Traffic()
+		t.BytesIn += x.BytesIn
+		t.BytesOut += x.BytesOut
+		t.DatagramsIn += x.DatagramsIn
+		t.DatagramsOut += x.DatagramsOut
+	}
+	return t
 }
 
 // processCPU returns the user and system CPU time this process has used.

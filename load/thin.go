@@ -5,6 +5,7 @@ import (
 
 	"tanknet/client"
 	"tanknet/netcode"
+	"tanknet/transport"
 	"tanknet/wire"
 )
 
@@ -27,6 +28,7 @@ const sentSlots = 256
 // the server, nothing more. One driver goroutine calls its methods.
 type thin struct {
 	sess      *client.Session
+	count     *transport.CountingConn // its socket, counted
 	welcome   wire.Welcome
 	script    Script
 	datagrams bool
