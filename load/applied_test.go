@@ -83,7 +83,7 @@ func TestThinClient_InputsAppliedLikeFullBot(t *testing.T) {
 	srvA.Stop()
 
 	srvB, b := startPlayed(t)
-	c := dialThin(t, srvB.Addr, func(tick uint32) netcode.Input {
+	c := joinThin(t, srvB.Addr, func(tick uint32) netcode.Input {
 		a.mu.Lock()
 		defer a.mu.Unlock()
 		return a.inputs[tick] // the thin client's move ticks start where the bot's did: 1
@@ -112,14 +112,15 @@ func TestThinClient_InputsAppliedLikeFullBot(t *testing.T) {
 	}
 }
 
-// dialThin joins a thin client to addr with script and starts its session's reader.
-func dialThin(t *testing.T, addr string, script Script) *thin {
+// joinThin joins a thin client to addr with script and starts its stream reader.
+func joinThin(t *testing.T, addr string, script Script) *thin {
 	t.Helper()
-	sess, err := client.Dial(context.Background(), addr, "thin", nil, 5*time.Second)
+	c, err := dialThin(context.Background(), addr, "thin", "", nil, 5*time.Second, script)
 	if err != nil {
 		t.Fatal(err)
 	}
-	go sess.Run()
-	t.Cleanup(func() { sess.Close("done") })
-	return newThin(sess, script)
+	done := make(chan struct{})
+	go func() { defer close(done); c.readStream() }()
+	t.Cleanup(func() { c.close("done"); <-done })
+	return c
 }

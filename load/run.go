@@ -8,7 +8,6 @@ import (
 	"syscall"
 	"time"
 
-	"tanknet/client"
 	"tanknet/netcode"
 	"tanknet/transport"
 )
@@ -39,7 +38,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	clients, runs := join(ctx, cfg, rep)
 	defer func() {
 		for _, c := range clients {
-			c.sess.Close("load run over")
+			c.close("load run over")
 		}
 		runs.Wait()
 	}()
@@ -62,7 +61,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	return rep, nil
 }
 
-// join dials every client, cfg.JoinParallel at a time, and starts each session's reader;
+// join dials every client, cfg.JoinParallel at a time, and starts each one's stream reader;
 // runs is what to wait on once the sessions are closed.
 func join(ctx context.Context, cfg Config, rep *Report) ([]*thin, *sync.WaitGroup) {
 	var (
@@ -91,7 +90,7 @@ func join(ctx context.Context, cfg Config, rep *Report) ([]*thin, *sync.WaitGrou
 			}
 			transport.TuneSocket(pc)
 			count := transport.NewCountingConn(pc)
-			sess, err := client.DialRoom(ctx, cfg.Server, name, cfg.RoomOf(i), count, cfg.JoinTimeout)
+			c, err := dialThin(ctx, cfg.Server, name, cfg.RoomOf(i), count, cfg.JoinTimeout, cfg.Script(i))
 			took := time.Since(t0)
 			mu.Lock()
 			defer mu.Unlock()
@@ -101,13 +100,11 @@ func join(ctx context.Context, cfg Config, rep *Report) ([]*thin, *sync.WaitGrou
 				return
 			}
 			joins.Record(took)
-			c := newThin(sess, cfg.Script(i))
-			c.count = count
 			clients = append(clients, c)
 			runs.Add(1)
 			go func() {
 				defer runs.Done()
-				sess.Run()
+				c.readStream()
 			}()
 		}()
 	}
