@@ -3,7 +3,6 @@ package load
 import (
 	"context"
 	"fmt"
-	"net"
 	"sync"
 	"syscall"
 	"time"
@@ -35,13 +34,8 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		cfg.Script = circles
 	}
 	rep := &Report{Players: cfg.Players, Rooms: cfg.Rooms(), Drivers: cfg.Drivers}
-	clients, runs := join(ctx, cfg, rep)
-	defer func() {
-		for _, c := range clients {
-			c.close("load run over")
-		}
-		runs.Wait()
-	}()
+	clients := join(ctx, cfg, rep)
+	defer leave(clients, "load run over")
 	if len(clients) == 0 {
 		return rep, fmt.Errorf("tankload: no client joined %s: %s", cfg.Server, rep.FirstJoinError)
 	}
@@ -61,13 +55,11 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	return rep, nil
 }
 
-// join dials every client, cfg.JoinParallel at a time, and starts each one's stream reader;
-// runs is what to wait on once the sessions are closed.
-func join(ctx context.Context, cfg Config, rep *Report) ([]*thin, *sync.WaitGroup) {
+// join dials every client, cfg.JoinParallel at a time, each with its reader running.
+func join(ctx context.Context, cfg Config, rep *Report) []*thin {
 	var (
 		mu      sync.Mutex
 		clients []*thin
-		runs    sync.WaitGroup
 		dials   sync.WaitGroup
 		joins   Histogram
 	)
@@ -80,17 +72,7 @@ func join(ctx context.Context, cfg Config, rep *Report) ([]*thin, *sync.WaitGrou
 			defer func() { <-slots; dials.Done() }()
 			t0 := time.Now()
 			name := fmt.Sprintf("load-%d", i+1)
-			pc, err := net.ListenUDP("udp", nil)
-			if err != nil {
-				mu.Lock()
-				defer mu.Unlock()
-				rep.JoinFailed++
-				rep.FirstJoinError = cmpOr(rep.FirstJoinError, err.Error())
-				return
-			}
-			transport.TuneSocket(pc)
-			count := transport.NewCountingConn(pc)
-			c, err := dialThin(ctx, cfg.Server, name, cfg.RoomOf(i), count, cfg.JoinTimeout, cfg.Script(i))
+			c, err := dialThin(ctx, cfg.Server, name, cfg.RoomOf(i), cfg.JoinTimeout, cfg.Script(i))
 			took := time.Since(t0)
 			mu.Lock()
 			defer mu.Unlock()
@@ -101,18 +83,29 @@ func join(ctx context.Context, cfg Config, rep *Report) ([]*thin, *sync.WaitGrou
 			}
 			joins.Record(took)
 			clients = append(clients, c)
-			runs.Add(1)
-			go func() {
-				defer runs.Done()
-				c.readStream()
-			}()
 		}()
 	}
 	dials.Wait()
 	rep.JoinBurst = time.Since(start)
 	rep.Joined = len(clients)
 	rep.JoinP50, rep.JoinP99, rep.JoinMax = joins.Quantile(0.5), joins.Quantile(0.99), joins.Max()
-	return clients, &runs
+	return clients
+}
+
+// leave says goodbye for every client, lets a KCP interval pass so the next update sends
+// it, and closes them all.
+func leave(clients []*thin, reason string) {
+	for _, c := range clients {
+		c.goodbye(reason)
+	}
+	time.Sleep(transport.KCPInterval + time.Millisecond)
+	now := time.Now()
+	for _, c := range clients {
+		c.link.update(now)
+	}
+	for _, c := range clients {
+		c.close(reason)
+	}
 }
 
 // drive runs cfg.Drivers goroutines, each updating its share of the clients on its own
@@ -136,22 +129,27 @@ func drive(ctx context.Context, cfg Config, clients []*thin, end time.Time, send
 	return meters
 }
 
-// driveShare updates share every 50 ms from first until end. Each pass is given its
-// intended time, not the time it ran: a pass that runs late sends late, and the latency it
-// adds is measured, not hidden.
+// passesPerTick is how many KCP clock passes a driver makes a game tick: its clients'
+// conversations are updated every transport.KCPInterval, and every fifth pass is a game pass.
+const passesPerTick = int(netcode.StepInterval / transport.KCPInterval)
+
+// driveShare runs share's clock every KCP interval from first until end, every
+// passesPerTick-th pass a game pass. Each pass is given its intended time, not the time it
+// ran: a pass that runs late sends late, and the latency it adds is measured, not hidden.
 func driveShare(ctx context.Context, share []*thin, m *meter, first, end time.Time, sending bool) {
 	timer := time.NewTimer(time.Until(first))
 	defer timer.Stop()
-	for at := first; at.Before(end); at = at.Add(netcode.StepInterval) {
+	for k, at := 0, first; at.Before(end); k, at = k+1, at.Add(transport.KCPInterval) {
 		timer.Reset(time.Until(at))
 		select {
 		case <-ctx.Done():
 			return
 		case <-timer.C:
 		}
+		game := k%passesPerTick == 0
 		for _, c := range share {
 			if c.err == nil {
-				c.err = c.update(at, m, sending)
+				c.err = c.pass(at, m, sending, game)
 			}
 		}
 	}
@@ -169,7 +167,7 @@ func cmpOr(a, b string) string {
 func traffic(clients []*thin) Traffic {
 	var t Traffic
 	for _, c := range clients {
-		x := c.count.Traffic()
+		x := c.link.counted()
 		t.BytesIn += x.BytesIn
 		t.BytesOut += x.BytesOut
 		t.DatagramsIn += x.DatagramsIn

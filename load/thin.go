@@ -3,10 +3,12 @@ package load
 import (
 	"context"
 	"errors"
-	"net"
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"google.golang.org/protobuf/proto"
 
 	"tanknet/client"
 	"tanknet/netcode"
@@ -34,12 +36,11 @@ const sentSlots = 256
 // snapshot chunks and pongs. A driver that far behind loses the newest, counted.
 const maxInbox = 80
 
-// thin is one thin client: its connection and what it needs to speak the protocol and check
-// the server, nothing more. Its driver goroutine calls update; the connection's receive
-// goroutine (datagrams) and the client's stream reader only add to its inbox.
+// thin is one thin client: its link and what it needs to speak the protocol and check
+// the server, nothing more. Its driver goroutine calls update and pass; its link's reader
+// goroutine only adds to its inbox.
 type thin struct {
-	conn      *transport.Conn
-	count     *transport.CountingConn // its socket, counted
+	link      *link
 	welcome   wire.Welcome
 	script    Script
 	datagrams bool
@@ -47,12 +48,15 @@ type thin struct {
 	mu     sync.Mutex
 	inbox  []arrival // what arrived since the driver's last pass
 	ended  error     // why the session ended; nil while it runs
-	closed bool      // Close was called: the reader's error is not a failure
+	closed bool      // close was called: the reader's end is no failure
 
-	// The datagram handler's own.
-	newest  uint32        // the newest chunk tick taken, to refuse far-future ones
-	bad     atomic.Uint64 // datagrams that are no acceptable chunk
-	dropped atomic.Uint64 // arrivals the full inbox had no room for
+	// The reader's own.
+	joined   bool
+	welcomed chan error // the handshake's outcome, sent once
+	readDone chan struct{}
+	newest   uint32        // the newest chunk tick taken, to refuse far-future ones
+	bad      atomic.Uint64 // datagrams that are no acceptable chunk
+	dropped  atomic.Uint64 // arrivals the full inbox had no room for
 
 	// The driver's own.
 	work   []arrival
@@ -66,6 +70,7 @@ type thin struct {
 	enc    wire.BatchEncoder    // the InputBatch datagram's message and buffer
 	move   tankv1.ClientMessage // the MoveInput envelope, reused
 	moveIn tankv1.MoveInput
+	frame  []byte // the stream frame being sent
 
 	arrivals     arrivals
 	nextPing     time.Time
@@ -80,29 +85,76 @@ type arrival struct {
 	pong uint64         // a Pong's ClientTimeUs
 }
 
-// dialThin joins a thin client to addr as name into room over pc (nil: a new socket) and
-// starts reading its datagrams; its stream reader is run's (readStream).
-func dialThin(ctx context.Context, addr, name, room string, pc *transport.CountingConn, timeout time.Duration, script Script) (*thin, error) {
-	var socket net.PacketConn // nil, not a nil *CountingConn, for a new socket
-	if pc != nil {
-		socket = pc
-	}
-	conn, w, err := client.Join(ctx, addr, name, room, socket, timeout)
+// dialThin joins a thin client to addr as name into room, waiting at most timeout for the
+// server's Welcome, and leaves its reader running (close stops it). The errors are
+// client.Join's.
+func dialThin(ctx context.Context, addr, name, room string, timeout time.Duration, script Script) (*thin, error) {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	l, err := dialLink(ctx, addr)
 	if err != nil {
+		if errors.Is(err, context.DeadlineExceeded) {
+			return nil, fmt.Errorf("client: no answer from %s within %v (is a tankserver running there?): %w", addr, timeout, err)
+		}
 		return nil, err
 	}
-	c := &thin{conn: conn, count: pc, welcome: w, script: script, datagrams: w.Lane == wire.LaneDatagram,
-		newest: w.ServerTick}
+	c := &thin{link: l, script: script, welcomed: make(chan error, 1), readDone: make(chan struct{})}
 	c.move.Kind = &tankv1.ClientMessage_MoveInput{MoveInput: &c.moveIn}
-	if c.datagrams {
-		conn.OnDatagram(c.onDatagram)
+	go c.read()
+	hello := wire.ClientMessageToProto(wire.Hello{ProtocolVersion: transport.ProtocolVersion, Name: name, Room: room})
+	if err := c.sendFrame(hello, time.Now(), true); err != nil {
+		c.close("")
+		return nil, err
 	}
-	return c, nil
+	clock := time.NewTicker(transport.KCPInterval) // the conversation's clock until a driver takes it
+	defer clock.Stop()
+	for {
+		select {
+		case err := <-c.welcomed:
+			if err != nil {
+				c.close("")
+				return nil, err
+			}
+			return c, nil
+		case <-ctx.Done():
+			c.close("")
+			return nil, fmt.Errorf("client: no answer from %s within %v (is a tankserver running there?)", addr, timeout)
+		case now := <-clock.C:
+			l.update(now)
+		}
+	}
 }
 
-// onDatagram takes one datagram on the connection's receive goroutine: it reads the chunk's
-// head and our own tank's acknowledgement (wire.ScanChunk) and leaves them for the driver.
+// read runs the link's reader until the session ends, and keeps why.
+func (c *thin) read() {
+	defer close(c.readDone)
+	err := c.link.read(c.onStream, c.onDatagram)
+	c.mu.Lock()
+	if c.closed {
+		err = nil
+	}
+	c.ended = err
+	c.mu.Unlock()
+	c.link.close()
+	if !c.joined {
+		c.welcomed <- cmpErr(err, errors.New("client: the session ended before Welcome"))
+	}
+}
+
+// cmpErr returns a, or b when a is nil.
+func cmpErr(a, b error) error {
+	if a != nil {
+		return a
+	}
+	return b
+}
+
+// onDatagram takes one datagram on the reader: it reads the chunk's head and our own
+// tank's acknowledgement (wire.ScanChunk) and leaves them for the driver.
 func (c *thin) onDatagram(b []byte) {
+	if !c.joined || !c.datagrams {
+		return
+	}
 	h, err := wire.ScanChunk(b, c.newest, c.welcome.PlayerID)
 	if err != nil {
 		c.bad.Add(1)
@@ -123,37 +175,22 @@ func (c *thin) put(a arrival) {
 	c.inbox = append(c.inbox, a)
 }
 
-// readStream reads the reliable stream until the session ends: pongs and, on the stream
-// lane, snapshots go to the driver; a Disconnect, a message that fails package wire's
-// checks or a silence of client.ServerGone ends the session, as client.Session.Run does.
-func (c *thin) readStream() {
-	var in wire.FromServer
-	for {
-		err := c.conn.Recv(in.Target(), transport.IdleTimeout)
-		if err == nil {
-			var m wire.ServerMessage
-			if m, err = in.Decode(); err == nil {
-				err = c.stream(m)
-			}
-		} else if transport.IsTimeout(err) && c.conn.SilentFor() < client.ServerGone {
-			continue
+// onStream takes one stream message on the reader: first the Welcome (or a Reject), then
+// pongs and, on the stream lane, snapshots for the driver. A Disconnect ends the session,
+// as it ends client.Session.Run.
+func (c *thin) onStream(m wire.ServerMessage) error {
+	if !c.joined {
+		switch m := m.(type) {
+		case wire.Welcome:
+			c.welcome, c.datagrams, c.newest, c.joined = m, m.Lane == wire.LaneDatagram, m.ServerTick, true
+			c.welcomed <- nil
+			return nil
+		case wire.Reject:
+			return &client.RejectedError{Code: m.Code, Reason: m.Reason}
+		default:
+			return fmt.Errorf("client: expected Welcome, got %T", m)
 		}
-		if err == nil {
-			continue
-		}
-		c.mu.Lock()
-		if c.closed {
-			err = nil
-		}
-		c.ended = err
-		c.mu.Unlock()
-		c.conn.Close()
-		return
 	}
-}
-
-// stream takes one stream message; it returns the error that ends the session, if any.
-func (c *thin) stream(m wire.ServerMessage) error {
 	now := time.Now()
 	switch m := m.(type) {
 	case wire.Disconnect:
@@ -173,22 +210,55 @@ func (c *thin) stream(m wire.ServerMessage) error {
 	return nil
 }
 
-// close says goodbye and closes the connection; the reader then ends without an error.
-func (c *thin) close(reason string) {
-	c.mu.Lock()
-	already := c.closed
-	c.closed = true
-	c.mu.Unlock()
-	if !already {
-		_ = c.conn.Send(wire.ClientMessageToProto(wire.Goodbye{Reason: reason}))
+// sendFrame sends m on the stream; with flush it leaves now (see link.send).
+func (c *thin) sendFrame(m proto.Message, now time.Time, flush bool) error {
+	var err error
+	if c.frame, err = transport.AppendFrame(c.frame[:0], m); err != nil {
+		return err
 	}
-	c.conn.Close()
+	return c.link.send(c.frame, now, flush)
 }
 
-// update takes what arrived, recording latencies in m, and when sending sends every input
-// due by now, each on its schedule's 50 ms clock from start, and a ping when one is due. It
-// returns the error that ended the session, if it has ended.
-func (c *thin) update(now time.Time, m *meter, sending bool) error {
+// goodbye queues a Goodbye with reason; the next clock pass sends it (see Run).
+func (c *thin) goodbye(reason string) {
+	c.mu.Lock()
+	c.closed = true
+	c.mu.Unlock()
+	_ = c.sendFrame(wire.ClientMessageToProto(wire.Goodbye{Reason: reason}), time.Now(), false)
+}
+
+// close closes the link and waits for its reader; the session's end is then no failure.
+func (c *thin) close(reason string) {
+	c.mu.Lock()
+	c.closed = true
+	c.mu.Unlock()
+	c.link.close()
+	<-c.readDone
+}
+
+// clock runs the link's KCP clock at now and ends the session when the server has been
+// silent for client.ServerGone or a write failed; it returns the error that ended it.
+func (c *thin) clock(now time.Time) error {
+	silent, err := c.link.update(now)
+	if err == nil && silent > client.ServerGone {
+		err = fmt.Errorf("client: lost the server: nothing received for %v", client.ServerGone)
+	}
+	if err != nil {
+		c.mu.Lock()
+		if c.ended == nil {
+			c.ended = err
+		}
+		c.mu.Unlock()
+	}
+	return err
+}
+
+// update takes what arrived, recording latencies in m, and when sending sends, on a game
+// pass (every 50 ms), every input due by now, each on its schedule's 50 ms clock from start,
+// and on the passes between them a ping when one is due: each stream message then leaves
+// in a datagram of its own, as a dialled session's would (a pass's first KCP update is the
+// only one that flushes). It returns the error that ended the session, if it has ended.
+func (c *thin) update(now time.Time, m *meter, sending, game bool) error {
 	c.mu.Lock()
 	c.work, c.inbox = c.inbox, c.work[:0]
 	err := c.ended
@@ -196,13 +266,22 @@ func (c *thin) update(now time.Time, m *meter, sending bool) error {
 	for i := range c.work {
 		c.receive(&c.work[i], m)
 	}
-	if err != nil || !sending {
+	switch {
+	case err != nil || !sending:
+		return err
+	case game:
+		return c.sendDue(now, m)
+	}
+	return c.ping(now)
+}
+
+// pass is one pass of the driver's clock at now: update, then the KCP clock. It returns the
+// error that ended the session, if it has ended.
+func (c *thin) pass(now time.Time, m *meter, sending, game bool) error {
+	if err := c.update(now, m, sending, game); err != nil {
 		return err
 	}
-	if err := c.sendDue(now, m); err != nil {
-		return err
-	}
-	return c.ping(now, m)
+	return c.clock(now)
 }
 
 // receive takes one arrival.
@@ -259,7 +338,7 @@ func (c *thin) sendDue(now time.Time, m *meter) error {
 	for ; !c.intended(c.next).After(now); c.next++ {
 		p := netcode.PendingInput{Tick: c.next, Input: c.script(c.next), Duration: netcode.StepInterval}
 		wire.FillMove(&c.moveIn, p)
-		if err := c.conn.Send(&c.move); err != nil {
+		if err := c.sendFrame(&c.move, now, true); err != nil {
 			return err
 		}
 		c.intent[c.next%sentSlots] = c.intended(c.next)
@@ -285,14 +364,14 @@ func (c *thin) sendDue(now time.Time, m *meter) error {
 		return err
 	}
 	// A datagram that cannot leave is lost like any other: only a closed session is an error.
-	if err := c.conn.SendDatagram(b); err != nil && !errors.Is(err, transport.ErrDatagramTooLarge) {
+	if err := c.link.sendDatagram(b); err != nil && !errors.Is(err, transport.ErrDatagramTooLarge) {
 		return err
 	}
 	return nil
 }
 
 // ping sends a Ping on a pingEvery schedule; a round trip counts from its intended time.
-func (c *thin) ping(now time.Time, m *meter) error {
+func (c *thin) ping(now time.Time) error {
 	if c.nextPing.IsZero() {
 		c.nextPing = now
 	}
@@ -303,7 +382,7 @@ func (c *thin) ping(now time.Time, m *meter) error {
 	for !c.nextPing.After(now) {
 		c.nextPing = c.nextPing.Add(pingEvery)
 	}
-	return c.conn.Send(wire.ClientMessageToProto(wire.Ping{ClientTimeUs: uint64(at.UnixMicro())}))
+	return c.sendFrame(wire.ClientMessageToProto(wire.Ping{ClientTimeUs: uint64(at.UnixMicro())}), now, true)
 }
 
 // unapplied returns how many inputs sent the server has not acknowledged.

@@ -57,6 +57,10 @@ func NewKCP(conv uint32, output func(buf []byte, size int)) *kcp.KCP {
 	return k
 }
 
+// SendWindow is how many segments a dialled KCP conversation may have unacknowledged: a
+// dialled session's Write blocks beyond it.
+const SendWindow = kcpInputWindow
+
 // KCPInterval is how often a dialled KCP conversation must be updated (kcp.KCP.Update).
 const KCPInterval = kcpIntervalMS * time.Millisecond
 
