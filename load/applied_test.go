@@ -95,7 +95,7 @@ func TestThinClient_InputsAppliedLikeFullBot(t *testing.T) {
 			t.Fatal("the thin client's inputs were not all applied within 20 s")
 		}
 		time.Sleep(time.Until(at))
-		if err := c.pass(at, &m, true, k%passesPerTick == 0); err != nil {
+		if _, err := c.pass(at, &m, true, k%passesPerTick == 0); err != nil {
 			t.Fatal(err)
 		}
 	}

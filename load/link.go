@@ -24,8 +24,8 @@ import (
 // tanknet session writes. A kcp-go session costs three goroutines (reader, sender, and a
 // timer entry) and a channel hop for every packet sent; a link costs its reader goroutine
 // only. The reader takes what arrives (acknowledging at once, as Dial's sessions do); the
-// driver's pass sends and, every KCP interval, updates the conversation (retransmissions),
-// for all of its clients on one timer.
+// driver sends (each message flushed at once, as Dial's sessions write) and, every KCP
+// interval, updates the conversation (retransmissions), for all of its clients on one timer.
 type link struct {
 	pc     *net.UDPConn
 	server *net.UDPAddr
@@ -89,8 +89,8 @@ func (l *link) write(d []byte) {
 	l.traffic.BytesOut += uint64(n)
 }
 
-// send queues frame on the stream and, when flush, updates the conversation so it leaves
-// now (a driver's pass is on the KCP interval's grid, so its update is due).
+// send queues frame on the stream and, when flush, puts it on the wire at once, as a
+// dialled session's Write does (flushKCP).
 func (l *link) send(frame []byte, now time.Time, flush bool) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -103,7 +103,7 @@ func (l *link) send(frame []byte, now time.Time, flush bool) error {
 	}
 	l.kcp.Send(frame)
 	if flush {
-		l.kcp.Update()
+		flushKCP(l.kcp, kcp.IKCP_FLUSH_FULL)
 	}
 	return l.writeErr
 }
@@ -120,14 +120,18 @@ func (l *link) sendDatagram(payload []byte) error {
 	return l.writeErr
 }
 
-// update runs the conversation's clock (kcp.KCP.Update) at now and returns how long the
-// server has been silent.
-func (l *link) update(now time.Time) (silent time.Duration, err error) {
+// update runs the conversation's clock (kcp.KCP.Update) at now, when it has anything
+// unacknowledged (with nothing, an update writes nothing: acknowledgements leave as the
+// data they acknowledge arrives, and every message sent is flushed at once). It returns how
+// long the server has been silent and whether segments are still unacknowledged.
+func (l *link) update(now time.Time) (silent time.Duration, busy bool, err error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.now = now
-	l.kcp.Update()
-	return now.Sub(l.heard), l.writeErr
+	if l.kcp.WaitSnd() > 0 {
+		l.now = now
+		l.kcp.Update()
+	}
+	return now.Sub(l.heard), l.kcp.WaitSnd() > 0, l.writeErr
 }
 
 // counted returns the socket's traffic so far.

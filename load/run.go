@@ -92,16 +92,10 @@ func join(ctx context.Context, cfg Config, rep *Report) []*thin {
 	return clients
 }
 
-// leave says goodbye for every client, lets a KCP interval pass so the next update sends
-// it, and closes them all.
+// leave says goodbye for every client (each Goodbye leaves at once) and closes them all.
 func leave(clients []*thin, reason string) {
 	for _, c := range clients {
 		c.goodbye(reason)
-	}
-	time.Sleep(transport.KCPInterval + time.Millisecond)
-	now := time.Now()
-	for _, c := range clients {
-		c.link.update(now)
 	}
 	for _, c := range clients {
 		c.close(reason)
@@ -133,24 +127,35 @@ func drive(ctx context.Context, cfg Config, clients []*thin, end time.Time, send
 // conversations are updated every transport.KCPInterval, and every fifth pass is a game pass.
 const passesPerTick = int(netcode.StepInterval / transport.KCPInterval)
 
-// driveShare runs share's clock every KCP interval from first until end, every
-// passesPerTick-th pass a game pass. Each pass is given its intended time, not the time it
-// ran: a pass that runs late sends late, and the latency it adds is measured, not hidden.
+// driveShare runs share's clock from first until end: a game pass every 50 ms and, while a
+// client has segments unacknowledged, a KCP pass every interval between (kcp-go's session
+// updates every interval whatever; with nothing unacknowledged an update writes nothing).
+// Each pass is given its intended time, not the time it ran: a pass that runs late sends
+// late, and the latency it adds is measured, not hidden.
 func driveShare(ctx context.Context, share []*thin, m *meter, first, end time.Time, sending bool) {
 	timer := time.NewTimer(time.Until(first))
 	defer timer.Stop()
-	for k, at := 0, first; at.Before(end); k, at = k+1, at.Add(transport.KCPInterval) {
+	for k := 0; ; {
+		at := first.Add(time.Duration(k) * transport.KCPInterval)
+		if !at.Before(end) {
+			return
+		}
 		timer.Reset(time.Until(at))
 		select {
 		case <-ctx.Done():
 			return
 		case <-timer.C:
 		}
-		game := k%passesPerTick == 0
+		busy := false
 		for _, c := range share {
 			if c.err == nil {
-				c.err = c.pass(at, m, sending, game)
+				var b bool
+				b, c.err = c.pass(at, m, sending, k%passesPerTick == 0)
+				busy = busy || b
 			}
+		}
+		if k++; !busy {
+			k += (passesPerTick - k%passesPerTick) % passesPerTick // to the next game pass
 		}
 	}
 }

@@ -219,12 +219,12 @@ func (c *thin) sendFrame(m proto.Message, now time.Time, flush bool) error {
 	return c.link.send(c.frame, now, flush)
 }
 
-// goodbye queues a Goodbye with reason; the next clock pass sends it (see Run).
+// goodbye sends a Goodbye with reason; the session's end is then no failure.
 func (c *thin) goodbye(reason string) {
 	c.mu.Lock()
 	c.closed = true
 	c.mu.Unlock()
-	_ = c.sendFrame(wire.ClientMessageToProto(wire.Goodbye{Reason: reason}), time.Now(), false)
+	_ = c.sendFrame(wire.ClientMessageToProto(wire.Goodbye{Reason: reason}), time.Now(), true)
 }
 
 // close closes the link and waits for its reader; the session's end is then no failure.
@@ -237,9 +237,10 @@ func (c *thin) close(reason string) {
 }
 
 // clock runs the link's KCP clock at now and ends the session when the server has been
-// silent for client.ServerGone or a write failed; it returns the error that ended it.
-func (c *thin) clock(now time.Time) error {
-	silent, err := c.link.update(now)
+// silent for client.ServerGone or a write failed; it returns whether the link has segments
+// unacknowledged (it needs the next KCP interval's pass), and the error that ended it.
+func (c *thin) clock(now time.Time) (busy bool, err error) {
+	silent, busy, err := c.link.update(now)
 	if err == nil && silent > client.ServerGone {
 		err = fmt.Errorf("client: lost the server: nothing received for %v", client.ServerGone)
 	}
@@ -250,14 +251,12 @@ func (c *thin) clock(now time.Time) error {
 		}
 		c.mu.Unlock()
 	}
-	return err
+	return busy, err
 }
 
-// update takes what arrived, recording latencies in m, and when sending sends, on a game
-// pass (every 50 ms), every input due by now, each on its schedule's 50 ms clock from start,
-// and on the passes between them a ping when one is due: each stream message then leaves
-// in a datagram of its own, as a dialled session's would (a pass's first KCP update is the
-// only one that flushes). It returns the error that ended the session, if it has ended.
+// update takes what arrived, recording latencies in m, and when sending on a game pass
+// (every 50 ms) sends every input due by now, each on its schedule's 50 ms clock from start,
+// and a ping when one is due. It returns the error that ended the session, if it has ended.
 func (c *thin) update(now time.Time, m *meter, sending, game bool) error {
 	c.mu.Lock()
 	c.work, c.inbox = c.inbox, c.work[:0]
@@ -266,20 +265,21 @@ func (c *thin) update(now time.Time, m *meter, sending, game bool) error {
 	for i := range c.work {
 		c.receive(&c.work[i], m)
 	}
-	switch {
-	case err != nil || !sending:
+	if err != nil || !sending || !game {
 		return err
-	case game:
-		return c.sendDue(now, m)
+	}
+	if err := c.sendDue(now, m); err != nil {
+		return err
 	}
 	return c.ping(now)
 }
 
-// pass is one pass of the driver's clock at now: update, then the KCP clock. It returns the
-// error that ended the session, if it has ended.
-func (c *thin) pass(now time.Time, m *meter, sending, game bool) error {
+// pass is one pass of the driver's clock at now: update, then the KCP clock. It returns
+// whether the link needs the next KCP interval's pass, and the error that ended the
+// session, if it has ended.
+func (c *thin) pass(now time.Time, m *meter, sending, game bool) (busy bool, err error) {
 	if err := c.update(now, m, sending, game); err != nil {
-		return err
+		return false, err
 	}
 	return c.clock(now)
 }
