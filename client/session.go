@@ -83,7 +83,7 @@ func Dial(ctx context.Context, addr, name string, pc net.PacketConn, timeout tim
 // DialRoom is Dial into room ("" for the server's default room; the server opens a room
 // that is not open yet if it may).
 func DialRoom(ctx context.Context, addr, name, room string, pc net.PacketConn, timeout time.Duration) (*Session, error) {
-	conn, w, err := Join(ctx, addr, name, room, pc, timeout)
+	conn, w, err := join(ctx, addr, name, room, pc, timeout)
 	if err != nil {
 		return nil, err
 	}
@@ -95,12 +95,11 @@ func DialRoom(ctx context.Context, addr, name, room string, pc net.PacketConn, t
 	return s, nil
 }
 
-// Join connects to addr over pc (nil: a new UDP socket) and says hello as name into room,
-// as DialRoom does, and returns the connection and the server's Welcome for a caller that
-// reads and writes the connection itself (package load's thin clients); nothing reads it
-// yet, and on the datagram lane the caller sets the connection's OnDatagram. It returns a
-// *RejectedError if the server refuses us, and a plain error if nothing answers in time.
-func Join(ctx context.Context, addr, name, room string, pc net.PacketConn, timeout time.Duration) (*transport.Conn, wire.Welcome, error) {
+// join connects to addr over pc (nil: a new UDP socket), says hello as name into room and
+// returns the connection and the server's Welcome; nothing reads the connection yet. It
+// returns a *RejectedError if the server refuses us, and a plain error if nothing answers
+// in time.
+func join(ctx context.Context, addr, name, room string, pc net.PacketConn, timeout time.Duration) (*transport.Conn, wire.Welcome, error) {
 	ctx, cancel := context.WithTimeout(ctx, timeout) // one deadline for both handshakes
 	defer cancel()
 	conn, err := transport.DialContext(ctx, addr, pc)

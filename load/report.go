@@ -38,6 +38,10 @@ type Report struct {
 	// SnapshotTicks counts ticks whose snapshot came whole, summed over clients;
 	// SnapshotTicksMissing those, between each client's first and newest, that did not.
 	SnapshotTicks, SnapshotTicksMissing uint64
+	// BadDatagrams counts datagrams that were no acceptable snapshot chunk
+	// (wire.ScanChunk); InboxDropped the chunks and pongs dropped because a client's driver
+	// fell 4 s behind (both 0 in a healthy run).
+	BadDatagrams, InboxDropped uint64
 	// Traffic is what the clients' sockets sent and received during the play (UDP payloads,
 	// every datagram kcp-go writes or reads: stream segments, FEC parity, acknowledgements,
 	// datagrams), summed over clients.
@@ -72,6 +76,8 @@ func (r *Report) take(meters []*meter, clients []*thin) {
 		r.AckBackwards += c.ackBackwards
 		r.SnapshotTicks += c.arrivals.complete
 		r.SnapshotTicksMissing += c.arrivals.missing()
+		r.BadDatagrams += c.bad.Load()
+		r.InboxDropped += c.dropped.Load()
 		if c.err != nil {
 			r.Dropped++
 			if r.FirstDrop == "" {
@@ -101,14 +107,14 @@ func (r *Report) WriteText(w io.Writer) error {
 play %v: process CPU %.2f cores, %.5f cores per client (%d drivers)
 inputs %d sent, %d unapplied, %d acknowledgements backwards
 input latency from intended send: p50 %s p90 %s p99 %s p99.9 %s max %s; ping round trip p50 %s p99 %s
-snapshots: %d ticks whole, %d missing; %d sessions dropped %s
+snapshots: %d ticks whole, %d missing, %d bad datagrams, %d dropped behind; %d sessions dropped %s
 datagrams per client tick: %.2f sent (%.0f bytes each), %.2f received (%.0f bytes each)
 `,
 		r.Players, r.Rooms, r.Joined, r.JoinFailed, r.JoinBurst.Round(time.Millisecond), ms(r.JoinP50), ms(r.JoinP99), ms(r.JoinMax),
 		r.Wall.Round(time.Millisecond), r.CPU.Seconds()/max(r.Wall.Seconds(), 1e-9), r.CoresPerClient, r.Drivers,
 		r.InputsSent, r.InputsUnapplied, r.AckBackwards,
 		ms(r.InputP50), ms(r.InputP90), ms(r.InputP99), ms(r.InputP999), ms(r.InputMax), ms(r.RTTP50), ms(r.RTTP99),
-		r.SnapshotTicks, r.SnapshotTicksMissing, r.Dropped, r.FirstDrop,
+		r.SnapshotTicks, r.SnapshotTicksMissing, r.BadDatagrams, r.InboxDropped, r.Dropped, r.FirstDrop,
 		perTick(r.Traffic.DatagramsOut), mean(r.Traffic.BytesOut, r.Traffic.DatagramsOut),
 		perTick(r.Traffic.DatagramsIn), mean(r.Traffic.BytesIn, r.Traffic.DatagramsIn))
 	return err

@@ -86,8 +86,8 @@ type arrival struct {
 }
 
 // dialThin joins a thin client to addr as name into room, waiting at most timeout for the
-// server's Welcome, and leaves its reader running (close stops it). The errors are
-// client.Join's.
+// server's Welcome, and leaves its reader running (close stops it). Its errors read as
+// client.DialRoom's (a *client.RejectedError when the server refuses us).
 func dialThin(ctx context.Context, addr, name, room string, timeout time.Duration, script Script) (*thin, error) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
