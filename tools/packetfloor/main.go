@@ -23,6 +23,21 @@
 //     system calls for the same datagrams, the kernel's floor. It holds every ACK back to the
 //     tick, which a KCP client cannot do without changing what the server sees.
 //   - all runs the three one after the other and prints each.
+//
+// What it showed for issue 38's figure, a thin client at 1/20 of a full bot's CPU
+// (2026-11-29, the 2-core machine of docs/MEASUREMENTS.md, busy with another workload, so
+// indicative): tankload's 64 clients send 2.6 datagrams of about 52 bytes and receive 2.6 of
+// about 200 bytes a client tick (a Move on the stream, the InputBatch, FEC parity for every
+// third stream packet, KCP acknowledgements both ways, the snapshot chunk, pings). Those
+// datagrams alone cost 14 to 15 µs of CPU a client tick in all three modes (three runs
+// each, medians: goroutine 14.6, drain 14.8, batch 14.0), about 0.37 s for 64 clients over
+// 20 s, nearly all of it system time. tanksim's 64 full bots take 5.5 to 6 s for the same
+// 20 s run, so 1/20 of them is 0.28 to 0.30 s: below what the kernel alone charges for the
+// datagrams. Batching does not help (the cost is per datagram, not per call), and a client
+// that sent fewer datagrams would no longer load the server as a real one does. No thin
+// client can meet the figure on this machine; what is left to win is its distance from this
+// floor (package load's thin clients: about 2.7 times it, from 5 times before they drove KCP
+// themselves).
 package main
 
 import (
