@@ -5,14 +5,17 @@
 // decoded, acknowledged or retransmitted: whatever a real client costs beyond this figure is
 // its own code, and no client that sends the same packets can cost less.
 //
-//	go run ./tools/packetfloor -clients 64 -up 1x60,1x90,0.4x70 -ack 1x50,0.4x60 -down 1x620
+//	go run ./tools/packetfloor -clients 64 -up 1x51,1x51,0.6x51 -ack 1x42,0.33x44 -down 1x430,0.27x150
 //
 // Each -up, -ack and -down item is COUNTxBYTES: COUNT datagrams (a fraction adds up over
-// ticks) of BYTES UDP payload per client per tick. The sink sends the -ack datagrams as soon as
-// a client's tick arrives (KCP acknowledges at once) and the -down ones on its own tick (the
-// snapshot), so a client's datagrams arrive at two moments a tick, as a real client's do. On loopback the sending process also pays for
-// delivering what it sends into the receiver's socket, as it does with a real server on the
-// same machine, which is why the sink runs in a process of its own.
+// ticks) of BYTES UDP payload per client per tick; the defaults (the line above) are
+// tankload's 64 clients in one room, as its report's last line counts them: 2.6 datagrams
+// of about 52 bytes sent and 2.6 of about 200 received a client tick. The sink sends the
+// -ack datagrams as soon as a client's tick arrives (KCP acknowledges at once) and the -down
+// ones on its own tick (the snapshot), so a client's datagrams arrive at two moments a tick,
+// as a real client's do. On loopback the sending process also pays for delivering what it
+// sends into the receiver's socket, as it does with a real server on the same machine,
+// which is why the sink runs in a process of its own.
 //
 // Three modes say how far down the user-space side goes:
 //   - goroutine: a reading goroutine per socket blocked in ReadFrom, as kcp-go's reader is,
@@ -25,19 +28,18 @@
 //   - all runs the three one after the other and prints each.
 //
 // What it showed for issue 38's figure, a thin client at 1/20 of a full bot's CPU
-// (2026-11-29, the 2-core machine of docs/MEASUREMENTS.md, busy with another workload, so
-// indicative): tankload's 64 clients send 2.6 datagrams of about 52 bytes and receive 2.6 of
-// about 200 bytes a client tick (a Move on the stream, the InputBatch, FEC parity for every
-// third stream packet, KCP acknowledgements both ways, the snapshot chunk, pings). Those
-// datagrams alone cost 14 to 15 µs of CPU a client tick in all three modes (three runs
-// each, medians: goroutine 14.6, drain 14.8, batch 14.0), about 0.37 s for 64 clients over
-// 20 s, nearly all of it system time. tanksim's 64 full bots take 5.5 to 6 s for the same
-// 20 s run, so 1/20 of them is 0.28 to 0.30 s: below what the kernel alone charges for the
-// datagrams. Batching does not help (the cost is per datagram, not per call), and a client
-// that sent fewer datagrams would no longer load the server as a real one does. No thin
-// client can meet the figure on this machine; what is left to win is its distance from this
-// floor (package load's thin clients: about 2.7 times it, from 5 times before they drove KCP
-// themselves).
+// (2026-11-29, the 2-core machine of docs/MEASUREMENTS.md; indicative, since another
+// workload shared it at times): tankload's 64 clients send 2.6 datagrams of about 52 bytes
+// and receive 2.6 of about 200 bytes a client tick (a Move on the stream, the InputBatch, FEC
+// parity for every third stream packet, KCP acknowledgements both ways, the snapshot chunk,
+// pings). Those datagrams alone cost 14 to 16 µs of CPU a client tick in all three modes,
+// 0.36 to 0.41 s for 64 clients over 20 s, most of it system time. tanksim's 64 full bots
+// take about 6 s for the same 20 s run, so 1/20 of them is 0.30 s: less than the kernel
+// alone charges for the datagrams. Batching does not help (the cost is per datagram, not per
+// call), and a client that sent fewer datagrams would no longer load the server as a real
+// one does. No thin client can meet the figure on this machine; what is left to win is its
+// distance from this floor (package load's thin clients: about 3 times it, from 5 times
+// before they drove KCP themselves).
 package main
 
 import (
@@ -105,9 +107,9 @@ func due(flows []flow, acc []float64, sizes []int) []int {
 func main() {
 	clients := flag.Int("clients", 64, "client sockets")
 	duration := flag.Duration("duration", 10*time.Second, "how long each mode runs, after a second of warm-up")
-	up := flag.String("up", "1x60,1x90,0.4x70", "client to server datagrams per client per tick, COUNTxBYTES,...")
-	ack := flag.String("ack", "1x50,0.4x60", "server to client datagrams per client per tick sent as the client's tick arrives, COUNTxBYTES,...")
-	down := flag.String("down", "1x620", "server to client datagrams per client per tick sent on the server's tick, COUNTxBYTES,...")
+	up := flag.String("up", "1x51,1x51,0.6x51", "client to server datagrams per client per tick, COUNTxBYTES,...")
+	ack := flag.String("ack", "1x42,0.33x44", "server to client datagrams per client per tick sent as the client's tick arrives, COUNTxBYTES,...")
+	down := flag.String("down", "1x430,0.27x150", "server to client datagrams per client per tick sent on the server's tick, COUNTxBYTES,...")
 	mode := flag.String("mode", "all", "goroutine, drain, batch or all")
 	sink := flag.Bool("sink", false, "internal: run as the sink")
 	flag.Parse()
