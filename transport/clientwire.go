@@ -38,7 +38,7 @@ func NewClientWire(ctx context.Context, pc net.PacketConn, server *net.UDPAddr) 
 	if err != nil {
 		return nil, err
 	}
-	w := &ClientWire{server: server.AddrPort(), cookie: ck}
+	w := &ClientWire{server: addrPort(server), cookie: ck}
 	w.fec.codec, err = reedsolomon.New(fecDataShards, fecParityShards)
 	if err != nil {
 		return nil, fmt.Errorf("transport: fec: %w", err)
@@ -118,7 +118,7 @@ const (
 // DatagramOOB with an out-of-band payload, or DatagramNone. A Challenge before the server
 // admitted us refreshes the cookie; anything else from the server admits us.
 func (w *ClientWire) Open(b []byte, from netip.AddrPort) (kind int, payload []byte) {
-	if from != w.server {
+	if netip.AddrPortFrom(from.Addr().Unmap(), from.Port()) != w.server {
 		return DatagramNone, nil
 	}
 	if _, _, err := connectKind(b); err == nil {
