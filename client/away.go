@@ -88,12 +88,12 @@ func (s *Session) noteAway(m wire.GameMessage, now time.Time) {
 }
 
 // awayGrace reports whether, at now, a silence of the server's is ours to excuse: we are
-// away, or came back less than serverGone ago (the server's packets may still be on their
+// away, or came back less than ServerGone ago (the server's packets may still be on their
 // way up to us).
 func (s *Session) awayGrace(now time.Time) bool {
 	if s.away.on.Load() {
 		return true
 	}
 	back := s.away.backAt.Load()
-	return back != 0 && now.Sub(time.Unix(0, back)) < serverGone
+	return back != 0 && now.Sub(time.Unix(0, back)) < ServerGone
 }

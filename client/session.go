@@ -83,61 +83,74 @@ func Dial(ctx context.Context, addr, name string, pc net.PacketConn, timeout tim
 // DialRoom is Dial into room ("" for the server's default room; the server opens a room
 // that is not open yet if it may).
 func DialRoom(ctx context.Context, addr, name, room string, pc net.PacketConn, timeout time.Duration) (*Session, error) {
+	conn, w, err := join(ctx, addr, name, room, pc, timeout)
+	if err != nil {
+		return nil, err
+	}
+	s := &Session{conn: conn, welcome: w, arrived: make(chan struct{}, 1)}
+	s.newestTick.Store(w.ServerTick)
+	if w.Lane == wire.LaneDatagram {
+		conn.OnDatagram(s.onDatagram)
+	}
+	return s, nil
+}
+
+// join connects to addr over pc (nil: a new UDP socket), says hello as name into room and
+// returns the connection and the server's Welcome; nothing reads the connection yet. It
+// returns a *RejectedError if the server refuses us, and a plain error if nothing answers
+// in time.
+func join(ctx context.Context, addr, name, room string, pc net.PacketConn, timeout time.Duration) (*transport.Conn, wire.Welcome, error) {
 	ctx, cancel := context.WithTimeout(ctx, timeout) // one deadline for both handshakes
 	defer cancel()
 	conn, err := transport.DialContext(ctx, addr, pc)
 	if err != nil {
 		if errors.Is(err, context.DeadlineExceeded) {
-			return nil, fmt.Errorf("client: no answer from %s within %v (is a tankserver running there?): %w", addr, timeout, err)
+			return nil, wire.Welcome{}, fmt.Errorf("client: no answer from %s within %v (is a tankserver running there?): %w", addr, timeout, err)
 		}
-		return nil, err
+		return nil, wire.Welcome{}, err
 	}
-	s := &Session{conn: conn, arrived: make(chan struct{}, 1)}
-	if err := s.handshake(ctx, name, room, timeout); err != nil {
+	w, err := handshake(ctx, conn, name, room, timeout)
+	if err != nil {
 		conn.Close()
-		return nil, err
+		return nil, wire.Welcome{}, err
 	}
-	return s, nil
+	return conn, w, nil
 }
 
-func (s *Session) handshake(ctx context.Context, name, room string, timeout time.Duration) error {
-	if err := s.conn.Send(wire.ClientMessageToProto(wire.Hello{ProtocolVersion: transport.ProtocolVersion, Name: name, Room: room})); err != nil {
-		return fmt.Errorf("client: send hello: %w", err)
+// handshake sends Hello on conn and waits for the server's Welcome.
+func handshake(ctx context.Context, conn *transport.Conn, name, room string, timeout time.Duration) (wire.Welcome, error) {
+	if err := conn.Send(wire.ClientMessageToProto(wire.Hello{ProtocolVersion: transport.ProtocolVersion, Name: name, Room: room})); err != nil {
+		return wire.Welcome{}, fmt.Errorf("client: send hello: %w", err)
 	}
 	if d, ok := ctx.Deadline(); ok && time.Until(d) < timeout {
 		timeout = time.Until(d)
 	}
 	var in wire.FromServer
-	if err := s.conn.Recv(in.Target(), timeout); err != nil {
+	if err := conn.Recv(in.Target(), timeout); err != nil {
 		if transport.IsTimeout(err) {
-			return fmt.Errorf("client: no answer from %s within %v (is a tankserver running there?)", s.conn.RemoteAddr(), timeout)
+			return wire.Welcome{}, fmt.Errorf("client: no answer from %s within %v (is a tankserver running there?)", conn.RemoteAddr(), timeout)
 		}
-		return fmt.Errorf("client: handshake with %s: %w", s.conn.RemoteAddr(), err)
+		return wire.Welcome{}, fmt.Errorf("client: handshake with %s: %w", conn.RemoteAddr(), err)
 	}
 	m, err := in.Decode()
 	if err != nil {
-		return fmt.Errorf("client: welcome: %w", err)
+		return wire.Welcome{}, fmt.Errorf("client: welcome: %w", err)
 	}
 	switch m := m.(type) {
 	case wire.Welcome:
-		s.welcome = m
-		s.newestTick.Store(s.welcome.ServerTick)
-		if s.welcome.Lane == wire.LaneDatagram {
-			s.conn.OnDatagram(s.onDatagram)
-		}
-		return nil
+		return m, nil
 	case wire.Reject:
-		return &RejectedError{Code: m.Code, Reason: m.Reason}
+		return wire.Welcome{}, &RejectedError{Code: m.Code, Reason: m.Reason}
 	default:
-		return fmt.Errorf("client: expected Welcome, got %T", m)
+		return wire.Welcome{}, fmt.Errorf("client: expected Welcome, got %T", m)
 	}
 }
 
-// serverGone is how long the server may stay silent before a client gives up on it: three
+// ServerGone is how long the server may stay silent before a client gives up on it: three
 // times the server's own idle timeout, because a server can be stopped for several seconds
 // and come back (a suspended laptop hosting a LAN game, a virtual machine migrating) with
 // every client's packets waiting in its socket, and it then drops no one.
-const serverGone = 3 * transport.IdleTimeout
+const ServerGone = 3 * transport.IdleTimeout
 
 // Welcome returns what the server said when we joined.
 func (s *Session) Welcome() wire.Welcome { return s.welcome }
@@ -165,10 +178,10 @@ func (s *Session) Run() error {
 				err = errors.New("client: the window took no messages while 80 that are not snapshots queued up; giving up")
 			}
 		} else if transport.IsTimeout(err) {
-			if s.conn.SilentFor() < serverGone || s.awayGrace(time.Now()) {
+			if s.conn.SilentFor() < ServerGone || s.awayGrace(time.Now()) {
 				continue // the server's packets arrive (the stream is stalled behind a loss), or it is paused
 			}
-			err = fmt.Errorf("client: lost the server: nothing received for %v", serverGone)
+			err = fmt.Errorf("client: lost the server: nothing received for %v", ServerGone)
 		}
 		s.mu.Lock()
 		if s.closed {

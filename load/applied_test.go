@@ -10,6 +10,7 @@ import (
 	"tanknet/internal/servertest"
 	"tanknet/netcode"
 	"tanknet/server"
+	"tanknet/transport"
 )
 
 // scriptedInputs is how many inputs each client of the comparison sends and has applied.
@@ -83,18 +84,18 @@ func TestThinClient_InputsAppliedLikeFullBot(t *testing.T) {
 	srvA.Stop()
 
 	srvB, b := startPlayed(t)
-	c := dialThin(t, srvB.Addr, func(tick uint32) netcode.Input {
+	c := joinThin(t, srvB.Addr, func(tick uint32) netcode.Input {
 		a.mu.Lock()
 		defer a.mu.Unlock()
 		return a.inputs[tick] // the thin client's move ticks start where the bot's did: 1
 	})
 	var m meter
-	for at := time.Now(); !b.has(0, scriptedInputs); at = at.Add(netcode.StepInterval) {
+	for k, at := 0, time.Now(); !b.has(0, scriptedInputs); k, at = k+1, at.Add(transport.KCPInterval) {
 		if time.Now().After(deadline.Add(20 * time.Second)) {
 			t.Fatal("the thin client's inputs were not all applied within 20 s")
 		}
 		time.Sleep(time.Until(at))
-		if err := c.update(at, &m, true); err != nil {
+		if _, err := c.pass(at, &m, true, k%passesPerTick == 0); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -112,14 +113,13 @@ func TestThinClient_InputsAppliedLikeFullBot(t *testing.T) {
 	}
 }
 
-// dialThin joins a thin client to addr with script and starts its session's reader.
-func dialThin(t *testing.T, addr string, script Script) *thin {
+// joinThin joins a thin client to addr with script; it leaves when the test ends.
+func joinThin(t *testing.T, addr string, script Script) *thin {
 	t.Helper()
-	sess, err := client.Dial(context.Background(), addr, "thin", nil, 5*time.Second)
+	c, err := dialThin(context.Background(), addr, "thin", "", 5*time.Second, script)
 	if err != nil {
 		t.Fatal(err)
 	}
-	go sess.Run()
-	t.Cleanup(func() { sess.Close("done") })
-	return newThin(sess, script)
+	t.Cleanup(func() { leave([]*thin{c}, "done") })
+	return c
 }

@@ -61,6 +61,26 @@ func (a *arrivals) settle(tick uint32, spoiled bool) {
 	}
 }
 
+// rebuildable reports whether a full client could rebuild every tank of chunk h from its
+// baselines (wire.Baselines.Tanks), judged from what came rather than kept: a chunk
+// without delta part always, else one whose baseline is before it, whose moved list is in
+// fours and, when it lists tanks, whose baseline tick is still remembered and came whole
+// and usable. A thin client keeps no tanks, so it trusts that a delta names only tanks its
+// baseline held, which a server never breaks: it describes tanks only against a tick the
+// client acknowledged, and the client acknowledges only ticks that came whole.
+func (a *arrivals) rebuildable(h *wire.ChunkHead) bool {
+	switch {
+	case h.Baseline == 0:
+		return h.Unchanged == 0 && h.Moved == 0
+	case h.Baseline >= h.Tick || h.Moved%4 != 0:
+		return false
+	case h.Unchanged == 0 && h.Moved == 0:
+		return true
+	}
+	s := &a.slots[h.Baseline%arrivalSlots]
+	return s.tick == h.Baseline && s.done
+}
+
 // ack returns the newest complete tick and the mask of the 32 before it that are complete
 // too, as an InputBatch carries them.
 func (a *arrivals) ack() (tick, mask uint32) {

@@ -7,8 +7,8 @@ import (
 	"syscall"
 	"time"
 
-	"tanknet/client"
 	"tanknet/netcode"
+	"tanknet/transport"
 )
 
 // settleFor is how long clients keep reading, sending nothing, after the run: time for the
@@ -34,23 +34,19 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		cfg.Script = circles
 	}
 	rep := &Report{Players: cfg.Players, Rooms: cfg.Rooms(), Drivers: cfg.Drivers}
-	clients, runs := join(ctx, cfg, rep)
-	defer func() {
-		for _, c := range clients {
-			c.sess.Close("load run over")
-		}
-		runs.Wait()
-	}()
+	clients := join(ctx, cfg, rep)
+	defer leave(clients, "load run over")
 	if len(clients) == 0 {
 		return rep, fmt.Errorf("tankload: no client joined %s: %s", cfg.Server, rep.FirstJoinError)
 	}
 	if cfg.Playing != nil {
 		cfg.Playing(true)
 	}
-	cpu0, t0 := processCPU(), time.Now()
+	cpu0, t0, traffic0 := processCPU(), time.Now(), traffic(clients)
 	meters := drive(ctx, cfg, clients, t0.Add(cfg.Duration), true)
 	rep.Wall = time.Since(t0)
 	rep.CPU = processCPU() - cpu0
+	rep.Traffic = traffic(clients).minus(traffic0)
 	if cfg.Playing != nil {
 		cfg.Playing(false)
 	}
@@ -59,13 +55,11 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	return rep, nil
 }
 
-// join dials every client, cfg.JoinParallel at a time, and starts each session's reader;
-// runs is what to wait on once the sessions are closed.
-func join(ctx context.Context, cfg Config, rep *Report) ([]*thin, *sync.WaitGroup) {
+// join dials every client, cfg.JoinParallel at a time, each with its reader running.
+func join(ctx context.Context, cfg Config, rep *Report) []*thin {
 	var (
 		mu      sync.Mutex
 		clients []*thin
-		runs    sync.WaitGroup
 		dials   sync.WaitGroup
 		joins   Histogram
 	)
@@ -78,31 +72,34 @@ func join(ctx context.Context, cfg Config, rep *Report) ([]*thin, *sync.WaitGrou
 			defer func() { <-slots; dials.Done() }()
 			t0 := time.Now()
 			name := fmt.Sprintf("load-%d", i+1)
-			sess, err := client.DialRoom(ctx, cfg.Server, name, cfg.RoomOf(i), nil, cfg.JoinTimeout)
+			c, err := dialThin(ctx, cfg.Server, name, cfg.RoomOf(i), cfg.JoinTimeout, cfg.Script(i))
 			took := time.Since(t0)
 			mu.Lock()
 			defer mu.Unlock()
 			if err != nil {
 				rep.JoinFailed++
-				if rep.FirstJoinError == "" {
-					rep.FirstJoinError = err.Error()
-				}
+				rep.FirstJoinError = cmpOr(rep.FirstJoinError, err.Error())
 				return
 			}
 			joins.Record(took)
-			clients = append(clients, newThin(sess, cfg.Script(i)))
-			runs.Add(1)
-			go func() {
-				defer runs.Done()
-				sess.Run()
-			}()
+			clients = append(clients, c)
 		}()
 	}
 	dials.Wait()
 	rep.JoinBurst = time.Since(start)
 	rep.Joined = len(clients)
 	rep.JoinP50, rep.JoinP99, rep.JoinMax = joins.Quantile(0.5), joins.Quantile(0.99), joins.Max()
-	return clients, &runs
+	return clients
+}
+
+// leave says goodbye for every client (each Goodbye leaves at once) and closes them all.
+func leave(clients []*thin, reason string) {
+	for _, c := range clients {
+		c.goodbye(reason)
+	}
+	for _, c := range clients {
+		c.close(reason)
+	}
 }
 
 // drive runs cfg.Drivers goroutines, each updating its share of the clients on its own
@@ -126,25 +123,62 @@ func drive(ctx context.Context, cfg Config, clients []*thin, end time.Time, send
 	return meters
 }
 
-// driveShare updates share every 50 ms from first until end. Each pass is given its
-// intended time, not the time it ran: a pass that runs late sends late, and the latency it
-// adds is measured, not hidden.
+// passesPerTick is how many KCP clock passes a driver makes a game tick: its clients'
+// conversations are updated every transport.KCPInterval, and every fifth pass is a game pass.
+const passesPerTick = int(netcode.StepInterval / transport.KCPInterval)
+
+// driveShare runs share's clock from first until end: a game pass every 50 ms and, while a
+// client has segments unacknowledged, a KCP pass every interval between (kcp-go's session
+// updates every interval whatever; with nothing unacknowledged an update writes nothing).
+// Each pass is given its intended time, not the time it ran: a pass that runs late sends
+// late, and the latency it adds is measured, not hidden.
 func driveShare(ctx context.Context, share []*thin, m *meter, first, end time.Time, sending bool) {
 	timer := time.NewTimer(time.Until(first))
 	defer timer.Stop()
-	for at := first; at.Before(end); at = at.Add(netcode.StepInterval) {
+	for k := 0; ; {
+		at := first.Add(time.Duration(k) * transport.KCPInterval)
+		if !at.Before(end) {
+			return
+		}
 		timer.Reset(time.Until(at))
 		select {
 		case <-ctx.Done():
 			return
 		case <-timer.C:
 		}
+		busy := false
 		for _, c := range share {
 			if c.err == nil {
-				c.err = c.update(at, m, sending)
+				var b bool
+				b, c.err = c.pass(at, m, sending, k%passesPerTick == 0)
+				busy = busy || b
 			}
 		}
+		if k++; !busy {
+			k += (passesPerTick - k%passesPerTick) % passesPerTick // to the next game pass
+		}
 	}
+}
+
+// cmpOr returns a, or b when a is empty.
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// traffic returns every client's socket traffic so far, summed: the handshakes' too.
+func traffic(clients []*thin) Traffic {
+	var t Traffic
+	for _, c := range clients {
+		x := c.link.counted()
+		t.BytesIn += x.BytesIn
+		t.BytesOut += x.BytesOut
+		t.DatagramsIn += x.DatagramsIn
+		t.DatagramsOut += x.DatagramsOut
+	}
+	return t
 }
 
 // processCPU returns the user and system CPU time this process has used.

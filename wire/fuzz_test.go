@@ -13,7 +13,7 @@ import (
 // (with the delta part rebuilt against a baseline) and the server's InputBatch datagrams.
 
 // chunkDatagram is snap as the datagram a server sends.
-func chunkDatagram(f *testing.F, snap *tankv1.Snapshot) []byte {
+func chunkDatagram(f testing.TB, snap *tankv1.Snapshot) []byte {
 	b, err := transport.AppendDatagram(nil, &tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Snapshot{Snapshot: snap}})
 	if err != nil {
 		f.Fatal(err)

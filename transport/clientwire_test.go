@@ -1,0 +1,123 @@
+package transport
+
+import (
+	"context"
+	"net"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/xtaci/kcp-go/v5"
+
+	tankv1 "tanknet/proto/tank/v1"
+)
+
+// TestClientWire_ServerTakesItLikeADialledSession: a KCP conversation over a ClientWire
+// talks to a real Listener: its first messages, wrapped in ConnectResponses, are accepted;
+// with the second data packet lost, the server's kcp-go rebuilds it from the group's parity
+// (so the sequence ids and the Reed-Solomon shards are kcp-go's own); an out-of-band datagram
+// reaches the server's datagram handler; and the server's reply comes back through Open.
+func TestClientWire_ServerTakesItLikeADialledSession(t *testing.T) {
+	ln, err := listen(listenUDP(t), defaultFEC, ListenConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	addr := ln.pc.LocalAddr().(*net.UDPAddr)
+	pc := listenUDP(t)
+	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+	defer cancel()
+	w, err := NewClientWire(ctx, pc, addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex // guards w, k and sent
+	sent := 0
+	k := NewKCP(77, func(buf []byte, size int) {
+		for _, d := range w.Seal(buf[:size], time.Now()) {
+			if sent++; sent == 2 {
+				continue // lost: the parity after the third must stand in for it
+			}
+			pc.WriteTo(d, addr)
+		}
+	})
+	go func() {
+		buf := make([]byte, 2048)
+		for {
+			n, from, err := pc.ReadFrom(buf)
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			kind, payload := w.Open(buf[:n], from.(*net.UDPAddr).AddrPort())
+			if kind == DatagramKCP {
+				k.Input(payload, kcp.IKCP_PACKET_REGULAR, AckNoDelay)
+			}
+			mu.Unlock()
+		}
+	}()
+	recovered0 := kcp.DefaultSnmp.Copy().FECRecovered
+	send := func(name string) {
+		frame, err := AppendFrame(nil, &tankv1.ClientMessage{Kind: &tankv1.ClientMessage_Hello{Hello: &tankv1.Hello{Name: name}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		mu.Lock()
+		k.Send(frame)
+		k.Update()
+		mu.Unlock()
+		time.Sleep(2 * KCPInterval) // one datagram a message: KCP packs what waits together
+	}
+	for _, name := range []string{"one", "two", "three"} {
+		send(name)
+	}
+	server, err := acceptWithin(ln, waitLimit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"one", "two", "three"} {
+		var m tankv1.ClientMessage
+		if err := server.Recv(&m, waitLimit); err != nil {
+			t.Fatalf("server Recv: %v", err)
+		}
+		if got := m.GetHello().GetName(); got != want {
+			t.Fatalf("server got %q, want %q", got, want)
+		}
+	}
+	if got := kcp.DefaultSnmp.Copy().FECRecovered - recovered0; got == 0 {
+		t.Error("the server did not rebuild the lost packet from parity")
+	}
+	oob := make(chan []byte, 1)
+	server.OnDatagram(func(b []byte) { oob <- append([]byte(nil), b...) })
+	mu.Lock()
+	d, err := w.SealOOB(77, []byte("chunk"))
+	if err == nil {
+		_, err = pc.WriteTo(d, addr)
+	}
+	mu.Unlock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case b := <-oob:
+		if string(b) != "chunk" {
+			t.Errorf("server's datagram = %q, want %q", b, "chunk")
+		}
+	case <-time.After(waitLimit):
+		t.Error("the out-of-band datagram never reached the server")
+	}
+	deadline := time.Now().Add(waitLimit)
+	for {
+		mu.Lock()
+		admitted, waiting := w.admitted, k.WaitSnd()
+		k.Update() // retransmits what is not acknowledged yet
+		mu.Unlock()
+		if admitted && waiting == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("admitted %v, %d segments unacknowledged: the server's acknowledgements did not come through Open", admitted, waiting)
+		}
+		time.Sleep(KCPInterval)
+	}
+}
