@@ -24,6 +24,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/pprof"
+	"strings"
 	"syscall"
 
 	"tanknet/internal/cliflag"
@@ -37,7 +38,8 @@ func main() {
 	case errors.Is(err, flag.ErrHelp):
 		os.Exit(0)
 	case err != nil:
-		fmt.Fprintln(os.Stderr, "tankload:", err)
+		// load.Config's own errors already say they are tankload's.
+		fmt.Fprintln(os.Stderr, "tankload:", strings.TrimPrefix(err.Error(), "tankload: "))
 		os.Exit(2)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
