@@ -27,19 +27,19 @@
 //     tick, which a KCP client cannot do without changing what the server sees.
 //   - all runs the three one after the other and prints each.
 //
-// What it showed for issue 38's figure, a thin client at 1/20 of a full bot's CPU
-// (2026-11-29, the 2-core machine of docs/MEASUREMENTS.md; indicative, since another
-// workload shared it at times): tankload's 64 clients send 2.6 datagrams of about 52 bytes
-// and receive 2.6 of about 200 bytes a client tick (a Move on the stream, the InputBatch, FEC
-// parity for every third stream packet, KCP acknowledgements both ways, the snapshot chunk,
-// pings). Those datagrams alone cost 14 to 16 µs of CPU a client tick in all three modes,
-// 0.36 to 0.41 s for 64 clients over 20 s, most of it system time. tanksim's 64 full bots
-// take about 6 s for the same 20 s run, so 1/20 of them is 0.30 s: less than the kernel
-// alone charges for the datagrams. Batching does not help (the cost is per datagram, not per
-// call), and a client that sent fewer datagrams would no longer load the server as a real
-// one does. No thin client can meet the figure on this machine; what is left to win is its
-// distance from this floor (package load's thin clients: about 3 times it, from 5 times
-// before they drove KCP themselves).
+// What it showed for issue 38's figure, a thin client at 1/20 of a full bot's CPU, on the
+// 2-core Intel Xeon of docs/MEASUREMENTS.md's cost curve, quiet (load average below 1):
+// tankload's 64 clients send 2.6 datagrams of about 52 bytes and receive 2.6 of about 200
+// bytes a client tick (a Move on the stream, the InputBatch, FEC parity for every third
+// stream packet, KCP acknowledgements both ways, the snapshot chunk, pings). Those datagrams
+// alone cost 14 to 16 µs of CPU a client tick in all three modes, 0.36 to 0.40 s for 64
+// clients over 20 s, most of it system time. tanksim's 64 full bots take about 5.6 s for the
+// same 20 s run, so 1/20 of them is 0.28 s: less than the kernel alone charges for the
+// datagrams. Batching does not help (the cost is per datagram, not per call), and a client
+// that sent fewer datagrams would no longer load the server as a real one does. No thin
+// client can meet the figure on this machine; what is left to win is its distance from
+// this floor (package load's thin clients: about 3 times it, 1.2 s, from 5 times before
+// they drove KCP themselves).
 package main
 
 import (
