@@ -12,7 +12,6 @@ import (
 
 	"tanknet/client"
 	"tanknet/netcode"
-	tankv1 "tanknet/proto/tank/v1"
 	"tanknet/transport"
 	"tanknet/wire"
 )
@@ -67,10 +66,9 @@ type thin struct {
 	intent [sentSlots]time.Time
 	recent []netcode.PendingInput // the newest inputs sent, for the InputBatch
 	batch  []netcode.PendingInput
-	enc    wire.BatchEncoder    // the InputBatch datagram's message and buffer
-	move   tankv1.ClientMessage // the MoveInput envelope, reused
-	moveIn tankv1.MoveInput
-	frame  []byte // the stream frame being sent
+	enc    wire.BatchEncoder // the InputBatch datagram's message and buffer
+	moves  wire.MoveEncoder  // the Move frames, reused
+	frame  []byte            // the stream frame being sent
 
 	arrivals     arrivals
 	nextPing     time.Time
@@ -99,7 +97,6 @@ func dialThin(ctx context.Context, addr, name, room string, timeout time.Duratio
 		return nil, err
 	}
 	c := &thin{link: l, script: script, welcomed: make(chan error, 1), readDone: make(chan struct{})}
-	c.move.Kind = &tankv1.ClientMessage_MoveInput{MoveInput: &c.moveIn}
 	go c.read()
 	hello := wire.ClientMessageToProto(wire.Hello{ProtocolVersion: transport.ProtocolVersion, Name: name, Room: room})
 	if err := c.sendFrame(hello, time.Now(), true); err != nil {
@@ -337,8 +334,11 @@ func (c *thin) sendDue(now time.Time, m *meter) error {
 	sent := false
 	for ; !c.intended(c.next).After(now); c.next++ {
 		p := netcode.PendingInput{Tick: c.next, Input: c.script(c.next), Duration: netcode.StepInterval}
-		wire.FillMove(&c.moveIn, p)
-		if err := c.sendFrame(&c.move, now, true); err != nil {
+		frame, err := c.moves.Encode(p)
+		if err == nil {
+			err = c.link.send(frame, now, true)
+		}
+		if err != nil {
 			return err
 		}
 		c.intent[c.next%sentSlots] = c.intended(c.next)

@@ -67,6 +67,26 @@ func (b *BatchEncoder) Encode(inputs []netcode.PendingInput, ackTick, ackMask ui
 	return b.buf, err
 }
 
+// MoveEncoder frames MoveInputs for the stream into one reused message and buffer: a load
+// client sending thousands a second allocates nothing for them.
+type MoveEncoder struct {
+	move tankv1.MoveInput
+	msg  tankv1.ClientMessage
+	buf  []byte
+}
+
+// Encode returns in's MoveInput as a stream frame (transport.AppendFrame), valid until the
+// next call.
+func (e *MoveEncoder) Encode(in netcode.PendingInput) ([]byte, error) {
+	if e.msg.Kind == nil {
+		e.msg.Kind = &tankv1.ClientMessage_MoveInput{MoveInput: &e.move}
+	}
+	FillMove(&e.move, in)
+	var err error
+	e.buf, err = transport.AppendFrame(e.buf[:0], &e.msg)
+	return e.buf, err
+}
+
 var (
 	errNotInputBatch = errors.New("wire: datagram is not an InputBatch")
 	errBatchTooLarge = fmt.Errorf("wire: InputBatch of more than %d inputs", MaxBatchInputs)

@@ -1,11 +1,14 @@
 package wire
 
 import (
+	"bytes"
 	"testing"
 
 	"tanknet/netcode"
 	tankv1 "tanknet/proto/tank/v1"
 	"tanknet/transport"
+
+	"google.golang.org/protobuf/proto"
 )
 
 // TestBatchEncoder_EncodesWhatItIsGivenWithoutAllocating: a batch goes out every prediction
@@ -78,6 +81,27 @@ func TestBatchReader_RefusesWhatIsNotABatch(t *testing.T) {
 		}
 		if r.Len() != 0 || r.AckTick() != 0 || len(r.AppendInputs(nil)) != 0 {
 			t.Errorf("%s: after the error the reader still holds a batch of %d inputs, ack %d", name, r.Len(), r.AckTick())
+		}
+	}
+}
+
+// MoveEncoder's frames decode to the moves given, one after another in its one buffer.
+func TestMoveEncoder_FramesEachMove(t *testing.T) {
+	var e MoveEncoder
+	for _, in := range []netcode.PendingInput{
+		{Tick: 7, Input: netcode.Input{Throttle: 1, Turn: -0.5}, Duration: netcode.StepInterval},
+		{Tick: 8, Input: netcode.Input{Throttle: -1}, Duration: netcode.StepInterval},
+	} {
+		frame, err := e.Encode(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m tankv1.ClientMessage
+		if err := transport.NewFrameReader(bytes.NewReader(frame)).Read(&m); err != nil {
+			t.Fatal(err)
+		}
+		if want := ClientMessageToProto(Move(in)); !proto.Equal(&m, want) {
+			t.Errorf("frame decodes to %v, want the move %v", &m, want)
 		}
 	}
 }
