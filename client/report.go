@@ -34,7 +34,9 @@ type Report struct {
 	StaleRejects   int     `json:"stale_rejects"`
 	Holds          int     `json:"holds"`
 	InterpFrames   int     `json:"interp_frames"`
-	RTTMillis      float64 `json:"rtt_ms"`
+	RTTMillis      float64 `json:"rtt_ms"` // the newest round trip
+	// RTTMedianMillis is the median round trip of the session (its newest 4,096 Pongs).
+	RTTMedianMillis float64 `json:"rtt_p50_ms"`
 
 	Lane          string `json:"lane"`
 	Chunks        int    `json:"chunks"`
@@ -76,6 +78,7 @@ func (g *Game) Report() Report {
 		PlayersSeen: st.PlayersSeen,
 		RTTMillis:   float64(st.RTT.Microseconds()) / 1000,
 	}
+	r.RTTMedianMillis = float64(g.stats.rttMedian().Microseconds()) / 1000
 	r.Lane, r.Chunks, r.SnapshotsLost = st.Lane.String(), st.Chunks, st.SnapshotsLost
 	r.UnknownStates, r.HOLStalls = st.UnknownStates, st.HOLStalls
 	r.LeftView, r.Reentered, r.DeltaUnusable = st.LeftView, st.Reentered, st.DeltaUnusable

@@ -1,6 +1,7 @@
 package client
 
 import (
+	"slices"
 	"time"
 
 	"tanknet/wire"
@@ -10,11 +11,11 @@ import (
 type Stats struct {
 	InputsSent   int
 	Snapshots    int
-	LastAck      uint32 // acknowledged_move_tick in our newest state
-	ServerTick   uint32 // newest snapshot's tick
-	PlayersSeen  int    // distinct players ever seen in a snapshot, us included
-	RulesChanges int    // RulesChanged messages received: the room's rules changed during the match
-	RTT          time.Duration
+	LastAck      uint32        // acknowledged_move_tick in our newest state
+	ServerTick   uint32        // newest snapshot's tick
+	PlayersSeen  int           // distinct players ever seen in a snapshot, us included
+	RulesChanges int           // RulesChanged messages received: the room's rules changed during the match
+	RTT          time.Duration // the newest round trip a Pong measured
 	RTTSamples   int
 
 	Lane          wire.Lane // where the server sends snapshots (Welcome)
@@ -39,7 +40,12 @@ type Stats struct {
 type statistics struct {
 	st   Stats
 	seen map[uint32]bool // every player seen in a snapshot
+	rtts []time.Duration // the newest keptRTTs round trips, oldest overwritten first
 }
+
+// keptRTTs bounds the round trips a Game keeps for its report's median: 34 minutes of two pings a
+// second, 32 KiB.
+const keptRTTs = 4096
 
 func newStatistics(lane wire.Lane) statistics {
 	return statistics{st: Stats{Lane: lane}, seen: map[uint32]bool{}}
@@ -69,8 +75,24 @@ func (s *statistics) ack(tick uint32) { s.st.LastAck = max(s.st.LastAck, tick) }
 func (s *statistics) pong(at, sent time.Duration) {
 	if rtt := at - sent; rtt >= 0 {
 		s.st.RTT = rtt
+		if len(s.rtts) < keptRTTs {
+			s.rtts = append(s.rtts, rtt)
+		} else {
+			s.rtts[s.st.RTTSamples%keptRTTs] = rtt
+		}
 		s.st.RTTSamples++
 	}
+}
+
+// rttMedian returns the median of the kept round trips (the lower middle one of an even
+// count), 0 before any.
+func (s *statistics) rttMedian() time.Duration {
+	if len(s.rtts) == 0 {
+		return 0
+	}
+	sorted := slices.Clone(s.rtts)
+	slices.Sort(sorted)
+	return sorted[(len(sorted)-1)/2]
 }
 
 // serverTick returns the newest snapshot's tick; lastAck the newest move tick acknowledged.
