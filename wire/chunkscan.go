@@ -118,17 +118,11 @@ type chunkScan struct {
 // and reports false when they are malformed.
 func (s *chunkScan) body(b []byte, self uint32) bool {
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
+		num, typ, v, rest, ok := nextField(b)
+		if !ok {
 			return false
 		}
-		b = b[n:]
-		m := protowire.ConsumeFieldValue(num, typ, b)
-		if m < 0 {
-			return false
-		}
-		v := b[:m]
-		b = b[m:]
+		b = rest
 		switch {
 		case typ == protowire.VarintType && num == fieldSnapshotServerTick:
 			s.head.Tick = varint32(v)
@@ -162,26 +156,21 @@ func (s *chunkScan) body(b []byte, self uint32) bool {
 func (s *chunkScan) state(b []byte, self uint32) bool {
 	var id, tick, ack uint32
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
+		num, typ, v, rest, ok := nextField(b)
+		if !ok {
 			return false
 		}
-		b = b[n:]
-		m := protowire.ConsumeFieldValue(num, typ, b)
-		if m < 0 {
-			return false
-		}
+		b = rest
 		if typ == protowire.VarintType {
 			switch num {
 			case fieldStatePlayerID:
-				id = varint32(b[:m])
+				id = varint32(v)
 			case fieldStateTick:
-				tick = varint32(b[:m])
+				tick = varint32(v)
 			case fieldStateAck:
-				ack = varint32(b[:m])
+				ack = varint32(v)
 			}
 		}
-		b = b[m:]
 	}
 	if s.states == 0 {
 		s.minTick, s.maxTick = tick, tick
@@ -193,6 +182,22 @@ func (s *chunkScan) state(b []byte, self uint32) bool {
 		s.head.Own, s.head.OwnAck = true, ack
 	}
 	return true
+}
+
+// nextField splits the first field off b: its number, its wire type, its value's bytes (a
+// varint's, or a length-delimited field's with its length) and what follows; ok is false
+// when b does not begin with a whole field.
+func nextField(b []byte) (num protowire.Number, typ protowire.Type, v, rest []byte, ok bool) {
+	num, typ, n := protowire.ConsumeTag(b)
+	if n < 0 {
+		return 0, 0, nil, nil, false
+	}
+	b = b[n:]
+	m := protowire.ConsumeFieldValue(num, typ, b)
+	if m < 0 {
+		return 0, 0, nil, nil, false
+	}
+	return num, typ, b[:m], b[m:], true
 }
 
 // varint32 is a varint field's value (already checked whole) as proto's uint32 or int32

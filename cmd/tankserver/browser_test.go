@@ -118,22 +118,27 @@ func webGameWith(t *testing.T, ctx context.Context, webDir string, change func(*
 	return regexp.MustCompile(`url=(http://127\.0\.0\.1:[0-9]+/)`).FindStringSubmatch(logs.String())[1], cfg.Server.Addr, logs
 }
 
+// countExplained has the server count into n the tank moves its clients could not have
+// predicted: its own separations of tanks still overlapping and the pushes it refused
+// (§7c). A residual each may cause is explained; any other is a fault.
+func countExplained(n *atomic.Uint64) func(*Config) {
+	return func(c *Config) {
+		c.observe = func(rec server.TickRecord) {
+			k := rec.Counts.Contacts
+			for _, r := range rec.Counts.PushesRefused {
+				k += r
+			}
+			n.Add(k)
+		}
+	}
+}
+
 // browserJoins is the test itself, in the namespace.
 func browserJoins(t *testing.T, chromium, webDir string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 180*time.Second)
 	defer cancel()
-	// The server's own separations and the pushes it refused change a tank from what its
-	// client predicted (§7c): a residual each may cause is explained, any other is a fault.
 	var explained atomic.Uint64
-	page, addr, logs := webGameWith(t, ctx, webDir, func(c *Config) {
-		c.observe = func(rec server.TickRecord) {
-			n := rec.Counts.Contacts
-			for _, r := range rec.Counts.PushesRefused {
-				n += r
-			}
-			explained.Add(n)
-		}
-	})
+	page, addr, logs := webGameWith(t, ctx, webDir, countExplained(&explained))
 
 	botCtx, stopBot := context.WithCancel(ctx)
 	native := make(chan client.Report, 1)

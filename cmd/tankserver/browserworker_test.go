@@ -14,7 +14,6 @@ import (
 
 	"tanknet/client"
 	"tanknet/internal/cdp"
-	"tanknet/server"
 )
 
 // workerReport is a page's tanknet-report line, in the fields the worker test reads.
@@ -55,15 +54,7 @@ func workerPage(t *testing.T, chromium, webDir string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
 	defer cancel()
 	var explained atomic.Uint64
-	page, addr, _ := webGameWith(t, ctx, webDir, func(c *Config) {
-		c.observe = func(rec server.TickRecord) {
-			n := rec.Counts.Contacts
-			for _, r := range rec.Counts.PushesRefused {
-				n += r
-			}
-			explained.Add(n)
-		}
-	})
+	page, addr, _ := webGameWith(t, ctx, webDir, countExplained(&explained))
 	botCtx, stopBot := context.WithCancel(ctx)
 	defer stopBot()
 	native := make(chan client.Report, 1)
