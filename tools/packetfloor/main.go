@@ -32,13 +32,13 @@
 // tankload's 64 clients send 2.6 datagrams of about 52 bytes and receive 2.6 of about 200
 // bytes a client tick (a Move on the stream, the InputBatch, FEC parity for every third
 // stream packet, KCP acknowledgements both ways, the snapshot chunk, pings). Those datagrams
-// alone cost 14 to 16 µs of CPU a client tick in all three modes, 0.36 to 0.40 s for 64
-// clients over 20 s, most of it system time. tanksim's 64 full bots take about 5.6 s for the
-// same 20 s run, so 1/20 of them is 0.28 s: less than the kernel alone charges for the
-// datagrams. Batching does not help (the cost is per datagram, not per call), and a client
+// alone cost 14 to 18 µs of CPU a client tick in all three modes over several runs, 0.36 to
+// 0.46 s for 64 clients over 20 s, most of it system time. tanksim's 64 full bots take 5.6
+// to 6.2 s for the same 20 s run, so 1/20 of them is 0.28 to 0.31 s: less than the kernel
+// alone charges for the datagrams. Batching does not help (the cost is per datagram, not per call), and a client
 // that sent fewer datagrams would no longer load the server as a real one does. No thin
 // client can meet the figure on this machine; what is left to win is its distance from
-// this floor (package load's thin clients: about 3 times it, 1.2 s, from 5 times before
+// this floor (package load's thin clients: about 3 times it, 1.2 to 1.35 s, from 5 times before
 // they drove KCP themselves).
 package main
 
