@@ -14,6 +14,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -133,14 +134,10 @@ func countExplained(n *atomic.Uint64) func(*Config) {
 	}
 }
 
-// browserJoins is the test itself, in the namespace.
-func browserJoins(t *testing.T, chromium, webDir string) {
-	ctx, cancel := context.WithTimeout(context.Background(), 180*time.Second)
-	defer cancel()
-	var explained atomic.Uint64
-	page, addr, logs := webGameWith(t, ctx, webDir, countExplained(&explained))
-
-	botCtx, stopBot := context.WithCancel(ctx)
+// nativeBot plays a native bot ("native", seed 7) at addr until ctx ends or the returned
+// stop is called, which returns its report; t's cleanup stops it too, and waits for it.
+func nativeBot(t *testing.T, ctx context.Context, addr string) (stop func() client.Report) {
+	botCtx, cancel := context.WithCancel(ctx)
 	native := make(chan client.Report, 1)
 	go func() {
 		r, err := client.RunBot(botCtx, client.BotConfig{Addr: addr, Name: "native", Seed: 7,
@@ -150,20 +147,48 @@ func browserJoins(t *testing.T, chromium, webDir string) {
 		}
 		native <- r
 	}()
+	var (
+		once   sync.Once
+		report client.Report
+	)
+	stop = func() client.Report {
+		once.Do(func() { cancel(); report = <-native })
+		return report
+	}
+	t.Cleanup(func() { stop() })
+	return stop
+}
 
+// startChromium starts a headless Chromium whose window is size ("W,H") for the browser
+// tests: loopback allowed for WebRTC and no mDNS names, so nothing goes multicast on a LAN.
+// It is closed at t's cleanup, logging its stderr if t failed.
+func startChromium(t *testing.T, chromium, size string) *cdp.Browser {
+	t.Helper()
 	var stderr bytes.Buffer
 	b, err := cdp.Start(chromium, &stderr, append(slices.Clone(cdp.Headless),
-		"--allow-loopback-in-peer-connection", "--user-data-dir="+t.TempDir(), "--window-size=1280,800",
-		"--disable-features=WebRtcHideLocalIpsWithMdns")...) // no mDNS names, so nothing multicast on a LAN
+		"--allow-loopback-in-peer-connection", "--user-data-dir="+t.TempDir(), "--window-size="+size,
+		"--disable-features=WebRtcHideLocalIpsWithMdns")...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer func() {
+	t.Cleanup(func() {
 		b.Close()
 		if t.Failed() {
 			t.Logf("chromium's stderr:\n%s", tail(stderr.String(), 4000))
 		}
-	}()
+	})
+	return b
+}
+
+// browserJoins is the test itself, in the namespace.
+func browserJoins(t *testing.T, chromium, webDir string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 180*time.Second)
+	defer cancel()
+	var explained atomic.Uint64
+	page, addr, logs := webGameWith(t, ctx, webDir, countExplained(&explained))
+
+	stopBot := nativeBot(t, ctx, addr)
+	b := startChromium(t, chromium, "1280,800")
 	session, err := b.OpenPage(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -176,8 +201,7 @@ func browserJoins(t *testing.T, chromium, webDir string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	stopBot()
-	nr := <-native
+	nr := stopBot()
 
 	var r struct {
 		client.Report

@@ -1,19 +1,16 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
-	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"tanknet/client"
-	"tanknet/internal/cdp"
 )
 
 // workerReport is a page's tanknet-report line, in the fields the worker test reads.
@@ -55,30 +52,8 @@ func workerPage(t *testing.T, chromium, webDir string) {
 	defer cancel()
 	var explained atomic.Uint64
 	page, addr, _ := webGameWith(t, ctx, webDir, countExplained(&explained))
-	botCtx, stopBot := context.WithCancel(ctx)
-	defer stopBot()
-	native := make(chan client.Report, 1)
-	go func() {
-		r, err := client.RunBot(botCtx, client.BotConfig{Addr: addr, Name: "native", Seed: 7,
-			Options: client.DefaultOptions(), DialTimeout: 20 * time.Second})
-		if err != nil {
-			t.Errorf("native bot: %v", err)
-		}
-		native <- r
-	}()
-	var stderr bytes.Buffer
-	b, err := cdp.Start(chromium, &stderr, append(slices.Clone(cdp.Headless),
-		"--allow-loopback-in-peer-connection", "--user-data-dir="+t.TempDir(), "--window-size=1280,720",
-		"--disable-features=WebRtcHideLocalIpsWithMdns")...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		b.Close()
-		if t.Failed() {
-			t.Logf("chromium's stderr:\n%s", tail(stderr.String(), 4000))
-		}
-	}()
+	stopBot := nativeBot(t, ctx, addr)
+	b := startChromium(t, chromium, "1280,720")
 
 	read := func(query string) workerReport {
 		t.Helper()
@@ -119,8 +94,7 @@ func workerPage(t *testing.T, chromium, webDir string) {
 		t.Errorf("the worker=0 page's report: worker %v, joined %v, snapshots %d, input wait %+v, drawn_matches %v; want its game on the page's thread, playing, with input waits",
 			old.Worker, old.Joined, old.Snapshots, old.InputWait, old.DrawnMatches)
 	}
-	stopBot()
-	if nr := <-native; nr.PlayersSeen < 3 {
+	if nr := stopBot(); nr.PlayersSeen < 3 {
 		t.Errorf("the native bot saw %d players; want itself and both pages", nr.PlayersSeen)
 	}
 }
