@@ -66,28 +66,16 @@ type clientPane struct {
 	ticks                  []client.TickArrival
 	marks                  []view.Mark
 	// waits are the server's reports of how long this client's inputs waited in its buffer,
-	// one per own state received, kept while a -frame-report run times its frames.
-	waits      []time.Duration
-	waitTick   uint32 // the server tick of the newest wait kept
-	resyncBase int    // the clock's resyncs when the first was kept
+	// one per server tick, kept while a -frame-report run times its frames.
+	waits      client.WaitLog
+	resyncBase int // the clock's resyncs when the first was kept
 }
 
 // noteWait keeps the newest input report's wait, once per server tick.
 func (p *clientPane) noteWait() {
-	r := p.game.InputReport()
-	tick := p.game.Stats().ServerTick
-	if tick == p.waitTick || p.game.InputOnArrival() || r == (netcode.InputReport{}) {
-		return
-	}
-	if len(p.waits) == 0 {
+	if p.waits.Note(p.game) && len(p.waits.Waits()) == 1 {
 		_, p.resyncBase = p.game.Dilation()
 	}
-	p.waitTick = tick
-	w := r.Wait
-	if r.Starved {
-		w = -netcode.StepInterval
-	}
-	p.waits = append(p.waits, w)
 }
 
 // timelineEvents remembers where recent holds, corrections and snaps happened.

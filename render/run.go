@@ -61,7 +61,7 @@ func (g *window) run() error {
 	case opts.FrameReport > 0 && g.reported:
 		var waits []view.WaitSummary
 		for _, p := range g.panes {
-			w := view.SummarizeWaits(p.reportName, p.waits)
+			w := view.SummarizeWaits(p.reportName, p.waits.Waits())
 			_, resyncs := p.game.Dilation()
 			w.Resyncs = resyncs - p.resyncBase
 			waits = append(waits, w)
