@@ -16,7 +16,11 @@
 // with everything on its one thread, to compare. Every page
 // is a -size window (480x320 by default); with -fresh each timed load runs in a Chromium of
 // its own with an empty profile, as a first visit does, instead of one browser that has
-// the wasm cached after the first load.
+// the wasm cached after the first load. With -runs N the load run plays N times, one after
+// another against the same server: a page's round trip beside a native one moves by a
+// millisecond from one run to the next on a busy two-core machine, so the report gives every
+// run's pair (rtt_runs), each run's gap (rtt_gap_ms: page minus native, p50 over the runs)
+// and the rest of the figures from the run whose gap is that median.
 //
 // Webmeasure never decides pass or fail: timings depend on the machine and its load.
 package main

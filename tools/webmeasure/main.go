@@ -64,6 +64,7 @@ func main() {
 	frameDriven := flag.Bool("frame-driven", false, "the load run's pages advance their game only when they draw a frame (frame-driven=1), to compare with the default")
 	worker := flag.Bool("worker", true, "the pages run their game in a Web Worker, the page only drawing it (the default page); -worker=false adds worker=0, everything on the page's one thread, to compare")
 	away := flag.Duration("away", 0, "instead, play one page, hide it for this long, freeze it as long (Page Lifecycle), bring it back and report whether it stayed in without a snap")
+	runs := flag.Int("runs", 1, "how many times the load run plays, one after another against the same server: the report's browser and native figures are the run with the median round-trip gap (page minus native), and rtt_runs lists every run's")
 	demo := flag.Int("demo", 0, "instead, open the three-pane demo in one 1800x800 page (?demo=1, no server) for this many `seconds` and report its frame rate")
 	flag.Parse()
 	if *away > 0 {
@@ -92,7 +93,11 @@ func main() {
 		fmt.Fprintf(os.Stderr, "webmeasure: -size %q: want WIDTHxHEIGHT, as 480x320\n", *size)
 		os.Exit(2)
 	}
-	opts := runOptions{chromium: *chromium, connects: *connects, pages: *pages, bots: *bots, duration: *duration,
+	if *runs < 1 {
+		fmt.Fprintf(os.Stderr, "webmeasure: -runs %d: want at least 1\n", *runs)
+		os.Exit(2)
+	}
+	opts := runOptions{chromium: *chromium, connects: *connects, pages: *pages, bots: *bots, runs: *runs, duration: *duration,
 		extra: extra + every, every: every, window: "--window-size=" + w + "," + h, fresh: *fresh}
 	if err := run(opts); err != nil {
 		fmt.Fprintln(os.Stderr, "webmeasure:", err)
@@ -107,6 +112,7 @@ func main() {
 type runOptions struct {
 	chromium              string
 	connects, pages, bots int
+	runs                  int // load runs, one after another
 	duration              time.Duration
 	extra, every, window  string
 	fresh                 bool
@@ -122,9 +128,11 @@ func (o runOptions) chromiumFlags() []string {
 
 // run times the page loads, then plays pages beside bots, and prints the report.
 func run(o runOptions) error {
-	ctx, cancel := context.WithTimeout(context.Background(), time.Duration(o.connects)*30*time.Second+o.duration+2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Duration(o.connects)*30*time.Second+time.Duration(o.runs)*(o.duration+2*time.Minute))
 	defer cancel()
-	srv, url, addr, err := startServer(ctx, o.pages+o.bots+o.connects) // the timed loads' players stay seated until the server notices they are gone
+	// The timed loads' players, and a run's pages, stay seated until the server notices they
+	// are gone.
+	srv, url, addr, err := startServer(ctx, (o.pages+o.bots)*o.runs+o.connects)
 	if err != nil {
 		return err
 	}
@@ -139,25 +147,28 @@ func run(o runOptions) error {
 	if err != nil {
 		return err
 	}
-	connects, pages, bots, duration, extra := o.connects, o.pages, o.bots, o.duration, o.extra
-	native := make(chan map[string]any, 1)
-	go func() { native <- runTanksim(ctx, addr, bots, duration) }()
-	queries := make([]string, pages)
-	for i := range queries {
-		queries[i] = fmt.Sprintf("?name=web%d&bot=1&report=%d%s", i, int(duration.Seconds()), extra)
+	connects, pages, bots, duration := o.connects, o.pages, o.bots, o.duration
+	var runs []loadRun
+	for r := range o.runs {
+		lr, err := playLoad(ctx, o, b, pace, url, addr, r)
+		if err != nil {
+			return fmt.Errorf("load run %d: %w", r+1, err)
+		}
+		runs = append(runs, lr)
 	}
-	reps, err := openPages(ctx, b, pace, url, queries)
-	if err != nil {
-		return fmt.Errorf("load run: %w", err)
-	}
-	sim := <-native
 	srv.stop() // for its closing lines
+	median, gaps := medianRun(runs)
 	out := map[string]any{
 		"connect_ms": summary(connectMs),
 		"phases_ms":  phaseSummary,
 		"pages":      pages,
-		"browser":    browserSummary(reps, duration),
-		"native":     pick(sim, "bots", "rtt_ms", "residual_nonzero", "snapshots_lost", "reconciliations"),
+		"browser":    median.browser,
+		"native":     median.native,
+		"runs":       o.runs,
+		"rtt_runs":   rttRuns(runs),
+		// Each run's page round trip minus its native one (the median page's p50 minus the
+		// bots' p50): the figure to read when runs differ.
+		"rtt_gap_ms": summary(gaps),
 		"server_log": srv.summary(),
 		"wasm_bytes": fileSize("bin/web/tankclient.wasm"),
 		"wasm_gzip":  fileSize("bin/web/tankclient.wasm.gz"),
@@ -174,6 +185,80 @@ func run(o runOptions) error {
 	enc := json.NewEncoder(os.Stdout)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
+}
+
+// loadRun is one load run's summaries: the pages' and the native bots'.
+type loadRun struct {
+	browser, native map[string]any
+}
+
+// rtt returns the run's median page round trip and its bots' median, and whether both are
+// there.
+func (r loadRun) rtt() (page, native float64, ok bool) {
+	p, ok1 := r.browser["rtt_ms"].(map[string]float64)
+	n, ok2 := r.native["rtt_ms"].(map[string]any)
+	if !ok1 || !ok2 {
+		return 0, 0, false
+	}
+	nv, ok3 := n["p50"].(float64)
+	return p["p50"], nv, ok3
+}
+
+// playLoad plays run r of the load: o.pages pages beside o.bots native bots for o.duration.
+func playLoad(ctx context.Context, o runOptions, b *cdp.Browser, pace *offerPace, url, addr string, r int) (loadRun, error) {
+	if o.runs > 1 {
+		fmt.Fprintln(os.Stderr, "webmeasure: load run", r+1, "of", o.runs)
+	}
+	native := make(chan map[string]any, 1)
+	go func() { native <- runTanksim(ctx, addr, o.bots, o.duration) }()
+	queries := make([]string, o.pages)
+	for i := range queries {
+		queries[i] = fmt.Sprintf("?name=web%d&bot=1&report=%d%s", r*o.pages+i, int(o.duration.Seconds()), o.extra)
+	}
+	reps, err := openPages(ctx, b, pace, url, queries)
+	sim := <-native
+	if err != nil {
+		return loadRun{}, err
+	}
+	return loadRun{browser: browserSummary(reps, o.duration),
+		native: pick(sim, "bots", "rtt_ms", "residual_nonzero", "snapshots_lost", "reconciliations")}, nil
+}
+
+// medianRun returns the run whose round-trip gap (page minus native) is the median of the
+// runs' (the upper middle one of an even count, as summary's p50), and every run's gap,
+// smallest first; a run missing either
+// round trip is left out of both unless no run has them.
+func medianRun(runs []loadRun) (loadRun, []float64) {
+	type gapRun struct {
+		gap float64
+		run loadRun
+	}
+	var measured []gapRun
+	for _, r := range runs {
+		if p, n, ok := r.rtt(); ok {
+			measured = append(measured, gapRun{p - n, r})
+		}
+	}
+	if len(measured) == 0 {
+		return runs[0], nil
+	}
+	slices.SortStableFunc(measured, func(a, b gapRun) int { return cmp.Compare(a.gap, b.gap) })
+	gaps := make([]float64, len(measured))
+	for i, m := range measured {
+		gaps[i] = math.Round(m.gap*100) / 100
+	}
+	return measured[len(measured)/2].run, gaps
+}
+
+// rttRuns lists each run's page and native round trips, in the order they ran.
+func rttRuns(runs []loadRun) []map[string]float64 {
+	var out []map[string]float64
+	for _, r := range runs {
+		if p, n, ok := r.rtt(); ok {
+			out = append(out, map[string]float64{"browser": p, "native": math.Round(n*100) / 100})
+		}
+	}
+	return out
 }
 
 // timeConnects opens o.connects pages one after another, each in b or, with o.fresh, in a
@@ -313,14 +398,14 @@ func browserSummary(reps []page, played time.Duration) map[string]any {
 		"pages_in_worker": inWorker, "drawn_matches": matched}
 }
 
-// summary returns the median and maximum of xs.
+// summary returns the median, minimum and maximum of xs.
 func summary(xs []float64) map[string]float64 {
 	if len(xs) == 0 {
 		return nil
 	}
 	s := slices.Clone(xs)
 	slices.Sort(s)
-	return map[string]float64{"p50": s[len(s)/2], "max": s[len(s)-1], "n": float64(len(s))}
+	return map[string]float64{"p50": s[len(s)/2], "min": s[0], "max": s[len(s)-1], "n": float64(len(s))}
 }
 
 // pick returns the keys of m that are there.
