@@ -168,11 +168,12 @@ gif: build ## record docs/demo.gif from the demo with bots, under Xvfb (about te
 gen: go ## regenerate Go code from proto/ (buf and protoc-gen-go at the go.mod version, via go run)
 	$(BUF) generate
 
-lint: go ## buf lint the protocol, check go.mod is tidy, gofmt and go vet (first run builds buf: ~2 min)
+lint: go ## buf lint the protocol, check go.mod is tidy, gofmt and go vet, natively and for the page's js/wasm packages (first run builds buf: ~2 min)
 	$(BUF) lint
 	$(GO) mod tidy -diff
 	@unformatted=$$(gofmt -l $(GOFILES)); [ -z "$$unformatted" ] || { echo "gofmt needed:" $$unformatted >&2; exit 1; }
 	$(GO) vet ./...
+	GOOS=js GOARCH=wasm $(GO) vet $$(GOOS=js GOARCH=wasm $(GO) list -deps ./cmd/tankclient ./cmd/tankworker | grep '^tanknet')
 
 fmt: ## gofmt every Go file
 	gofmt -w $(GOFILES)
