@@ -68,11 +68,6 @@ func NewGame(link Link, opts Options, now time.Time) *Game {
 // prediction steps with input in and sends them. It returns the error that ended the session,
 // if it has ended.
 func (g *Game) Update(now time.Time, in netcode.Input) error {
-	// The round trip is the link's: the Ping goes out before this Update's own work, so its
-	// stamp is when it left, not when the work began.
-	if err := g.uplink.ping(now, g.pace.at(now)); err != nil {
-		return err
-	}
 	frame := g.pace.frame(now)
 	if g.away.back {
 		frame, g.away.back = 0, false // the clock starts again from this frame (away.go)
@@ -99,7 +94,7 @@ func (g *Game) Update(now time.Time, in netcode.Input) error {
 			return err
 		}
 	}
-	return nil
+	return g.uplink.ping(now, g.pace.at(now))
 }
 
 // drain takes what the link received since the last frame, recording it with the frame's
