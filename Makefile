@@ -48,11 +48,15 @@ deps: go ## install the system packages the window client and its tests need, wh
 	    || { echo "could not install: $$missing (need root or sudo)" >&2; exit 1; }; \
 	fi
 
+# PROGRAMS are the five commands a person runs; cmd/tankworker is the page's Web Worker,
+# built for the browser by make web, and runs nowhere else.
+PROGRAMS := ./cmd/tankserver ./cmd/tankclient ./cmd/tanksim ./cmd/tankreplay ./cmd/tankload
+
 build: deps ## build tankserver, tankclient, tanksim, tankreplay and tankload into bin/
-	$(GO) build -o $(BIN)/ ./cmd/...
+	$(GO) build -o $(BIN)/ $(PROGRAMS)
 
 install: deps ## go install tankserver, tankclient, tanksim, tankreplay and tankload (into GOBIN, or GOPATH/bin): put that on your PATH
-	$(GO) install ./cmd/...
+	$(GO) install $(PROGRAMS)
 	@echo "installed into $$($(GO) env GOBIN | grep . || echo $$($(GO) env GOPATH)/bin): put it on your PATH to run tankclient, tankserver, tanksim, tankreplay and tankload by name"
 
 web: go ## build the browser client into bin/web (index.html, tankclient.wasm and .wasm.gz, its game worker tankworker.wasm and .wasm.gz, wasm_exec.js): tankserver -web serves it, as can any static host

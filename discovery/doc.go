@@ -8,7 +8,8 @@
 // Browse are the only parts that touch sockets. An answer is never longer than the request
 // that asked for it, so a spoofed request cannot make a server an amplifier, and each
 // source is rate limited (limiter.go). The package uses the standard library only and
-// knows no game types: the server hands it a Summary. The byte layout is in PROTOCOL.md §12.
+// knows no game types: the server hands it a function that returns an Answer. The byte
+// layout is in PROTOCOL.md §12.
 //
 // It is not a way to reach servers beyond the local network (broadcasts do not cross
 // routers) nor a registry: a server that stops answering is simply dropped.

@@ -9,7 +9,9 @@ import "time"
 // too (a frozen page runs no code at all, so it acknowledges nothing). Snapshots go on as
 // usual: on the datagram lane nothing waits for them; on the stream only the newest waits
 // (latest-wins), so an away client costs the server what a present one does, and the first
-// snapshot it reads when it comes back is a current one. Its next MoveInput ends it.
+// snapshot it reads when it comes back is a current one. Its next MoveInput ends it. An Away
+// the world finds out of date (a later input of the player's is already there) is ignored
+// by the session too: its limits stay the usual ones.
 
 // pushAway is called by the reader goroutine with an Away's last move tick.
 func (s *session) pushAway(lastMoveTick uint32) {
@@ -26,6 +28,17 @@ func (s *session) takeAway() (uint32, bool) {
 	last, ok := s.awayAt, s.awayNew
 	s.awayNew = false
 	return last, ok
+}
+
+// awayIgnored is called by the room when the world found the Away takeAway returned out of
+// date: the session is not away, unless another Away has come since (the next tick takes
+// that one).
+func (s *session) awayIgnored() {
+	s.inMu.Lock()
+	defer s.inMu.Unlock()
+	if !s.awayNew {
+		s.away.Store(false)
+	}
 }
 
 // limits returns how long the client may stay silent, and leave our data unacknowledged,

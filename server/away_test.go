@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"tanknet/netcode"
 	"tanknet/transport"
 )
 
@@ -28,5 +29,46 @@ func TestSession_AwayLimits(t *testing.T) {
 	s.pushAway(7)
 	if idle, ack = s.limits(&cfg); idle != time.Second || ack != cfg.AckTimeout || s.writeTimeout() != transport.WriteTimeout {
 		t.Errorf("away with a 1 s away timeout: idle %v, ack %v, write %v; want 1s, %v, %v", idle, ack, s.writeTimeout(), cfg.AckTimeout, transport.WriteTimeout)
+	}
+}
+
+// An Away the world finds out of date (it names a move tick below one the world already
+// has) is ignored whole: the tank is not held, and the session keeps its usual limits, so a
+// client that then falls silent is dropped after the idle timeout, not the away timeout.
+func TestGame_OutOfDateAwayIsIgnored(t *testing.T) {
+	w := newTestWorld(t, nil)
+	p, fp := mustJoin(t, w, 0, "ada")
+	fp.inputs = append(fp.inputs, steps(1, 3, netcode.Input{Throttle: 1}, 50*time.Millisecond)...)
+	fp.copies = append(fp.copies, steps(4, 1, netcode.Input{Throttle: 1}, 50*time.Millisecond)...) // overtook the stream
+	w.step(time.Second)
+	fp.away, fp.awaySent = 2, true
+	w.step(time.Second + 50*time.Millisecond)
+	if p.tank.Away() || fp.awaysIgnored != 1 {
+		t.Errorf("an Away naming tick 2 after tick 4 arrived: tank away %v, Aways ignored %d; want not away, 1 ignored", p.tank.Away(), fp.awaysIgnored)
+	}
+	fp.away, fp.awaySent = 4, true // current: it takes
+	w.step(time.Second + 100*time.Millisecond)
+	if !p.tank.Away() || fp.awaysIgnored != 1 {
+		t.Errorf("an Away naming the newest tick: tank away %v, Aways ignored %d; want away, still 1 ignored", p.tank.Away(), fp.awaysIgnored)
+	}
+}
+
+// The session's side of an ignored Away: its limits go back to the usual ones, unless a
+// newer Away came in the meantime (the next tick judges that one).
+func TestSession_IgnoredAwayRestoresLimits(t *testing.T) {
+	cfg := DefaultConfig()
+	s := newSession(nil, &cfg, new(counters), newServerClock(time.Now()))
+	s.pushAway(2)
+	s.takeAway()
+	s.awayIgnored()
+	if idle, ack := s.limits(&cfg); idle != cfg.IdleTimeout || ack != cfg.AckTimeout {
+		t.Errorf("after an ignored Away: idle %v, ack %v; want the usual %v, %v", idle, ack, cfg.IdleTimeout, cfg.AckTimeout)
+	}
+	s.pushAway(2)
+	s.takeAway()
+	s.pushAway(9) // arrives before the room judged the first
+	s.awayIgnored()
+	if idle, _ := s.limits(&cfg); idle != cfg.AwayTimeout {
+		t.Errorf("a newer Away waiting: idle %v, want the away timeout %v", idle, cfg.AwayTimeout)
 	}
 }

@@ -45,6 +45,9 @@ type peer interface {
 	// takeAway returns the last move tick of the newest Away received since the last call,
 	// false when none came.
 	takeAway() (lastMoveTick uint32, ok bool)
+	// awayIgnored says the Away takeAway returned was out of date: the world did not take
+	// it, so the session keeps its usual limits unless a newer Away came since.
+	awayIgnored()
 }
 
 // player is what the server keeps for one client in the room: its peer, name, roster and
@@ -276,8 +279,10 @@ func (g *game) feed(p *player) world.InputDrop {
 	}
 	g.inputs = p.peer.takeDatagramInputs(g.inputs[:0])
 	g.world.QueueCopies(p.tank, g.inputs...)
-	if last, ok := p.peer.takeAway(); ok {
-		g.world.Away(p.tank, last) // after every input that came before it (or after it: then it is out of date)
+	if last, ok := p.peer.takeAway(); ok && !g.world.Away(p.tank, last) {
+		// After every input that came before it, or after one that came after it: then it
+		// is out of date and ignored, by the session's limits as well as by the world.
+		p.peer.awayIgnored()
 	}
 	return world.InputDrop{}
 }

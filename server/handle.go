@@ -162,7 +162,7 @@ func (s *Server) readLoop(sess *session, id uint32, r *room) (left string, drop 
 		err := sess.conn.Recv(in.Target(), wait)
 		idle, ackLimit := sess.limits(&s.cfg)
 		if d := sess.conn.AckStall(); d > ackLimit {
-			return "", dropNoAck.reason(fmt.Sprintf("nothing acknowledged for %v", d.Truncate(time.Second)))
+			return "", dropNoAck.reason(fmt.Sprintf("nothing acknowledged for %v", ackLimit)) // the limit, as a timeout names its own
 		}
 		if err != nil {
 			if transport.IsTimeout(err) && sess.conn.SilentFor() < idle {

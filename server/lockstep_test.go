@@ -87,6 +87,7 @@ func (p *lockPeer) sendChunks([][]byte)                                       {}
 func (p *lockPeer) kick(reason dropReason)                                    { p.kicked = reason.String() }
 func (p *lockPeer) rtt() time.Duration                                        { return p.up.latency + p.down.latency }
 func (p *lockPeer) inputMode() world.InputMode                                { return p.mode }
+func (p *lockPeer) awayIgnored()                                              {}
 func (p *lockPeer) takeAway() (last uint32, ok bool) {
 	for len(p.aways) > 0 && p.aways[0].at <= *p.now {
 		last, ok, p.aways = p.aways[0].v, true, p.aways[1:]

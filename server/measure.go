@@ -108,4 +108,5 @@ func (p *sinkPeer) kick(dropReason)                                           {}
 func (p *sinkPeer) sendChunks([][]byte)                                       {}
 func (p *sinkPeer) inputArrival(uint32) (time.Duration, bool)                 { return 0, false }
 func (p *sinkPeer) takeAway() (uint32, bool)                                  { return 0, false }
+func (p *sinkPeer) awayIgnored()                                              {}
 func (p *sinkPeer) inputMode() world.InputMode                                { return world.ModeServerDefault }

@@ -18,20 +18,21 @@ import (
 // fakePeer stands in for a KCP session: it holds queued inputs and records what the world
 // sends.
 type fakePeer struct {
-	inputs    []netcode.PendingInput
-	fires     []netcode.ShotRequest
-	copies    []netcode.PendingInput // datagram inputs
-	control   []*tankv1.ServerMessage
-	snapshot  []byte
-	chunks    [][]byte
-	kicked    string
-	kickCode  wire.DisconnectCode      // the code of the kick, with kicked its text
-	ack       uint32                   // the snapshot acknowledgement it reports
-	roundTrip time.Duration            // the round trip it reports
-	mode      world.InputMode          // how the client asked for its inputs to be applied
-	arrived   map[uint32]time.Duration // when each move tick arrived, for the input buffer's report
-	away      uint32                   // the last move tick of the Away it sent, when awaySent
-	awaySent  bool
+	inputs       []netcode.PendingInput
+	fires        []netcode.ShotRequest
+	copies       []netcode.PendingInput // datagram inputs
+	control      []*tankv1.ServerMessage
+	snapshot     []byte
+	chunks       [][]byte
+	kicked       string
+	kickCode     wire.DisconnectCode      // the code of the kick, with kicked its text
+	ack          uint32                   // the snapshot acknowledgement it reports
+	roundTrip    time.Duration            // the round trip it reports
+	mode         world.InputMode          // how the client asked for its inputs to be applied
+	arrived      map[uint32]time.Duration // when each move tick arrived, for the input buffer's report
+	away         uint32                   // the last move tick of the Away it sent, when awaySent
+	awaySent     bool
+	awaysIgnored int // Aways the world found out of date (awayIgnored)
 }
 
 func (p *fakePeer) takeInputs(dst []netcode.PendingInput) []netcode.PendingInput {
@@ -56,6 +57,7 @@ func (p *fakePeer) kick(reason dropReason)     { p.kicked, p.kickCode = reason.S
 func (p *fakePeer) snapshotAck() uint32        { return p.ack }
 func (p *fakePeer) rtt() time.Duration         { return p.roundTrip }
 func (p *fakePeer) inputMode() world.InputMode { return p.mode }
+func (p *fakePeer) awayIgnored()               { p.awaysIgnored++ }
 func (p *fakePeer) takeAway() (uint32, bool) {
 	last, ok := p.away, p.awaySent
 	p.away, p.awaySent = 0, false

@@ -1,6 +1,6 @@
 // Package sim is tanknet's measuring instrument, the engine behind cmd/tanksim. It plays
 // headless bots (package client), each behind its own seeded link conditioner (package
-// transport), against a tankserver, and measures how the netcode behaved: prediction
+// linksim), against a tankserver, and measures how the netcode behaved: prediction
 // residuals and corrections of each bot's own tank, holds, delay and position error of the
 // remote tanks it draws, lost snapshots and head-of-line stalls, how late the server applied
 // each input, round trips, traffic, and the server's tick time.

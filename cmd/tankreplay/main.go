@@ -16,6 +16,7 @@ import (
 	"io"
 	"os"
 
+	"tanknet/internal/cliflag"
 	"tanknet/server/recording"
 )
 
@@ -33,8 +34,16 @@ func parseFlags(fs *flag.FlagSet, args []string) (Config, error) {
 		fmt.Fprintln(fs.Output(), "usage: tankreplay verify FILE | tankreplay diff A B")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	out := fs.Output()
+	fs.SetOutput(io.Discard) // the flag package prints every flag's usage after any error
+	err := fs.Parse(args)
+	fs.SetOutput(out)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		fs.Usage()
 		return Config{}, err
+	case err != nil:
+		return Config{}, cliflag.Explain(fs, err) // one line, pointing at -h, as every command's
 	}
 	rest := fs.Args()
 	for _, a := range rest { // -h after the subcommand helps too
@@ -59,7 +68,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (Config, error) {
 }
 
 func main() {
-	fs := flag.NewFlagSet(os.Args[0], flag.ExitOnError)
+	fs := flag.NewFlagSet(os.Args[0], flag.ContinueOnError)
 	cfg, err := parseFlags(fs, os.Args[1:])
 	if errors.Is(err, flag.ErrHelp) {
 		os.Exit(0)

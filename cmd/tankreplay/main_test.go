@@ -24,6 +24,7 @@ func TestParseFlags(t *testing.T) {
 		{[]string{"verify"}, "takes 1 file"},
 		{[]string{"diff", "a.rec"}, "takes 2 file"},
 		{[]string{"verify", "a.rec", "-h"}, "help requested"},
+		{[]string{"-x", "verify", "a.rec"}, "flag provided but not defined: -x (tankreplay -h lists every flag)"},
 	} {
 		fs := flag.NewFlagSet("tankreplay", flag.ContinueOnError)
 		fs.SetOutput(io.Discard)
