@@ -288,16 +288,31 @@ func (s *Session) Send(m wire.GameMessage) error {
 	s.noteAway(m, time.Now())
 	batch, isBatch := m.(wire.InputBatch)
 	if !isBatch {
-		return s.conn.Send(wire.ClientMessageToProto(m))
+		return s.sendErr(s.conn.Send(wire.ClientMessageToProto(m)))
 	}
 	b, err := s.batch.Encode(batch.Inputs, batch.AckTick, batch.AckMask)
 	if err != nil {
 		return err
 	}
 	if err := s.conn.SendDatagram(b); err != nil && !errors.Is(err, transport.ErrDatagramTooLarge) {
-		return err
+		return s.sendErr(err)
 	}
 	return nil
+}
+
+// sendErr returns why a send failed: the session's end when it has ended, or err. Run
+// records the end before it closes the connection, so a send that races a Disconnect
+// reports the server's reason, not the closed connection it wrote to.
+func (s *Session) sendErr(err error) error {
+	if err == nil {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.err != nil {
+		return s.err
+	}
+	return err
 }
 
 // SmoothedRTT is KCP's own round-trip estimate.

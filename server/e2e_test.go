@@ -110,6 +110,11 @@ func TestShutdown_TellsClientsWhy(t *testing.T) {
 	if err := <-runErr; !errors.As(err, &d) || d.Reason != "server shutting down" || d.Code != wire.DisconnectShuttingDown {
 		t.Errorf("client ended with %#v, want a disconnect with code %v saying the server is shutting down", err, wire.DisconnectShuttingDown)
 	}
+	// A send that comes after (a frame's input racing the Disconnect) says the same, not
+	// that the connection it wrote to is closed.
+	if err := sess.Send(wire.Ping{ClientTimeUs: 1}); !errors.As(err, &d) || d.Code != wire.DisconnectShuttingDown {
+		t.Errorf("a send after the Disconnect failed with %v, want the Disconnect's reason", err)
+	}
 	// Serve has closed its socket by the time it returns: the port is free again.
 	pc, err := net.ListenPacket("udp", srv.Addr)
 	if err != nil {
