@@ -124,10 +124,10 @@ func TestRemote_ClampToNewest(t *testing.T) {
 	})
 	t.Run("render time before oldest", func(t *testing.T) {
 		ip := receiveInterp(t)
-		ip.Push(100*ms, st(1, 0, 0, 0))
-		ip.Push(150*ms, st(2, 1, 0, 0))
-		if got, ok := ip.Sample(120 * ms); ok || got != (Pose{}) {
-			t.Errorf("Sample(120ms) = %v, %v, want the oldest, false", got, ok)
+		ip.Push(100*ms, st(1, 3, 4, 0.5)) // not the zero pose an empty buffer gives
+		ip.Push(150*ms, st(2, 5, 4, 0.5))
+		if got, ok := ip.Sample(120 * ms); ok || got != (Pose{X: 3, Y: 4, Heading: 0.5}) {
+			t.Errorf("Sample(120ms) = %v, %v, want the oldest (3, 4, 0.5), false", got, ok)
 		}
 	})
 }

@@ -47,7 +47,10 @@ func TestReconcile_RepeatedStatesRebuildWithoutConsuming(t *testing.T) {
 	}
 	for _, tt := range tests {
 		l.Reconcile(tt.state)
-		want := Replay(a, tt.state.Pose, l.Pending()) // from its own baseline
+		want := tt.state.Pose // from its own baseline, one 50 ms step per input still pending
+		for range tt.ticks {
+			want = Step(a, want, in, StepInterval)
+		}
 		if got := l.Predicted(); got != want {
 			t.Errorf("Reconcile(%+v): Predicted() = %v, want %v", tt.state, got, want)
 		}
@@ -104,6 +107,38 @@ func TestReconcile_SmallResidualSmoothsTowardTarget(t *testing.T) {
 	}
 	if c := l.Counters(); c.CorrectionsConverged != 1 {
 		t.Errorf("Counters().CorrectionsConverged = %d, want 1", c.CorrectionsConverged)
+	}
+}
+
+// A small residual with inputs still pending: the replay of those inputs from the state,
+// stepped here one by one, is both the new prediction and the presentation's target, on
+// every frame of the smoothing toward it.
+func TestReconcile_SmallResidualReplaysPendingIntoTarget(t *testing.T) {
+	a := openArena()
+	l := newLocal(t, a, Pose{10, 10, 0})
+	inputs := []Input{{Throttle: 1}, {Throttle: 1, Turn: 0.5}, {Throttle: -0.5, Turn: -1}}
+	for _, in := range inputs {
+		l.Predict(in)
+	}
+	s := State{Tick: 1, Pose: Pose{10.25, 10.1, 0.05}, Ack: 1} // the first input applied, a little off
+	l.Reconcile(s)
+	want := s.Pose
+	for _, in := range inputs[1:] {
+		want = Step(a, want, in, StepInterval)
+	}
+	if c := l.Counters(); c.Snaps != 0 || c.CorrectionsStarted != 1 {
+		t.Fatalf("Counters() = %+v, want one correction and no snap", c)
+	}
+	for i := range 13 { // past the 200 ms of the correction
+		if l.Target() != want || l.Predicted() != want {
+			t.Fatalf("frame %d: Target() %v, Predicted() %v; want both the replay %v", i, l.Target(), l.Predicted(), want)
+		}
+		l.Advance(frame) // no Predict: nothing new is pending
+	}
+	// Converged: what is drawn is the prediction's own (base: between its last two steps),
+	// with no offset left.
+	if l.Correcting() || l.Offset() != (Pose{}) || l.Visible() != l.base() {
+		t.Errorf("after the correction: correcting %v, offset %v, Visible() %v; want no offset, the prediction's %v", l.Correcting(), l.Offset(), l.Visible(), l.base())
 	}
 }
 

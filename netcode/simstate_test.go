@@ -1,6 +1,7 @@
 package netcode
 
 import (
+	"math"
 	"testing"
 	"time"
 )
@@ -55,8 +56,12 @@ func TestSimState_PresentationTargetStableBetweenStates(t *testing.T) {
 	predictN(l, Input{Throttle: 1}, 3)
 	l.Reconcile(State{Tick: 1, Pose: Pose{10.2, 10.1, 0}, Ack: 1})
 	target := l.Target()
+	if !l.Correcting() {
+		t.Fatal("the small residual started no correction")
+	}
 	moved := false
-	for range 30 { // half a second of frames with no new state
+	left := math.Hypot(l.Offset().X, l.Offset().Y)
+	for i := range 30 { // half a second of frames with no new state
 		for range l.Advance(time.Second / 60) {
 			l.Predict(Input{Turn: 0.3, Throttle: 1})
 		}
@@ -64,8 +69,18 @@ func TestSimState_PresentationTargetStableBetweenStates(t *testing.T) {
 			t.Fatalf("Target() = %v between states, want unchanged %v", got, target)
 		}
 		moved = moved || l.Predicted() != target
+		// The presentation keeps closing on the prediction: the correction's offset only
+		// shrinks.
+		if d := math.Hypot(l.Offset().X, l.Offset().Y); d > left {
+			t.Fatalf("frame %d: the visible pose is %v from the prediction, was %v: not converging", i+1, d, left)
+		} else {
+			left = d
+		}
 	}
 	if !moved {
 		t.Error("Predicted() never left the target: prediction did not run")
+	}
+	if l.Correcting() || l.Offset() != (Pose{}) || l.Visible() != l.base() {
+		t.Errorf("after half a second: correcting %v, offset %v, Visible() %v; want the visible pose the prediction's own %v", l.Correcting(), l.Offset(), l.Visible(), l.base())
 	}
 }
