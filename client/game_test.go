@@ -86,6 +86,33 @@ func TestGame_SnapshotsFeedLocalAndRemotes(t *testing.T) {
 	}
 }
 
+// A remote tank is drawn where its snapshots put it 100 ms ago (the interpolation delay),
+// between the two states that bracket that moment by their arrival times, not at its newest
+// state.
+func TestGame_RemoteDrawnBetweenTheStatesOf100msAgo(t *testing.T) {
+	g, sess, start := offlineGame(t)
+	me := netcode.Pose{X: 5, Y: 5}
+	for i := range 4 { // the other tank at x = 20.25, 20.5, 20.75, 21, arriving 50 ms apart
+		at := start.Add(time.Duration(i) * 50 * time.Millisecond)
+		other := netcode.Pose{X: 20 + 0.25*float64(i+1), Y: 10}
+		sess.queue = append(sess.queue, Received{At: at, Msg: decoded(snapshotMsg(uint32(i+1), map[uint32]netcode.State{
+			1: {Pose: me}, 2: {Pose: other}}))})
+		g.pace.last = at // zero-length frames: no prediction steps to send
+		if err := g.Update(at, netcode.Input{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	now := start.Add(175 * time.Millisecond) // renders 75 ms: halfway from the state of 50 ms to that of 100 ms
+	g.pace.last = now
+	if err := g.Update(now, netcode.Input{}); err != nil {
+		t.Fatal(err)
+	}
+	rm := g.Remotes()[2]
+	if want := (netcode.Pose{X: 20.625, Y: 10}); rm == nil || rm.Pose != want || !rm.Bracketed {
+		t.Fatalf("remote 2 drawn at %+v, want %v between two states (the newest is at x 21)", rm, want)
+	}
+}
+
 func TestGame_RosterAndRTT(t *testing.T) {
 	g, sess, start := offlineGame(t)
 	at := start.Add(time.Second)
