@@ -37,6 +37,12 @@ func (f *File) Tick(r server.TickRecord) {
 
 // Close writes what is queued, closes the file and returns the first error: a recording
 // that stopped (the disk could not keep up, or a write failed) or a file that did not close.
+// After a failed write the file is cut back to its last whole record, so what it holds is a
+// valid, shorter recording either way.
 func (f *File) Close() error {
-	return errors.Join(f.rec.Close(), f.f.Close())
+	err := f.rec.Close()
+	if err != nil && !errors.Is(err, ErrCannotKeepUp) {
+		err = errors.Join(err, f.f.Truncate(f.rec.Whole()))
+	}
+	return errors.Join(err, f.f.Close())
 }

@@ -14,8 +14,10 @@ import (
 )
 
 // maxRecord bounds one record: a keyframe of 256 tanks is about 15 KB, a tick of 256
-// players' inputs a few KB more.
-const maxRecord = 1 << 20
+// players' inputs a few KB more, and the largest tick the server can write, 256 accepted
+// lag-compensated shots each naming 255 views, about 1.4 MB. A client recording's record
+// has the same bound.
+const maxRecord = 4 << 20
 
 // Reader reads a recording, one record at a time. Every error names the byte offset of
 // the record it could not read and what was expected there.

@@ -39,6 +39,9 @@ type Report struct {
 	Shots                   int // shots judged again
 	FirstTick               uint32
 	First                   *Divergence
+	// CameBack says a keyframe after FirstTick matched: the state differed between two
+	// keyframes and was the recorded one again by the next.
+	CameBack bool
 }
 
 // String is "exact" or where the re-simulation first differed.
@@ -46,8 +49,10 @@ func (r Report) String() string {
 	switch {
 	case r.Exact():
 		return "exact"
-	case r.First == nil:
+	case r.First == nil && r.CameBack:
 		return fmt.Sprintf("differs from tick %d (state hash), but the next keyframe matches", r.FirstTick)
+	case r.First == nil:
+		return fmt.Sprintf("differs from tick %d (state hash); the recording ends before a keyframe names the player and field", r.FirstTick)
 	case r.FirstTick == 0 || r.FirstTick == r.First.Tick:
 		return fmt.Sprintf("differs at %s (recorded vs re-simulated)", r.First)
 	}
@@ -170,7 +175,8 @@ func (v *verifier) keyframe(kf *tankv1.Keyframe) (done bool, err error) {
 		v.rep.First = d
 		return true, nil
 	}
-	return v.rep.FirstTick != 0, nil // differed between keyframes and came back: say so
+	v.rep.CameBack = v.rep.FirstTick != 0
+	return v.rep.CameBack, nil // differed between keyframes and came back: say so
 }
 
 // maxTanks is the most tanks a server holds (Config.MaxPlayers' limit); a recording with

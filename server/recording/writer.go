@@ -2,6 +2,7 @@ package recording
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -43,11 +44,20 @@ type Recorder struct {
 	queue chan *server.TickRecord
 	free  chan *server.TickRecord // copies the writer is done with, for Tick to reuse
 	done  chan struct{}
-	// stopped is set on the world goroutine once the queue overflowed or Close ran.
-	stopped bool
-	mu      sync.Mutex
-	err     error
+	// stopped is set on the world goroutine once the queue overflowed or Close ran;
+	// overflowed says the queue did.
+	stopped, overflowed bool
+	mu                  sync.Mutex
+	err                 error
+	// whole is how many bytes of whole records are known to be written: the end of the
+	// records before the last successful flush. After a failed write the output may end
+	// inside a record; cut back to whole, it is a valid, shorter recording (File.Close).
+	whole int64
 }
+
+// ErrCannotKeepUp is what Close returns when the recording stopped because the disk fell
+// queueLen ticks behind: what was written is a valid, shorter recording.
+var ErrCannotKeepUp = errors.New("recording: stopped: the disk could not keep up")
 
 // NewRecorder starts a recorder writing to w for a server running cfg, with a keyframe
 // every `every` ticks (0: DefaultKeyframeEvery). Close it after the server stops.
@@ -79,7 +89,7 @@ func (r *Recorder) Tick(rec server.TickRecord) {
 	select {
 	case r.queue <- c:
 	default:
-		r.stopped = true
+		r.stopped, r.overflowed = true, true
 		close(r.queue)
 		r.log.Error("recording stopped: the disk cannot keep up (the game goes on unrecorded)", "queued", queueLen)
 	}
@@ -124,12 +134,22 @@ func copyShots(dst, shots []world.JudgedShot) []world.JudgedShot {
 func (r *Recorder) write(bw *bufio.Writer) {
 	defer close(r.done)
 	var failed error
+	var total int64 // bytes of the records handed to bw
 	put := func(m *tankv1.Record) {
 		if failed != nil {
 			return
 		}
-		if _, failed = protodelim.MarshalTo(bw, m); failed != nil {
+		n, err := protodelim.MarshalTo(bw, m)
+		total += int64(n)
+		if failed = err; failed != nil {
 			r.log.Error("recording stopped: cannot write (the game goes on unrecorded)", "err", failed)
+		}
+	}
+	flush := func() {
+		if failed = bw.Flush(); failed == nil {
+			r.mu.Lock()
+			r.whole = total
+			r.mu.Unlock()
 		}
 	}
 	first := true
@@ -153,21 +173,22 @@ func (r *Recorder) write(bw *bufio.Writer) {
 		default:
 		}
 		if failed == nil && len(r.queue) == 0 {
-			if failed = bw.Flush(); failed != nil {
+			if flush(); failed != nil {
 				r.log.Error("recording stopped: cannot write (the game goes on unrecorded)", "err", failed)
 			}
 		}
 	}
 	if failed == nil {
-		failed = bw.Flush()
+		flush()
 	}
 	r.mu.Lock()
 	r.err = failed
 	r.mu.Unlock()
 }
 
-// Close stops recording, writes what is queued and returns the first write error. Call it
-// on the world goroutine's side, after the server has stopped ticking.
+// Close stops recording, writes what is queued and returns why the recording stopped early:
+// the first write error, or ErrCannotKeepUp after the queue overflowed. Call it on the world
+// goroutine's side, after the server has stopped ticking.
 func (r *Recorder) Close() error {
 	if !r.stopped {
 		r.stopped = true
@@ -176,7 +197,18 @@ func (r *Recorder) Close() error {
 	<-r.done
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if r.err == nil && r.overflowed {
+		return ErrCannotKeepUp
+	}
 	return r.err
+}
+
+// Whole returns how many bytes of whole records were written: after a write error the
+// output ends with them or somewhere after, inside a record. Call it after Close.
+func (r *Recorder) Whole() int64 {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.whole
 }
 
 // Header describes a server running cfg whose first recorded tick is first.

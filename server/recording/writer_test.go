@@ -81,8 +81,88 @@ func TestRecorderStopsRatherThanStall(t *testing.T) {
 		t.Errorf("log does not say the recording stopped: %q", log.String())
 	}
 	close(w.release)
-	if err := r.Close(); err != nil {
-		t.Errorf("Close: %v", err)
+	if err := r.Close(); !errors.Is(err, ErrCannotKeepUp) {
+		t.Errorf("Close: %v, want ErrCannotKeepUp", err)
+	}
+}
+
+// fillingWriter takes room bytes, then fails partway through the write that passes it, as
+// a disk that fills up does.
+type fillingWriter struct {
+	mu   sync.Mutex
+	buf  bytes.Buffer
+	room int
+}
+
+func (w *fillingWriter) full() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.buf.Len() >= w.room
+}
+
+func (w *fillingWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if n := w.room - w.buf.Len(); n < len(p) {
+		w.buf.Write(p[:max(n, 0)])
+		return max(n, 0), errors.New("no space left on device")
+	}
+	return w.buf.Write(p)
+}
+
+// A disk that fills up can cut the file inside a record; Whole says where the last whole
+// record ends, and the file cut back there (as File.Close does) reads to its end.
+func TestRecorderWholeAfterAFullDisk(t *testing.T) {
+	w := &fillingWriter{room: 300 << 10} // past several flushes of the 64 KiB buffer
+	r := NewRecorder(w, server.DefaultConfig(), 10, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	// waitFor waits for the writer (this test is about the disk, not the queue: it never
+	// lets the queue fill).
+	waitFor := func(what string, cond func() bool) {
+		t.Helper()
+		for deadline := time.Now().Add(20 * time.Second); !cond(); time.Sleep(time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("waited 20 s for %s", what)
+			}
+		}
+	}
+	tick := uint32(1)
+	for ; tick <= 3; tick++ {
+		r.Tick(syntheticTick(tick, 64))
+	}
+	waitFor("the first records to be flushed", func() bool { return r.Whole() > 0 })
+	for ; !w.full(); tick++ {
+		if tick > 10000 {
+			t.Fatalf("%d ticks did not fill the disk's %d bytes", tick, w.room)
+		}
+		waitFor("the queue to drain", func() bool { return len(r.queue) < queueLen/2 })
+		r.Tick(syntheticTick(tick, 64))
+	}
+	if err := r.Close(); err == nil || errors.Is(err, ErrCannotKeepUp) {
+		t.Fatalf("Close: %v, want the write error", err)
+	}
+	whole := r.Whole()
+	if whole == 0 || whole >= int64(w.buf.Len()) {
+		t.Fatalf("Whole() = %d of %d bytes written, want some records and a cut inside one after them", whole, w.buf.Len())
+	}
+	read := func(b []byte) (records int, err error) {
+		rd, err := NewReader(bytes.NewReader(b))
+		if err != nil {
+			return 0, err
+		}
+		for {
+			if _, err := rd.Next(); err == io.EOF {
+				return records, nil
+			} else if err != nil {
+				return records, err
+			}
+			records++
+		}
+	}
+	if _, err := read(w.buf.Bytes()); err == nil {
+		t.Fatal("the file as the full disk left it reads to its end: want a record cut short, or the test proves nothing")
+	}
+	if n, err := read(w.buf.Bytes()[:whole]); err != nil || n == 0 {
+		t.Errorf("cut back to Whole(): %d records, %v; want a valid, shorter recording", n, err)
 	}
 }
 
