@@ -45,6 +45,12 @@ ip route add default via 10.255.0.2 dev tn0 && exec "$0" "$@"`
 // the page (blockedUDP), a phone's touch controls drive and fire (touchInTab), and the demo
 // in a tab loses none of its near player's snapshots (demoInTab).
 func TestBrowser_JoinsBesideANativeBot(t *testing.T) {
+	browserTest(t, browserJoins)
+}
+
+// browserTest runs body, the browser test t, with headless Chromium and the page built: in a
+// network namespace of its own (runInNamespace), where body runs when t runs again inside.
+func browserTest(t *testing.T, body func(t *testing.T, chromium, webDir string)) {
 	if testing.Short() {
 		t.Skip("starts a browser")
 	}
@@ -53,14 +59,15 @@ func TestBrowser_JoinsBesideANativeBot(t *testing.T) {
 		t.Skip("chromium is not installed (make deps installs Debian's chromium): the browser test cannot run")
 	}
 	if os.Getenv(inNamespaceEnv) == "" {
-		runInNamespace(t)
+		runInNamespace(t, chromium, body)
 		return
 	}
-	browserJoins(t, chromium, os.Getenv(webDirEnv))
+	body(t, chromium, os.Getenv(webDirEnv))
 }
 
-// runInNamespace builds the page and runs this test again in a new network namespace.
-func runInNamespace(t *testing.T) {
+// runInNamespace builds the page and runs this test again in a new network namespace; where
+// there is none, it runs body on this machine's loopback.
+func runInNamespace(t *testing.T, chromium string, body func(t *testing.T, chromium, webDir string)) {
 	dir := filepath.Join(t.TempDir(), "web")
 	build := exec.Command("sh", "scripts/build-web.sh", dir)
 	build.Dir = "../.."
@@ -69,10 +76,9 @@ func runInNamespace(t *testing.T) {
 	}
 	if err := exec.Command("unshare", "-n", "true").Run(); err != nil {
 		// No namespace here (not root, or a container without CAP_SYS_ADMIN): run on this
-		// machine's loopback instead, which browserJoins then proves is all that was used.
-		t.Logf("unshare -n failed (%v): running on loopback, checking every ICE pair is loopback", err)
-		chromium, _ := exec.LookPath("chromium")
-		browserJoins(t, chromium, dir)
+		// machine's loopback instead; the server's candidates are loopback only (webGame).
+		t.Logf("unshare -n failed (%v): running on loopback, where the server pairs with loopback candidates only", err)
+		body(t, chromium, dir)
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 210*time.Second)

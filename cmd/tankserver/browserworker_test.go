@@ -3,8 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"os"
-	"os/exec"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -33,18 +31,7 @@ type workerReport struct {
 // frame, exactly what the worker's Game did. Then the same page with worker=0 plays on its
 // own thread and reports as before, with its input waits too.
 func TestBrowser_WorkerPageDrawsItsWorkersGame(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts a browser")
-	}
-	chromium, err := exec.LookPath("chromium")
-	if err != nil {
-		t.Skip("chromium is not installed (make deps installs Debian's chromium): the browser test cannot run")
-	}
-	if os.Getenv(inNamespaceEnv) == "" {
-		runInNamespace(t)
-		return
-	}
-	workerPage(t, chromium, os.Getenv(webDirEnv))
+	browserTest(t, workerPage)
 }
 
 func workerPage(t *testing.T, chromium, webDir string) {
