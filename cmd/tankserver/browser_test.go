@@ -208,6 +208,13 @@ func browserJoins(t *testing.T, chromium, webDir string) {
 		t.Fatal(err)
 	}
 	nr := stopBot()
+	// The page turns multisampling off for Ebitengine's canvas (index.html): its one copy a
+	// frame into the canvas gains nothing from it and a software renderer pays for it.
+	const aa = `(() => { const c = document.querySelector("canvas"); const gl = c && c.getContext("webgl2");
+		return gl ? "antialias " + gl.getContextAttributes().antialias : "no WebGL2 canvas"; })()`
+	if got := evalString(t, ctx, b, session, aa); got != "antialias false" {
+		t.Errorf("the page's canvas: %q, want antialias false", got)
+	}
 
 	var r struct {
 		client.Report
