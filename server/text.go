@@ -61,14 +61,19 @@ func cutBytes(s string, n int) string {
 // surrogates, unassigned code points and line or paragraph separators are not.
 func visible(r rune) bool { return unicode.IsGraphic(r) && !unicode.IsSpace(r) }
 
-// escapeLen returns the length of the ANSI escape sequence at the start of s (which begins
-// with ESC): a CSI sequence "ESC [ params final", or ESC and the one byte after it.
+// escapeLen returns the length of the ANSI escape sequence at the start of s (valid UTF-8
+// beginning with ESC): a CSI sequence "ESC [ params final"; otherwise ESC and the one
+// character after it, whole, unless that is another ESC, which starts a sequence of its own.
 func escapeLen(s string) int {
 	if len(s) < 2 {
 		return len(s)
 	}
 	if s[1] != '[' {
-		return 2
+		if s[1] == 0x1b {
+			return 1
+		}
+		_, size := utf8.DecodeRuneInString(s[1:])
+		return 1 + size
 	}
 	for i := 2; i < len(s); i++ {
 		if c := s[i]; c >= 0x40 && c <= 0x7e { // the final byte of a CSI sequence

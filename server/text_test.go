@@ -15,6 +15,8 @@ func TestCleanText_StripsWhatScreensAndLogsMisread(t *testing.T) {
 		{"ANSI cursor movement", "a\x1b[2J\x1b[Hb", "ab"},
 		{"lone ESC at the end", "ok\x1b", "ok"},
 		{"two-byte escape", "a\x1bcb", "ab"},
+		{"ESC before a multi-byte character takes the whole character", "a\x1bé b", "a b"},
+		{"ESC before ESC: the second starts its own sequence", "a\x1b\x1b[1mb", "ab"},
 		{"bidi override", "evil\u202egnp.exe", "evilgnp.exe"},
 		{"bidi isolates and marks", "\u2066a\u2069\u200fb\u200e", "ab"},
 		{"zero-width characters", "a\u200bb\u200dc\ufeff", "abc"},
