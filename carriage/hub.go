@@ -165,12 +165,13 @@ func NewHub(cfg HubConfig, iceSocket net.PacketConn) (*Hub, error) {
 	return h, nil
 }
 
-// iceDisconnectedTimeout and iceFailedTimeout are how long a peer's browser may send nothing
-// (its consent checks come every 5 s or so, its datagrams 20 times a second) before its pair
-// counts as disconnected, then failed: the peer connection then fails and is dropped.
+// A peer's browser sends consent checks every 5 s or so and datagrams 20 times a second. When
+// it has sent nothing for iceDisconnectedTimeout its pair counts as disconnected, and
+// iceFailedTimeout after that (pion counts the failed timeout from the disconnect: 15 s of
+// silence in all) as failed: the peer connection then fails and is dropped.
 const (
 	iceDisconnectedTimeout = 10 * time.Second
-	iceFailedTimeout       = 15 * time.Second
+	iceFailedTimeout       = 5 * time.Second
 )
 
 // hubInboxSize is how many datagrams from all peers may wait for the game's reader: as a

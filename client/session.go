@@ -160,8 +160,10 @@ func (s *Session) Welcome() wire.Welcome { return s.welcome }
 // package wire's checks ends the session too. Call it once.
 func (s *Session) Run() error {
 	var in wire.FromServer
+	wait := transport.IdleTimeout
 	for {
-		err := s.conn.Recv(in.Target(), transport.IdleTimeout)
+		err := s.conn.Recv(in.Target(), wait)
+		wait = transport.IdleTimeout
 		if err == nil {
 			var m wire.ServerMessage
 			m, err = in.Decode()
@@ -178,8 +180,11 @@ func (s *Session) Run() error {
 				err = errors.New("client: the window took no messages while 80 that are not snapshots queued up; giving up")
 			}
 		} else if transport.IsTimeout(err) {
-			if s.conn.SilentFor() < ServerGone || s.awayGrace(time.Now()) {
-				continue // the server's packets arrive (the stream is stalled behind a loss), or it is paused
+			if silent := s.conn.SilentFor(); silent < ServerGone || s.awayGrace(time.Now()) {
+				// The server's packets arrive (the stream is stalled behind a loss), or it is
+				// paused: wake again as ServerGone of silence is reached, not up to a wait later.
+				wait = transport.WaitWithin(wait, ServerGone, silent)
+				continue
 			}
 			err = fmt.Errorf("client: lost the server: nothing received for %v", ServerGone)
 		}

@@ -157,16 +157,23 @@ func (s *Server) readLoop(sess *session, id uint32, r *room) (left string, drop 
 	pings := pingAllowance{tokens: maxPingBurst, at: time.Now()}
 	// Wake at least once per ack timeout, so a client that talks only on the datagram lane
 	// (never on the stream) is still checked for acknowledging.
-	wait := min(s.cfg.IdleTimeout, s.cfg.AckTimeout)
+	usual := min(s.cfg.IdleTimeout, s.cfg.AckTimeout)
+	wait := usual
 	for {
 		err := sess.conn.Recv(in.Target(), wait)
+		wait = usual
 		idle, ackLimit := sess.limits(&s.cfg)
-		if d := sess.conn.AckStall(); d > ackLimit {
+		stall := sess.conn.AckStall()
+		if stall > ackLimit {
 			return "", dropNoAck.reason(fmt.Sprintf("nothing acknowledged for %v", ackLimit)) // the limit, as a timeout names its own
 		}
 		if err != nil {
-			if transport.IsTimeout(err) && sess.conn.SilentFor() < idle {
-				continue // its packets arrive; only the stream is stalled behind a loss, or quiet (or it is away)
+			if silent := sess.conn.SilentFor(); transport.IsTimeout(err) && silent < idle {
+				// Its packets arrive; only the stream is stalled behind a loss, or quiet (or it
+				// is away). Wake again when either limit would be reached, so a client that
+				// falls silent now is dropped idle after its last packet, not up to a wait later.
+				wait = transport.WaitWithin(transport.WaitWithin(usual, idle, silent), ackLimit, stall)
+				continue
 			}
 			if transport.IsTimeout(err) && s.heart.pausedRecently(time.Now(), s.cfg.IdleTimeout) {
 				continue // the server itself was stopped: its socket's backlog is the client's packets

@@ -67,6 +67,17 @@ const (
 	WriteTimeout = 2 * time.Second
 )
 
+// WaitWithin returns how long a reader may wait for its next message, usually usual, when
+// the peer has been silent (or stalled) for elapsed and is given up at limit: cut so it wakes
+// as the limit is reached, not up to a whole wait after. Once the limit has passed (a reader
+// that keeps waiting for another reason) it is usual again, never a busy loop.
+func WaitWithin(usual, limit, elapsed time.Duration) time.Duration {
+	if left := limit - elapsed; left > 0 && left < usual {
+		return left
+	}
+	return usual
+}
+
 // tune applies the game settings to s.
 func tune(s *kcp.UDPSession) {
 	s.SetNoDelay(kcpNoDelay, kcpIntervalMS, kcpResend, kcpNoCongest)

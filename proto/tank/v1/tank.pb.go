@@ -104,7 +104,8 @@ const (
 	// Whole snapshots on the reliable KCP stream, in order; the client sends no datagrams.
 	SnapshotLane_SNAPSHOT_LANE_RELIABLE SnapshotLane = 1
 	// Snapshot chunks as unreliable datagrams (kcp-go's out-of-band lane); the client repeats
-	// its unacknowledged inputs in an InputBatch datagram with every prediction step.
+	// its unacknowledged inputs in an InputBatch datagram with every frame that runs
+	// prediction steps (one batch after that frame's MoveInputs).
 	SnapshotLane_SNAPSHOT_LANE_DATAGRAM SnapshotLane = 2
 )
 
@@ -1654,8 +1655,9 @@ type PlayerState struct {
 	PlayerId uint32                 `protobuf:"varint,1,opt,name=player_id,json=playerId,proto3" json:"player_id,omitempty"`
 	// The server tick this state belongs to (equals Snapshot.server_tick).
 	Tick uint32 `protobuf:"varint,2,opt,name=tick,proto3" json:"tick,omitempty"`
-	// The last MoveInput.tick the server applied for this player (0 before the first).
-	// Clients prune pending inputs at or below it and replay the rest from this pose.
+	// The last MoveInput.tick the server applied for this player (0 before the first). Every
+	// tank's state carries it; only your own tank's is used: clients prune pending inputs at
+	// or below it and replay the rest from this pose.
 	AcknowledgedMoveTick uint32 `protobuf:"varint,5,opt,name=acknowledged_move_tick,json=acknowledgedMoveTick,proto3" json:"acknowledged_move_tick,omitempty"`
 	// Position in grid steps of 1/1024 world unit from the arena's origin: x = grid_x / 1024
 	// exactly (a power of two, so the double is exact).
@@ -1952,13 +1954,15 @@ func (x *Snapshot) GetMoved() []int32 {
 }
 
 // InputBatch repeats a client's recent inputs so that one lost packet does not stall its
-// tank. Client -> server as one datagram per prediction step, on the datagram lane only.
+// tank. Client -> server as one datagram per frame that runs prediction steps, after that
+// frame's MoveInputs, on the datagram lane only.
 // Every MoveInput in it was (or is about to be) sent on the stream as well, which stays the
 // guarantee; the server keeps the first copy of each tick and ignores the rest.
 type InputBatch struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// The inputs not yet acknowledged (tick > acknowledged_move_tick), at most the 10 newest
-	// (0.5 s), in increasing tick order. At most 20 are accepted.
+	// The inputs not yet acknowledged (tick > acknowledged_move_tick), in increasing tick
+	// order: all of them up to 14; beyond that the 4 oldest and the 10 newest (0.5 s). At
+	// most 20 are accepted.
 	Inputs []*MoveInput `protobuf:"bytes,1,rep,name=inputs,proto3" json:"inputs,omitempty"`
 	// Newest server tick of which this client received every chunk, 0 before the first.
 	SnapshotAckTick uint32 `protobuf:"varint,2,opt,name=snapshot_ack_tick,json=snapshotAckTick,proto3" json:"snapshot_ack_tick,omitempty"`
