@@ -97,3 +97,13 @@ func (s *Session) awayGrace(now time.Time) bool {
 	back := s.away.backAt.Load()
 	return back != 0 && now.Sub(time.Unix(0, back)) < ServerGone
 }
+
+// sinceBack returns how long ago the player came back from away (see awayGrace), and false
+// while it is away or never was.
+func (s *Session) sinceBack(now time.Time) (time.Duration, bool) {
+	back := s.away.backAt.Load()
+	if s.away.on.Load() || back == 0 {
+		return 0, false
+	}
+	return now.Sub(time.Unix(0, back)), true
+}

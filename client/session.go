@@ -180,10 +180,15 @@ func (s *Session) Run() error {
 				err = errors.New("client: the window took no messages while 80 that are not snapshots queued up; giving up")
 			}
 		} else if transport.IsTimeout(err) {
-			if silent := s.conn.SilentFor(); silent < ServerGone || s.awayGrace(time.Now()) {
+			now := time.Now()
+			if silent := s.conn.SilentFor(); silent < ServerGone || s.awayGrace(now) {
 				// The server's packets arrive (the stream is stalled behind a loss), or it is
-				// paused: wake again as ServerGone of silence is reached, not up to a wait later.
+				// paused: wake again as ServerGone of silence is reached, or as the grace after
+				// coming back ends, not up to a wait later.
 				wait = transport.WaitWithin(wait, ServerGone, silent)
+				if since, ok := s.sinceBack(now); ok {
+					wait = transport.WaitWithin(wait, ServerGone, since)
+				}
 				continue
 			}
 			err = fmt.Errorf("client: lost the server: nothing received for %v", ServerGone)

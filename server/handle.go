@@ -164,7 +164,7 @@ func (s *Server) readLoop(sess *session, id uint32, r *room) (left string, drop 
 		wait = usual
 		idle, ackLimit := sess.limits(&s.cfg)
 		stall := sess.conn.AckStall()
-		if stall > ackLimit {
+		if stall >= ackLimit {
 			return "", dropNoAck.reason(fmt.Sprintf("nothing acknowledged for %v", ackLimit)) // the limit, as a timeout names its own
 		}
 		if err != nil {

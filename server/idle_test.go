@@ -1,0 +1,46 @@
+package server_test
+
+import (
+	"testing"
+	"time"
+
+	tankv1 "tanknet/proto/tank/v1"
+	"tanknet/server"
+	"tanknet/transport"
+)
+
+// A client that goes silent part-way through the server's wait for its next stream message
+// is dropped the idle timeout after its last packet, not at the end of the next whole wait.
+// Here the server's read loop wakes every 2 s (the idle timeout) and the client falls silent
+// 0.5 s after one wake: the old loop dropped it 3.5 s after its last packet, this one 2 s
+// after. The bound leaves 0.9 s for a busy machine.
+func TestIdle_SilentClientDroppedIdleAfterItsLastPacket(t *testing.T) {
+	const idle = 2 * time.Second
+	addr, srv := startServer(t, func(c *server.Config) { c.IdleTimeout, c.AckTimeout = idle, time.Minute })
+	r := dialRaw(t, addr)
+	r.join() // its last stream message: the server's wait for the next starts about now
+	joined := time.Now()
+
+	// Stay alive without a stream message: an InputBatch datagram every 50 ms, as a client
+	// on the datagram lane sends, while reading whatever comes on the stream.
+	for time.Since(joined) < 2*idle+idle/4 {
+		r.sendDatagram(batch(t))
+		if err := r.conn.Recv(new(tankv1.ServerMessage), 50*time.Millisecond); err != nil && !transport.IsTimeout(err) {
+			t.Fatalf("while staying alive: %v", err)
+		}
+	}
+	if st := srv.Stats(); st.Drops != 0 {
+		t.Fatalf("dropped while its acknowledgements still arrived: %+v", st.DropsByReason)
+	}
+	r.conn.Close() // silent from here: KCP has no close message
+	silentFrom := time.Now()
+
+	var dropped time.Duration
+	waitFor(t, "the silent client to be dropped", func() bool {
+		dropped = time.Since(silentFrom)
+		return srv.Stats().DropsByReason["timeout"] == 1
+	})
+	if dropped < idle-100*time.Millisecond || dropped > idle+900*time.Millisecond {
+		t.Errorf("dropped %v after its last packet, want the idle timeout %v (within 0.9 s)", dropped.Round(time.Millisecond), idle)
+	}
+}
