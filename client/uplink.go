@@ -11,8 +11,9 @@ import (
 // the InputBatch that repeats the inputs the server has not acknowledged, and the pings.
 //
 // The datagram lane, client side: every prediction step's input goes on the stream as the
-// guarantee, and the newest unacknowledged ones are repeated in one InputBatch datagram, so
-// one lost packet costs the server no time (docs/PROTOCOL.md §1.4).
+// guarantee, and the unacknowledged ones (the 4 oldest and 10 newest when there are more than
+// 14) are repeated in one InputBatch datagram a frame, so one lost packet costs the server no
+// time (docs/PROTOCOL.md §1.4).
 type uplink struct {
 	link      Link
 	datagrams bool                   // the Welcome's lane is the datagram lane, where InputBatches go

@@ -11,8 +11,9 @@ import (
 )
 
 // A client's inputs: each prediction step goes on the stream as one MoveInput, the
-// guarantee, and on the datagram lane the newest unacknowledged ones are repeated in one
-// InputBatch datagram with the client's snapshot acknowledgement. Inputs arrive unvalidated:
+// guarantee, and on the datagram lane the unacknowledged ones (the 4 oldest and 10 newest
+// when there are more than 14) are repeated in one InputBatch datagram a frame, with the
+// client's snapshot acknowledgement. Inputs arrive unvalidated:
 // the server checks finiteness, ranges, duration and tick itself (world/admit.go), since
 // what to do with a bad one depends on which lane brought it.
 
@@ -36,7 +37,8 @@ func MoveFromProto(m *tankv1.MoveInput) netcode.PendingInput {
 }
 
 // BatchEncoder encodes InputBatch datagrams into one message and buffer it keeps, since one
-// goes out every prediction step: after the first, encoding allocates nothing. Its zero
+// goes out every frame that runs prediction steps: after the first, encoding allocates
+// nothing. Its zero
 // value is ready; it is not safe for concurrent use.
 type BatchEncoder struct {
 	moves [MaxBatchInputs]tankv1.MoveInput

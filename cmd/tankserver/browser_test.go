@@ -209,11 +209,13 @@ func browserJoins(t *testing.T, chromium, webDir string) {
 	}
 	nr := stopBot()
 	// The page turns multisampling off for Ebitengine's canvas (index.html): its one copy a
-	// frame into the canvas gains nothing from it and a software renderer pays for it.
+	// frame into the canvas gains nothing from it and a software renderer pays for it. The
+	// stencil Ebitengine asks for says the context is Ebitengine's, its own attributes kept.
 	const aa = `(() => { const c = document.querySelector("canvas"); const gl = c && c.getContext("webgl2");
-		return gl ? "antialias " + gl.getContextAttributes().antialias : "no WebGL2 canvas"; })()`
-	if got := evalString(t, ctx, b, session, aa); got != "antialias false" {
-		t.Errorf("the page's canvas: %q, want antialias false", got)
+		if (!gl) return "no WebGL2 canvas"; const a = gl.getContextAttributes();
+		return "antialias " + a.antialias + ", stencil " + a.stencil; })()`
+	if got := evalString(t, ctx, b, session, aa); got != "antialias false, stencil true" {
+		t.Errorf("the page's canvas: %q, want antialias false, stencil true (Ebitengine's context, multisampling off)", got)
 	}
 
 	var r struct {
