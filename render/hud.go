@@ -19,6 +19,9 @@ const (
 	// minGraphBeside is the narrowest graph worth putting beside the HUD text in a wide,
 	// short panel (the demo's) instead of under it.
 	minGraphBeside = 170
+	// minGraphUnder is the shortest graph worth drawing under the HUD text, when a panel has
+	// room for all the text but not for a whole graph (view.GraphHeight) under it.
+	minGraphUnder = 60
 	// hudRefresh is how often the HUD text is read again: ten times a second is as fast as
 	// anyone reads numbers, and repainting the panel at the 20 Hz snapshot rate would touch
 	// twice the pixels for nothing.
@@ -122,13 +125,19 @@ func (g *window) layoutHUD(panel view.Rect, lines []view.Line) hudLayout {
 		return l
 	}
 	cols := g.columns(l.textW)
-	if textHeight(view.FitPanel(lines, cols, 1<<20)) > panel.H-l.graphH-3*padding {
-		l.graphH = 0 // a short panel keeps its text and drops the graph (E shows every line)
+	if spare := panel.H - 3*padding - textHeight(view.FitPanel(lines, cols, 1<<20)) - 2*lineHeight; spare < view.GraphHeight {
+		// Under all the text there is less room than a whole graph needs: a shorter graph
+		// while it still reads, and none below that (the panel keeps its text; E shows every
+		// line).
+		l.graphH = 0
+		if spare >= minGraphUnder {
+			l.graphH = spare + 2*lineHeight
+		}
 	}
 	l.lines = fitHeight(lines, cols, panel.H-l.graphH-3*padding)
 	l.panel.H = min(panel.H, textHeight(l.lines)+l.graphH+3*padding)
 	if l.graphH > 0 {
-		l.graph = view.Rect{X: panel.X + padding, Y: panel.Y + l.panel.H - l.graphH - padding + 2*lineHeight, W: panel.W - 2*padding, H: view.GraphHeight}
+		l.graph = view.Rect{X: panel.X + padding, Y: panel.Y + l.panel.H - l.graphH - padding + 2*lineHeight, W: panel.W - 2*padding, H: l.graphH - 2*lineHeight}
 	}
 	return l
 }

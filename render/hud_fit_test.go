@@ -43,3 +43,48 @@ func TestPanelTextWidth_HoldsFortyColumns(t *testing.T) {
 		t.Errorf("columns(PanelTextWidth %d px) = %d with %v px characters, want 40", PanelTextWidth, got, f.monoAdvance)
 	}
 }
+
+// TestLayoutHUD_GraphUnderTheText: in a tall, narrow panel (the window's and the page's,
+// beside the arena) the graph goes under all the text: whole when there is room, shorter
+// when there is less but at least minGraphUnder, and none below that, the text never cut
+// for it.
+func TestLayoutHUD_GraphUnderTheText(t *testing.T) {
+	f, err := loadFonts()
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &window{fonts: f}
+	var lines []view.Line
+	for s := range 4 {
+		lines = append(lines, view.Line{Text: fmt.Sprintf("Section %d", s), Style: view.Heading})
+		for i := range 6 {
+			lines = append(lines, view.Line{Text: fmt.Sprintf("line %d", i), Style: view.Plain})
+		}
+	}
+	text := textHeight(lines)
+	const w = 370 // too narrow to put the graph beside the text
+	under := func(spare float64) hudLayout { // spare: the room under the text for the graph
+		return g.layoutHUD(view.Rect{X: 0, Y: 0, W: w, H: text + 3*padding + 2*lineHeight + spare}, lines)
+	}
+	for _, tt := range []struct {
+		name   string
+		spare  float64
+		graphH float64 // 0: none
+	}{
+		{"room for a whole graph", view.GraphHeight + 50, view.GraphHeight},
+		{"exactly a whole graph", view.GraphHeight, view.GraphHeight},
+		{"room for a shorter graph", 80, 80},
+		{"the shortest graph", minGraphUnder, minGraphUnder},
+		{"too little room: no graph", minGraphUnder - 1, 0},
+	} {
+		l := under(tt.spare)
+		if l.beside || l.graph.H != tt.graphH || len(l.lines) != len(lines) {
+			t.Errorf("%s: beside %v, graph %v px high, %d of %d lines; want under, %v px, every line",
+				tt.name, l.beside, l.graph.H, len(l.lines), len(lines), tt.graphH)
+			continue
+		}
+		if tt.graphH > 0 && l.graph.Y+l.graph.H > l.panel.Y+l.panel.H {
+			t.Errorf("%s: the graph (%+v) ends below its panel (%+v)", tt.name, l.graph, l.panel)
+		}
+	}
+}
