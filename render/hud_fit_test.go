@@ -62,7 +62,7 @@ func TestLayoutHUD_GraphUnderTheText(t *testing.T) {
 		}
 	}
 	text := textHeight(lines)
-	const w = 370 // too narrow to put the graph beside the text
+	const w = 370                            // too narrow to put the graph beside the text
 	under := func(spare float64) hudLayout { // spare: the room under the text for the graph
 		return g.layoutHUD(view.Rect{X: 0, Y: 0, W: w, H: text + 3*padding + 2*lineHeight + spare}, lines)
 	}
