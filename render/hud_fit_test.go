@@ -62,8 +62,9 @@ func TestLayoutHUD_GraphUnderTheText(t *testing.T) {
 		}
 	}
 	text := textHeight(lines)
-	const w = 370                            // too narrow to put the graph beside the text
-	under := func(spare float64) hudLayout { // spare: the room under the text for the graph
+	const w = 370 // too narrow to put the graph beside the text
+	// under lays the lines out in a panel with spare pixels under the text for the graph.
+	under := func(spare float64) hudLayout {
 		return g.layoutHUD(view.Rect{X: 0, Y: 0, W: w, H: text + 3*padding + 2*lineHeight + spare}, lines)
 	}
 	for _, tt := range []struct {
