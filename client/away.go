@@ -94,8 +94,8 @@ func (s *Session) awayGrace(now time.Time) bool {
 	if s.away.on.Load() {
 		return true
 	}
-	back := s.away.backAt.Load()
-	return back != 0 && now.Sub(time.Unix(0, back)) < ServerGone
+	since, ok := s.sinceBack(now)
+	return ok && since < ServerGone
 }
 
 // sinceBack returns how long ago the player came back from away (see awayGrace), and false

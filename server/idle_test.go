@@ -30,7 +30,7 @@ func TestIdle_SilentClientDroppedIdleAfterItsLastPacket(t *testing.T) {
 		}
 	}
 	if st := srv.Stats(); st.Drops != 0 {
-		t.Fatalf("dropped while its acknowledgements still arrived: %+v", st.DropsByReason)
+		t.Fatalf("dropped while its datagrams still arrived: %+v", st.DropsByReason)
 	}
 	r.conn.Close() // silent from here: KCP has no close message
 	silentFrom := time.Now()

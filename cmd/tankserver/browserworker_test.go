@@ -38,7 +38,7 @@ func workerPage(t *testing.T, chromium, webDir string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
 	defer cancel()
 	var explained atomic.Uint64
-	page, addr, _ := webGameWith(t, ctx, webDir, countExplained(&explained))
+	page, addr, logs := webGameWith(t, ctx, webDir, countExplained(&explained))
 	stopBot := nativeBot(t, ctx, addr)
 	b := startChromium(t, chromium, "1280,720")
 
@@ -84,4 +84,5 @@ func workerPage(t *testing.T, chromium, webDir string) {
 	if nr := stopBot(); nr.PlayersSeen < 3 {
 		t.Errorf("the native bot saw %d players; want itself and both pages", nr.PlayersSeen)
 	}
+	reachedOverLoopback(t, logs, 2) // the worker's page and the worker=0 one
 }
