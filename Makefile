@@ -138,12 +138,12 @@ bench: deps ## run the benchmarks with allocation counts
 # client's messages (moves and shots) and datagrams, the arena and rules a client is sent,
 # the snapshot chunks it receives as datagrams (decoded and rebuilt by package wire, then
 # used by a client's Game), the InputBatch datagrams package wire decodes for the server,
-# the connect handshake's datagrams, the Agones sidecar's answers, server recordings, and the
+# the connect handshake's datagrams, the Agones sidecar's answers, server and client recordings, the
 # WebRTC offers browsers post to tankserver -web, and LAN discovery's requests and answers.
-FUZZ_TARGETS := FuzzFrameReader:./transport FuzzWorld:./server FuzzArenaFromProto:./transport \
-                FuzzRulesFromProto:./transport FuzzDatagram:./server FuzzChunkDatagram:./client \
+FUZZ_TARGETS := FuzzFrameReader:./transport FuzzWorld:./server FuzzArenaFromProto:./wire \
+                FuzzRulesFromProto:./wire FuzzDatagram:./server FuzzChunkDatagram:./client \
                 FuzzConnectDatagram:./transport FuzzDeltaChunk:./client FuzzChunk:./wire \
-                FuzzInputBatch:./wire FuzzClientRecording:./client FuzzSidecarAnswers:./agones \
+                FuzzScanChunk:./wire FuzzInputBatch:./wire FuzzClientRecording:./client FuzzSidecarAnswers:./agones \
                 FuzzReader:./server/recording FuzzMatch:./server/recording FuzzOffer:./carriage \
                 FuzzParseRequest:./discovery FuzzParseAnswer:./discovery
 

@@ -92,11 +92,26 @@ func (t *timeline) push(at time.Duration, id uint32, st netcode.State, c wire.Co
 		t.tanks[id] = rm
 	}
 	rm.alive.record(st.Tick, !c.Destroyed)
-	if rm.Interp.Push(at, st) {
+	push := rm.Interp.Push
+	if respawned(rm, c) {
+		push = rm.Interp.PushTeleport // drawn where it came back at once, never slid there
+	}
+	if push(at, st) {
 		rm.Combat = c
 		rm.lastAt = at
 	}
 	return reentered
+}
+
+// respawned reports whether tank rm, whose newest state so far had combat state rm.Combat,
+// came back from being destroyed in a state with combat state c: the server moved it to a
+// spawn point, however near where it fell. A death between the two that we never saw (every
+// destroyed state lost or late) shows as a death count that grew.
+func respawned(rm *Remote, c wire.Combat) bool {
+	if _, ok := rm.Interp.Newest(); !ok || c.Destroyed {
+		return false
+	}
+	return rm.Combat.Destroyed || c.Deaths != rm.Combat.Deaths
 }
 
 // newInterpolator returns the interpolator for a tank coming into view: on the server

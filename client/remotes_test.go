@@ -116,3 +116,36 @@ func TestTimeline_ReachesOnlyFreshTanks(t *testing.T) {
 		t.Errorf("reaches with our prediction far ahead of the rewind window = %+v, want none", got)
 	}
 }
+
+// TestTimeline_ARespawnIsDrawnWhereItCameBack: a tank that comes back from being destroyed
+// is drawn at its spawn point as soon as the render time leaves its last state before, even a
+// spawn point close by, which a slide would cross; and so is one whose destroyed states never
+// came (its death count grew). A tank that drives the same distance is slid.
+func TestTimeline_ARespawnIsDrawnWhereItCameBack(t *testing.T) {
+	dead := wire.Combat{Destroyed: true, Deaths: 1}
+	back := wire.Combat{Health: 4, Deaths: 1}
+	tests := []struct {
+		name          string
+		before, after wire.Combat
+		wantX         float64
+		wantHeld      bool
+	}{
+		{"respawn", dead, back, 7, true},
+		{"respawn whose death we missed", wire.Combat{Health: 4}, back, 7, true},
+		{"driving", back, back, 6, false},
+		{"destroyed", back, dead, 6, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tl := newTimeline(netcode.DefaultInterpConfig())
+			step := netcode.StepInterval
+			tl.push(0, 2, stateAt(1, 5), tt.before)
+			tl.push(step, 2, stateAt(2, 7), tt.after)
+			tl.sample(tl.interp.Delay + step/2) // renders halfway between the two states' arrivals
+			rm := tl.tanks[2]
+			if rm.Pose.X != tt.wantX || rm.Interp.View().Held() != tt.wantHeld {
+				t.Errorf("drawn at x %v (view %v), want %v (held %v)", rm.Pose.X, rm.Interp.View(), tt.wantX, tt.wantHeld)
+			}
+		})
+	}
+}

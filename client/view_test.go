@@ -47,8 +47,8 @@ func TestGame_TankLeavesAndReentersView(t *testing.T) {
 		tick++
 		feedTick(t, g, sess, start, tick, map[uint32]netcode.State{1: {Pose: me}})
 	}
-	// Close to where it left (within TeleportDistance, so an interpolator that still held
-	// the old samples would slide from them rather than jump).
+	// Close to where it left (an interpolator that still held the old samples would slide
+	// from them).
 	back := netcode.Pose{X: walker.X + 1, Y: walker.Y}
 	for i := range 3 { // from the first state on: an old sample would bracket the render time
 		tick++
@@ -72,7 +72,7 @@ func TestGame_ReentryWithoutNoticeIsATeleport(t *testing.T) {
 	for tick := uint32(1); tick <= 5; tick++ {
 		feedTick(t, g, sess, start, tick, map[uint32]netcode.State{1: {Pose: me}, 2: {Pose: netcode.Pose{X: 20, Y: 10}}})
 	}
-	back := netcode.Pose{X: 21, Y: 10}                                 // within TeleportDistance: stale samples would slide to it
+	back := netcode.Pose{X: 21, Y: 10}                                 // stale samples would slide to it
 	for tick := uint32(5 + reenterGap); tick <= 8+reenterGap; tick++ { // from the first state on
 		feedTick(t, g, sess, start, tick, map[uint32]netcode.State{1: {Pose: me}, 2: {Pose: back}})
 		if rm := g.Remotes()[2]; rm == nil || rm.Pose.Distance(back) != 0 {

@@ -38,7 +38,7 @@ type InterpCounters struct {
 	Overflows    int // oldest samples dropped because the buffer was full
 	Frames       int // Sample calls
 	Holds        int // frames with no bracketing pair: the newest (or oldest) sample was shown
-	Teleports    int // frames that showed the later sample of a pair too far apart to slide
+	Teleports    int // frames that showed the later sample of a pair at once: it was pushed with PushTeleport
 
 	Delay  time.Duration // current render delay (see Interpolator.Delay)
 	Jitter time.Duration // arrival jitter estimate (server timeline only)

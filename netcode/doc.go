@@ -25,5 +25,7 @@
 // a tick more per loss), and the delay covers [InterpConfig.Cover] of the recent needs.
 // Snapshots may come late, twice, out of order or not at all (the datagram lane); the
 // interpolator keeps only states newer than the newest, so none of that needs handling
-// outside it.
+// outside it. It slides between any two bracketing states, except across more than
+// [MaxViewSpan] ticks (held) and into a state pushed with [Interpolator.PushTeleport] (shown
+// at once: the client pushes a respawn that way).
 package netcode

@@ -7,8 +7,9 @@ import (
 
 // View says where in the past a client drew one remote tank: between that tank's states of
 // server ticks From and To, a Fraction of the way from the first to the second. A hold (no
-// pair brackets the render time) and a teleport (the pair is too far apart to slide across)
-// are both drawn as a single state and described with From == To and Fraction 0.
+// pair brackets the render time) and a teleport (the later state of the pair is a respawn,
+// Interpolator.PushTeleport) are both drawn as a single state and described with From == To
+// and Fraction 0.
 //
 // A View is what a client reports when it fires, and what the server rewinds to. Together
 // with the two states it names, it determines the drawn pose exactly (see DrawnPose).

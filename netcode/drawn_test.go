@@ -63,7 +63,8 @@ func TestInterpolator_ViewReproducesDrawnPose(t *testing.T) {
 	push(0, st(1, 1, 1, 0.1))
 	push(50, st(2, 1.3, 1.1, 0.2))
 	push(100, st(3, 1.71, 1.13, 3.1))
-	push(150, st(4, 15, 20, -3.1)) // a respawn: far beyond TeleportDistance
+	states[4] = Pose{15, 20, -3.1}
+	ip.PushTeleport(150*ms, st(4, 15, 20, -3.1)) // a respawn
 	for now := 90; now <= 400; now += 7 {
 		drawn, _ := ip.Sample(time.Duration(now) * ms)
 		v := ip.View()

@@ -13,9 +13,6 @@ type InterpConfig struct {
 	Delay time.Duration
 	// BufferCap is the most samples kept; the oldest is dropped beyond it.
 	BufferCap int
-	// TeleportDistance is the largest jump (world units) between two samples that is slid
-	// across; across a larger one the later sample is shown at once.
-	TeleportDistance float64
 
 	// MinDelay, Cover and MaxDelay set the server timeline's delay behind its estimate of
 	// server time: the delay that would have bridged the share Cover of recent arrivals
@@ -37,14 +34,13 @@ type InterpConfig struct {
 // the specs; set Timeline to ServerTimeline for the adaptive one.
 func DefaultInterpConfig() InterpConfig {
 	return InterpConfig{
-		Timeline:         ReceiveTimeline,
-		Delay:            100 * time.Millisecond, // the spec's: two 50 ms snapshots, so one may be late and still bracket
-		BufferCap:        32,                     // 1.6 s at 20 Hz: MaxDelay plus a retransmission burst
-		TeleportDistance: 3,                      // 12 ticks of full-speed driving: only a respawn moves a tank further
-		MinDelay:         StepInterval,           // one tick: the least that still brackets when every snapshot is on time
-		Cover:            0.993,                  // of the last 256 needs, leave out the largest from the 143rd on: see ServerTimeline and BenchmarkServerTimelineCover
-		MaxDelay:         400 * time.Millisecond, // older than this, remote tanks are too stale to aim at: hold instead
-		MaxRate:          0.1,                    // +/-10% playback speed is hard to notice, and closes 100 ms in a second
+		Timeline:  ReceiveTimeline,
+		Delay:     100 * time.Millisecond, // the spec's: two 50 ms snapshots, so one may be late and still bracket
+		BufferCap: 32,                     // 1.6 s at 20 Hz: MaxDelay plus a retransmission burst
+		MinDelay:  StepInterval,           // one tick: the least that still brackets when every snapshot is on time
+		Cover:     0.993,                  // of the last 256 needs, leave out the largest from the 143rd on: see ServerTimeline and BenchmarkServerTimelineCover
+		MaxDelay:  400 * time.Millisecond, // older than this, remote tanks are too stale to aim at: hold instead
+		MaxRate:   0.1,                    // +/-10% playback speed is hard to notice, and closes 100 ms in a second
 	}
 }
 
@@ -57,8 +53,6 @@ func (c InterpConfig) Validate() error {
 		return fmt.Errorf("netcode: interpolation delay %v is negative", c.Delay)
 	case c.BufferCap < 2:
 		return fmt.Errorf("netcode: interpolation buffer cap %d must be at least 2", c.BufferCap)
-	case !(c.TeleportDistance > 0):
-		return fmt.Errorf("netcode: teleport distance %v must be positive", c.TeleportDistance)
 	case c.MinDelay < 0 || c.MaxDelay < c.MinDelay:
 		return fmt.Errorf("netcode: interpolation needs 0 <= min delay (%v) <= max delay (%v)", c.MinDelay, c.MaxDelay)
 	case !(c.Cover > 0 && c.Cover <= 1):
@@ -71,16 +65,22 @@ func (c InterpConfig) Validate() error {
 
 // sample is one buffered remote state, placed on the interpolator's timeline.
 type sample struct {
-	at   time.Duration // receive time, or server time on the server timeline
-	tick uint32
-	pose Pose
+	at       time.Duration // receive time, or server time on the server timeline
+	tick     uint32
+	pose     Pose
+	teleport bool // the tank jumped here (PushTeleport): never slid to from the sample before
 }
 
 // Interpolator shows one remote tank a little in the past, sliding between the two buffered
-// states that bracket the render time: position linearly, heading on the shortest arc. With
-// nothing to bracket it holds the newest state (or, before the first pair, the oldest); it
-// never extrapolates. States arrive through Push in any order; only ones newer than the
-// newest so far are kept, in a buffer of at most BufferCap.
+// states that bracket the render time: position linearly, heading on the shortest arc, however
+// far apart the two poses are. With nothing to bracket it holds the newest state (or, before
+// the first pair, the oldest); it never extrapolates. States arrive through Push in any order;
+// only ones newer than the newest so far are kept, in a buffer of at most BufferCap.
+//
+// Two pairs are not slid across. A pair more than MaxViewSpan ticks apart (lost snapshots
+// left a gap of more than 200 ms) holds its older state until the render time reaches the
+// newer one. A state pushed with PushTeleport (a respawn: the tank did not drive there) is
+// shown as is from the moment the render time leaves the state before it.
 //
 // An Interpolator is not safe for concurrent use.
 type Interpolator struct {
@@ -92,9 +92,11 @@ type Interpolator struct {
 	counters InterpCounters
 }
 
-// NewInterpolator returns an empty interpolator, on the server timeline with a ServerClock
-// of its own. It panics if cfg is invalid. Interpolators of tanks that arrive over the same
-// link should share a clock instead: see ServerClock.NewInterpolator.
+// NewInterpolator returns an empty interpolator on cfg.Timeline: on the receive timeline
+// (DefaultInterpConfig's) it draws cfg.Delay behind the local time its states arrived; on the
+// server timeline it keeps a ServerClock of its own. It panics if cfg is invalid.
+// Interpolators of tanks that arrive over the same link should share a clock instead: see
+// ServerClock.NewInterpolator.
 func NewInterpolator(cfg InterpConfig) *Interpolator {
 	if err := cfg.Validate(); err != nil {
 		panic(err)
@@ -112,7 +114,14 @@ func newInterpolator(cfg InterpConfig, clock *ServerClock) *Interpolator {
 
 // Push offers s, received at local time now. It returns false, and changes nothing but a
 // counter, when s.Tick is not newer than the newest state pushed.
-func (ip *Interpolator) Push(now time.Duration, s State) bool {
+func (ip *Interpolator) Push(now time.Duration, s State) bool { return ip.push(now, s, false) }
+
+// PushTeleport offers s like Push, as a state the tank jumped to rather than drove to (a
+// respawn): the pair that ends at it is never slid across, and Sample shows s as is, counted
+// in Teleports, while the render time lies between the state before it and s.
+func (ip *Interpolator) PushTeleport(now time.Duration, s State) bool { return ip.push(now, s, true) }
+
+func (ip *Interpolator) push(now time.Duration, s State, teleport bool) bool {
 	n := len(ip.buf)
 	if ip.counters.Samples > 0 && s.Tick <= ip.newest.Tick {
 		ip.counters.StaleRejects++
@@ -129,7 +138,7 @@ func (ip *Interpolator) Push(now time.Duration, s State) bool {
 		ip.buf = ip.buf[:copy(ip.buf, ip.buf[1:])]
 		ip.counters.Overflows++
 	}
-	ip.buf = append(ip.buf, sample{at: at, tick: s.Tick, pose: s.Pose})
+	ip.buf = append(ip.buf, sample{at: at, tick: s.Tick, pose: s.Pose, teleport: teleport})
 	ip.newest = s
 	ip.counters.Samples++
 	return true
@@ -174,7 +183,7 @@ func (ip *Interpolator) Sample(now time.Duration) (Pose, bool) {
 		ip.view = View{From: a.tick, To: a.tick}
 		return a.pose, false
 	}
-	if a.pose.Distance(b.pose) > ip.cfg.TeleportDistance {
+	if b.teleport { // a respawn: the tank never was between the two
 		ip.counters.Teleports++
 		ip.view = View{From: b.tick, To: b.tick}
 		return b.pose, true

@@ -153,16 +153,37 @@ func TestRemote_RotationShortestArc(t *testing.T) {
 	}
 }
 
+// A respawn, pushed with PushTeleport, is shown at once from the moment the render time
+// leaves the state before it, not slid to; the states after it blend as usual.
 func TestRemote_TeleportShowsLaterSample(t *testing.T) {
 	ip := receiveInterp(t)
 	ip.Push(0, st(1, 1, 1, 0))
-	ip.Push(50*ms, st(2, 30, 20, 0)) // a respawn
+	ip.PushTeleport(50*ms, st(2, 1.5, 1, 0)) // a respawn close to where the tank died
+	ip.Push(100*ms, st(3, 2, 1, 0))
 	got, ok := ip.Sample(110 * ms)
-	if !ok || got != (Pose{30, 20, 0}) || ip.RenderTick() != 2 {
-		t.Errorf("Sample across a teleport = %v, %v (tick %v), want (30, 20, 0), true (tick 2)", got, ok, ip.RenderTick())
+	if !ok || got != (Pose{1.5, 1, 0}) || ip.View() != (View{From: 2, To: 2}) {
+		t.Errorf("Sample across a teleport = %v, %v (view %v), want (1.5, 1, 0), true (view 2->2)", got, ok, ip.View())
 	}
 	if ip.Counters().Teleports != 1 {
 		t.Errorf("Counters().Teleports = %d, want 1", ip.Counters().Teleports)
+	}
+	if got, ok := ip.Sample(175 * ms); !ok || got != (Pose{1.75, 1, 0}) {
+		t.Errorf("Sample after the teleport = %v, %v, want (1.75, 1, 0), true: a blend of ticks 2 and 3", got, ok)
+	}
+}
+
+// The spec blends any bracketing pair: a long jump between two states a tick apart that
+// was not pushed as a teleport is slid across like a short one.
+func TestRemote_LongJumpIsBlended(t *testing.T) {
+	ip := receiveInterp(t)
+	ip.Push(0, st(1, 0, 0, 0))
+	ip.Push(50*ms, st(2, 10, -20, 0))
+	got, ok := ip.Sample(125 * ms)
+	if !ok || got != (Pose{5, -10, 0}) {
+		t.Errorf("Sample halfway across a 22-unit jump = %v, %v, want (5, -10, 0), true", got, ok)
+	}
+	if ip.Counters().Teleports != 0 {
+		t.Errorf("Counters().Teleports = %d, want 0", ip.Counters().Teleports)
 	}
 }
 
@@ -219,7 +240,6 @@ func TestInterpConfigValidate(t *testing.T) {
 		{"unknown timeline", func(c *InterpConfig) { c.Timeline = 7 }, true},
 		{"negative delay", func(c *InterpConfig) { c.Delay = -1 }, true},
 		{"tiny buffer", func(c *InterpConfig) { c.BufferCap = 1 }, true},
-		{"no teleport distance", func(c *InterpConfig) { c.TeleportDistance = 0 }, true},
 		{"max below min delay", func(c *InterpConfig) { c.MaxDelay = c.MinDelay - 1 }, true},
 		{"negative min delay", func(c *InterpConfig) { c.MinDelay = -1 }, true},
 		{"NaN cover", func(c *InterpConfig) { c.Cover = math.NaN() }, true},

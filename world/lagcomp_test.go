@@ -10,8 +10,9 @@ import (
 
 // inFlightState is a snapshot state of the mark on its way to the shooter's client.
 type inFlightState struct {
-	at    time.Duration
-	state netcode.State
+	at       time.Duration
+	state    netcode.State
+	teleport bool // the jump's state: the client pushes it as a teleport, as it does a respawn
 }
 
 // TestLagComp_RewoundPoseIsTheDrawnPoseBitForBit drives a world tick by tick and a client's
@@ -34,7 +35,7 @@ func TestLagComp_RewoundPoseIsTheDrawnPoseBitForBit(t *testing.T) {
 		for time.Duration(d.w.tick+1)*netcode.StepInterval <= now {
 			markIn := netcode.Input{Turn: 0.4 * math.Sin(float64(d.w.tick)/7), Throttle: 1}
 			if d.w.tick == 60 {
-				d.mark.pose = d.w.cfg.Arena.Snap(netcode.Pose{X: 8, Y: 15, Heading: 1}) // a respawn-like jump
+				d.mark.pose = d.w.cfg.Arena.Snap(netcode.Pose{X: 8, Y: 15, Heading: 1}) // a respawn-like jump, in tick 61's state
 			}
 			d.tick(markIn)
 			k := d.w.tick
@@ -48,13 +49,16 @@ func TestLagComp_RewoundPoseIsTheDrawnPoseBitForBit(t *testing.T) {
 			}
 			state := netcode.State{Tick: k, Pose: d.out.Poses[1], Ack: d.out.Acks[1]}
 			latency := 40*time.Millisecond + time.Duration(k%5)*7*time.Millisecond
-			inFlight = append(inFlight, inFlightState{at: time.Duration(k)*netcode.StepInterval + latency, state: state})
+			inFlight = append(inFlight, inFlightState{at: time.Duration(k)*netcode.StepInterval + latency, state: state, teleport: k == 61})
 		}
 		n := 0
 		for _, a := range inFlight {
-			if a.at <= now {
+			switch {
+			case a.at <= now && a.teleport:
+				ip.PushTeleport(now, a.state)
+			case a.at <= now:
 				ip.Push(now, a.state)
-			} else {
+			default:
 				inFlight[n] = a
 				n++
 			}
