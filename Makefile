@@ -159,7 +159,7 @@ squeeze: build ## a tankserver held to a quarter of a core for 30 s (SIGSTOP/SIG
 soak: go ## 32 bots across rooms (24 in three steady rooms; a room of 8 opening and closing every 30 s) on yojimbo's harsh network (1 s latency, 100 ms jitter, 25% loss, 25% duplicates) for SOAKTIME (default 10m); prints a report
 	TANKNET_SOAK=$${SOAKTIME:-10m} $(GO) test -race -count=1 -run '^TestSoak$$' -v -timeout 60m ./server
 
-measurements: build web ## rerun every measurement and rewrite docs/MEASUREMENTS.md (about twenty minutes; needs a quiet machine and chromium)
+measurements: build web ## rerun every measurement and rewrite docs/MEASUREMENTS.md (about an hour; needs a quiet machine and chromium)
 	$(GO) run ./tools/measurements -out docs/MEASUREMENTS.md
 
 loadtest: build ## the cost curve: 256 to 2,048 thin players (tankload's) in rooms of 32 on one tankserver; rewrites its section of docs/MEASUREMENTS.md and docs/plots/cost-curve.png (about three minutes; needs a quiet machine)
