@@ -86,6 +86,31 @@ func TestCorrection_EscalatesToSnapOnLargeError(t *testing.T) {
 	}
 }
 
+// The thresholds are the largest residuals smoothed: a residual of exactly SnapDistance or
+// SnapAngle starts a correction, and one a little larger snaps.
+func TestCorrection_ThresholdsAreTheLargestSmoothed(t *testing.T) {
+	cfg := DefaultCorrectionConfig()
+	tests := []struct {
+		name     string
+		pose     Pose
+		wantSnap bool
+	}{
+		{"distance at the threshold", Pose{10 + cfg.SnapDistance, 10, 0}, false},
+		{"distance just over it", Pose{10 + cfg.SnapDistance + 1e-9, 10, 0}, true},
+		{"angle at the threshold", Pose{10, 10, cfg.SnapAngle}, false},
+		{"angle just over it", Pose{10, 10, cfg.SnapAngle + 1e-9}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			l := newLocal(t, openArena(), Pose{10, 10, 0})
+			l.Reconcile(State{Tick: 1, Pose: tt.pose})
+			if snapped := l.Counters().Snaps == 1; snapped != tt.wantSnap || l.Correcting() == tt.wantSnap {
+				t.Errorf("Reconcile(%v) from (10, 10, 0): snapped %v, correcting %v; want snapped %v", tt.pose, snapped, l.Correcting(), tt.wantSnap)
+			}
+		})
+	}
+}
+
 func TestCorrection_EscalatesToSnapAfterBudget(t *testing.T) {
 	cfg := DefaultCorrectionConfig()
 	l := newLocal(t, openArena(), Pose{10, 10, 0})
