@@ -148,7 +148,7 @@ FUZZ_TARGETS := FuzzFrameReader:./transport FuzzWorld:./server FuzzArenaFromProt
                 FuzzParseRequest:./discovery FuzzParseAnswer:./discovery
 
 fuzz: go ## fuzz every decoder of network bytes for FUZZTIME each (default 30s)
-	GO=$(GO) ./scripts/fuzz.sh $(FUZZ_TARGETS)
+	@GO=$(GO) ./scripts/fuzz.sh $(FUZZ_TARGETS)
 
 squeeze: build ## a tankserver held to a quarter of a core for 30 s (SIGSTOP/SIGCONT) under 8 bots: fails if one is dropped (~50 s)
 	./scripts/squeeze.sh

@@ -105,8 +105,10 @@ func (t *timeline) push(at time.Duration, id uint32, st netcode.State, c wire.Co
 
 // respawned reports whether tank rm, whose newest state so far had combat state rm.Combat,
 // came back from being destroyed in a state with combat state c: the server moved it to a
-// spawn point, however near where it fell. A death between the two that we never saw (every
-// destroyed state lost or late) shows as a death count that grew.
+// spawn point, however near where it fell. A death count that changed while the tank was
+// alive in both states also counts: a death between two states we received whose destroyed
+// states never came (with the default 2 s respawn delay a gap that long is taken for the tank
+// leaving our view and coming back instead, see reenterGap).
 func respawned(rm *Remote, c wire.Combat) bool {
 	if _, ok := rm.Interp.Newest(); !ok || c.Destroyed {
 		return false

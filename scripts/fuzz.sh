@@ -16,7 +16,7 @@ for t in "$@"; do
   before=$(ls "$corpus" 2>/dev/null | wc -l)
   echo "fuzzing $name in $dir"
   log=$(mktemp)
-  $GO test -run '^$' -fuzz "^$name\$" -fuzztime "${FUZZTIME:-30s}" -fuzzminimizetime 5s "$dir" 2>&1 | tee "$log"
+  "$GO" test -run '^$' -fuzz "^$name\$" -fuzztime "${FUZZTIME:-30s}" -fuzzminimizetime 5s "$dir" 2>&1 | tee "$log"
   status=${PIPESTATUS[0]}
   after=$(ls "$corpus" 2>/dev/null | wc -l)
   if [ "$status" -ne 0 ]; then
@@ -24,7 +24,11 @@ for t in "$@"; do
       echo "fuzz: $name stopped on Go's fuzztime race (go.dev/issue/75804), no failing input written: not a failure of $name"
     else
       rm -f "$log"
-      echo "fuzz: $name failed; a failing input is kept under $corpus (go test -run '$name' $dir replays it)" >&2
+      if [ "$after" -gt "$before" ]; then
+        echo "fuzz: $name failed; its failing input is kept under $corpus (go test -run '$name' $dir replays it)" >&2
+      else
+        echo "fuzz: $name failed without writing an input (see go test's output above)" >&2
+      fi
       exit 1
     fi
   fi

@@ -17,7 +17,7 @@ const repoRoot = "../.."
 var fuzzTargetsVar = regexp.MustCompile(`(?m)^FUZZ_TARGETS\s*:=((?:.*\\\n)*.*)`)
 
 // fuzzFunc matches a fuzz test's declaration in a _test.go file.
-var fuzzFunc = regexp.MustCompile(`(?m)^func (Fuzz\w*)\(f \*testing\.F\)`)
+var fuzzFunc = regexp.MustCompile(`(?m)^func (Fuzz\w*)\(\w+ \*testing\.F\)`)
 
 // TestMakefile_FuzzRunsEveryFuzzTest: make fuzz names each fuzz test in the package that
 // declares it, and every one the tree has. go test -fuzz in a package without the named test
