@@ -217,16 +217,43 @@ func (c *Conn) SmoothedRTT() time.Duration {
 // delays that message further; its own Close lets it leave first.)
 const CloseLinger = 500 * time.Millisecond
 
+// lingering counts the dialed sockets that closed Conns left open for CloseLinger.
+var lingering sync.WaitGroup
+
+// WaitLingering waits until every socket a closed Conn left open for CloseLinger is closed,
+// and a link conditioner under it has let its last packets leave, but at most max; it reports
+// whether they all were. A program calls it before it exits: the process would otherwise end
+// before the sockets do, and the Goodbye its sessions just sent would go with it.
+func WaitLingering(max time.Duration) bool {
+	done := make(chan struct{})
+	go func() {
+		lingering.Wait()
+		close(done)
+	}()
+	timer := time.NewTimer(max)
+	defer timer.Stop()
+	select {
+	case <-done:
+		return true
+	case <-timer.C:
+		return false
+	}
+}
+
 // Close closes the session and returns at once; it is safe to call more than once. A message
 // sent just before is flushed to the network (once, not retransmitted); a dialed socket is
-// closed CloseLinger later so that flush can leave.
+// closed CloseLinger later so that flush can leave (see WaitLingering).
 func (c *Conn) Close() error {
 	var err error
 	c.once.Do(func() {
 		err = c.sess.Close()
 		c.peer.release()
 		if c.own != nil {
-			time.AfterFunc(CloseLinger, func() { c.own.Close() })
+			lingering.Add(1)
+			time.AfterFunc(CloseLinger, func() {
+				defer lingering.Done()
+				c.own.Close()
+			})
 		}
 	})
 	return err

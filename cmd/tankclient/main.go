@@ -39,6 +39,9 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"time"
+
+	"tanknet/transport"
 )
 
 func main() {
@@ -69,6 +72,9 @@ func main() {
 	default:
 		err = run(ctx, cfg)
 	}
+	// Our sockets outlive their sessions a moment, so that the Goodbye just sent (delayed by
+	// -net, too) reaches the server rather than ending with the process.
+	transport.WaitLingering(lingerLimit)
 	var join *joinError
 	switch {
 	case err == nil:
@@ -78,6 +84,10 @@ func main() {
 		exit(1, err)
 	}
 }
+
+// lingerLimit bounds the wait for our last packets at exit: transport.CloseLinger, then the
+// longest a link conditioner holds a packet before it lets its socket close.
+const lingerLimit = 5 * time.Second
 
 // exitHooks run before the process exits through exit, so a CPU profile is complete even
 // when the session failed.

@@ -24,11 +24,13 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 
 	"tanknet/internal/cliflag"
 	"tanknet/linksim"
 	"tanknet/netcode"
 	"tanknet/sim"
+	"tanknet/transport"
 )
 
 func main() {
@@ -38,7 +40,7 @@ func main() {
 	case errors.Is(err, flag.ErrHelp):
 		os.Exit(0) // the usage is printed
 	case err != nil:
-		fmt.Fprintln(os.Stderr, "tanksim:", err)
+		fmt.Fprintln(os.Stderr, "tanksim:", strings.TrimPrefix(err.Error(), "tanksim: "))
 		os.Exit(2)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -47,11 +49,21 @@ func main() {
 	if c.discover.on {
 		run = func() error { return discover(ctx, c.discover, os.Stdout) }
 	}
-	if err := run(); err != nil {
+	err = run()
+	// The bots' sockets outlive their sessions a moment, so that each Goodbye (delayed by a
+	// simulated link, too) reaches a -server; exiting at once would drop it, and the server
+	// would keep their tanks until they time out.
+	transport.WaitLingering(lingerLimit)
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "tanksim:", strings.TrimPrefix(err.Error(), "tanksim: "))
 		os.Exit(1)
 	}
 }
+
+// lingerLimit bounds the wait for the bots' last packets at exit: CloseLinger, then the
+// longest a link conditioner holds a packet (its latency, up to a few seconds) before it lets
+// its socket close.
+const lingerLimit = 5 * time.Second
 
 // command is what tanksim was asked to do: measure (sim, printed as JSON if json) or,
 // with -discover, look for servers.
@@ -126,6 +138,13 @@ func parseCommand(fs *flag.FlagSet, args []string) (command, error) {
 		}
 	}
 	cfg.Link = link.Override() // only flags given on the command line override
+	if !d.on {
+		// A value out of range or unknown (-bots 0, -net 3g) is refused here with the flags
+		// that do not parse (exit 2), not after the run has begun.
+		if err := cfg.Validate(); err != nil {
+			return command{sim: cfg}, err
+		}
+	}
 	return command{sim: cfg, json: asJSON, discover: d}, nil
 }
 

@@ -131,11 +131,29 @@ func TestParseFlagsGroups(t *testing.T) {
 			t.Errorf("%v parsed without error", bad)
 		}
 	}
-	cfg, _, err = parse(t, "-bots", "4", "-group", "3:lan")
-	if err != nil {
-		t.Fatal(err)
+	if _, _, err = parse(t, "-bots", "4", "-group", "3:lan"); err == nil || !strings.Contains(err.Error(), "groups hold 3 bots") {
+		t.Errorf("-bots 4 with a group of 3: %v, want the mismatch named", err)
 	}
-	if err := cfg.Validate(); err == nil || !strings.Contains(err.Error(), "groups hold 3 bots") {
-		t.Errorf("-bots 4 with a group of 3: Validate() = %v, want the mismatch named", err)
+}
+
+// TestParseFlagsRefusesValuesOutOfRange: a value that parses but that tanksim cannot run with
+// is refused with the flags, in tanksim's words (main exits 2 on it, as on a flag that does
+// not parse), before any run begins.
+func TestParseFlagsRefusesValuesOutOfRange(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-bots", "0"}, "-bots 0 outside [1, 256]"},
+		{[]string{"-net", "3g"}, `unknown network preset "3g"`},
+		{[]string{"-interp", "sideways"}, "-interp"},
+		{[]string{"-input-buffer", "both"}, "needs -matrix"},
+	} {
+		if _, _, err := parse(t, tt.args...); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%v: %v, want an error naming %q", tt.args, err, tt.want)
+		}
+	}
+	if _, _, err := parse(t, "-discover", "-bots", "0"); err != nil {
+		t.Errorf("-discover with -bots 0: %v, want no check of a run that does not happen", err)
 	}
 }

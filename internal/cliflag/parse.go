@@ -44,7 +44,7 @@ func Explain(fs *flag.FlagSet, err error) error {
 		value, name := m[1], m[2]
 		if f := fs.Lookup(name); f != nil && isDuration(f) {
 			if _, numErr := strconv.ParseFloat(value, 64); numErr == nil {
-				return fmt.Errorf("-%s %s: a duration needs a unit, e.g. %sms (ns, us, ms, s, m, h)", name, value, value)
+				return fmt.Errorf("-%s %s: a duration needs a unit, e.g. %sms or %ss (ns, us, ms, s, m, h)", name, value, value, value)
 			}
 			return fmt.Errorf("-%s %s: not a duration; write one like 50ms, 1.5s or 2m", name, value)
 		}

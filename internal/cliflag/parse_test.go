@@ -26,8 +26,8 @@ func TestParse(t *testing.T) {
 		usage           bool
 	}{
 		{"good", "-latency 50ms -bots 3", "", false},
-		{"a bare number for a duration", "-latency 50", "-latency 50: a duration needs a unit, e.g. 50ms (ns, us, ms, s, m, h)", false},
-		{"a fraction for a duration", "-latency=0.5", "-latency 0.5: a duration needs a unit, e.g. 0.5ms", false},
+		{"a bare number for a duration", "-latency 50", "-latency 50: a duration needs a unit, e.g. 50ms or 50s (ns, us, ms, s, m, h)", false},
+		{"a fraction for a duration", "-latency=0.5", "-latency 0.5: a duration needs a unit, e.g. 0.5ms or 0.5s", false},
 		{"not a duration at all", "-latency soon", "-latency soon: not a duration; write one like 50ms", false},
 		{"another flag's bad value", "-bots many", `invalid value "many" for flag -bots: parse error (tanksim -h lists every flag)`, false},
 		{"an unknown flag", "-bot 3", "flag provided but not defined: -bot (tanksim -h lists every flag)", false},
