@@ -264,13 +264,23 @@ func serveMetrics(ctx context.Context, cfg Config, srv *server.Server, askDrain 
 	}, nil
 }
 
+// listenError says why the address given by flag could not be listened on: when another
+// program holds the port (another tankserver, most often), what to do about it.
+func listenError(flag, addr string, err error) error {
+	if errors.Is(err, syscall.EADDRINUSE) {
+		name, _, _ := strings.Cut(flag, " ")
+		return fmt.Errorf("%s %s: the port is in use (by another tankserver?): stop that one, or give %s another port: %w", flag, addr, name, err)
+	}
+	return fmt.Errorf("%s %s: %w", flag, addr, err)
+}
+
 // openSocket binds the game's UDP socket and starts answering discovery for it; the
 // browsers' datagrams (door, with -web) join it under the game, and -net's simulated path
 // goes under it all.
 func openSocket(cfg Config, srv *server.Server, door *web, path linksim.Path, counts *discoveryCollector) (net.PacketConn, func(), error) {
 	pc, err := net.ListenPacket("udp", cfg.Server.Addr)
 	if err != nil {
-		return nil, nil, fmt.Errorf("listen %s: %w", cfg.Server.Addr, err)
+		return nil, nil, listenError("-addr", cfg.Server.Addr, err)
 	}
 	transport.TuneSocket(pc)
 	stopDiscovery, err := startDiscovery(cfg, srv, pc.LocalAddr().(*net.UDPAddr).Port, door, counts)

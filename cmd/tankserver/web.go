@@ -98,7 +98,11 @@ func startWeb(cfg WebConfig, log *slog.Logger, stopping func() bool, rooms http.
 	}
 	udp, err := net.ListenPacket("udp", iceAddr)
 	if err != nil {
-		return nil, fmt.Errorf("-web-ice: listen %s: %w", iceAddr, err)
+		flag := "-web-ice"
+		if cfg.ICE == "" {
+			flag = "-web (its port over UDP, for WebRTC)"
+		}
+		return nil, listenError(flag, iceAddr, err)
 	}
 	transport.TuneSocket(udp) // every browser's traffic crosses this one socket
 	hcfg := cfg.Hub
@@ -114,7 +118,7 @@ func startWeb(cfg WebConfig, log *slog.Logger, stopping func() bool, rooms http.
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		hub.Close()
-		return nil, fmt.Errorf("-web: listen %s: %w", cfg.Addr, err)
+		return nil, listenError("-web", cfg.Addr, err)
 	}
 	mux := http.NewServeMux()
 	mux.Handle(carriage.OfferPath, hub)
@@ -131,6 +135,11 @@ func startWeb(cfg WebConfig, log *slog.Logger, stopping func() bool, rooms http.
 	go func() { w.served <- w.http.Serve(ln) }()
 	url := "http://" + ln.Addr().String() + "/"
 	log.Info("serving the browser client", "url", url, "ice", hub.ICEAddr().String(), "page", cfg.Dir)
+	if !pageBuilt(cfg.Dir) {
+		// The server still runs (WebRTC offers from a page served elsewhere are answered), but
+		// whoever opens the URL gets pageHandler's 404: say so now, where it can be fixed.
+		log.Warn("the browser client is not built in the page folder: its URL will answer 404 until make web builds it, or -web-dir names the folder that has it", "page", cfg.Dir)
+	}
 	if cfg.PrintURLs {
 		if err := printURLs(os.Stdout, ln.Addr().(*net.TCPAddr)); err != nil {
 			log.Warn("cannot print the page's URLs", "err", err)
@@ -155,14 +164,18 @@ func (w *web) stop() error {
 	return nil
 }
 
-// pageHandler serves the folder dir, or says how to build it when it is missing. A .wasm
+// pageBuilt reports whether dir holds the browser client's page.
+func pageBuilt(dir string) bool { return fileExists(filepath.Join(dir, "index.html")) }
+
+// pageHandler serves the folder dir, or says how to build it when it holds no page (no
+// index.html: missing, or not built yet). A .wasm
 // file goes out as its .wasm.gz beside it (make web writes one) to a browser that accepts
 // gzip: a quarter of the bytes.
 func pageHandler(dir string) http.Handler {
 	files := http.FileServer(http.Dir(dir))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if _, err := os.Stat(dir); err != nil {
-			http.Error(w, "tanknet: the browser client is not built here ("+dir+" is missing): run make web, or give tankserver -web-dir", http.StatusNotFound)
+		if !pageBuilt(dir) {
+			http.Error(w, "tanknet: the browser client is not built here ("+dir+" has no index.html): run make web, or give tankserver -web-dir", http.StatusNotFound)
 			return
 		}
 		w.Header().Set("Cache-Control", "no-cache") // a rebuilt client reaches the next reload

@@ -120,6 +120,28 @@ func TestWeb_BrowserAndNativeBotShareTheRoom(t *testing.T) {
 
 // TestWeb_Flags: the -web flags reach the Config, and an ICE address that is not one is
 // refused before anything listens.
+// TestWeb_PageNotBuilt: with no page in -web-dir the server still starts (it answers WebRTC
+// offers from a page served elsewhere), warns in its log where the page should be, and
+// answers the page's URL 404 with how to build it, not with an empty folder's listing.
+func TestWeb_PageNotBuilt(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	empty := t.TempDir()
+	page, _, logs := startWebGameWith(t, ctx, func(c *Config) { c.Web.Dir = empty }, nil)
+	if !strings.Contains(logs.String(), "the browser client is not built in the page folder") {
+		t.Errorf("no warning of the missing page in the log:\n%s", logs.String())
+	}
+	resp, err := http.Get(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusNotFound || !strings.Contains(string(body), "run make web, or give tankserver -web-dir") {
+		t.Errorf("GET %s = %d %q, want 404 saying how to build the page", page, resp.StatusCode, body)
+	}
+}
+
 func TestWeb_Flags(t *testing.T) {
 	cfg, err := parse("-web", "127.0.0.1:8080", "-web-ice", "127.0.0.1:9000", "-web-dir", "site", "-web-public-ip", "203.0.113.5")
 	if err != nil {
@@ -161,6 +183,9 @@ func writeWasm(t *testing.T, dir string) {
 // 404 that says how to build it.
 func TestWeb_ServesTheWasmCompressed(t *testing.T) {
 	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "index.html"), []byte("<title>tanknet</title>"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	writeWasm(t, dir)
 	srv := httptest.NewServer(pageHandler(dir))
 	defer srv.Close()
