@@ -59,7 +59,7 @@ install: deps ## go install tankserver, tankclient, tanksim, tankreplay and tank
 	$(GO) install $(PROGRAMS)
 	@echo "installed into $$($(GO) env GOBIN | grep . || echo $$($(GO) env GOPATH)/bin): put it on your PATH to run tankclient, tankserver, tanksim, tankreplay and tankload by name"
 
-web: go ## build the browser client into bin/web (index.html, tankclient.wasm and .wasm.gz, its game worker tankworker.wasm and .wasm.gz, wasm_exec.js): tankserver -web serves it, as can any static host
+web: go ## build the browser client into bin/web (index.html and the page's scripts, tankclient.wasm and .wasm.gz, its game worker tankworker.js with tankworker.wasm and .wasm.gz, wasm_exec.js): tankserver -web serves it, as can any static host
 	GO=$(GO) ./scripts/build-web.sh $(BIN)/web
 
 web-demo: web ## the page on the LAN: builds it, serves it with tankserver -web on every interface (WEBPORT, default 8080) and prints the URLs (play, demo, tour) and a QR code for a phone

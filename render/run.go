@@ -82,8 +82,12 @@ func (g *window) report(w io.Writer) {
 	for _, p := range g.panes {
 		tanks = max(tanks, len(p.game.Remotes())+1)
 	}
-	fmt.Fprintf(w, "tankclient: after the first %v: %s; %d tanks; prediction steps dropped %d\n",
-		statsWarmUp, g.frameStats.Summary(), tanks, g.droppedSteps()-g.dropBase)
+	noun := "tanks"
+	if tanks == 1 {
+		noun = "tank"
+	}
+	fmt.Fprintf(w, "tankclient: after the first %v: %s; %d %s; prediction steps dropped %d\n",
+		statsWarmUp, g.frameStats.Summary(), tanks, noun, g.droppedSteps()-g.dropBase)
 	if g.shot.done && g.shot.missed && g.opts.ScreenshotWhen != view.MomentAny {
 		fmt.Fprintf(w, "tankclient: %s: the moment %q did not come within %v of the frames; the screenshot shows the window when the wait ran out\n",
 			g.shot.path, g.opts.ScreenshotWhen, g.shot.wait().Round(time.Millisecond))

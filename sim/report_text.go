@@ -1,8 +1,10 @@
 package sim
 
 import (
+	"cmp"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 )
@@ -132,11 +134,13 @@ func (r Report) writeGroups(w io.Writer) error {
 	return nil
 }
 
-// writeClients writes one row per bot.
+// writeClients writes one row per bot, in the order of their player ids.
 func (r Report) writeClients(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "player\tinputs\tsnapshots\tlast ack\tplayers seen\tresiduals\tcorrections\tsnaps\tholds\tRTT ms\tup B/s\tdown B/s\t")
-	for _, c := range r.Clients {
+	clients := slices.Clone(r.Clients)
+	slices.SortStableFunc(clients, func(a, b ClientReport) int { return cmp.Compare(a.PlayerID, b.PlayerID) })
+	for _, c := range clients {
 		fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%.1f\t%.0f\t%.0f\t\n", c.PlayerID, c.InputsSent, c.Snapshots, c.LastAck,
 			c.PlayersSeen, c.ResidualNonZero, c.Corrections, c.Snaps, c.Holds, c.RTTMillis, c.BytesPerSecond.Up, c.BytesPerSecond.Down)
 	}

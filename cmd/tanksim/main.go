@@ -6,7 +6,7 @@
 //	tanksim                                          # 8 bots, 10 s, broadband, receive timeline
 //	tanksim -net wifi-bad -interp adaptive -json      # one profile, the adaptive timeline
 //	tanksim -net custom -latency 80ms -loss 0.02      # a link of your own
-//	tanksim -matrix -duration 10s -plot docs/plots    # every profile x both timelines, charts
+//	tanksim -matrix -duration 10s -plot docs/plots    # every preset x both timelines, charts
 //	tanksim -server 127.0.0.1:7777                    # against a running tankserver
 //	tanksim -bots 256 -arena large -bot-fps 20 -net none
 //	tanksim -server 127.0.0.1:7777 -server-metrics 127.0.0.1:9100 -bots 64
@@ -94,7 +94,7 @@ func parseCommand(fs *flag.FlagSet, args []string) (command, error) {
 	fs.Uint64Var(&cfg.Seed, "seed", cfg.Seed, "seed for the bots' driving and their link conditioners")
 	cliflag.ContactVar(fs, &cfg.Contact, "in-process server only: how tanks that touch are pushed apart: predicted (by their clients, in their inputs: prediction stays exact), server (by the server after each tick: clients correct), or off; -contact=false is off")
 	fs.BoolVar(&cfg.NoPartialStep, "no-partial-step", cfg.NoPartialStep, "draw own tanks between their last two steps, not a partial step ahead (to compare input_to_visible_ms)")
-	fs.StringVar(&cfg.Net, "net", cfg.Net, "network `profile` for both directions: "+strings.Join(linksim.PresetNames(), ", ")+", or custom; or up=PROFILE,down=PROFILE (up: bot to server)")
+	fs.StringVar(&cfg.Net, "net", cfg.Net, "network `preset` for both directions: "+strings.Join(linksim.PresetNames(), ", ")+", or custom; or up=PRESET,down=PRESET (up: bot to server)")
 	fs.StringVar(&cfg.InputBuffer, "input-buffer", cfg.InputBuffer, "`on`: the server applies one input per bot per tick from its buffer and the bots dilate their clocks; off: inputs applied as they arrive; both (with -matrix, its default): every cell in each mode")
 	fs.StringVar(&cfg.Interp, "interp", cfg.Interp, "remote interpolation `timeline`: receive or adaptive")
 	fs.StringVar(&cfg.Lane, "lane", cfg.Lane, "in-process server: where snapshots travel, `datagram` or reliable")
@@ -103,7 +103,7 @@ func parseCommand(fs *flag.FlagSet, args []string) (command, error) {
 	fs.BoolVar(&cfg.LagComp, "lagcomp", cfg.LagComp, "with -fire: the bots' shots ask for lag compensation")
 	fs.StringVar(&cfg.PlotDir, "plot", "", "write PNG charts into `dir`")
 	fs.StringVar(&cfg.RecordDir, "record", "", "write each bot's client recording into `dir` (one file per bot and run; docs/RECORDINGS.md)")
-	fs.BoolVar(&cfg.Matrix, "matrix", false, "run every profile but none on both lanes with both timelines, with the input buffer on and off (see -input-buffer), and print one table")
+	fs.BoolVar(&cfg.Matrix, "matrix", false, "run every preset but none on both lanes with both timelines, with the input buffer on and off (see -input-buffer), and print one table")
 	fs.StringVar(&cfg.Arena, "arena", cfg.Arena, "in-process server's `arena`: "+strings.Join(netcode.ArenaNames(), " or "))
 	fs.IntVar(&cfg.BotFPS, "bot-fps", cfg.BotFPS, "frames per second each bot runs (fewer lets one machine drive many bots)")
 	fs.StringVar(&cfg.ServerMetrics, "server-metrics", "", "the -metrics `address` of the tankserver given by -server: report its CPU use and bytes per tank")

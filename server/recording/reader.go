@@ -41,8 +41,8 @@ func NewReader(r io.Reader) (*Reader, error) {
 	if errors.Is(err, io.EOF) {
 		return nil, errors.New("recording: empty file, want a header record first")
 	}
-	if err != nil {
-		return nil, err
+	if err != nil { // the first bytes do not even read as a record
+		return nil, fmt.Errorf("%w (not a tanknet recording, or one cut short in its header)", err)
 	}
 	h := m.GetHeader()
 	switch {

@@ -98,6 +98,7 @@ func TestBadFiles(t *testing.T) {
 	}{
 		"empty":     {nil, "empty file"},
 		"garbage":   {[]byte("\x05hello world, not a recording"), "at byte 0"},
+		"text":      {[]byte("hello world this is text\n"), "truncated record: want 104 bytes, file has 24 (not a tanknet recording"},
 		"foreign":   {foreign, "not a tanknet recording"},
 		"newer":     {newer, "newer than this tanknet reads"},
 		"truncated": {golden[:len(golden)-7], "truncated record"},
