@@ -80,7 +80,7 @@ func (r Report) writeCosts(w io.Writer) {
 		fmt.Fprintf(w, "room:      tick %s ms (estimated from the server's histogram)\n", quantileString(r.RoomTick))
 	}
 	if b := r.BytesPerTank; b != nil {
-		fmt.Fprintf(w, "snapshots: a tank costs %s bytes moving, %s idle; worst bot got %s of the ticks\n",
+		fmt.Fprintf(w, "per tank:  %s bytes of snapshot moving, %s idle; worst bot got %s of the ticks\n",
 			opt("%.1f", b.Moving), opt("%.1f", b.Idle), optPercent(r.SnapshotsRatioMin))
 	}
 	if r.Fire {
