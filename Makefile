@@ -89,7 +89,7 @@ demo-windows: ## a server and two separate windows side by side, the second on a
 	@$(MAKE) --no-print-directory build
 	@$(BIN)/tankserver -addr 127.0.0.1:$(PORT) & server=$$!; sleep 0.5; \
 	if ! kill -0 $$server 2>/dev/null; then \
-	  echo "tankserver could not start on 127.0.0.1:$(PORT) (is the port in use?): try make $@ PORT=7778" >&2; exit 1; fi; \
+	  echo "tankserver could not start on 127.0.0.1:$(PORT) (is the port in use?): try make $@ PORT=$$(( $(PORT) + 1 ))" >&2; exit 1; fi; \
 	$(BIN)/tankclient -server 127.0.0.1:$(PORT) -name near $(NEAR_WINDOW) & near=$$!; \
 	$(BIN)/tankclient -server 127.0.0.1:$(PORT) -name far -net mobile-3g $(FAR_WINDOW) & far=$$!; \
 	trap 'kill -INT $$near $$far $$server 2>/dev/null; wait; exit 0' INT TERM; \
@@ -100,7 +100,7 @@ demo-rooms: ## one server, two rooms side by side: a window and four bots in roo
 	@$(MAKE) --no-print-directory build
 	@$(BIN)/tankserver -addr 127.0.0.1:$(PORT) & server=$$!; sleep 0.5; \
 	if ! kill -0 $$server 2>/dev/null; then \
-	  echo "tankserver could not start on 127.0.0.1:$(PORT) (is the port in use?): try make $@ PORT=7778" >&2; exit 1; fi; \
+	  echo "tankserver could not start on 127.0.0.1:$(PORT) (is the port in use?): try make $@ PORT=$$(( $(PORT) + 1 ))" >&2; exit 1; fi; \
 	$(BIN)/tanksim -server 127.0.0.1:$(PORT) -room red -bots 4 -duration 1h -net none >/dev/null & red=$$!; \
 	$(BIN)/tanksim -server 127.0.0.1:$(PORT) -room blue -bots 4 -duration 1h -net none >/dev/null & blue=$$!; \
 	$(BIN)/tankclient -server 127.0.0.1:$(PORT) -room red -name ada $(NEAR_WINDOW) & near=$$!; \
