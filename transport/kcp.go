@@ -217,26 +217,50 @@ func (c *Conn) SmoothedRTT() time.Duration {
 // delays that message further; its own Close lets it leave first.)
 const CloseLinger = 500 * time.Millisecond
 
-// lingering counts the dialed sockets that closed Conns left open for CloseLinger.
-var lingering sync.WaitGroup
+// lingering counts the dialed sockets that closed Conns left open for CloseLinger. (Not a
+// sync.WaitGroup: a session may close while another goroutine waits.)
+var lingering struct {
+	mu   sync.Mutex
+	n    int
+	none chan struct{} // closed when n drops to 0; a new one each time n leaves 0
+}
+
+func lingerStart() {
+	lingering.mu.Lock()
+	defer lingering.mu.Unlock()
+	if lingering.n == 0 {
+		lingering.none = make(chan struct{})
+	}
+	lingering.n++
+}
+
+func lingerDone() {
+	lingering.mu.Lock()
+	defer lingering.mu.Unlock()
+	if lingering.n--; lingering.n == 0 {
+		close(lingering.none)
+	}
+}
 
 // WaitLingering waits until every socket a closed Conn left open for CloseLinger is closed,
 // and a link conditioner under it has let its last packets leave, but at most max; it reports
 // whether they all were. A program calls it before it exits: the process would otherwise end
 // before the sockets do, and the Goodbye its sessions just sent would go with it.
 func WaitLingering(max time.Duration) bool {
-	done := make(chan struct{})
-	go func() {
-		lingering.Wait()
-		close(done)
-	}()
 	timer := time.NewTimer(max)
 	defer timer.Stop()
-	select {
-	case <-done:
-		return true
-	case <-timer.C:
-		return false
+	for {
+		lingering.mu.Lock()
+		n, none := lingering.n, lingering.none
+		lingering.mu.Unlock()
+		if n == 0 {
+			return true
+		}
+		select {
+		case <-none: // sockets closed since may have opened new lingers: look again
+		case <-timer.C:
+			return false
+		}
 	}
 }
 
@@ -249,9 +273,9 @@ func (c *Conn) Close() error {
 		err = c.sess.Close()
 		c.peer.release()
 		if c.own != nil {
-			lingering.Add(1)
+			lingerStart()
 			time.AfterFunc(CloseLinger, func() {
-				defer lingering.Done()
+				defer lingerDone()
 				c.own.Close()
 			})
 		}
