@@ -39,8 +39,8 @@ import (
 	"strings"
 	"sync"
 	"syscall"
-	"time"
 
+	"tanknet/linksim"
 	"tanknet/transport"
 )
 
@@ -72,9 +72,12 @@ func main() {
 	default:
 		err = run(ctx, cfg)
 	}
+	stop() // a second Ctrl-C ends the wait below
 	// Our sockets outlive their sessions a moment, so that the Goodbye just sent (delayed by
 	// -net, too) reaches the server rather than ending with the process.
-	transport.WaitLingering(lingerLimit)
+	if !transport.WaitLingering(lingerLimit) {
+		fmt.Fprintf(os.Stderr, "tankclient: the last packets had not left after %v; the server may time us out\n", lingerLimit)
+	}
 	var join *joinError
 	switch {
 	case err == nil:
@@ -86,8 +89,9 @@ func main() {
 }
 
 // lingerLimit bounds the wait for our last packets at exit: transport.CloseLinger, then the
-// longest a link conditioner holds a packet before it lets its socket close.
-const lingerLimit = 5 * time.Second
+// longest a link conditioner may hold a packet (latency and jitter, each up to MaxLatency)
+// before it lets its socket close.
+const lingerLimit = transport.CloseLinger + 2*linksim.MaxLatency
 
 // exitHooks run before the process exits through exit, so a CPU profile is complete even
 // when the session failed.

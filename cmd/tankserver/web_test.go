@@ -118,8 +118,6 @@ func TestWeb_BrowserAndNativeBotShareTheRoom(t *testing.T) {
 	logs.waitFor(t, `msg=browsers offers_answered=1 joined=1`)
 }
 
-// TestWeb_Flags: the -web flags reach the Config, and an ICE address that is not one is
-// refused before anything listens.
 // TestWeb_PageNotBuilt: with no page in -web-dir the server still starts (it answers WebRTC
 // offers from a page served elsewhere), warns in its log where the page should be, and
 // answers the page's URL 404 with how to build it, not with an empty folder's listing.
@@ -142,6 +140,8 @@ func TestWeb_PageNotBuilt(t *testing.T) {
 	}
 }
 
+// TestWeb_Flags: the -web flags reach the Config, and an ICE address that is not one is
+// refused before anything listens.
 func TestWeb_Flags(t *testing.T) {
 	cfg, err := parse("-web", "127.0.0.1:8080", "-web-ice", "127.0.0.1:9000", "-web-dir", "site", "-web-public-ip", "203.0.113.5")
 	if err != nil {

@@ -24,7 +24,6 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
-	"time"
 
 	"tanknet/internal/cliflag"
 	"tanknet/linksim"
@@ -50,10 +49,13 @@ func main() {
 		run = func() error { return discover(ctx, c.discover, os.Stdout) }
 	}
 	err = run()
+	stop() // a second Ctrl-C ends the wait below
 	// The bots' sockets outlive their sessions a moment, so that each Goodbye (delayed by a
 	// simulated link, too) reaches a -server; exiting at once would drop it, and the server
 	// would keep their tanks until they time out.
-	transport.WaitLingering(lingerLimit)
+	if !transport.WaitLingering(lingerLimit) {
+		fmt.Fprintf(os.Stderr, "tanksim: some bots' last packets had not left after %v; the server may time them out\n", lingerLimit)
+	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "tanksim:", strings.TrimPrefix(err.Error(), "tanksim: "))
 		os.Exit(1)
@@ -61,9 +63,9 @@ func main() {
 }
 
 // lingerLimit bounds the wait for the bots' last packets at exit: CloseLinger, then the
-// longest a link conditioner holds a packet (its latency, up to a few seconds) before it lets
-// its socket close.
-const lingerLimit = 5 * time.Second
+// longest a link conditioner may hold a packet (latency and jitter, each up to MaxLatency)
+// before it lets its socket close.
+const lingerLimit = transport.CloseLinger + 2*linksim.MaxLatency
 
 // command is what tanksim was asked to do: measure (sim, printed as JSON if json) or,
 // with -discover, look for servers.

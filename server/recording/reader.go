@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 
 	"google.golang.org/protobuf/proto"
 
@@ -41,8 +42,12 @@ func NewReader(r io.Reader) (*Reader, error) {
 	if errors.Is(err, io.EOF) {
 		return nil, errors.New("recording: empty file, want a header record first")
 	}
-	if err != nil { // the first bytes do not even read as a record
+	var pathErr *fs.PathError
+	if err != nil && !errors.As(err, &pathErr) { // the first bytes do not even read as a record
 		return nil, fmt.Errorf("%w (not a tanknet recording, or one cut short in its header)", err)
+	}
+	if err != nil { // the file itself could not be read (a folder, say): that says it all
+		return nil, err
 	}
 	h := m.GetHeader()
 	switch {
