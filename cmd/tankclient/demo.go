@@ -9,6 +9,7 @@ import (
 	"net"
 	"runtime"
 	"slices"
+	"strconv"
 	"sync"
 	"syscall"
 	"time"
@@ -145,7 +146,13 @@ func startDemoServer(cfg Config, recPath string) (*demoServer, error) {
 	pc, err := net.ListenPacket("udp", cfg.Server)
 	if err != nil {
 		if errors.Is(err, syscall.EADDRINUSE) {
-			return nil, &joinError{fmt.Errorf("the demo's server cannot listen on %s: the port is in use (by another tankserver or demo?); pick a free one with -server 127.0.0.1:PORT (make demo PORT=7778)", cfg.Server)}
+			next := "7778"
+			if _, port, err := net.SplitHostPort(cfg.Server); err == nil {
+				if p, err := strconv.Atoi(port); err == nil && p > 0 && p < 65535 {
+					next = strconv.Itoa(p + 1)
+				}
+			}
+			return nil, &joinError{fmt.Errorf("the demo's server cannot listen on %s: the port is in use (by another tankserver or demo?); pick a free one with -server 127.0.0.1:PORT (make demo PORT=%s)", cfg.Server, next)}
 		}
 		return nil, &joinError{fmt.Errorf("the demo's server cannot listen on %s: %w", cfg.Server, err)}
 	}
