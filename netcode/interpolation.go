@@ -11,9 +11,12 @@ type InterpConfig struct {
 	Timeline Timeline
 	// Delay is how far behind now the receive timeline renders.
 	Delay time.Duration
-	// BufferCap is the most samples kept; the oldest is dropped beyond it.
+	// BufferCap is the most samples kept; the oldest is dropped beyond it. 0 means 32, the
+	// default's.
 	BufferCap int
 
+	// The rest tune the server timeline only; the receive timeline ignores them.
+	//
 	// MinDelay, Cover and MaxDelay set the server timeline's delay behind its estimate of
 	// server time: the delay that would have bridged the share Cover of recent arrivals
 	// (late ones and the gaps lost snapshots leave alike; see Timeline), at least MinDelay
@@ -36,7 +39,7 @@ func DefaultInterpConfig() InterpConfig {
 	return InterpConfig{
 		Timeline:  ReceiveTimeline,
 		Delay:     100 * time.Millisecond, // the spec's: two 50 ms snapshots, so one may be late and still bracket
-		BufferCap: 32,                     // 1.6 s at 20 Hz: MaxDelay plus a retransmission burst
+		BufferCap: defaultBufferCap,       // 1.6 s at 20 Hz: MaxDelay plus a retransmission burst
 		MinDelay:  StepInterval,           // one tick: the least that still brackets when every snapshot is on time
 		Cover:     0.993,                  // of the last 256 needs, leave out the largest from the 143rd on: see ServerTimeline and BenchmarkServerTimelineCover
 		MaxDelay:  400 * time.Millisecond, // older than this, remote tanks are too stale to aim at: hold instead
@@ -44,15 +47,22 @@ func DefaultInterpConfig() InterpConfig {
 	}
 }
 
-// Validate reports whether c is usable.
+// defaultBufferCap is the buffer DefaultInterpConfig keeps, and a zero BufferCap's.
+const defaultBufferCap = 32
+
+// Validate reports whether c is usable: a known timeline, a delay of at least 0, a buffer
+// cap of 0 (the default) or at least 2, and, on the server timeline, its own settings in
+// range.
 func (c InterpConfig) Validate() error {
 	switch {
 	case c.Timeline != ReceiveTimeline && c.Timeline != ServerTimeline:
 		return fmt.Errorf("netcode: interpolation timeline %v is unknown", c.Timeline)
 	case c.Delay < 0:
 		return fmt.Errorf("netcode: interpolation delay %v is negative", c.Delay)
-	case c.BufferCap < 2:
-		return fmt.Errorf("netcode: interpolation buffer cap %d must be at least 2", c.BufferCap)
+	case c.BufferCap < 0 || c.BufferCap == 1:
+		return fmt.Errorf("netcode: interpolation buffer cap %d must be at least 2 (or 0, the default)", c.BufferCap)
+	case c.Timeline != ServerTimeline:
+		return nil
 	case c.MinDelay < 0 || c.MaxDelay < c.MinDelay:
 		return fmt.Errorf("netcode: interpolation needs 0 <= min delay (%v) <= max delay (%v)", c.MinDelay, c.MaxDelay)
 	case !(c.Cover > 0 && c.Cover <= 1):
@@ -61,6 +71,14 @@ func (c InterpConfig) Validate() error {
 		return fmt.Errorf("netcode: max rate %v must be in [0, 1)", c.MaxRate)
 	}
 	return nil
+}
+
+// withDefaults returns c with its zero settings that mean a default filled in.
+func (c InterpConfig) withDefaults() InterpConfig {
+	if c.BufferCap == 0 {
+		c.BufferCap = defaultBufferCap
+	}
+	return c
 }
 
 // sample is one buffered remote state, placed on the interpolator's timeline.
@@ -101,6 +119,7 @@ func NewInterpolator(cfg InterpConfig) *Interpolator {
 	if err := cfg.Validate(); err != nil {
 		panic(err)
 	}
+	cfg = cfg.withDefaults()
 	var clock *ServerClock
 	if cfg.Timeline == ServerTimeline {
 		clock = NewServerClock(cfg)

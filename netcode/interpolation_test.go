@@ -229,6 +229,23 @@ func TestRemote_Disabled(t *testing.T) {
 	}
 }
 
+// An InterpConfig that gives only what the receive timeline uses, as the spec describes it
+// (a delay), interpolates with the default buffer.
+func TestRemote_ReceiveTimelineNeedsOnlyItsDelay(t *testing.T) {
+	ip := NewInterpolator(InterpConfig{Delay: 100 * time.Millisecond})
+	ip.Push(0, st(1, 0, 0, 0))
+	ip.Push(50*ms, st(2, 1, 0, 0))
+	if got, ok := ip.Sample(125 * ms); !ok || got != (Pose{0.5, 0, 0}) {
+		t.Errorf("Sample halfway = %v, %v, want (0.5, 0, 0), true", got, ok)
+	}
+	for tick := uint32(3); tick < 3+2*defaultBufferCap; tick++ {
+		ip.Push(time.Duration(tick)*50*ms, st(tick, float64(tick), 0, 0))
+	}
+	if ip.Len() != defaultBufferCap {
+		t.Errorf("Len() = %d after %d pushes, want the default cap %d", ip.Len(), 2+2*defaultBufferCap, defaultBufferCap)
+	}
+}
+
 func TestInterpConfigValidate(t *testing.T) {
 	tests := []struct {
 		name    string
@@ -240,12 +257,15 @@ func TestInterpConfigValidate(t *testing.T) {
 		{"unknown timeline", func(c *InterpConfig) { c.Timeline = 7 }, true},
 		{"negative delay", func(c *InterpConfig) { c.Delay = -1 }, true},
 		{"tiny buffer", func(c *InterpConfig) { c.BufferCap = 1 }, true},
-		{"max below min delay", func(c *InterpConfig) { c.MaxDelay = c.MinDelay - 1 }, true},
-		{"negative min delay", func(c *InterpConfig) { c.MinDelay = -1 }, true},
-		{"NaN cover", func(c *InterpConfig) { c.Cover = math.NaN() }, true},
-		{"zero cover", func(c *InterpConfig) { c.Cover = 0 }, true},
-		{"cover above 1", func(c *InterpConfig) { c.Cover = 1.01 }, true},
-		{"rate of one", func(c *InterpConfig) { c.MaxRate = 1 }, true},
+		{"negative buffer", func(c *InterpConfig) { c.BufferCap = -2 }, true},
+		{"zero buffer: the default", func(c *InterpConfig) { c.BufferCap = 0 }, false},
+		{"max below min delay", func(c *InterpConfig) { c.Timeline, c.MaxDelay = ServerTimeline, c.MinDelay-1 }, true},
+		{"negative min delay", func(c *InterpConfig) { c.Timeline, c.MinDelay = ServerTimeline, -1 }, true},
+		{"NaN cover", func(c *InterpConfig) { c.Timeline, c.Cover = ServerTimeline, math.NaN() }, true},
+		{"zero cover", func(c *InterpConfig) { c.Timeline, c.Cover = ServerTimeline, 0 }, true},
+		{"cover above 1", func(c *InterpConfig) { c.Timeline, c.Cover = ServerTimeline, 1.01 }, true},
+		{"rate of one", func(c *InterpConfig) { c.Timeline, c.MaxRate = ServerTimeline, 1 }, true},
+		{"receive timeline: the server timeline's settings unused", func(c *InterpConfig) { c.MinDelay, c.MaxDelay, c.Cover, c.MaxRate = -1, -2, 0, 1 }, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -258,10 +278,10 @@ func TestInterpConfigValidate(t *testing.T) {
 	}
 	defer func() {
 		if recover() == nil {
-			t.Error("NewInterpolator(InterpConfig{}) did not panic")
+			t.Error("NewInterpolator(InterpConfig{BufferCap: 1}) did not panic")
 		}
 	}()
-	NewInterpolator(InterpConfig{})
+	NewInterpolator(InterpConfig{BufferCap: 1})
 }
 
 func TestTimelineString(t *testing.T) {

@@ -136,7 +136,7 @@ func NewServerClock(cfg InterpConfig) *ServerClock {
 	if cfg.Timeline != ServerTimeline {
 		panic(fmt.Sprintf("netcode: a server clock needs the server timeline, not %v", cfg.Timeline))
 	}
-	return &ServerClock{cfg: cfg}
+	return &ServerClock{cfg: cfg.withDefaults()}
 }
 
 // NewInterpolator returns an empty interpolator for one more tank on c's link, configured
