@@ -123,6 +123,13 @@ type combat struct {
 	rewinds     []float64
 }
 
+// respawned reports whether our state of server tick tick, with health and score cb, is the
+// first we see of our tank back from being destroyed: newer than the last, not destroyed, and
+// the last was (or our death count changed, a destruction whose states we never saw).
+func (c *combat) respawned(cb wire.Combat, tick uint32) bool {
+	return c.ownTick != 0 && tick > c.ownTick && !cb.Destroyed && (c.own.Destroyed || cb.Deaths != c.own.Deaths)
+}
+
 // ownState takes our tank's health and score c from our state of server tick tick, and
 // reports whether that state is the newest yet (an older one changes nothing).
 func (c *combat) ownState(cb wire.Combat, tick uint32) bool {

@@ -284,3 +284,37 @@ func TestCombat_TheFeedKeepsTheNewest(t *testing.T) {
 		t.Errorf("tracers at 0 = %+v, want 2's hit then 3's miss", got)
 	}
 }
+
+// TestCombat_RespawnedIsOurFirstStateBackFromBeingDestroyed: the state our tank comes back
+// in after a destroyed one, or after a death we never saw the states of, is a respawn; an
+// older state, a wreck's, or a live tank's that merely moved is not, nor is the first state.
+func TestCombat_RespawnedIsOurFirstStateBackFromBeingDestroyed(t *testing.T) {
+	dead, back := wire.Combat{Destroyed: true, Deaths: 1}, wire.Combat{Health: 100, Deaths: 1}
+	tests := []struct {
+		name string
+		last wire.Combat // our state of tick 9 (none if zero tick)
+		tick uint32
+		now  wire.Combat // our state of tick tick
+		want bool
+	}{
+		{"back from a wreck", dead, 10, back, true},
+		{"back from a death we never saw", wire.Combat{Health: 25}, 10, back, true},
+		{"still a wreck", dead, 10, dead, false},
+		{"alive, moving", back, 10, back, false},
+		{"destroyed now", back, 10, wire.Combat{Destroyed: true, Deaths: 2}, false},
+		{"an older state", dead, 8, back, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var c combat
+			c.ownState(tt.last, 9)
+			if got := c.respawned(tt.now, tt.tick); got != tt.want {
+				t.Errorf("respawned(%+v, %d) after %+v at 9 = %v, want %v", tt.now, tt.tick, tt.last, got, tt.want)
+			}
+		})
+	}
+	var first combat
+	if first.respawned(wire.Combat{Health: 100, Deaths: 3}, 5) {
+		t.Error("our first state counted as a respawn")
+	}
+}

@@ -198,7 +198,7 @@ func (g *Game) receiveState(at time.Duration, tick uint32, t wire.Tank) {
 		}
 		return
 	}
-	g.pred.take(&g.welcome.Arena, g.welcome.MaxInputLead, st)
+	g.pred.take(&g.welcome.Arena, g.welcome.MaxInputLead, st, g.combat.respawned(t.Combat, st.Tick))
 	g.stats.ack(st.Ack)
 	if g.combat.ownState(t.Combat, st.Tick) {
 		g.pace.observe(t.Input, st.Tick, st.Ack)

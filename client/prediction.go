@@ -12,10 +12,15 @@ type prediction struct {
 }
 
 // take applies the server's state st of our tank: the first one places the tank, every later
-// one reconciles with it. maxLead is how many inputs ahead the server takes (the Welcome's
-// MaxInputLead); the Local keeps enough pending inputs for it.
-func (p *prediction) take(arena *netcode.Arena, maxLead uint32, st netcode.State) {
-	if p.local != nil {
+// one reconciles with it, snapping to it if respawn says the tank came back from being
+// destroyed. maxLead is how many inputs ahead the server takes (the Welcome's MaxInputLead);
+// the Local keeps enough pending inputs for it.
+func (p *prediction) take(arena *netcode.Arena, maxLead uint32, st netcode.State, respawn bool) {
+	switch {
+	case p.local != nil && respawn:
+		p.local.ReconcileRespawn(st)
+		return
+	case p.local != nil:
 		p.local.Reconcile(st)
 		return
 	}

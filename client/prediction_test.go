@@ -17,7 +17,7 @@ func TestPrediction_TheFirstStatePlacesTheTankAndLaterOnesReconcile(t *testing.T
 		t.Fatal("inputs pending before the tank exists")
 	}
 	lead := uint32(p.cfg.MaxPending + 20) // a server that takes inputs further ahead than the default keeps
-	p.take(&arena, lead, netcode.State{Tick: 1, Pose: netcode.Pose{X: 5, Y: 5}})
+	p.take(&arena, lead, netcode.State{Tick: 1, Pose: netcode.Pose{X: 5, Y: 5}}, false)
 	if p.local == nil || p.local.Predicted() != (netcode.Pose{X: 5, Y: 5}) {
 		t.Fatalf("after the first state: local %v, want a tank at (5, 5)", p.local)
 	}
@@ -38,7 +38,7 @@ func TestPrediction_TheFirstStatePlacesTheTankAndLaterOnesReconcile(t *testing.T
 		pose = in.Apply(&arena, pose)
 	}
 	ack := p.pending()[9]
-	p.take(&arena, lead, netcode.State{Tick: 12, Pose: pose, Ack: ack.Tick})
+	p.take(&arena, lead, netcode.State{Tick: 12, Pose: pose, Ack: ack.Tick}, false)
 	if n := len(p.pending()); n != steps-10 || p.pending()[0].Tick != ack.Tick+1 {
 		t.Errorf("after acknowledging tick %d: %d pending from tick %d, want %d from %d", ack.Tick, n, p.pending()[0].Tick, steps-10, ack.Tick+1)
 	}

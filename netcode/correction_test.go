@@ -260,3 +260,28 @@ func TestCorrection_AgreeingStatesLetItConverge(t *testing.T) {
 		t.Errorf("Visible() = %v, want the server's pose", got)
 	}
 }
+
+// A respawn snaps the visible pose to the rebuilt prediction however close it is: the same
+// small difference that Reconcile smooths, ReconcileRespawn shows at once.
+func TestReconcileRespawn_SnapsEvenASmallDifference(t *testing.T) {
+	spawn := Pose{10.5, 10, 0} // half a unit from where the wreck stood: Reconcile would smooth it
+	smooth := newLocal(t, openArena(), Pose{10, 10, 0})
+	smooth.Reconcile(State{Tick: 1, Pose: spawn})
+	if !smooth.Correcting() {
+		t.Fatalf("Reconcile to %v: not correcting; the test needs a difference Reconcile smooths", spawn)
+	}
+	l := newLocal(t, openArena(), Pose{10, 10, 0})
+	if !l.ReconcileRespawn(State{Tick: 1, Pose: spawn}) {
+		t.Fatal("ReconcileRespawn refused a newer state")
+	}
+	if l.Correcting() || l.Visible() != spawn || l.Predicted() != spawn || l.Target() != spawn {
+		t.Errorf("after ReconcileRespawn: visible %v, predicted %v, target %v, correcting %v; want all %v, no correction",
+			l.Visible(), l.Predicted(), l.Target(), l.Correcting(), spawn)
+	}
+	if c := l.Counters(); c.Snaps != 1 || c.Reconciliations != 1 {
+		t.Errorf("Counters() = %+v, want 1 reconciliation and 1 snap", c)
+	}
+	if l.ReconcileRespawn(State{Tick: 1, Pose: Pose{20, 20, 0}}) || l.Predicted() != spawn {
+		t.Error("ReconcileRespawn took a state no newer than the baseline")
+	}
+}

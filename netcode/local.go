@@ -176,7 +176,14 @@ func (l *Local) PredictAmong(in Input, others []Reach) PendingInput {
 // pose, and the result is the new predicted pose and target. The visible pose does not jump:
 // the difference becomes the correction, or a snap when it is too large. Reconcile returns
 // false, and changes nothing but a counter, when s.Tick is not newer than the baseline's.
-func (l *Local) Reconcile(s State) bool {
+func (l *Local) Reconcile(s State) bool { return l.reconcile(s, false) }
+
+// ReconcileRespawn is Reconcile for a state in which the tank came back from being destroyed
+// (a respawn): the server placed it anew rather than moved it, so the visible pose snaps to
+// the rebuilt prediction however small the difference, as it would past the snap threshold.
+func (l *Local) ReconcileRespawn(s State) bool { return l.reconcile(s, true) }
+
+func (l *Local) reconcile(s State, respawn bool) bool {
 	if s.Tick <= l.baseline.Tick {
 		l.counters.StaleRejects++
 		return false
@@ -195,6 +202,11 @@ func (l *Local) Reconcile(s State) bool {
 		}
 	}
 	l.recordResidual(l.cur, rebuilt)
+	if respawn {
+		l.prev, l.cur, l.target = rebuilt, rebuilt, rebuilt
+		l.correction.snap(&l.counters)
+		return true
+	}
 	if rebuilt == l.cur {
 		// The prediction was right: the visible pose stays where it is, and a correction
 		// still running goes on decaying as it was (folding it would start its decay over,
