@@ -123,11 +123,18 @@ type combat struct {
 	rewinds     []float64
 }
 
+// cameBack reports whether a tank whose newest state had health and score before is back
+// from being destroyed in a state with after: a respawn, which the server places anew rather
+// than drives there. A death count that changed while the tank is alive in both counts too: a
+// destruction whose states never came.
+func cameBack(before, after wire.Combat) bool {
+	return !after.Destroyed && (before.Destroyed || after.Deaths != before.Deaths)
+}
+
 // respawned reports whether our state of server tick tick, with health and score cb, is the
-// first we see of our tank back from being destroyed: newer than the last, not destroyed, and
-// the last was (or our death count changed, a destruction whose states we never saw).
+// first we see of our tank back from being destroyed (cameBack), newer than the last.
 func (c *combat) respawned(cb wire.Combat, tick uint32) bool {
-	return c.ownTick != 0 && tick > c.ownTick && !cb.Destroyed && (c.own.Destroyed || cb.Deaths != c.own.Deaths)
+	return c.ownTick != 0 && tick > c.ownTick && cameBack(c.own, cb)
 }
 
 // ownState takes our tank's health and score c from our state of server tick tick, and

@@ -16,12 +16,12 @@ type prediction struct {
 // destroyed. maxLead is how many inputs ahead the server takes (the Welcome's MaxInputLead);
 // the Local keeps enough pending inputs for it.
 func (p *prediction) take(arena *netcode.Arena, maxLead uint32, st netcode.State, respawn bool) {
-	switch {
-	case p.local != nil && respawn:
-		p.local.ReconcileRespawn(st)
-		return
-	case p.local != nil:
-		p.local.Reconcile(st)
+	if p.local != nil {
+		if respawn {
+			p.local.ReconcileRespawn(st)
+		} else {
+			p.local.Reconcile(st)
+		}
 		return
 	}
 	lc := p.cfg // a server with a longer input lead than the default needs more kept

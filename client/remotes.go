@@ -93,7 +93,7 @@ func (t *timeline) push(at time.Duration, id uint32, st netcode.State, c wire.Co
 	}
 	rm.alive.record(st.Tick, !c.Destroyed)
 	push := rm.Interp.Push
-	if respawned(rm, c) {
+	if _, seen := rm.Interp.Newest(); seen && cameBack(rm.Combat, c) {
 		push = rm.Interp.PushTeleport // drawn where it came back at once, never slid there
 	}
 	if push(at, st) {
@@ -101,19 +101,6 @@ func (t *timeline) push(at time.Duration, id uint32, st netcode.State, c wire.Co
 		rm.lastAt = at
 	}
 	return reentered
-}
-
-// respawned reports whether tank rm, whose newest state so far had combat state rm.Combat,
-// came back from being destroyed in a state with combat state c: the server moved it to a
-// spawn point, however near where it fell. A death count that changed while the tank was
-// alive in both states also counts: a death between two states we received whose destroyed
-// states never came (with the default 2 s respawn delay a gap that long is taken for the tank
-// leaving our view and coming back instead, see reenterGap).
-func respawned(rm *Remote, c wire.Combat) bool {
-	if _, ok := rm.Interp.Newest(); !ok || c.Destroyed {
-		return false
-	}
-	return rm.Combat.Destroyed || c.Deaths != rm.Combat.Deaths
 }
 
 // newInterpolator returns the interpolator for a tank coming into view: on the server

@@ -18,6 +18,11 @@ const (
 	// about 280 ms one way, so anything near ten seconds is a typo, not a network.
 	MaxLatency = 10 * time.Second
 
+	// MaxCloseWait is the longest Close waits for the packets already written to leave: a
+	// packet's delay (latency and jitter, each at most MaxLatency), then at most MaxLatency
+	// more for a wrapped conn whose writes hang.
+	MaxCloseWait = 3 * MaxLatency
+
 	// minReorderHold is the least extra delay Reorder adds: one KCP update interval (10 ms
 	// with SetNoDelay(1, 10, ...)), so the next flush can overtake the held packet.
 	minReorderHold = 10 * time.Millisecond
@@ -309,7 +314,7 @@ func (c *ConditionedConn) WriteTo(b []byte, addr net.Addr) (int, error) {
 // (as a real socket's would already be on the wire: a Goodbye written just before Close
 // still arrives), then stops c's goroutines, discards inbound packets, unblocks ReadFrom
 // and closes the wrapped conn, returning its error. It waits at most the delay of the
-// last packet written, and no longer than twice MaxLatency. Later calls return an error
+// last packet written, and never longer than MaxCloseWait. Later calls return an error
 // wrapping net.ErrClosed.
 func (c *ConditionedConn) Close() error {
 	err := c.opError("close", nil, net.ErrClosed)

@@ -88,10 +88,9 @@ func main() {
 	}
 }
 
-// lingerLimit bounds the wait for our last packets at exit: transport.CloseLinger, then the
-// longest a link conditioner may hold a packet (latency and jitter, each up to MaxLatency)
-// before it lets its socket close.
-const lingerLimit = transport.CloseLinger + 2*linksim.MaxLatency
+// lingerLimit bounds the wait for our last packets at exit: CloseLinger, then the
+// longest a link conditioner under a socket may take to let them go.
+const lingerLimit = transport.CloseLinger + linksim.MaxCloseWait
 
 // exitHooks run before the process exits through exit, so a CPU profile is complete even
 // when the session failed.

@@ -63,9 +63,8 @@ func main() {
 }
 
 // lingerLimit bounds the wait for the bots' last packets at exit: CloseLinger, then the
-// longest a link conditioner may hold a packet (latency and jitter, each up to MaxLatency)
-// before it lets its socket close.
-const lingerLimit = transport.CloseLinger + 2*linksim.MaxLatency
+// longest a link conditioner under a socket may take to let them go.
+const lingerLimit = transport.CloseLinger + linksim.MaxCloseWait
 
 // command is what tanksim was asked to do: measure (sim, printed as JSON if json) or,
 // with -discover, look for servers.
