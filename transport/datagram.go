@@ -18,17 +18,26 @@ func (c *Conn) SendDatagram(b []byte) error {
 	if len(b) > MaxDatagramSize {
 		return fmt.Errorf("%w: %d bytes > %d", ErrDatagramTooLarge, len(b), MaxDatagramSize)
 	}
+	if c.closing.Load() {
+		return c.closedError("datagram to")
+	}
 	if err := c.sess.SendOOB(b); err != nil {
 		return fmt.Errorf("transport: datagram to %s: %w", c.sess.RemoteAddr(), err)
 	}
 	return nil
 }
 
-// OnDatagram makes f receive every datagram that arrives from now on; nil stops delivery.
+// OnDatagram makes f receive every datagram that arrives from now on, until Close; nil stops
+// delivery.
 // f runs on kcp-go's receive goroutine, which a server's listener shares among all its
 // sessions: it must return quickly and never block. The slice is only valid during the
 // call; f must copy what it keeps (decoding it, as DecodeDatagram does, copies).
 func (c *Conn) OnDatagram(f func(b []byte)) {
+	c.closeMu.Lock()
+	defer c.closeMu.Unlock()
+	if c.closing.Load() {
+		return
+	}
 	// FEC is always on (see fecDataShards), so this cannot fail.
 	_ = c.sess.SetOOBHandler(f)
 }

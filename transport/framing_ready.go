@@ -39,6 +39,12 @@ func (fr *FrameReader) decidable() bool {
 // TryRecv reads the next message into m if it has fully arrived, without waiting; see
 // FrameReader.ReadIfComplete. Like Recv, call it from one goroutine at a time.
 func (c *Conn) TryRecv(m proto.Message) (ok bool, err error) {
-	c.sess.SetReadDeadline(time.Now())
-	return c.fr.ReadIfComplete(m)
+	if !c.readUntil(time.Now()) {
+		return false, c.closedError("read from")
+	}
+	ok, err = c.fr.ReadIfComplete(m)
+	if err != nil && c.closing.Load() {
+		return false, c.closedError("read from")
+	}
+	return ok, err
 }

@@ -363,8 +363,8 @@ func (c *Conn) SilentFor() time.Duration {
 	case c.peer != nil:
 		return c.peer.g.now() - time.Duration(c.peer.a.lastSeen.Load())
 	case c.own != nil:
-		if g, ok := c.own.(*dialGate); ok && g.heard.Load() != 0 {
-			return time.Since(time.Unix(0, g.heard.Load()))
+		if heard := c.own.heard.Load(); heard != 0 {
+			return time.Since(time.Unix(0, heard))
 		}
 	}
 	return time.Duration(1<<63 - 1)

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/xtaci/kcp-go/v5"
@@ -92,12 +93,15 @@ func tune(s *kcp.UDPSession) {
 type Conn struct {
 	sess *kcp.UDPSession
 	fr   *FrameReader
-	own  net.PacketConn // the dialed socket, closed shortly after the session; nil on a server
+	own  *dialGate      // the dialed socket, closed after the session; nil on a server
 	peer *peerAdmission // a server's view of the peer's admitted address; nil when dialed
 
 	mu   sync.Mutex // serializes writes and guards buf
 	buf  []byte
 	once sync.Once
+
+	closing atomic.Bool // Close was called: sending and receiving fail from then on
+	closeMu sync.Mutex  // orders Close with Recv's read deadlines and OnDatagram
 }
 
 func newConn(s *kcp.UDPSession) *Conn {
@@ -187,6 +191,9 @@ func (c *Conn) SendFrameWithin(frame []byte, timeout time.Duration) error {
 func (c *Conn) write(b []byte) error { return c.writeWithin(b, WriteTimeout) }
 
 func (c *Conn) writeWithin(b []byte, timeout time.Duration) error {
+	if c.closing.Load() {
+		return c.closedError("write to")
+	}
 	c.sess.SetWriteDeadline(time.Now().Add(timeout))
 	if _, err := c.sess.Write(b); err != nil {
 		return fmt.Errorf("transport: write to %s: %w", c.sess.RemoteAddr(), err)
@@ -199,8 +206,34 @@ func (c *Conn) Recv(m proto.Message, timeout time.Duration) error {
 	if timeout <= 0 {
 		timeout = IdleTimeout
 	}
-	c.sess.SetReadDeadline(time.Now().Add(timeout))
-	return c.fr.Read(m)
+	if !c.readUntil(time.Now().Add(timeout)) {
+		return c.closedError("read from")
+	}
+	if err := c.fr.Read(m); err != nil {
+		if c.closing.Load() {
+			return c.closedError("read from") // Close woke us: not the peer's silence
+		}
+		return err
+	}
+	return nil
+}
+
+// readUntil sets the session's read deadline to t and reports true, unless Close has begun:
+// Close sets the deadline to its own moment, waking a Recv that waits, and no Recv may set
+// it later again.
+func (c *Conn) readUntil(t time.Time) bool {
+	c.closeMu.Lock()
+	defer c.closeMu.Unlock()
+	if c.closing.Load() {
+		return false
+	}
+	c.sess.SetReadDeadline(t)
+	return true
+}
+
+// closedError is what sending or receiving on a closed Conn returns.
+func (c *Conn) closedError(op string) error {
+	return fmt.Errorf("transport: %s %s: %w", op, c.sess.RemoteAddr(), net.ErrClosed)
 }
 
 // RemoteAddr returns the peer's address.
@@ -211,13 +244,15 @@ func (c *Conn) SmoothedRTT() time.Duration {
 	return time.Duration(c.sess.GetSRTT()) * time.Millisecond
 }
 
-// CloseLinger is how long a socket outlives what closed it: a dialed session, or a listener.
-// kcp-go hands outgoing packets to a goroutine of its own; closing the socket at once would
-// lose a last message such as Goodbye or Disconnect. (A link conditioner under the socket
-// delays that message further; its own Close lets it leave first.)
+// CloseLinger bounds how long a dialed session outlives its Close to see what it sent last
+// acknowledged, such as a Goodbye: KCP keeps retransmitting it meanwhile, so one lost packet
+// does not lose it. A listener's socket outlives the listener's Close as long, for the last
+// messages its sessions sent (a Disconnect). (A link conditioner under a socket delays those
+// messages further; its own Close lets them leave first.)
 const CloseLinger = 500 * time.Millisecond
 
-// lingering counts the dialed sockets that closed Conns left open for CloseLinger. (Not a
+// lingering counts the dialed sessions that closed Conns keep open until what they sent is
+// acknowledged (at most CloseLinger). (Not a
 // sync.WaitGroup: a session may close while another goroutine waits.)
 var lingering struct {
 	mu   sync.Mutex
@@ -242,10 +277,11 @@ func lingerDone() {
 	}
 }
 
-// WaitLingering waits until every socket a closed Conn left open for CloseLinger is closed,
-// and a link conditioner under it has let its last packets leave, but at most max; it reports
-// whether they all were. A program calls it before it exits: the process would otherwise end
-// before the sockets do, and the Goodbye its sessions just sent would go with it.
+// WaitLingering waits until every dialed session a Conn's Close kept open has seen its last
+// messages acknowledged (or CloseLinger passed) and closed its socket, and a link conditioner
+// under the socket has let its last packets leave, but at most max; it reports whether they
+// all were. A program calls it before it exits: the process would otherwise end before the
+// sessions do, and the Goodbye they just sent would go with it.
 func WaitLingering(max time.Duration) bool {
 	timer := time.NewTimer(max)
 	defer timer.Stop()
@@ -264,23 +300,60 @@ func WaitLingering(max time.Duration) bool {
 	}
 }
 
-// Close closes the session and returns at once; it is safe to call more than once. A message
-// sent just before is flushed to the network (once, not retransmitted); a dialed socket is
-// closed CloseLinger later so that flush can leave (see WaitLingering).
+// Close closes the Conn and returns at once; it is safe to call more than once. From then on
+// Send, Recv and datagrams fail with an error wrapping net.ErrClosed, a Recv waiting
+// included, and no datagram is delivered. A dialed session the server has answered keeps
+// retransmitting what it sent before until the server has acknowledged all of it, for at
+// most CloseLinger, and then closes its socket (see WaitLingering). One the server never
+// answered sends what it had once and closes its socket CloseLinger later: a retransmission
+// arriving after the server ended that session would open a new one. A server's session
+// closes at once, its last message flushed once.
 func (c *Conn) Close() error {
 	var err error
 	c.once.Do(func() {
-		err = c.sess.Close()
+		c.closeMu.Lock()
+		c.closing.Store(true)
+		c.sess.SetReadDeadline(time.Now())
+		_ = c.sess.SetOOBHandler(nil)
+		c.closeMu.Unlock()
 		c.peer.release()
-		if c.own != nil {
-			lingerStart()
+		if c.own == nil {
+			err = c.sess.Close()
+			return
+		}
+		lingerStart()
+		if !c.own.admitted() {
+			// The server has answered nothing: our segments still carry the cookie, and one
+			// retransmitted after the server ended the session would open another. So what
+			// was sent goes once (kcp-go's Close stops retransmitting), given CloseLinger to
+			// leave.
+			err = c.sess.Close()
 			time.AfterFunc(CloseLinger, func() {
 				defer lingerDone()
 				c.own.Close()
 			})
+			return
 		}
+		go func() {
+			defer lingerDone()
+			c.awaitAcknowledged(CloseLinger)
+			c.sess.Close()
+			c.own.Close()
+		}()
 	})
 	return err
+}
+
+// awaitAcknowledged waits until the peer has acknowledged every segment sent, at most
+// within. kcp-go has no call for that, but its Write waits while the unacknowledged segments
+// fill the send window: with a window of one segment, an empty Write (which sends nothing)
+// returns once none is left unacknowledged, or fails at its deadline.
+func (c *Conn) awaitAcknowledged(within time.Duration) {
+	c.mu.Lock() // after any Send that came before Close, which is then awaited too
+	defer c.mu.Unlock()
+	c.sess.SetWindowSize(1, 0)
+	c.sess.SetWriteDeadline(time.Now().Add(within))
+	_, _ = c.sess.Write(nil)
 }
 
 // IsTimeout reports whether err is a read or write deadline expiring.

@@ -124,7 +124,7 @@ func runDemo(ctx context.Context, cfg Config) (err error) {
 	err = render.RunDemo(ctx, render.DemoOptions{Options: opts, Near: near, Far: far, NearNet: nearNet, FarNet: farNet,
 		Truth: ds.truth.read, Bots: bots, Clock: clock, ServerRate: srv.SetClockRate,
 		SetContact: func(m netcode.ContactMode) error { return srv.SetContact(server.DefaultRoom, m) }})
-	time.Sleep(transport.CloseLinger) // let the goodbyes cross the simulated links
+	transport.WaitLingering(lingerLimit) // the goodbyes cross the simulated links before the server stops
 	return err
 }
 

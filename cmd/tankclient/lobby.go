@@ -5,12 +5,10 @@ package main
 import (
 	"context"
 	"os"
-	"time"
 
 	"tanknet/client"
 	"tanknet/render"
 	"tanknet/render/view"
-	"tanknet/transport"
 )
 
 // runLobby opens the window on the lobby (tankclient without -server): the servers LAN
@@ -24,15 +22,12 @@ func runLobby(ctx context.Context, cfg Config) error {
 		ScreenshotPath: cfg.Screenshot, ScreenshotFrames: cfg.Frames,
 		Game: cfg.Game, Techniques: cfg.Techniques,
 	}
-	err := render.RunLobby(ctx, opts, render.LobbyConfig{
+	return render.RunLobby(ctx, opts, render.LobbyConfig{ // main waits for the last goodbye
 		Name:      cfg.Name,
 		Discovery: cfg.Discovery,
 		Join:      cfg.joinRoom,
 		Log:       os.Stdout,
 	})
-	// Stay alive while the last goodbye crosses the simulated network (as run does).
-	time.Sleep(transport.CloseLinger)
-	return err
 }
 
 // joinRoom dials the room the lobby chose, over a conditioned socket of its own, and returns

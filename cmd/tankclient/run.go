@@ -5,14 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"time"
 
 	_ "displaycheck" // first: says what is missing before Ebitengine panics without a display
 
 	"tanknet/client"
 	"tanknet/linksim"
 	"tanknet/render"
-	"tanknet/transport"
 )
 
 // joinError is a failure to get into the game: no answer, or a rejection. main exits 2.
@@ -39,16 +37,12 @@ func run(ctx context.Context, cfg Config) error {
 	}
 	opts := cfg.renderOptions(cc)
 	opts.Record = recs
-	err = errors.Join(render.Run(ctx, sess, opts), closeRecordings())
-	// Stay alive while the goodbye crosses the simulated network: exiting now would drop it
-	// from the conditioner's delay queue, and the server would only notice by timing out.
-	time.Sleep(transport.CloseLinger)
-	return err
+	return errors.Join(render.Run(ctx, sess, opts), closeRecordings()) // main waits for the goodbye (transport.WaitLingering)
 }
 
 // dial joins c.Room on c.Server as c.Name over a fresh UDP socket under c's link
-// conditioner. The session owns the socket from then on and closes it a linger after its
-// goodbye.
+// conditioner. The session owns the socket from then on and closes it once the server has
+// acknowledged its goodbye (transport.Conn.Close).
 func dial(ctx context.Context, c Config) (*client.Session, *linksim.ConditionedConn, error) {
 	udp, err := net.ListenUDP("udp", nil)
 	if err != nil {

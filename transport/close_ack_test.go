@@ -1,0 +1,228 @@
+package transport
+
+import (
+	"context"
+	"errors"
+	"net"
+	"sync"
+	"testing"
+	"time"
+
+	tankv1 "tanknet/proto/tank/v1"
+)
+
+// losingConn is a client socket that loses the next datagrams it is told to send, then
+// carries the rest; a deaf one loses everything that arrives.
+type losingConn struct {
+	net.PacketConn
+	mu   sync.Mutex
+	lose int
+	lost int
+	deaf bool // everything arriving is lost too
+}
+
+// deafen makes the socket lose everything that arrives from now on.
+func (c *losingConn) deafen() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.deaf = true
+}
+
+func (c *losingConn) ReadFrom(b []byte) (int, net.Addr, error) {
+	for {
+		n, from, err := c.PacketConn.ReadFrom(b)
+		c.mu.Lock()
+		deaf := c.deaf
+		c.mu.Unlock()
+		if err != nil || !deaf {
+			return n, from, err
+		}
+	}
+}
+
+func (c *losingConn) loseNext(n int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.lose = n
+}
+
+func (c *losingConn) WriteTo(b []byte, addr net.Addr) (int, error) {
+	c.mu.Lock()
+	if c.lose > 0 {
+		c.lose--
+		c.lost++
+		c.mu.Unlock()
+		return len(b), nil
+	}
+	c.mu.Unlock()
+	return c.PacketConn.WriteTo(b, addr)
+}
+
+// dialLosing is a real KCP session over loopback whose client side can lose datagrams; the
+// server has admitted the client and the client has heard from it.
+func dialLosing(t *testing.T) (client, server *Conn, sock *losingConn) {
+	t.Helper()
+	ln, err := listen(listenUDP(t), defaultFEC, ListenConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.StopAccepting(); ln.pc.Close() })
+	sock = &losingConn{PacketConn: listenUDP(t)}
+	client, err = dial(context.Background(), ln.pc.LocalAddr().String(), sock, defaultFEC)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { client.Close() })
+	if err := client.Send(&tankv1.ClientMessage{Kind: &tankv1.ClientMessage_Hello{Hello: &tankv1.Hello{Name: "losing"}}}); err != nil {
+		t.Fatal(err)
+	}
+	if server, err = acceptWithin(ln, waitLimit); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { server.Close() })
+	var hello tankv1.ClientMessage
+	if err := server.Recv(&hello, waitLimit); err != nil {
+		t.Fatal(err)
+	}
+	// The client has heard the server: its segments no longer carry the cookie.
+	if err := server.Send(&tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Pong{Pong: &tankv1.Pong{}}}); err != nil {
+		t.Fatal(err)
+	}
+	var pong tankv1.ServerMessage
+	if err := client.Recv(&pong, waitLimit); err != nil {
+		t.Fatal(err)
+	}
+	return client, server, sock
+}
+
+// TestClose_RetransmitsTheGoodbyeUntilAcknowledged: a Goodbye whose first packets are lost
+// still reaches the server, because a closed dialed session keeps retransmitting it until
+// the server acknowledges it (within CloseLinger). A session that stopped at Close, as it
+// once did, sent it once and lost it.
+func TestClose_RetransmitsTheGoodbyeUntilAcknowledged(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a real KCP session on loopback")
+	}
+	client, server, sock := dialLosing(t)
+	sock.loseNext(2) // the Goodbye's packet, and its FEC parity or its first retransmission
+	bye := &tankv1.ClientMessage{Kind: &tankv1.ClientMessage_Goodbye{Goodbye: &tankv1.Goodbye{Reason: "done"}}}
+	if err := client.Send(bye); err != nil {
+		t.Fatal(err)
+	}
+	if err := client.Close(); err != nil {
+		t.Fatal(err)
+	}
+	var got tankv1.ClientMessage
+	if err := server.Recv(&got, waitLimit); err != nil {
+		t.Fatalf("a Goodbye whose first packets were lost never arrived: %v", err)
+	}
+	if got.GetGoodbye().GetReason() != "done" {
+		t.Errorf("received %v, want the Goodbye", &got)
+	}
+	sock.mu.Lock()
+	lost := sock.lost
+	sock.mu.Unlock()
+	if lost != 2 {
+		t.Errorf("the client's socket lost %d datagrams, want 2", lost)
+	}
+	if !WaitLingering(waitLimit) {
+		t.Error("the closed session's socket was never closed")
+	}
+}
+
+// TestClose_EndsSendingAndReceivingAtOnce: once Close is called, a Recv already waiting
+// returns at once with an error wrapping net.ErrClosed (not a timeout, which a client reads
+// as a silent server), and so does every later Send, Recv, TryRecv and datagram, although
+// the session is still retransmitting underneath.
+func TestClose_EndsSendingAndReceivingAtOnce(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a real KCP session on loopback")
+	}
+	client, _, sock := dialLosing(t)
+	sock.loseNext(1000) // nothing the client sends is acknowledged: the close waits its longest
+	received := make(chan error, 1)
+	go func() {
+		var m tankv1.ServerMessage
+		received <- client.Recv(&m, time.Hour)
+	}()
+	if err := client.Send(&tankv1.ClientMessage{Kind: &tankv1.ClientMessage_Goodbye{Goodbye: &tankv1.Goodbye{}}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := client.Close(); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-received:
+		if !errors.Is(err, net.ErrClosed) || IsTimeout(err) {
+			t.Errorf("the waiting Recv returned %v, want an error wrapping net.ErrClosed", err)
+		}
+	case <-time.After(waitLimit):
+		t.Fatal("a Recv waiting when Close was called still waits")
+	}
+	var m tankv1.ServerMessage
+	if err := client.Recv(&m, time.Hour); !errors.Is(err, net.ErrClosed) {
+		t.Errorf("Recv after Close = %v, want net.ErrClosed", err)
+	}
+	if _, err := client.TryRecv(&m); !errors.Is(err, net.ErrClosed) {
+		t.Errorf("TryRecv after Close = %v, want net.ErrClosed", err)
+	}
+	if err := client.Send(&tankv1.ClientMessage{Kind: &tankv1.ClientMessage_Ping{Ping: &tankv1.Ping{}}}); !errors.Is(err, net.ErrClosed) {
+		t.Errorf("Send after Close = %v, want net.ErrClosed", err)
+	}
+	if err := client.SendDatagram([]byte{1}); !errors.Is(err, net.ErrClosed) {
+		t.Errorf("SendDatagram after Close = %v, want net.ErrClosed", err)
+	}
+	if !WaitLingering(waitLimit) {
+		t.Error("a session whose Goodbye is never acknowledged kept its socket past CloseLinger")
+	}
+}
+
+// TestClose_AnUnansweredSessionJoinsOnce: a client that closes before it has heard anything
+// from the server (its packets still carry the cookie, §1.5) sends what it had once and
+// retransmits nothing after Close. A Hello retransmitted after the server ended that session
+// would be admitted again and join a second time.
+func TestClose_AnUnansweredSessionJoinsOnce(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a real KCP session on loopback")
+	}
+	ln, err := listen(listenUDP(t), defaultFEC, ListenConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.StopAccepting(); ln.pc.Close() })
+	addr := ln.pc.LocalAddr().String()
+	sock := &losingConn{PacketConn: listenUDP(t)}
+	client, err := dial(context.Background(), addr, sock, defaultFEC)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sock.deafen() // the client hears nothing more, acknowledgements included
+	if err := client.Send(&tankv1.ClientMessage{Kind: &tankv1.ClientMessage_Hello{Hello: &tankv1.Hello{Name: "once"}}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := client.Close(); err != nil {
+		t.Fatal(err)
+	}
+	server, err := acceptWithin(ln, waitLimit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hello tankv1.ClientMessage
+	if err := server.Recv(&hello, waitLimit); err != nil {
+		t.Fatal(err)
+	}
+	server.Close() // the server ends the session and forgets the address
+	if !WaitLingering(waitLimit) {
+		t.Fatal("the closed session's socket was never closed")
+	}
+	// Another client's handshake: once its Challenge is back, the listener has read
+	// everything the closed client sent before.
+	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+	defer cancel()
+	if _, err := fetchCookie(ctx, listenUDP(t), ln.pc.LocalAddr()); err != nil {
+		t.Fatal(err)
+	}
+	if g := ln.GateStats(); g.Admitted != 1 {
+		t.Errorf("the gate admitted the closed client %d times, want once: %+v", g.Admitted, g)
+	}
+}
