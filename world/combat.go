@@ -12,7 +12,9 @@ func (w *World) spawn(t *Tank) { w.place(t, w.spawnPose()) }
 func (w *World) place(t *Tank, pose netcode.Pose) {
 	t.pose = pose
 	t.health, t.destroyed = w.cfg.Rules.MaxHealth, false
-	t.protectedUntil = w.tick + netcode.Ticks(w.cfg.Rules.SpawnProtection)
+	// Protection counts from the first tick the tank is placed in: the tick running (a
+	// respawn), or, for a join between ticks, the next one.
+	t.protectedUntil = max(w.tick, t.firstTick) + netcode.Ticks(w.cfg.Rules.SpawnProtection)
 	w.events = append(w.events, Event{Player: t.id, Pose: t.pose})
 }
 
