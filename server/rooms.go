@@ -32,33 +32,19 @@ const DefaultRoom = "default"
 // set of metric series, and one process is not meant to be a whole fleet.
 const maxRooms = 256
 
-// maxRoomName is the longest room name, in bytes.
-const maxRoomName = 32
-
 // roomName returns the room a Hello's room field asks for, or why it is not a room name.
 func roomName(requested string) (string, error) {
 	if requested == "" {
 		return DefaultRoom, nil
 	}
-	if len(requested) > maxRoomName {
-		return "", fmt.Errorf("room name is %d bytes; at most %d", len(requested), maxRoomName)
-	}
-	for i := 0; i < len(requested); i++ {
-		c := requested[i]
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_') {
-			return "", fmt.Errorf("room name %q has a byte 0x%02x at %d; use ASCII letters, digits, '-' and '_'", clip(requested), c, i)
-		}
+	if err := wire.CheckRoomName(requested); err != nil {
+		return "", err
 	}
 	return requested, nil
 }
 
 // clip cuts s for an error message: a room name that broke the rules may be anything.
-func clip(s string) string {
-	if len(s) > maxRoomName {
-		return s[:maxRoomName] + "..."
-	}
-	return s
-}
+func clip(s string) string { return wire.ClipRoomName(s) }
 
 // room is one match: the channels its goroutine serves and the figures others may read.
 type room struct {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"tanknet/netcode"
+	"tanknet/wire"
 )
 
 func TestRoomName(t *testing.T) {
@@ -16,8 +17,8 @@ func TestRoomName(t *testing.T) {
 		{"", DefaultRoom, ""},
 		{"default", DefaultRoom, ""},
 		{"Class-7_b", "Class-7_b", ""},
-		{strings.Repeat("r", maxRoomName), strings.Repeat("r", maxRoomName), ""},
-		{strings.Repeat("r", maxRoomName+1), "", "33 bytes"},
+		{strings.Repeat("r", wire.MaxRoomName), strings.Repeat("r", wire.MaxRoomName), ""},
+		{strings.Repeat("r", wire.MaxRoomName+1), "", "33 bytes"},
 		{"a/b", "", "0x2f at 1"},
 		{"room\x00", "", "0x00 at 4"},
 	} {

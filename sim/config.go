@@ -137,6 +137,9 @@ func (c Config) Validate() error {
 	if _, err := netcode.ArenaByName(c.Arena); err != nil {
 		return fmt.Errorf("tanksim: -arena: %w", err)
 	}
+	if err := wire.CheckRoomName(c.Room); err != nil {
+		return fmt.Errorf("tanksim: -room: %w", err)
+	}
 	if c.Server != "" {
 		if _, _, err := net.SplitHostPort(c.Server); err != nil {
 			return fmt.Errorf("tanksim: -server %q: %w", c.Server, err)

@@ -39,6 +39,9 @@ func TestConfigValidate(t *testing.T) {
 		{"no frames", func(c *Config) { c.BotFPS = 0 }, "-bot-fps"},
 		{"metrics of nothing", func(c *Config) { c.ServerMetrics = "127.0.0.1:9100" }, "-server-metrics needs -server"},
 		{"metrics of a server", func(c *Config) { c.Server, c.ServerMetrics = "127.0.0.1:7777", "127.0.0.1:9100" }, ""},
+		{"a room", func(c *Config) { c.Room = "Blue-2_b" }, ""},
+		{"a room with a space", func(c *Config) { c.Room = "a b" }, "-room: room name \"a b\" has a byte 0x20 at 1"},
+		{"a room too long", func(c *Config) { c.Room = strings.Repeat("r", 33) }, "-room: room name"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -14,6 +14,7 @@ import (
 	"tanknet/linksim"
 	"tanknet/render"
 	"tanknet/render/view"
+	"tanknet/wire"
 )
 
 // Config is everything tankclient needs to play. Start from DefaultConfig.
@@ -137,6 +138,8 @@ func (c Config) Validate() error {
 		return errors.New("-replay plays a recording in a window of its own: not with -demo or -record")
 	case c.Room != "" && (c.Demo || c.Replay != ""):
 		return errors.New("-room joins a room of a running server: the demo plays in its own server, a replay in none")
+	case wire.CheckRoomName(c.Room) != nil:
+		return fmt.Errorf("-room: %w", wire.CheckRoomName(c.Room))
 	case c.Screenshot != "" && c.Frames < 1:
 		return fmt.Errorf("-frames %d: a screenshot needs at least one frame", c.Frames)
 	case c.Bots < 0 || c.Bots > maxDemoBots:

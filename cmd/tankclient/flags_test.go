@@ -91,6 +91,7 @@ func TestParseFlags_Refuses(t *testing.T) {
 		{"-room", "blue"}, {"-record", "m.tnrec"}, {"-frame-report", "60"}, {"-tour-advance", "5"},
 		{"-server", "127.0.0.1:7777", "-discover-to", "127.0.0.1"}, {"-demo", "-discover-ports", "47770"},
 		{"-discover-to", "lan"}, {"-discover-ports", "0"}, {"-discover-ports", "70000"},
+		{"-server", "127.0.0.1:7777", "-room", "a b"}, {"-server", "127.0.0.1:7777", "-room", strings.Repeat("r", 33)},
 	} {
 		if _, err := parse(args...); err == nil {
 			t.Errorf("parseFlags(%q) = nil error, want it refused", args)

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"tanknet/wire"
 )
 
 // LobbyInput is what the player did in the lobby in one tick: the keys pressed (not held),
@@ -61,7 +63,7 @@ const DefaultGamePort = 7777
 // longer room names, and no host and port is longer than a DNS name and a port.
 const (
 	maxPlayerName = 32
-	maxRoomName   = 32
+	maxRoomName   = wire.MaxRoomName
 	maxAddress    = 253 + 6
 )
 
