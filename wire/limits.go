@@ -4,7 +4,7 @@ package wire
 // (docs/PROTOCOL.md). A datagram itself is at most transport.MaxDatagramSize bytes.
 const (
 	// MaxSnapshotChunks is the most chunks one tick's snapshot is cut into. 256 players
-	// (the server's limit) of about 17 bytes need 4.
+	// (the server's limit) whole, about 29 bytes each, need 7.
 	MaxSnapshotChunks = 64
 	// MaxBatchInputs is the most MoveInputs one InputBatch may carry: twice the 10 tanknet
 	// clients repeat, room for a client with a longer redundancy window. More makes the batch
