@@ -74,7 +74,9 @@ func NewRecorder(w io.Writer, cfg server.Config, every uint32, log *slog.Logger)
 	return r
 }
 
-// Tick records one tick; it is a server.Observe function.
+// Tick records one tick, whatever its room. Call it for one tick at a time: a server calls
+// its Observe functions for different rooms at once, so give Observe File.Tick (the default
+// room's ticks) or a function that picks one room's.
 func (r *Recorder) Tick(rec server.TickRecord) {
 	if r.stopped {
 		return
