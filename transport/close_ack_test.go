@@ -11,14 +11,23 @@ import (
 	tankv1 "tanknet/proto/tank/v1"
 )
 
-// losingConn is a client socket that loses the next datagrams it is told to send, then
-// carries the rest; a deaf one loses everything that arrives.
+// losingConn is a client socket that loses the next datagrams it is told to send or to
+// receive, then carries the rest; a deaf one loses everything that arrives.
 type losingConn struct {
 	net.PacketConn
 	mu   sync.Mutex
 	lose int
 	lost int
 	deaf bool // everything arriving is lost too
+
+	loseIn int // the next datagrams arriving that are lost
+}
+
+// loseNextIn makes the socket lose the next n datagrams that arrive.
+func (c *losingConn) loseNextIn(n int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.loseIn = n
 }
 
 // deafen makes the socket lose everything that arrives from now on.
@@ -32,9 +41,12 @@ func (c *losingConn) ReadFrom(b []byte) (int, net.Addr, error) {
 	for {
 		n, from, err := c.PacketConn.ReadFrom(b)
 		c.mu.Lock()
-		deaf := c.deaf
+		lost := err == nil && (c.deaf || c.loseIn > 0)
+		if lost && !c.deaf {
+			c.loseIn--
+		}
 		c.mu.Unlock()
-		if err != nil || !deaf {
+		if !lost {
 			return n, from, err
 		}
 	}
@@ -224,5 +236,38 @@ func TestClose_AnUnansweredSessionJoinsOnce(t *testing.T) {
 	}
 	if g := ln.GateStats(); g.Admitted != 1 {
 		t.Errorf("the gate admitted the closed client %d times, want once: %+v", g.Admitted, g)
+	}
+}
+
+// TestClose_ServerRetransmitsItsLastMessageUntilAcknowledged: a Disconnect (or a Reject) the
+// server sends just before it closes the session reaches the client even when its first
+// packets are lost: the server's session keeps retransmitting it until the client
+// acknowledges it (within CloseLinger), and keeps the client's address admitted meanwhile,
+// since it needs the acknowledgement.
+func TestClose_ServerRetransmitsItsLastMessageUntilAcknowledged(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a real KCP session on loopback")
+	}
+	client, server, sock := dialLosing(t)
+	sock.loseNextIn(2) // the Disconnect's packet, and its FEC parity or first retransmission
+	bye := &tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Disconnect{Disconnect: &tankv1.Disconnect{Reason: "kicked"}}}
+	if err := server.Send(bye); err != nil {
+		t.Fatal(err)
+	}
+	if err := server.Close(); err != nil {
+		t.Fatal(err)
+	}
+	var got tankv1.ServerMessage
+	if err := client.Recv(&got, waitLimit); err != nil {
+		t.Fatalf("a Disconnect whose first packets were lost never arrived: %v", err)
+	}
+	if got.GetDisconnect().GetReason() != "kicked" {
+		t.Errorf("received %v, want the Disconnect", &got)
+	}
+	sock.mu.Lock()
+	left := sock.loseIn
+	sock.mu.Unlock()
+	if left != 0 {
+		t.Errorf("%d of the 2 datagrams to lose never came", left)
 	}
 }

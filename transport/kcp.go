@@ -307,7 +307,9 @@ func WaitLingering(max time.Duration) bool {
 // most CloseLinger, and then closes its socket (see WaitLingering). One the server never
 // answered sends what it had once and closes its socket CloseLinger later: a retransmission
 // arriving after the server ended that session would open a new one. A server's session
-// closes at once, its last message flushed once.
+// likewise keeps retransmitting its last messages (a Reject, a Disconnect) until the client
+// has acknowledged them, for at most CloseLinger, and only then forgets the client's
+// address (whose acknowledgements it needs until then).
 func (c *Conn) Close() error {
 	var err error
 	c.once.Do(func() {
@@ -316,9 +318,12 @@ func (c *Conn) Close() error {
 		c.sess.SetReadDeadline(time.Now())
 		_ = c.sess.SetOOBHandler(nil)
 		c.closeMu.Unlock()
-		c.peer.release()
 		if c.own == nil {
-			err = c.sess.Close()
+			go func() {
+				c.awaitAcknowledged(CloseLinger)
+				c.sess.Close()
+				c.peer.release()
+			}()
 			return
 		}
 		lingerStart()
