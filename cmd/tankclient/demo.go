@@ -212,6 +212,10 @@ func (ds *demoServer) stop() error {
 	return nil
 }
 
+// lingerLimit bounds the wait for our last packets (the demo's, and at exit every session's):
+// CloseLinger, then the longest a link conditioner under a socket may take to let them go.
+const lingerLimit = transport.CloseLinger + linksim.MaxCloseWait
+
 // join connects one demo player to addr over a new conditioned socket.
 func join(ctx context.Context, cfg Config, addr, name string, c linksim.Conditions, preset string, seed uint64) (*client.Session, *render.Network, error) {
 	udp, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})

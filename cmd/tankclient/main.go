@@ -40,7 +40,6 @@ import (
 	"sync"
 	"syscall"
 
-	"tanknet/linksim"
 	"tanknet/transport"
 )
 
@@ -87,10 +86,6 @@ func main() {
 		exit(1, err)
 	}
 }
-
-// lingerLimit bounds the wait for our last packets at exit: CloseLinger, then the
-// longest a link conditioner under a socket may take to let them go.
-const lingerLimit = transport.CloseLinger + linksim.MaxCloseWait
 
 // exitHooks run before the process exits through exit, so a CPU profile is complete even
 // when the session failed.
