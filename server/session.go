@@ -279,7 +279,8 @@ func (s *session) kickReason() dropReason {
 	return s.goodbye
 }
 
-// close closes the connection at once; safe to call more than once.
+// close closes the connection (transport.Conn.Close: at once for reading and writing, while
+// KCP retransmits what is unacknowledged a moment longer); safe to call more than once.
 func (s *session) close() {
 	s.doneOnce.Do(func() {
 		close(s.done)
@@ -329,7 +330,7 @@ func (s *session) writeLoop() error {
 			_ = s.conn.SendDatagram(c)
 		}
 		if closing {
-			// Best effort: the frame is on the wire before Close, but not retransmitted.
+			// Best effort: Close lets KCP retransmit it until acknowledged, CloseLinger at most.
 			_ = s.conn.Send(wire.ServerMessageToProto(reason.disconnect()))
 			s.close()
 			return nil

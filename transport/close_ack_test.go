@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net"
+	"runtime"
 	"sync"
 	"testing"
 	"time"
@@ -104,6 +105,20 @@ func dialLosing(t *testing.T) (client, server *Conn, sock *losingConn) {
 	if err := client.Recv(&pong, waitLimit); err != nil {
 		t.Fatal(err)
 	}
+	// And one more message up, sent after the client acknowledged the Pong: once the server
+	// has it, it has the acknowledgement too (one socket to another keeps their order), so
+	// both sides have measured a round trip and retransmit after tens of milliseconds, not
+	// after KCP's first guess of 200.
+	if err := client.Send(&tankv1.ClientMessage{Kind: &tankv1.ClientMessage_Ping{Ping: &tankv1.Ping{}}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := server.Recv(&hello, waitLimit); err != nil {
+		t.Fatal(err)
+	}
+	const firstGuessMS = 200 // KCP's retransmission timeout before any round trip is measured
+	if c, s := client.sess.GetRTO(), server.sess.GetRTO(); c >= firstGuessMS || s >= firstGuessMS {
+		t.Fatalf("retransmission timeouts: client %d ms, server %d ms; want both measured, below %d", c, s, firstGuessMS)
+	}
 	return client, server, sock
 }
 
@@ -178,9 +193,22 @@ func TestClose_EndsSendingAndReceivingAtOnce(t *testing.T) {
 	if _, err := client.TryRecv(&m); !errors.Is(err, net.ErrClosed) {
 		t.Errorf("TryRecv after Close = %v, want net.ErrClosed", err)
 	}
-	if err := client.Send(&tankv1.ClientMessage{Kind: &tankv1.ClientMessage_Ping{Ping: &tankv1.Ping{}}}); !errors.Is(err, net.ErrClosed) {
-		t.Errorf("Send after Close = %v, want net.ErrClosed", err)
+	// A Send after Close fails at once, even while the lock of the Conn's writes is taken (as
+	// the drain after Close takes it for up to CloseLinger).
+	client.mu.Lock()
+	sent := make(chan error, 1)
+	go func() {
+		sent <- client.Send(&tankv1.ClientMessage{Kind: &tankv1.ClientMessage_Ping{Ping: &tankv1.Ping{}}})
+	}()
+	select {
+	case err := <-sent:
+		if !errors.Is(err, net.ErrClosed) {
+			t.Errorf("Send after Close = %v, want net.ErrClosed", err)
+		}
+	case <-time.After(waitLimit):
+		t.Error("a Send after Close waits for the writes' lock")
 	}
+	client.mu.Unlock()
 	if err := client.SendDatagram([]byte{1}); !errors.Is(err, net.ErrClosed) {
 		t.Errorf("SendDatagram after Close = %v, want net.ErrClosed", err)
 	}
@@ -269,5 +297,56 @@ func TestClose_ServerRetransmitsItsLastMessageUntilAcknowledged(t *testing.T) {
 	sock.mu.Unlock()
 	if left != 0 {
 		t.Errorf("%d of the 2 datagrams to lose never came", left)
+	}
+}
+
+// TestClose_WakesASendWaitingForTheWindow: a Send blocked because the peer acknowledges
+// nothing and the send window is full returns at Close with an error wrapping net.ErrClosed,
+// not when its own deadline comes: a server closing a stuck client (at shutdown, say) is not
+// held up by its writer.
+func TestClose_WakesASendWaitingForTheWindow(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a real KCP session on loopback")
+	}
+	client, _, sock := dialLosing(t)
+	sock.loseNext(1 << 20) // nothing the client sends arrives, so nothing is acknowledged
+	ping := &tankv1.ClientMessage{Kind: &tankv1.ClientMessage_Ping{Ping: &tankv1.Ping{}}}
+	for i := range kcpInputWindow { // fill the window: these are queued, not waited for
+		if err := client.Send(ping); err != nil {
+			t.Fatalf("send %d of the window's %d: %v", i+1, kcpInputWindow, err)
+		}
+	}
+	frame, err := AppendFrame(nil, ping)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sent := make(chan error, 1)
+	go func() { sent <- client.SendFrameWithin(frame, time.Hour) }() // waits for room in the window
+	// Close once the Send holds the writes' lock, and a moment later, so that it waits in
+	// kcp-go's Write. (Should it not wait there yet, it finds the Conn closed: the test then
+	// passes without showing the wake-up, never fails for it.)
+	for client.mu.TryLock() {
+		client.mu.Unlock()
+		select {
+		case err := <-sent:
+			t.Fatalf("the Send past a full window returned before Close: %v", err)
+		default:
+		}
+		runtime.Gosched()
+	}
+	time.Sleep(20 * time.Millisecond)
+	if err := client.Close(); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-sent:
+		if !errors.Is(err, net.ErrClosed) {
+			t.Errorf("the Send waiting for the window returned %v, want an error wrapping net.ErrClosed", err)
+		}
+	case <-time.After(waitLimit):
+		t.Fatal("a Send waiting for the window (for up to an hour) was not woken by Close")
+	}
+	if !WaitLingering(waitLimit) {
+		t.Error("the closed session's socket was never closed")
 	}
 }

@@ -39,7 +39,7 @@ func (fr *FrameReader) decidable() bool {
 // TryRecv reads the next message into m if it has fully arrived, without waiting; see
 // FrameReader.ReadIfComplete. Like Recv, call it from one goroutine at a time.
 func (c *Conn) TryRecv(m proto.Message) (ok bool, err error) {
-	if !c.readUntil(time.Now()) {
+	if !c.until(c.sess.SetReadDeadline, time.Now()) {
 		return false, c.closedError("read from")
 	}
 	ok, err = c.fr.ReadIfComplete(m)

@@ -163,6 +163,9 @@ func dial(ctx context.Context, addr string, pc net.PacketConn, fec fecShards) (*
 
 // Send frames m and writes it as one KCP message, blocking at most WriteTimeout.
 func (c *Conn) Send(m proto.Message) error {
+	if c.closing.Load() { // before the lock, which a closed Conn's drain holds
+		return c.closedError("write to")
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	var err error
@@ -175,6 +178,9 @@ func (c *Conn) Send(m proto.Message) error {
 // SendFrame writes an already framed message (see AppendFrame), blocking at most
 // WriteTimeout. The server uses it to send one encoded snapshot to every client.
 func (c *Conn) SendFrame(frame []byte) error {
+	if c.closing.Load() {
+		return c.closedError("write to")
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.write(frame)
@@ -183,6 +189,9 @@ func (c *Conn) SendFrame(frame []byte) error {
 // SendFrameWithin is SendFrame blocking at most timeout instead of WriteTimeout: the server
 // gives a client that said it is away (a frozen page acknowledges nothing) its away timeout.
 func (c *Conn) SendFrameWithin(frame []byte, timeout time.Duration) error {
+	if c.closing.Load() {
+		return c.closedError("write to")
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.writeWithin(frame, timeout)
@@ -191,11 +200,13 @@ func (c *Conn) SendFrameWithin(frame []byte, timeout time.Duration) error {
 func (c *Conn) write(b []byte) error { return c.writeWithin(b, WriteTimeout) }
 
 func (c *Conn) writeWithin(b []byte, timeout time.Duration) error {
-	if c.closing.Load() {
+	if !c.until(c.sess.SetWriteDeadline, time.Now().Add(timeout)) {
 		return c.closedError("write to")
 	}
-	c.sess.SetWriteDeadline(time.Now().Add(timeout))
 	if _, err := c.sess.Write(b); err != nil {
+		if c.closing.Load() {
+			return c.closedError("write to") // Close woke us; a blocked Write queues nothing
+		}
 		return fmt.Errorf("transport: write to %s: %w", c.sess.RemoteAddr(), err)
 	}
 	return nil
@@ -206,7 +217,7 @@ func (c *Conn) Recv(m proto.Message, timeout time.Duration) error {
 	if timeout <= 0 {
 		timeout = IdleTimeout
 	}
-	if !c.readUntil(time.Now().Add(timeout)) {
+	if !c.until(c.sess.SetReadDeadline, time.Now().Add(timeout)) {
 		return c.closedError("read from")
 	}
 	if err := c.fr.Read(m); err != nil {
@@ -218,16 +229,16 @@ func (c *Conn) Recv(m proto.Message, timeout time.Duration) error {
 	return nil
 }
 
-// readUntil sets the session's read deadline to t and reports true, unless Close has begun:
-// Close sets the deadline to its own moment, waking a Recv that waits, and no Recv may set
-// it later again.
-func (c *Conn) readUntil(t time.Time) bool {
+// until sets one of the session's deadlines (set: its read or write deadline) to t and
+// reports true, unless Close has begun: Close sets both deadlines to its own moment, waking
+// a Recv or a Send that waits, and no Recv or Send may set them later again.
+func (c *Conn) until(set func(time.Time) error, t time.Time) bool {
 	c.closeMu.Lock()
 	defer c.closeMu.Unlock()
 	if c.closing.Load() {
 		return false
 	}
-	c.sess.SetReadDeadline(t)
+	set(t)
 	return true
 }
 
@@ -252,8 +263,8 @@ func (c *Conn) SmoothedRTT() time.Duration {
 const CloseLinger = 500 * time.Millisecond
 
 // lingering counts the dialed sessions that closed Conns keep open until what they sent is
-// acknowledged (at most CloseLinger). (Not a
-// sync.WaitGroup: a session may close while another goroutine waits.)
+// acknowledged (at most CloseLinger). (Not a sync.WaitGroup: a session may close while
+// another goroutine waits.)
 var lingering struct {
 	mu   sync.Mutex
 	n    int
@@ -301,8 +312,9 @@ func WaitLingering(max time.Duration) bool {
 }
 
 // Close closes the Conn and returns at once; it is safe to call more than once. From then on
-// Send, Recv and datagrams fail with an error wrapping net.ErrClosed, a Recv waiting
-// included, and no datagram is delivered. A dialed session the server has answered keeps
+// Send, Recv and datagrams fail at once with an error wrapping net.ErrClosed, a Recv or a
+// Send waiting included (a Send that waited sent nothing), and no datagram is delivered
+// after the one being delivered, if any. A dialed session the server has answered keeps
 // retransmitting what it sent before until the server has acknowledged all of it, for at
 // most CloseLinger, and then closes its socket (see WaitLingering). One the server never
 // answered sends what it had once and closes its socket CloseLinger later: a retransmission
@@ -315,7 +327,9 @@ func (c *Conn) Close() error {
 	c.once.Do(func() {
 		c.closeMu.Lock()
 		c.closing.Store(true)
-		c.sess.SetReadDeadline(time.Now())
+		now := time.Now()
+		c.sess.SetReadDeadline(now)
+		c.sess.SetWriteDeadline(now)
 		_ = c.sess.SetOOBHandler(nil)
 		c.closeMu.Unlock()
 		if c.own == nil {
@@ -352,7 +366,8 @@ func (c *Conn) Close() error {
 // awaitAcknowledged waits until the peer has acknowledged every segment sent, at most
 // within. kcp-go has no call for that, but its Write waits while the unacknowledged segments
 // fill the send window: with a window of one segment, an empty Write (which sends nothing)
-// returns once none is left unacknowledged, or fails at its deadline.
+// returns once none is left unacknowledged, or fails at its deadline. (Segments still queued
+// behind a full window then leave one a round trip, after those in flight.)
 func (c *Conn) awaitAcknowledged(within time.Duration) {
 	c.mu.Lock() // after any Send that came before Close, which is then awaited too
 	defer c.mu.Unlock()
