@@ -101,7 +101,7 @@ type Conn struct {
 	once sync.Once
 
 	closing atomic.Bool // Close was called: sending and receiving fail from then on
-	closeMu sync.Mutex  // orders Close with Recv's read deadlines and OnDatagram
+	closeMu sync.Mutex  // orders Close with the deadlines Recv and Send set, and with OnDatagram
 }
 
 func newConn(s *kcp.UDPSession) *Conn {
