@@ -16,7 +16,7 @@ import (
 const ProtocolVersion = 2
 
 // MaxFrameSize is the largest message body, in bytes, either side accepts. A snapshot of 64
-// players is about 3 KiB, so this leaves room to grow while keeping a hostile length prefix
+// players is about 2 KiB, so this leaves room to grow while keeping a hostile length prefix
 // from making a peer allocate much.
 const MaxFrameSize = 16 << 10
 
