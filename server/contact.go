@@ -28,7 +28,7 @@ func (s *Server) SetContact(room string, m netcode.ContactMode) error {
 	defer s.rooms.mu.Unlock()
 	r := s.rooms.open[room]
 	if r == nil {
-		return fmt.Errorf("server: no room %q is open", clip(room))
+		return fmt.Errorf("server: no room %q is open", wire.ClipRoomName(room))
 	}
 	r.contact.Store(uint32(m))
 	return nil

@@ -43,9 +43,6 @@ func roomName(requested string) (string, error) {
 	return requested, nil
 }
 
-// clip cuts s for an error message: a room name that broke the rules may be anything.
-func clip(s string) string { return wire.ClipRoomName(s) }
-
 // room is one match: the channels its goroutine serves and the figures others may read.
 type room struct {
 	name   string

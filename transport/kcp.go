@@ -172,19 +172,12 @@ func (c *Conn) Send(m proto.Message) error {
 	if c.buf, err = AppendFrame(c.buf[:0], m); err != nil {
 		return err
 	}
-	return c.write(c.buf)
+	return c.writeWithin(c.buf, WriteTimeout)
 }
 
 // SendFrame writes an already framed message (see AppendFrame), blocking at most
 // WriteTimeout. The server uses it to send one encoded snapshot to every client.
-func (c *Conn) SendFrame(frame []byte) error {
-	if c.closing.Load() {
-		return c.closedError("write to")
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.write(frame)
-}
+func (c *Conn) SendFrame(frame []byte) error { return c.SendFrameWithin(frame, WriteTimeout) }
 
 // SendFrameWithin is SendFrame blocking at most timeout instead of WriteTimeout: the server
 // gives a client that said it is away (a frozen page acknowledges nothing) its away timeout.
@@ -196,8 +189,6 @@ func (c *Conn) SendFrameWithin(frame []byte, timeout time.Duration) error {
 	defer c.mu.Unlock()
 	return c.writeWithin(frame, timeout)
 }
-
-func (c *Conn) write(b []byte) error { return c.writeWithin(b, WriteTimeout) }
 
 func (c *Conn) writeWithin(b []byte, timeout time.Duration) error {
 	if !c.until(c.sess.SetWriteDeadline, time.Now().Add(timeout)) {

@@ -138,8 +138,6 @@ func (c Config) Validate() error {
 		return errors.New("-replay plays a recording in a window of its own: not with -demo or -record")
 	case c.Room != "" && (c.Demo || c.Replay != ""):
 		return errors.New("-room joins a room of a running server: the demo plays in its own server, a replay in none")
-	case wire.CheckRoomName(c.Room) != nil:
-		return fmt.Errorf("-room: %w", wire.CheckRoomName(c.Room))
 	case c.Screenshot != "" && c.Frames < 1:
 		return fmt.Errorf("-frames %d: a screenshot needs at least one frame", c.Frames)
 	case c.Bots < 0 || c.Bots > maxDemoBots:
@@ -148,6 +146,9 @@ func (c Config) Validate() error {
 		return fmt.Errorf("-slow %d: slow motion is the demo's (it slows its own server)", c.Slow)
 	case c.FrameReport < 0:
 		return fmt.Errorf("-frame-report %d: want a number of frames", c.FrameReport)
+	}
+	if err := wire.CheckRoomName(c.Room); err != nil {
+		return fmt.Errorf("-room: %w", err)
 	}
 	if err := c.validateLobby(); err != nil {
 		return err
