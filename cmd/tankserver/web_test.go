@@ -126,9 +126,8 @@ func TestWeb_PageNotBuilt(t *testing.T) {
 	defer cancel()
 	empty := t.TempDir()
 	page, _, logs := startWebGameWith(t, ctx, func(c *Config) { c.Web.Dir = empty }, nil)
-	if !strings.Contains(logs.String(), "the browser client is not built in the page folder") {
-		t.Errorf("no warning of the missing page in the log:\n%s", logs.String())
-	}
+	// The warning follows the "serving" line that startWebGameWith waited for.
+	logs.waitFor(t, "the browser client is not built in the page folder")
 	resp, err := http.Get(page)
 	if err != nil {
 		t.Fatal(err)
