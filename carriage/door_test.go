@@ -238,3 +238,38 @@ func TestHub_TwoChannelsInTheOfferKeepOne(t *testing.T) {
 		t.Errorf("Stats = %+v, want the peer kept", st)
 	}
 }
+
+// TestHub_APeerThatNeverSpokeWaitsForItsJoinTimeout: a page whose program is still loading
+// (a slow phone compiling the game) has opened its channel but sent nothing; it is not
+// dropped as silent after IdleTimeout, only JoinTimeout after its offer, while a peer that
+// spoke once and then fell silent is dropped after IdleTimeout.
+func TestHub_APeerThatNeverSpokeWaitsForItsJoinTimeout(t *testing.T) {
+	th := startHub(t, DefaultHubConfig())
+	dial(t, th) // opens, then loads for a long while
+	spoke := dial(t, th)
+	waitFor(t, "both channels open on the hub", func() bool {
+		th.mu.Lock()
+		defer th.mu.Unlock()
+		open := 0
+		for _, pr := range th.peers {
+			if pr.open.Load() {
+				open++
+			}
+		}
+		return open == 2
+	})
+	spoke.WriteTo([]byte("hello"), &net.UDPAddr{IP: net.IPv4(192, 0, 2, 1), Port: 7777})
+	th.SetReadDeadline(time.Now().Add(20 * time.Second))
+	if _, _, err := th.ReadFrom(make([]byte, 64)); err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now()
+	th.sweep(now.Add(th.cfg.IdleTimeout + time.Second))
+	if st := th.Stats(); st.Peers != 1 || st.Dropped[dropIdle] != 1 {
+		t.Fatalf("Stats = %+v after IdleTimeout: want the peer that spoke dropped as %q and the one still loading kept", st, dropIdle)
+	}
+	th.sweep(now.Add(th.cfg.JoinTimeout + time.Second))
+	if st := th.Stats(); st.Peers != 0 || st.Dropped[dropNeverJoined] != 1 {
+		t.Errorf("Stats = %+v after JoinTimeout: want the silent loader dropped as %q", st, dropNeverJoined)
+	}
+}

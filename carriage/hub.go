@@ -35,7 +35,8 @@ type HubConfig struct {
 	// this long: since its offer (a half-open session that never joined), or since the last
 	// one (a player that left the game or was dropped, while its browser stays connected).
 	JoinTimeout time.Duration
-	// IdleTimeout drops a peer that has sent and been sent nothing this long.
+	// IdleTimeout drops a peer that has sent a datagram once and since then has sent and been
+	// sent nothing this long. One that has never sent any is JoinTimeout's to drop.
 	IdleTimeout time.Duration
 	// PublicIPs, when set, are the addresses browsers reach the ICE port at (the server
 	// behind a 1:1 NAT, as in a cloud VM or a Kubernetes node): its candidates name them

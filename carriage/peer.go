@@ -24,6 +24,7 @@ type peer struct {
 	joined   atomic.Bool  // the game sent it a datagram past the connect handshake
 	lastGame atomic.Int64 // Unix ns of the last datagram past the handshake sent to it, or of its offer
 	lastSeen atomic.Int64 // Unix ns of the last datagram either way
+	spoke    atomic.Bool  // it has sent a datagram: only then can it fall silent (IdleTimeout)
 }
 
 // playingWithin is how recently the game must have sent a peer a datagram past the connect
@@ -107,6 +108,7 @@ func (h *Hub) watch(pr *peer) {
 				return
 			}
 			pr.lastSeen.Store(time.Now().UnixNano())
+			pr.spoke.Store(true)
 			h.in.put(m.Data, pr.addr)
 		})
 		dc.OnClose(func() { h.drop(pr, dropFailed) })
@@ -153,7 +155,9 @@ func (h *Hub) sweepEvery(period time.Duration) {
 
 // sweep drops the peers that, at now, are past OpenTimeout unopened, have been sent nothing
 // past the connect handshake for JoinTimeout (since their offer, or since the game last sent
-// them a datagram), or are silent past IdleTimeout.
+// them a datagram), or, once they have spoken, are silent past IdleTimeout. A peer whose
+// program is still loading (a slow phone compiling the game) has not spoken yet: only
+// JoinTimeout bounds its wait.
 func (h *Hub) sweep(now time.Time) {
 	type verdict struct {
 		pr  *peer
@@ -171,7 +175,7 @@ func (h *Hub) sweep(now time.Time) {
 				why = dropLeftGame
 			}
 			out = append(out, verdict{pr, why})
-		case now.Sub(time.Unix(0, pr.lastSeen.Load())) > h.cfg.IdleTimeout:
+		case pr.spoke.Load() && now.Sub(time.Unix(0, pr.lastSeen.Load())) > h.cfg.IdleTimeout:
 			out = append(out, verdict{pr, dropIdle})
 		}
 	}

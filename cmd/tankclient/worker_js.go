@@ -22,14 +22,6 @@ import (
 // of its Game's recording.
 const headerWait = 5 * time.Second
 
-// workerEvent is what the worker says of its session: joined, or why it could not join, or
-// why the game ended.
-type workerEvent struct {
-	kind    string // "joined", "error" or "ended"
-	what    string // for an error: "nopath" (the channel never opened) or "join"
-	message string
-}
-
 // runWorkerPage plays with the game in the page's worker (client/tabworker, cmd/tankworker):
 // index.html started the worker (window.tanknetWorker) and handed it the data channel of its
 // early signalling as it created it (a channel moves only then). The page keeps the peer
@@ -38,6 +30,8 @@ type workerEvent struct {
 func runWorkerPage(ctx context.Context, cfg Config, page WebPage, origin string, rep *webReporter, worker js.Value) error {
 	showStatus("connecting to " + origin + " over WebRTC…")
 	events := make(chan workerEvent, 8)
+	started := make(chan struct{}) // closed when the worker's program says its first word
+	startedOnce := false
 	mirror := client.NewMirror(time.Now())
 	if page.Record {
 		mirror.Keep()
@@ -53,6 +47,10 @@ func runWorkerPage(ctx context.Context, cfg Config, page WebPage, origin string,
 			mirror.Add(b, m.Get("n").Int())
 		case "phase": // marked on the page's timeline, for its report's phases_ms
 			markPhaseAt(m.Get("name").String(), m.Get("at").Float()-origin0)
+			if !startedOnce { // its first phase is "worker", said as its program starts
+				startedOnce = true
+				close(started)
+			}
 		case "report":
 			var wr tabworker.Report
 			if err := json.Unmarshal([]byte(m.Get("json").String()), &wr); err != nil {
@@ -114,13 +112,9 @@ func runWorkerPage(ctx context.Context, cfg Config, page WebPage, origin string,
 	})
 	pc.Call("addEventListener", "iceconnectionstatechange", onICE)
 
-	var ev workerEvent
-	select {
-	case ev = <-events:
-	case <-time.After(carriage.ConnectTimeout + cfg.DialTimeout + time.Second):
-		ev = workerEvent{kind: "error", what: "join", message: "the game's worker said nothing"}
-	case <-ctx.Done():
-		return ctx.Err()
+	ev, err := awaitWorker(ctx, events, started, workerStartWait, carriage.ConnectTimeout+cfg.DialTimeout+time.Second)
+	if err != nil {
+		return err
 	}
 	switch {
 	case ev.kind == "error" && ev.what == "nopath":

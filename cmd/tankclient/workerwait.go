@@ -1,0 +1,44 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// workerStartWait bounds how long the page waits for its worker's program to start (fetch
+// and compile tankworker.wasm, which a slow phone or a busy machine may take seconds to
+// do); once it has started, its join has the connect and dial timeouts, counted from then.
+// The server keeps a channel that has sent nothing yet for 15 s after its offer.
+const workerStartWait = 20 * time.Second
+
+// workerEvent is what the worker says of its session: joined, or why it could not join, or
+// why the game ended.
+type workerEvent struct {
+	kind    string // "joined", "error" or "ended"
+	what    string // for an error: "nopath" (the channel never opened) or "join"
+	message string
+}
+
+// awaitWorker returns the worker's first word on its session (joined, or why not): it waits
+// up to startWait for the worker's program to start, then joinWait from then.
+func awaitWorker(ctx context.Context, events <-chan workerEvent, started <-chan struct{}, startWait, joinWait time.Duration) (workerEvent, error) {
+	wait := time.NewTimer(startWait)
+	defer wait.Stop()
+	for {
+		select {
+		case ev := <-events:
+			return ev, nil
+		case <-started:
+			started = nil
+			wait.Reset(joinWait)
+		case <-wait.C:
+			if started != nil {
+				return workerEvent{kind: "error", what: "join", message: fmt.Sprintf("the game's worker did not start within %v", startWait)}, nil
+			}
+			return workerEvent{kind: "error", what: "join", message: "the game's worker said nothing of its connection"}, nil
+		case <-ctx.Done():
+			return workerEvent{}, ctx.Err()
+		}
+	}
+}

@@ -1,0 +1,43 @@
+package main
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestAwaitWorker_CountsTheJoinFromTheWorkersStart: a worker whose program started gets its
+// whole join wait from then, even past the start wait; one that never starts, or starts and
+// then says nothing, is given up on with a sentence that tells the two apart.
+func TestAwaitWorker_CountsTheJoinFromTheWorkersStart(t *testing.T) {
+	ctx := context.Background()
+	const startWait = 300 * time.Millisecond
+
+	events := make(chan workerEvent, 1)
+	started := make(chan struct{})
+	close(started)
+	go func() {
+		time.Sleep(2 * startWait) // past the start wait, well within the join wait
+		events <- workerEvent{kind: "joined"}
+	}()
+	if ev, err := awaitWorker(ctx, events, started, startWait, time.Minute); err != nil || ev.kind != "joined" {
+		t.Errorf("a worker that started and joined after the start wait: %+v, %v; want joined", ev, err)
+	}
+
+	ev, err := awaitWorker(ctx, make(chan workerEvent), make(chan struct{}), time.Millisecond, time.Minute)
+	if err != nil || ev.kind != "error" || !strings.Contains(ev.message, "did not start within 1ms") {
+		t.Errorf("a worker that never started: %+v, %v; want an error saying it did not start", ev, err)
+	}
+
+	ev, err = awaitWorker(ctx, make(chan workerEvent), started, time.Minute, time.Millisecond)
+	if err != nil || ev.kind != "error" || !strings.Contains(ev.message, "said nothing of its connection") {
+		t.Errorf("a worker that started and then said nothing: %+v, %v; want an error saying so", ev, err)
+	}
+
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := awaitWorker(cancelled, make(chan workerEvent), make(chan struct{}), time.Minute, time.Minute); err != context.Canceled {
+		t.Errorf("a closed page: %v, want context.Canceled", err)
+	}
+}
