@@ -81,11 +81,11 @@ const otherChecks = `
 
 | what | command |
 |---|---|
-| the server under attack: spoofed sources, floods, join bursts, churn, a client that never acknowledges, leaks over 1000 connect/leave cycles | ` + "`go test -race -count=1 ./server -run 'TestFlood_\\|TestJoins_Burst\\|TestChurn_Joins\\|TestLeak_\\|TestSpoof_' -v`" + ` |
+| the server under attack: spoofed sources, floods, join bursts, churn, a client that never acknowledges, squatters that send a single datagram, leaks over 1000 connect/leave cycles | ` + "`go test -race -count=1 ./server -run 'TestFlood_\\|TestJoins_Burst\\|TestChurn_Joins\\|TestLeak_\\|TestSpoof_\\|TestSlots_' -v`" + ` |
 | 32 bots across rooms for 10 minutes (three steady rooms of 8; a room of 8 opening and closing every 30 s) on a harsh network (1 s latency, 100 ms jitter, 25% loss and duplicates each way): every input applied once, in order, no bot dropped while it plays, memory and goroutines back to the baseline; figures in [SOAK.md](SOAK.md) | ` + "`make soak`" + ` |
 | the cost of the hot paths (a tick's snapshots, judging a lag-compensated shot, a delta chunk) | ` + "`make bench`" + ` |
 | bytes per client and server CPU against player count on the large arena | ` + "`go run ./tools/scalesweep -after bin -out docs/plots` (after `make build`)" + ` |
-| LAN discovery: how soon ten servers on this host answer a round (answer_ms p50 and max); across two network namespaces joined by a veth pair, the answer_ms tanksim -discover prints there (root) | ` + "`go test ./discovery -run '^$' -bench TenServers -benchtime 20x`; `make lan-check`" + ` |
+| LAN discovery: how soon ten servers on this host answer a round (the benchmark's answer_p50_ms and answer_max_ms); across two network namespaces joined by a veth pair, the answer_ms tanksim -discover prints there (root) | ` + "`go test ./discovery -run '^$' -bench TenServers -benchtime 20x`; `make lan-check`" + ` |
 | what the window's lobby spends taking in a refresh of ten servers of three rooms (on the frame that picks it up; discovery itself runs on its own goroutine) | ` + "`go test ./render/view -run '^$' -bench LobbyRefresh -benchmem`" + ` |
 | a thin client's CPU beside a full bot's, 64 of each against one server, one after the other; and what the kernel alone charges for the same datagrams (the floor no client that sends them goes below) | ` + "`bin/tankserver -addr 127.0.0.1:7890 -max-players 64 &`, then `time bin/tanksim -server 127.0.0.1:7890 -bots 64 -duration 20s` and `time bin/tankload -server 127.0.0.1:7890 -players 64 -room-size 0 -duration 20s`; `go run ./tools/packetfloor -clients 64 -duration 20s`" + ` |
 `

@@ -236,7 +236,7 @@ var sections = []section{
 	},
 	{
 		title:   "A tab hidden, then frozen",
-		about:   "One page whose tank drives itself (tools/webmeasure -away) is hidden for 60 s (told so with visibilitychange, as a browser tells a tab sent to the background), then frozen for 60 s through the Page Lifecycle (Page.setWebLifecycleState: no code runs in it), then brought back and played 15 s more. Hidden, the page tells the server it is away (PROTOCOL.md §6b): the server holds its tank still and waits up to -away-timeout (2 min) instead of the 5 s idle timeout. Drops: players the server let go; snaps and residuals: the page's whole run.",
+		about:   "One page whose tank drives itself (tools/webmeasure -away) is hidden for 60 s (told so with visibilitychange, as a browser tells a tab sent to the background), then frozen for 60 s through the Page Lifecycle (Page.setWebLifecycleState: no code runs in it), then brought back and played until its report, 15 s past twice the hold counted from its join (about 13 s after its return). Hidden, the page tells the server it is away (PROTOCOL.md §6b): the server holds its tank still and waits up to -away-timeout (2 min) instead of the 5 s idle timeout. Drops: players the server let go; snaps and residuals: the page's whole run.",
 		rows:    []row{{"hidden 60 s, frozen 60 s", webmeasure("-away", "60s"), ""}},
 		timeout: 5 * time.Minute, // two minutes away, and the play around them
 		cols: []column{{"server drops", "server_drops"}, {"snaps", "page.snaps"}, {"residual ≠ 0", "page.residual_nonzero"},

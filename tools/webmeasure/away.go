@@ -14,7 +14,7 @@ import (
 )
 
 // runAway plays one page whose tank drives itself, hides it for hold, freezes it for hold
-// (the Page Lifecycle's frozen state: no code runs), brings it back, plays 10 s more, and
+// (the Page Lifecycle's frozen state: no code runs), brings it back, plays until its report (15 s past twice hold, counted from the join: about 13 s more), and
 // prints the page's report beside the server's closing lines: a page that stays in has no
 // drop there, and one that comes back cleanly has no snap (PROTOCOL.md §6b).
 func runAway(chromium string, hold time.Duration) error {
