@@ -87,7 +87,7 @@ const otherChecks = `
 | bytes per client and server CPU against player count on the large arena | ` + "`go run ./tools/scalesweep -after bin -out docs/plots` (after `make build`)" + ` |
 | LAN discovery: how soon ten servers on this host answer a round (the benchmark's answer_p50_ms and answer_max_ms); across two network namespaces joined by a veth pair, the answer_ms tanksim -discover prints there (root) | ` + "`go test ./discovery -run '^$' -bench TenServers -benchtime 20x`; `make lan-check`" + ` |
 | what the window's lobby spends taking in a refresh of ten servers of three rooms (on the frame that picks it up; discovery itself runs on its own goroutine) | ` + "`go test ./render/view -run '^$' -bench LobbyRefresh -benchmem`" + ` |
-| a thin client's CPU beside a full bot's, 64 of each against one server, one after the other; and what the kernel alone charges for the same datagrams (the floor no client that sends them goes below) | ` + "`bin/tankserver -addr 127.0.0.1:7890 -max-players 64 &`, then `time bin/tanksim -server 127.0.0.1:7890 -bots 64 -duration 20s` and `time bin/tankload -server 127.0.0.1:7890 -players 64 -room-size 0 -duration 20s`; `go run ./tools/packetfloor -clients 64 -duration 20s`" + ` |
+| a thin client's CPU beside a full bot's, 64 of each against one server, one after the other; and what the kernel alone charges for the same datagrams (the floor no client that sends them goes below) | ` + "`bin/tankserver -addr 127.0.0.1:7890 -max-players 64 &`, then `time bin/tanksim -server 127.0.0.1:7890 -bots 64 -net none -duration 20s` and `time bin/tankload -server 127.0.0.1:7890 -players 64 -room-size 0 -duration 20s`; `go run ./tools/packetfloor -clients 64 -duration 20s`" + ` |
 `
 
 func fail(err error) {

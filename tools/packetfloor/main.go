@@ -27,19 +27,19 @@
 //     tick, which a KCP client cannot do without changing what the server sees.
 //   - all runs the three one after the other and prints each.
 //
-// What it showed for issue 38's figure, a thin client at 1/20 of a full bot's CPU, on the
-// 2-core Intel Xeon of docs/MEASUREMENTS.md's cost curve, quiet (load average below 1):
-// tankload's 64 clients send 2.6 datagrams of about 52 bytes and receive 2.6 of about 200
-// bytes a client tick (a Move on the stream, the InputBatch, FEC parity for every third
-// stream packet, KCP acknowledgements both ways, the snapshot chunk, pings). Those datagrams
-// alone cost 14 to 18 µs of CPU a client tick in all three modes over several runs, 0.36 to
-// 0.46 s for 64 clients over 20 s, most of it system time. tanksim's 64 full bots take 5.6
-// to 6.2 s for the same 20 s run, so 1/20 of them is 0.28 to 0.31 s: less than the kernel
-// alone charges for the datagrams. Batching does not help (the cost is per datagram, not per call), and a client
-// that sent fewer datagrams would no longer load the server as a real one does. No thin
-// client can meet the figure on this machine; what is left to win is its distance from
-// this floor (package load's thin clients: about 3 times it, 1.2 to 1.35 s, from 5 times before
-// they drove KCP themselves).
+// What it showed for issue 38's figure, a thin client at 1/20 of a full bot's CPU, on a quiet
+// 2-core Intel Xeon (load average below 0.5 at the start): tankload's 64 clients send 2.6
+// datagrams of about 52 bytes and receive 2.6 of about 200 bytes a client tick (a Move on the
+// stream, the InputBatch, FEC parity for every third stream packet, KCP acknowledgements both
+// ways, the snapshot chunk, pings). Those datagrams alone cost 28 to 40 µs of CPU a client
+// tick in all three modes over two runs, 0.72 to 1.01 s for 64 clients over 20 s, most of it
+// system time. tanksim's 64 full bots (on -net none, as tankload plays) take 8.7 to 11.8 s
+// for the same 20 s, so 1/20 of them is 0.44 to 0.59 s: less than the kernel alone charges
+// for the datagrams. Batching does not help (the cost is per datagram, not per call), and a
+// client that sent fewer datagrams would no longer load the server as a real one does. No
+// thin client can meet the figure on this machine; what is left to win is its distance from
+// this floor (package load's thin clients: 2.7 to 3.2 s, between 3 and 4 times it). Hosts
+// with faster cores charge fewer seconds for each.
 package main
 
 import (
