@@ -188,7 +188,9 @@ func TestOffer_FloodFromOneAddress(t *testing.T) {
 // are both dropped, each for its reason, within their timeouts.
 func TestHub_DropsHalfOpenPeers(t *testing.T) {
 	cfg := DefaultHubConfig()
-	cfg.OpenTimeout, cfg.JoinTimeout = 300*time.Millisecond, 600*time.Millisecond
+	// Long enough for a real channel to open on a loaded machine (ICE, DTLS and SCTP under
+	// -race), short enough for the test: the sweep runs every few tens of milliseconds.
+	cfg.OpenTimeout, cfg.JoinTimeout = 5*time.Second, 6*time.Second
 	th := startHub(t, cfg)
 	if status, _, body := post(t, th.url, offerSDP(t)); status != http.StatusOK { // answer never set
 		t.Fatalf("offer = %d %q", status, body)

@@ -56,7 +56,7 @@ func ids(list []Server) []string {
 }
 
 // TestDiscover_TwoServersOnOneHost: two servers on one host each take a port of the
-// range, and one round asking the range finds both, with what they said.
+// range, and a round asking the range finds both, with what they said.
 func TestDiscover_TwoServersOnOneHost(t *testing.T) {
 	summary := sample()
 	rs, _ := servers(t, func() (net.PacketConn, error) { return Listen("127.0.0.1", 0) }, summary, DefaultResponderConfig(), 0xa1, 0xa2)
@@ -65,15 +65,23 @@ func TestDiscover_TwoServersOnOneHost(t *testing.T) {
 	}
 	cfg := DefaultBrowseConfig()
 	cfg.Targets = loopback()
-	list, err := Discover(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
+	want := []string{"00000000000000a1", "00000000000000a2"}
+	var list []Server
+	var got []string
+	for range 10 { // a loaded machine may miss a round's answers; it does not miss ten
+		var err error
+		if list, err = Discover(context.Background(), cfg); err != nil {
+			t.Fatal(err)
+		}
+		got = ids(list) // other tanknet servers on this host may answer too
+		if slices.Contains(got, want[0]) && slices.Contains(got, want[1]) {
+			break
+		}
 	}
-	got := ids(list) // other tanknet servers on this host may answer too
-	for _, id := range []string{"00000000000000a1", "00000000000000a2"} {
+	for _, id := range want {
 		i := slices.Index(got, id)
 		if i < 0 {
-			t.Fatalf("Discover found %v, want %s among them", got, id)
+			t.Fatalf("ten rounds of Discover found %v, want %s among them", got, id)
 		}
 		s := list[i]
 		if s.Name != summary.Name || s.Game.String() != "127.0.0.1:7777" || s.Page != "http://127.0.0.1:8080/" ||

@@ -104,8 +104,13 @@ func TestThinClient_InputsAppliedLikeFullBot(t *testing.T) {
 		if b.inputs[k] != a.inputs[k] {
 			t.Errorf("move tick %d: thin client's input applied as %v, the full bot's as %v", k, b.inputs[k], a.inputs[k])
 		}
-		if b.poses[k] != a.poses[k] {
-			t.Errorf("move tick %d: thin client's tank at %v, the full bot's at %v", k, b.poses[k], a.poses[k])
+		// A tick that catches up (a client stalled on a loaded machine, its buffer past
+		// its bound) applies several inputs and shows the pose after the last of them
+		// only: the poses compare where both runs showed one. Both show the last.
+		pa, okA := a.poses[k]
+		pb, okB := b.poses[k]
+		if okA && okB && pa != pb {
+			t.Errorf("move tick %d: thin client's tank at %v, the full bot's at %v", k, pb, pa)
 		}
 	}
 	if moved := a.poses[scriptedInputs] != a.poses[0]; !moved {

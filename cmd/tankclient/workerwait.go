@@ -34,6 +34,13 @@ func awaitWorker(ctx context.Context, events <-chan workerEvent, started <-chan 
 			wait.Reset(joinWait)
 		case <-wait.C:
 			if started != nil {
+				select {
+				case <-started: // it started as the wait ran out: its join gets its own wait
+					started = nil
+					wait.Reset(joinWait)
+					continue
+				default:
+				}
 				return workerEvent{kind: "error", what: "join", message: fmt.Sprintf("the game's worker did not start within %v", startWait)}, nil
 			}
 			return workerEvent{kind: "error", what: "join", message: "the game's worker said nothing of its connection"}, nil

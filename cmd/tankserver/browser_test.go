@@ -188,7 +188,7 @@ func startChromium(t *testing.T, chromium, size string) *cdp.Browser {
 
 // browserJoins is the test itself, in the namespace.
 func browserJoins(t *testing.T, chromium, webDir string) {
-	ctx, cancel := context.WithTimeout(context.Background(), 180*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Second) // about 75 s on a quiet machine; a busy one may take twice that
 	defer cancel()
 	var explained atomic.Uint64
 	page, addr, logs := webGameWith(t, ctx, webDir, countExplained(&explained))

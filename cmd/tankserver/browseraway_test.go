@@ -11,11 +11,13 @@ import (
 	"tanknet/internal/cdp"
 )
 
-// awayHold is how long awayInTab keeps its page frozen, and then hidden: past the server's
-// idle timeout there, so a page that did not say it was away would be dropped.
+// awayHold is how long awayInTab keeps its page hidden, and then frozen: past the server's
+// idle timeout there, so a page that did not say it was away would be dropped. The idle
+// timeout is short for the test, but long enough that a page playing visibly on a loaded
+// machine is not dropped for a stall of its own.
 const (
-	awayIdle = 1500 * time.Millisecond
-	awayHold = 3 * time.Second
+	awayIdle = 3 * time.Second
+	awayHold = 5 * time.Second
 )
 
 // awayInTab hides a playing page for longer than the server's idle timeout, then freezes it
@@ -33,7 +35,7 @@ func awayInTab(t *testing.T, ctx context.Context, b *cdp.Browser, webDir string)
 		t.Fatal(err)
 	}
 	defer b.Call(ctx, session, "Page.close", nil, nil)
-	navigate(t, ctx, b, session, page+"?name=away&bot=1&report=14")
+	navigate(t, ctx, b, session, page+"?name=away&bot=1&report=20")
 	logs.waitFor(t, "name=away")
 	time.Sleep(time.Second) // play a little first
 

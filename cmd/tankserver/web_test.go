@@ -264,7 +264,7 @@ func TestWeb_DoorMetricsAndDrain(t *testing.T) {
 		}
 	}
 	sigs <- syscall.SIGTERM
-	logs.waitFor(t, "draining before stopping")
+	logs.waitFor(t, "draining: new players are refused") // logged once the drain is in force
 	resp, err := http.Post(offerURL, "application/json", strings.NewReader(`{"type":"offer","sdp":""}`))
 	if err != nil {
 		t.Fatal(err)
