@@ -244,7 +244,9 @@ func TestHub_TwoChannelsInTheOfferKeepOne(t *testing.T) {
 // dropped as silent after IdleTimeout, only JoinTimeout after its offer, while a peer that
 // spoke once and then fell silent is dropped after IdleTimeout.
 func TestHub_APeerThatNeverSpokeWaitsForItsJoinTimeout(t *testing.T) {
-	th := startHub(t, DefaultHubConfig())
+	cfg := DefaultHubConfig()
+	cfg.JoinTimeout = time.Minute // far past IdleTimeout however long the dials take
+	th := startHub(t, cfg)
 	dial(t, th) // opens, then loads for a long while
 	spoke := dial(t, th)
 	waitFor(t, "both channels open on the hub", func() bool {

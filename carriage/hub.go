@@ -61,7 +61,7 @@ func DefaultHubConfig() HubConfig {
 		OfferBurst:         4,                         // a reload or two
 		OfferEvery:         2 * time.Second,           // a person reconnecting, not a script
 		OpenTimeout:        10 * time.Second,          // ICE and DTLS take well under a second on a working path
-		JoinTimeout:        15 * time.Second,          // the open, then the connect handshake (5 s at most)
+		JoinTimeout:        15 * time.Second,          // the open, a page's program loading, then the connect handshake
 		IdleTimeout:        2 * transport.IdleTimeout, // the game drops a silent player first
 	}
 }

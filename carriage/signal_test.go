@@ -189,7 +189,7 @@ func TestOffer_FloodFromOneAddress(t *testing.T) {
 func TestHub_DropsHalfOpenPeers(t *testing.T) {
 	cfg := DefaultHubConfig()
 	// Long enough for a real channel to open on a loaded machine (ICE, DTLS and SCTP under
-	// -race), short enough for the test: the sweep runs every few tens of milliseconds.
+	// -race), short enough for the test: the sweep then runs every second.
 	cfg.OpenTimeout, cfg.JoinTimeout = 5*time.Second, 6*time.Second
 	th := startHub(t, cfg)
 	if status, _, body := post(t, th.url, offerSDP(t)); status != http.StatusOK { // answer never set

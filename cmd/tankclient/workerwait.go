@@ -9,8 +9,10 @@ import (
 // workerStartWait bounds how long the page waits for its worker's program to start (fetch
 // and compile tankworker.wasm, which a slow phone or a busy machine may take seconds to
 // do); once it has started, its join has the connect and dial timeouts, counted from then.
-// The server keeps a channel that has sent nothing yet for 15 s after its offer.
-const workerStartWait = 20 * time.Second
+// The server keeps a channel that has sent nothing yet for 15 s after its offer, which
+// the page posted before it told the worker to start: a worker much later than this would
+// leave its connect handshake too little time before its channel is closed.
+const workerStartWait = 12 * time.Second
 
 // workerEvent is what the worker says of its session: joined, or why it could not join, or
 // why the game ended.

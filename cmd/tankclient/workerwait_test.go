@@ -41,3 +41,23 @@ func TestAwaitWorker_CountsTheJoinFromTheWorkersStart(t *testing.T) {
 		t.Errorf("a closed page: %v, want context.Canceled", err)
 	}
 }
+
+// TestAwaitWorker_AStartAsTheWaitRunsOutStillJoins: a worker whose first word and the end
+// of the start wait come together is not told it did not start: it gets its join wait.
+// Each round the two are ready at once, and a select that chose at random would say "did
+// not start" about half the time.
+func TestAwaitWorker_AStartAsTheWaitRunsOutStillJoins(t *testing.T) {
+	started := make(chan struct{})
+	close(started)
+	for round := range 20 {
+		events := make(chan workerEvent, 1)
+		go func() {
+			time.Sleep(10 * time.Millisecond)
+			events <- workerEvent{kind: "joined"}
+		}()
+		ev, err := awaitWorker(context.Background(), events, started, time.Nanosecond, time.Minute)
+		if err != nil || ev.kind != "joined" {
+			t.Fatalf("round %d: a worker that started as the start wait ran out: %+v, %v; want joined", round, ev, err)
+		}
+	}
+}

@@ -73,7 +73,7 @@ func awayInTab(t *testing.T, ctx context.Context, b *cdp.Browser, webDir string)
 		t.Fatalf("the report does not parse: %v\n%s", err, line)
 	}
 	if r.Name != "away" || r.Snaps != 0 || r.ResidualNonZero != 0 || r.Reconciliations == 0 {
-		t.Errorf("the page that was frozen, then hidden: %s\nwant player away, no snap, no residual, reconciliations after it came back\nits console:\n%s", line, console)
+		t.Errorf("the page that was hidden, then frozen: %s\nwant player away, no snap, no residual, reconciliations after it came back\nits console:\n%s", line, console)
 	}
 	if strings.Contains(logs.String(), "player left") {
 		t.Errorf("the server let the page go while it was away:\n%s", logs.String())

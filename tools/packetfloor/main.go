@@ -38,7 +38,7 @@
 // for the datagrams. Batching does not help (the cost is per datagram, not per call), and a
 // client that sent fewer datagrams would no longer load the server as a real one does. No
 // thin client can meet the figure on this machine; what is left to win is its distance from
-// this floor (package load's thin clients: 2.7 to 3.2 s, between 3 and 4 times it). Hosts
+// this floor (package load's thin clients: 2.7 to 3.2 s, 2.7 to 4.4 times it). Hosts
 // with faster cores charge fewer seconds for each.
 package main
 
