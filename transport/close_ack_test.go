@@ -97,46 +97,37 @@ func dialLosing(t *testing.T) (client, server *Conn, sock *losingConn) {
 	if err := server.Recv(&hello, waitLimit); err != nil {
 		t.Fatal(err)
 	}
-	// The client has heard the server: its segments no longer carry the cookie.
-	if err := server.Send(&tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Pong{Pong: &tankv1.Pong{}}}); err != nil {
-		t.Fatal(err)
-	}
-	var pong tankv1.ServerMessage
-	if err := client.Recv(&pong, waitLimit); err != nil {
-		t.Fatal(err)
-	}
-	// And one more message up, sent after the client acknowledged the Pong: once the server
-	// has it, it has the acknowledgement too (one socket to another keeps their order), so
-	// both sides have measured a round trip and retransmit after tens of milliseconds, not
-	// after KCP's first guess of 200.
-	if err := client.Send(&tankv1.ClientMessage{Kind: &tankv1.ClientMessage_Ping{Ping: &tankv1.Ping{}}}); err != nil {
-		t.Fatal(err)
-	}
-	if err := server.Recv(&hello, waitLimit); err != nil {
-		t.Fatal(err)
-	}
-	// A loaded machine may make the first round trips slow (the server's session was being
-	// made during the first): more of them bring the estimate down.
-	const firstGuessMS = 200 // KCP's retransmission timeout before any round trip is measured
-	for round := 0; ; round++ {
-		c, s := client.sess.GetRTO(), server.sess.GetRTO()
-		if c < firstGuessMS && s < firstGuessMS {
-			break
-		}
-		if round == 100 {
-			t.Fatalf("retransmission timeouts after %d more round trips: client %d ms, server %d ms; want both below %d", round, c, s, firstGuessMS)
-		}
+	// A Pong down, then a Ping up sent after the client acknowledged the Pong: once the
+	// server has the Ping, it has the acknowledgement too (one socket to another keeps their
+	// order), so both sides have measured a round trip. After the first, the client has
+	// heard the server: its segments no longer carry the cookie.
+	roundTrip := func() {
+		t.Helper()
 		if err := server.Send(&tankv1.ServerMessage{Kind: &tankv1.ServerMessage_Pong{Pong: &tankv1.Pong{}}}); err != nil {
 			t.Fatal(err)
 		}
-		if err := client.Recv(&pong, waitLimit); err != nil {
+		if err := client.Recv(new(tankv1.ServerMessage), waitLimit); err != nil {
 			t.Fatal(err)
 		}
 		if err := client.Send(&tankv1.ClientMessage{Kind: &tankv1.ClientMessage_Ping{Ping: &tankv1.Ping{}}}); err != nil {
 			t.Fatal(err)
 		}
-		if err := server.Recv(&hello, waitLimit); err != nil {
+		if err := server.Recv(new(tankv1.ClientMessage), waitLimit); err != nil {
 			t.Fatal(err)
+		}
+	}
+	// Both then retransmit after tens of milliseconds, not after KCP's first guess of 200.
+	// A loaded machine may make the first round trips slow (the server's session was being
+	// made during the first): more of them bring the estimate down.
+	const firstGuessMS = 200 // KCP's retransmission timeout before any round trip is measured
+	for round := 0; ; round++ {
+		roundTrip()
+		c, s := client.sess.GetRTO(), server.sess.GetRTO()
+		if c < firstGuessMS && s < firstGuessMS {
+			break
+		}
+		if round == 100 {
+			t.Fatalf("retransmission timeouts after %d round trips: client %d ms, server %d ms; want both below %d", round+1, c, s, firstGuessMS)
 		}
 	}
 	return client, server, sock
