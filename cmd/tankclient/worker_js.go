@@ -31,7 +31,6 @@ func runWorkerPage(ctx context.Context, cfg Config, page WebPage, origin string,
 	showStatus("connecting to " + origin + " over WebRTC…")
 	events := make(chan workerEvent, 8)
 	started := make(chan struct{}) // closed when the worker's program says its first word
-	startedOnce := false
 	mirror := client.NewMirror(time.Now())
 	if page.Record {
 		mirror.Keep()
@@ -47,8 +46,9 @@ func runWorkerPage(ctx context.Context, cfg Config, page WebPage, origin string,
 			mirror.Add(b, m.Get("n").Int())
 		case "phase": // marked on the page's timeline, for its report's phases_ms
 			markPhaseAt(m.Get("name").String(), m.Get("at").Float()-origin0)
-			if !startedOnce { // its first phase is "worker", said as its program starts
-				startedOnce = true
+			select { // its first phase is "worker", said as its program starts
+			case <-started:
+			default:
 				close(started)
 			}
 		case "report":
