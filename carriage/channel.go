@@ -39,6 +39,12 @@ const inboxSize = 512
 // working candidate pair (UDP blocked on the way, or the server's ICE port unreachable).
 var ErrNoPath = errors.New("carriage: no UDP path to the server (ICE failed: is UDP blocked here?)")
 
+// ErrChannelClosed reports a data channel that had already closed when the program came to
+// use it: the server drops a peer that does not join in time (HubConfig.JoinTimeout), and a
+// page's worker may start later than that on a slow device. The path worked; a fresh
+// channel may join.
+var ErrChannelClosed = errors.New("carriage: the data channel had closed before the game could use it")
+
 // ErrNoServer reports an offer that reached no HTTP server at all (the browser's fetch
 // failed: nothing listens there, or the page was opened from a file).
 var ErrNoServer = errors.New("carriage: no HTTP server answered the offer")

@@ -96,8 +96,12 @@ func EarlyAnswer(ctx context.Context, offerURL string, early js.Value) (js.Value
 // in the task that made it). The peer connection and its signalling stay with the page,
 // which says when ICE fails; here the channel's own events are the connection's. It returns
 // once dc is open, or fails with ErrNoPath when ctx ends first (ConnectTimeout if it has no
-// deadline) or the channel closes.
+// deadline) or the channel closes, and at once with ErrChannelClosed when dc has closed
+// already (its close was said before anyone here listened).
 func OverChannel(ctx context.Context, dc js.Value) (*Conn, error) {
+	if state := dc.Get("readyState").String(); state == "closing" || state == "closed" {
+		return nil, ErrChannelClosed
+	}
 	ctx, cancel := withConnectTimeout(ctx)
 	defer cancel()
 	dc.Set("binaryType", "arraybuffer")

@@ -97,25 +97,31 @@ func runWorkerPage(ctx context.Context, cfg Config, page WebPage, origin string,
 	}
 	post(map[string]any{"type": "start", "spec": string(b)})
 
-	pc, err := signalForWorker(ctx, origin)
+	pc, err := signalForWorker(ctx, origin, "tanknetSignal", "tanknetSignalTo")
 	if err != nil {
 		return err
 	}
-	onICE := js.FuncOf(func(js.Value, []js.Value) any {
-		if pc.Get("iceConnectionState").String() == "failed" {
-			select {
-			case events <- workerEvent{kind: "error", what: "nopath"}:
-			default:
-			}
+	unwatch := watchPath(pc, events)
+	var ev workerEvent
+	for redialed := false; ; redialed = true {
+		ev, err = awaitWorker(ctx, events, started, workerStartWait, carriage.ConnectTimeout+cfg.DialTimeout+time.Second)
+		if err != nil {
+			unwatch()
+			return err
 		}
-		return nil
-	})
-	pc.Call("addEventListener", "iceconnectionstatechange", onICE)
-
-	ev, err := awaitWorker(ctx, events, started, workerStartWait, carriage.ConnectTimeout+cfg.DialTimeout+time.Second)
-	if err != nil {
-		return err
+		if ev.kind != "redial" || redialed {
+			break
+		}
+		// The worker's channel closed before it could use it (the server had given up on
+		// a channel that said nothing, while the worker loaded): a fresh one, once.
+		unwatch()
+		pc.Call("close")
+		if pc, err = signalForWorker(ctx, origin, "tanknetSignalTo"); err != nil {
+			return err
+		}
+		unwatch = watchPath(pc, events)
 	}
+	defer unwatch()
 	switch {
 	case ev.kind == "error" && ev.what == "nopath":
 		return errors.New(joinWords(origin, carriage.ErrNoPath))
@@ -152,17 +158,19 @@ func runWorkerPage(ctx context.Context, cfg Config, page WebPage, origin string,
 	return err
 }
 
-// signalForWorker waits for the page's early signalling (window.tanknetSignal) and returns
-// its peer connection once the server's answer is set; when that is of no use it signals
-// afresh through the page (window.tanknetSignalTo, which hands the worker a new channel as
-// it creates it). It fails as carriage.DialEarly does, in the visitor's words.
-func signalForWorker(ctx context.Context, origin string) (js.Value, error) {
+// signalForWorker returns the peer connection of the page's signalling for its worker once
+// the server's answer is set. It takes, in turn, what each of from names on the page gives:
+// window.tanknetSignal, the early signalling's promise, and window.tanknetSignalTo, which
+// signals afresh and hands the worker a new channel as it creates it; one of no use
+// (carriage.ErrDialAfresh) passes to the next. It fails as carriage.DialEarly does, in the
+// visitor's words.
+func signalForWorker(ctx context.Context, origin string, from ...string) (js.Value, error) {
 	offerURL := origin + carriage.OfferPath
 	ctx, cancel := context.WithTimeout(ctx, carriage.ConnectTimeout)
 	defer cancel()
-	for _, from := range []string{"tanknetSignal", "tanknetSignalTo"} {
-		early := js.Global().Get(from)
-		if from == "tanknetSignalTo" && early.Type() == js.TypeFunction {
+	for _, name := range from {
+		early := js.Global().Get(name)
+		if name == "tanknetSignalTo" && early.Type() == js.TypeFunction {
 			early = early.Invoke()
 		}
 		if !early.Truthy() || early.Type() == js.TypeFunction {
@@ -178,6 +186,33 @@ func signalForWorker(ctx context.Context, origin string) (js.Value, error) {
 		return got.Get("pc"), nil
 	}
 	return js.Undefined(), errors.New(joinWords(origin, errors.New("the page could not set up a WebRTC connection for its worker")))
+}
+
+// watchPath tells events "nopath" when pc's ICE fails before it ever connected: no UDP path
+// to the server. One that connected and then failed had a path (the server closed it, or
+// the network went): the worker's channel closes, and it says so itself. The returned
+// function stops watching.
+func watchPath(pc js.Value, events chan<- workerEvent) (stop func()) {
+	connected := false
+	onICE := js.FuncOf(func(js.Value, []js.Value) any {
+		switch pc.Get("iceConnectionState").String() {
+		case "connected", "completed":
+			connected = true
+		case "failed":
+			if !connected {
+				select {
+				case events <- workerEvent{kind: "error", what: "nopath"}:
+				default:
+				}
+			}
+		}
+		return nil
+	})
+	pc.Call("addEventListener", "iceconnectionstatechange", onICE)
+	return func() {
+		pc.Call("removeEventListener", "iceconnectionstatechange", onICE)
+		onICE.Release()
+	}
 }
 
 // markPhaseAt marks a step of connecting on the page's timeline at a moment already past

@@ -18,20 +18,27 @@ import (
 )
 
 // channelGrace is how long, after a data channel failed to open, the worker waits for the
-// page to hand it a fresh one (it signals afresh when its early answer was stale).
+// page to hand it a fresh one (it signals afresh when its early answer was stale) before it
+// asks for one ({type: "redial"}).
 const channelGrace = 2 * time.Second
+
+// redialWait bounds how long the worker waits for the channel it asked for: the page's
+// program may still be loading, and then signals within its connect timeout.
+const redialWait = 2 * carriage.ConnectTimeout
 
 // main runs in the worker (tankworker.js started it, with the page's URL parameters as its
 // own, from which it reads what to play: tabworker.PageSpec). The page posts it, in any
 // order, the data channel its signalling created ({type: "channel", dc}), what to play
 // ({type: "start", spec}: tabworker.Spec as JSON; the worker's own reading of the URL comes
-// first, and the page's is for a worker started without it), and then, while it plays, the controls held ({type:
-// "controls", turn, throttle, fire, lagComp}), the tab's visibility ({type: "away", away})
-// and the end ({type: "quit"}). The worker posts back the phases of connecting it saw
-// ({type: "phase", name, at}, at in ms since the Unix epoch as performance.timeOrigin +
-// now), {type: "joined"} or {type: "error", what, message}, the Game's recording as it is
-// written ({type: "frames", n, data}, data an ArrayBuffer moved, not copied), its report
-// ({type: "report", json}) and the end of the game ({type: "ended", message}).
+// first, and the page's is for a worker started without it), and then, while it plays, the
+// controls held ({type: "controls", turn, throttle, fire, lagComp}), the tab's visibility
+// ({type: "away", away}) and the end ({type: "quit"}). The worker posts back the phases of
+// connecting it saw ({type: "phase", name, at}, at in ms since the Unix epoch as
+// performance.timeOrigin + now), {type: "redial"} when its channel closed unused and no
+// other came (openChannel), {type: "joined"} or {type: "error", what, message}, the Game's
+// recording as it is written ({type: "frames", n, data}, data an ArrayBuffer moved, not
+// copied), its report ({type: "report", json}) and the end of the game ({type: "ended",
+// message}).
 func main() {
 	self := js.Global()
 	specs := make(chan tabworker.Spec, 1)
@@ -123,9 +130,14 @@ func main() {
 }
 
 // openChannel returns the carriage over the first data channel the page hands over that
-// opens; one that fails is replaced by the next the page hands over within channelGrace.
+// opens. One that fails is replaced by the next the page hands over within channelGrace.
+// When none comes and the one that failed had closed before the worker took it
+// (carriage.ErrChannelClosed: a worker slower to start than the server keeps a silent
+// channel, on a slow phone), the worker asks the page to signal afresh ({type: "redial"}),
+// once; the path worked. One that never opened is no path.
 func openChannel(ctx context.Context, channels <-chan js.Value) (*carriage.Conn, error) {
 	dc := <-channels
+	asked := false
 	for {
 		conn, err := carriage.OverChannel(ctx, dc)
 		if err == nil {
@@ -133,7 +145,17 @@ func openChannel(ctx context.Context, channels <-chan js.Value) (*carriage.Conn,
 		}
 		select {
 		case dc = <-channels:
+			continue
 		case <-time.After(channelGrace):
+		}
+		if asked || !errors.Is(err, carriage.ErrChannelClosed) {
+			return nil, err // a channel that never opened: no path
+		}
+		asked = true
+		post(map[string]any{"type": "redial"})
+		select {
+		case dc = <-channels:
+		case <-time.After(redialWait):
 			return nil, err
 		}
 	}
