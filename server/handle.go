@@ -38,7 +38,7 @@ func (s *Server) handle(ctx context.Context, sess *session, op opening) {
 	} else {
 		sess.close()
 	}
-	if err := <-writeErr; err != nil {
+	if err := <-writeErr; err != nil && !drop.dropping() { // the first cause explains it
 		drop = dropSlow.reason(err.Error())
 		s.log.Warn("dropping player", "player", id, "addr", addr, "reason", drop.String(), "code", drop.kind.code.String())
 	}

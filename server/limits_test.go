@@ -56,7 +56,8 @@ func TestConfig_DerivedInputLead(t *testing.T) {
 func TestSession_ControlOverflowKicksWithReason(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.MaxPlayers = 2
-	s := newSession(nil, &cfg, new(counters), newServerClock(time.Now())) // send and kick never touch the connection
+	server, _ := kcpPair(t)
+	s := newSession(server, &cfg, new(counters), newServerClock(time.Now())) // no writer: the frames wait
 	for range maxControlFrames {
 		s.send([]byte{1})
 	}
@@ -67,7 +68,48 @@ func TestSession_ControlOverflowKicksWithReason(t *testing.T) {
 	if got := s.kickReason(); !strings.Contains(got.String(), "control queue full") || got.kind.code != wire.DisconnectCannotKeepUp {
 		t.Errorf("kick reason after overflow = %q (%v), want a full control queue, cannot keep up", got, got.kind.code)
 	}
+	select {
+	case <-s.done:
+	default:
+		t.Error("the session is still open after its control queue overflowed")
+	}
 	s.send(nil) // encode failures yield nil frames, which are skipped
+}
+
+// TestSession_ControlOverflowEndsABlockedWriteAtOnce blocks an away player's stream (the
+// player is gone and acknowledges nothing, so KCP's window fills and the write waits up to
+// the away timeout) and queues control frames behind it until the queue overflows: the
+// session closes then, and its writer returns at once, not when its write times out.
+func TestSession_ControlOverflowEndsABlockedWriteAtOnce(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.AwayTimeout = 10 * time.Minute
+	server, player := kcpPair(t)
+	s := newSession(server, &cfg, new(counters), newServerClock(time.Now()))
+	s.away.Store(true)
+	player.Close()
+	wrote := make(chan error, 1)
+	go func() { wrote <- s.writeLoop() }()
+	frame := make([]byte, 100)
+	for i := 0; !s.kickReason().dropping(); i++ {
+		if i == 100_000 {
+			t.Fatal("100,000 frames queued behind an unacknowledged stream and the queue never overflowed")
+		}
+		s.send(frame)
+		if i%64 == 0 {
+			time.Sleep(time.Millisecond) // the writer takes what is queued until KCP's window is full
+		}
+	}
+	select {
+	case err := <-wrote:
+		if err != nil {
+			t.Errorf("the writer ended with %v; want nil: the server closed the session under it", err)
+		}
+	case <-time.After(time.Minute): // the write would wait ten
+		t.Fatal("the writer is still blocked a minute after the control queue overflowed")
+	}
+	if got := s.kickReason(); !strings.Contains(got.String(), "control queue full") {
+		t.Errorf("kick reason %q; want a full control queue", got)
+	}
 }
 
 func TestSession_RosterFitsAtMaxPlayers(t *testing.T) {

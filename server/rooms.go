@@ -108,8 +108,11 @@ func (s *Server) enter(name string, addr net.Addr, now time.Time, start func(*ro
 	rs := &s.rooms
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
-	if rs.stopped || s.Draining() {
+	switch {
+	case s.Draining():
 		return nil, &wire.Reject{Code: wire.RejectShuttingDown, Reason: drainedReason}
+	case rs.stopped:
+		return nil, &wire.Reject{Code: wire.RejectShuttingDown, Reason: "server shutting down"}
 	}
 	if r := rs.open[name]; r != nil {
 		r.pending++

@@ -224,7 +224,10 @@ func (s *session) send(frame []byte) {
 	}
 	s.outMu.Unlock()
 	if full {
+		// The queue fills only behind a blocked write, which no Disconnect would pass: the
+		// client goes now, not when that write times out (after an Away, minutes away).
 		s.kick(dropSlow.reason("control queue full"))
+		s.close()
 		return
 	}
 	s.notify()
