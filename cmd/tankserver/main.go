@@ -96,7 +96,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (Config, error) {
 	fs.DurationVar(&cfg.Server.RoomGrace, "room-grace", cfg.Server.RoomGrace, "close a room (not the default one) once it has been empty this `long`")
 	cliflag.ContactVar(fs, &cfg.Server.Rules.Contact, "how tanks that touch are pushed apart: predicted (each client pushes its own tank in its inputs, within the rules: prediction stays exact), server (the server after each tick: clients correct), or off; -contact=false is off")
 	fs.TextVar(&cfg.Server.Lane, "lane", cfg.Server.Lane, "where snapshots travel: `datagram` (unreliable chunks, the default) or reliable (the ordered stream)")
-	fs.Func("arena", "the `arena`: "+strings.Join(netcode.ArenaNames(), " or ")+" (160 x 100, room for 256 players)", func(name string) error {
+	fs.Func("arena", "the `arena`: default (40 x 25, the default) or large (160 x 100, room for 256 players)", func(name string) error {
 		a, err := netcode.ArenaByName(name)
 		cfg.Server.Arena = a
 		return err
@@ -143,6 +143,11 @@ func (c Config) Validate() error {
 	}
 	if err := c.Web.Validate(); err != nil {
 		return err
+	}
+	if c.Metrics != "" {
+		if _, _, err := net.SplitHostPort(c.Metrics); err != nil {
+			return fmt.Errorf("-metrics %q: %w", c.Metrics, err)
+		}
 	}
 	if _, err := c.discoverySpot(); err != nil {
 		return err

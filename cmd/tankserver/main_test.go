@@ -23,6 +23,8 @@ func TestConfigValidate(t *testing.T) {
 		{"a preset", func(c *Config) { c.Net.Preset = "mobile-3g" }, ""},
 		{"unknown preset", func(c *Config) { c.Net.Preset = "dialup" }, "unknown network preset"},
 		{"bad server setting", func(c *Config) { c.Server.MaxPlayers = 0 }, "max players"},
+		{"metrics on a port", func(c *Config) { c.Metrics = "127.0.0.1:9100" }, ""},
+		{"metrics with no port", func(c *Config) { c.Metrics = "nonsense" }, `-metrics "nonsense"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
