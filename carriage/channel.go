@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
+	"strings"
 	"time"
 )
 
@@ -60,6 +62,16 @@ type RefusedError struct {
 func (e *RefusedError) Error() string {
 	return fmt.Sprintf("carriage: the server refused the offer: %s: %s", e.StatusText, e.Body)
 }
+
+// TooSoon reports a refusal for offering faster than the hub's rate (HubConfig.OfferBurst
+// and OfferEvery) allows: an offer a little later may be answered. A refusal for holding
+// too many peers is not one: it lasts as long as those peers do.
+func (e *RefusedError) TooSoon() bool {
+	return e.Status == http.StatusTooManyRequests && strings.Contains(e.Body, tooManyOffers)
+}
+
+// tooManyOffers is the hub's reason for refusing an offer that came too soon.
+const tooManyOffers = "too many offers from this address"
 
 // sessionDescription is an offer or an answer as the offer endpoint carries it: the JSON of
 // a browser's RTCSessionDescription.

@@ -36,7 +36,7 @@ var RefusalReasons = []string{refuseAddrFull, refuseFull, refuseMalformed, refus
 
 var refusalText = map[string]string{
 	refuseMethod:    "not a POST",
-	refuseRate:      "too many offers from this address",
+	refuseRate:      tooManyOffers,
 	refuseSize:      "offer too large",
 	refuseMalformed: "malformed offer",
 	refuseAddrFull:  "too many peers from this address",

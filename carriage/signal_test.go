@@ -165,6 +165,9 @@ func TestOffer_FloodFromOneAddress(t *testing.T) {
 	if status != http.StatusTooManyRequests || retry == "" || !strings.Contains(body, refusalText[refuseRate]) {
 		t.Errorf("offer 4 = %d (Retry-After %q) %q, want 429 with Retry-After and %q", status, retry, body, refusalText[refuseRate])
 	}
+	if _, err := answerFrom(th.url, status, "Too Many Requests", []byte(body)); !isTooSoon(err) {
+		t.Errorf("offer 4's refusal %v: want one a dialer may make again a little later (RefusedError.TooSoon)", err)
+	}
 
 	cfg = DefaultHubConfig()
 	cfg.MaxPeersPerAddress = 2
@@ -177,6 +180,9 @@ func TestOffer_FloodFromOneAddress(t *testing.T) {
 	status, _, body = post(t, th.url, offerSDP(t))
 	if status != http.StatusTooManyRequests || !strings.Contains(body, refusalText[refuseAddrFull]) {
 		t.Errorf("a third peer from one address = %d %q, want 429 and %q", status, body, refusalText[refuseAddrFull])
+	}
+	if _, err := answerFrom(th.url, status, "Too Many Requests", []byte(body)); isTooSoon(err) {
+		t.Errorf("a third peer's refusal %v: want one that waiting a moment does not lift", err)
 	}
 	if st := th.Stats(); st.Refused[refuseAddrFull] != 1 || st.Peers != 2 {
 		t.Errorf("Stats = %+v, want 1 refused for too many peers and 2 open", st)
@@ -228,4 +234,10 @@ func TestDial_NoPathSaysSo(t *testing.T) {
 	if !errors.Is(err, ErrNoPath) {
 		t.Fatalf("Dial with no path = %v, want ErrNoPath", err)
 	}
+}
+
+// isTooSoon reports whether err is a RefusedError for offering too soon.
+func isTooSoon(err error) bool {
+	var refused *RefusedError
+	return errors.As(err, &refused) && refused.TooSoon()
 }

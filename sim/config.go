@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/url"
 	"time"
 
 	"tanknet/linksim"
@@ -82,6 +83,13 @@ type Config struct {
 	// measurement): 60 like a window, fewer to drive many bots from one machine. Prediction
 	// steps stay 50 ms whatever the frame rate.
 	BotFPS int
+	// Web, when set, is the page address of the tankserver named by Server, serving
+	// browsers with -web (e.g. http://127.0.0.1:8080/): each bot then joins over a WebRTC
+	// data channel of its own, as a page does, through pion's stack rather than a
+	// browser's, so the browsers' door is measured apart from the browser. The server's
+	// browser limits hold (tankserver -web-per-address, 8 by default); offers refused for
+	// coming too soon wait their turn.
+	Web string
 	// ServerMetrics is the -metrics address of the external tankserver named by Server;
 	// with it the report has server_cpu_cores and bytes_per_tank.
 	ServerMetrics string
@@ -133,6 +141,13 @@ func (c Config) Validate() error {
 		return errors.New("tanksim: -rooms does not mix with -group or -matrix: one way of splitting the bots per run")
 	case c.ServerMetrics != "" && c.Server == "":
 		return errors.New("tanksim: -server-metrics needs -server (an in-process server is measured directly)")
+	case c.Web != "" && c.Server == "":
+		return errors.New("tanksim: -web needs -server, the game address of the same tankserver (an in-process server serves no browsers)")
+	}
+	if c.Web != "" {
+		if u, err := url.Parse(c.Web); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return fmt.Errorf("tanksim: -web %q: want the page's address, like http://127.0.0.1:8080/", c.Web)
+		}
 	}
 	if _, err := netcode.ArenaByName(c.Arena); err != nil {
 		return fmt.Errorf("tanksim: -arena: %w", err)

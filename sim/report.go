@@ -25,6 +25,10 @@ type Report struct {
 	Contact string `json:"contact"` // "predicted", "server" or "off"; "" against an external server, which decides
 	Seed    uint64 `json:"seed"`    // Config.Seed
 	Server  string `json:"server"`  // "in-process" or the -server address
+	// Transport is how the bots reached the server: "udp" (KCP over UDP), or "webrtc" (a
+	// data channel each, through the -web page named by Web).
+	Transport string `json:"transport"`
+	Web       string `json:"web,omitempty"`
 	// WindowSeconds is the measured span [from, to] in seconds since the run started:
 	// every bot playing, the warm-up over. Remote, holds and RTT metrics come from it only.
 	WindowSeconds [2]float64 `json:"window_s"`
@@ -265,6 +269,10 @@ func (d *runData) reportHeader() Report {
 		r.Server = cfg.Server
 		r.Contact = ""
 		r.Arena = ""
+	}
+	r.Transport, r.Web = "udp", cfg.Web
+	if cfg.Web != "" {
+		r.Transport = "webrtc"
 	}
 	return r
 }

@@ -39,8 +39,12 @@ func (r Report) writeTanks(w io.Writer) {
 	if r.Contact != "" {
 		contact = r.Contact
 	}
+	server := r.Server
+	if r.Transport == "webrtc" {
+		server += " over WebRTC from " + r.Web
+	}
 	fmt.Fprintf(w, "%d bots for %.1fs on %s (%s), %s lane, %s interpolation, contact %s, seed %d, server %s\n",
-		r.Bots, r.DurationSeconds, r.Profile, r.Link, r.Lane, r.Interp, contact, r.Seed, r.Server)
+		r.Bots, r.DurationSeconds, r.Profile, r.Link, r.Lane, r.Interp, contact, r.Seed, server)
 	fmt.Fprintf(w, "own tank:  %d reconciliations, %d with a residual (%s, max %.4g units), %d corrections, %d snaps (%.2f per bot-minute)\n",
 		r.Reconciliations, r.ResidualNonZero, optPercent(r.ResidualRatio), r.ResidualMax, r.Corrections, r.Snaps, r.SnapsPerBotMinute)
 	if c := r.ContactFigures; c != nil {

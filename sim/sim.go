@@ -233,7 +233,7 @@ func runBots(ctx context.Context, spec runSpec, addr string, start time.Time, tr
 			defer wg.Done()
 			b := &bots[i]
 			b.probe = newProbe(start, truth, cfg.botSeed(i), cfg.Bots)
-			pc, err := botConn(spec, addr, i, b)
+			pc, err := botConn(ctx, spec, addr, i, b)
 			if err != nil {
 				b.err = err
 				return
@@ -316,23 +316,34 @@ func recordFile(spec runSpec, i int) string {
 	return fmt.Sprintf("%s-bot-%d.tnrec", strings.ReplaceAll(spec.label(), "/", "-"), i+1)
 }
 
-// botConn opens bot i's socket as a stack: UDP, a byte counter (what the server sent us,
-// before simulated loss), the link conditioner, and a byte counter (what our KCP wrote,
-// before simulated loss). The session owns the stack and closes it.
-func botConn(spec runSpec, addr string, i int, b *botRun) (net.PacketConn, error) {
-	local := ":0"
-	if host, _, err := net.SplitHostPort(addr); err == nil && net.ParseIP(host).IsLoopback() {
-		local = "127.0.0.1:0"
+// botConn opens bot i's socket as a stack: UDP (with Config.Web, a WebRTC data channel), a
+// byte counter (what the server sent us, before simulated loss), the link conditioner, and
+// a byte counter (what our KCP wrote, before simulated loss). The session owns the stack
+// and closes it.
+func botConn(ctx context.Context, spec runSpec, addr string, i int, b *botRun) (net.PacketConn, error) {
+	var raw net.PacketConn
+	if spec.cfg.Web != "" {
+		dc, err := webConn(ctx, spec.cfg.Web)
+		if err != nil {
+			return nil, fmt.Errorf("tanksim: bot %d: %w", i+1, err)
+		}
+		raw = dc
+	} else {
+		local := ":0"
+		if host, _, err := net.SplitHostPort(addr); err == nil && net.ParseIP(host).IsLoopback() {
+			local = "127.0.0.1:0"
+		}
+		udp, err := net.ListenPacket("udp", local)
+		if err != nil {
+			return nil, fmt.Errorf("tanksim: bot %d: open socket: %w", i+1, err)
+		}
+		transport.TuneSocket(udp)
+		raw = udp
 	}
-	udp, err := net.ListenPacket("udp", local)
-	transport.TuneSocket(udp)
-	if err != nil {
-		return nil, fmt.Errorf("tanksim: bot %d: open socket: %w", i+1, err)
-	}
-	b.down = transport.NewCountingConn(udp)
+	b.down = transport.NewCountingConn(raw)
 	cc, err := linksim.Condition(b.down, spec.condFor(i), spec.cfg.botSeed(i))
 	if err != nil {
-		udp.Close()
+		raw.Close()
 		return nil, fmt.Errorf("tanksim: bot %d: %w", i+1, err)
 	}
 	b.up = transport.NewCountingConn(cc)

@@ -107,6 +107,7 @@ func parseCommand(fs *flag.FlagSet, args []string) (command, error) {
 	fs.BoolVar(&cfg.Matrix, "matrix", false, "run every preset but none on both lanes with both timelines, with the input buffer on and off (see -input-buffer), and print one table")
 	fs.StringVar(&cfg.Arena, "arena", cfg.Arena, "in-process server's `arena`: "+strings.Join(netcode.ArenaNames(), " or "))
 	fs.IntVar(&cfg.BotFPS, "bot-fps", cfg.BotFPS, "frames per second each bot runs (fewer lets one machine drive many bots)")
+	fs.StringVar(&cfg.Web, "web", "", "with -server, the page `URL` of that tankserver's -web (e.g. http://127.0.0.1:8080/): every bot joins over a WebRTC data channel of its own, as a browser page does (pion's WebRTC, not a browser's)")
 	fs.StringVar(&cfg.ServerMetrics, "server-metrics", "", "the -metrics `address` of the tankserver given by -server: report its CPU use and bytes per tank")
 	fs.Func("group", "`BOTS:NET` plays that many bots on network NET (a preset, or up=PRESET,down=PRESET) and reports them apart; repeat it for each group (the groups' sum is -bots)", func(s string) error {
 		g, err := sim.ParseGroup(s)

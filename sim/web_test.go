@@ -1,0 +1,68 @@
+package sim
+
+import (
+	"context"
+	"log/slog"
+	"net"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"tanknet/carriage"
+	"tanknet/server"
+)
+
+// TestRunOverWebRTC plays bots that join as browser pages do, each over a WebRTC data
+// channel of its own (Config.Web), against a server with a browsers' door on loopback: every
+// bot joins through the door and plays, and the report says how they came.
+func TestRunOverWebRTC(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays for 2 s over WebRTC on loopback")
+	}
+	scfg := server.DefaultConfig()
+	scfg.Logger = slog.New(slog.DiscardHandler)
+	srv, err := server.New(scfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	udp, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ice, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hcfg := carriage.DefaultHubConfig()
+	hcfg.AllowCandidate = carriage.IsLoopback
+	hub, err := carriage.NewHub(hcfg, ice)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := httptest.NewServer(hub) // every path: the offer path among them
+	defer page.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ctx, carriage.Merge(udp, hub)) }()
+	defer func() { cancel(); <-served }()
+
+	cfg := DefaultConfig()
+	cfg.Bots, cfg.Duration, cfg.Net, cfg.BotFPS = 2, 2*time.Second, "none", 30
+	cfg.Server, cfg.Web = udp.LocalAddr().String(), page.URL+"/"
+	res, err := Run(ctx, cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := res.Report
+	if r.Transport != "webrtc" || r.Web != cfg.Web {
+		t.Errorf("transport %q from %q, want webrtc from %q", r.Transport, r.Web, cfg.Web)
+	}
+	if st := hub.Stats(); st.Joined != 2 {
+		t.Errorf("the door admitted %d peers to the game, want the 2 bots (%+v)", st.Joined, st)
+	}
+	if r.Reconciliations == 0 || r.RTT == nil || r.ResidualNonZero != 0 {
+		t.Errorf("reconciliations %d, rtt %v, residual_nonzero %d: want the bots playing, their pings answered, prediction exact",
+			r.Reconciliations, r.RTT, r.ResidualNonZero)
+	}
+}
