@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
 	"strings"
 	"time"
 )
@@ -67,7 +66,7 @@ func (e *RefusedError) Error() string {
 // and OfferEvery) allows: an offer a little later may be answered. A refusal for holding
 // too many peers is not one: it lasts as long as those peers do.
 func (e *RefusedError) TooSoon() bool {
-	return e.Status == http.StatusTooManyRequests && strings.Contains(e.Body, tooManyOffers)
+	return e.Status == 429 && strings.Contains(e.Body, tooManyOffers) // 429 Too Many Requests (net/http stays out of the page)
 }
 
 // tooManyOffers is the hub's reason for refusing an offer that came too soon.

@@ -32,6 +32,9 @@ func (s *Server) handle(ctx context.Context, sess *session, op opening) {
 	left, drop := s.readLoop(sess, id, r)
 	if kicked := sess.kickReason(); kicked.dropping() {
 		drop = kicked // the server's own decision (e.g. a full queue) explains it best
+		if sess.overflowed() {
+			s.log.Warn("dropping player", "player", id, "addr", addr, "reason", drop.String(), "code", drop.kind.code.String())
+		}
 	} else if drop.dropping() {
 		s.log.Warn("dropping player", "player", id, "addr", addr, "reason", drop.String(), "code", drop.kind.code.String())
 		sess.kick(drop)

@@ -61,12 +61,12 @@ func TestSession_ControlOverflowKicksWithReason(t *testing.T) {
 	for range maxControlFrames {
 		s.send([]byte{1})
 	}
-	if got := s.kickReason(); got.dropping() {
-		t.Fatalf("kicked at the limit: %q", got)
+	if got := s.kickReason(); got.dropping() || s.overflowed() {
+		t.Fatalf("kicked at the limit: %q (overflowed %v)", got, s.overflowed())
 	}
 	s.send([]byte{1})
-	if got := s.kickReason(); !strings.Contains(got.String(), "control queue full") || got.kind.code != wire.DisconnectCannotKeepUp {
-		t.Errorf("kick reason after overflow = %q (%v), want a full control queue, cannot keep up", got, got.kind.code)
+	if got := s.kickReason(); !strings.Contains(got.String(), "control queue full") || got.kind.code != wire.DisconnectCannotKeepUp || !s.overflowed() {
+		t.Errorf("kick reason after overflow = %q (%v), overflowed %v; want a full control queue, cannot keep up", got, got.kind.code, s.overflowed())
 	}
 	select {
 	case <-s.done:

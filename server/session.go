@@ -41,6 +41,7 @@ type session struct {
 	chunks   [][]byte   // newest unsent snapshot chunks (datagram lane), shared the same way
 	goodbye  dropReason // set once by kick: the writer sends Disconnect and closes
 	closing  bool
+	overflow bool          // the control queue overflowed: the session dropped its client itself
 	wake     chan struct{} // capacity 1: "the outbox changed"
 	// wakeHeld is set while the room's tick runs (holdWakes, room.go): wakes are noted in
 	// wakeOwed and given once the tick's work is done.
@@ -222,6 +223,9 @@ func (s *session) send(frame []byte) {
 	if !full && !s.closing {
 		s.control = append(s.control, frame)
 	}
+	if full && !s.closing {
+		s.overflow = true
+	}
 	s.outMu.Unlock()
 	if full {
 		// The queue fills only behind a blocked write, which no Disconnect would pass: the
@@ -275,6 +279,14 @@ func (s *session) kick(reason dropReason) {
 	s.notify()
 }
 
+// overflowed reports whether the session dropped its client itself, for a full control
+// queue (send): the one drop no one else logs.
+func (s *session) overflowed() bool {
+	s.outMu.Lock()
+	defer s.outMu.Unlock()
+	return s.overflow
+}
+
 // kickReason returns the reason given to kick; no drop if the session was not kicked.
 func (s *session) kickReason() dropReason {
 	s.outMu.Lock()
@@ -287,7 +299,9 @@ func (s *session) kickReason() dropReason {
 func (s *session) close() {
 	s.doneOnce.Do(func() {
 		close(s.done)
-		s.conn.Close()
+		if s.conn != nil { // a unit test's session has none
+			s.conn.Close()
+		}
 	})
 }
 

@@ -97,26 +97,29 @@ func runWorkerPage(ctx context.Context, cfg Config, page WebPage, origin string,
 	}
 	post(map[string]any{"type": "start", "spec": string(b)})
 
-	pc, err := signalForWorker(ctx, origin, "tanknetSignal", "tanknetSignalTo")
+	pc, afresh, err := signalForWorker(ctx, origin, "tanknetSignal", "tanknetSignalTo")
 	if err != nil {
 		return err
 	}
 	unwatch := watchPath(pc, events)
 	var ev workerEvent
-	for redialed := false; ; redialed = true {
+	for {
 		ev, err = awaitWorker(ctx, events, started, workerStartWait, carriage.ConnectTimeout+cfg.DialTimeout+time.Second)
 		if err != nil {
 			unwatch()
 			return err
 		}
-		if ev.kind != "redial" || redialed {
+		if ev.kind != "redial" {
 			break
+		}
+		if afresh {
+			continue // already signalled afresh, once: the worker has that channel, or will
 		}
 		// The worker's channel closed before it could use it (the server had given up on
 		// a channel that said nothing, while the worker loaded): a fresh one, once.
 		unwatch()
 		pc.Call("close")
-		if pc, err = signalForWorker(ctx, origin, "tanknetSignalTo"); err != nil {
+		if pc, afresh, err = signalForWorker(ctx, origin, "tanknetSignalTo"); err != nil {
 			return err
 		}
 		unwatch = watchPath(pc, events)
@@ -159,12 +162,12 @@ func runWorkerPage(ctx context.Context, cfg Config, page WebPage, origin string,
 }
 
 // signalForWorker returns the peer connection of the page's signalling for its worker once
-// the server's answer is set. It takes, in turn, what each of from names on the page gives:
-// window.tanknetSignal, the early signalling's promise, and window.tanknetSignalTo, which
-// signals afresh and hands the worker a new channel as it creates it; one of no use
-// (carriage.ErrDialAfresh) passes to the next. It fails as carriage.DialEarly does, in the
-// visitor's words.
-func signalForWorker(ctx context.Context, origin string, from ...string) (js.Value, error) {
+// the server's answer is set, and whether it signalled afresh for it. It takes, in turn,
+// what each of from names on the page gives: window.tanknetSignal, the early signalling's
+// promise, and window.tanknetSignalTo, which signals afresh and hands the worker a new
+// channel as it creates it; one of no use (carriage.ErrDialAfresh) passes to the next. It
+// fails as carriage.DialEarly does, in the visitor's words.
+func signalForWorker(ctx context.Context, origin string, from ...string) (pc js.Value, afresh bool, err error) {
 	offerURL := origin + carriage.OfferPath
 	ctx, cancel := context.WithTimeout(ctx, carriage.ConnectTimeout)
 	defer cancel()
@@ -181,19 +184,21 @@ func signalForWorker(ctx context.Context, origin string, from ...string) (js.Val
 		case errors.Is(err, carriage.ErrDialAfresh):
 			continue
 		case err != nil:
-			return js.Undefined(), errors.New(joinWords(origin, err))
+			return js.Undefined(), false, errors.New(joinWords(origin, err))
 		}
-		return got.Get("pc"), nil
+		return got.Get("pc"), name == "tanknetSignalTo", nil
 	}
-	return js.Undefined(), errors.New(joinWords(origin, errors.New("the page could not set up a WebRTC connection for its worker")))
+	return js.Undefined(), false, errors.New(joinWords(origin, errors.New("the page could not set up a WebRTC connection for its worker")))
 }
 
 // watchPath tells events "nopath" when pc's ICE fails before it ever connected: no UDP path
 // to the server. One that connected and then failed had a path (the server closed it, or
-// the network went): the worker's channel closes, and it says so itself. The returned
-// function stops watching.
+// the network went): the worker's channel closes, and it says so itself. A connection
+// already connected (or disconnected since) when the watch begins counts as connected. The
+// returned function stops watching.
 func watchPath(pc js.Value, events chan<- workerEvent) (stop func()) {
-	connected := false
+	state := pc.Get("iceConnectionState").String()
+	connected := state == "connected" || state == "completed" || state == "disconnected"
 	onICE := js.FuncOf(func(js.Value, []js.Value) any {
 		switch pc.Get("iceConnectionState").String() {
 		case "connected", "completed":

@@ -10,14 +10,15 @@ import (
 // and compile tankworker.wasm, which a slow phone or a busy machine may take seconds to
 // do); once it has started, its join has the connect and dial timeouts, counted from then.
 // The server keeps a channel that has sent nothing yet for 15 s after its offer, which
-// the page posted before it told the worker to start: a worker much later than this would
-// leave its connect handshake too little time before its channel is closed.
+// the page posted before it told the worker to start; a worker that starts after that finds
+// its channel closed and asks for a fresh one ("redial"), and one that starts just before
+// may have too little of it left for its connect handshake.
 const workerStartWait = 12 * time.Second
 
 // workerEvent is what the worker says of its session: joined, or why it could not join, or
 // why the game ended.
 type workerEvent struct {
-	kind    string // "joined", "error" or "ended"
+	kind    string // "joined", "error", "ended", or "redial" (its channel closed unused: signal afresh)
 	what    string // for an error: "nopath" (the channel never opened) or "join"
 	message string
 }

@@ -22,9 +22,10 @@ import (
 // asks for one ({type: "redial"}).
 const channelGrace = 2 * time.Second
 
-// redialWait bounds how long the worker waits for the channel it asked for: the page's
-// program may still be loading, and then signals within its connect timeout.
-const redialWait = 2 * carriage.ConnectTimeout
+// redialWait bounds how long the worker waits for the channel it asked for: on a slow
+// device the page's own program may still be loading (it answers once it runs, and its own
+// waits bound the join from then).
+const redialWait = time.Minute
 
 // main runs in the worker (tankworker.js started it, with the page's URL parameters as its
 // own, from which it reads what to play: tabworker.PageSpec). The page posts it, in any
@@ -104,7 +105,7 @@ func main() {
 	ctx := context.Background()
 	conn, err := openChannel(ctx, channels)
 	if err != nil {
-		postError("nopath", err)
+		postError("join", err) // "nopath" when no channel ever opened (postError)
 		return
 	}
 	postPhase("channel")

@@ -57,6 +57,7 @@ func main() {
 	connects := flag.Int("connects", 10, "page loads timed one after another for connect_ms")
 	pages := flag.Int("pages", 8, "browser players in the load run")
 	bots := flag.Int("bots", 8, "native bots (bin/tanksim) beside them")
+	webrtcBots := flag.Int("webrtc-bots", 0, "Go bots that join over WebRTC (bin/tanksim -web: pion, no browser) beside them too, so the report parts the page's round trip into the browsers' door (webrtc minus native) and the browser (page minus webrtc)")
 	duration := flag.Duration("duration", 60*time.Second, "how long the load run plays")
 	chromium := flag.String("chromium", "chromium", "the Chromium `binary`")
 	size := flag.String("size", "480x320", "each page's window `WxH` (eight pages drawing in software on two cores: keep them small)")
@@ -97,7 +98,11 @@ func main() {
 		fmt.Fprintf(os.Stderr, "webmeasure: -runs %d: want at least 1\n", *runs)
 		os.Exit(2)
 	}
-	opts := runOptions{chromium: *chromium, connects: *connects, pages: *pages, bots: *bots, runs: *runs, duration: *duration,
+	if *webrtcBots < 0 || *webrtcBots > 8 {
+		fmt.Fprintf(os.Stderr, "webmeasure: -webrtc-bots %d: want 0 to 8\n", *webrtcBots)
+		os.Exit(2)
+	}
+	opts := runOptions{chromium: *chromium, connects: *connects, pages: *pages, bots: *bots, webrtcBots: *webrtcBots, runs: *runs, duration: *duration,
 		extra: extra + every, every: every, window: "--window-size=" + w + "," + h, fresh: *fresh}
 	if err := run(opts); err != nil {
 		fmt.Fprintln(os.Stderr, "webmeasure:", err)
@@ -112,6 +117,7 @@ func main() {
 type runOptions struct {
 	chromium              string
 	connects, pages, bots int
+	webrtcBots            int // bots over WebRTC beside the native ones (tanksim -web)
 	runs                  int // load runs, one after another
 	duration              time.Duration
 	extra, every, window  string
@@ -132,7 +138,7 @@ func run(o runOptions) error {
 	defer cancel()
 	// The timed loads' players, and a run's pages, stay seated until the server notices they
 	// are gone.
-	srv, url, addr, err := startServer(ctx, (o.pages+o.bots)*o.runs+o.connects)
+	srv, url, addr, err := startServer(ctx, (o.pages+o.bots+o.webrtcBots)*o.runs+o.connects)
 	if err != nil {
 		return err
 	}
@@ -164,14 +170,18 @@ func run(o runOptions) error {
 		"pages":      pages,
 		"browser":    median.browser,
 		"native":     median.native,
+		"webrtc":     median.webrtc, // null without -webrtc-bots
 		"runs":       o.runs,
 		"rtt_runs":   rttRuns(runs),
 		// Each run's page round trip minus its native one (the median page's p50 minus the
 		// bots' p50): the figure to read when runs differ.
 		"rtt_gap_ms": summary(gaps),
-		"server_log": srv.summary(),
-		"wasm_bytes": fileSize("bin/web/tankclient.wasm"),
-		"wasm_gzip":  fileSize("bin/web/tankclient.wasm.gz"),
+		// With -webrtc-bots, each run's WebRTC bots' round trip minus its native bots': the
+		// browsers' door alone (signalling aside: DTLS, SCTP and the carriage under the game).
+		"webrtc_gap_ms": summary(webrtcGaps(runs)),
+		"server_log":    srv.summary(),
+		"wasm_bytes":    fileSize("bin/web/tankclient.wasm"),
+		"wasm_gzip":     fileSize("bin/web/tankclient.wasm.gz"),
 		// The page's game worker's program (cmd/tankworker), loaded beside the page's.
 		"worker_wasm_bytes": fileSize("bin/web/tankworker.wasm"),
 		"worker_wasm_gzip":  fileSize("bin/web/tankworker.wasm.gz"),
@@ -187,21 +197,43 @@ func run(o runOptions) error {
 	return enc.Encode(out)
 }
 
-// loadRun is one load run's summaries: the pages' and the native bots'.
+// loadRun is one load run's summaries: the pages', the native bots' and, with
+// -webrtc-bots, the WebRTC bots' (nil without).
 type loadRun struct {
-	browser, native map[string]any
+	browser, native, webrtc map[string]any
+}
+
+// webrtcGaps returns each run's WebRTC bots' median round trip minus its native bots',
+// smallest first (none without -webrtc-bots).
+func webrtcGaps(runs []loadRun) []float64 {
+	var gaps []float64
+	for _, r := range runs {
+		w, ok1 := p50(r.webrtc)
+		n, ok2 := p50(r.native)
+		if ok1 && ok2 {
+			gaps = append(gaps, math.Round((w-n)*100)/100)
+		}
+	}
+	slices.Sort(gaps)
+	return gaps
+}
+
+// p50 returns a tanksim summary's median round trip, and whether it has one.
+func p50(sim map[string]any) (float64, bool) {
+	rtt, ok := sim["rtt_ms"].(map[string]any)
+	if !ok {
+		return 0, false
+	}
+	v, ok := rtt["p50"].(float64)
+	return v, ok
 }
 
 // rtt returns the run's median page round trip and its bots' median, and whether both are
 // there.
 func (r loadRun) rtt() (page, native float64, ok bool) {
 	p, ok1 := r.browser["rtt_ms"].(map[string]float64)
-	n, ok2 := r.native["rtt_ms"].(map[string]any)
-	if !ok1 || !ok2 {
-		return 0, 0, false
-	}
-	nv, ok3 := n["p50"].(float64)
-	return p["p50"], nv, ok3
+	n, ok2 := p50(r.native)
+	return p["p50"], n, ok1 && ok2
 }
 
 // playLoad plays run r of the load: o.pages pages beside o.bots native bots for o.duration.
@@ -211,17 +243,30 @@ func playLoad(ctx context.Context, o runOptions, b *cdp.Browser, pace *offerPace
 	}
 	native := make(chan map[string]any, 1)
 	go func() { native <- runTanksim(ctx, addr, o.bots, o.duration) }()
+	webrtc := make(chan map[string]any, 1)
+	if o.webrtcBots > 0 {
+		for range o.webrtcBots {
+			pace.wait(ctx) // their offers come from 127.0.0.1 as the pages' do
+		}
+		go func() { webrtc <- runTanksim(ctx, addr, o.webrtcBots, o.duration, "-web", url) }()
+	} else {
+		webrtc <- nil
+	}
 	queries := make([]string, o.pages)
 	for i := range queries {
 		queries[i] = fmt.Sprintf("?name=web%d&bot=1&report=%d%s", r*o.pages+i, int(o.duration.Seconds()), o.extra)
 	}
 	reps, err := openPages(ctx, b, pace, url, queries)
-	sim := <-native
+	sim, simWeb := <-native, <-webrtc
 	if err != nil {
 		return loadRun{}, err
 	}
-	return loadRun{browser: browserSummary(reps, o.duration),
-		native: pick(sim, "bots", "rtt_ms", "residual_nonzero", "snapshots_lost", "reconciliations")}, nil
+	lr := loadRun{browser: browserSummary(reps, o.duration),
+		native: pick(sim, "bots", "rtt_ms", "residual_nonzero", "snapshots_lost", "reconciliations")}
+	if simWeb != nil {
+		lr.webrtc = pick(simWeb, "bots", "transport", "rtt_ms", "residual_nonzero", "snapshots_lost", "reconciliations")
+	}
+	return lr, nil
 }
 
 // medianRun returns the run whose round-trip gap (page minus native) is the median of the
@@ -255,7 +300,11 @@ func rttRuns(runs []loadRun) []map[string]float64 {
 	var out []map[string]float64
 	for _, r := range runs {
 		if p, n, ok := r.rtt(); ok {
-			out = append(out, map[string]float64{"browser": p, "native": math.Round(n*100) / 100})
+			run := map[string]float64{"browser": p, "native": math.Round(n*100) / 100}
+			if w, ok := p50(r.webrtc); ok {
+				run["webrtc"] = math.Round(w*100) / 100
+			}
+			out = append(out, run)
 		}
 	}
 	return out
@@ -427,11 +476,11 @@ func fileSize(path string) int64 {
 	return st.Size()
 }
 
-// runTanksim plays bots native bots against addr for d and returns tanksim's JSON report
-// (nil when it failed).
-func runTanksim(ctx context.Context, addr string, bots int, d time.Duration) map[string]any {
-	out, err := exec.CommandContext(ctx, "bin/tanksim", "-server", addr, "-bots", fmt.Sprint(bots),
-		"-duration", d.String(), "-net", "none", "-json").Output()
+// runTanksim plays bots native bots against addr for d (with extra flags: "-web" and the
+// page's URL for bots over WebRTC) and returns tanksim's JSON report (nil when it failed).
+func runTanksim(ctx context.Context, addr string, bots int, d time.Duration, extra ...string) map[string]any {
+	args := append([]string{"-server", addr, "-bots", fmt.Sprint(bots), "-duration", d.String(), "-net", "none", "-json"}, extra...)
+	out, err := exec.CommandContext(ctx, "bin/tanksim", args...).Output()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "webmeasure: tanksim:", err)
 		return nil

@@ -37,3 +37,17 @@ func TestMedianRun_LeavesOutARunWithoutARoundTrip(t *testing.T) {
 		t.Errorf("with no run measured, medianRun = %v, %v; want the first run and no gaps", got, gaps)
 	}
 }
+
+func TestWebrtcGaps_EachRunsWebRTCBotsOverItsNativeOnes(t *testing.T) {
+	withWebRTC := func(r loadRun, p50 float64) loadRun {
+		r.webrtc = map[string]any{"rtt_ms": map[string]any{"p50": p50}}
+		return r
+	}
+	runs := []loadRun{withWebRTC(measuredRun(4, 1.2, 1), 1.9), measuredRun(4, 1, 2), withWebRTC(measuredRun(4, 1.4, 3), 1.6)}
+	if got, want := webrtcGaps(runs), []float64{0.2, 0.7}; !slices.Equal(got, want) {
+		t.Errorf("webrtcGaps = %v, want %v (the run without WebRTC bots left out)", got, want)
+	}
+	if rt := rttRuns(runs); rt[0]["webrtc"] != 1.9 || len(rt[1]) != 2 {
+		t.Errorf("rttRuns = %v, want the first run's webrtc round trip and none for the second", rt)
+	}
+}
