@@ -21,8 +21,7 @@ func TestBrowser_AWorkerSlowerThanItsChannelStillJoins(t *testing.T) {
 func lateWorker(t *testing.T, chromium, webDir string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 	defer cancel()
-	page, addr, logs := webGameWith(t, ctx, webDir, func(c *Config) { c.Web.Hub.JoinTimeout = 3 * time.Second })
-	nativeBot(t, ctx, addr)
+	page, _, logs := webGameWith(t, ctx, webDir, func(c *Config) { c.Web.Hub.JoinTimeout = 3 * time.Second })
 	b := startChromium(t, chromium, "480,320")
 	session, err := b.OpenPage(ctx)
 	if err != nil {
