@@ -246,6 +246,7 @@ func runBots(ctx context.Context, spec runSpec, addr string, start time.Time, tr
 			var rec *os.File
 			if cfg.RecordDir != "" {
 				if rec, err = os.Create(filepath.Join(cfg.RecordDir, recordFile(spec, i))); err != nil {
+					pc.Close() // no session took it over
 					b.err = fmt.Errorf("tanksim: -record: %w", err)
 					return
 				}

@@ -7,28 +7,30 @@ import (
 	"net"
 	"net/netip"
 	"net/url"
-	"strings"
 	"time"
 
 	"tanknet/carriage"
 )
 
-// webOfferTries bounds how often a bot offers again after the hub refused it for offering
-// too soon: the hub answers 4 offers from one address at once, then one every 2 s, so 8
+// webOfferTries bounds the offers one bot makes, the refused ones for offering too soon
+// included: the hub answers 4 offers from one address at once, then one every 2 s, so 8
 // bots starting together wait at most a few turns each.
 const webOfferTries = 30
 
 // webConn opens a WebRTC data channel to the server whose page is at page (Config.Web),
-// as a browser page does: pion's peer connection, its offer posted to the page's offer
-// path. A page on a loopback address is dialed on loopback alone (carriage.LoopbackAPI).
-// An offer refused for coming too soon is made again a moment later.
+// as a browser page does: pion's peer connection, its offer posted to the offer path of
+// the page's origin (whatever path or query the page's address has). A page on IPv4's
+// loopback or localhost is dialed on IPv4's loopback alone (carriage.LoopbackAPI). An offer
+// refused for coming too soon is made again a moment later.
 func webConn(ctx context.Context, page string) (net.PacketConn, error) {
-	offerURL := strings.TrimSuffix(page, "/") + carriage.OfferPath
+	u, err := url.Parse(page)
+	if err != nil { // Config.Validate parsed it
+		return nil, err
+	}
+	offerURL := u.Scheme + "://" + u.Host + carriage.OfferPath
 	var dialer carriage.Dialer
-	if u, err := url.Parse(page); err == nil {
-		if ip, err := netip.ParseAddr(u.Hostname()); err == nil && ip.IsLoopback() {
-			dialer.API = carriage.LoopbackAPI()
-		}
+	if ip, err := netip.ParseAddr(u.Hostname()); u.Hostname() == "localhost" || (err == nil && ip.Is4() && ip.IsLoopback()) {
+		dialer.API = carriage.LoopbackAPI()
 	}
 	every := carriage.DefaultHubConfig().OfferEvery
 	for try := 1; ; try++ {

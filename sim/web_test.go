@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"net"
+	"net/http"
 	"net/http/httptest"
 	"testing"
 	"time"
@@ -14,7 +15,8 @@ import (
 
 // TestRunOverWebRTC plays bots that join as browser pages do, each over a WebRTC data
 // channel of its own (Config.Web), against a server with a browsers' door on loopback: every
-// bot joins through the door and plays, and the report says how they came.
+// bot joins through the door and plays, and the report says how they came. The page's
+// address has a path and a query: the offers go to its origin's offer path.
 func TestRunOverWebRTC(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays for 2 s over WebRTC on loopback")
@@ -39,7 +41,9 @@ func TestRunOverWebRTC(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	page := httptest.NewServer(hub) // every path: the offer path among them
+	mux := http.NewServeMux()
+	mux.Handle(carriage.OfferPath, hub) // as tankserver -web serves it: offers at the origin's path only
+	page := httptest.NewServer(mux)
 	defer page.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -49,7 +53,7 @@ func TestRunOverWebRTC(t *testing.T) {
 
 	cfg := DefaultConfig()
 	cfg.Bots, cfg.Duration, cfg.Net, cfg.BotFPS = 2, 2*time.Second, "none", 30
-	cfg.Server, cfg.Web = udp.LocalAddr().String(), page.URL+"/"
+	cfg.Server, cfg.Web = udp.LocalAddr().String(), page.URL+"/index.html?name=a" // a page's address, path and all
 	res, err := Run(ctx, cfg, nil)
 	if err != nil {
 		t.Fatal(err)

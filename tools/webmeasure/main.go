@@ -98,8 +98,10 @@ func main() {
 		fmt.Fprintf(os.Stderr, "webmeasure: -runs %d: want at least 1\n", *runs)
 		os.Exit(2)
 	}
-	if *webrtcBots < 0 || *webrtcBots > 8 {
-		fmt.Fprintf(os.Stderr, "webmeasure: -webrtc-bots %d: want 0 to 8\n", *webrtcBots)
+	if burst := carriage.DefaultHubConfig().OfferBurst; *webrtcBots < 0 || *webrtcBots > burst {
+		// More would offer beyond the burst while the pages' offers are paced: a page refused
+		// for offering too soon gives up.
+		fmt.Fprintf(os.Stderr, "webmeasure: -webrtc-bots %d: want 0 to %d (the offers the server takes from one address at once)\n", *webrtcBots, burst)
 		os.Exit(2)
 	}
 	opts := runOptions{chromium: *chromium, connects: *connects, pages: *pages, bots: *bots, webrtcBots: *webrtcBots, runs: *runs, duration: *duration,
