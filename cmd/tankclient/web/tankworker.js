@@ -1,24 +1,18 @@
 // The page's game worker: tankworker (cmd/tankworker, built for js/wasm by make web) runs the
 // game's connection, session and prediction clock here, off the page's frame loop, and hands
 // the page each frame of its game to draw (client/tabworker). index.html starts it at once,
-// with the page's URL parameters; its program loads once the page's has compiled ({type:
-// "compiled"}, or after compileWait), so that the two do not compete for the processor
-// while the page's loads, and joins as soon as its channel opens. What the page posts before
-// the program runs waits here, in order, until the program takes it (tanknetTake).
+// with the page's URL parameters, and its program loads and compiles at once too, beside the
+// page's, on another core where there is one (a page joins sooner so, and draws its first
+// frame a little later: docs/MEASUREMENTS.md, "In a browser"), and joins as soon as its
+// channel opens. What the page posts before the program runs waits here, in order, until the
+// program takes it (tanknetTake).
 importScripts("wasm_exec.js");
-const compileWait = 1500; // ms: a page slower than that to compile its program holds the worker no longer
 const queued = [];
 let take = null;
-let pageCompiled;
-const compiled = new Promise((done) => { pageCompiled = done; setTimeout(done, compileWait); });
-self.onmessage = (e) => {
-  if (e.data && e.data.type === "compiled") return pageCompiled();
-  take ? take(e.data) : queued.push(e.data);
-};
+self.onmessage = (e) => { take ? take(e.data) : queued.push(e.data); };
 self.tanknetTake = (fn) => setTimeout(() => { for (const m of queued.splice(0)) fn(m); take = fn; }, 0);
 const go = new Go();
-compiled
-  .then(() => fetch("tankworker.wasm"))
+fetch("tankworker.wasm")
   .then((resp) => {
     if (!resp.ok) throw new Error("HTTP " + resp.status + " " + resp.statusText + " for tankworker.wasm");
     return WebAssembly.instantiateStreaming(resp, go.importObject);
