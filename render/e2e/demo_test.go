@@ -58,7 +58,7 @@ func parseTruth(t *testing.T, stdout string) map[uint32]netcode.Pose {
 func TestDemoScreenshotShowsThreePanes(t *testing.T) {
 	bin := needDisplay(t)
 	shot := filepath.Join(t.TempDir(), "demo.png")
-	r := runClient(t, bin, "-demo", "-bots", "0", "-server", freeUDPAddr(t), "-screenshot", shot, "-screenshot-details", "-frames", "150",
+	r := runClient(t, bin, "-demo", "-bots", "0", "-server", "127.0.0.1:0", "-screenshot", shot, "-screenshot-details", "-frames", "150",
 		"-width", fmt.Sprint(demoShotW), "-height", fmt.Sprint(demoShotH))
 	if r.code != 0 {
 		t.Fatalf("tankclient -demo exited %d; stderr:\n%s", r.code, r.stderr)

@@ -25,7 +25,7 @@ func TestDemoLayoutAtThreeSizes(t *testing.T) {
 	hud := regexp.MustCompile(`tankclient: hud pane (\d): (\d+) lines, (\d+) hidden and counted`)
 	for _, size := range [][2]int{{800, 450}, {1280, 720}, {1920, 1080}} {
 		shot := filepath.Join(layoutShots, fmt.Sprintf("demo-%dx%d.png", size[0], size[1]))
-		r := runClient(t, bin, "-demo", "-server", freeUDPAddr(t), "-bots", "6", "-screenshot", shot, "-screenshot-details", "-frames", "120",
+		r := runClient(t, bin, "-demo", "-server", "127.0.0.1:0", "-bots", "6", "-screenshot", shot, "-screenshot-details", "-frames", "120",
 			"-width", fmt.Sprint(size[0]), "-height", fmt.Sprint(size[1]))
 		if r.code != 0 {
 			t.Fatalf("%dx%d: tankclient -demo exited %d; stderr:\n%s", size[0], size[1], r.code, r.stderr)
