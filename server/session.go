@@ -219,15 +219,13 @@ func (s *session) send(frame []byte) {
 		return
 	}
 	s.outMu.Lock()
-	full := len(s.control) >= maxControlFrames
-	if !full && !s.closing {
+	overflow := !s.closing && len(s.control) >= maxControlFrames
+	if !s.closing && !overflow {
 		s.control = append(s.control, frame)
 	}
-	if full && !s.closing {
-		s.overflow = true
-	}
+	s.overflow = s.overflow || overflow
 	s.outMu.Unlock()
-	if full {
+	if overflow {
 		// The queue fills only behind a blocked write, which no Disconnect would pass: the
 		// client goes now, not when that write times out (after an Away, minutes away).
 		s.kick(dropSlow.reason("control queue full"))

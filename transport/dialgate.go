@@ -30,20 +30,12 @@ type dialGate struct {
 	mu     sync.Mutex
 	cookie cookie
 	heard  atomic.Int64 // Unix nanoseconds of the last datagram from the server; 0: not admitted yet
-	// own is our conversation, as the first KCP datagram we send names it, with bit 32 set
-	// once known (0: nothing sent yet).
-	own atomic.Uint64
+	conv   uint32       // our KCP conversation
 }
 
 // admitted reports whether the server has shown it admitted us: a datagram of our own
 // conversation came from it.
 func (g *dialGate) admitted() bool { return g.heard.Load() != 0 }
-
-// ownConv returns our conversation and whether we have sent a datagram naming it yet.
-func (g *dialGate) ownConv() (uint32, bool) {
-	v := g.own.Load()
-	return uint32(v), v != 0
-}
 
 // fetchCookie sends ConnectRequests to server over pc until a Challenge comes back or ctx
 // ends, and returns its cookie. pc's read deadline is cleared afterwards.
@@ -95,9 +87,6 @@ func cmpErr(a, b error) error {
 
 // WriteTo sends b, wrapped with our cookie until the server has admitted us.
 func (g *dialGate) WriteTo(b []byte, addr net.Addr) (int, error) {
-	if conv, ok := datagramConv(b); ok && g.own.Load() == 0 {
-		g.own.Store(1<<32 | uint64(conv))
-	}
 	if g.admitted() {
 		return g.PacketConn.WriteTo(b, addr)
 	}
@@ -111,8 +100,8 @@ func (g *dialGate) WriteTo(b []byte, addr net.Addr) (int, error) {
 }
 
 // ReadFrom returns the next datagram for kcp-go. The first one of our conversation from the
-// server proves we are admitted (one of another conversation is dropped); a Challenge before that refreshes an expired cookie; other handshake
-// datagrams are dropped.
+// server proves we are admitted, and one of another conversation is dropped; a Challenge
+// before that refreshes an expired cookie; other handshake datagrams are dropped.
 func (g *dialGate) ReadFrom(b []byte) (int, net.Addr, error) {
 	for {
 		n, addr, err := g.PacketConn.ReadFrom(b)
@@ -129,15 +118,14 @@ func (g *dialGate) ReadFrom(b []byte) (int, net.Addr, error) {
 			continue
 		}
 		if addrPort(addr) == addrPort(g.server) {
-			conv, hasConv := datagramConv(b[:n])
-			own, known := g.ownConv()
-			if hasConv && known && conv != own {
+			conv, hasConv := datagramConv(b[:n]) // an FEC parity packet names none
+			if hasConv && conv != g.conv {
 				// Another conversation's: the server still answering an earlier client that
 				// had our address and port (the system gave us its port again). It is no
 				// proof that we are admitted, and kcp-go has no use for it.
 				continue
 			}
-			if g.admitted() || (hasConv && known) {
+			if hasConv || g.admitted() {
 				g.heard.Store(time.Now().UnixNano())
 			}
 		}

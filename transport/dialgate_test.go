@@ -12,12 +12,8 @@ import (
 func TestDialGate_AnotherConversationIsNoAdmission(t *testing.T) {
 	sc := new(scriptConn)
 	server := clientAddr // the address the dialer talks to
-	d := &dialGate{PacketConn: sc, server: server}
+	d := &dialGate{PacketConn: sc, server: server, conv: 11}
 	mine := testPush(11, 0, []byte("hello"))
-	if _, err := d.WriteTo(mine, server); err != nil {
-		t.Fatal(err)
-	}
-	sc.takeSent()
 
 	sc.queue(testPush(99, 5, []byte("an earlier client's")), server)
 	buf := make([]byte, 4096)

@@ -146,10 +146,10 @@ func dial(ctx context.Context, addr string, pc net.PacketConn, fec fecShards) (*
 		pc.Close()
 		return nil, err
 	}
-	gate := &dialGate{PacketConn: pc, server: raddr, cookie: ck}
 	var id [4]byte
 	rand.Read(id[:]) // conversation id: random, so a restarted client is a new session
 	conv := binary.LittleEndian.Uint32(id[:])
+	gate := &dialGate{PacketConn: pc, server: raddr, cookie: ck, conv: conv}
 	s, err := kcp.NewConn3(conv, raddr, nil, fec.data, fec.parity, gate)
 	if err != nil {
 		pc.Close()
