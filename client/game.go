@@ -64,16 +64,23 @@ func NewGame(link Link, opts Options, now time.Time) *Game {
 	}
 }
 
-// Update runs one frame at local time now: it applies what the server sent, runs the due
-// prediction steps with input in and sends them. It returns the error that ended the session,
+// Update runs one frame at local time now: it sends a Ping when one is due, applies what the
+// server sent, runs the due prediction steps with input in and sends them. It returns the error that ended the session,
 // if it has ended.
 func (g *Game) Update(now time.Time, in netcode.Input) error {
+	// A due Ping leaves before the frame's work, so the time it carries is when it left:
+	// stamped at the frame's start and sent after it, it would count the frame's own work
+	// (the replay after a snapshot, the prediction steps) into every round trip.
+	pingErr := g.uplink.ping(now, g.pace.at(now))
 	frame := g.pace.frame(now)
 	if g.away.back {
 		frame, g.away.back = 0, false // the clock starts again from this frame (away.go)
 	}
 	if err := g.drain(now, in); err != nil {
-		return err
+		return err // the link's own error says why it ended, which a failed Ping's may not
+	}
+	if pingErr != nil {
+		return pingErr
 	}
 	if g.combat.own.Destroyed {
 		in = netcode.Input{} // the server applies a wreck's inputs as zero: predict and draw that
@@ -94,7 +101,7 @@ func (g *Game) Update(now time.Time, in netcode.Input) error {
 			return err
 		}
 	}
-	return g.uplink.ping(now, g.pace.at(now))
+	return nil
 }
 
 // drain takes what the link received since the last frame, recording it with the frame's

@@ -110,3 +110,47 @@ func TestUplink_InputBatchRepeatsTheOldestUnacknowledged(t *testing.T) {
 		t.Errorf("a batch of %d inputs, over the %d one may carry", n, wire.MaxBatchInputs)
 	}
 }
+
+// orderLink is a scriptLink that also keeps the kind of every message sent, in order.
+type orderLink struct {
+	scriptLink
+	kinds []string
+	pings []wire.Ping
+}
+
+func (l *orderLink) Send(m wire.GameMessage) error {
+	switch m := m.(type) {
+	case wire.Ping:
+		l.kinds, l.pings = append(l.kinds, "ping"), append(l.pings, m)
+	case wire.Move:
+		l.kinds = append(l.kinds, "move")
+	default:
+		l.kinds = append(l.kinds, "other")
+	}
+	return l.scriptLink.Send(m)
+}
+
+// A due Ping leaves before the frame's replay and prediction steps, stamped with the frame's
+// start: a round trip measured from it holds no time of the frame's own work.
+func TestGame_APingLeavesBeforeTheFramesWork(t *testing.T) {
+	link := &orderLink{scriptLink: scriptLink{welcome: wire.Welcome{PlayerID: 1, Arena: netcode.DefaultArena(),
+		Rules: netcode.DefaultRules()}}}
+	start := time.Unix(1000, 0)
+	g := NewGame(link, DefaultOptions(), start)
+	link.queue = append(link.queue, Received{At: start, Msg: decoded(snapshotMsg(1, map[uint32]netcode.State{1: {Pose: netcode.Pose{X: 5, Y: 5}}}))})
+	if err := g.Update(start, netcode.Input{}); err != nil {
+		t.Fatal(err)
+	}
+	link.kinds, link.pings = nil, nil
+	now := start.Add(pingEvery) // a Ping is due, and ten steps
+	link.queue = append(link.queue, Received{At: now, Msg: decoded(snapshotMsg(2, map[uint32]netcode.State{1: {Pose: netcode.Pose{X: 5, Y: 5}}}))})
+	if err := g.Update(now, netcode.Input{Throttle: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if len(link.kinds) < 2 || link.kinds[0] != "ping" || !slices.Contains(link.kinds, "move") {
+		t.Fatalf("sent %v in the frame, want its Ping first and then its moves", link.kinds)
+	}
+	if want := uint64(pingEvery / time.Microsecond); link.pings[0].ClientTimeUs != want {
+		t.Errorf("the Ping carries %d µs, want the frame's start, %d µs", link.pings[0].ClientTimeUs, want)
+	}
+}
