@@ -1,6 +1,9 @@
 package server
 
-import "tanknet/wire"
+import (
+	"tanknet/transport"
+	"tanknet/wire"
+)
 
 // rosterFrameBudget is the size, in bytes, at which a RosterUpdate is split in two: well
 // inside transport.MaxFrameSize even with every name or reason at its longest, and small
@@ -34,7 +37,7 @@ func (g *game) sendFullRoster(p *player) {
 		all = append(all, rosterChange{joined: &wire.Player{ID: o.tank.ID(), Name: o.name}})
 	}
 	for _, f := range g.encodeRoster(all) {
-		p.peer.send(f)
+		p.peer.sendRoster(f.frame, f.upd)
 	}
 }
 
@@ -53,18 +56,25 @@ func (g *game) flushRoster() {
 			p.rosterSeen = 0
 		}
 		for _, f := range frames {
-			p.peer.send(f)
+			p.peer.sendRoster(f.frame, f.upd)
 		}
 	}
 	clear(g.changes)
 	g.changes = g.changes[:0]
 }
 
+// rosterFrame is one RosterUpdate: its frame, shared by every player it goes to, and what it
+// says (read-only too), for a session that merges updates waiting behind a blocked write.
+type rosterFrame struct {
+	frame []byte
+	upd   *wire.Roster
+}
+
 // encodeRoster frames changes as RosterUpdates of at most about rosterFrameBudget bytes each,
 // in order. Joins keep their order inside an update and so do leaves; a player who joins and
 // leaves in one tick appears in both lists of the same update, or the leave in a later one.
-func (g *game) encodeRoster(changes []rosterChange) [][]byte {
-	var frames [][]byte
+func (g *game) encodeRoster(changes []rosterChange) []rosterFrame {
+	var frames []rosterFrame
 	var upd wire.Roster
 	size := 0
 	flush := func() {
@@ -72,7 +82,8 @@ func (g *game) encodeRoster(changes []rosterChange) [][]byte {
 			return
 		}
 		if f := g.encode(upd); f != nil {
-			frames = append(frames, f)
+			said := upd
+			frames = append(frames, rosterFrame{frame: f, upd: &said})
 		}
 		upd, size = wire.Roster{}, 0
 	}
@@ -95,4 +106,42 @@ func (g *game) encodeRoster(changes []rosterChange) [][]byte {
 	}
 	flush()
 	return frames
+}
+
+// mergeRoster returns one RosterUpdate that says what a and then b say, for a client told
+// neither yet: the joins of both, then the leaves of both, less every player who both joins
+// and leaves in them (ids are never reused, so the client never heard of it). It reports
+// false when the merged update would pass rosterFrameBudget, or cannot be framed: then the
+// two stay apart.
+func mergeRoster(a, b *wire.Roster) (controlFrame, bool) {
+	gone := make(map[uint32]bool, len(a.Left)+len(b.Left))
+	for _, l := range a.Left {
+		gone[l.ID] = true
+	}
+	for _, l := range b.Left {
+		gone[l.ID] = true
+	}
+	unheard := make(map[uint32]bool)
+	m := &wire.Roster{}
+	for _, js := range [][]wire.Player{a.Joined, b.Joined} {
+		for _, j := range js {
+			if gone[j.ID] {
+				unheard[j.ID] = true
+				continue
+			}
+			m.Joined = append(m.Joined, j)
+		}
+	}
+	for _, ls := range [][]wire.Departure{a.Left, b.Left} {
+		for _, l := range ls {
+			if !unheard[l.ID] {
+				m.Left = append(m.Left, l)
+			}
+		}
+	}
+	f, err := transport.AppendFrame(nil, wire.ServerMessageToProto(*m))
+	if err != nil || len(f) > rosterFrameBudget {
+		return controlFrame{}, false
+	}
+	return controlFrame{frame: f, roster: m}, true
 }

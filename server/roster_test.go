@@ -2,11 +2,14 @@ package server
 
 import (
 	"fmt"
+	"maps"
 	"strings"
 	"testing"
 	"time"
 
 	"tanknet/netcode"
+	"tanknet/transport"
+	"tanknet/wire"
 )
 
 // rosterOf returns the ids joined and left across msgs' roster updates, in order.
@@ -96,8 +99,8 @@ func TestWorld_LargeRosterChangesSplit(t *testing.T) {
 		t.Errorf("200 long leaves came in %d frame(s), want them split", len(fp.control))
 	}
 	for _, f := range frames {
-		if len(f) > rosterFrameBudget+maxReasonBytes+rosterEntryOverhead {
-			t.Errorf("roster frame of %d bytes, want at most about %d", len(f), rosterFrameBudget)
+		if len(f.frame) > rosterFrameBudget+maxReasonBytes+rosterEntryOverhead {
+			t.Errorf("roster frame of %d bytes, want at most about %d", len(f.frame), rosterFrameBudget)
 		}
 	}
 	if _, left := rosterOf(fp); len(left) != 200 {
@@ -106,9 +109,10 @@ func TestWorld_LargeRosterChangesSplit(t *testing.T) {
 }
 
 // TestSession_FullServerFitsQueues seats 256 players in one tick on real sessions (whose
-// writers are not running) and checks nobody's control queue overflows: Welcome, the whole
-// roster and the tick's update all fit, and so do 2 s of roster updates after it (as long as
-// a blocked write may last), one a tick as a player leaves and another takes the seat.
+// writers are not running, as behind a frozen page's blocked write) and churns one seat a
+// tick for 200 ticks, twice as long as the control queue holds one frame a tick: the roster
+// updates waiting merge, so nobody's queue overflows, and what a player's queue says, read
+// in order, is the game's roster as it now is.
 func TestSession_FullServerFitsQueues(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.MaxPlayers = 256
@@ -128,27 +132,45 @@ func TestSession_FullServerFitsQueues(t *testing.T) {
 	}
 	w.step(netcode.StepInterval)
 	churner := w.players()[0].tank.ID()
-	queued := len(sessions[1].control)
-	for tick := range 40 { // no writer all along
+	const ticks = 200
+	for tick := range ticks { // no writer all along
 		w.leave(churner, "churn")
 		churner = join(fmt.Sprint("c", tick)).tank.ID()
 		w.step(time.Duration(tick+2) * netcode.StepInterval)
 	}
-	if got := len(sessions[1].control) - queued; got < 40 {
-		t.Fatalf("a stayer's control queue grew by %d frames over 40 ticks of churn, want a roster update a tick", got)
-	}
-	for i, s := range sessions[1:cfg.MaxPlayers] {
+	stayers := append(sessions[1:cfg.MaxPlayers:cfg.MaxPlayers], sessions[len(sessions)-1])
+	for i, s := range stayers {
 		if got := s.kickReason(); got.dropping() {
 			t.Fatalf("player %d kicked: %q", i+2, got)
 		}
 	}
-	last := sessions[len(sessions)-1] // the newest joiner: one seat churned 40 times, 256 players still
-	var roster int
-	for _, f := range last.control[1:] {
-		roster += len(decodeFrame(f).GetRosterUpdate().GetJoined())
+	want := map[uint32]bool{}
+	for _, p := range w.players() {
+		want[p.tank.ID()] = true
 	}
-	if roster != 256 {
-		t.Errorf("last joiner's roster lists %d players, want 256", roster)
+	for _, s := range []*session{sessions[1], sessions[len(sessions)-1]} { // a stayer, the newest joiner
+		heard := map[uint32]bool{}
+		for _, c := range s.control {
+			upd := decodeFrame(c.frame).GetRosterUpdate()
+			for _, j := range upd.GetJoined() {
+				if heard[j.GetPlayerId()] {
+					t.Fatalf("player %d heard twice", j.GetPlayerId())
+				}
+				heard[j.GetPlayerId()] = true
+			}
+			for _, l := range upd.GetLeft() {
+				if !heard[l.GetPlayerId()] {
+					t.Fatalf("told that player %d left before it was told it joined", l.GetPlayerId())
+				}
+				delete(heard, l.GetPlayerId())
+			}
+		}
+		if !maps.Equal(heard, want) {
+			t.Errorf("the queued roster updates leave %d players, want the game's %d", len(heard), len(want))
+		}
+		if len(s.control) > 8 {
+			t.Errorf("%d control frames queued after %d ticks of churn, want the roster updates merged", len(s.control), ticks)
+		}
 	}
 }
 
@@ -168,5 +190,49 @@ func TestWorld_FullServerRosterReachesJoinerInOneFrame(t *testing.T) {
 	}
 	if got := len(last.control[1].GetRosterUpdate().GetJoined()); got != players {
 		t.Errorf("the last joiner's roster lists %d players, want %d", got, players)
+	}
+}
+
+// Roster updates waiting in a session's queue merge only while the merged update stays within
+// rosterFrameBudget, only with a RosterUpdate queued last (never across another message), and
+// one whose players all came and went unheard leaves nothing queued.
+func TestSession_WaitingRosterUpdatesMergeWithinTheBudget(t *testing.T) {
+	cfg := DefaultConfig()
+	s := newSession(nil, &cfg, new(counters), newServerClock(time.Now()))
+	roster := func(upd wire.Roster) {
+		f, err := transport.AppendFrame(nil, wire.ServerMessageToProto(upd))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.sendRoster(f, &upd)
+	}
+	long := strings.Repeat("r", 5000)
+	roster(wire.Roster{Left: []wire.Departure{{ID: 1, Reason: long}}})
+	roster(wire.Roster{Left: []wire.Departure{{ID: 2, Reason: long}}})
+	if len(s.control) != 2 {
+		t.Fatalf("two 5 KB updates: %d frames queued, want 2 (merged they pass the budget)", len(s.control))
+	}
+	roster(wire.Roster{Joined: []wire.Player{{ID: 7, Name: "seven"}}})
+	roster(wire.Roster{Left: []wire.Departure{{ID: 7, Reason: "goodbye"}}})
+	if len(s.control) != 2 || len(decodeFrame(s.control[1].frame).GetRosterUpdate().GetJoined()) != 0 {
+		t.Fatalf("a player who came and went unheard: %d frames queued, want the 2 before it, with no join", len(s.control))
+	}
+	s.send(encode(discardLogger(), wire.Pong{ClientTimeUs: 1}))
+	roster(wire.Roster{Joined: []wire.Player{{ID: 10, Name: "ten"}}})
+	roster(wire.Roster{Left: []wire.Departure{{ID: 10, Reason: "goodbye"}}})
+	if len(s.control) != 3 {
+		t.Fatalf("an update of a player who came and went unheard, after a Pong: %d frames queued, want the 3 before it", len(s.control))
+	}
+	roster(wire.Roster{Joined: []wire.Player{{ID: 8, Name: "eight"}}})
+	roster(wire.Roster{Joined: []wire.Player{{ID: 9, Name: "nine"}}})
+	if len(s.control) != 4 {
+		t.Fatalf("%d frames queued, want 4: the two long leaves, the Pong, the two joins as one", len(s.control))
+	}
+	var joined []uint32
+	for _, j := range decodeFrame(s.control[3].frame).GetRosterUpdate().GetJoined() {
+		joined = append(joined, j.GetPlayerId())
+	}
+	if fmt.Sprint(joined) != "[8 9]" || decodeFrame(s.control[2].frame).GetPong() == nil {
+		t.Errorf("queue ends with a Pong then joins %v, want a Pong then joins [8 9]", joined)
 	}
 }

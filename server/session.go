@@ -36,7 +36,7 @@ type session struct {
 	awayNew bool
 
 	outMu    sync.Mutex
-	control  [][]byte
+	control  []controlFrame
 	snapshot []byte     // newest unsent snapshot frame, shared read-only with other sessions
 	chunks   [][]byte   // newest unsent snapshot chunks (datagram lane), shared the same way
 	goodbye  dropReason // set once by kick: the writer sends Disconnect and closes
@@ -67,7 +67,8 @@ func newSession(conn *transport.Conn, cfg *Config, stats *counters, clock *serve
 // client is dropped anyway; in that time the server queues at most one roster update per
 // tick (two when a tick's changes exceed rosterFrameBudget) and maxPingsPerSecond Pongs a
 // second: 2*40 + 2*10 = 100 frames. Welcome and the first roster (up to two frames at 256
-// players) come on top.
+// players) come on top. Roster updates that wait behind one another merge (sendRoster), so
+// after an Away, when a write may block for minutes, roster churn alone does not fill it.
 const maxControlFrames = 2*int(transport.WriteTimeout/tickInterval) + 2*maxPingsPerSecond + 4
 
 // maxStreamInputsPerTick bounds the MoveInputs a session's stream may deliver between two
@@ -214,14 +215,47 @@ func (s *session) onDatagram(b []byte) {
 	s.arrived.noteAll(s.copies[n:], s.clock.since())
 }
 
+// controlFrame is one framed control message waiting for the writer.
+type controlFrame struct {
+	frame  []byte
+	roster *wire.Roster // what frame says when it is a RosterUpdate (read-only), else nil
+}
+
 func (s *session) send(frame []byte) {
+	if frame != nil {
+		s.queue(controlFrame{frame: frame})
+	}
+}
+
+// sendRoster queues a RosterUpdate. When the one queued last is a RosterUpdate too, still
+// waiting behind a blocked write (a frozen page's, say), the two become one, so roster
+// churn alone never fills the queue (mergeRoster).
+func (s *session) sendRoster(frame []byte, upd *wire.Roster) {
 	if frame == nil {
 		return
 	}
 	s.outMu.Lock()
+	if n := len(s.control); n > 0 && !s.closing && s.control[n-1].roster != nil {
+		if merged, ok := mergeRoster(s.control[n-1].roster, upd); ok {
+			if len(merged.roster.Joined)+len(merged.roster.Left) == 0 {
+				s.control = s.control[:n-1] // everyone in them came and went unheard
+			} else {
+				s.control[n-1] = merged
+			}
+			s.outMu.Unlock()
+			return // the writer was woken for the frame merged into
+		}
+	}
+	s.outMu.Unlock()
+	s.queue(controlFrame{frame: frame, roster: upd})
+}
+
+// queue appends c to the control queue, or drops the client when the queue is full.
+func (s *session) queue(c controlFrame) {
+	s.outMu.Lock()
 	overflow := !s.closing && len(s.control) >= maxControlFrames
 	if !s.closing && !overflow {
-		s.control = append(s.control, frame)
+		s.control = append(s.control, c)
 	}
 	s.overflow = s.overflow || overflow
 	s.outMu.Unlock()
@@ -315,7 +349,10 @@ func (s *session) writeLoop() error {
 			return nil
 		}
 		s.outMu.Lock()
-		batch = append(batch[:0], s.control...)
+		batch = batch[:0]
+		for _, c := range s.control {
+			batch = append(batch, c.frame)
+		}
 		clear(s.control)
 		s.control = s.control[:0]
 		if s.snapshot != nil && !s.closing {
