@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"net"
 	"sync"
+	"sync/atomic"
 	"syscall/js"
 )
 
@@ -23,7 +24,14 @@ type Conn struct {
 
 	mu       sync.Mutex
 	handlers []handler // the callbacks given to the browser, taken back by Close
+
+	farClosed atomic.Bool // the data channel closed before Close: ClosedByPeer
 }
+
+// ClosedByPeer reports whether the data channel closed from the far end (the server gave up
+// on it, or the browser closed it) before this side closed it: a fresh channel may do better
+// where this one failed.
+func (c *Conn) ClosedByPeer() bool { return c.farClosed.Load() }
 
 // handler is one event handler property set on a browser object.
 type handler struct {
@@ -86,7 +94,7 @@ func (c *Conn) watch() signals {
 		js.CopyBytesToGo(b, data)
 		c.in.put(b, nil)
 	})
-	c.on(c.dc, "onclose", func([]js.Value) { c.in.close() })
+	c.on(c.dc, "onclose", func([]js.Value) { c.farClosed.Store(true); c.in.close() })
 	if c.dc.Get("readyState").String() == "open" {
 		open()
 	}

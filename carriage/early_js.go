@@ -109,7 +109,7 @@ func OverChannel(ctx context.Context, dc js.Value) (*Conn, error) {
 	c.in = newInbox(inboxSize)
 	sig := c.watch()
 	closed, closeNow := closer()
-	c.on(dc, "onclose", func([]js.Value) { c.in.close(); closeNow() })
+	c.on(dc, "onclose", func([]js.Value) { c.farClosed.Store(true); c.in.close(); closeNow() })
 	if err := waitOpen(ctx, sig.opened, closed); err != nil {
 		c.Close()
 		return nil, err

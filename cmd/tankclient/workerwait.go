@@ -11,8 +11,8 @@ import (
 // do); once it has started, its join has the connect and dial timeouts, counted from then.
 // The server keeps a channel that has sent nothing yet for 15 s after its offer, which
 // the page posted before it told the worker to start; a worker that starts after that finds
-// its channel closed and asks for a fresh one ("redial"), and one that starts just before
-// may have too little of it left for its connect handshake.
+// its channel closed and asks for a fresh one ("redial"), as does one that starts just
+// before and has the channel closed under its connect handshake.
 const workerStartWait = 12 * time.Second
 
 // workerEvent is what the worker says of its session: joined, or why it could not join, or

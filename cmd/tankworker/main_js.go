@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"tanknet/carriage"
+	"tanknet/client"
 	"tanknet/client/tabworker"
 	"tanknet/netcode"
 )
@@ -36,7 +37,7 @@ const redialWait = time.Minute
 // ({type: "away", away}) and the end ({type: "quit"}). The worker posts back the phases of
 // connecting it saw ({type: "phase", name, at}, at in ms since the Unix epoch as
 // performance.timeOrigin + now), {type: "redial"} when its channel closed unused and no
-// other came (openChannel), {type: "joined"} or {type: "error", what, message}, the Game's
+// other came (openChannel) or closed under its join (redial), {type: "joined"} or {type: "error", what, message}, the Game's
 // recording as it is written ({type: "frames", n, data}, data an ArrayBuffer moved, not
 // copied), its report ({type: "report", json}) and the end of the game ({type: "ended",
 // message}).
@@ -103,7 +104,7 @@ func main() {
 
 	// The channel opens while the page's own program is still starting: it needs no spec.
 	ctx := context.Background()
-	conn, err := openChannel(ctx, channels)
+	conn, redialed, err := openChannel(ctx, channels)
 	if err != nil {
 		postError("join", err) // "nopath" when no channel ever opened (postError)
 		return
@@ -111,6 +112,15 @@ func main() {
 	postPhase("channel")
 	spec := <-specs
 	joined, err := tabworker.Join(ctx, conn, spec)
+	var refused *client.RejectedError
+	if err != nil && !redialed && conn.ClosedByPeer() && !errors.As(err, &refused) {
+		// The channel was open but closed under the join: the server gave up on it while
+		// it said nothing (the worker waited for the page's program to start, on a slow
+		// phone) or during the handshake. The path works: one fresh channel.
+		if conn, err = redial(ctx, channels); err == nil {
+			joined, err = tabworker.Join(ctx, conn, spec)
+		}
+	}
 	if err != nil {
 		postError("join", err)
 		return
@@ -135,14 +145,12 @@ func main() {
 // When none comes and the one that failed had closed before the worker took it
 // (carriage.ErrChannelClosed: a worker slower to start than the server keeps a silent
 // channel, on a slow phone), the worker asks the page to signal afresh ({type: "redial"}),
-// once; the path worked. One that never opened is no path.
-func openChannel(ctx context.Context, channels <-chan js.Value) (*carriage.Conn, error) {
+// once; the path worked. One that never opened is no path. It reports whether it asked.
+func openChannel(ctx context.Context, channels <-chan js.Value) (conn *carriage.Conn, asked bool, err error) {
 	dc := <-channels
-	asked := false
 	for {
-		conn, err := carriage.OverChannel(ctx, dc)
-		if err == nil {
-			return conn, nil
+		if conn, err = carriage.OverChannel(ctx, dc); err == nil {
+			return conn, asked, nil
 		}
 		select {
 		case dc = <-channels:
@@ -150,15 +158,27 @@ func openChannel(ctx context.Context, channels <-chan js.Value) (*carriage.Conn,
 		case <-time.After(channelGrace):
 		}
 		if asked || !errors.Is(err, carriage.ErrChannelClosed) {
-			return nil, err // a channel that never opened: no path
+			return nil, asked, err // a channel that never opened: no path
 		}
 		asked = true
 		post(map[string]any{"type": "redial"})
 		select {
 		case dc = <-channels:
 		case <-time.After(redialWait):
-			return nil, err
+			return nil, asked, err
 		}
+	}
+}
+
+// redial asks the page for a fresh channel ({type: "redial"}) and returns the carriage over
+// it once it opens: for a channel that closed under the worker's join.
+func redial(ctx context.Context, channels <-chan js.Value) (*carriage.Conn, error) {
+	post(map[string]any{"type": "redial"})
+	select {
+	case dc := <-channels:
+		return carriage.OverChannel(ctx, dc)
+	case <-time.After(redialWait):
+		return nil, errors.New("the data channel closed while joining, and no fresh one came")
 	}
 }
 
