@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"google.golang.org/protobuf/encoding/protodelim"
+	"google.golang.org/protobuf/proto"
 
 	tankv1 "tanknet/proto/tank/v1"
 )
@@ -159,5 +160,54 @@ func TestNewReader_SaysWhatAClientRecordingIs(t *testing.T) {
 	_, err := NewReader(bytes.NewReader(b.Bytes()))
 	if err == nil || !strings.Contains(err.Error(), "client recording") || !strings.Contains(err.Error(), "tankclient -replay") {
 		t.Errorf("a client recording: %v, want it named, with tankclient -replay", err)
+	}
+}
+
+// A recording with no tick, or one that starts after tick 1 with no keyframe to start from,
+// has nothing verify could compare: it is refused as Load refuses it, not called exact.
+func TestVerifyRefusesARecordingWithNothingToCompare(t *testing.T) {
+	golden, err := os.ReadFile(goldenPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	only := func(first uint32, keep func(*tankv1.Record) bool) []byte {
+		rd, err := NewReader(bytes.NewReader(golden))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out bytes.Buffer
+		h := proto.Clone(rd.Header).(*tankv1.RecordingHeader)
+		h.FirstTick = first
+		protodelim.MarshalTo(&out, &tankv1.Record{Kind: &tankv1.Record_Header{Header: h}})
+		for {
+			m, err := rd.Next()
+			if errors.Is(err, io.EOF) {
+				return out.Bytes()
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if keep(m) {
+				protodelim.MarshalTo(&out, m)
+			}
+		}
+	}
+	for _, tc := range []struct {
+		name, want string
+		data       []byte
+	}{
+		{"header only", "no tick recorded", only(1, func(*tankv1.Record) bool { return false })},
+		{"ticks 5 to 9, no keyframe", "starts at tick 5 and has no keyframe", only(5, func(m *tankv1.Record) bool {
+			tk := m.GetTick().GetTick()
+			return tk >= 5 && tk <= 9
+		})},
+	} {
+		rep, err := Verify(bytes.NewReader(tc.data))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: verify said %s, err %v; want an error saying %q", tc.name, rep, err, tc.want)
+		}
+		if _, err := Load(bytes.NewReader(tc.data)); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: Load err %v; want one saying %q", tc.name, err, tc.want)
+		}
 	}
 }

@@ -90,7 +90,7 @@ func Verify(r io.Reader) (Report, error) {
 		at := rd.Offset()
 		m, err := rd.Next()
 		if errors.Is(err, io.EOF) {
-			return v.rep, nil
+			return v.rep, v.nothingCompared(rd.Header.GetFirstTick())
 		}
 		if err != nil {
 			return v.rep, err
@@ -121,6 +121,19 @@ type verifier struct {
 	last  uint32
 	tanks []world.TankState // the world's state after the last tick replayed
 	rep   Report
+}
+
+// nothingCompared is the error for a recording that ended with nothing compared, as Load
+// refuses it: no tick at all, or ticks from first on with no keyframe to start from. Neither
+// is exact, only empty.
+func (v *verifier) nothingCompared(first uint32) error {
+	switch {
+	case v.rep.Ticks == 0:
+		return errors.New("recording: no tick recorded")
+	case !v.known:
+		return fmt.Errorf("recording: starts at tick %d and has no keyframe to start from", first)
+	}
+	return nil
 }
 
 // tick replays one recorded tick and checks its shots and state hash; done is true once a
