@@ -39,6 +39,8 @@ func BenchmarkSetSeek(b *testing.B) {
 	}
 	b.ReportMetric(float64(slowest)/float64(time.Millisecond), "max_ms")
 	b.ReportMetric(s.Near.Duration().Seconds(), "recording_s")
+	_, frames := s.Near.Frame()
+	b.ReportMetric(float64(frames), "near_frames")
 }
 
 // readFileSet reads the set -demo -record file wrote.
