@@ -30,14 +30,15 @@ func (g *game) noteLeave(id uint32, reason string) {
 }
 
 // sendFullRoster queues, for a newcomer p, every player in the game (p itself last: its id
-// is the highest).
+// is the highest). It goes as plain control frames, never merged with the updates after
+// it, so the first RosterUpdate a client reads is the roster as it joined.
 func (g *game) sendFullRoster(p *player) {
 	all := make([]rosterChange, 0, len(g.world.Tanks()))
 	for _, o := range g.players() {
 		all = append(all, rosterChange{joined: &wire.Player{ID: o.tank.ID(), Name: o.name}})
 	}
 	for _, f := range g.encodeRoster(all) {
-		p.peer.sendRoster(f.frame, f.upd)
+		p.peer.send(f.frame)
 	}
 }
 

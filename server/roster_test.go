@@ -3,6 +3,7 @@ package server
 import (
 	"fmt"
 	"maps"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -234,5 +235,42 @@ func TestSession_WaitingRosterUpdatesMergeWithinTheBudget(t *testing.T) {
 	}
 	if fmt.Sprint(joined) != "[8 9]" || decodeFrame(s.control[2].frame).GetPong() == nil {
 		t.Errorf("queue ends with a Pong then joins %v, want a Pong then joins [8 9]", joined)
+	}
+}
+
+// A newcomer's whole roster comes as it was when it joined, itself last, and is never merged
+// with the changes after it, though its writer has not taken it yet.
+func TestSession_TheWholeRosterComesAsItWas(t *testing.T) {
+	cfg := DefaultConfig()
+	w := newGame(&cfg, discardLogger(), new(counters))
+	join := func(name string) (*player, *session) {
+		s := newSession(nil, &cfg, new(counters), newServerClock(time.Now()))
+		p, reject := w.join(0, name, s)
+		if reject != nil {
+			t.Fatal(reject)
+		}
+		return p, s
+	}
+	a, _ := join("a")
+	b, _ := join("b")
+	w.step(netcode.StepInterval)
+	c, newcomer := join("c")
+	w.leave(a.tank.ID(), "goodbye")
+	w.step(2 * netcode.StepInterval)
+	var updates []string
+	for _, q := range newcomer.control[1:] {
+		upd := decodeFrame(q.frame).GetRosterUpdate()
+		var joined, left []uint32
+		for _, j := range upd.GetJoined() {
+			joined = append(joined, j.GetPlayerId())
+		}
+		for _, l := range upd.GetLeft() {
+			left = append(left, l.GetPlayerId())
+		}
+		updates = append(updates, fmt.Sprint(joined, left))
+	}
+	want := []string{fmt.Sprint([]uint32{a.tank.ID(), b.tank.ID(), c.tank.ID()}, []uint32(nil)), fmt.Sprint([]uint32(nil), []uint32{a.tank.ID()})}
+	if !slices.Equal(updates, want) {
+		t.Errorf("the newcomer's roster updates (joined, left) are %v, want %v", updates, want)
 	}
 }

@@ -238,6 +238,7 @@ func (s *session) sendRoster(frame []byte, upd *wire.Roster) {
 	if n := len(s.control); n > 0 && !s.closing && s.control[n-1].roster != nil {
 		if merged, ok := mergeRoster(s.control[n-1].roster, upd); ok {
 			if len(merged.roster.Joined)+len(merged.roster.Left) == 0 {
+				s.control[n-1] = controlFrame{}
 				s.control = s.control[:n-1] // everyone in them came and went unheard
 			} else {
 				s.control[n-1] = merged

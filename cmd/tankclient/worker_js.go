@@ -103,6 +103,7 @@ func runWorkerPage(ctx context.Context, cfg Config, page WebPage, origin string,
 	}
 	unwatch := watchPath(pc, events)
 	var ev workerEvent
+	rejoined := false // a fresh channel was signalled for one that closed under the worker's join
 	for {
 		ev, err = awaitWorker(ctx, events, started, workerStartWait, carriage.ConnectTimeout+cfg.DialTimeout+time.Second)
 		if err != nil {
@@ -112,11 +113,17 @@ func runWorkerPage(ctx context.Context, cfg Config, page WebPage, origin string,
 		if ev.kind != "redial" {
 			break
 		}
-		if afresh {
+		switch {
+		case ev.what == "join" && !rejoined:
+			// The channel closed under the worker's join (it started just as the server
+			// gave up on the silent channel): a fresh one, once, however it was signalled.
+			rejoined = true
+		case ev.what == "join" || afresh:
 			continue // already signalled afresh, once: the worker has that channel, or will
+		default:
+			// The worker's channel closed before it could use it (the server had given up
+			// on a channel that said nothing, while the worker loaded): a fresh one, once.
 		}
-		// The worker's channel closed before it could use it (the server had given up on
-		// a channel that said nothing, while the worker loaded): a fresh one, once.
 		unwatch()
 		pc.Call("close")
 		if pc, afresh, err = signalForWorker(ctx, origin, "tanknetSignalTo"); err != nil {

@@ -37,7 +37,7 @@ const redialWait = time.Minute
 // ({type: "away", away}) and the end ({type: "quit"}). The worker posts back the phases of
 // connecting it saw ({type: "phase", name, at}, at in ms since the Unix epoch as
 // performance.timeOrigin + now), {type: "redial"} when its channel closed unused and no
-// other came (openChannel) or closed under its join (redial), {type: "joined"} or {type: "error", what, message}, the Game's
+// other came (openChannel) or, with what: "join", closed under its join (redial), {type: "joined"} or {type: "error", what, message}, the Game's
 // recording as it is written ({type: "frames", n, data}, data an ArrayBuffer moved, not
 // copied), its report ({type: "report", json}) and the end of the game ({type: "ended",
 // message}).
@@ -117,8 +117,12 @@ func main() {
 		// The channel was open but closed under the join: the server gave up on it while
 		// it said nothing (the worker waited for the page's program to start, on a slow
 		// phone) or during the handshake. The path works: one fresh channel.
+		first := err
 		if conn, err = redial(ctx, channels); err == nil {
 			joined, err = tabworker.Join(ctx, conn, spec)
+		}
+		if err != nil { // in words that blame nothing the first channel showed working (postError)
+			err = fmt.Errorf("%v (and on a fresh channel: %v)", first, err)
 		}
 	}
 	if err != nil {
@@ -170,10 +174,10 @@ func openChannel(ctx context.Context, channels <-chan js.Value) (conn *carriage.
 	}
 }
 
-// redial asks the page for a fresh channel ({type: "redial"}) and returns the carriage over
-// it once it opens: for a channel that closed under the worker's join.
+// redial asks the page for a fresh channel ({type: "redial", what: "join"}) and returns the
+// carriage over it once it opens: for a channel that closed under the worker's join.
 func redial(ctx context.Context, channels <-chan js.Value) (*carriage.Conn, error) {
-	post(map[string]any{"type": "redial"})
+	post(map[string]any{"type": "redial", "what": "join"})
 	select {
 	case dc := <-channels:
 		return carriage.OverChannel(ctx, dc)

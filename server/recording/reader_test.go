@@ -171,7 +171,8 @@ func TestNewReader_SaysWhatAClientRecordingIs(t *testing.T) {
 }
 
 // A recording with no tick, or one that starts after tick 1 with no keyframe to start from,
-// has nothing verify could compare: it is refused as Load refuses it, not called exact.
+// has nothing verify could compare: it is refused as Load refuses it, not called exact. So is
+// a keyframe before the first tick, which belongs to a tick the file does not hold.
 func TestVerifyRefusesARecordingWithNothingToCompare(t *testing.T) {
 	golden, err := os.ReadFile(goldenPath)
 	if err != nil {
@@ -191,6 +192,9 @@ func TestVerifyRefusesARecordingWithNothingToCompare(t *testing.T) {
 		data       []byte
 	}{
 		{"header only", "no tick recorded", only(1, func(*tankv1.Record) bool { return false })},
+		{"a keyframe before any tick", "keyframe of tick 10 after tick 10", only(11, func(m *tankv1.Record) bool {
+			return m.GetKeyframe().GetTick() == 10 || m.GetTick().GetTick() > 10
+		})},
 		{"ticks 5 to 9, no keyframe", "starts at tick 5 and has no keyframe", only(5, func(m *tankv1.Record) bool {
 			tk := m.GetTick().GetTick()
 			return tk >= 5 && tk <= 9

@@ -173,7 +173,7 @@ func (v *verifier) tick(t *tankv1.RecordedTick) (done bool, err error) {
 // keyframe starts the world from kf when it holds no state yet, and otherwise compares kf
 // with it; done is true once a difference is named, or the state came back after one.
 func (v *verifier) keyframe(kf *tankv1.Keyframe) (done bool, err error) {
-	if kf.GetTick() != v.last {
+	if kf.GetTick() != v.last || v.rep.Ticks == 0 { // a keyframe follows its tick, as Load reads it
 		return false, fmt.Errorf("keyframe of tick %d after tick %d", kf.GetTick(), v.last)
 	}
 	if !v.known {
