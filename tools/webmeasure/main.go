@@ -173,8 +173,11 @@ func run(o runOptions) error {
 		"browser":    median.browser,
 		"native":     median.native,
 		"webrtc":     median.webrtc, // null without -webrtc-bots
-		"runs":       o.runs,
-		"rtt_runs":   rttRuns(runs),
+		// The server's contact in the median run: pairs it pushed apart itself and clients'
+		// pushes it applied as zero, the only causes of a residual (PROTOCOL.md §7c).
+		"server_contact": median.contact,
+		"runs":           o.runs,
+		"rtt_runs":       rttRuns(runs),
 		// Each run's page round trip minus its native one (the median page's p50 minus the
 		// bots' p50): the figure to read when runs differ.
 		"rtt_gap_ms": summary(gaps),
@@ -203,6 +206,7 @@ func run(o runOptions) error {
 // -webrtc-bots, the WebRTC bots' (nil without).
 type loadRun struct {
 	browser, native, webrtc map[string]any
+	contact                 map[string]any // what the server's contact did in the run (contactCounters)
 }
 
 // webrtcGaps returns each run's WebRTC bots' median round trip minus its native bots',
@@ -243,6 +247,10 @@ func playLoad(ctx context.Context, o runOptions, b *cdp.Browser, pace *offerPace
 	if o.runs > 1 {
 		fmt.Fprintln(os.Stderr, "webmeasure: load run", r+1, "of", o.runs)
 	}
+	before, err := readContact(ctx)
+	if err != nil {
+		return loadRun{}, err
+	}
 	native := make(chan map[string]any, 1)
 	go func() { native <- runTanksim(ctx, addr, o.bots, o.duration) }()
 	webrtc := make(chan map[string]any, 1)
@@ -263,8 +271,13 @@ func playLoad(ctx context.Context, o runOptions, b *cdp.Browser, pace *offerPace
 	if err != nil {
 		return loadRun{}, err
 	}
+	after, err := readContact(ctx)
+	if err != nil {
+		return loadRun{}, err
+	}
 	lr := loadRun{browser: browserSummary(reps, o.duration),
-		native: pick(sim, "bots", "rtt_ms", "residual_nonzero", "snapshots_lost", "reconciliations")}
+		native:  pick(sim, "bots", "rtt_ms", "residual_nonzero", "snapshots_lost", "reconciliations"),
+		contact: after.since(before)}
 	if simWeb != nil {
 		lr.webrtc = pick(simWeb, "bots", "transport", "rtt_ms", "residual_nonzero", "snapshots_lost", "reconciliations")
 	}
@@ -508,7 +521,7 @@ func startServer(ctx context.Context, players int) (*server, string, string, err
 	// Every page comes from 127.0.0.1, and a closed page's peer lingers until the server
 	// drops it: the per-address limit is raised past the pages of a run.
 	cmd := exec.CommandContext(ctx, "bin/tankserver", "-addr", addr, "-web", "127.0.0.1:0", "-web-dir", "bin/web", "-web-per-address", "64",
-		"-max-players", fmt.Sprint(max(players, 16)))
+		"-max-players", fmt.Sprint(max(players, 16)), "-metrics", metricsAddr)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		return nil, "", "", err

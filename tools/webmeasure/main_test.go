@@ -51,3 +51,23 @@ func TestWebrtcGaps_EachRunsWebRTCBotsOverItsNativeOnes(t *testing.T) {
 		t.Errorf("rttRuns = %v, want the first run's webrtc round trip and none for the second", rt)
 	}
 }
+
+func TestSample_ReadsPrometheusLines(t *testing.T) {
+	for _, tc := range []struct {
+		line  string
+		name  string
+		value float64
+		ok    bool
+	}{
+		{`tanknet_contacts_total 12`, "tanknet_contacts_total", 12, true},
+		{`tanknet_pushes_refused_total{reason="too_long",room="red"} 3`, "tanknet_pushes_refused_total", 3, true},
+		{`# TYPE tanknet_pushes_total counter`, "", 0, false},
+		{``, "", 0, false},
+		{`tanknet_pushes_total twelve`, "", 0, false},
+	} {
+		name, value, ok := sample(tc.line)
+		if name != tc.name || value != tc.value || ok != tc.ok {
+			t.Errorf("sample(%q) = %q, %v, %v; want %q, %v, %v", tc.line, name, value, ok, tc.name, tc.value, tc.ok)
+		}
+	}
+}
