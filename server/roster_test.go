@@ -111,7 +111,7 @@ func TestWorld_LargeRosterChangesSplit(t *testing.T) {
 
 // TestSession_FullServerFitsQueues seats 256 players in one tick on real sessions (whose
 // writers are not running, as behind a frozen page's blocked write) and churns one seat a
-// tick for 200 ticks, twice as long as the control queue holds one frame a tick: the roster
+// tick for 120 ticks, longer than the control queue holds one frame a tick (104): the roster
 // updates waiting merge, so nobody's queue overflows, and what a player's queue says, read
 // in order, is the game's roster as it now is.
 func TestSession_FullServerFitsQueues(t *testing.T) {
@@ -133,7 +133,7 @@ func TestSession_FullServerFitsQueues(t *testing.T) {
 	}
 	w.step(netcode.StepInterval)
 	churner := w.players()[0].tank.ID()
-	const ticks = 200
+	const ticks = 120
 	for tick := range ticks { // no writer all along
 		w.leave(churner, "churn")
 		churner = join(fmt.Sprint("c", tick)).tank.ID()
