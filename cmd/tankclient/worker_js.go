@@ -101,9 +101,9 @@ func runWorkerPage(ctx context.Context, cfg Config, page WebPage, origin string,
 	if err != nil {
 		return err
 	}
+	asked := redials{afresh: afresh}
 	unwatch := watchPath(pc, events)
 	var ev workerEvent
-	rejoined := false // a fresh channel was signalled for one that closed under the worker's join
 	for {
 		ev, err = awaitWorker(ctx, events, started, workerStartWait, carriage.ConnectTimeout+cfg.DialTimeout+time.Second)
 		if err != nil {
@@ -113,20 +113,14 @@ func runWorkerPage(ctx context.Context, cfg Config, page WebPage, origin string,
 		if ev.kind != "redial" {
 			break
 		}
-		switch {
-		case ev.what == "join" && !rejoined:
-			// The channel closed under the worker's join (it started just as the server
-			// gave up on the silent channel): a fresh one, once, however it was signalled.
-			rejoined = true
-		case ev.what == "join" || afresh:
-			continue // already signalled afresh, once: the worker has that channel, or will
-		default:
-			// The worker's channel closed before it could use it (the server had given up
-			// on a channel that said nothing, while the worker loaded): a fresh one, once.
+		// The worker's channel closed, unused (the server had given up on a channel that
+		// said nothing while the worker loaded) or under its join (it started just then).
+		if !asked.answer(ev) {
+			continue
 		}
 		unwatch()
 		pc.Call("close")
-		if pc, afresh, err = signalForWorker(ctx, origin, "tanknetSignalTo"); err != nil {
+		if pc, _, err = signalForWorker(ctx, origin, "tanknetSignalTo"); err != nil {
 			return err
 		}
 		unwatch = watchPath(pc, events)

@@ -52,3 +52,24 @@ func awaitWorker(ctx context.Context, events <-chan workerEvent, started <-chan 
 		}
 	}
 }
+
+// redials is what the page has done about its worker's requests for a fresh channel.
+type redials struct {
+	afresh   bool // the page's channel came from signalling afresh (a stale early answer, or a redial)
+	rejoined bool // it signalled afresh for a channel that closed under the worker's join
+}
+
+// answer reports whether the page signals afresh for ev, a redial, and notes that it does:
+// once for a channel that closed under the worker's join, however the page's channel was
+// signalled; for one that closed unused, only when the page has not signalled afresh already
+// (the worker has that channel, or will).
+func (r *redials) answer(ev workerEvent) bool {
+	switch {
+	case ev.what == "join" && !r.rejoined:
+		r.rejoined = true
+	case ev.what == "join" || r.afresh:
+		return false
+	}
+	r.afresh = true
+	return true
+}

@@ -61,3 +61,28 @@ func TestAwaitWorker_AStartAsTheWaitRunsOutStillJoins(t *testing.T) {
 		}
 	}
 }
+
+// The page signals afresh for a worker's redial once for a channel that closed under the
+// join, even after it signalled afresh for a stale early answer; for a channel that closed
+// unused, only when it has not signalled afresh yet.
+func TestRedials_AnswerOncePerCause(t *testing.T) {
+	unused, join := workerEvent{kind: "redial"}, workerEvent{kind: "redial", what: "join"}
+	for _, tc := range []struct {
+		name   string
+		afresh bool
+		asks   []workerEvent
+		want   []bool
+	}{
+		{"unused, from the early answer", false, []workerEvent{unused, unused}, []bool{true, false}},
+		{"unused, already afresh", true, []workerEvent{unused}, []bool{false}},
+		{"under the join, already afresh", true, []workerEvent{join, join}, []bool{true, false}},
+		{"unused, then under the join", false, []workerEvent{unused, join, join}, []bool{true, true, false}},
+	} {
+		r := redials{afresh: tc.afresh}
+		for i, ev := range tc.asks {
+			if got := r.answer(ev); got != tc.want[i] {
+				t.Errorf("%s: request %d answered %v, want %v", tc.name, i+1, got, tc.want[i])
+			}
+		}
+	}
+}
