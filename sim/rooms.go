@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"tanknet/internal/promtext"
 	"tanknet/server"
 )
 
@@ -157,9 +158,9 @@ func (h histogram) quantile(q float64) float64 {
 // roomTickSeries is the name of the per-room tick histogram a tankserver's -metrics shows.
 const roomTickSeries = server.Namespace + "_room_tick_duration_seconds"
 
-// roomHistograms reads every room's tick histogram from parsed metrics (parseMetrics):
+// roomHistograms reads every room's tick histogram from a scrape (promtext.Read):
 // the cumulative _bucket{room="R",le="B"} series and _count{room="R"}.
-func roomHistograms(m map[string]float64) map[string]histogram {
+func roomHistograms(m promtext.Series) map[string]histogram {
 	type bucket struct{ le, cum float64 }
 	buckets := map[string][]bucket{}
 	counts := map[string]float64{}

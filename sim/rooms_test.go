@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"math"
@@ -9,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"tanknet/internal/promtext"
 	"tanknet/netcode"
 	"tanknet/server"
 )
@@ -85,7 +85,7 @@ tanknet_room_tick_duration_seconds_bucket{room="default",le="0.0005"} 3
 tanknet_room_tick_duration_seconds_count{room="default"} 3
 tanknet_tick_duration_seconds_bucket{le="0.0005"} 8
 `
-	m, err := parseMetrics(bufio.NewScanner(strings.NewReader(text)))
+	m, err := promtext.Read(strings.NewReader(text))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,16 +1,14 @@
 package sim
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"math"
 	"net/http"
-	"strconv"
-	"strings"
 	"sync"
 	"time"
 
+	"tanknet/internal/promtext"
 	"tanknet/netcode"
 	"tanknet/server"
 )
@@ -89,7 +87,7 @@ func watchMetrics(addr string) *serverWatch {
 		if resp.StatusCode != http.StatusOK {
 			return serverSample{}, fmt.Errorf("GET %s: %s", url, resp.Status)
 		}
-		m, err := parseMetrics(bufio.NewScanner(resp.Body))
+		m, err := promtext.Read(resp.Body)
 		if err != nil {
 			return serverSample{}, err
 		}
@@ -103,27 +101,6 @@ func watchMetrics(addr string) *serverWatch {
 			rooms:  roomHistograms(m),
 		}, nil
 	}}
-}
-
-// parseMetrics reads Prometheus text into series (name with its labels, as written) -> value.
-func parseMetrics(sc *bufio.Scanner) (map[string]float64, error) {
-	m := map[string]float64{}
-	for sc.Scan() {
-		line := sc.Text()
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		i := strings.LastIndexByte(line, ' ')
-		if i < 0 {
-			continue
-		}
-		v, err := strconv.ParseFloat(line[i+1:], 64)
-		if err != nil {
-			continue // a value we do not need in a form we do not read
-		}
-		m[line[:i]] = v
-	}
-	return m, sc.Err()
 }
 
 // run samples now and then every period until ctx is done.

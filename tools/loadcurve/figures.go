@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"tanknet/internal/promtext"
 	"tanknet/load"
 )
 
@@ -46,13 +47,13 @@ type point struct {
 }
 
 // figures builds the point of a play from the scrapes at its start and end.
-func figures(before, after metrics, rep *load.Report) point {
-	d := func(name string) float64 { return after.sum(name) - before.sum(name) }
+func figures(before, after promtext.Series, rep *load.Report) point {
+	d := func(name string) float64 { return after.Sum(name) - before.Sum(name) }
 	secs := rep.Wall.Seconds()
 	ms := func(t time.Duration) float64 { return float64(t) / float64(time.Millisecond) }
 	p := point{
 		Players: rep.Players, Rooms: rep.Rooms,
-		ServerRSSMB:        after.sum("process_resident_memory_bytes") / (1 << 20),
+		ServerRSSMB:        after.Sum("process_resident_memory_bytes") / (1 << 20),
 		ServerCores:        d("process_cpu_seconds_total") / secs,
 		ServerDrops:        d("tanknet_drops_total"),
 		JoinBurstMs:        ms(rep.JoinBurst),
@@ -90,7 +91,7 @@ func figures(before, after metrics, rep *load.Report) point {
 
 // roomP99s returns each room's tick p99 over the play, in seconds: the upper edge of the
 // bucket of tanknet_room_tick_duration_seconds that holds it (+Inf past the last).
-func roomP99s(before, after metrics) []float64 {
+func roomP99s(before, after promtext.Series) []float64 {
 	const family = "tanknet_room_tick_duration_seconds_bucket{room=\""
 	buckets := map[string]map[float64]float64{} // room -> upper edge -> ticks at or below it
 	for k, v := range after {

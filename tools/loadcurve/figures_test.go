@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"tanknet/internal/promtext"
 	"tanknet/load"
 )
 
@@ -14,8 +15,8 @@ func TestRoomP99s(t *testing.T) {
 	b := func(room, le string) string {
 		return `tanknet_room_tick_duration_seconds_bucket{room="` + room + `",le="` + le + `"}`
 	}
-	before := metrics{b("", "0.001"): 500, b("", "0.002"): 500, b("", "+Inf"): 500}
-	after := metrics{
+	before := promtext.Series{b("", "0.001"): 500, b("", "0.002"): 500, b("", "+Inf"): 500}
+	after := promtext.Series{
 		b("", "0.001"): 1490, b("", "0.002"): 1500, b("", "+Inf"): 1500, // 990 of 1000 within 1 ms
 		b("room-2", "0.001"): 10, b("room-2", "0.002"): 20, b("room-2", "+Inf"): 100, // most past 2 ms
 		"process_cpu_seconds_total": 12, "tanknet_tick_duration_seconds_count": 1100, "go_memstats_mallocs_total": 2200,

@@ -27,6 +27,7 @@ import (
 	"time"
 
 	"tanknet/internal/cliflag"
+	"tanknet/internal/promtext"
 	"tanknet/load"
 )
 
@@ -125,7 +126,7 @@ func measure(ctx context.Context, c config, n int) (point, error) {
 		return point{}, err
 	}
 	defer srv.stop()
-	var before, after metrics
+	var before, after promtext.Series
 	var scrapeErr error
 	lc := load.DefaultConfig()
 	lc.Server, lc.Players, lc.RoomSize, lc.Duration = srv.addr, n, c.roomSize, c.duration

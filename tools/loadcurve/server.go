@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"net"
@@ -12,6 +11,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"tanknet/internal/promtext"
 )
 
 // tankserver is one tankserver process of the curve, on 127.0.0.1, with its metrics endpoint.
@@ -88,40 +89,13 @@ func freePort(network string) (string, error) {
 	return port, err
 }
 
-// scrape reads the server's metrics: each series, by its name and labels as written, to
-// its value.
-func (s *tankserver) scrape() (metrics, error) {
+// scrape reads the server's metrics.
+func (s *tankserver) scrape() (promtext.Series, error) {
 	c := http.Client{Timeout: 5 * time.Second}
 	resp, err := c.Get("http://" + s.metrics + "/metrics")
 	if err != nil {
 		return nil, err
 	}
 	defer resp.Body.Close()
-	m := metrics{}
-	sc := bufio.NewScanner(resp.Body)
-	for sc.Scan() {
-		line := sc.Text()
-		i := strings.LastIndexByte(line, ' ')
-		if line == "" || line[0] == '#' || i < 0 {
-			continue
-		}
-		if v, err := strconv.ParseFloat(line[i+1:], 64); err == nil {
-			m[line[:i]] = v
-		}
-	}
-	return m, sc.Err()
-}
-
-// metrics is one scrape: series to value.
-type metrics map[string]float64
-
-// sum adds every series of family name (any labels).
-func (m metrics) sum(name string) float64 {
-	total := 0.0
-	for k, v := range m {
-		if k == name || strings.HasPrefix(k, name+"{") {
-			total += v
-		}
-	}
-	return total
+	return promtext.Read(resp.Body)
 }

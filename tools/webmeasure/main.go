@@ -206,7 +206,7 @@ func run(o runOptions) error {
 // -webrtc-bots, the WebRTC bots' (nil without).
 type loadRun struct {
 	browser, native, webrtc map[string]any
-	contact                 map[string]any // what the server's contact did in the run (contactCounters)
+	contact                 map[string]any // what the server's contact did in the run (contactSince)
 }
 
 // webrtcGaps returns each run's WebRTC bots' median round trip minus its native bots',
@@ -247,7 +247,7 @@ func playLoad(ctx context.Context, o runOptions, b *cdp.Browser, pace *offerPace
 	if o.runs > 1 {
 		fmt.Fprintln(os.Stderr, "webmeasure: load run", r+1, "of", o.runs)
 	}
-	before, err := readContact(ctx)
+	before, err := readMetrics(ctx)
 	if err != nil {
 		return loadRun{}, err
 	}
@@ -271,13 +271,13 @@ func playLoad(ctx context.Context, o runOptions, b *cdp.Browser, pace *offerPace
 	if err != nil {
 		return loadRun{}, err
 	}
-	after, err := readContact(ctx)
+	after, err := readMetrics(ctx)
 	if err != nil {
 		return loadRun{}, err
 	}
 	lr := loadRun{browser: browserSummary(reps, o.duration),
 		native:  pick(sim, "bots", "rtt_ms", "residual_nonzero", "snapshots_lost", "reconciliations"),
-		contact: after.since(before)}
+		contact: contactSince(before, after)}
 	if simWeb != nil {
 		lr.webrtc = pick(simWeb, "bots", "transport", "rtt_ms", "residual_nonzero", "snapshots_lost", "reconciliations")
 	}

@@ -1,8 +1,11 @@
 package main
 
 import (
+	"maps"
 	"slices"
 	"testing"
+
+	"tanknet/internal/promtext"
 )
 
 func measuredRun(page, native, fps float64) loadRun {
@@ -52,22 +55,13 @@ func TestWebrtcGaps_EachRunsWebRTCBotsOverItsNativeOnes(t *testing.T) {
 	}
 }
 
-func TestSample_ReadsPrometheusLines(t *testing.T) {
-	for _, tc := range []struct {
-		line  string
-		name  string
-		value float64
-		ok    bool
-	}{
-		{`tanknet_contacts_total 12`, "tanknet_contacts_total", 12, true},
-		{`tanknet_pushes_refused_total{reason="too_long",room="red"} 3`, "tanknet_pushes_refused_total", 3, true},
-		{`# TYPE tanknet_pushes_total counter`, "", 0, false},
-		{``, "", 0, false},
-		{`tanknet_pushes_total twelve`, "", 0, false},
-	} {
-		name, value, ok := sample(tc.line)
-		if name != tc.name || value != tc.value || ok != tc.ok {
-			t.Errorf("sample(%q) = %q, %v, %v; want %q, %v, %v", tc.line, name, value, ok, tc.name, tc.value, tc.ok)
-		}
+func TestContactSince_SumsEachFamilyOverItsLabels(t *testing.T) {
+	before := promtext.Series{"tanknet_contacts_total": 2, `tanknet_pushes_refused_total{reason="too_long"}`: 1}
+	after := promtext.Series{"tanknet_contacts_total": 5, "tanknet_pushes_total": 7,
+		`tanknet_pushes_refused_total{reason="too_long"}`: 2, `tanknet_pushes_refused_total{reason="no_contact"}`: 4}
+	got := contactSince(before, after)
+	want := map[string]any{"separations": 3.0, "pushes": 7.0, "pushes_refused": 5.0}
+	if !maps.Equal(got, want) {
+		t.Errorf("contactSince = %v, want %v", got, want)
 	}
 }
