@@ -24,9 +24,9 @@ type peer interface {
 	takeDatagramInputs(dst []netcode.PendingInput) []netcode.PendingInput
 	// send queues one framed control message, in order.
 	send(frame []byte)
-	// sendRoster queues one framed RosterUpdate, which says upd, as send does; a session may
-	// merge it into a RosterUpdate still waiting before it (upd is shared, read-only).
-	sendRoster(frame []byte, upd *wire.Roster)
+	// sendRoster queues one framed RosterUpdate with what it says (encodeRoster), as send
+	// does; a session may merge it into a RosterUpdate still waiting before it.
+	sendRoster(update controlFrame)
 	// takeFires appends the Fires received since the last call to dst and returns it.
 	takeFires(dst []netcode.ShotRequest) []netcode.ShotRequest
 	// sendSnapshot offers a framed snapshot for the stream; an unsent older one is replaced.

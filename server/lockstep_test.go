@@ -81,7 +81,7 @@ func (p *lockPeer) takeDatagramInputs(dst []netcode.PendingInput) []netcode.Pend
 }
 func (p *lockPeer) takeFires(dst []netcode.ShotRequest) []netcode.ShotRequest { return dst }
 func (p *lockPeer) send(frame []byte)                                         { p.deliver(frame) }
-func (p *lockPeer) sendRoster(frame []byte, _ *wire.Roster)                   { p.deliver(frame) }
+func (p *lockPeer) sendRoster(c controlFrame)                                 { p.deliver(c.frame) }
 func (p *lockPeer) sendSnapshot(frame []byte)                                 { p.deliver(frame) }
 func (p *lockPeer) snapshotAck() uint32                                       { return 0 }
 func (p *lockPeer) sendChunks([][]byte)                                       {}

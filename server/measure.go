@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"tanknet/netcode"
-	"tanknet/wire"
 	"tanknet/world"
 )
 
@@ -103,7 +102,7 @@ func (p *sinkPeer) takeDatagramInputs(dst []netcode.PendingInput) []netcode.Pend
 func (p *sinkPeer) takeFires(dst []netcode.ShotRequest) []netcode.ShotRequest { return dst }
 func (p *sinkPeer) rtt() time.Duration                                        { return 0 }
 func (p *sinkPeer) send([]byte)                                               {}
-func (p *sinkPeer) sendRoster([]byte, *wire.Roster)                           {}
+func (p *sinkPeer) sendRoster(controlFrame)                                   {}
 func (p *sinkPeer) sendSnapshot([]byte)                                       {}
 func (p *sinkPeer) snapshotAck() uint32                                       { return p.ack }
 func (p *sinkPeer) kick(dropReason)                                           {}

@@ -57,25 +57,19 @@ func (g *game) flushRoster() {
 			p.rosterSeen = 0
 		}
 		for _, f := range frames {
-			p.peer.sendRoster(f.frame, f.upd)
+			p.peer.sendRoster(f)
 		}
 	}
 	clear(g.changes)
 	g.changes = g.changes[:0]
 }
 
-// rosterFrame is one RosterUpdate: its frame, shared by every player it goes to, and what it
-// says (read-only too), for a session that merges updates waiting behind a blocked write.
-type rosterFrame struct {
-	frame []byte
-	upd   *wire.Roster
-}
-
 // encodeRoster frames changes as RosterUpdates of at most about rosterFrameBudget bytes each,
-// in order. Joins keep their order inside an update and so do leaves; a player who joins and
+// in order, each with what it says (the frame and the update are shared, read-only, by every
+// player they go to; a session merges updates waiting behind a blocked write). Joins keep their order inside an update and so do leaves; a player who joins and
 // leaves in one tick appears in both lists of the same update, or the leave in a later one.
-func (g *game) encodeRoster(changes []rosterChange) []rosterFrame {
-	var frames []rosterFrame
+func (g *game) encodeRoster(changes []rosterChange) []controlFrame {
+	var frames []controlFrame
 	var upd wire.Roster
 	size := 0
 	flush := func() {
@@ -84,7 +78,7 @@ func (g *game) encodeRoster(changes []rosterChange) []rosterFrame {
 		}
 		if f := g.encode(upd); f != nil {
 			said := upd
-			frames = append(frames, rosterFrame{frame: f, upd: &said})
+			frames = append(frames, controlFrame{frame: f, roster: &said})
 		}
 		upd, size = wire.Roster{}, 0
 	}

@@ -205,7 +205,7 @@ func TestSession_WaitingRosterUpdatesMergeWithinTheBudget(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s.sendRoster(f, &upd)
+		s.sendRoster(controlFrame{frame: f, roster: &upd})
 	}
 	long := strings.Repeat("r", 5000)
 	roster(wire.Roster{Left: []wire.Departure{{ID: 1, Reason: long}}})

@@ -227,16 +227,21 @@ func (s *session) send(frame []byte) {
 	}
 }
 
-// sendRoster queues a RosterUpdate. When the one queued last is a RosterUpdate too, still
-// waiting behind a blocked write (a frozen page's, say), the two become one, so roster
-// churn alone never fills the queue (mergeRoster).
-func (s *session) sendRoster(frame []byte, upd *wire.Roster) {
-	if frame == nil {
-		return
+// sendRoster queues a RosterUpdate (queue merges it into one still waiting before it).
+func (s *session) sendRoster(update controlFrame) {
+	if update.frame != nil {
+		s.queue(update)
 	}
+}
+
+// queue appends c to the control queue, or drops the client when the queue is full. A
+// RosterUpdate queued right behind another still waiting behind a blocked write (a frozen
+// page's, say) becomes one with it, so roster churn alone never fills the queue
+// (mergeRoster).
+func (s *session) queue(c controlFrame) {
 	s.outMu.Lock()
-	if n := len(s.control); n > 0 && !s.closing && s.control[n-1].roster != nil {
-		if merged, ok := mergeRoster(s.control[n-1].roster, upd); ok {
+	if n := len(s.control); c.roster != nil && n > 0 && !s.closing && s.control[n-1].roster != nil {
+		if merged, ok := mergeRoster(s.control[n-1].roster, c.roster); ok {
 			if len(merged.roster.Joined)+len(merged.roster.Left) == 0 {
 				s.control[n-1] = controlFrame{}
 				s.control = s.control[:n-1] // everyone in them came and went unheard
@@ -247,13 +252,6 @@ func (s *session) sendRoster(frame []byte, upd *wire.Roster) {
 			return // the writer was woken for the frame merged into
 		}
 	}
-	s.outMu.Unlock()
-	s.queue(controlFrame{frame: frame, roster: upd})
-}
-
-// queue appends c to the control queue, or drops the client when the queue is full.
-func (s *session) queue(c controlFrame) {
-	s.outMu.Lock()
 	overflow := !s.closing && len(s.control) >= maxControlFrames
 	if !s.closing && !overflow {
 		s.control = append(s.control, c)

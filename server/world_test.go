@@ -51,14 +51,14 @@ func (p *fakePeer) takeFires(dst []netcode.ShotRequest) []netcode.ShotRequest {
 	p.fires = p.fires[:0]
 	return dst
 }
-func (p *fakePeer) send(frame []byte)                       { p.control = append(p.control, decodeFrame(frame)) }
-func (p *fakePeer) sendRoster(frame []byte, _ *wire.Roster) { p.send(frame) }
-func (p *fakePeer) sendSnapshot(frame []byte)               { p.snapshot = frame }
-func (p *fakePeer) kick(reason dropReason)                  { p.kicked, p.kickCode = reason.String(), reason.kind.code }
-func (p *fakePeer) snapshotAck() uint32                     { return p.ack }
-func (p *fakePeer) rtt() time.Duration                      { return p.roundTrip }
-func (p *fakePeer) inputMode() world.InputMode              { return p.mode }
-func (p *fakePeer) awayIgnored()                            { p.awaysIgnored++ }
+func (p *fakePeer) send(frame []byte)          { p.control = append(p.control, decodeFrame(frame)) }
+func (p *fakePeer) sendRoster(c controlFrame)  { p.send(c.frame) }
+func (p *fakePeer) sendSnapshot(frame []byte)  { p.snapshot = frame }
+func (p *fakePeer) kick(reason dropReason)     { p.kicked, p.kickCode = reason.String(), reason.kind.code }
+func (p *fakePeer) snapshotAck() uint32        { return p.ack }
+func (p *fakePeer) rtt() time.Duration         { return p.roundTrip }
+func (p *fakePeer) inputMode() world.InputMode { return p.mode }
+func (p *fakePeer) awayIgnored()               { p.awaysIgnored++ }
 func (p *fakePeer) takeAway() (uint32, bool) {
 	last, ok := p.away, p.awaySent
 	p.away, p.awaySent = 0, false
