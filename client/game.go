@@ -65,8 +65,8 @@ func NewGame(link Link, opts Options, now time.Time) *Game {
 }
 
 // Update runs one frame at local time now: it sends a Ping when one is due, applies what the
-// server sent, runs the due prediction steps with input in and sends them. It returns the error that ended the session,
-// if it has ended.
+// server sent, runs the due prediction steps with input in and sends them. It returns the
+// error that ended the session, if it has ended.
 func (g *Game) Update(now time.Time, in netcode.Input) error {
 	// A due Ping leaves before the frame's work, so the time it carries is when it left:
 	// stamped at the frame's start and sent after it, it would count the frame's own work

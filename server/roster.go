@@ -66,8 +66,9 @@ func (g *game) flushRoster() {
 
 // encodeRoster frames changes as RosterUpdates of at most about rosterFrameBudget bytes each,
 // in order, each with what it says (the frame and the update are shared, read-only, by every
-// player they go to; a session merges updates waiting behind a blocked write). Joins keep their order inside an update and so do leaves; a player who joins and
-// leaves in one tick appears in both lists of the same update, or the leave in a later one.
+// player they go to; a session merges updates waiting behind a blocked write). Joins keep
+// their order inside an update and so do leaves; a player who joins and leaves in one tick
+// appears in both lists of the same update, or the leave in a later one.
 func (g *game) encodeRoster(changes []rosterChange) []controlFrame {
 	var frames []controlFrame
 	var upd wire.Roster

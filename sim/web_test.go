@@ -53,7 +53,8 @@ func TestRunOverWebRTC(t *testing.T) {
 
 	cfg := DefaultConfig()
 	cfg.Bots, cfg.Duration, cfg.Net, cfg.BotFPS = 2, 2*time.Second, "none", 30
-	cfg.Server, cfg.Web = udp.LocalAddr().String(), page.URL+"/index.html?name=a" // a page's address, path and all
+	// A page's address, path and query and all: the offers go to its origin's offer path.
+	cfg.Server, cfg.Web = udp.LocalAddr().String(), page.URL+"/index.html?name=a"
 	res, err := Run(ctx, cfg, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -18,8 +18,10 @@ const workerStartWait = 12 * time.Second
 // workerEvent is what the worker says of its session: joined, or why it could not join, or
 // why the game ended.
 type workerEvent struct {
-	kind    string // "joined", "error", "ended", or "redial" (its channel closed: signal afresh)
-	what    string // for an error: "nopath" (the channel never opened) or "join"; for a redial, "join" when the channel closed under the join, not unused
+	kind string // "joined", "error", "ended", or "redial" (its channel closed: signal afresh)
+	// what is, for an error, "nopath" (the channel never opened) or "join"; for a redial,
+	// "join" when the channel closed under the worker's join rather than unused.
+	what    string
 	message string
 }
 

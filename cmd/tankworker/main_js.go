@@ -29,18 +29,18 @@ const channelGrace = 2 * time.Second
 const redialWait = time.Minute
 
 // main runs in the worker (tankworker.js started it, with the page's URL parameters as its
-// own, from which it reads what to play: tabworker.PageSpec). The page posts it, in any
-// order, the data channel its signalling created ({type: "channel", dc}), what to play
-// ({type: "start", spec}: tabworker.Spec as JSON; the worker's own reading of the URL comes
-// first, and the page's is for a worker started without it), and then, while it plays, the
-// controls held ({type: "controls", turn, throttle, fire, lagComp}), the tab's visibility
-// ({type: "away", away}) and the end ({type: "quit"}). The worker posts back the phases of
-// connecting it saw ({type: "phase", name, at}, at in ms since the Unix epoch as
-// performance.timeOrigin + now), {type: "redial"} when its channel closed unused and no
-// other came (openChannel) or, with what: "join", closed under its join (redial), {type: "joined"} or {type: "error", what, message}, the Game's
-// recording as it is written ({type: "frames", n, data}, data an ArrayBuffer moved, not
-// copied), its report ({type: "report", json}) and the end of the game ({type: "ended",
-// message}).
+// own, from which it reads what to play: tabworker.PageSpec). The page posts it, in any order,
+// the data channel its signalling created ({type: "channel", dc}), what to play ({type:
+// "start", spec}: tabworker.Spec as JSON; the worker's own reading of the URL comes first, and
+// the page's is for a worker started without it), and then, while it plays, the controls held
+// ({type: "controls", turn, throttle, fire, lagComp}), the tab's visibility ({type: "away",
+// away}) and the end ({type: "quit"}). The worker posts back the phases of connecting it saw
+// ({type: "phase", name, at}, at in ms since the Unix epoch as performance.timeOrigin + now),
+// {type: "redial"} when its channel closed unused and no other came (openChannel) or, with
+// what: "join", closed under its join (redial), {type: "joined"} or {type: "error", what,
+// message}, the Game's recording as it is written ({type: "frames", n, data}, data an
+// ArrayBuffer moved, not copied), its report ({type: "report", json}) and the end of the game
+// ({type: "ended", message}).
 func main() {
 	self := js.Global()
 	specs := make(chan tabworker.Spec, 1)
