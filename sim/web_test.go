@@ -1,11 +1,17 @@
 package sim
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
+	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -41,8 +47,25 @@ func TestRunOverWebRTC(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// As tankserver -web serves it: offers at the origin's path only. Each offer's candidates
+	// are read on the way, to prove the bots offer loopback alone (carriage.LoopbackAPI).
+	var candidates, elsewhere atomic.Int32
 	mux := http.NewServeMux()
-	mux.Handle(carriage.OfferPath, hub) // as tankserver -web serves it: offers at the origin's path only
+	mux.Handle(carriage.OfferPath, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		var offer struct{ SDP string }
+		json.Unmarshal(body, &offer)
+		for _, line := range strings.Split(offer.SDP, "\n") {
+			if f := strings.Fields(line); len(f) > 4 && strings.HasPrefix(f[0], "a=candidate:") {
+				candidates.Add(1)
+				if ip, err := netip.ParseAddr(f[4]); err != nil || !ip.IsLoopback() {
+					elsewhere.Add(1)
+				}
+			}
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		hub.ServeHTTP(w, r)
+	}))
 	page := httptest.NewServer(mux)
 	defer page.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -62,6 +85,9 @@ func TestRunOverWebRTC(t *testing.T) {
 	r := res.Report
 	if r.Transport != "webrtc" || r.Web != cfg.Web {
 		t.Errorf("transport %q from %q, want webrtc from %q", r.Transport, r.Web, cfg.Web)
+	}
+	if candidates.Load() == 0 || elsewhere.Load() != 0 {
+		t.Errorf("the bots offered %d candidates, %d of them not on loopback; want some, all on loopback", candidates.Load(), elsewhere.Load())
 	}
 	if st := hub.Stats(); st.Joined != 2 {
 		t.Errorf("the door admitted %d peers to the game, want the 2 bots (%+v)", st.Joined, st)
