@@ -95,14 +95,22 @@ func (h *Hub) watch(pr *peer) {
 			h.drop(pr, dropBadChannel)
 			return
 		}
-		dc.OnOpen(func() {
+		opened := func() {
+			if pr.open.Load() {
+				return
+			}
 			h.mu.Lock()
 			pr.dc = dc
 			h.mu.Unlock()
 			pr.lastSeen.Store(time.Now().UnixNano())
 			pr.open.Store(true)
-		})
+		}
+		dc.OnOpen(opened)
 		dc.OnMessage(func(m webrtc.DataChannelMessage) {
+			// A message proves the channel open: pion runs OnOpen's handler on a goroutine
+			// of its own, which a busy machine may run after the first message, and until
+			// then WriteTo would drop the answer to it.
+			opened()
 			if m.IsString { // a datagram is binary: text is no datagram of the game's
 				h.textMessages.Add(1)
 				return
