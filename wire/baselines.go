@@ -100,7 +100,7 @@ func (b *Baselines) rebuild(snap *Snapshot, use func(t Tank)) bool {
 		t, found := b.Find(base, id)
 		x, y := int64(t.Grid.X)+int64(moved[i+1]), int64(t.Grid.Y)+int64(moved[i+2])
 		h := int64(t.Grid.Heading) + int64(moved[i+3])
-		if !found || x < 0 || y < 0 || x > 1<<32-1 || y > 1<<32-1 || h < -netcode.HeadingSteps || h > netcode.HeadingSteps {
+		if !found || x < 0 || y < 0 || x > 1<<32-1 || y > 1<<32-1 || h < -netcode.HeadingSteps/2 || h > netcode.HeadingSteps/2 {
 			ok = false
 			continue
 		}
