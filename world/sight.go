@@ -41,13 +41,14 @@ func (w *World) wasSent(t *Tank, id, tick uint32) bool {
 }
 
 // inView reports whether t was sent o's tank in the newest snapshot t could have drawn
-// (the previous tick's): always true without interest management. A hit without lag
-// compensation can only strike a tank the shooter was sent.
+// (the previous tick's), as wasSent tells. A hit without lag compensation can only strike a
+// tank the shooter was sent: without interest management too, a tank that joined since that
+// snapshot is not there to be hit.
 func (w *World) inView(t, o *Tank) bool {
 	if w.rejudge != nil {
 		return slices.Contains(w.rejudge.Sighted, o.id)
 	}
-	return !w.cfg.Interest || t.client == nil || t.client.Sent(o.id, w.tick-1)
+	return w.wasSent(t, o.id, w.tick-1)
 }
 
 // maxRewind is how far back a view of t's may lie behind the judging tick: its measured
