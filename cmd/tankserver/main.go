@@ -144,9 +144,12 @@ func (c Config) Validate() error {
 	if err := c.Web.Validate(); err != nil {
 		return err
 	}
+	if err := checkAddr("-addr", c.Server.Addr, "udp"); err != nil {
+		return err
+	}
 	if c.Metrics != "" {
-		if _, _, err := net.SplitHostPort(c.Metrics); err != nil {
-			return fmt.Errorf("-metrics %q: %w", c.Metrics, err)
+		if err := checkAddr("-metrics", c.Metrics, "tcp"); err != nil {
+			return err
 		}
 	}
 	if _, err := c.discoverySpot(); err != nil {

@@ -25,6 +25,16 @@ func TestConfigValidate(t *testing.T) {
 		{"bad server setting", func(c *Config) { c.Server.MaxPlayers = 0 }, "max players"},
 		{"metrics on a port", func(c *Config) { c.Metrics = "127.0.0.1:9100" }, ""},
 		{"metrics with no port", func(c *Config) { c.Metrics = "nonsense" }, `-metrics "nonsense"`},
+		// A port no socket can have is refused before anything starts (exit 2), not when
+		// the socket is opened (exit 1).
+		{"a port past 65535", func(c *Config) { c.Server.Addr = "127.0.0.1:99999" }, `-addr "127.0.0.1:99999": the port must be`},
+		{"a port that is no number", func(c *Config) { c.Server.Addr = "127.0.0.1:abc" }, `-addr "127.0.0.1:abc": the port must be`},
+		{"any port", func(c *Config) { c.Server.Addr = "127.0.0.1:0" }, ""},
+		{"metrics on no port", func(c *Config) { c.Metrics = ":abc" }, `-metrics ":abc": the port must be`},
+		{"metrics past 65535", func(c *Config) { c.Metrics = "127.0.0.1:70000" }, `-metrics "127.0.0.1:70000": the port must be`},
+		{"the page past 65535", func(c *Config) { c.Web.Addr = "127.0.0.1:70000" }, `-web "127.0.0.1:70000": the port must be`},
+		{"ICE past 65535", func(c *Config) { c.Web.Addr, c.Web.ICE = ":8080", "127.0.0.1:70000" }, `-web-ice "127.0.0.1:70000": the port must be`},
+		{"the page and ICE on ports", func(c *Config) { c.Web.Addr, c.Web.ICE = "127.0.0.1:8080", "127.0.0.1:8081" }, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

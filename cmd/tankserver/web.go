@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"flag"
-	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
@@ -58,6 +57,9 @@ func (c WebConfig) Validate() error {
 	if c.Addr == "" {
 		return nil
 	}
+	if err := checkAddr("-web", c.Addr, "tcp"); err != nil {
+		return err
+	}
 	if _, err := c.iceAddr(); err != nil {
 		return err
 	}
@@ -73,8 +75,8 @@ func (c WebConfig) iceAddr() (string, error) {
 	if a == "" {
 		a = c.Addr
 	}
-	if _, _, err := net.SplitHostPort(a); err != nil {
-		return "", fmt.Errorf("-web-ice %q: %w", a, err)
+	if err := checkAddr("-web-ice", a, "udp"); err != nil {
+		return "", err
 	}
 	return a, nil
 }
