@@ -17,6 +17,7 @@ import "time"
 func (s *session) pushAway(lastMoveTick uint32) {
 	s.inMu.Lock()
 	s.awayAt, s.awayNew = lastMoveTick, true
+	s.awayFrom = max(s.streamNewest, lastMoveTick)
 	s.inMu.Unlock()
 	s.away.Store(true)
 }

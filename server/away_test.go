@@ -72,3 +72,37 @@ func TestSession_IgnoredAwayRestoresLimits(t *testing.T) {
 		t.Errorf("a newer Away waiting: idle %v, want the away timeout %v", idle, cfg.AwayTimeout)
 	}
 }
+
+// Back from an Away, the session's usual limits return with the first MoveInput on the
+// stream above the Away's tick and every earlier one's (PROTOCOL.md §6b.4), even when its
+// datagram copy came first; a stale one (a tick the server already had) changes nothing.
+func TestSession_OnlyAFreshStreamInputEndsTheAway(t *testing.T) {
+	cfg := DefaultConfig()
+	s := newSession(nil, &cfg, new(counters), newServerClock(time.Now()))
+	move := func(tick uint32) {
+		t.Helper()
+		if !s.pushInput(netcode.PendingInput{Tick: tick, Duration: netcode.StepInterval}) {
+			t.Fatalf("input %d refused", tick)
+		}
+	}
+	for tick := uint32(1); tick <= 9; tick++ {
+		move(tick)
+	}
+	s.pushAway(7) // names a tick below the stream's newest: the game judges that, not this
+	for _, stale := range []uint32{3, 7, 9} {
+		move(stale)
+		if idle, _ := s.limits(&cfg); idle != cfg.AwayTimeout {
+			t.Fatalf("after a stale MoveInput %d: idle %v, want the away timeout %v still", stale, idle, cfg.AwayTimeout)
+		}
+	}
+	move(10)
+	if idle, ack := s.limits(&cfg); idle != cfg.IdleTimeout || ack != cfg.AckTimeout {
+		t.Errorf("after MoveInput 10: idle %v, ack %v; want the usual %v, %v", idle, ack, cfg.IdleTimeout, cfg.AckTimeout)
+	}
+	s.pushAway(10)
+	s.copies = append(s.copies, netcode.PendingInput{Tick: 11}) // the copy overtook the stream
+	move(11)
+	if idle, _ := s.limits(&cfg); idle != cfg.IdleTimeout {
+		t.Errorf("after MoveInput 11, its copy first: idle %v, want the usual %v", idle, cfg.IdleTimeout)
+	}
+}

@@ -192,7 +192,6 @@ func (s *Server) readLoop(sess *session, id uint32, r *room) (left string, drop 
 		}
 		switch m := in.Decode().(type) {
 		case wire.Move:
-			sess.away.Store(false) // back: the idle timeout holds again
 			if !sess.pushInput(netcode.PendingInput(m)) {
 				s.stats.inputsRefused.add(ruleInboxFull)
 				return "", dropProtocol.reason(fmt.Sprintf("more than %d inputs in one tick", maxStreamInputsPerTick))

@@ -21,8 +21,9 @@ type session struct {
 	joined  atomic.Bool   // set once Welcome is queued: datagrams count from then on
 	ackTick atomic.Uint32 // InputBatch.snapshot_ack_tick, newest seen (for delta snapshots)
 	mode    atomic.Int32  // an inputMode: how the client asked for its inputs to be applied
-	// away is set by an Away and cleared by the next MoveInput on the stream: the reader then
-	// waits AwayTimeout of silence, not IdleTimeout (see away.go).
+	// away is set by an Away and cleared by the next MoveInput on the stream that is not
+	// stale (pushInput): till then the reader waits AwayTimeout of silence, not IdleTimeout
+	// (see away.go).
 	away        atomic.Bool
 	awayTimeout time.Duration // Config.AwayTimeout: the idle and write limits while away
 	clock       *serverClock  // server time, for when inputs arrive
@@ -34,6 +35,9 @@ type session struct {
 	arrived inputArrivals          // when each recent move tick first came
 	awayAt  uint32                 // the newest Away's last move tick, for the game, when awayNew
 	awayNew bool
+	// streamNewest is the highest move tick of a MoveInput on the stream; awayFrom, that or
+	// the last Away's tick, whichever was higher then: a MoveInput above it ends the Away.
+	streamNewest, awayFrom uint32
 
 	outMu    sync.Mutex
 	control  []controlFrame
@@ -114,8 +118,11 @@ func (s *session) releaseWake() {
 	}
 }
 
-// pushInput is called by the reader goroutine. It reports false when the inbox is full,
-// which means the client floods and must go.
+// pushInput is called by the reader goroutine with a MoveInput from the stream. It reports
+// false when the inbox is full, which means the client floods and must go. One whose tick
+// is above the Away's and every earlier one's on the stream (PROTOCOL.md §6b) ends an Away
+// for the reader too: the usual limits hold again. An older one, stale, ends nothing here,
+// as it changes nothing in the game.
 func (s *session) pushInput(in netcode.PendingInput) bool {
 	s.inMu.Lock()
 	defer s.inMu.Unlock()
@@ -124,6 +131,10 @@ func (s *session) pushInput(in netcode.PendingInput) bool {
 	}
 	s.inbox = append(s.inbox, in)
 	s.arrived.note(in.Tick, s.clock.since())
+	s.streamNewest = max(s.streamNewest, in.Tick)
+	if in.Tick > s.awayFrom {
+		s.away.Store(false)
+	}
 	return true
 }
 
