@@ -105,6 +105,8 @@ type Interpolator struct {
 	cfg      InterpConfig
 	buf      []sample
 	newest   State
+	previous State // the state pushed before newest, when hasPrev
+	hasPrev  bool
 	clock    *ServerClock // on the server timeline; shared by the tanks of one link
 	view     View         // what the last Sample drew
 	counters InterpCounters
@@ -158,6 +160,7 @@ func (ip *Interpolator) push(now time.Duration, s State, teleport bool) bool {
 		ip.counters.Overflows++
 	}
 	ip.buf = append(ip.buf, sample{at: at, tick: s.Tick, pose: s.Pose, teleport: teleport})
+	ip.previous, ip.hasPrev = ip.newest, ip.counters.Samples > 0
 	ip.newest = s
 	ip.counters.Samples++
 	return true
@@ -233,13 +236,11 @@ func (ip *Interpolator) Newest() (State, bool) {
 	return ip.newest, ip.counters.Samples > 0
 }
 
-// Previous returns the state pushed just before the newest one while it is still buffered,
-// and false when there is none. Its Ack is 0: the buffer keeps ticks and poses.
+// Previous returns the state pushed just before the newest one, and false when there is
+// none. It is kept apart from the buffer, so a render time past the newest state (a hold,
+// when snapshots come late), which leaves only that state buffered, does not lose it.
 func (ip *Interpolator) Previous() (State, bool) {
-	if n := len(ip.buf); n >= 2 && ip.buf[n-1].tick == ip.newest.Tick {
-		return State{Tick: ip.buf[n-2].tick, Pose: ip.buf[n-2].pose}, true
-	}
-	return State{}, false
+	return ip.previous, ip.hasPrev
 }
 
 // Delay returns the render delay: on the receive timeline the configured Delay; on the

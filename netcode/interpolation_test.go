@@ -302,3 +302,31 @@ func TestParseTimeline(t *testing.T) {
 		t.Error(`ParseTimeline("fixed") = nil error, want one`)
 	}
 }
+
+// Previous is the state pushed before the newest, whatever Sample has trimmed: a hold past
+// the newest state (snapshots late) leaves one state buffered, and a push target still
+// needs the one before it (PROTOCOL.md §7c step 1).
+func TestRemote_PreviousOutlivesAHold(t *testing.T) {
+	ip := receiveInterp(t)
+	if _, ok := ip.Previous(); ok {
+		t.Fatal("Previous on an empty interpolator reports a state")
+	}
+	ip.Push(0, st(10, 1, 0, 0))
+	if _, ok := ip.Previous(); ok {
+		t.Fatal("Previous with one state pushed reports a state")
+	}
+	ip.Push(50*ms, st(11, 2, 0, 0))
+	for _, now := range []time.Duration{120 * ms, 260 * ms, 900 * ms} { // bracketing, then held
+		ip.Sample(now)
+		if prev, ok := ip.Previous(); !ok || prev != st(10, 1, 0, 0) {
+			t.Fatalf("Previous after Sample(%v) = %v, %v; want tick 10's state", now, prev, ok)
+		}
+	}
+	if ip.Push(950*ms, st(11, 9, 9, 0)) {
+		t.Fatal("a stale push was taken")
+	}
+	ip.Push(950*ms, st(12, 3, 0, 0))
+	if prev, ok := ip.Previous(); !ok || prev != st(11, 2, 0, 0) {
+		t.Errorf("Previous after tick 12 = %v, %v; want tick 11's state", prev, ok)
+	}
+}
