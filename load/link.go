@@ -57,14 +57,15 @@ func dialLink(ctx context.Context, addr string) (*link, error) {
 		return nil, fmt.Errorf("load: open socket: %w", err)
 	}
 	transport.TuneSocket(pc)
-	w, err := transport.NewClientWire(ctx, pc, raddr)
+	var id [4]byte
+	rand.Read(id[:]) // conversation id: random, as Dial's
+	conv := binary.LittleEndian.Uint32(id[:])
+	w, err := transport.NewClientWire(ctx, pc, raddr, conv)
 	if err != nil {
 		pc.Close()
 		return nil, err
 	}
-	var id [4]byte
-	rand.Read(id[:]) // conversation id: random, as Dial's
-	l := &link{pc: pc, server: raddr, wire: w, conv: binary.LittleEndian.Uint32(id[:]), heard: time.Now()}
+	l := &link{pc: pc, server: raddr, wire: w, conv: conv, heard: time.Now()}
 	l.kcp = transport.NewKCP(l.conv, l.output)
 	return l, nil
 }
@@ -112,7 +113,7 @@ func (l *link) send(frame []byte, now time.Time, flush bool) error {
 func (l *link) sendDatagram(payload []byte) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	d, err := l.wire.SealOOB(l.conv, payload)
+	d, err := l.wire.SealOOB(payload)
 	if err != nil {
 		return err
 	}

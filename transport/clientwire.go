@@ -25,20 +25,22 @@ import (
 // retransmits it instead), which changes nothing where nothing is lost.
 type ClientWire struct {
 	server   netip.AddrPort
+	conv     uint32 // our KCP conversation
 	cookie   cookie
-	admitted bool // the server sent something other than a handshake datagram
+	admitted bool // the server sent a packet of our conversation
 	fec      fecSealer
 	out      [][]byte // Seal's result, reused
 }
 
 // NewClientWire validates our address with the server over pc (ConnectRequest until a
-// Challenge comes back or ctx ends) and returns the wire to speak KCP over it.
-func NewClientWire(ctx context.Context, pc net.PacketConn, server *net.UDPAddr) (*ClientWire, error) {
+// Challenge comes back or ctx ends) and returns the wire to speak KCP conversation conv
+// over it.
+func NewClientWire(ctx context.Context, pc net.PacketConn, server *net.UDPAddr, conv uint32) (*ClientWire, error) {
 	ck, err := fetchCookie(ctx, pc, server)
 	if err != nil {
 		return nil, err
 	}
-	w := &ClientWire{server: addrPort(server), cookie: ck}
+	w := &ClientWire{server: addrPort(server), conv: conv, cookie: ck}
 	w.fec.codec, err = reedsolomon.New(fecDataShards, fecParityShards)
 	if err != nil {
 		return nil, fmt.Errorf("transport: fec: %w", err)
@@ -80,11 +82,11 @@ func (w *ClientWire) Seal(seg []byte, now time.Time) [][]byte {
 	return w.out
 }
 
-// SealOOB returns the datagram that carries payload on the out-of-band lane for conversation
-// conv (see SendDatagram), wrapped until the server has admitted us. The slice is valid until
-// the next Seal or SealOOB. It returns ErrDatagramTooLarge for a payload above
+// SealOOB returns the datagram that carries payload on the out-of-band lane of our
+// conversation (see SendDatagram), wrapped until the server has admitted us. The slice is
+// valid until the next Seal or SealOOB. It returns ErrDatagramTooLarge for a payload above
 // MaxDatagramSize.
-func (w *ClientWire) SealOOB(conv uint32, payload []byte) ([]byte, error) {
+func (w *ClientWire) SealOOB(payload []byte) ([]byte, error) {
 	if len(payload) > MaxDatagramSize {
 		return nil, fmt.Errorf("%w: %d bytes > %d", ErrDatagramTooLarge, len(payload), MaxDatagramSize)
 	}
@@ -92,7 +94,7 @@ func (w *ClientWire) SealOOB(conv uint32, payload []byte) ([]byte, error) {
 	b = binary.LittleEndian.AppendUint32(b, 0xffffffff) // kcp-go's seqid for every out-of-band packet
 	b = binary.LittleEndian.AppendUint16(b, fecTypeOOB)
 	b = binary.LittleEndian.AppendUint16(b, uint16(2+4+len(payload)))
-	b = binary.LittleEndian.AppendUint32(b, conv)
+	b = binary.LittleEndian.AppendUint32(b, w.conv)
 	b = append(b, payload...)
 	w.fec.oob = b
 	return w.wrap(b), nil
@@ -109,14 +111,17 @@ func (w *ClientWire) wrap(b []byte) []byte {
 
 // Datagram kinds Open tells apart.
 const (
-	DatagramNone = iota // nothing for the caller: a handshake datagram, FEC parity, a stranger's
+	DatagramNone = iota // nothing for the caller: a handshake datagram, FEC parity, a stranger's, another conversation's
 	DatagramKCP         // KCP segments for kcp.KCP.Input
 	DatagramOOB         // an out-of-band payload (a snapshot chunk)
 )
 
 // Open sorts datagram b from from: it returns DatagramKCP with the KCP segments in it,
 // DatagramOOB with an out-of-band payload, or DatagramNone. A Challenge before the server
-// admitted us refreshes the cookie; anything else from the server admits us.
+// admitted us refreshes the cookie; a packet of our conversation admits us (PROTOCOL.md §1.5,
+// client rule 3). One of another conversation (the server still answering an earlier client
+// that had our address and port) is neither ours nor proof of anything, and FEC parity names
+// no conversation.
 func (w *ClientWire) Open(b []byte, from netip.AddrPort) (kind int, payload []byte) {
 	if netip.AddrPortFrom(from.Addr().Unmap(), from.Port()) != w.server {
 		return DatagramNone, nil
@@ -127,10 +132,11 @@ func (w *ClientWire) Open(b []byte, from netip.AddrPort) (kind int, payload []by
 		}
 		return DatagramNone, nil
 	}
-	w.admitted = true
-	if len(b) < fecHeaderSize+4 { // kcp-go's own minimum: an FEC header and a conversation id
+	conv, hasConv := datagramConv(b)
+	if !hasConv || conv != w.conv {
 		return DatagramNone, nil
 	}
+	w.admitted = true
 	switch binary.LittleEndian.Uint16(b[4:]) {
 	case fecTypeData:
 		return DatagramKCP, b[fecHeaderSize:]

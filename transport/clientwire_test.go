@@ -2,11 +2,14 @@ package transport
 
 import (
 	"context"
+	"encoding/binary"
 	"net"
+	"net/netip"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/klauspost/reedsolomon"
 	"github.com/xtaci/kcp-go/v5"
 
 	tankv1 "tanknet/proto/tank/v1"
@@ -27,7 +30,7 @@ func TestClientWire_ServerTakesItLikeADialledSession(t *testing.T) {
 	pc := listenUDP(t)
 	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
 	defer cancel()
-	w, err := NewClientWire(ctx, pc, addr)
+	w, err := NewClientWire(ctx, pc, addr, 77)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,7 +112,7 @@ func TestClientWire_ServerTakesItLikeADialledSession(t *testing.T) {
 	oob := make(chan []byte, 1)
 	server.OnDatagram(func(b []byte) { oob <- append([]byte(nil), b...) })
 	mu.Lock()
-	d, err := w.SealOOB(77, []byte("chunk"))
+	d, err := w.SealOOB([]byte("chunk"))
 	if err == nil {
 		_, err = pc.WriteTo(d, addr)
 	}
@@ -138,5 +141,53 @@ func TestClientWire_ServerTakesItLikeADialledSession(t *testing.T) {
 			t.Fatalf("admitted %v, %d segments unacknowledged: the server's acknowledgements did not come through Open", admitted, waiting)
 		}
 		time.Sleep(KCPInterval)
+	}
+}
+
+// PROTOCOL.md §1.5, client rule 3: only a packet of our own conversation admits a
+// ClientWire. Another conversation's (the server still answering an earlier client that had
+// our address and port) is dropped and admits nothing, and so is FEC parity, which names no
+// conversation; until admitted, what we send stays wrapped in ConnectResponses.
+func TestClientWire_OnlyOurConversationAdmitsUs(t *testing.T) {
+	server := netip.MustParseAddrPort("127.0.0.1:7777")
+	w := &ClientWire{server: server, conv: 77}
+	var err error
+	if w.fec.codec, err = reedsolomon.New(fecDataShards, fecParityShards); err != nil {
+		t.Fatal(err)
+	}
+	fecData := func(conv uint32) []byte {
+		b := binary.LittleEndian.AppendUint32(nil, 5) // sequence id
+		b = binary.LittleEndian.AppendUint16(b, fecTypeData)
+		b = binary.LittleEndian.AppendUint16(b, 2+kcpHeaderSize)
+		seg := make([]byte, kcpHeaderSize)
+		binary.LittleEndian.PutUint32(seg, conv)
+		return append(b, seg...)
+	}
+	parity := binary.LittleEndian.AppendUint32(nil, 6)
+	parity = binary.LittleEndian.AppendUint16(parity, fecTypeParity)
+	parity = append(parity, make([]byte, 2+kcpHeaderSize)...)
+	wrapped := func() bool {
+		_, _, err := connectKind(w.Seal([]byte("segment"), time.Now())[0])
+		return err == nil
+	}
+	for _, tc := range []struct {
+		name string
+		b    []byte
+	}{{"another conversation's packet", fecData(78)}, {"FEC parity", parity}, {"a packet too short to name one", []byte{1, 2, 3}}} {
+		if kind, _ := w.Open(tc.b, server); kind != DatagramNone || w.admitted {
+			t.Fatalf("%s: kind %d, admitted %v; want dropped, not admitted", tc.name, kind, w.admitted)
+		}
+		if !wrapped() {
+			t.Fatalf("after %s: what we send is no longer wrapped", tc.name)
+		}
+	}
+	if kind, _ := w.Open(fecData(77), netip.MustParseAddrPort("127.0.0.1:7778")); kind != DatagramNone || w.admitted {
+		t.Fatalf("our conversation's packet from another address: kind %d, admitted %v", kind, w.admitted)
+	}
+	if kind, seg := w.Open(fecData(77), server); kind != DatagramKCP || !w.admitted || binary.LittleEndian.Uint32(seg) != 77 {
+		t.Fatalf("our conversation's packet: kind %d, admitted %v", kind, w.admitted)
+	}
+	if wrapped() {
+		t.Error("admitted, what we send is still wrapped")
 	}
 }
