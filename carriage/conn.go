@@ -16,7 +16,21 @@ var _ func(ctx context.Context, offerURL string) (*Conn, error) = Dial
 type connCore struct {
 	in     *inbox
 	server atomic.Pointer[net.Addr]
+	texts  atomic.Uint64 // text messages dropped (receive)
 }
+
+// receive takes one message of the data channel: a datagram is binary, so a text message
+// is dropped and counted, never read as one (PROTOCOL.md §1.9), as the server's hub does.
+func (c *connCore) receive(b []byte, text bool) {
+	if text {
+		c.texts.Add(1)
+		return
+	}
+	c.in.put(b, nil)
+}
+
+// TextMessages returns how many text messages the data channel brought and were dropped.
+func (c *connCore) TextMessages() uint64 { return c.texts.Load() }
 
 // ReadFrom reads the next datagram from the server.
 func (c *connCore) ReadFrom(p []byte) (int, net.Addr, error) {

@@ -78,7 +78,7 @@ func (c *Conn) connect(ctx context.Context, offerURL string) error {
 	opened := make(chan struct{})
 	var openOnce sync.Once
 	dc.OnOpen(func() { openOnce.Do(func() { close(opened) }) })
-	dc.OnMessage(func(m webrtc.DataChannelMessage) { c.in.put(m.Data, nil) }) // pion hands over a copy
+	dc.OnMessage(func(m webrtc.DataChannelMessage) { c.receive(m.Data, m.IsString) }) // pion hands over a copy
 	dc.OnClose(c.in.close)
 	failed := make(chan struct{})
 	var failOnce sync.Once

@@ -89,10 +89,15 @@ func (c *Conn) watch() signals {
 	gathered, gather := closer()
 	c.on(c.dc, "onopen", func([]js.Value) { mark("channel"); open() })
 	c.on(c.dc, "onmessage", func(args []js.Value) {
-		data := js.Global().Get("Uint8Array").New(args[0].Get("data"))
+		msg := args[0].Get("data")
+		if msg.Type() == js.TypeString {
+			c.receive(nil, true)
+			return
+		}
+		data := js.Global().Get("Uint8Array").New(msg)
 		b := make([]byte, data.Length())
 		js.CopyBytesToGo(b, data)
-		c.in.put(b, nil)
+		c.receive(b, false)
 	})
 	c.on(c.dc, "onclose", func([]js.Value) { c.farClosed.Store(true); c.in.close() })
 	if c.dc.Get("readyState").String() == "open" {
