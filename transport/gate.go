@@ -132,6 +132,9 @@ func (g *gate) ReadFrom(b []byte) (int, net.Addr, error) {
 		ap := addrPort(addr)
 		data := b[:n]
 		if _, _, err := connectKind(data); err == nil {
+			if g.lookup(ap) == nil {
+				g.bytesIn.Add(uint64(n)) // whatever it is: the handshake's bytes, good or bad
+			}
 			if inner := g.handshake(data, addr, ap, now); inner != nil {
 				return copy(b, inner), addr, nil
 			}
@@ -161,7 +164,6 @@ func (g *gate) handshake(data []byte, addr net.Addr, ap netip.AddrPort, now time
 	nowMS := uint64(time.Now().UnixMilli())
 	switch kind {
 	case kindConnectRequest:
-		g.bytesIn.Add(uint64(len(data)))
 		if len(data) < ConnectRequestSize {
 			g.malformed.Add(1)
 			return nil
@@ -177,7 +179,6 @@ func (g *gate) handshake(data []byte, addr net.Addr, ap netip.AddrPort, now time
 		}
 		if !g.minter.valid(c, ap, nowMS) {
 			g.badCookies.Add(1)
-			g.bytesIn.Add(uint64(len(data)))
 			g.sendChallenge(ap, addr, nowMS, len(data)) // an expired cookie gets a fresh one
 			return nil
 		}

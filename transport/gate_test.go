@@ -2,6 +2,7 @@ package transport
 
 import (
 	"bytes"
+	"net"
 	"net/netip"
 	"testing"
 	"time"
@@ -216,4 +217,38 @@ func TestGate_LiveSessionOutlastsASilenceAcrossAPause(t *testing.T) {
 			t.Errorf("no session: passed %x after 11 s of silence, want the address forgotten", up)
 		}
 	}
+}
+
+// tanknet_gate_unvalidated_bytes_total{direction="in"} (PROTOCOL.md §11) counts every byte
+// that came from an address not admitted at the time, handshakes good and bad included, and
+// none from an admitted one.
+func TestGate_UnvalidatedBytesInAreEveryByteFromAnAddressNotAdmitted(t *testing.T) {
+	sc := new(scriptConn)
+	g := newGate(sc, DefaultChallengesPerSecond, nil)
+	var want uint64
+	from := func(b []byte, addr *net.UDPAddr, notAdmitted bool) {
+		t.Helper()
+		sc.queue(b, addr)
+		readAll(g)
+		sc.takeSent()
+		if notAdmitted {
+			want += uint64(len(b))
+		}
+		if got := g.stats().BytesIn; got != want {
+			t.Fatalf("after %d bytes (%x): BytesIn %d, want %d", len(b), b[:min(len(b), 8)], got, want)
+		}
+	}
+	request := appendConnectRequest(nil)
+	from(request, clientAddr, true)
+	from(request[:ConnectRequestSize-1], clientAddr, true) // too short: malformed
+	from(testPush(7, 0, []byte("bare, before any handshake")), clientAddr, true)
+	from(appendChallenge(nil, cookie{}), clientAddr, true) // only servers send those
+	c, _, err := parseChallenge(appendChallenge(nil, g.minter.mint(addrPort(clientAddr), uint64(time.Now().UnixMilli()))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	from(appendConnectResponse(nil, c, testPush(7, 0, []byte("hello"))), clientAddr, true) // admits
+	from(testPush(7, 1, []byte("input")), clientAddr, false)
+	from(request, clientAddr, false) // a new conversation's start, from an admitted address
+	from(appendConnectResponse(nil, c, testPush(7, 0, []byte("hello"))), otherAddr, true)
 }
