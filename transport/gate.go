@@ -173,6 +173,16 @@ func (g *gate) handshake(data []byte, addr net.Addr, ap netip.AddrPort, now time
 	case kindConnectResponse:
 		c, inner, err := parseConnectResponse(data)
 		conv, ok := datagramConv(inner)
+		if err == nil && !ok && version == ProtocolVersion && isParity(inner) && g.minter.valid(c, ap, nowMS) {
+			// A client wraps everything KCP sends until it is admitted, FEC parity too,
+			// which names no conversation: it admits no one, but once its address is
+			// admitted it belongs to that conversation's groups, as a bare one would.
+			if a := g.lookup(ap); a != nil {
+				a.lastSeen.Store(int64(now))
+				return inner
+			}
+			return nil
+		}
 		if err != nil || !ok || version != ProtocolVersion {
 			g.malformed.Add(1)
 			return nil

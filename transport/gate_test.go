@@ -2,6 +2,7 @@ package transport
 
 import (
 	"bytes"
+	"encoding/binary"
 	"net"
 	"net/netip"
 	"testing"
@@ -251,4 +252,36 @@ func TestGate_UnvalidatedBytesInAreEveryByteFromAnAddressNotAdmitted(t *testing.
 	from(testPush(7, 1, []byte("input")), clientAddr, false)
 	from(request, clientAddr, false) // a new conversation's start, from an admitted address
 	from(appendConnectResponse(nil, c, testPush(7, 0, []byte("hello"))), otherAddr, true)
+}
+
+// A client wraps FEC parity too until it is admitted (PROTOCOL.md §1.5, client rule 2). A
+// parity packet names no conversation, so it admits no one and is dropped before the
+// address is admitted, and passed to kcp-go with its conversation's groups after; neither
+// is malformed.
+func TestGate_WrappedParityIsNoMalformedDatagram(t *testing.T) {
+	sc := new(scriptConn)
+	g := newGate(sc, DefaultChallengesPerSecond, nil)
+	c, _, err := parseChallenge(appendChallenge(nil, g.minter.mint(addrPort(clientAddr), uint64(time.Now().UnixMilli()))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	parity := binary.LittleEndian.AppendUint32(nil, 3)
+	parity = binary.LittleEndian.AppendUint16(parity, fecTypeParity)
+	parity = append(parity, make([]byte, 2+kcpHeaderSize)...)
+	sc.queue(appendConnectResponse(nil, c, parity), clientAddr)
+	if up := readAll(g); len(up) != 0 {
+		t.Fatalf("parity before the admission passed up %x", up)
+	}
+	if st := g.stats(); st.Malformed != 0 || st.Admissions != 0 {
+		t.Fatalf("stats %+v: want nothing malformed, nothing admitted", st)
+	}
+	sc.takeSent()
+	admitClient(t, sc, g, 7)
+	sc.queue(appendConnectResponse(nil, c, parity), clientAddr)
+	if up := readAll(g); len(up) != 1 || !bytes.Equal(up[0], parity) {
+		t.Fatalf("parity after the admission passed up %x, want the parity packet", up)
+	}
+	if st := g.stats(); st.Malformed != 0 {
+		t.Errorf("stats %+v: want nothing malformed", st)
+	}
 }

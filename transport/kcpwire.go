@@ -48,6 +48,11 @@ func datagramConv(b []byte) (conv uint32, ok bool) {
 	return binary.LittleEndian.Uint32(b), true
 }
 
+// isParity reports whether b is an FEC parity packet (of a size kcp-go takes).
+func isParity(b []byte) bool {
+	return len(b) >= fecHeaderSize && binary.LittleEndian.Uint16(b[4:]) == fecTypeParity
+}
+
 // kcpSegment is the header of one KCP segment.
 type kcpSegment struct {
 	conv     uint32
