@@ -37,7 +37,7 @@ type InterpCounters struct {
 	StaleRejects int // states ignored because their tick was not newer than the newest
 	Overflows    int // oldest samples dropped because the buffer was full
 	Frames       int // Sample calls
-	Holds        int // frames with no bracketing pair: the newest (or oldest) sample was shown
+	Holds        int // frames with no bracketing pair: the newest (or oldest) sample was shown, or none yet
 	Teleports    int // frames that showed the later sample of a pair at once: it was pushed with PushTeleport
 
 	Delay  time.Duration // current render delay (see Interpolator.Delay)
