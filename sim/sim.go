@@ -312,9 +312,22 @@ func botErrors(bots []botRun) error {
 }
 
 // recordFile names bot i's recording in a run: its label with dashes, e.g.
-// "wifi-bad-datagram-adaptive-bot-3.tnrec".
+// "wifi-bad-datagram-adaptive-bot-3.tnrec". With -group the network is the bot's own
+// group's ("up=mobile-3g,down=lan" as "up-mobile-3g-down-lan"), not the run's label.
 func recordFile(spec runSpec, i int) string {
-	return fmt.Sprintf("%s-bot-%d.tnrec", strings.ReplaceAll(spec.label(), "/", "-"), i+1)
+	own := spec
+	for _, g := range spec.groups {
+		if i >= g.first && i < g.first+g.n {
+			own.profile = g.net
+		}
+	}
+	name := strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '_' || r == '-' {
+			return r
+		}
+		return '-'
+	}, own.label())
+	return fmt.Sprintf("%s-bot-%d.tnrec", name, i+1)
 }
 
 // botConn opens bot i's socket as a stack: UDP (with Config.Web, a WebRTC data channel), a
