@@ -10,6 +10,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -194,14 +195,44 @@ func pageHandler(dir string) http.Handler {
 	})
 }
 
-// acceptsGzip reports whether r's Accept-Encoding names gzip.
+// acceptsGzip reports whether r's Accept-Encoding accepts gzip (RFC 9110 §12.5.3): named
+// (as gzip or x-gzip, in any case) with a weight above 0, or, when not named, covered by
+// "*" with a weight above 0. "gzip;q=0" refuses it.
 func acceptsGzip(r *http.Request) bool {
-	for _, enc := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {
-		if name, _, _ := strings.Cut(strings.TrimSpace(enc), ";"); name == "gzip" {
-			return true
+	named, star := -1.0, -1.0
+	for _, line := range r.Header.Values("Accept-Encoding") {
+		for _, enc := range strings.Split(line, ",") {
+			name, params, _ := strings.Cut(strings.TrimSpace(enc), ";")
+			q := codingWeight(params)
+			switch strings.ToLower(strings.TrimSpace(name)) {
+			case "gzip", "x-gzip":
+				named = max(named, q)
+			case "*":
+				star = max(star, q)
+			}
 		}
 	}
-	return false
+	if named >= 0 {
+		return named > 0
+	}
+	return star > 0
+}
+
+// codingWeight reads the q parameter among an Accept-Encoding entry's params: 1 when there
+// is none, 0 when it does not parse (a weight the client may not have meant is no consent).
+func codingWeight(params string) float64 {
+	for _, p := range strings.Split(params, ";") {
+		k, v, _ := strings.Cut(strings.TrimSpace(p), "=")
+		if !strings.EqualFold(strings.TrimSpace(k), "q") {
+			continue
+		}
+		q, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+		if err != nil || q < 0 || q > 1 {
+			return 0
+		}
+		return q
+	}
+	return 1
 }
 
 // fileExists reports whether p is a regular file.

@@ -56,7 +56,7 @@ func drainHandler(drain func()) http.HandlerFunc {
 		}
 		drain()
 		w.WriteHeader(http.StatusAccepted)
-		fmt.Fprintln(w, "draining: new players are refused; the game goes on until the last player leaves or -drain has passed")
+		fmt.Fprintln(w, "draining: new players are refused; the game goes on until the last player leaves or -drain has passed (with -drain 0, it stops now)")
 	}
 }
 
