@@ -115,6 +115,7 @@ func offerDownload(name string, data []byte) {
 	if s := doc.Call("getElementById", "status"); s.Truthy() {
 		s.Call("appendChild", a)
 	}
+	saveLink = a
 	fmt.Printf("tankclient: recording %s, %d bytes, offered as a download\n", name, len(data))
 	a.Call("click")
 }
@@ -202,6 +203,10 @@ func showStatus(text string) {
 	}
 }
 
+// saveLink is the recording's download link once offerDownload has put it on the page: an
+// error shown after it (the server lost) keeps it, in case the browser blocked the download.
+var saveLink js.Value
+
 // showError puts err on the page, plainly, and in the console (with the time since the
 // page started).
 func showError(err error) {
@@ -209,5 +214,8 @@ func showError(err error) {
 	if s := js.Global().Get("document").Call("getElementById", "status"); s.Truthy() {
 		s.Set("className", "error")
 		s.Set("textContent", err.Error())
+		if saveLink.Truthy() {
+			s.Call("append", " ", saveLink)
+		}
 	}
 }

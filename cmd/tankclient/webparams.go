@@ -13,6 +13,7 @@ import (
 	"tanknet/client"
 	"tanknet/client/tabworker"
 	"tanknet/linksim"
+	"tanknet/wire"
 )
 
 // WebPage is what the browser client's URL asks for beyond its Config.
@@ -53,21 +54,32 @@ func parseWebParams(q url.Values, serverAddr string) (Config, WebPage, error) {
 		cfg.Name = v
 	}
 	cfg.Room = q.Get("room")
+	if err := wire.CheckRoomName(cfg.Room); err != nil {
+		return cfg, page, fmt.Errorf("room=: %w", err) // the page's word for it, not -room's
+	}
 	if err := readWebSwitches(q, &cfg, &page); err != nil {
 		return cfg, page, err
 	}
 	if v := q.Get("net"); v != "" {
 		nf := linksim.NetFlags{Preset: v, Seed: cfg.Seed}
-		path, err := nf.Path()
-		if err != nil {
-			return cfg, page, fmt.Errorf("net=%s: %w", v, err)
+		spec, err := linksim.ParseNet(v)
+		custom := spec.Up == linksim.CustomPreset || spec.Down == linksim.CustomPreset
+		var path linksim.Path
+		if err == nil && !custom {
+			path, err = nf.Path()
+		}
+		if err != nil || custom {
+			// The command line's words would offer custom and its link flags, which a page
+			// has no parameters for: say what the page takes.
+			return cfg, page, fmt.Errorf("net=%s: want a network preset (%s) or up=PRESET,down=PRESET",
+				v, strings.Join(linksim.PresetNames(), ", "))
 		}
 		cfg.Conditions, cfg.Net = path.AtClient(), nf.Name()
 	}
 	if v := q.Get("report"); v != "" {
 		var err error
 		if page.ReportAfter, err = strconv.Atoi(v); err != nil || page.ReportAfter < 1 {
-			return cfg, page, fmt.Errorf("report=%q: want a whole number of seconds", v)
+			return cfg, page, fmt.Errorf("report=%q: want a whole number of seconds, at least 1", v)
 		}
 	}
 	if cfg.Demo {

@@ -37,8 +37,16 @@ func TestParseWebParams(t *testing.T) {
 		{"nmae=ada", nil, `unknown URL parameter "nmae"`},
 		{"bot=yes", nil, "want 1 or 0"},
 		{"report=soon", nil, "whole number of seconds"},
-		{"report=0", nil, "whole number of seconds"},
-		{"net=dialup", nil, "net=dialup"},
+		{"report=0", nil, "whole number of seconds, at least 1"},
+		{"name=ada&room=bad%20name!", nil, "room=: room name"},
+		{"net=dialup", nil, "net=dialup: want a network preset (none, lan, broadband, wifi-bad, mobile-4g, mobile-3g) or up=PRESET,down=PRESET"},
+		// custom needs the command line's link flags, which a page has none of
+		{"net=custom", nil, "net=custom: want a network preset ("},
+		{"net=up=custom,down=lan", nil, "or up=PRESET,down=PRESET"},
+		{"net=up=lan,down=dialup", nil, "or up=PRESET,down=PRESET"},
+		{"net=up=mobile-3g,down=lan", func(c Config, _ WebPage) bool {
+			return c.Conditions.Outbound.Latency > c.Conditions.Inbound.Latency
+		}, ""},
 		{"demo=1&room=red", nil, "its own server"},
 		{"demo=1&record=1", nil, "does not record"},
 	}
