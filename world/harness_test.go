@@ -203,3 +203,16 @@ func mustQueue(tb testing.TB, w *World, tank *Tank, in netcode.PendingInput) {
 		tb.Fatalf("the world refused player %d's input %+v: %+v", tank.id, in, drop)
 	}
 }
+
+// eachArena runs f as a subtest on each arena a sight rule must hold on: the default one,
+// without interest management, and the large one, with it (each client is sent only the
+// tanks near its own).
+func eachArena(t *testing.T, f func(t *testing.T, arena netcode.Arena, interest bool)) {
+	for _, a := range []struct {
+		name     string
+		arena    netcode.Arena
+		interest bool
+	}{{"default", netcode.DefaultArena(), false}, {"large", netcode.LargeArena(), true}} {
+		t.Run(a.name, func(t *testing.T) { f(t, a.arena, a.interest) })
+	}
+}
