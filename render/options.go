@@ -108,14 +108,18 @@ func (o Options) Validate() error {
 		return errors.New("render: a screenshot needs at least one frame")
 	case !view.ValidMoment(o.ScreenshotWhen):
 		return fmt.Errorf("render: unknown screenshot moment %q (want hit or destroyed)", o.ScreenshotWhen)
+	case o.ScreenshotWhen != "" && o.ScreenshotPath == "":
+		return errors.New("render: a screenshot moment is waited for before a screenshot: set the screenshot too")
 	case o.FrameReport < 0 || (o.FrameReport > 0 && o.Report == nil):
 		return fmt.Errorf("render: a frame report of %d frames needs a positive count and a Report writer", o.FrameReport)
 	case o.GIFPath != "" && o.ScreenshotPath == "":
 		return errors.New("render: a GIF is recorded during a screenshot run: set the screenshot too")
 	case o.Slow != 0 && view.NextSlow(o.Slow, 0) != o.Slow:
 		return fmt.Errorf("render: slow motion %d: want one of %v", o.Slow, view.SlowFactors)
-	case o.TourAdvance < 0 || o.TourScene < 0:
-		return fmt.Errorf("render: tour advance %d frames or scene %d is negative", o.TourAdvance, o.TourScene)
+	case o.TourAdvance < 0:
+		return fmt.Errorf("render: tour advance %d frames is negative", o.TourAdvance)
+	case o.TourScene < 0 || o.TourScene > len(view.TourScenes):
+		return fmt.Errorf("render: tour scene %d: want 1 to %d", o.TourScene, len(view.TourScenes))
 	case o.Net != nil && o.Net.Conn == nil:
 		return errors.New("render: network without a conditioner")
 	}

@@ -166,12 +166,14 @@ func (c Config) validateLobby() error {
 		return nil
 	}
 	for _, f := range []struct {
-		flag string
-		set  bool
-	}{{"-room", c.Room != ""}, {"-record", c.Record != ""}, {"-frame-report", c.FrameReport > 0}, {"-gif", c.GIF != ""},
-		{"-screenshot-when", c.ScreenshotWhen != ""}, {"-screenshot-details", c.ScreenshotDetails}, {"-tour-advance", c.TourAdvance > 0}} {
+		flag  string
+		set   bool
+		needs string
+	}{{"-room", c.Room != "", "-server"}, {"-record", c.Record != "", "-server (or -demo)"}, {"-frame-report", c.FrameReport > 0, "-server"},
+		{"-gif", c.GIF != "", "-server"}, {"-screenshot-when", c.ScreenshotWhen != "", "-server"},
+		{"-screenshot-details", c.ScreenshotDetails, "-server"}, {"-tour-advance", c.TourAdvance > 0, "-server"}} {
 		if f.set {
-			return fmt.Errorf("%s needs -server: without it tankclient opens the lobby, where you choose the server and room", f.flag)
+			return fmt.Errorf("%s needs %s: without it tankclient opens the lobby, where you choose the server and room", f.flag, f.needs)
 		}
 	}
 	return c.Discovery.Validate()

@@ -86,7 +86,8 @@ func TestParseFlags_Refuses(t *testing.T) {
 		{"-pos", "10"}, {"-interp", "sometimes"}, {"-width", "100"}, {"-frame-report", "-1"}, {"-screenshot-when", "never", "-screenshot", "a.png"},
 		{"-replay-at", "5s"}, {"-replay", "m.tnrec", "-replay-at", "-1s"}, {"-replay", "m.tnrec", "-demo"}, {"-replay", "m.tnrec", "-record", "n.tnrec"},
 		{"-demo", "-room", "blue"}, {"-replay", "m.tnrec", "-room", "blue"},
-		{"-slow", "4"}, {"-demo", "-slow", "3"}, {"-demo", "-tour-scene", "-1"},
+		{"-slow", "4"}, {"-demo", "-slow", "3"}, {"-demo", "-tour-scene", "-1"}, {"-demo", "-tour-scene", "11"},
+		{"-server", "127.0.0.1:7777", "-screenshot-when", "hit"}, // a moment is waited for before a screenshot
 		// The lobby chooses the server and room, and plays one match after another.
 		{"-room", "blue"}, {"-record", "m.tnrec"}, {"-frame-report", "60"}, {"-tour-advance", "5"},
 		{"-server", "127.0.0.1:7777", "-discover-to", "127.0.0.1"}, {"-demo", "-discover-ports", "47770"},
@@ -121,5 +122,26 @@ func TestParseFlags_Lobby(t *testing.T) {
 	d := cfg.Discovery
 	if fmt.Sprint(d.Targets) != "[127.0.0.1 10.0.0.255]" || fmt.Sprint(d.Ports) != "[40001 40002]" || d.Refresh != discovery.DefaultBrowseConfig().Refresh {
 		t.Errorf("-discover-to -discover-ports: %+v, want two targets, two ports and the default refresh", d)
+	}
+}
+
+// The refusals say what a flag needs, and what is accepted.
+func TestParseFlags_RefusalsSayWhy(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-record", "m.tnrec"}, "-record needs -server (or -demo)"},
+		{[]string{"-room", "blue"}, "-room needs -server:"},
+		{[]string{"-demo", "-tour-scene", "11"}, "tour scene 11: want 1 to 10"},
+		{[]string{"-demo", "-tour-scene", "-1"}, "tour scene -1: want 1 to 10"},
+		{[]string{"-server", "127.0.0.1:7777", "-screenshot-when", "hit"}, "set the screenshot too"},
+	} {
+		if _, err := parse(tc.args...); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("parseFlags(%q) = %v, want an error saying %q", tc.args, err, tc.want)
+		}
+	}
+	if _, err := parse("-demo", "-tour-scene", "10"); err != nil {
+		t.Errorf("the last scene: %v", err)
 	}
 }
