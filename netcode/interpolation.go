@@ -105,8 +105,7 @@ type Interpolator struct {
 	cfg      InterpConfig
 	buf      []sample
 	newest   State
-	previous State // the state pushed before newest, when hasPrev
-	hasPrev  bool
+	previous State        // the state pushed before newest, once two have been
 	clock    *ServerClock // on the server timeline; shared by the tanks of one link
 	view     View         // what the last Sample drew
 	counters InterpCounters
@@ -160,7 +159,7 @@ func (ip *Interpolator) push(now time.Duration, s State, teleport bool) bool {
 		ip.counters.Overflows++
 	}
 	ip.buf = append(ip.buf, sample{at: at, tick: s.Tick, pose: s.Pose, teleport: teleport})
-	ip.previous, ip.hasPrev = ip.newest, ip.counters.Samples > 0
+	ip.previous = ip.newest
 	ip.newest = s
 	ip.counters.Samples++
 	return true
@@ -240,7 +239,7 @@ func (ip *Interpolator) Newest() (State, bool) {
 // none. It is kept apart from the buffer, so a render time past the newest state (a hold,
 // when snapshots come late), which leaves only that state buffered, does not lose it.
 func (ip *Interpolator) Previous() (State, bool) {
-	return ip.previous, ip.hasPrev
+	return ip.previous, ip.counters.Samples > 1
 }
 
 // Delay returns the render delay: on the receive timeline the configured Delay; on the
