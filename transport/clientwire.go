@@ -111,7 +111,7 @@ func (w *ClientWire) wrap(b []byte) []byte {
 
 // Datagram kinds Open tells apart.
 const (
-	DatagramNone = iota // nothing for the caller: a handshake datagram, FEC parity, a stranger's, another conversation's
+	DatagramNone = iota // nothing for the caller: handshake, FEC parity, a stranger's, another conv's
 	DatagramKCP         // KCP segments for kcp.KCP.Input
 	DatagramOOB         // an out-of-band payload (a snapshot chunk)
 )

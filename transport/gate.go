@@ -132,10 +132,11 @@ func (g *gate) ReadFrom(b []byte) (int, net.Addr, error) {
 		ap := addrPort(addr)
 		data := b[:n]
 		if _, _, err := connectKind(data); err == nil {
-			if g.lookup(ap) == nil {
+			known := g.lookup(ap)
+			if known == nil {
 				g.bytesIn.Add(uint64(n)) // whatever it is: the handshake's bytes, good or bad
 			}
-			if inner := g.handshake(data, addr, ap, now); inner != nil {
+			if inner := g.handshake(data, addr, ap, known, now); inner != nil {
 				return copy(b, inner), addr, nil
 			}
 			continue
@@ -157,9 +158,9 @@ func (g *gate) ReadFrom(b []byte) (int, net.Addr, error) {
 	}
 }
 
-// handshake handles one connect datagram from addr and returns the KCP datagram to pass to
-// kcp-go, if it admitted one.
-func (g *gate) handshake(data []byte, addr net.Addr, ap netip.AddrPort, now time.Duration) (inner []byte) {
+// handshake handles one connect datagram from addr, whose admission is known (nil: none),
+// and returns the KCP datagram to pass to kcp-go, if there is one.
+func (g *gate) handshake(data []byte, addr net.Addr, ap netip.AddrPort, known *admission, now time.Duration) (inner []byte) {
 	kind, version, _ := connectKind(data)
 	nowMS := uint64(time.Now().UnixMilli())
 	switch kind {
@@ -173,17 +174,8 @@ func (g *gate) handshake(data []byte, addr net.Addr, ap netip.AddrPort, now time
 	case kindConnectResponse:
 		c, inner, err := parseConnectResponse(data)
 		conv, ok := datagramConv(inner)
-		if err == nil && !ok && version == ProtocolVersion && isParity(inner) && g.minter.valid(c, ap, nowMS) {
-			// A client wraps everything KCP sends until it is admitted, FEC parity too,
-			// which names no conversation: it admits no one, but once its address is
-			// admitted it belongs to that conversation's groups, as a bare one would.
-			if a := g.lookup(ap); a != nil {
-				a.lastSeen.Store(int64(now))
-				return inner
-			}
-			return nil
-		}
-		if err != nil || !ok || version != ProtocolVersion {
+		parity := !ok && isParity(inner)
+		if err != nil || !(ok || parity) || version != ProtocolVersion {
 			g.malformed.Add(1)
 			return nil
 		}
@@ -191,6 +183,16 @@ func (g *gate) handshake(data []byte, addr net.Addr, ap netip.AddrPort, now time
 			g.badCookies.Add(1)
 			g.sendChallenge(ap, addr, nowMS, len(data)) // an expired cookie gets a fresh one
 			return nil
+		}
+		if parity {
+			// A client wraps everything KCP sends until it is admitted, FEC parity too,
+			// which names no conversation: it admits no one, but once its address is
+			// admitted it belongs to that conversation's groups, as a bare one would.
+			if known == nil {
+				return nil
+			}
+			known.lastSeen.Store(int64(now))
+			return inner
 		}
 		a := g.admit(ap, conv, now)
 		if a == nil {

@@ -284,4 +284,14 @@ func TestGate_WrappedParityIsNoMalformedDatagram(t *testing.T) {
 	if st := g.stats(); st.Malformed != 0 {
 		t.Errorf("stats %+v: want nothing malformed", st)
 	}
+	// With a forged cookie it is a ConnectResponse like any other: a bad cookie.
+	var forged cookie
+	forged[0] = 1
+	sc.queue(appendConnectResponse(nil, forged, parity), otherAddr)
+	if up := readAll(g); len(up) != 0 {
+		t.Fatalf("parity with a forged cookie passed up %x", up)
+	}
+	if st := g.stats(); st.Malformed != 0 || st.BadCookies != 1 {
+		t.Errorf("stats %+v: want the forged cookie counted as one, nothing malformed", st)
+	}
 }
