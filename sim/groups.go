@@ -65,26 +65,26 @@ func groupsLabel(groups []groupSpec) string {
 	return strings.Join(parts, " + ")
 }
 
-// condFor returns the conditions under bot i's socket.
-func (s runSpec) condFor(i int) linksim.Conditions {
+// botNet returns bot i's own network: its group's with -group, the run's otherwise.
+func (s runSpec) botNet(i int) (name string, cond linksim.Conditions) {
 	for _, g := range s.groups {
 		if i >= g.first && i < g.first+g.n {
-			return g.cond
+			return g.net, g.cond
 		}
 	}
-	return s.cond
+	return s.profile, s.cond
+}
+
+// condFor returns the conditions under bot i's socket.
+func (s runSpec) condFor(i int) linksim.Conditions {
+	_, c := s.botNet(i)
+	return c
 }
 
 // netFor describes bot i's network for its client recording, as the window's title does:
 // the profile's name and what it adds each way, or up and down when they differ.
 func (s runSpec) netFor(i int) string {
-	name := s.profile
-	for _, g := range s.groups {
-		if i >= g.first && i < g.first+g.n {
-			name = g.net
-		}
-	}
-	c := s.condFor(i)
+	name, c := s.botNet(i)
 	switch {
 	case c == (linksim.Conditions{}):
 		return "network " + name + " (nothing added)"

@@ -316,11 +316,7 @@ func botErrors(bots []botRun) error {
 // group's ("up=mobile-3g,down=lan" as "up-mobile-3g-down-lan"), not the run's label.
 func recordFile(spec runSpec, i int) string {
 	own := spec
-	for _, g := range spec.groups {
-		if i >= g.first && i < g.first+g.n {
-			own.profile = g.net
-		}
-	}
+	own.profile, _ = spec.botNet(i)
 	name := strings.Map(func(r rune) rune {
 		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '_' || r == '-' {
 			return r
