@@ -25,8 +25,21 @@ import (
 // main is the browser client: the URL's parameters (parseWebParams) instead of flags, the
 // game over a WebRTC data channel to the server that served the page (package carriage),
 // or the three-pane demo with its own server in the tab. Messages go to the page's #status
-// element and the console.
+// element and the console. Once the game has ended or could not start, the program stays
+// (stayForListeners).
 func main() {
+	play()
+	stayForListeners()
+}
+
+// stayForListeners keeps the program from exiting, for the rest of the page's (or the
+// worker's) life. What it registered with the browser (Ebitengine's key, mouse and touch
+// listeners, the worker's messages) can still call it after the game: a Go program that has
+// exited answers every such call with an uncaught "Go program has already exited".
+func stayForListeners() { select {} }
+
+// play runs what the page's parameters ask for, to its end, and puts its error on the page.
+func play() {
 	markPhase("start")
 	loc := js.Global().Get("location")
 	q, err := url.ParseQuery(strings.TrimPrefix(loc.Get("search").String(), "?"))

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -320,6 +321,7 @@ func recordInTab(t *testing.T, ctx context.Context, b *cdp.Browser, page string)
 		t.Errorf("the recording the page offered (%d bytes) does not open: %v", len(data), err)
 	}
 	t.Logf("record in a tab: %s, %d bytes", name, len(data))
+	playedOut(t, ctx, b, session)
 }
 
 // demoInTab opens ?demo=1&report=10: the three-pane demo with its own server, bots and
@@ -386,7 +388,8 @@ func blockedUDP(t *testing.T, ctx context.Context, b *cdp.Browser, webDir string
 }
 
 // awaitConsole returns the first console line of the page that starts with prefix, and
-// the console so far; it fails t when ctx ends first.
+// the console so far, where an error thrown and not caught reads "uncaught: " and its
+// description; it fails t when ctx ends first.
 func awaitConsole(t *testing.T, ctx context.Context, b *cdp.Browser, prefix string) (string, string) {
 	t.Helper()
 	var console strings.Builder
@@ -394,6 +397,9 @@ func awaitConsole(t *testing.T, ctx context.Context, b *cdp.Browser, prefix stri
 		select {
 		case e := <-b.Events():
 			text, ok := cdp.ConsoleText(e)
+			if thrown, was := cdp.ExceptionText(e); was {
+				text, ok = uncaught+thrown, true
+			}
 			if !ok {
 				continue
 			}
@@ -404,6 +410,46 @@ func awaitConsole(t *testing.T, ctx context.Context, b *cdp.Browser, prefix stri
 		case <-ctx.Done():
 			t.Fatalf("no console line %q from the page; its console:\n%s", prefix, console.String())
 		}
+	}
+}
+
+// uncaught starts the console line awaitConsole writes for an error the page threw and
+// nothing caught.
+const uncaught = "uncaught: "
+
+// playedOut checks that the page of session, whose game has ended, still takes what a
+// visitor does without an error: keys pressed and the mouse moved and clicked reach the
+// listeners the game set up (Ebitengine's), which call into the page's program. A program
+// that had exited would throw at each one.
+func playedOut(t *testing.T, ctx context.Context, b *cdp.Browser, session string) {
+	t.Helper()
+	for _, key := range []string{"w", "a", " ", "Escape"} {
+		for _, kind := range []string{"keyDown", "keyUp"} {
+			if err := b.Call(ctx, session, "Input.dispatchKeyEvent", map[string]any{"type": kind, "key": key}, nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	for _, kind := range []string{"mouseMoved", "mousePressed", "mouseReleased"} {
+		ev := map[string]any{"type": kind, "x": 200, "y": 150, "button": "left", "clickCount": 1}
+		if err := b.Call(ctx, session, "Input.dispatchMouseEvent", ev, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The page's messages come in order: what the input threw comes before this line.
+	const mark = "tanknet-test: played out"
+	if err := b.Call(ctx, session, "Runtime.evaluate", map[string]any{"expression": "console.log(" + strconv.Quote(mark) + ")"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	_, console := awaitConsole(t, ctx, b, mark)
+	n := 0
+	for _, line := range strings.Split(console, "\n") {
+		if strings.HasPrefix(line, uncaught) {
+			n++
+		}
+	}
+	if n > 0 {
+		t.Errorf("after its game ended the page threw %d errors at a visitor's keys and mouse; its console:\n%s", n, console)
 	}
 }
 

@@ -40,8 +40,14 @@ const redialWait = time.Minute
 // what: "join", closed under its join (redial), {type: "joined"} or {type: "error", what,
 // message}, the Game's recording as it is written ({type: "frames", n, data}, data an
 // ArrayBuffer moved, not copied), its report ({type: "report", json}) and the end of the game
-// ({type: "ended", message}).
+// ({type: "ended", message}). The program then stays, so what the page still posts finds it.
 func main() {
+	play()
+	select {} // an exited Go program answers each message with an uncaught error
+}
+
+// play joins, plays and posts what the worker has to say, to the game's end.
+func play() {
 	self := js.Global()
 	specs := make(chan tabworker.Spec, 1)
 	channels := make(chan js.Value, 8)

@@ -233,6 +233,30 @@ func ConsoleText(e Event) (string, bool) {
 	return text, true
 }
 
+// ExceptionText returns what a Runtime.exceptionThrown event says (the exception's
+// description, or the event's text when it has none), and whether e is one: an error the
+// page's scripts threw and nothing caught.
+func ExceptionText(e Event) (string, bool) {
+	if e.Method != "Runtime.exceptionThrown" {
+		return "", false
+	}
+	var p struct {
+		Details struct {
+			Text      string `json:"text"`
+			Exception struct {
+				Description string `json:"description"`
+			} `json:"exception"`
+		} `json:"exceptionDetails"`
+	}
+	if json.Unmarshal(e.Params, &p) != nil {
+		return "", false
+	}
+	if d := p.Details.Exception.Description; d != "" {
+		return d, true
+	}
+	return p.Details.Text, true
+}
+
 // Screenshot returns a PNG of the page of session.
 func (b *Browser) Screenshot(ctx context.Context, session string) ([]byte, error) {
 	var shot struct {
