@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -25,7 +26,8 @@ const (
 // background: it runs no code at all), then shows it again: the page says it is away as it
 // is hidden (PROTOCOL.md §6b), the server holds its tank still and waits, and when the page
 // is back it says for how long it was paused and plays on, with no snap and no correction
-// left standing.
+// left standing. The freeze is checked to have stopped the page and its game's worker: a
+// timer in each saw no turn for most of it (stillWhileFrozen).
 func awayInTab(t *testing.T, ctx context.Context, b *cdp.Browser, webDir string) {
 	page, _, logs := webGameWith(t, ctx, webDir, func(c *Config) {
 		c.Server.IdleTimeout, c.Server.AwayTimeout = awayIdle, 30*time.Second
@@ -37,6 +39,7 @@ func awayInTab(t *testing.T, ctx context.Context, b *cdp.Browser, webDir string)
 	defer b.Call(ctx, session, "Page.close", nil, nil)
 	navigate(t, ctx, b, session, page+"?name=away&bot=1&report=20")
 	logs.waitFor(t, "name=away")
+	worker := workerSession(t, ctx, b, session)
 	time.Sleep(time.Second) // play a little first
 
 	lifecycle := func(state string) {
@@ -55,9 +58,13 @@ func awayInTab(t *testing.T, ctx context.Context, b *cdp.Browser, webDir string)
 	show("hidden")
 	awaitStatus(t, ctx, b, session, "this tab is hidden")
 	time.Sleep(awayHold)
+	for _, in := range []string{session, worker} {
+		evalString(t, ctx, b, in, timerGaps)
+	}
 	lifecycle("frozen") // as Chromium freezes a tab long in the background: no code runs
 	time.Sleep(awayHold)
 	lifecycle("active")
+	stillWhileFrozen(t, ctx, b, map[string]string{"page": session, "game's worker": worker})
 	// Headless Chromium leaves a page it froze hidden: brought to the front and focused, it
 	// draws again, as a tab clicked on does.
 	activate(t, ctx, b, session)
@@ -77,6 +84,57 @@ func awayInTab(t *testing.T, ctx context.Context, b *cdp.Browser, webDir string)
 	}
 	if strings.Contains(logs.String(), "player left") {
 		t.Errorf("the server let the page go while it was away:\n%s", logs.String())
+	}
+}
+
+// workerSession attaches to the dedicated worker of the page of session (the game's:
+// tankworker.js) and returns its session, to evaluate in it.
+func workerSession(t *testing.T, ctx context.Context, b *cdp.Browser, session string) string {
+	t.Helper()
+	auto := map[string]any{"autoAttach": true, "waitForDebuggerOnStart": false, "flatten": true}
+	if err := b.Call(ctx, session, "Target.setAutoAttach", auto, nil); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		select {
+		case e := <-b.Events():
+			if e.Method != "Target.attachedToTarget" {
+				continue
+			}
+			var p struct {
+				SessionID  string `json:"sessionId"`
+				TargetInfo struct {
+					Type string `json:"type"`
+				} `json:"targetInfo"`
+			}
+			if json.Unmarshal(e.Params, &p) == nil && p.TargetInfo.Type == "worker" {
+				return p.SessionID
+			}
+		case <-ctx.Done():
+			t.Fatal("the page started no worker to attach to")
+		}
+	}
+}
+
+// timerGaps starts a 50 ms timer in a page or worker (self) that keeps the longest time
+// between two of its turns; timerGap reads it, counting the time since the last turn too.
+const (
+	timerGaps = `self.tanknetLongestGap = 0; self.tanknetLastTurn = performance.now();
+		setInterval(() => { const now = performance.now();
+			self.tanknetLongestGap = Math.max(self.tanknetLongestGap, now - self.tanknetLastTurn); self.tanknetLastTurn = now; }, 50); ""`
+	timerGap = `String(Math.round(Math.max(self.tanknetLongestGap, performance.now() - self.tanknetLastTurn)))`
+)
+
+// stillWhileFrozen checks that each of sessions (by what it is), frozen for awayHold since
+// timerGaps started in it, ran none of its timers for at least half of that: Chromium's freeze
+// stopped it, rather than leaving it running while the test thought it frozen.
+func stillWhileFrozen(t *testing.T, ctx context.Context, b *cdp.Browser, sessions map[string]string) {
+	t.Helper()
+	for what, in := range sessions {
+		ms, err := strconv.Atoi(evalString(t, ctx, b, in, timerGap))
+		if err != nil || time.Duration(ms)*time.Millisecond < awayHold/2 {
+			t.Errorf("the %s's timer (every 50 ms) went at most %d ms without a turn while frozen for %v (%v): the freeze did not stop it", what, ms, awayHold, err)
+		}
 	}
 }
 
