@@ -7,8 +7,13 @@ import (
 	"context"
 	"errors"
 	"net"
+	"net/netip"
+	"slices"
+	"sync"
 	"testing"
 	"time"
+
+	"github.com/pion/webrtc/v4"
 
 	"tanknet/transport"
 )
@@ -132,4 +137,65 @@ func TestHub_ClosesAPeerWithAnotherKindOfChannel(t *testing.T) {
 	pc := gatheredOffer(t, nil) // ordered and reliable: WebRTC's default
 	offerAndAnswer(t, th, pc, pc.LocalDescription().SDP)
 	waitFor(t, "the peer closed", func() bool { return th.Stats().Dropped[dropBadChannel] == 1 && th.Stats().Peers == 0 })
+}
+
+// sentChannel is a peer's open data channel that keeps what the Hub sends on it.
+type sentChannel struct {
+	mu   sync.Mutex
+	sent []string
+}
+
+func (c *sentChannel) Send(data []byte) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.sent = append(c.sent, string(data))
+	return nil
+}
+
+func (c *sentChannel) BufferedAmount() uint64 { return 0 }
+
+func (c *sentChannel) said() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return slices.Clone(c.sent)
+}
+
+// TestHub_AMessageBeforeItsOpenOpensTheChannel: pion runs a data channel's open handler and
+// its message handler each on a goroutine of its own, so on a busy machine the browser's
+// first datagram (its ConnectRequest) can come before the channel is known to be open. The
+// message opens it: the answer is sent, not dropped as one to a channel not open yet, and
+// the open handler coming late changes nothing.
+func TestHub_AMessageBeforeItsOpenOpensTheChannel(t *testing.T) {
+	th := startHub(t, DefaultHubConfig())
+	pc, err := webrtc.NewPeerConnection(webrtc.Configuration{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { pc.Close() })
+	pr := &peer{addr: newPeerAddr(netip.MustParseAddr("127.0.0.1"), 1), pc: pc, offered: time.Now()}
+	pr.lastGame.Store(time.Now().UnixNano())
+	th.mu.Lock()
+	th.peers[pr.addr] = pr
+	th.mu.Unlock()
+	dc := new(sentChannel)
+
+	if _, err := th.WriteTo([]byte("too soon"), pr.addr); err != nil {
+		t.Fatal(err)
+	}
+	th.received(pr, dc, []byte("hello"), false) // before the open handler ran
+	buf := make([]byte, 64)
+	n, from, err := th.ReadFrom(buf)
+	if err != nil || string(buf[:n]) != "hello" || from != pr.addr {
+		t.Fatalf("ReadFrom = %q from %v (%v), want the peer's hello from %v", buf[:n], from, err, pr.addr)
+	}
+	if _, err := th.WriteTo([]byte("answer"), pr.addr); err != nil {
+		t.Fatal(err)
+	}
+	th.opened(pr, dc) // the open handler, late
+	if _, err := th.WriteTo([]byte("next"), pr.addr); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := dc.said(), []string{"answer", "next"}; !slices.Equal(got, want) {
+		t.Errorf("the peer's channel was sent %q, want %q: nothing before its first message, then every datagram", got, want)
+	}
 }

@@ -17,7 +17,7 @@ type peer struct {
 	addr     PeerAddr
 	from     netip.Addr // the HTTP client's address (an IPv6 one by its /64): what limits count
 	pc       *webrtc.PeerConnection
-	dc       *webrtc.DataChannel // set when the browser's channel arrives; read only once open
+	dc       channel // set when the browser's channel opens; read only once open
 	offered  time.Time
 	channel  bool         // a data channel has arrived: any further one is closed (under the Hub's lock)
 	open     atomic.Bool  // the data channel is open
@@ -95,30 +95,8 @@ func (h *Hub) watch(pr *peer) {
 			h.drop(pr, dropBadChannel)
 			return
 		}
-		opened := func() {
-			if pr.open.Load() {
-				return
-			}
-			h.mu.Lock()
-			pr.dc = dc
-			h.mu.Unlock()
-			pr.lastSeen.Store(time.Now().UnixNano())
-			pr.open.Store(true)
-		}
-		dc.OnOpen(opened)
-		dc.OnMessage(func(m webrtc.DataChannelMessage) {
-			// A message proves the channel open: pion runs OnOpen's handler on a goroutine
-			// of its own, which a busy machine may run after the first message, and until
-			// then WriteTo would drop the answer to it.
-			opened()
-			if m.IsString { // a datagram is binary: text is no datagram of the game's
-				h.textMessages.Add(1)
-				return
-			}
-			pr.lastSeen.Store(time.Now().UnixNano())
-			pr.spoke.Store(true)
-			h.in.put(m.Data, pr.addr)
-		})
+		dc.OnOpen(func() { h.opened(pr, dc) })
+		dc.OnMessage(func(m webrtc.DataChannelMessage) { h.received(pr, dc, m.Data, m.IsString) })
 		dc.OnClose(func() { h.drop(pr, dropFailed) })
 	})
 	pr.pc.OnConnectionStateChange(func(s webrtc.PeerConnectionState) {
@@ -126,6 +104,41 @@ func (h *Hub) watch(pr *peer) {
 			h.drop(pr, dropFailed)
 		}
 	})
+}
+
+// channel is what the Hub uses of a peer's open data channel (a *webrtc.DataChannel).
+type channel interface {
+	Send(data []byte) error
+	BufferedAmount() uint64
+}
+
+// opened marks pr's data channel dc open: WriteTo sends on it from now on. Later calls do
+// nothing.
+func (h *Hub) opened(pr *peer, dc channel) {
+	if pr.open.Load() {
+		return
+	}
+	h.mu.Lock()
+	pr.dc = dc
+	h.mu.Unlock()
+	pr.lastSeen.Store(time.Now().UnixNano())
+	pr.open.Store(true)
+}
+
+// received takes a message pr sent on its data channel dc: a datagram for the game, or a
+// text message, dropped and counted.
+func (h *Hub) received(pr *peer, dc channel, data []byte, isString bool) {
+	// A message proves the channel open: pion runs OnOpen's handler on a goroutine of its
+	// own, which a busy machine may run after the first message, and until then WriteTo
+	// would drop the answer to it.
+	h.opened(pr, dc)
+	if isString { // a datagram is binary: text is no datagram of the game's
+		h.textMessages.Add(1)
+		return
+	}
+	pr.lastSeen.Store(time.Now().UnixNano())
+	pr.spoke.Store(true)
+	h.in.put(data, pr.addr)
 }
 
 // drop closes pr's peer connection and forgets it, counting why (once).
