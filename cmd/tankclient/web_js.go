@@ -71,6 +71,38 @@ func play() {
 			fmt.Println(neverJoinedLine(cfg.Name, rep.transport, err, pagePhases()))
 		}
 		showError(err)
+		return
+	}
+	showEnded(cfg.Demo)
+}
+
+// showEnded says on the page that the player quit (Esc), with a link to play again and
+// one to the lobby, beside the recording's save link when there is one.
+func showEnded(demo bool) {
+	doc := js.Global().Get("document")
+	s := doc.Call("getElementById", "status")
+	if !s.Truthy() {
+		return
+	}
+	link := func(text, href string) js.Value {
+		a := doc.Call("createElement", "a")
+		a.Set("href", href)
+		a.Set("textContent", text)
+		return a
+	}
+	text, again := "You left the game.", "Play again"
+	if demo {
+		text, again = "The demo has ended.", "Watch it again"
+	}
+	loc := js.Global().Get("location")
+	s.Set("className", "")
+	s.Set("textContent", text+" ")
+	s.Call("append", link(again, loc.Get("href").String()))
+	if !demo {
+		s.Call("append", " · ", link("the lobby", loc.Get("pathname").String()))
+	}
+	if saveLink.Truthy() {
+		s.Call("append", " · ", saveLink)
 	}
 }
 
@@ -124,11 +156,7 @@ func offerDownload(name string, data []byte) {
 	a.Set("href", js.Global().Get("URL").Call("createObjectURL", blob))
 	a.Set("download", name)
 	a.Set("textContent", fmt.Sprintf("Save the recording %s (%d KB)", name, (len(data)+1023)/1024))
-	showStatus("The game has ended. ")
-	if s := doc.Call("getElementById", "status"); s.Truthy() {
-		s.Call("appendChild", a)
-	}
-	saveLink = a
+	saveLink = a // shown with what ended the game (showEnded, showError)
 	fmt.Printf("tankclient: recording %s, %d bytes, offered as a download\n", name, len(data))
 	a.Call("click")
 }
@@ -216,8 +244,9 @@ func showStatus(text string) {
 	}
 }
 
-// saveLink is the recording's download link once offerDownload has put it on the page: an
-// error shown after it (the server lost) keeps it, in case the browser blocked the download.
+// saveLink is the recording's download link once offerDownload has made it: the page shows
+// it beside what ended the game (showEnded, showError), in case the browser blocked the
+// download.
 var saveLink js.Value
 
 // showError puts err on the page, plainly, and in the console (with the time since the
@@ -228,7 +257,7 @@ func showError(err error) {
 		s.Set("className", "error")
 		s.Set("textContent", err.Error())
 		if saveLink.Truthy() {
-			s.Call("append", " ", saveLink)
+			s.Call("append", " · ", saveLink)
 		}
 	}
 }

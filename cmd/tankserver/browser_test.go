@@ -281,7 +281,9 @@ func reachedOverLoopback(t *testing.T, logs *serverLog, n int) {
 }
 
 // recordInTab plays ?record=1 for a few seconds, quits with Esc, and reads back the file the
-// page offers as a download: a client recording the replay viewer can open.
+// page offers as a download: a client recording the replay viewer can open. The page says
+// the player left, with links to play again, to the lobby and to the recording, and takes
+// the keys and mouse of a visitor still there without an error (playedOut).
 func recordInTab(t *testing.T, ctx context.Context, b *cdp.Browser, page string) {
 	session, err := b.OpenPage(ctx)
 	if err != nil {
@@ -291,12 +293,7 @@ func recordInTab(t *testing.T, ctx context.Context, b *cdp.Browser, page string)
 		t.Fatal(err)
 	}
 	awaitConsole(t, ctx, b, "tanknet-report ")
-	for _, kind := range []string{"keyDown", "keyUp"} {
-		key := map[string]any{"type": kind, "key": "Escape", "code": "Escape", "windowsVirtualKeyCode": 27}
-		if err := b.Call(ctx, session, "Input.dispatchKeyEvent", key, nil); err != nil {
-			t.Fatal(err)
-		}
-	}
+	pressEscape(t, ctx, b, session)
 	awaitConsole(t, ctx, b, "tankclient: recording ")
 	var got struct {
 		Result struct {
@@ -304,7 +301,7 @@ func recordInTab(t *testing.T, ctx context.Context, b *cdp.Browser, page string)
 		} `json:"result"`
 	}
 	fetch := `(async () => {
-		const a = document.querySelector('#status a');
+		const a = document.querySelector('#status a[download]');
 		const buf = new Uint8Array(await (await fetch(a.href)).arrayBuffer());
 		let s = ''; for (const c of buf) s += String.fromCharCode(c);
 		return a.download + ' ' + btoa(s);
@@ -321,13 +318,33 @@ func recordInTab(t *testing.T, ctx context.Context, b *cdp.Browser, page string)
 		t.Errorf("the recording the page offered (%d bytes) does not open: %v", len(data), err)
 	}
 	t.Logf("record in a tab: %s, %d bytes", name, len(data))
+	// The status line says the player left, and links (in this order) to the page again,
+	// to the lobby and to the recording.
+	status := evalString(t, ctx, b, session, `document.getElementById("status").textContent + " | " +
+		[...document.querySelectorAll("#status a")].map((a) => a.textContent + " " + a.getAttribute("href").slice(0, 6)).join(" | ")`)
+	if want := regexp.MustCompile(`^You left the game\. Play again · the lobby · Save the recording tanknet-rec\.tnrec \(\d+ KB\) \| ` +
+		`Play again http:/ \| the lobby / \| Save the recording tanknet-rec\.tnrec \(\d+ KB\) blob:h$`); !want.MatchString(status) {
+		t.Errorf("after Esc the page says %q, want that the player left, with links to play again, to the lobby and to the recording", status)
+	}
 	playedOut(t, ctx, b, session)
+}
+
+// pressEscape presses and releases Esc on the page of session: the player leaves the game.
+func pressEscape(t *testing.T, ctx context.Context, b *cdp.Browser, session string) {
+	t.Helper()
+	for _, kind := range []string{"keyDown", "keyUp"} {
+		key := map[string]any{"type": kind, "key": "Escape", "code": "Escape", "windowsVirtualKeyCode": 27}
+		if err := b.Call(ctx, session, "Input.dispatchKeyEvent", key, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 // demoInTab opens ?demo=1&report=10: the three-pane demo with its own server, bots and
 // simulated links inside the tab, on one thread. Its near player, on network none, loses no
 // snapshot: the in-tab server lets its session writers send each tick's snapshots before
-// the next tick (server.yieldToWriters), and the bots update 20 times a second.
+// the next tick (server.yieldToWriters), and the bots update 20 times a second. Esc ends
+// it, and the page says so.
 func demoInTab(t *testing.T, ctx context.Context, b *cdp.Browser, page string) {
 	session, err := b.OpenPage(ctx)
 	if err != nil {
@@ -355,6 +372,8 @@ func demoInTab(t *testing.T, ctx context.Context, b *cdp.Browser, page string) {
 		t.Errorf("the demo's near player (network none) got %d snapshots and lost %d, want none lost", near.Snapshots, near.SnapshotsLost)
 	}
 	t.Logf("demo in a tab: near %d snapshots, %d lost; far %d snapshots, %d lost", near.Snapshots, near.SnapshotsLost, r.Clients[1].Snapshots, r.Clients[1].SnapshotsLost)
+	pressEscape(t, ctx, b, session)
+	awaitStatus(t, ctx, b, session, "The demo has ended. Watch it again")
 }
 
 // blockedUDP opens the page of a server whose answers name an ICE address nothing listens
