@@ -3,6 +3,8 @@ package server_test
 import (
 	"context"
 	"errors"
+	"log/slog"
+	"net"
 	"strings"
 	"sync"
 	"testing"
@@ -260,4 +262,62 @@ func TestRooms_OneAddressHoldsAFewRoomsAtMost(t *testing.T) {
 		t.Fatalf("once its room closed, the address may open another: %v", err)
 	}
 	b.Close("test over")
+}
+
+// listeningCheck is a log handler that, as the server says it is listening, notes whether
+// its Stats have the default room open then, and closes said.
+type listeningCheck struct {
+	srv     *server.Server
+	said    chan struct{}
+	hadRoom bool // written before said closes
+}
+
+func (h *listeningCheck) Enabled(context.Context, slog.Level) bool { return true }
+func (h *listeningCheck) WithAttrs([]slog.Attr) slog.Handler       { return h }
+func (h *listeningCheck) WithGroup(string) slog.Handler            { return h }
+
+func (h *listeningCheck) Handle(_ context.Context, r slog.Record) error {
+	if r.Message == "server listening" {
+		for _, room := range h.srv.Stats().Rooms {
+			h.hadRoom = h.hadRoom || room.Name == server.DefaultRoom
+		}
+		close(h.said)
+	}
+	return nil
+}
+
+// TestRooms_TheDefaultRoomIsOpenWhenTheServerSaysItListens: a server that has said it is
+// listening has its default room open (PROTOCOL.md §4.2), so its counts and metrics have
+// the room from the first look (§11), not a moment later.
+func TestRooms_TheDefaultRoomIsOpenWhenTheServerSaysItListens(t *testing.T) {
+	check := &listeningCheck{said: make(chan struct{})}
+	cfg := server.DefaultConfig()
+	cfg.Logger = slog.New(check)
+	srv, err := server.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check.srv = srv
+	pc, err := net.ListenPacket("udp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ctx, pc) }()
+	select {
+	case <-check.said:
+	case err := <-served:
+		t.Fatalf("the server stopped before it said it listens: %v", err)
+	case <-time.After(30 * time.Second):
+		cancel()
+		t.Fatal("the server never said it listens")
+	}
+	cancel()
+	if err := <-served; err != nil {
+		t.Fatal(err)
+	}
+	if !check.hadRoom {
+		t.Error("the server said it was listening before its default room was open")
+	}
 }

@@ -104,13 +104,14 @@ func (s *Server) Serve(ctx context.Context, pc net.PacketConn) error {
 	beatDone := make(chan struct{})
 	defer close(beatDone)
 	go s.heart.run(beatDone)
-	s.log.Info("server listening", "addr", pc.LocalAddr().String(), "max_players", s.cfg.MaxPlayers, "max_rooms", s.cfg.MaxRooms, "contact", s.cfg.Rules.Contact.String(), "lane", s.cfg.Lane.String())
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
 	var conns sync.WaitGroup
 	s.rooms.mu.Lock()
 	go s.runRoom(ctx, s.openRoom(DefaultRoom)) // open from the start, as a one-match server's world was
 	s.rooms.mu.Unlock()
+	// Said once the default room is open: its counts and metrics are there from now on.
+	s.log.Info("server listening", "addr", pc.LocalAddr().String(), "max_players", s.cfg.MaxPlayers, "max_rooms", s.cfg.MaxRooms, "contact", s.cfg.Rules.Contact.String(), "lane", s.cfg.Lane.String())
 	acceptDone := make(chan error, 1)
 	go func() { acceptDone <- s.accept(ctx, ln, &conns) }()
 
