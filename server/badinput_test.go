@@ -295,3 +295,42 @@ func TestBadInput_SilentFloodCannotLockOut(t *testing.T) {
 	}
 	sess.Close("done")
 }
+
+// TestBadInput_BadFramesCountWhatTheStreamDoesNotCarry: tanknet_bad_frames_total (PROTOCOL.md
+// §11) counts each stream frame that carries no message the stream takes, as a connection's
+// first message as later: an undecodable one, an empty envelope (§2: an unknown kind), an
+// InputBatch (a datagram, §1.4). A message of a kind the stream carries, where it does not
+// belong (a MoveInput before the Hello, a second Hello), is refused but is no bad frame.
+func TestBadInput_BadFramesCountWhatTheStreamDoesNotCarry(t *testing.T) {
+	addr, srv := startServer(t, nil)
+	batch := &tankv1.ClientMessage{Kind: &tankv1.ClientMessage_InputBatch{InputBatch: &tankv1.InputBatch{}}}
+	cases := []struct {
+		name   string
+		joined bool // sent after the Welcome; else as the first message
+		send   func(r *rawClient)
+		bad    uint64
+	}{
+		{"first: garbage bytes", false, func(r *rawClient) { r.sendRaw([]byte("\x05\xff\xff\xff\xff\xff")) }, 1},
+		{"first: empty envelope", false, func(r *rawClient) { r.send(&tankv1.ClientMessage{}) }, 1},
+		{"first: InputBatch", false, func(r *rawClient) { r.send(batch) }, 1},
+		{"first: MoveInput", false, func(r *rawClient) { r.send(move(1, 0, 1, 50)) }, 0},
+		{"in game: empty envelope", true, func(r *rawClient) { r.send(&tankv1.ClientMessage{}) }, 1},
+		{"in game: InputBatch", true, func(r *rawClient) { r.send(batch) }, 1},
+		{"in game: second Hello", true, func(r *rawClient) { r.send(hello(transport.ProtocolVersion)) }, 0},
+	}
+	for _, tt := range cases {
+		r := dialRaw(t, addr)
+		if tt.joined {
+			r.join()
+		}
+		before := srv.Stats().BadFrames
+		tt.send(r)
+		m := r.next() // the Reject or the Disconnect: the count is taken before either is sent
+		if m.GetReject() == nil && m.GetDisconnect() == nil {
+			t.Fatalf("%s: the server answered %v, want a Reject or a Disconnect", tt.name, m)
+		}
+		if got := srv.Stats().BadFrames - before; got != tt.bad {
+			t.Errorf("%s: bad frames +%d, want +%d", tt.name, got, tt.bad)
+		}
+	}
+}

@@ -99,9 +99,13 @@ func (s *Server) readHello(sess *session, op opening) (hello wire.Hello, room st
 		}
 		return hello, "", bad("handshake failed: " + reason), true
 	}
-	hello, isHello := m.Decode().(wire.Hello)
+	decoded := m.Decode()
+	hello, isHello := decoded.(wire.Hello)
 	switch {
 	case !isHello:
+		if strayOnTheStream(decoded) {
+			s.stats.badFrames.Add(1)
+		}
 		return hello, "", bad(fmt.Sprintf("first message must be Hello, got %s", m.Kind())), true
 	case hello.ProtocolVersion != transport.ProtocolVersion:
 		r := wire.VersionMismatch(hello.ProtocolVersion)
@@ -222,6 +226,18 @@ func (s *Server) readLoop(sess *session, id uint32, r *room) (left string, drop 
 			return "", dropProtocol.reason("unknown message kind")
 		}
 	}
+}
+
+// strayOnTheStream reports whether a message decoded from a client's stream is none the
+// stream carries (each one counts as a bad frame, as an undecodable frame does): an empty
+// envelope or a kind this version does not know (nil), or an InputBatch, which travels
+// only as a datagram.
+func strayOnTheStream(m any) bool {
+	switch m.(type) {
+	case nil, wire.InputBatch:
+		return true
+	}
+	return false
 }
 
 // The Ping rate the server answers: a client may probe its latency often, but each Pong

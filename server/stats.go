@@ -22,7 +22,7 @@ type Stats struct {
 	InputsDeferred uint64 // times a player's next input waited a tick for its time budget
 	Contacts       uint64 // tank pairs pushed apart by contact resolution
 	Pushes         uint64 // contact pushes of clients' MoveInputs applied
-	BadFrames      uint64 // undecodable or oversized frames and unknown message kinds
+	BadFrames      uint64 // stream frames undecodable, oversized, of no known kind (or empty) or an InputBatch
 	Evicted        uint64 // silent handshakes closed to make room for newer connections
 	Handshaking    int    // connections that have not finished their Hello
 	PingsIgnored   uint64 // pings beyond the allowed rate, not answered

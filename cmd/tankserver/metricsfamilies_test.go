@@ -217,7 +217,7 @@ tanknet_away_ticks_total counter
 tanknet_aways_total counter
 	Players that said they are away (an Away message: a hidden or frozen page), once until their next input.
 tanknet_bad_frames_total counter
-	Undecodable or oversized frames and unknown message kinds received.
+	Stream frames that carry no message the stream takes: undecodable, oversized, of an unknown kind or empty, or an InputBatch (a datagram).
 tanknet_contacts_total counter
 	Tank pairs pushed apart by contact resolution.
 tanknet_discovery_requests_total counter outcome=answered|limited|malformed

@@ -18,7 +18,7 @@ func playerFamilies() []family {
 			func(st *server.Stats) map[string]uint64 { return st.RejectsByCode }),
 		counterBy("drops_total", "Players the server removed, by kind of reason.", "reason", server.DropLabels(),
 			func(st *server.Stats) map[string]uint64 { return st.DropsByReason }),
-		counter("bad_frames_total", "Undecodable or oversized frames and unknown message kinds received.",
+		counter("bad_frames_total", "Stream frames that carry no message the stream takes: undecodable, oversized, of an unknown kind or empty, or an InputBatch (a datagram).",
 			func(st *server.Stats) uint64 { return st.BadFrames }),
 		counter("handshakes_evicted_total", "Silent handshakes closed to make room for newer connections.",
 			func(st *server.Stats) uint64 { return st.Evicted }),
