@@ -83,7 +83,7 @@ type Stats struct {
 	InputsEarly      uint64 // MoveInputs queued from a datagram before their stream copy
 	InputsRedundant  uint64 // copies of a MoveInput already queued
 	InputsPastGap    uint64 // datagram MoveInputs left to the stream: an earlier tick was missing
-	DatagramsBad     uint64 // lane datagrams undecodable, oversized, of a wrong kind or breaking rules
+	DatagramsBad     uint64 // lane datagrams undecodable, oversized or of a wrong kind, and copies breaking rules
 	DatagramsDropped uint64 // well-formed lane datagrams ignored
 
 	// Snapshot entries sent, one per tank per client that received it, split by whether the

@@ -263,7 +263,7 @@ tanknet_joins_total counter
 tanknet_kills_total counter
 	Tanks destroyed.
 tanknet_lane_datagrams_bad_total counter
-	Unreliable-lane datagrams that were undecodable, oversized, of a wrong kind, or carried inputs breaking the rules.
+	Unreliable-lane datagrams that were undecodable, oversized or of a wrong kind, and each MoveInput copy from one that broke rule 1, 2 or 4 of the input rules.
 tanknet_lane_datagrams_ignored_total counter
 	Well-formed unreliable-lane datagrams ignored: before the Welcome, on a server using the reliable lane, or beyond the rate allowed.
 tanknet_leaves_total counter

@@ -25,7 +25,7 @@ func inputFamilies() []family {
 			func(st *server.Stats) uint64 { return st.InputsRedundant }),
 		counter("inputs_past_gap_total", "Datagram MoveInputs left to the reliable stream because an earlier tick was still missing.",
 			func(st *server.Stats) uint64 { return st.InputsPastGap }),
-		counter("lane_datagrams_bad_total", "Unreliable-lane datagrams that were undecodable, oversized, of a wrong kind, or carried inputs breaking the rules.",
+		counter("lane_datagrams_bad_total", "Unreliable-lane datagrams that were undecodable, oversized or of a wrong kind, and each MoveInput copy from one that broke rule 1, 2 or 4 of the input rules.",
 			func(st *server.Stats) uint64 { return st.DatagramsBad }),
 		counter("lane_datagrams_ignored_total", "Well-formed unreliable-lane datagrams ignored: before the Welcome, on a server using the reliable lane, or beyond the rate allowed.",
 			func(st *server.Stats) uint64 { return st.DatagramsDropped }),

@@ -192,7 +192,7 @@ tanknet_inputs_past_gap_total 4
 # HELP tanknet_pings_ignored_total Pings beyond the allowed rate, not answered.
 # TYPE tanknet_pings_ignored_total counter
 tanknet_pings_ignored_total 8
-# HELP tanknet_lane_datagrams_bad_total Unreliable-lane datagrams that were undecodable, oversized, of a wrong kind, or carried inputs breaking the rules.
+# HELP tanknet_lane_datagrams_bad_total Unreliable-lane datagrams that were undecodable, oversized or of a wrong kind, and each MoveInput copy from one that broke rule 1, 2 or 4 of the input rules.
 # TYPE tanknet_lane_datagrams_bad_total counter
 tanknet_lane_datagrams_bad_total 6
 # HELP tanknet_lane_datagrams_ignored_total Well-formed unreliable-lane datagrams ignored: before the Welcome, on a server using the reliable lane, or beyond the rate allowed.
