@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"tanknet/internal/servertest"
+	"tanknet/server"
 	"tanknet/server/metrics"
 )
 
@@ -43,4 +44,29 @@ func TestRunExternalServerWithMetrics(t *testing.T) {
 	if r.BotFPS != 30 || r.Arena != "" {
 		t.Errorf("bot_fps %d arena %q, want 30 and none (the external server chooses)", r.BotFPS, r.Arena)
 	}
+}
+
+// TestRunBotsJoinAServerThatSaysItIsBusy: a server that seats one join a tick and lets one
+// more wait refuses most of a burst of bots with REJECT_CODE_BUSY ("try again in a second");
+// each refused bot joins again after a second or two, so every bot plays and the run
+// succeeds.
+func TestRunBotsJoinAServerThatSaysItIsBusy(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays for a few seconds over loopback")
+	}
+	srv := servertest.Start(t, func(c *server.Config) { c.MaxJoinsPerTick, c.MaxQueuedJoins = 1, 1 })
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cfg := DefaultConfig()
+	cfg.Bots, cfg.Duration, cfg.Net, cfg.BotFPS = 8, time.Second, "none", 20
+	cfg.Server = srv.Addr
+	res, err := Run(ctx, cfg, nil)
+	if err != nil {
+		t.Fatalf("the run failed: %v", err)
+	}
+	busy := srv.Stats().RejectsByCode["busy"]
+	if len(res.Report.Clients) != cfg.Bots || busy == 0 {
+		t.Errorf("%d bots reported and the server refused %d joins as busy; want all %d, after at least one busy refusal (the test's premise)", len(res.Report.Clients), busy, cfg.Bots)
+	}
+	t.Logf("busy refusals: %d", busy)
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math/rand/v2"
 	"net"
 	"os"
 	"path/filepath"
@@ -223,62 +224,93 @@ func startServer(ctx context.Context, spec runSpec, truth *history) (string, *se
 
 // runBots plays cfg.Bots bots at once against addr and waits for all of them.
 func runBots(ctx context.Context, spec runSpec, addr string, start time.Time, truth *history) []botRun {
-	cfg := spec.cfg
-	tl, _ := timeline(spec.interp) // validated by newSpec
-	bots := make([]botRun, cfg.Bots)
+	bots := make([]botRun, spec.cfg.Bots)
 	var wg sync.WaitGroup
 	for i := range bots {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			b := &bots[i]
-			b.probe = newProbe(start, truth, cfg.botSeed(i), cfg.Bots)
-			pc, err := botConn(ctx, spec, addr, i, b)
-			if err != nil {
-				b.err = err
-				return
-			}
-			b.probe.up, b.probe.down = b.up, b.down
-			opts := client.DefaultOptions()
-			opts.Interp.Timeline = tl
-			opts.Local.PartialStep = !cfg.NoPartialStep
-			opts.InputOnArrival = cfg.InputBuffer == "off"
-			var rec *os.File
-			if cfg.RecordDir != "" {
-				if rec, err = os.Create(filepath.Join(cfg.RecordDir, recordFile(spec, i))); err != nil {
-					pc.Close() // no session took it over
-					b.err = fmt.Errorf("tanksim: -record: %w", err)
-					return
-				}
-			}
-			bc := client.BotConfig{
-				Addr:       addr,
-				Name:       fmt.Sprintf("bot-%d", i+1),
-				Room:       cfg.botRoom(i),
-				Seed:       cfg.botSeed(i),
-				Duration:   cfg.Duration,
-				Frame:      time.Second / time.Duration(cfg.BotFPS),
-				Options:    opts,
-				PacketConn: pc,
-				OnFrame:    b.probe.onFrame,
-				Fire:       cfg.Fire,
-				LagComp:    cfg.LagComp,
-				Network:    spec.netFor(i),
-			}
-			if rec != nil {
-				bc.Record = rec
-			}
-			b.report, b.err = client.RunBot(ctx, bc)
-			if rec != nil {
-				b.err = errors.Join(b.err, rec.Close())
-				if e := b.report.RecordError; e != "" {
-					b.err = errors.Join(b.err, fmt.Errorf("tanksim: bot %d's recording: %s", i+1, e))
-				}
-			}
+			bots[i].probe = newProbe(start, truth, spec.cfg.botSeed(i), spec.cfg.Bots)
+			runBot(ctx, spec, addr, i, &bots[i])
 		}()
 	}
 	wg.Wait()
 	return bots
+}
+
+// Bots that join in a burst may find the server busy (REJECT_CODE_BUSY: more joins waiting
+// for a seat at once than it takes, PROTOCOL.md §5), which asks them to try again in a
+// second. A bot does, up to busyRetries times, each after busyWait and up to as much again
+// at random, so the burst spreads out.
+const (
+	busyRetries = 10
+	busyWait    = time.Second
+)
+
+// runBot plays bot i of a run into b, joining again while the server says it is busy.
+func runBot(ctx context.Context, spec runSpec, addr string, i int, b *botRun) {
+	cfg := spec.cfg
+	tl, _ := timeline(spec.interp) // validated by newSpec
+	opts := client.DefaultOptions()
+	opts.Interp.Timeline = tl
+	opts.Local.PartialStep = !cfg.NoPartialStep
+	opts.InputOnArrival = cfg.InputBuffer == "off"
+	bc := client.BotConfig{
+		Addr:     addr,
+		Name:     fmt.Sprintf("bot-%d", i+1),
+		Room:     cfg.botRoom(i),
+		Seed:     cfg.botSeed(i),
+		Duration: cfg.Duration,
+		Frame:    time.Second / time.Duration(cfg.BotFPS),
+		Options:  opts,
+		OnFrame:  b.probe.onFrame,
+		Fire:     cfg.Fire,
+		LagComp:  cfg.LagComp,
+		Network:  spec.netFor(i),
+	}
+	var rec *os.File
+	if cfg.RecordDir != "" {
+		var err error
+		if rec, err = os.Create(filepath.Join(cfg.RecordDir, recordFile(spec, i))); err != nil {
+			b.err = fmt.Errorf("tanksim: -record: %w", err)
+			return
+		}
+		bc.Record = rec // a refused join writes nothing to it
+	}
+	jitter := rand.New(rand.NewPCG(cfg.botSeed(i), 0))
+	for retry := 0; ; retry++ {
+		pc, err := botConn(ctx, spec, addr, i, b)
+		if err != nil {
+			b.err = err
+			break
+		}
+		b.probe.up, b.probe.down = b.up, b.down
+		bc.PacketConn = pc
+		b.report, b.err = client.RunBot(ctx, bc)
+		var refused *client.RejectedError
+		if !errors.As(b.err, &refused) || refused.Code != wire.RejectBusy || retry == busyRetries ||
+			!waitFor(ctx, busyWait+time.Duration(jitter.Int64N(int64(busyWait)))) {
+			break
+		}
+	}
+	if rec != nil {
+		b.err = errors.Join(b.err, rec.Close())
+		if e := b.report.RecordError; e != "" {
+			b.err = errors.Join(b.err, fmt.Errorf("tanksim: bot %d's recording: %s", i+1, e))
+		}
+	}
+}
+
+// waitFor waits d and reports true, or reports false as soon as ctx ends.
+func waitFor(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
+	}
 }
 
 // botErrors joins the bots' errors, each distinct one once: bots that failed alike (a
