@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"tanknet/client"
+	"tanknet/internal/pause"
 	"tanknet/linksim"
 	"tanknet/netcode"
 	"tanknet/server"
@@ -289,7 +290,7 @@ func runBot(ctx context.Context, spec runSpec, addr string, i int, b *botRun) {
 		b.report, b.err = client.RunBot(ctx, bc)
 		var refused *client.RejectedError
 		if !errors.As(b.err, &refused) || refused.Code != wire.RejectBusy || retry == busyRetries ||
-			!waitFor(ctx, busyWait+time.Duration(jitter.Int64N(int64(busyWait)))) {
+			!pause.For(ctx, busyWait+time.Duration(jitter.Int64N(int64(busyWait)))) {
 			break
 		}
 	}
@@ -298,18 +299,6 @@ func runBot(ctx context.Context, spec runSpec, addr string, i int, b *botRun) {
 		if e := b.report.RecordError; e != "" {
 			b.err = errors.Join(b.err, fmt.Errorf("tanksim: bot %d's recording: %s", i+1, e))
 		}
-	}
-}
-
-// waitFor waits d and reports true, or reports false as soon as ctx ends.
-func waitFor(ctx context.Context, d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return false
-	case <-t.C:
-		return true
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"tanknet/agones"
+	"tanknet/internal/pause"
 	"tanknet/server"
 )
 
@@ -118,7 +119,7 @@ func (m *fleetMember) markReady(ctx context.Context) {
 		if worthLogging(attempt) {
 			m.log.Warn("agones: could not mark the server ready; trying again", "attempt", attempt, "err", err)
 		}
-		if !pause(ctx, m.cfg.Retry) {
+		if !pause.For(ctx, m.cfg.Retry) {
 			return
 		}
 	}
@@ -228,7 +229,7 @@ func (m *fleetMember) watch(ctx context.Context) {
 		if worthLogging(attempt) {
 			m.log.Warn("agones: lost the game server's watch stream (or never had it); watching again", "attempt", attempt, "err", err)
 		}
-		if !pause(ctx, m.cfg.Retry) {
+		if !pause.For(ctx, m.cfg.Retry) {
 			return
 		}
 	}
@@ -246,15 +247,3 @@ func (m *fleetMember) shutdown() {
 // worthLogging says whether the attempt-th failure in a row gets a log line: the first
 // few, then one in ten, so a sidecar that never comes fills no disk.
 func worthLogging(attempt int) bool { return attempt <= 3 || attempt%10 == 0 }
-
-// pause waits d or until ctx ends, reporting whether ctx is still running.
-func pause(ctx context.Context, d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return false
-	case <-t.C:
-		return true
-	}
-}

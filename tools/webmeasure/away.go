@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"tanknet/internal/cdp"
+	"tanknet/internal/pause"
 )
 
 // runAway plays one page whose tank drives itself, hides it for hold, freezes it for hold
@@ -39,11 +40,11 @@ func runAway(chromium string, hold time.Duration) error {
 		return err
 	}
 	for !strings.Contains(srv.String(), "name=away") {
-		if !sleep(ctx, 100*time.Millisecond) {
+		if !pause.For(ctx, 100*time.Millisecond) {
 			return fmt.Errorf("the page never joined: %s", srv.String())
 		}
 	}
-	sleep(ctx, 2*time.Second)
+	pause.For(ctx, 2*time.Second)
 	if err := awayAndBack(ctx, b, session, hold); err != nil {
 		return err
 	}
@@ -78,11 +79,11 @@ func awayAndBack(ctx context.Context, b *cdp.Browser, session string, hold time.
 	}
 	steps := []func() error{
 		func() error { return show("hidden") },
-		func() error { sleep(ctx, hold); return nil },
+		func() error { pause.For(ctx, hold); return nil },
 		func() error {
 			return b.Call(ctx, session, "Page.setWebLifecycleState", map[string]any{"state": "frozen"}, nil)
 		},
-		func() error { sleep(ctx, hold); return nil },
+		func() error { pause.For(ctx, hold); return nil },
 		func() error {
 			return b.Call(ctx, session, "Page.setWebLifecycleState", map[string]any{"state": "active"}, nil)
 		},
@@ -101,16 +102,6 @@ func awayAndBack(ctx context.Context, b *cdp.Browser, session string, hold time.
 		}
 	}
 	return ctx.Err()
-}
-
-// sleep waits d or until ctx ends, reporting whether ctx is still running.
-func sleep(ctx context.Context, d time.Duration) bool {
-	select {
-	case <-ctx.Done():
-		return false
-	case <-time.After(d):
-		return true
-	}
 }
 
 var dropsField = regexp.MustCompile(`msg="server stopped".* drops=([0-9]+)`)
