@@ -134,7 +134,9 @@ func (w *World) judgeAgain(r *Recorded) error {
 // Place puts player id's tank at pose, whole and spawn protected, as a join or respawn
 // places it (the placement is in the next outcome's Events): a recording's placements, and
 // setups that choose where tanks stand. A player not in the world is added without a
-// client, unless the world is full.
+// client, unless the world is full. The pose is taken as given: a recording's poses are
+// grid poses already, and a setup that wants the grid every stored pose is on elsewhere
+// (PROTOCOL.md §7) passes Arena.Snap's.
 func (w *World) Place(id uint32, pose netcode.Pose) (*Tank, error) {
 	t := w.Find(id)
 	if t == nil {
