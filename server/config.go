@@ -94,8 +94,8 @@ type Config struct {
 	// ChallengesPerSecond is the address validation's Challenge budget, shared fairly among
 	// source prefixes (docs/PROTOCOL.md §1.5); 0 means transport.DefaultChallengesPerSecond.
 	ChallengesPerSecond int
-	// ExtraRooms is how many open rooms, in all, may be extra rooms: rooms an address opened
-	// while it already held one (its second and later, within MaxRoomsPerAddress). The
+	// ExtraRooms is how many open rooms, in all, may be extra rooms: each address's open
+	// rooms beyond its first (its second and later, within MaxRoomsPerAddress). The
 	// others are one per address, so holding every room takes MaxRooms - 1 - ExtraRooms
 	// addresses, not a handful with MaxRoomsPerAddress rooms each. Negative (the default,
 	// AutoExtraRooms): a quarter of MaxRooms - 1, rounded down (1 of the default 7 rooms a

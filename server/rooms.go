@@ -59,7 +59,6 @@ type room struct {
 
 	pending int        // handshakes on their way to joins; guarded by roomSet.mu
 	opener  netip.Addr // the address (an IPv6 one by its /64) whose Hello opened it; none for the default room
-	extra   bool       // its opener already held a room then (Config.ExtraRooms)
 }
 
 // roomSet is every open room. Handshakes find or open rooms in it; a room's goroutine takes
@@ -142,20 +141,25 @@ func (s *Server) enter(name string, addr net.Addr, now time.Time, start func(*ro
 			Reason: fmt.Sprintf("room %q is not open, and this address opened %d rooms too recently; try again in %v", name, s.cfg.RoomOpenBurst, s.cfg.RoomOpenEvery)}
 	}
 	r := s.openRoom(name)
-	r.opener, r.extra = host, held > 0
+	r.opener = host
 	r.pending++
 	start(r)
 	return r, nil
 }
 
-// extras returns how many open rooms are extra rooms (Config.ExtraRooms): opened by an
-// address that already held one. The caller holds mu.
+// extras returns how many open rooms are extra rooms (Config.ExtraRooms): each address's
+// open rooms beyond the first, counted as they are now (an address whose first room closed
+// holds its other as its first). The caller holds mu.
 func (rs *roomSet) extras() int {
-	n := 0
+	held := map[netip.Addr]int{}
 	for _, r := range rs.open {
-		if r.extra {
-			n++
+		if r.opener.IsValid() {
+			held[r.opener]++
 		}
+	}
+	n := 0
+	for _, k := range held {
+		n += k - 1
 	}
 	return n
 }

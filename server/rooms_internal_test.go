@@ -148,3 +148,45 @@ func TestRooms_AHandfulOfAddressesCannotHoldEveryRoom(t *testing.T) {
 		t.Error("without the reserve a newcomer still found a room: the test proves nothing")
 	}
 }
+
+// TestRooms_ExtraRoomsCountWhatAnAddressHoldsNow: an address's open rooms beyond its first
+// are the extra ones (PROTOCOL.md §4.2, rule 3). When its first room closes, the other it
+// opened is its first from then on, so it may open a second again while another address's
+// second is refused only as long as the extras are taken.
+func TestRooms_ExtraRoomsCountWhatAnAddressHoldsNow(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.Logger = discardLogger()
+	s, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Unix(1000, 0)
+	rooms := map[string]*room{}
+	enter := func(name, ip string) bool {
+		now = now.Add(time.Minute) // never too quickly (rule 4)
+		addr := net.UDPAddrFromAddrPort(netip.MustParseAddrPort(ip + ":4000"))
+		r, reject := s.enter(name, addr, now, func(*room) {})
+		if reject != nil {
+			return false
+		}
+		s.settle(r)
+		rooms[name] = r
+		return true
+	}
+	const a, b = "198.51.100.1", "198.51.100.2"
+	if s.cfg.extraRooms() != 1 || !enter("g", a) || !enter("h", a) || !enter("b1", b) {
+		t.Fatalf("want one extra room, and rooms g and h for one address and b1 for another")
+	}
+	if enter("b2", b) {
+		t.Fatal("a second room for the other address while the one extra room (h) is taken")
+	}
+	if !s.closeRoom(rooms["g"]) {
+		t.Fatal("room g did not close")
+	}
+	if !enter("g", a) {
+		t.Error("with its first room closed the address holds h alone, and no room is extra: opening another was refused")
+	}
+	if enter("b2", b) {
+		t.Error("a second room for the other address while the address holding g and h takes the extra one")
+	}
+}

@@ -73,12 +73,15 @@ func (k dropKind) reason(detail string) dropReason { return dropReason{kind: k, 
 // dropping reports whether r is a drop at all.
 func (r dropReason) dropping() bool { return r.kind.code != wire.DisconnectUnspecified }
 
-// String is the reason's text: the kind's words, then the detail if any.
+// String is the reason's text: the kind's words, then the detail if any, made plain and
+// cut as every reason the others hear is (cleanText), so the player's Disconnect and the
+// others' PlayerLeft say the same words (an error's detail may hold a no-break space or a
+// newline).
 func (r dropReason) String() string {
 	if r.detail == "" {
 		return r.kind.words
 	}
-	return r.kind.words + ": " + r.detail
+	return cleanText(r.kind.words+": "+r.detail, maxReasonBytes)
 }
 
 // disconnect returns the Disconnect that tells the player.

@@ -3,6 +3,7 @@ package server
 import (
 	"maps"
 	"slices"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -167,5 +168,22 @@ func TestTickHistogram_Seconds(t *testing.T) {
 	want := Histogram{UpperBounds: []float64{0.001, 0.05}, Counts: []uint64{3, 1}, Count: 5, Sum: 1.5}
 	if !slices.Equal(got.UpperBounds, want.UpperBounds) || !slices.Equal(got.Counts, want.Counts) || got.Count != want.Count || got.Sum != want.Sum {
 		t.Errorf("Seconds() = %+v, want %+v", got, want)
+	}
+}
+
+// TestDropReason_DisconnectSaysWhatTheOthersHear: a drop's Disconnect carries the very text
+// the other players' PlayerLeft does (PROTOCOL.md §9), also for a detail that came from an
+// error and holds a no-break space (as protobuf's parse errors do in some builds), a newline,
+// or more than a reason's 200 bytes.
+func TestDropReason_DisconnectSaysWhatTheOthersHear(t *testing.T) {
+	for _, detail := range []string{
+		"transport: bad frame: proto:\u00a0cannot parse invalid wire-format data",
+		"two\nlines\tand  spaces",
+		strings.Repeat("long ", 60),
+	} {
+		d := dropProtocol.reason(detail).disconnect()
+		if others := cleanText(d.Reason, maxReasonBytes); d.Reason != others || !strings.HasPrefix(d.Reason, "protocol error: ") {
+			t.Errorf("detail %q: the Disconnect says %q, the others hear %q; want the same words, starting protocol error: ", detail, d.Reason, others)
+		}
 	}
 }

@@ -10,8 +10,9 @@ import (
 	"tanknet/transport"
 )
 
-// Snapshot chunks for the datagram lane. A tick's tanks are cut, in player_id order, into as
-// few chunks as fit one datagram each; every chunk is a complete Snapshot message of its own
+// Snapshot chunks for the datagram lane. A tick's tanks are cut, in player_id order, into
+// chunks of one datagram each, each filled while a bound on its size (a few bytes over) fits;
+// every chunk is a complete Snapshot message of its own
 // (server_tick, chunk_index, chunk_count, its tanks and the baseline they are described
 // against), so a client can use any chunk without the others and a lost chunk costs only the
 // tanks in it.

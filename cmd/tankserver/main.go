@@ -91,7 +91,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (Config, error) {
 	fs.IntVar(&cfg.Server.MaxPlayers, "max-players", cfg.Server.MaxPlayers, "most players at once in each room (1-256)")
 	fs.IntVar(&cfg.Server.MaxRooms, "max-rooms", cfg.Server.MaxRooms, "most rooms (independent matches on this one port) open at once, the default room included (1-256); a client's -room opens one")
 	fs.IntVar(&cfg.Server.MaxRoomsPerAddress, "max-rooms-per-address", cfg.Server.MaxRoomsPerAddress, "most open rooms one client address (an IPv6 one by its /64) may have opened, so no one client holds every room")
-	fs.IntVar(&cfg.Server.ExtraRooms, "extra-rooms", cfg.Server.ExtraRooms, "most open rooms, in all, that addresses opened while already holding one (their second and later); the rest are one per address. -1: a quarter of -max-rooms minus 1, rounded down")
+	fs.IntVar(&cfg.Server.ExtraRooms, "extra-rooms", cfg.Server.ExtraRooms, "most open rooms, in all, beyond each address's first (their second and later); the rest are one per address. -1: a quarter of -max-rooms minus 1, rounded down")
 	fs.IntVar(&cfg.Server.RoomOpenBurst, "room-open-burst", cfg.Server.RoomOpenBurst, "rooms one client address may open at once; after them, one a second")
 	fs.DurationVar(&cfg.Server.RoomGrace, "room-grace", cfg.Server.RoomGrace, "close a room (not the default one) once it has been empty this `long`")
 	cliflag.ContactVar(fs, &cfg.Server.Rules.Contact, "how tanks that touch are pushed apart: predicted (each client pushes its own tank in its inputs, within the rules: prediction stays exact), server (the server after each tick: clients correct), or off; -contact=false is off")
