@@ -122,3 +122,44 @@ func TestShutdown_TellsClientsWhy(t *testing.T) {
 	}
 	pc.Close()
 }
+
+// TestRestart_AClientStartedAgainOnItsPortReplacesItsOldSelf: a client that vanished without
+// a goodbye and starts again on the same address and port (its new conversation passes the
+// connect handshake there, PROTOCOL.md §1.5) replaces its old session, whose player leaves at
+// once with its connection closed: a leave, not a drop, and the new one plays.
+func TestRestart_AClientStartedAgainOnItsPortReplacesItsOldSelf(t *testing.T) {
+	addr, srv := startServer(t, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	first, err := net.ListenPacket("udp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	old, err := client.Dial(ctx, addr, "before", first, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	oldRun := make(chan error, 1)
+	go func() { oldRun <- old.Run() }()
+	first.Close() // vanishes: no goodbye
+	<-oldRun
+	again, err := net.ListenPacket("udp4", first.LocalAddr().String())
+	if err != nil {
+		t.Fatalf("the same port again: %v", err)
+	}
+	sess, err := client.Dial(ctx, addr, "after", again, 5*time.Second)
+	if err != nil {
+		t.Fatalf("the client started again could not join: %v", err)
+	}
+	defer sess.Close("done")
+	for st := srv.Stats(); st.Leaves < 1; st = srv.Stats() {
+		if ctx.Err() != nil {
+			t.Fatalf("the old session never left: %+v", st)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if st := srv.Stats(); st.Leaves != 1 || st.Drops != 0 || st.Gate.Replaced != 1 || st.Players != 1 {
+		t.Errorf("after the restart: %d leaves, %d drops (%v), %d conversations replaced, %d players; want the old one left, none dropped, one replaced, the new one in",
+			st.Leaves, st.Drops, st.DropsByReason, st.Gate.Replaced, st.Players)
+	}
+}

@@ -1,6 +1,9 @@
 package server
 
 import (
+	"errors"
+	"io"
+	"net"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -378,12 +381,7 @@ func (s *session) writeLoop() error {
 		s.outMu.Unlock()
 		for _, f := range batch {
 			if err := s.conn.SendFrameWithin(f, s.writeTimeout()); err != nil {
-				select {
-				case <-s.done: // we closed the connection under this write: not the client's fault
-					return nil
-				default:
-					return err
-				}
+				return s.writeFailure(err)
 			}
 		}
 		for _, c := range chunks {
@@ -398,6 +396,23 @@ func (s *session) writeLoop() error {
 			return nil
 		}
 	}
+}
+
+// writeFailure is what a failed stream write means for the session: nil when the
+// connection was closed under it, by the server (the session ended) or by the transport (a
+// client started again on the same address and port replaces the conversation, PROTOCOL.md
+// §1.5), for the reader then says the player left with its connection closed; otherwise
+// err, the client not taking its bytes (a write blocked past its timeout).
+func (s *session) writeFailure(err error) error {
+	select {
+	case <-s.done:
+		return nil
+	default:
+	}
+	if errors.Is(err, io.ErrClosedPipe) || errors.Is(err, net.ErrClosed) {
+		return nil
+	}
+	return err
 }
 
 // writeTimeout is how long one stream write may block before the client is dropped as too
