@@ -152,12 +152,7 @@ func (c brokenConn) SetReadDeadline(time.Time) error           { return nil }
 func (c brokenConn) SetWriteDeadline(time.Time) error          { return nil }
 
 func TestServe_ReturnsWhenTheSocketFails(t *testing.T) {
-	cfg := DefaultConfig()
-	cfg.Logger = discardLogger()
-	srv, err := New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv := quietServer(t)
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(t.Context(), brokenConn{}) }()
 	select {

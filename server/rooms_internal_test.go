@@ -91,12 +91,7 @@ func TestHostOf(t *testing.T) {
 // extra room by default), so an honest newcomer's room still opens. Holding every room
 // takes six addresses.
 func TestRooms_AHandfulOfAddressesCannotHoldEveryRoom(t *testing.T) {
-	cfg := DefaultConfig()
-	cfg.Logger = discardLogger()
-	s, err := New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := quietServer(t)
 	s.rooms.mu.Lock()
 	s.openRoom(DefaultRoom)
 	s.rooms.mu.Unlock()
@@ -133,6 +128,7 @@ func TestRooms_AHandfulOfAddressesCannotHoldEveryRoom(t *testing.T) {
 	}
 
 	// With no bound on extra rooms, the same five hold every room: the rule keeps them free.
+	cfg := s.cfg
 	cfg.ExtraRooms = cfg.MaxRooms
 	s, _ = New(cfg)
 	s.rooms.mu.Lock()
@@ -154,12 +150,7 @@ func TestRooms_AHandfulOfAddressesCannotHoldEveryRoom(t *testing.T) {
 // opened is its first from then on, so it may open a second again while another address's
 // second is refused only as long as the extras are taken.
 func TestRooms_ExtraRoomsCountWhatAnAddressHoldsNow(t *testing.T) {
-	cfg := DefaultConfig()
-	cfg.Logger = discardLogger()
-	s, err := New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := quietServer(t)
 	now := time.Unix(1000, 0)
 	rooms := map[string]*room{}
 	enter := func(name, ip string) bool {

@@ -93,6 +93,18 @@ func newTestWorld(t *testing.T, mutate func(*Config)) *game {
 
 func discardLogger() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
 
+// quietServer returns a server for the default config that logs nowhere, not yet serving.
+func quietServer(t testing.TB) *Server {
+	t.Helper()
+	cfg := DefaultConfig()
+	cfg.Logger = discardLogger()
+	s, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
 func mustJoin(t *testing.T, w *game, now time.Duration, name string) (*player, *fakePeer) {
 	t.Helper()
 	fp := new(fakePeer)
