@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -60,4 +61,24 @@ func isDuration(f *flag.Flag) bool {
 	}
 	_, ok = g.Get().(time.Duration)
 	return ok
+}
+
+// ParseCommandLine parses the program's arguments into the flags defined on the flag
+// package's command line (flag.String and the like), as Parse does, for a program named
+// name that takes flags only: -h prints the usage (flag.Usage, which it sets to name the
+// program) and exits 0, and a flag that does not parse or an argument that is not a flag
+// prints one line and exits 2.
+func ParseCommandLine(name string) {
+	flag.CommandLine.Init(name, flag.ContinueOnError)
+	flag.Usage = func() { // the flag package's own names the binary's path (go run's is a temporary one)
+		fmt.Fprintf(flag.CommandLine.Output(), "Usage of %s:\n", name)
+		flag.PrintDefaults()
+	}
+	switch err := Parse(flag.CommandLine, os.Args[1:]); {
+	case errors.Is(err, flag.ErrHelp):
+		os.Exit(0)
+	case err != nil:
+		fmt.Fprintf(os.Stderr, "%s: %v\n", name, err)
+		os.Exit(2)
+	}
 }

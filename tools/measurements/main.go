@@ -17,12 +17,14 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"tanknet/internal/cliflag"
 )
 
 func main() {
 	out := flag.String("out", "docs/MEASUREMENTS.md", "write the document to this `file`")
 	only := flag.String("only", "", "run only the sections whose title matches this `regexp`, keeping the others as -out has them")
-	flag.Parse()
+	cliflag.ParseCommandLine("measurements")
 	re, err := regexp.Compile(*only)
 	if err != nil {
 		fail(err)

@@ -56,6 +56,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"tanknet/internal/cliflag"
 )
 
 // tick is the client's and the server's clock: a tanknet tick.
@@ -112,7 +114,7 @@ func main() {
 	down := flag.String("down", "1x430,0.27x150", "server to client datagrams per client per tick sent on the server's tick, COUNTxBYTES,...")
 	mode := flag.String("mode", "all", "goroutine, drain, batch or all")
 	sink := flag.Bool("sink", false, "internal: run as the sink")
-	flag.Parse()
+	cliflag.ParseCommandLine("packetfloor")
 	if *sink {
 		if err := runSink(*ack, *down); err != nil {
 			fmt.Fprintln(os.Stderr, err)

@@ -28,6 +28,7 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 
+	"tanknet/internal/cliflag"
 	"tanknet/sim"
 )
 
@@ -49,7 +50,7 @@ func main() {
 	players := flag.String("players", "16,64,128,256", "bot counts to measure")
 	duration := flag.Duration("duration", 15*time.Second, "how long each run plays")
 	tries := flag.Int("tries", 1, "runs per point before giving up: on a busy machine a bot may time out")
-	flag.Parse()
+	cliflag.ParseCommandLine("scalesweep")
 	var counts []int
 	for _, s := range strings.Split(*players, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(s))

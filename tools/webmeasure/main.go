@@ -22,6 +22,7 @@ import (
 
 	"tanknet/carriage"
 	"tanknet/internal/cdp"
+	"tanknet/internal/cliflag"
 )
 
 // page is what one page's tanknet-report line says, in the fields webmeasure reads.
@@ -67,7 +68,7 @@ func main() {
 	away := flag.Duration("away", 0, "instead, play one page, hide it for this long, freeze it as long (Page Lifecycle), bring it back and report whether it stayed in without a snap")
 	runs := flag.Int("runs", 1, "how many times the load run plays, one after another against the same server: the report's browser and native figures are the run with the median round-trip gap (page minus native), and rtt_runs lists every run's")
 	demo := flag.Int("demo", 0, "instead, open the three-pane demo in one 1800x800 page (?demo=1, no server) for this many `seconds` and report its frame rate")
-	flag.Parse()
+	cliflag.ParseCommandLine("webmeasure")
 	if *away > 0 {
 		if err := runAway(*chromium, *away); err != nil {
 			fmt.Fprintln(os.Stderr, "webmeasure:", err)
