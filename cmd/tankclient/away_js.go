@@ -22,6 +22,7 @@ const awaySaidFor = 4 * time.Second
 func watchAway(set func(away bool)) func() {
 	doc := js.Global().Get("document")
 	var since time.Time
+	var unsay *time.Timer // clears "paused for ..." a while after the page is back
 	update := func() {
 		hidden := doc.Get("visibilityState").String() == "hidden"
 		switch {
@@ -34,7 +35,10 @@ func watchAway(set func(away bool)) func() {
 			since = time.Time{}
 			set(false)
 			showStatus(fmt.Sprintf("paused for %v while the tab was hidden; playing again", away))
-			time.AfterFunc(awaySaidFor, func() {
+			if unsay != nil {
+				unsay.Stop()
+			}
+			unsay = time.AfterFunc(awaySaidFor, func() {
 				if since.IsZero() {
 					showStatus("")
 				}
@@ -55,6 +59,9 @@ func watchAway(set func(away bool)) func() {
 	doc.Call("addEventListener", "resume", onResume)
 	update() // a page opened in the background starts away
 	return func() {
+		if unsay != nil { // what ends the game says so next: not to be cleared
+			unsay.Stop()
+		}
 		doc.Call("removeEventListener", "visibilitychange", onVisibility)
 		doc.Call("removeEventListener", "freeze", onFreeze)
 		doc.Call("removeEventListener", "resume", onResume)

@@ -32,14 +32,20 @@ func main() {
 	stayForListeners()
 }
 
-// stayForListeners keeps the program from exiting, for the rest of the page's (or the
-// worker's) life. What it registered with the browser (Ebitengine's key, mouse and touch
+// stayForListeners keeps the program from exiting, for the rest of the page's life (the
+// worker's program stays the same way, cmd/tankworker). What it registered with the browser (Ebitengine's key, mouse and touch
 // listeners, the worker's messages) can still call it after the game: a Go program that has
 // exited answers every such call with an uncaught "Go program has already exited".
 func stayForListeners() { select {} }
 
+// gameOver tells the page that the game has ended: from then on its resizes reach no
+// listener (index.html), for Ebitengine would draw the ended game again and panic. Touch
+// controls put away, a window resized: either fires one.
+func gameOver() { js.Global().Set("tanknetGameOver", true) }
+
 // play runs what the page's parameters ask for, to its end, and puts its error on the page.
 func play() {
+	defer gameOver()
 	markPhase("start")
 	loc := js.Global().Get("location")
 	q, err := url.ParseQuery(strings.TrimPrefix(loc.Get("search").String(), "?"))
@@ -130,6 +136,7 @@ func runWeb(ctx context.Context, cfg Config, page WebPage, origin string, rep *w
 	var stopTouch func()
 	opts.Touch, stopTouch = startTouch()
 	defer stopTouch()
+	defer gameOver() // before the controls are put away
 	opts.Away = new(render.AwaySwitch)
 	defer watchAway(opts.Away.Set)()
 	var rec bytes.Buffer

@@ -150,6 +150,7 @@ func runWorkerPage(ctx context.Context, cfg Config, page WebPage, origin string,
 	var stopTouch func()
 	opts.Touch, stopTouch = startTouch()
 	defer stopTouch()
+	defer gameOver() // before the controls are put away
 	defer watchAway(func(away bool) { post(map[string]any{"type": "away", "away": away}) })()
 	send := func(c render.Controls) {
 		post(map[string]any{"type": "controls", "turn": c.Input.Turn, "throttle": c.Input.Throttle, "fire": c.Fire, "lagComp": c.LagComp})

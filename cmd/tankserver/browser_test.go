@@ -437,9 +437,10 @@ func awaitConsole(t *testing.T, ctx context.Context, b *cdp.Browser, prefix stri
 const uncaught = "uncaught: "
 
 // playedOut checks that the page of session, whose game has ended, still takes what a
-// visitor does without an error: keys pressed and the mouse moved and clicked reach the
-// listeners the game set up (Ebitengine's), which call into the page's program. A program
-// that had exited would throw at each one.
+// visitor does without an error: keys pressed, the mouse moved and clicked and the window
+// resized reach the listeners the game set up (Ebitengine's), which call into the page's
+// program. A program that had exited would throw at each one; one that stepped its ended
+// game again could panic.
 func playedOut(t *testing.T, ctx context.Context, b *cdp.Browser, session string) {
 	t.Helper()
 	for _, key := range []string{"w", "a", " ", "Escape"} {
@@ -455,6 +456,16 @@ func playedOut(t *testing.T, ctx context.Context, b *cdp.Browser, session string
 			t.Fatal(err)
 		}
 	}
+	// A window resized: Ebitengine draws a frame of the (ended) game at once.
+	metrics := map[string]any{"width": 900, "height": 600, "deviceScaleFactor": 1, "mobile": false}
+	if err := b.Call(ctx, session, "Emulation.setDeviceMetricsOverride", metrics, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Call(ctx, session, "Emulation.clearDeviceMetricsOverride", nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	// The frame it drew (a timer's turn later) comes before the line below.
+	evalString(t, ctx, b, session, `new Promise((done) => setTimeout(() => done(""), 200))`)
 	// The page's messages come in order: what the input threw comes before this line.
 	const mark = "tanknet-test: played out"
 	if err := b.Call(ctx, session, "Runtime.evaluate", map[string]any{"expression": "console.log(" + strconv.Quote(mark) + ")"}, nil); err != nil {
@@ -463,12 +474,12 @@ func playedOut(t *testing.T, ctx context.Context, b *cdp.Browser, session string
 	_, console := awaitConsole(t, ctx, b, mark)
 	n := 0
 	for _, line := range strings.Split(console, "\n") {
-		if strings.HasPrefix(line, uncaught) {
+		if strings.HasPrefix(line, uncaught) || strings.HasPrefix(line, "panic: ") || strings.HasPrefix(line, "fatal error: ") {
 			n++
 		}
 	}
 	if n > 0 {
-		t.Errorf("after its game ended the page threw %d errors at a visitor's keys and mouse; its console:\n%s", n, console)
+		t.Errorf("after its game ended the page threw or panicked %d times at a visitor's keys, mouse and a resize; its console:\n%s", n, console)
 	}
 }
 
