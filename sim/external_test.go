@@ -2,6 +2,8 @@ package sim
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -68,5 +70,12 @@ func TestRunBotsJoinAServerThatSaysItIsBusy(t *testing.T) {
 	if len(res.Report.Clients) != cfg.Bots || busy == 0 {
 		t.Errorf("%d bots reported and the server refused %d joins as busy; want all %d, after at least one busy refusal (the test's premise)", len(res.Report.Clients), busy, cfg.Bots)
 	}
-	t.Logf("busy refusals: %d", busy)
+	said := false
+	for _, n := range res.Report.Notes {
+		said = said || strings.Contains(n, fmt.Sprintf("the server refused %d joins of", busy)) && strings.Contains(n, "measured window")
+	}
+	if !said {
+		t.Errorf("the report's notes %q do not say that %d joins were refused as busy and what that did to the measured window", res.Report.Notes, busy)
+	}
+	t.Logf("busy refusals: %d; notes: %q", busy, res.Report.Notes)
 }

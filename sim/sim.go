@@ -82,6 +82,9 @@ type botRun struct {
 	probe    *probe
 	up, down *transport.CountingConn // above the conditioner (what the bot wrote) and below it (what the server sent)
 	err      error
+	// busyRetries counts the joins the server refused as busy before the bot got in: each
+	// made it start a second or two later, and the measured window shorter (setWindow).
+	busyRetries int
 }
 
 // runData is everything one run measured, for the report and the plots.
@@ -106,7 +109,7 @@ func simulate(ctx context.Context, spec runSpec) (*runData, error) {
 	addr := cfg.Server
 	var stopServer func() error
 	if addr == "" {
-		d.truth = newHistory(cfg.Duration + 10*time.Second)       // joining takes up to 5 s
+		d.truth = newHistory(cfg.Duration + 10*time.Second)       // joining takes up to 5 s; this server seats every bot, none refused as busy
 		d.truth.contact.arena, _ = netcode.ArenaByName(cfg.Arena) // validated by Config.Validate
 		var srv *server.Server
 		var err error
@@ -172,10 +175,32 @@ func (d *runData) setWindow() {
 	}
 	warm := min(warmup, d.spec.cfg.Duration/4)
 	d.windowStart, d.windowEnd = first.Sub(d.start)+warm, last.Sub(d.start)
+	if note := d.busyNote(); note != "" {
+		d.notes = append(d.notes, note)
+	}
 	if d.windowEnd <= d.windowStart {
 		d.windowStart = first.Sub(d.start)
 		d.notes = append(d.notes, "run too short for a warm-up: measured from the last bot's first frame")
 	}
+}
+
+// busyNote says, when the server refused some bots' joins as busy, how many and how much
+// shorter the measured window is for it: a bot that got in late plays its whole duration
+// from then, so the bots all play together for less of the run.
+func (d *runData) busyNote() string {
+	bots, refusals := 0, 0
+	for _, b := range d.bots {
+		if b.busyRetries > 0 {
+			bots++
+			refusals += b.busyRetries
+		}
+	}
+	if bots == 0 {
+		return ""
+	}
+	window := max(d.windowEnd-d.windowStart, 0)
+	return fmt.Sprintf("the server refused %d joins of %d bots as busy (REJECT_CODE_BUSY); each joined again a second or two later and played its whole -duration from then, so every bot played together for only %.1f s of the %v run (the measured window): give -duration room, or join fewer bots at once",
+		refusals, bots, window.Seconds(), d.spec.cfg.Duration)
 }
 
 // inWindow reports whether a sample taken at at counts.
@@ -279,7 +304,7 @@ func runBot(ctx context.Context, spec runSpec, addr string, i int, b *botRun) {
 		bc.Record = rec // a refused join writes nothing to it
 	}
 	jitter := rand.New(rand.NewPCG(cfg.botSeed(i), 0))
-	for retry := 0; ; retry++ {
+	for {
 		pc, err := botConn(ctx, spec, addr, i, b)
 		if err != nil {
 			b.err = err
@@ -288,9 +313,11 @@ func runBot(ctx context.Context, spec runSpec, addr string, i int, b *botRun) {
 		b.probe.up, b.probe.down = b.up, b.down
 		bc.PacketConn = pc
 		b.report, b.err = client.RunBot(ctx, bc)
-		var refused *client.RejectedError
-		if !errors.As(b.err, &refused) || refused.Code != wire.RejectBusy || retry == busyRetries ||
-			!pause.For(ctx, busyWait+time.Duration(jitter.Int64N(int64(busyWait)))) {
+		if !refusedAsBusy(b.err) || b.busyRetries == busyRetries {
+			break
+		}
+		b.busyRetries++
+		if !pause.For(ctx, busyWait+time.Duration(jitter.Int64N(int64(busyWait)))) {
 			break
 		}
 	}
@@ -300,6 +327,12 @@ func runBot(ctx context.Context, spec runSpec, addr string, i int, b *botRun) {
 			b.err = errors.Join(b.err, fmt.Errorf("tanksim: bot %d's recording: %s", i+1, e))
 		}
 	}
+}
+
+// refusedAsBusy reports whether err is the server refusing a join with REJECT_CODE_BUSY.
+func refusedAsBusy(err error) bool {
+	var refused *client.RejectedError
+	return errors.As(err, &refused) && refused.Code == wire.RejectBusy
 }
 
 // botErrors joins the bots' errors, each distinct one once: bots that failed alike (a
