@@ -122,17 +122,13 @@ func (s *Server) enter(name string, addr net.Addr, now time.Time, start func(*ro
 			Reason: fmt.Sprintf("room %q is not open, and this server already runs its %d rooms", name, s.cfg.MaxRooms)}
 	}
 	host := hostOf(addr)
-	held := 0
-	for _, r := range rs.open {
-		if r.opener == host {
-			held++
-		}
-	}
+	opened := rs.openedBy()
+	held := opened[host]
 	if held >= s.cfg.MaxRoomsPerAddress { // else one address could hold every room, reopening each as its grace ends
 		return nil, &wire.Reject{Code: wire.RejectNoRoom,
 			Reason: fmt.Sprintf("room %q is not open, and this address already opened %d rooms that are still open", name, held)}
 	}
-	if held > 0 && rs.extras() >= s.cfg.extraRooms() { // else a handful of addresses could hold every room
+	if held > 0 && extraRooms(opened) >= s.cfg.extraRooms() { // else a handful of addresses could hold every room
 		return nil, &wire.Reject{Code: wire.RejectNoRoom,
 			Reason: fmt.Sprintf("room %q is not open: this address already holds a room, and every extra room is taken (at most %d)", name, s.cfg.extraRooms())}
 	}
@@ -147,18 +143,24 @@ func (s *Server) enter(name string, addr net.Addr, now time.Time, start func(*ro
 	return r, nil
 }
 
-// extras returns how many open rooms are extra rooms (Config.ExtraRooms): each address's
-// open rooms beyond the first, counted as they are now (an address whose first room closed
-// holds its other as its first). The caller holds mu.
-func (rs *roomSet) extras() int {
+// openedBy returns how many open rooms each address opened (the default room has no
+// opener). The caller holds mu.
+func (rs *roomSet) openedBy() map[netip.Addr]int {
 	held := map[netip.Addr]int{}
 	for _, r := range rs.open {
 		if r.opener.IsValid() {
 			held[r.opener]++
 		}
 	}
+	return held
+}
+
+// extraRooms returns how many open rooms are extra rooms (Config.ExtraRooms), given how many
+// each address opened: each address's open rooms beyond the first, counted as they are now
+// (an address whose first room closed holds its other as its first).
+func extraRooms(opened map[netip.Addr]int) int {
 	n := 0
-	for _, k := range held {
+	for _, k := range opened {
 		n += k - 1
 	}
 	return n
