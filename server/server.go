@@ -237,11 +237,18 @@ func readError(err error, idle time.Duration) dropReason {
 	switch {
 	case transport.IsTimeout(err):
 		return dropTimeout.reason(fmt.Sprintf("nothing received for %v", idle))
-	case errors.Is(err, io.EOF), errors.Is(err, io.ErrClosedPipe), errors.Is(err, net.ErrClosed):
+	case connectionClosed(err):
 		return dropReason{}
 	default:
 		return dropProtocol.reason(err.Error())
 	}
+}
+
+// connectionClosed reports whether err says the connection was closed under a read or a
+// write (by the server, or by the transport when the client's address started a new
+// conversation), rather than anything the client did.
+func connectionClosed(err error) bool {
+	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrClosedPipe) || errors.Is(err, net.ErrClosed)
 }
 
 // Arena returns the arena the server plays in.

@@ -1,9 +1,6 @@
 package server
 
 import (
-	"errors"
-	"io"
-	"net"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -409,7 +406,7 @@ func (s *session) writeFailure(err error) error {
 		return nil
 	default:
 	}
-	if errors.Is(err, io.ErrClosedPipe) || errors.Is(err, net.ErrClosed) {
+	if connectionClosed(err) {
 		return nil
 	}
 	return err
