@@ -62,13 +62,8 @@ func parseWebParams(q url.Values, serverAddr string) (Config, WebPage, error) {
 	}
 	if v := q.Get("net"); v != "" {
 		nf := linksim.NetFlags{Preset: v, Seed: cfg.Seed}
-		spec, err := linksim.ParseNet(v)
-		custom := spec.Up == linksim.CustomPreset || spec.Down == linksim.CustomPreset
-		var path linksim.Path
-		if err == nil && !custom {
-			path, err = nf.Path()
-		}
-		if err != nil || custom {
+		path, err := nf.Path() // custom fails here too: a page sets none of its link flags
+		if err != nil {
 			// The command line's words would offer custom and its link flags, which a page
 			// has no parameters for: say what the page takes.
 			return cfg, page, fmt.Errorf("net=%s: want a network preset (%s) or up=PRESET,down=PRESET",
