@@ -124,12 +124,18 @@ lan-check: build ## LAN play with no address typed, checked: a server and a lobb
 sim: go ## run a short headless simulation (8 bots, 10 s, broadband) and print its report
 	$(GO) run ./cmd/tanksim $(ARGS)
 
+# The packages whose tests take longest (a minute or more each), longest first, but for the
+# soak, which is mostly waiting: it starts among the first four, cmd/tankclient as it ends.
+LONGEST_TESTS = ./cmd/tankserver ./server ./render/e2e ./server/soak ./cmd/tankclient
+
 test: deps ## gofmt, go vet and every test with the race detector (window tests under Xvfb)
 	@unformatted=$$(gofmt -l $(GOFILES)); [ -z "$$unformatted" ] || { echo "gofmt needed:" $$unformatted >&2; exit 1; }
 	$(GO) vet ./...
-	@# -p 3: the longest packages mostly wait on real time (a minute of soak on a slow link, the
-	@# tour, the browser), so a third at once finishes sooner even on two cores
-	xvfb-run -a -s "-screen 0 1920x1080x24" $(GO) test -race -count=1 -p 3 ./...
+	@# -p 4: the longest packages mostly wait on real time (a minute of soak on a slow link, the
+	@# tour, the browser), so four at once finish sooner even on two cores. go test starts
+	@# packages in the order named: the longest first (LONGEST_TESTS), so none is left to run
+	@# alone at the end
+	xvfb-run -a -s "-screen 0 1920x1080x24" $(GO) test -race -count=1 -p 4 $(LONGEST_TESTS) ./...
 
 bench: deps ## run the benchmarks with allocation counts
 	$(GO) test -run '^$$' -bench . -benchmem ./...
@@ -154,7 +160,7 @@ squeeze: build ## a tankserver held to a quarter of a core for 30 s (SIGSTOP/SIG
 	./scripts/squeeze.sh
 
 soak: go ## 32 bots across rooms (24 in three steady rooms; a room of 8 opening and closing every 30 s) on yojimbo's harsh network (1 s latency, 100 ms jitter, 25% loss, 25% duplicates) for SOAKTIME (default 10m); prints a report
-	TANKNET_SOAK=$${SOAKTIME:-10m} $(GO) test -race -count=1 -run '^TestSoak$$' -v -timeout 60m ./server
+	TANKNET_SOAK=$${SOAKTIME:-10m} $(GO) test -race -count=1 -run '^TestSoak$$' -v -timeout 60m ./server/soak
 
 measurements: build web ## rerun every measurement and rewrite docs/MEASUREMENTS.md (about an hour; needs a quiet machine and chromium)
 	$(GO) run ./tools/measurements -out docs/MEASUREMENTS.md

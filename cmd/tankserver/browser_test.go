@@ -5,12 +5,12 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"image/png"
 	"log/slog"
 	"net/netip"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -46,6 +46,7 @@ ip route add default via 10.255.0.2 dev tn0 && exec "$0" "$@"`
 // the page (blockedUDP), a phone's touch controls drive and fire (touchInTab), and the demo
 // in a tab loses none of its near player's snapshots (demoInTab).
 func TestBrowser_JoinsBesideANativeBot(t *testing.T) {
+	t.Parallel() // the longest test here, it runs beside the pause tests' waits (pause_test.go)
 	browserTest(t, browserJoins)
 }
 
@@ -66,15 +67,10 @@ func browserTest(t *testing.T, body func(t *testing.T, chromium, webDir string))
 	body(t, chromium, os.Getenv(webDirEnv))
 }
 
-// runInNamespace builds the page and runs this test again in a new network namespace; where
-// there is none, it runs body on this machine's loopback.
+// runInNamespace runs this test again in a new network namespace, with the page builtPage
+// made; where there is no namespace, it runs body on this machine's loopback.
 func runInNamespace(t *testing.T, chromium string, body func(t *testing.T, chromium, webDir string)) {
-	dir := filepath.Join(t.TempDir(), "web")
-	build := exec.Command("sh", "scripts/build-web.sh", dir)
-	build.Dir = "../.."
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("build the page: %v\n%s", err, out)
-	}
+	dir := builtPage(t)
 	if err := exec.Command("unshare", "-n", "true").Run(); err != nil {
 		// No namespace here (not root, or a container without CAP_SYS_ADMIN): run on this
 		// machine's loopback instead; the server's candidates are loopback only (webGame).
@@ -92,6 +88,47 @@ func runInNamespace(t *testing.T, chromium string, body func(t *testing.T, chrom
 	if err != nil || !bytes.Contains(out, []byte("--- PASS: "+t.Name())) {
 		t.Fatalf("the browser test in its namespace failed: %v", err)
 	}
+}
+
+// thePage is the page every browser test of this process serves: built once, by the first
+// test that needs it (building it is most of ten seconds of CPU), into a folder TestMain
+// removes when the tests end. Nothing writes to it.
+var thePage struct {
+	once sync.Once
+	dir  string
+	err  error
+}
+
+// builtPage builds the page into thePage's folder the first time it is called, and returns
+// the folder; it fails t if the build failed, then or before.
+func builtPage(t *testing.T) string {
+	t.Helper()
+	thePage.once.Do(func() {
+		dir, err := os.MkdirTemp("", "tanknet-page-")
+		if err != nil {
+			thePage.err = err
+			return
+		}
+		thePage.dir = dir
+		build := exec.Command("sh", "scripts/build-web.sh", dir)
+		build.Dir = "../.."
+		if out, err := build.CombinedOutput(); err != nil {
+			thePage.err = fmt.Errorf("build the page: %v\n%s", err, out)
+		}
+	})
+	if thePage.err != nil {
+		t.Fatal(thePage.err)
+	}
+	return thePage.dir
+}
+
+// TestMain runs the tests, then removes the page they built.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if thePage.dir != "" {
+		os.RemoveAll(thePage.dir)
+	}
+	os.Exit(code)
 }
 
 // webGame runs tankserver in process (contact predicted), -web on loopback serving webDir,

@@ -19,6 +19,7 @@ func TestPause_FrozenServerDropsNoOne(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds tankserver and freezes it for 7 s")
 	}
+	t.Parallel() // most of it waits: it runs beside the other pause test and the longest browser test
 	bin := buildServer(t)
 	addr := freeUDPAddr(t)
 	srv, _ := startServer(t, bin, "-addr", addr)
@@ -69,6 +70,7 @@ func TestPause_PlayerSilentAcrossThePauseStaysIn(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds tankserver and freezes it for 7 s")
 	}
+	t.Parallel() // most of it waits: it runs beside the other pause test and the longest browser test
 	bin := buildServer(t)
 	addr := freeUDPAddr(t)
 	srv, _ := startServer(t, bin, "-addr", addr)

@@ -1,4 +1,4 @@
-package server_test
+package soak_test
 
 import (
 	"cmp"
@@ -72,7 +72,7 @@ func TestSoak_Minute(t *testing.T) {
 // heap back to the baseline afterwards. It logs a report with the start, peak and end of
 // both.
 func soak(t *testing.T, plan soakPlan, d time.Duration) {
-	base := measure()
+	base := servertest.MeasureUsage()
 	var mu sync.Mutex
 	applied := map[uint32][]uint32{} // player -> move ticks applied, in order
 	drops := &dropLog{}
@@ -181,9 +181,9 @@ func soak(t *testing.T, plan soakPlan, d time.Duration) {
 	if !slices.Equal(seen.rooms, churned) {
 		t.Errorf("churn rooms seen open %v, want each of %v", seen.rooms, churned)
 	}
-	end := checkSettles(t, base)
+	end := servertest.CheckSettles(t, base)
 	fmt.Fprintf(&b, "process: goroutines %d -> peak %d -> %d, live heap %d KiB -> peak %d KiB -> %d KiB (start and end after GC)\n",
-		base.goroutines, seen.goroutines, end.goroutines, base.heap>>10, seen.heap>>10, end.heap>>10)
+		base.Goroutines, seen.goroutines, end.Goroutines, base.Heap>>10, seen.heap>>10, end.Heap>>10)
 	t.Log("\n" + b.String())
 }
 
