@@ -91,7 +91,7 @@ func runInNamespace(t *testing.T, chromium string, body func(t *testing.T, chrom
 }
 
 // thePage is the page every browser test of this process serves: built once, by the first
-// test that needs it (building it is most of ten seconds of CPU), into a folder TestMain
+// test that needs it (building it takes about six seconds of CPU), into a folder TestMain
 // removes when the tests end. Nothing writes to it.
 var thePage struct {
 	once sync.Once
