@@ -10,51 +10,26 @@ import (
 	"net"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
 	"displaycheck"
 
+	"tanknet/internal/testbuild"
 	"tanknet/render/view"
 )
 
-var built struct {
-	once sync.Once
-	bin  string
-	err  error
-}
+// built is tankclient, built once for the tests that run it as a user would.
+var built testbuild.Once
 
-// tankclientBinary builds tankclient once for the tests that run it as a user would.
 func tankclientBinary(t *testing.T) string {
 	t.Helper()
-	built.once.Do(func() {
-		dir, err := os.MkdirTemp("", "tankclient-test")
-		if err != nil {
-			built.err = err
-			return
-		}
-		built.bin = filepath.Join(dir, "tankclient")
-		if out, err := exec.Command("go", "build", "-o", built.bin, ".").CombinedOutput(); err != nil {
-			built.err = fmt.Errorf("go build: %v\n%s", err, out)
-		}
-	})
-	if built.err != nil {
-		t.Fatal(built.err)
-	}
-	return built.bin
+	return built.Program(t, "tanknet/cmd/tankclient")
 }
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if built.bin != "" {
-		os.RemoveAll(filepath.Dir(built.bin))
-	}
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { testbuild.Main(m, &built) }
 
 // freeAddr returns a loopback UDP address nothing listens on now.
 func freeAddr(t *testing.T) string {

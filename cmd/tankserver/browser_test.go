@@ -23,6 +23,7 @@ import (
 	"tanknet/carriage"
 	"tanknet/client"
 	"tanknet/internal/cdp"
+	"tanknet/internal/testbuild"
 	"tanknet/server"
 )
 
@@ -90,46 +91,24 @@ func runInNamespace(t *testing.T, chromium string, body func(t *testing.T, chrom
 	}
 }
 
-// thePage is the page every browser test of this process serves: built once, by the first
-// test that needs it (building it takes about six seconds of CPU), into a folder TestMain
-// removes when the tests end. Nothing writes to it.
-var thePage struct {
-	once sync.Once
-	dir  string
-	err  error
-}
+// thePage is the page every browser test of this process serves, built once by the first
+// test that needs it (building it takes about six seconds of CPU). Nothing writes to it.
+var thePage testbuild.Once
 
-// builtPage builds the page into thePage's folder the first time it is called, and returns
-// the folder; it fails t if the build failed, then or before.
+// builtPage returns thePage's folder, building it on the first call.
 func builtPage(t *testing.T) string {
 	t.Helper()
-	thePage.once.Do(func() {
-		dir, err := os.MkdirTemp("", "tanknet-page-")
-		if err != nil {
-			thePage.err = err
-			return
-		}
-		thePage.dir = dir
+	return thePage.Dir(t, func(dir string) error {
 		build := exec.Command("sh", "scripts/build-web.sh", dir)
 		build.Dir = "../.."
 		if out, err := build.CombinedOutput(); err != nil {
-			thePage.err = fmt.Errorf("build the page: %v\n%s", err, out)
+			return fmt.Errorf("build the page: %v\n%s", err, out)
 		}
+		return nil
 	})
-	if thePage.err != nil {
-		t.Fatal(thePage.err)
-	}
-	return thePage.dir
 }
 
-// TestMain runs the tests, then removes the page they built.
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if thePage.dir != "" {
-		os.RemoveAll(thePage.dir)
-	}
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { testbuild.Main(m, &thePage, &builtServer) }
 
 // webGame runs tankserver in process (contact predicted), -web on loopback serving webDir,
 // candidates paired with loopback only, and publicIP as -web-public-ip ("": none), until

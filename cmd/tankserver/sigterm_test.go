@@ -6,7 +6,6 @@ import (
 	"errors"
 	"net"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -14,6 +13,7 @@ import (
 	"time"
 
 	"tanknet/client"
+	"tanknet/internal/testbuild"
 	"tanknet/wire"
 )
 
@@ -79,14 +79,13 @@ func freeUDPAddr(t *testing.T) string {
 	return pc.LocalAddr().String()
 }
 
-// buildServer builds tankserver into the test's temporary directory.
+// builtServer is tankserver, built once for the tests that run it as a user would.
+var builtServer testbuild.Once
+
+// buildServer returns the tankserver binary, building it on the first call.
 func buildServer(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "tankserver")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
+	return builtServer.Program(t, "tanknet/cmd/tankserver")
 }
 
 // startServer starts bin with args; the test kills it at the end and shows its log if it

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"tanknet/client"
+	"tanknet/internal/testbuild"
 	"tanknet/netcode"
 	"tanknet/render/view"
 	"tanknet/server"
@@ -34,20 +35,10 @@ const (
 	pollEvery     = 20 * time.Millisecond
 )
 
-var tankclient struct {
-	once sync.Once
-	path string
-	err  error
-	dir  string
-}
+// tankclient is the window's program, built once for the tests (buildClient).
+var tankclient testbuild.Once
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if tankclient.dir != "" {
-		os.RemoveAll(tankclient.dir)
-	}
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { testbuild.Main(m, &tankclient) }
 
 // needDisplay skips t without an X display, and otherwise returns the built tankclient.
 func needDisplay(t *testing.T) string {
@@ -73,22 +64,7 @@ func missing(t *testing.T, format string, args ...any) {
 // buildClient returns the tankclient binary, built once per test run.
 func buildClient(t *testing.T) string {
 	t.Helper()
-	tankclient.once.Do(func() {
-		root := moduleRoot(t)
-		if tankclient.dir, tankclient.err = os.MkdirTemp("", "tankclient-e2e"); tankclient.err != nil {
-			return
-		}
-		tankclient.path = filepath.Join(tankclient.dir, "tankclient")
-		cmd := exec.Command("go", "build", "-o", tankclient.path, "tanknet/cmd/tankclient")
-		cmd.Dir = root
-		if out, err := cmd.CombinedOutput(); err != nil {
-			tankclient.err = fmt.Errorf("go build tankclient: %v\n%s", err, out)
-		}
-	})
-	if tankclient.err != nil {
-		t.Fatal(tankclient.err)
-	}
-	return tankclient.path
+	return tankclient.Program(t, "tanknet/cmd/tankclient")
 }
 
 // world is an in-process server with the authoritative pose of every player it has seen.
