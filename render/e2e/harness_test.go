@@ -38,7 +38,7 @@ const (
 // tankclient is the window's program, built once for the tests (buildClient).
 var tankclient testbuild.Once
 
-func TestMain(m *testing.M) { testbuild.Main(m, &tankclient) }
+func TestMain(m *testing.M) { testbuild.Main(m, &tankclient, &tankserver) }
 
 // needDisplay skips t without an X display, and otherwise returns the built tankclient.
 func needDisplay(t *testing.T) string {

@@ -7,7 +7,6 @@ import (
 	"image/color"
 	"io"
 	"net/netip"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -17,6 +16,7 @@ import (
 
 	"tanknet/client"
 	"tanknet/discovery"
+	"tanknet/internal/testbuild"
 	"tanknet/render/view"
 )
 
@@ -130,19 +130,13 @@ func TestLobbyJoinsByKeysAndEscReturns(t *testing.T) {
 // lobbyFocus is the fill of the lobby's focused row (render/lobby_draw.go).
 var lobbyFocus = color.RGBA{0x2a, 0x3c, 0x5c, 0xff}
 
-// buildTankserver returns the tankserver binary, built beside the tankclient of this run.
+// tankserver is the server's program, for the lobby tests that find it on the LAN.
+var tankserver testbuild.Once
+
+// buildTankserver returns the tankserver binary, built once per test run.
 func buildTankserver(t *testing.T) string {
 	t.Helper()
-	path := filepath.Join(filepath.Dir(buildClient(t)), "tankserver")
-	if _, err := os.Stat(path); err == nil {
-		return path
-	}
-	cmd := exec.Command("go", "build", "-o", path, "tanknet/cmd/tankserver")
-	cmd.Dir = moduleRoot(t)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build tankserver: %v\n%s", err, out)
-	}
-	return path
+	return tankserver.Program(t, "tanknet/cmd/tankserver")
 }
 
 // outLines are a running tankclient's stdout lines; ended is done once it has no more.
