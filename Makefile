@@ -124,8 +124,9 @@ lan-check: build ## LAN play with no address typed, checked: a server and a lobb
 sim: go ## run a short headless simulation (8 bots, 10 s, broadband) and print its report
 	$(GO) run ./cmd/tanksim $(ARGS)
 
-# The packages whose tests take longest (a minute or more each), longest first, but for the
-# soak, which is mostly waiting: it starts among the first four, cmd/tankclient as it ends.
+# The packages whose tests take longest (a minute or more each), longest first, except that
+# server/soak comes before the longer cmd/tankclient: it mostly waits, so it runs beside the
+# three longest from the start, and cmd/tankclient starts when the first of the four ends.
 LONGEST_TESTS = ./cmd/tankserver ./server ./render/e2e ./server/soak ./cmd/tankclient
 
 test: deps ## gofmt, go vet and every test with the race detector (window tests under Xvfb)
@@ -133,8 +134,8 @@ test: deps ## gofmt, go vet and every test with the race detector (window tests 
 	$(GO) vet ./...
 	@# -p 4: the longest packages mostly wait on real time (a minute of soak on a slow link, the
 	@# tour, the browser), so four at once finish sooner even on two cores. go test starts
-	@# packages in the order named: the longest first (LONGEST_TESTS), so none is left to run
-	@# alone at the end
+	@# packages in the order they are named (Go 1.26 holds to it; older releases prefer it):
+	@# the longest first (LONGEST_TESTS), so none is left to run alone at the end
 	xvfb-run -a -s "-screen 0 1920x1080x24" $(GO) test -race -count=1 -p 4 $(LONGEST_TESTS) ./...
 
 bench: deps ## run the benchmarks with allocation counts

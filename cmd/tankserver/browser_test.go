@@ -108,8 +108,6 @@ func builtPage(t *testing.T) string {
 	})
 }
 
-func TestMain(m *testing.M) { testbuild.Main(m, &thePage, &builtServer) }
-
 // webGame runs tankserver in process (contact predicted), -web on loopback serving webDir,
 // candidates paired with loopback only, and publicIP as -web-public-ip ("": none), until
 // ctx ends or t's cleanup. It returns the page's URL, the game's address and the log.

@@ -9,9 +9,14 @@ import (
 	"testing"
 	"time"
 
+	"tanknet/internal/testbuild"
 	"tanknet/netcode"
 	"tanknet/wire"
 )
+
+// TestMain runs the tests, then removes what they built once: the page (thePage, for the
+// browser tests) and tankserver (builtServer, for the tests that run it as a user would).
+func TestMain(m *testing.M) { testbuild.Main(m, &thePage, &builtServer) }
 
 func TestConfigValidate(t *testing.T) {
 	tests := []struct {

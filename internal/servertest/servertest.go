@@ -1,4 +1,5 @@
-// Package servertest starts tanknet servers on a loopback port for tests in other packages.
+// Package servertest starts tanknet servers on a loopback port for tests in other packages,
+// and measures what a test's process holds (goroutines, live heap) for the leak checks.
 //
 // Package servertest is for tests only; programs start servers with server.New and Serve.
 package servertest

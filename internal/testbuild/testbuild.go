@@ -1,7 +1,8 @@
 // Package testbuild builds what a package's tests run as a user would (a program, the
 // browser page) once per test process: the first test that asks builds it into a folder of
 // its own, later ones wait for that build and share it, and Main removes the folder when
-// the tests end. It is for tests only.
+// the tests end. A test process that panics or times out never gets there and leaves its
+// folders behind in the temporary directory, named tanknet-test-*. It is for tests only.
 package testbuild
 
 import (
