@@ -12,10 +12,9 @@ import (
 
 // Snapshot chunks for the datagram lane. A tick's tanks are cut, in player_id order, into
 // chunks of one datagram each, each filled while a bound on its size (a few bytes over) fits;
-// every chunk is a complete Snapshot message of its own
-// (server_tick, chunk_index, chunk_count, its tanks and the baseline they are described
-// against), so a client can use any chunk without the others and a lost chunk costs only the
-// tanks in it.
+// every chunk is a complete Snapshot message of its own (server_tick, chunk_index,
+// chunk_count, its tanks and the baseline they are described against), so a client can use
+// any chunk without the others and a lost chunk costs only the tanks in it.
 //
 // Delta encoding: a client acknowledges the newest tick of which it got every chunk, and the
 // server may describe each tank against what that tick told the client: an id (about a byte)

@@ -33,9 +33,10 @@ func main() {
 }
 
 // stayForListeners keeps the program from exiting, for the rest of the page's life (the
-// worker's program stays the same way, cmd/tankworker). What it registered with the browser (Ebitengine's key, mouse and touch
-// listeners, the worker's messages) can still call it after the game: a Go program that has
-// exited answers every such call with an uncaught "Go program has already exited".
+// worker's program stays the same way, cmd/tankworker). What it registered with the browser
+// (Ebitengine's key, mouse and touch listeners, the worker's messages) can still call it
+// after the game: a Go program that has exited answers every such call with an uncaught
+// "Go program has already exited".
 func stayForListeners() { select {} }
 
 // gameOver tells the page that the game has ended: from then on its resizes reach no
