@@ -28,8 +28,8 @@ type workerReport struct {
 // it, its report (relayed to the page's console) says so, with every phase of connecting in
 // order, a round trip, snapshots, the server's input waits and no residual the server did
 // not cause, and the Game the page drew from the worker's frames reports, at the report's
-// frame, exactly what the worker's Game did. Then the same page with worker=0 plays on its
-// own thread and reports as before, with its input waits too.
+// frame, exactly what the worker's Game did. Then the same page with worker=0, at 480×320,
+// plays on its own thread and reports as before, with its input waits too.
 func TestBrowser_WorkerPageDrawsItsWorkersGame(t *testing.T) {
 	browserTest(t, workerPage)
 }
@@ -42,13 +42,22 @@ func workerPage(t *testing.T, chromium, webDir string) {
 	stopBot := nativeBot(t, ctx, addr)
 	b := startChromium(t, chromium, "1280,720")
 
-	read := func(query string) workerReport {
+	// read opens the page with query and returns its report. small draws it at 480×320
+	// rather than the window's size: a page whose game waits on its frames (worker=0) then
+	// keeps a few of them a second in software on a machine busy with other work.
+	read := func(query string, small bool) workerReport {
 		t.Helper()
 		session, err := b.OpenPage(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer b.Call(ctx, session, "Page.close", nil, nil)
+		if small {
+			metrics := map[string]any{"width": 480, "height": 320, "deviceScaleFactor": 1, "mobile": false}
+			if err := b.Call(ctx, session, "Emulation.setDeviceMetricsOverride", metrics, nil); err != nil {
+				t.Fatal(err)
+			}
+		}
 		navigate(t, ctx, b, session, page+query)
 		line, console := awaitConsole(t, ctx, b, "tanknet-report ")
 		t.Logf("%s: %s", query, line)
@@ -59,7 +68,7 @@ func workerPage(t *testing.T, chromium, webDir string) {
 		return r
 	}
 
-	r := read("?name=inworker&bot=1&report=8")
+	r := read("?name=inworker&bot=1&report=8", false)
 	allowed := int(explained.Load())
 	if step := phasesInOrder(r.PhasesMs); step != "" || !r.Joined || r.PhasesMs["welcome"] != r.ConnectMs {
 		t.Errorf("the worker page's phases %v (joined %v, connect_ms %v): %q missing or out of order", r.PhasesMs, r.Joined, r.ConnectMs, step)
@@ -76,7 +85,7 @@ func workerPage(t *testing.T, chromium, webDir string) {
 		t.Errorf("the Game the page drew, at the report's frame: matches the worker's %v; want true", r.DrawnMatches)
 	}
 
-	old := read("?name=onpage&worker=0&bot=1&report=5")
+	old := read("?name=onpage&worker=0&bot=1&report=5", true)
 	if old.Worker || !old.Joined || old.Snapshots == 0 || old.InputWait == nil || old.InputWait.Samples == 0 || old.DrawnMatches != nil {
 		t.Errorf("the worker=0 page's report: worker %v, joined %v, snapshots %d, input wait %+v, drawn_matches %v; want its game on the page's thread, playing, with input waits",
 			old.Worker, old.Joined, old.Snapshots, old.InputWait, old.DrawnMatches)
