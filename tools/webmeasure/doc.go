@@ -20,7 +20,10 @@
 // another against the same server: a page's round trip beside a native one moves by a
 // millisecond from one run to the next on a busy two-core machine, so the report gives every
 // run's pair (rtt_runs), each run's gap (rtt_gap_ms: page minus native, p50 over the runs)
-// and the rest of the figures from the run whose gap is that median.
+// and the rest of the figures from the run whose gap is that median. browser_cores says
+// what the browser's processes used in that run's middle half, by kind, as Chromium counts
+// them: where a page's round trip waits for a core, it says who held the cores (drawing in
+// software, the GPU process, which runs WebGL and composites the page, takes most of two).
 //
 // Webmeasure never decides pass or fail: timings depend on the machine and its load.
 package main

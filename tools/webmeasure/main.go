@@ -177,8 +177,11 @@ func run(o runOptions) error {
 		// The server's contact in the median run: pairs it pushed apart itself and clients'
 		// pushes it applied as zero, the only causes of a residual (PROTOCOL.md §7c).
 		"server_contact": median.contact,
-		"runs":           o.runs,
-		"rtt_runs":       rttRuns(runs),
+		// The cores the browser's processes used in the median run's middle half, by kind:
+		// where a page's round trip waits for a core, this says who holds them.
+		"browser_cores": median.cores,
+		"runs":          o.runs,
+		"rtt_runs":      rttRuns(runs),
 		// Each run's page round trip minus its native one (the median page's p50 minus the
 		// bots' p50): the figure to read when runs differ.
 		"rtt_gap_ms": summary(gaps),
@@ -207,7 +210,8 @@ func run(o runOptions) error {
 // -webrtc-bots, the WebRTC bots' (nil without).
 type loadRun struct {
 	browser, native, webrtc map[string]any
-	contact                 map[string]any // what the server's contact did in the run (contactSince)
+	contact                 map[string]any     // what the server's contact did in the run (contactSince)
+	cores                   map[string]float64 // the browser's processes' cores, by kind (browserCores)
 }
 
 // webrtcGaps returns each run's WebRTC bots' median round trip minus its native bots',
@@ -263,12 +267,19 @@ func playLoad(ctx context.Context, o runOptions, b *cdp.Browser, pace *offerPace
 	} else {
 		webrtc <- nil
 	}
+	cores := make(chan map[string]float64, 1)
+	coresCtx, stopCores := context.WithCancel(ctx)
+	defer stopCores()
+	go func() { cores <- browserCores(coresCtx, b, o.duration) }()
 	queries := make([]string, o.pages)
 	for i := range queries {
 		queries[i] = fmt.Sprintf("?name=web%d&bot=1&report=%d%s", r*o.pages+i, int(o.duration.Seconds()), o.extra)
 	}
 	reps, err := openPages(ctx, b, pace, url, queries)
-	sim, simWeb := <-native, <-webrtc
+	if err != nil {
+		stopCores()
+	}
+	sim, simWeb, browserCores := <-native, <-webrtc, <-cores
 	if err != nil {
 		return loadRun{}, err
 	}
@@ -278,7 +289,7 @@ func playLoad(ctx context.Context, o runOptions, b *cdp.Browser, pace *offerPace
 	}
 	lr := loadRun{browser: browserSummary(reps, o.duration),
 		native:  pick(sim, "bots", "rtt_ms", "residual_nonzero", "snapshots_lost", "reconciliations"),
-		contact: contactSince(before, after)}
+		contact: contactSince(before, after), cores: browserCores}
 	if simWeb != nil {
 		lr.webrtc = pick(simWeb, "bots", "transport", "rtt_ms", "residual_nonzero", "snapshots_lost", "reconciliations")
 	}
