@@ -243,7 +243,7 @@ func playLoad(ctx context.Context, o runOptions, b *cdp.Browser, pace *offerPace
 	if err != nil {
 		stopCores()
 	}
-	sim, simWeb, browserCores := <-native, <-webrtc, <-cores
+	sim, simWeb, cpu := <-native, <-webrtc, <-cores
 	if err != nil {
 		return loadRun{}, err
 	}
@@ -253,7 +253,7 @@ func playLoad(ctx context.Context, o runOptions, b *cdp.Browser, pace *offerPace
 	}
 	lr := loadRun{browser: browserSummary(reps, o.duration),
 		native:  pick(sim, "bots", "rtt_ms", "residual_nonzero", "snapshots_lost", "reconciliations"),
-		contact: contactSince(before, after), cores: browserCores}
+		contact: contactSince(before, after), cores: cpu}
 	if simWeb != nil {
 		lr.webrtc = pick(simWeb, "bots", "transport", "rtt_ms", "residual_nonzero", "snapshots_lost", "reconciliations")
 	}
