@@ -238,7 +238,7 @@ func pagePhases() map[string]float64 {
 			out[name] = math.Round(marks.Index(0).Get("startTime").Float())
 		}
 	}
-	return out
+	return orderedPhases(out)
 }
 
 // pageMillis returns the milliseconds since navigation started.

@@ -171,12 +171,26 @@ func contains(list []string, s string) bool {
 // them: each is the moment (ms from navigation start) the page marked "tanknet-" + name with
 // performance.mark. fetch: the wasm's last byte arrived; compile: it is compiled; start: Go's
 // main runs; offer: the WebRTC offer was posted; answer: the server's answer came back; ice:
-// ICE connected; channel: the data channel opened; welcome: the server's Welcome arrived.
+// ICE connected (orderedPhases); channel: the data channel opened; welcome: the server's
+// Welcome arrived.
 // A page whose game runs in its worker adds worker: the worker's program runs (the channel
 // and the Welcome are then the worker's, and may come before start: the worker joins while
 // the page's program still loads). drawn: the page's first frame of the game, the moment
 // the player sees it.
 var webPhases = []string{"fetch", "compile", "start", "worker", "offer", "answer", "ice", "channel", "welcome", "drawn"}
+
+// orderedPhases puts ICE's moment at the latest at the channel's: a data channel opens only
+// once ICE has connected, but the page hears of ICE in an event handler on its own thread,
+// which may run after the worker has reported its channel open when that thread is busy
+// (compiling the page's program on a loaded machine), and the steps would read out of order.
+func orderedPhases(phases map[string]float64) map[string]float64 {
+	if channel, ok := phases["channel"]; ok {
+		if ice, ok := phases["ice"]; !ok || ice > channel {
+			phases["ice"] = channel
+		}
+	}
+	return phases
+}
 
 // webReport is the browser page's report: tanksim's per-client fields of the page's player
 // (the demo's near player), how it travels, whether and how fast it joined, and in the demo

@@ -121,3 +121,25 @@ func TestWorkerSpec(t *testing.T) {
 		}
 	}
 }
+
+func TestOrderedPhases_ICEAtTheLatestWhenTheChannelOpened(t *testing.T) {
+	cases := []struct {
+		name      string
+		in        map[string]float64
+		wantICE   float64
+		iceMarked bool
+	}{
+		{"heard in order", map[string]float64{"answer": 600, "ice": 650, "channel": 700}, 650, true},
+		{"heard after the worker's channel opened", map[string]float64{"answer": 646, "ice": 1686, "channel": 1603}, 1603, true},
+		{"never heard", map[string]float64{"answer": 600, "channel": 700}, 700, true},
+		{"no channel yet", map[string]float64{"answer": 600, "ice": 650}, 650, true},
+		{"neither", map[string]float64{"answer": 600}, 0, false},
+	}
+	for _, c := range cases {
+		got := orderedPhases(c.in)
+		ice, ok := got["ice"]
+		if ok != c.iceMarked || ice != c.wantICE {
+			t.Errorf("%s: ice %v (present %v), want %v (present %v)", c.name, ice, ok, c.wantICE, c.iceMarked)
+		}
+	}
+}
