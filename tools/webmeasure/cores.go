@@ -11,11 +11,13 @@ import (
 	"tanknet/internal/pause"
 )
 
-// processCPU is the CPU time, in seconds, each of the browser's processes has used so far,
-// by its id, with its kind ("browser", "renderer", "GPU", "utility", ...: what Chromium's
-// SystemInfo.getProcessInfo calls it).
+// processCPU is the CPU time each of the browser's processes has used since it started, by
+// its id (the system's process id), with its kind as Chromium's SystemInfo.getProcessInfo
+// names it: "browser", "renderer", "GPU", or a utility process's service such as
+// "network.mojom.NetworkService".
 type processCPU map[int]processTime
 
+// processTime is one process's kind and the CPU seconds it has used, all its threads.
 type processTime struct {
 	kind    string
 	seconds float64
@@ -41,16 +43,21 @@ func readProcessCPU(ctx context.Context, b *cdp.Browser) (processCPU, error) {
 }
 
 // coresByKind returns the cores each kind of process used between two readings over
-// elapsed: a process alive at both counts, one that started or ended between them does not.
+// elapsed. A process alive at both counts what it used between them; one that started
+// between them counts all it used (an id whose kind or time does not match the first
+// reading is a new process the system gave the old one's id); one that ended between them
+// cannot be counted, as nothing reads what it used last.
 func coresByKind(before, after processCPU, elapsed time.Duration) map[string]float64 {
 	if elapsed <= 0 {
 		return nil
 	}
 	sums := map[string]float64{}
 	for id, a := range after {
-		if b, ok := before[id]; ok && a.seconds >= b.seconds {
-			sums[a.kind] += a.seconds - b.seconds
+		used := a.seconds
+		if b, ok := before[id]; ok && b.kind == a.kind && a.seconds >= b.seconds {
+			used -= b.seconds
 		}
+		sums[a.kind] += used
 	}
 	out := map[string]float64{}
 	for kind, s := range sums {
@@ -59,19 +66,28 @@ func coresByKind(before, after processCPU, elapsed time.Duration) map[string]flo
 	return out
 }
 
-// browserCores measures the cores the browser's processes use in the middle half of a load
-// run that plays for d from now (its pages join in the first quarter): on a machine that
-// draws in software the GPU process, which runs WebGL and composites the page, is most of
-// it, and every core it takes is one the pages' network and game wait for. It returns nil,
-// and says why on stderr, when the browser cannot say.
-func browserCores(ctx context.Context, b *cdp.Browser, d time.Duration) map[string]float64 {
-	if !pause.For(ctx, d/4) {
+// coresSettle is how long after its last page was opened a load run's cores are first read:
+// a page joins within about a second of opening, and loading it is not playing.
+const coresSettle = 3 * time.Second
+
+// browserCores measures the cores the browser's processes use while a load run's pages
+// play: from coresSettle after opened is closed (every page opened) for half of d, the
+// run's duration. Drawing in software, the GPU process, which runs the pages' WebGL and
+// composites them, takes much of it (1.4 of two cores for one 1280x720 page), and every
+// core it takes is one the pages' network and game wait for. It returns nil when ctx ends
+// first, and says why on stderr when the browser cannot say.
+func browserCores(ctx context.Context, b *cdp.Browser, opened <-chan struct{}, d time.Duration) map[string]float64 {
+	select {
+	case <-opened:
+	case <-ctx.Done():
+		return nil
+	}
+	if !pause.For(ctx, coresSettle) {
 		return nil
 	}
 	before, err := readProcessCPU(ctx, b)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "webmeasure: the browser's process CPU:", err)
-		return nil
+		return saidWhy(ctx, err)
 	}
 	start := time.Now()
 	if !pause.For(ctx, d/2) {
@@ -79,8 +95,16 @@ func browserCores(ctx context.Context, b *cdp.Browser, d time.Duration) map[stri
 	}
 	after, err := readProcessCPU(ctx, b)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "webmeasure: the browser's process CPU:", err)
-		return nil
+		return saidWhy(ctx, err)
 	}
 	return coresByKind(before, after, time.Since(start))
+}
+
+// saidWhy says on stderr why the browser's process CPU could not be read, unless ctx ended
+// (the run was given up, which says why itself), and returns no figure.
+func saidWhy(ctx context.Context, err error) map[string]float64 {
+	if ctx.Err() == nil {
+		fmt.Fprintln(os.Stderr, "webmeasure: the browser's process CPU:", err)
+	}
+	return nil
 }

@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-func TestCoresByKind_CountsOnlyProcessesAliveAtBothReadings(t *testing.T) {
+func TestCoresByKind_CountsWhatEachProcessUsedBetweenTheReadings(t *testing.T) {
 	before := processCPU{
 		1: {kind: "GPU", seconds: 10},
 		2: {kind: "renderer", seconds: 3},
@@ -17,10 +17,10 @@ func TestCoresByKind_CountsOnlyProcessesAliveAtBothReadings(t *testing.T) {
 		1: {kind: "GPU", seconds: 40},
 		2: {kind: "renderer", seconds: 6},
 		3: {kind: "renderer", seconds: 4},
-		5: {kind: "renderer", seconds: 9}, // a page opened between them
+		5: {kind: "renderer", seconds: 4}, // a page opened between them: all its time
 	}
 	got := coresByKind(before, after, 20*time.Second)
-	want := map[string]float64{"GPU": 1.5, "renderer": 0.3}
+	want := map[string]float64{"GPU": 1.5, "renderer": 0.5}
 	if !maps.Equal(got, want) {
 		t.Errorf("coresByKind = %v, want %v", got, want)
 	}
@@ -32,10 +32,13 @@ func TestCoresByKind_NoTimeNoFigure(t *testing.T) {
 	}
 }
 
-func TestCoresByKind_AReusedIDThatWentBackIsLeftOut(t *testing.T) {
-	// An id the browser gave a new process after the old one ended: less time than before.
-	got := coresByKind(processCPU{7: {"renderer", 30}}, processCPU{7: {"renderer", 2}}, 10*time.Second)
-	if len(got) != 0 {
-		t.Errorf("coresByKind = %v, want nothing for a process whose time went back", got)
+func TestCoresByKind_AReusedIDIsANewProcess(t *testing.T) {
+	// Ids the system gave new processes after the old ones ended: less time than before, or
+	// another kind. Each new process counts all it used.
+	before := processCPU{7: {"renderer", 30}, 8: {"GPU", 1}}
+	after := processCPU{7: {"renderer", 2}, 8: {"renderer", 3}}
+	got := coresByKind(before, after, 10*time.Second)
+	if want := map[string]float64{"renderer": 0.5}; !maps.Equal(got, want) {
+		t.Errorf("coresByKind = %v, want %v: both new processes' whole time", got, want)
 	}
 }

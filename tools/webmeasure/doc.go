@@ -21,9 +21,17 @@
 // millisecond from one run to the next on a busy two-core machine, so the report gives every
 // run's pair (rtt_runs), each run's gap (rtt_gap_ms: page minus native, p50 over the runs)
 // and the rest of the figures from the run whose gap is that median. browser_cores says
-// what the browser's processes used in that run's middle half, by kind, as Chromium counts
-// them: where a page's round trip waits for a core, it says who held the cores (drawing in
-// software, the GPU process, which runs WebGL and composites the page, takes most of two).
+// what the browser's processes used while that run's pages played (from 3 s after the last
+// was opened, for half of -duration), by the kind Chromium names them ("GPU", "renderer",
+// "browser", a utility process's service): where a page's round trip waits for a core, it
+// says who held the cores. Drawing in software, the GPU process runs the pages' WebGL and
+// composites them: 1.4 of two cores for one 1280x720 page on the machine MEASUREMENTS.md
+// names.
+//
+// main.go runs the measurement and prints the report; pages.go opens the pages and reads
+// their reports; processes.go runs the server, the bots and Chromium; cores.go reads what
+// Chromium's processes use; away.go and demo.go are -away and -demo; contact.go reads the
+// server's contact counters.
 //
 // Webmeasure never decides pass or fail: timings depend on the machine and its load.
 package main

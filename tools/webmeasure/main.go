@@ -231,19 +231,19 @@ func playLoad(ctx context.Context, o runOptions, b *cdp.Browser, pace *offerPace
 	} else {
 		webrtc <- nil
 	}
-	cores := make(chan map[string]float64, 1)
+	cores, opened := make(chan map[string]float64, 1), make(chan struct{})
 	coresCtx, stopCores := context.WithCancel(ctx)
 	defer stopCores()
-	go func() { cores <- browserCores(coresCtx, b, o.duration) }()
+	go func() { cores <- browserCores(coresCtx, b, opened, o.duration) }()
 	queries := make([]string, o.pages)
 	for i := range queries {
 		queries[i] = fmt.Sprintf("?name=web%d&bot=1&report=%d%s", r*o.pages+i, int(o.duration.Seconds()), o.extra)
 	}
-	reps, err := openPages(ctx, b, pace, url, queries)
+	reps, err := openPages(ctx, b, pace, url, queries, func() { close(opened) })
 	if err != nil {
 		stopCores()
 	}
-	sim, simWeb, cpu := <-native, <-webrtc, <-cores
+	sim, simWeb, coresUsed := <-native, <-webrtc, <-cores
 	if err != nil {
 		return loadRun{}, err
 	}
@@ -253,7 +253,7 @@ func playLoad(ctx context.Context, o runOptions, b *cdp.Browser, pace *offerPace
 	}
 	lr := loadRun{browser: browserSummary(reps, o.duration),
 		native:  pick(sim, "bots", "rtt_ms", "residual_nonzero", "snapshots_lost", "reconciliations"),
-		contact: contactSince(before, after), cores: cpu}
+		contact: contactSince(before, after), cores: coresUsed}
 	if simWeb != nil {
 		lr.webrtc = pick(simWeb, "bots", "transport", "rtt_ms", "residual_nonzero", "snapshots_lost", "reconciliations")
 	}

@@ -58,7 +58,7 @@ func timeConnects(ctx context.Context, o runOptions, b *cdp.Browser, pace *offer
 				return nil, nil, err
 			}
 		}
-		reps, err := openPages(ctx, in, pace, url, []string{fmt.Sprintf("?name=c%d&report=1%s", i, o.every)})
+		reps, err := openPages(ctx, in, pace, url, []string{fmt.Sprintf("?name=c%d&report=1%s", i, o.every)}, nil)
 		done()
 		if err != nil {
 			return nil, nil, fmt.Errorf("connect %d: %w", i+1, err)
@@ -102,9 +102,9 @@ func (p *offerPace) wait(ctx context.Context) {
 	}
 }
 
-// openPages opens one page per query, as fast as pace allows, and returns their reports,
-// in order.
-func openPages(ctx context.Context, b *cdp.Browser, pace *offerPace, url string, queries []string) ([]page, error) {
+// openPages opens one page per query, as fast as pace allows, calls opened (unless nil) once
+// every page is on its way, and returns their reports, in order.
+func openPages(ctx context.Context, b *cdp.Browser, pace *offerPace, url string, queries []string, opened func()) ([]page, error) {
 	sessions := make([]string, len(queries))
 	for i, q := range queries {
 		pace.wait(ctx)
@@ -116,6 +116,9 @@ func openPages(ctx context.Context, b *cdp.Browser, pace *offerPace, url string,
 		if err := b.Call(ctx, s, "Page.navigate", map[string]any{"url": url + q}, nil); err != nil {
 			return nil, err
 		}
+	}
+	if opened != nil {
+		opened()
 	}
 	byName := map[string]page{}
 	for len(byName) < len(queries) {

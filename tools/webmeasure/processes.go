@@ -69,7 +69,8 @@ func startServer(ctx context.Context, players int) (*server, string, string, err
 	}
 }
 
-var pageURL = regexp.MustCompile(`serving the browser client" url=(\S+)`)
+// servingLine is the server's log line that says where it serves the page, with the URL.
+var servingLine = regexp.MustCompile(`serving the browser client" url=(\S+)`)
 
 // read keeps the server's log and sends the page's URL once it is served.
 func (s *server) read(r io.Reader, urls chan<- string) {
@@ -79,7 +80,7 @@ func (s *server) read(r io.Reader, urls chan<- string) {
 		s.mu.Lock()
 		s.log.WriteString(sc.Text() + "\n")
 		s.mu.Unlock()
-		if m := pageURL.FindStringSubmatch(sc.Text()); m != nil {
+		if m := servingLine.FindStringSubmatch(sc.Text()); m != nil {
 			urls <- m[1]
 		}
 	}
