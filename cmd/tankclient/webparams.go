@@ -179,13 +179,14 @@ func contains(list []string, s string) bool {
 // the player sees it.
 var webPhases = []string{"fetch", "compile", "start", "worker", "offer", "answer", "ice", "channel", "welcome", "drawn"}
 
-// orderedPhases puts ICE's moment at the latest at the channel's: a data channel opens only
-// once ICE has connected, but the page hears of ICE in an event handler on its own thread,
-// which may run after the worker has reported its channel open when that thread is busy
-// (compiling the page's program on a loaded machine), and the steps would read out of order.
+// orderedPhases puts ICE's moment, when the page marked one, at the latest at the channel's:
+// a data channel opens only once ICE has connected, but the page hears of ICE in an event
+// handler on its own thread, which may run after the worker has reported its channel open
+// when that thread is busy (compiling the page's program on a loaded machine), and the
+// steps would read out of order. A missing ICE moment stays missing.
 func orderedPhases(phases map[string]float64) map[string]float64 {
 	if channel, ok := phases["channel"]; ok {
-		if ice, ok := phases["ice"]; !ok || ice > channel {
+		if ice, ok := phases["ice"]; ok && ice > channel {
 			phases["ice"] = channel
 		}
 	}

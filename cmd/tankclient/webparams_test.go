@@ -131,7 +131,7 @@ func TestOrderedPhases_ICEAtTheLatestWhenTheChannelOpened(t *testing.T) {
 	}{
 		{"heard in order", map[string]float64{"answer": 600, "ice": 650, "channel": 700}, 650, true},
 		{"heard after the worker's channel opened", map[string]float64{"answer": 646, "ice": 1686, "channel": 1603}, 1603, true},
-		{"never heard", map[string]float64{"answer": 600, "channel": 700}, 700, true},
+		{"never heard: left out, not made up", map[string]float64{"answer": 600, "channel": 700}, 0, false},
 		{"no channel yet", map[string]float64{"answer": 600, "ice": 650}, 650, true},
 		{"neither", map[string]float64{"answer": 600}, 0, false},
 	}
